@@ -1,0 +1,32 @@
+import type { Command } from 'commander';
+import { RunStatus } from '../../contract/results.js';
+import { LoadscopeError } from '../../contract/errors.js';
+import { fmtDuration, fmtMs, fmtNum, textTable } from '../format/table.js';
+import { dbOption, withEngine } from '../options.js';
+
+export function registerList(program: Command): void {
+  program
+    .command('list')
+    .description('list the stored runs, newest first')
+    .option('--status <status>', `only runs with this status (${RunStatus.options.join(', ')})`)
+    .option('--text <text>', 'only runs whose scenario name or title contains this')
+    .option('--limit <n>', 'at most this many', '50')
+    .option('--json', 'print JSON', false)
+    .addOption(dbOption())
+    .action(async (opts: { status?: string; text?: string; limit: string; json: boolean; db?: string }) => {
+      const status = opts.status === undefined ? undefined : RunStatus.safeParse(opts.status);
+      if (status && !status.success) throw new LoadscopeError('LS_ERR_BAD_REQUEST', `--status must be one of ${RunStatus.options.join(', ')}, got '${opts.status}'`);
+      const limit = Number(opts.limit);
+      if (!Number.isInteger(limit) || limit < 1) throw new LoadscopeError('LS_ERR_BAD_REQUEST', `--limit must be a positive whole number, got '${opts.limit}'`);
+      await withEngine(opts.db, async (engine) => {
+        const runs = await engine.handlers['runs:list']({ status: status?.data, text: opts.text, limit });
+        if (opts.json) return void process.stdout.write(JSON.stringify(runs, null, 2) + '\n');
+        if (runs.length === 0) return void process.stdout.write('no runs stored yet; `loadscope run <scenario>` makes one\n');
+        const rows = runs.map((r) => [
+          String(r.id), r.scenarioName + (r.quick ? ' (quick)' : ''), r.createdAt.replace('T', ' ').slice(0, 19), r.status,
+          fmtDuration(r.durationMs), fmtNum(r.requests), fmtNum(r.errors), fmtMs(r.meanTotalMs), r.servers.join(', '),
+        ]);
+        process.stdout.write(textTable(['id', 'scenario', 'created', 'status', 'duration', 'requests', 'errors', 'mean total (ms)', 'servers'], rows) + '\n');
+      });
+    });
+}

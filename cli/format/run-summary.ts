@@ -1,0 +1,65 @@
+import type { ErrorCounts, LatencyStats, RunSummary } from '../../contract/results.js';
+import { fmtDuration, fmtMs, fmtNum, textTable } from './table.js';
+
+const errorsText = (errors: ErrorCounts) =>
+  Object.entries(errors)
+    .filter(([, n]) => (n ?? 0) > 0)
+    .map(([kind, n]) => `${kind} ${n}`)
+    .join(', ') || '0';
+
+/** Per server run, per phase: count, errors, throughput and mean / p50 / p99 of total, wait, processing. */
+export function formatRunSummary(run: RunSummary): string {
+  const head = `Run ${run.id}: ${run.title} (${run.scenarioName}${run.quick ? ', quick' : ''}) - ${run.status}` +
+    `${run.reason ? ` (${run.reason})` : ''}, ${fmtDuration(run.durationMs)}`;
+  const header = ['server / phase', 'requests', 'errors', 'req/s', 'total mean', 'total p50', 'total p99', 'wait mean', 'proc mean', 'max (ms)'];
+  const rows: string[][] = [];
+  for (const target of run.targets) {
+    const cell = run.cells.length > 1 ? ` [${run.cells[target.cellIndex]?.label ?? target.cellIndex}]` : '';
+    if (target.phases.length === 0) {
+      rows.push([`${target.label}${cell}: ${target.status}${target.reason ? ` - ${target.reason}` : ''}`, '', '', '', '', '', '', '', '', '']);
+    }
+    for (const p of target.phases) {
+      rows.push([
+        `${target.label}${cell} / ${p.name}`,
+        fmtNum(p.count), errorsText(p.errors), fmtNum(p.throughput, 1),
+        fmtMs(p.total.mean), fmtMs(p.total.p50), fmtMs(p.total.p99),
+        fmtMs(p.wait.mean), fmtMs(p.processing?.mean), fmtMs(p.total.max),
+      ]);
+    }
+  }
+  return `${head}\n${textTable(header, rows)}\n(times in ms; total = done - intended, wait = total - processing)`;
+}
+
+const pick = (s: LatencyStats | null) => (s ? { mean: s.mean, p50: s.p50, p90: s.p90, p99: s.p99, max: s.max } : null);
+
+/** The --json document: run id, status, and per server per phase the headline figures in ms. */
+export function runSummaryJson(run: RunSummary) {
+  return {
+    runId: run.id,
+    scenario: run.scenarioName,
+    status: run.status,
+    reason: run.reason,
+    quick: run.quick,
+    durationMs: run.durationMs,
+    servers: run.targets.map((t) => ({
+      targetId: t.id,
+      label: t.label,
+      architecture: t.architecture,
+      cell: run.cells[t.cellIndex]?.params ?? {},
+      status: t.status,
+      reason: t.reason,
+      phases: t.phases.map((p) => ({
+        name: p.name,
+        executor: p.executor,
+        count: p.count,
+        errors: p.errors,
+        throughput: p.throughput,
+        durationMs: p.durationMs,
+        total: pick(p.total),
+        wait: pick(p.wait),
+        processing: pick(p.processing),
+      })),
+    })),
+    report: run.report,
+  };
+}

@@ -1,0 +1,28 @@
+import { Command, CommanderError } from 'commander';
+import { LoadscopeError } from '../contract/errors.js';
+import { commands } from './commands/index.js';
+import { version } from './version.js';
+
+// `npx loadscope <verb>`: every verb has --help and exits non-zero with a one-line reason on bad input
+// (2 for bad input, 1 for a run that failed).
+const program = new Command('loadscope')
+  .description('Loadscope: see how server concurrency architectures behave under load')
+  .version(version())
+  .showHelpAfterError('(add --help for usage)')
+  .exitOverride();
+
+for (const register of commands) register(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    process.exit(err.exitCode === 0 ? 0 : 2);
+  }
+  if (err instanceof LoadscopeError) {
+    console.error(`loadscope: ${err.message} (${err.code})`);
+    process.exit(2);
+  }
+  console.error(`loadscope: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+}

@@ -1,0 +1,24 @@
+import { Option } from 'commander';
+import { LoadscopeError } from '../contract/errors.js';
+
+export const dbOption = () => new Option('--db <path>', 'the database file (default: LOADSCOPE_DB or your data folder)');
+
+/** A run id argument: a positive integer, or a one-line reason. */
+export function parseRunId(value: string): number {
+  const id = Number(value);
+  if (!Number.isInteger(id) || id <= 0) {
+    throw new LoadscopeError('LS_ERR_BAD_REQUEST', `'${value}' is not a run id (a positive whole number; \`loadscope list\` shows them)`);
+  }
+  return id;
+}
+
+/** Opens the engine for one command and always closes it (stopping servers, closing the store). */
+export async function withEngine<T>(dbPath: string | undefined, use: (engine: import('../engine/engine.js').Engine) => Promise<T>): Promise<T> {
+  const { createEngine } = await import('../engine/engine.js');
+  const engine = createEngine({ dbPath });
+  try {
+    return await use(engine);
+  } finally {
+    await engine.close();
+  }
+}

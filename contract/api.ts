@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import {
+  CellInfo,
+  LiveWindow,
+  PhaseHistograms,
+  RequestPoint,
+  RunListItem,
+  RunStatus,
+  RunSummary,
+  ServerSample,
+} from './results.js';
+
+// The one API contract between the UI and the engine. Both hosts use it: Electron (ipcMain /
+// ipcRenderer through the preload) and the browser host (HTTP POST /api/<call> + a WebSocket for
+// events). Every call has a request schema (parsed by the host before the engine sees it) and a
+// response schema (parsed by the client, so the UI never trusts a shape it did not check). Events
+// likewise. Nothing here imports Node or the DOM.
+
+const RunId = z.strictObject({ runId: z.number().int().positive() });
+
+export const ScenarioListItem = z.object({
+  name: z.string(),
+  title: z.string(),
+  description: z.string(),
+  source: z.enum(['builtin', 'file']),
+  servers: z.array(z.string()),
+  phases: z.number(),
+  cells: z.number(),
+});
+export type ScenarioListItem = z.infer<typeof ScenarioListItem>;
+
+export const ValidationResult = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), scenario: z.unknown(), cells: z.array(CellInfo) }),
+  z.object({ ok: z.literal(false), issues: z.array(z.object({ path: z.string(), message: z.string() })) }),
+]);
+export type ValidationResult = z.infer<typeof ValidationResult>;
+
+export const CompareResult = z.object({
+  runs: z.array(RunSummary),
+  histograms: z.array(PhaseHistograms.extend({ runId: z.number() })),
+});
+export type CompareResult = z.infer<typeof CompareResult>;
+
+export const ExportResult = z.object({ fileName: z.string(), mimeType: z.string(), base64: z.string() });
+export type ExportResult = z.infer<typeof ExportResult>;
+
+export const calls = {
+  'scenarios:list': { request: z.strictObject({}), response: z.array(ScenarioListItem) },
+  'scenarios:get': {
+    request: z.strictObject({ name: z.string().min(1) }),
+    response: z.object({ name: z.string(), text: z.string() }),
+  },
+  'scenarios:validate': { request: z.strictObject({ text: z.string() }), response: ValidationResult },
+  'runs:start': {
+    request: z.strictObject({
+      /** a built-in name, or the scenario's JSON text (from the editor or an opened file) */
+      scenario: z.union([z.strictObject({ name: z.string().min(1) }), z.strictObject({ text: z.string().min(1) })]),
+      quick: z.boolean().default(false),
+      set: z.record(z.string(), z.string()).default({}),
+    }),
+    response: z.object({ runId: z.number() }),
+  },
+  'runs:cancel': { request: RunId, response: z.object({ cancelled: z.boolean() }) },
+  'runs:list': {
+    request: z.strictObject({ text: z.string().optional(), status: RunStatus.optional(), limit: z.number().int().min(1).max(10_000).default(500) }),
+    response: z.array(RunListItem),
+  },
+  'runs:get': { request: RunId, response: RunSummary },
+  'runs:windows': { request: RunId, response: z.object({ windows: z.array(LiveWindow), samples: z.array(ServerSample) }) },
+  'runs:requests': {
+    request: z.strictObject({ runId: z.number().int().positive(), targetId: z.number().int().positive(), limit: z.number().int().min(1).max(200_000).default(20_000) }),
+    response: z.object({ points: z.array(RequestPoint), total: z.number(), sampled: z.boolean() }),
+  },
+  'runs:compare': {
+    request: z.strictObject({ runIds: z.array(z.number().int().positive()).min(1).max(16) }),
+    response: CompareResult,
+  },
+  'runs:delete': { request: RunId, response: z.object({ deleted: z.boolean() }) },
+  'runs:export': {
+    request: z.strictObject({ runId: z.number().int().positive(), format: z.enum(['csv', 'png']) }),
+    response: ExportResult,
+  },
+} as const;
+
+export const events = {
+  'run:started': z.object({ runId: z.number(), scenarioName: z.string(), title: z.string(), cells: z.array(CellInfo), totalTargets: z.number() }),
+  'run:target': z.object({
+    runId: z.number(),
+    targetId: z.number(),
+    cellIndex: z.number(),
+    serverIndex: z.number(),
+    label: z.string(),
+    status: z.enum(['running', 'completed', 'failed', 'cancelled', 'skipped']),
+    reason: z.string().nullable(),
+  }),
+  'run:phase': z.object({ runId: z.number(), targetId: z.number(), phaseIndex: z.number(), name: z.string(), state: z.enum(['started', 'ended']), tMs: z.number() }),
+  'run:window': LiveWindow,
+  'run:sample': ServerSample,
+  'run:progress': z.object({ runId: z.number(), elapsedMs: z.number(), remainingMs: z.number().nullable(), requests: z.number(), fraction: z.number() }),
+  'run:finished': z.object({ runId: z.number(), status: RunStatus, reason: z.string().nullable() }),
+  /** From the desktop shell's application menu (never from the engine): the renderer acts on it. */
+  'ui:menu': z.object({
+    action: z.enum(['open-scenario', 'export', 'run-start', 'run-cancel']),
+    /** open-scenario: the file the user picked, and its text (the renderer cannot read files) */
+    path: z.string().optional(),
+    text: z.string().optional(),
+  }),
+} as const;
+
+export type CallName = keyof typeof calls;
+export type EventName = keyof typeof events;
+export type CallRequest<N extends CallName> = z.input<(typeof calls)[N]['request']>;
+export type ParsedCallRequest<N extends CallName> = z.output<(typeof calls)[N]['request']>;
+export type CallResponse<N extends CallName> = z.output<(typeof calls)[N]['response']>;
+export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>;
+
+export const CALL_NAMES = Object.keys(calls) as readonly string[];
+export const EVENT_NAMES = Object.keys(events) as readonly string[];
+
+export function isCallName(name: string): name is CallName {
+  return Object.hasOwn(calls, name);
+}
+export function isEventName(name: string): name is EventName {
+  return Object.hasOwn(events, name);
+}
+
+/** What the engine implements: one handler per call, taking the parsed request. */
+export type EngineHandlers = { [N in CallName]: (request: ParsedCallRequest<N>) => Promise<CallResponse<N>> };
+
+/** An event as it travels (IPC or WebSocket). */
+export type EngineEvent = { [E in EventName]: { event: E; payload: EventPayload<E> } }[EventName];
+
+/** What the UI sees as `window.loadscope`: a typed invoke and a typed subscription. */
+export interface LoadscopeApi {
+  invoke<N extends CallName>(name: N, request: CallRequest<N>): Promise<CallResponse<N>>;
+  /** Returns the unsubscribe function. */
+  on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+}
+
+/** A stable error code with a message a person can act on; crosses both transports. */
+export const ApiError = z.object({ code: z.string(), message: z.string() });
+export type ApiError = z.infer<typeof ApiError>;

@@ -1,0 +1,42 @@
+// Errors carry a stable code (for programs and tests) and a message a person can act on. They cross
+// both transports as { code, message } and are rebuilt on the other side.
+
+export const ERROR_CODES = [
+  'LS_ERR_SCENARIO_INVALID',
+  'LS_ERR_SCENARIO_NOT_FOUND',
+  'LS_ERR_RUN_NOT_FOUND',
+  'LS_ERR_BAD_REQUEST',
+  'LS_ERR_UNKNOWN_CALL',
+  'LS_ERR_SERVER_START',
+  'LS_ERR_SERVER_CRASHED',
+  'LS_ERR_NOT_LOOPBACK',
+  'LS_ERR_RUN_ACTIVE',
+  'LS_ERR_DB',
+  'LS_ERR_UNAUTHORIZED',
+  'LS_ERR_INTERNAL',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export class LoadscopeError extends Error {
+  override readonly name = 'LoadscopeError';
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function isErrorCode(code: string): code is ErrorCode {
+  return (ERROR_CODES as readonly string[]).includes(code);
+}
+
+/** The wire form of any thrown value. */
+export function toApiError(err: unknown): { code: ErrorCode; message: string } {
+  if (err instanceof LoadscopeError) return { code: err.code, message: err.message };
+  return { code: 'LS_ERR_INTERNAL', message: err instanceof Error ? err.message : String(err) };
+}
+
+export function fromApiError(value: { code: string; message: string }): LoadscopeError {
+  return new LoadscopeError(isErrorCode(value.code) ? value.code : 'LS_ERR_INTERNAL', value.message);
+}

@@ -1,0 +1,197 @@
+import { z } from 'zod';
+
+// What a run produces, as the engine reports it and the store gives it back. Times in ms unless a
+// name says otherwise. Derived metrics are named the same everywhere (engine, db, UI, CSV):
+//   total = done - intended (client-side queueing counts: no coordinated omission)
+//   processing = the server's Server-Timing proc (null without Server-Timing)
+//   wait = total - processing;  serverWait = the server's Server-Timing wait
+
+export const ERROR_KINDS = ['refused', 'reset', 'timeout', 'http', 'body', 'other'] as const;
+export const ErrorKind = z.enum(ERROR_KINDS);
+export type ErrorKind = z.infer<typeof ErrorKind>;
+export const ErrorCounts = z.partialRecord(ErrorKind, z.number());
+export type ErrorCounts = Partial<Record<ErrorKind, number>>;
+
+export const RUN_STATUSES = ['running', 'completed', 'failed', 'cancelled', 'interrupted'] as const;
+export const RunStatus = z.enum(RUN_STATUSES);
+export type RunStatus = z.infer<typeof RunStatus>;
+
+export const LatencyStats = z.object({
+  count: z.number(),
+  mean: z.number(),
+  min: z.number(),
+  max: z.number(),
+  stddev: z.number(),
+  p50: z.number(),
+  p66: z.number(),
+  p75: z.number(),
+  p80: z.number(),
+  p90: z.number(),
+  p95: z.number(),
+  p98: z.number(),
+  p99: z.number(),
+  p999: z.number(),
+});
+export type LatencyStats = z.infer<typeof LatencyStats>;
+
+/** The short form sent in live windows. */
+export const WindowLatency = z.object({ mean: z.number(), p50: z.number(), p90: z.number(), p99: z.number(), max: z.number() });
+export type WindowLatency = z.infer<typeof WindowLatency>;
+
+export const PhaseResult = z.object({
+  index: z.number(),
+  name: z.string(),
+  executor: z.string(),
+  clients: z.number(),
+  /** ms from the server run start */
+  startedMs: z.number(),
+  durationMs: z.number(),
+  count: z.number(),
+  ok: z.number(),
+  errors: ErrorCounts,
+  /** completed requests per second over the phase's duration */
+  throughput: z.number(),
+  total: LatencyStats,
+  wait: LatencyStats,
+  processing: LatencyStats.nullable(),
+  serverWait: LatencyStats.nullable(),
+  /** sent - intended: how late the load generator was against its own schedule */
+  lag: LatencyStats,
+});
+export type PhaseResult = z.infer<typeof PhaseResult>;
+
+export const TARGET_STATUSES = ['pending', 'running', 'completed', 'failed', 'cancelled', 'skipped'] as const;
+export const TargetStatus = z.enum(TARGET_STATUSES);
+
+/** One server run: one server of one matrix cell, with every phase run against it. */
+export const TargetResult = z.object({
+  id: z.number(),
+  cellIndex: z.number(),
+  serverIndex: z.number(),
+  label: z.string(),
+  architecture: z.string(),
+  status: TargetStatus,
+  reason: z.string().nullable(),
+  startedAt: z.string().nullable(),
+  durationMs: z.number().nullable(),
+  phases: z.array(PhaseResult),
+  peakCpu: z.number().nullable(),
+  peakRssBytes: z.number().nullable(),
+  peakProcesses: z.number().nullable(),
+  rawRows: z.number(),
+  rawSampled: z.boolean(),
+});
+export type TargetResult = z.infer<typeof TargetResult>;
+
+export const CellInfo = z.object({
+  index: z.number(),
+  label: z.string(),
+  params: z.record(z.string(), z.unknown()),
+});
+export type CellInfo = z.infer<typeof CellInfo>;
+
+export const ReportTableResult = z.object({
+  title: z.string(),
+  unit: z.string(),
+  header: z.array(z.string()),
+  rows: z.array(z.array(z.union([z.string(), z.number(), z.null()]))),
+});
+export type ReportTableResult = z.infer<typeof ReportTableResult>;
+
+export const MachineInfo = z.object({
+  hostname: z.string(),
+  platform: z.string(),
+  cpus: z.number(),
+  cpuModel: z.string(),
+  memoryBytes: z.number(),
+  node: z.string(),
+  loadscope: z.string(),
+});
+export type MachineInfo = z.infer<typeof MachineInfo>;
+
+export const RunSummary = z.object({
+  id: z.number(),
+  scenarioName: z.string(),
+  title: z.string(),
+  status: RunStatus,
+  reason: z.string().nullable(),
+  quick: z.boolean(),
+  createdAt: z.string(),
+  endedAt: z.string().nullable(),
+  durationMs: z.number().nullable(),
+  machine: MachineInfo.nullable(),
+  /** the scenario exactly as run (matrix and quick already applied per cell) */
+  scenario: z.unknown(),
+  cells: z.array(CellInfo),
+  targets: z.array(TargetResult),
+  report: z.array(ReportTableResult),
+});
+export type RunSummary = z.infer<typeof RunSummary>;
+
+export const RunListItem = z.object({
+  id: z.number(),
+  scenarioName: z.string(),
+  title: z.string(),
+  status: RunStatus,
+  quick: z.boolean(),
+  createdAt: z.string(),
+  durationMs: z.number().nullable(),
+  requests: z.number(),
+  errors: z.number(),
+  servers: z.array(z.string()),
+  /** mean total time over all requests, ms */
+  meanTotalMs: z.number().nullable(),
+});
+export type RunListItem = z.infer<typeof RunListItem>;
+
+/** A live window (250 ms) of one server run. */
+export const LiveWindow = z.object({
+  runId: z.number(),
+  targetId: z.number(),
+  /** ms from the server run start, end of the window */
+  tMs: z.number(),
+  phaseIndex: z.number().nullable(),
+  count: z.number(),
+  throughput: z.number(),
+  errors: ErrorCounts,
+  inFlight: z.number(),
+  total: WindowLatency.nullable(),
+  wait: WindowLatency.nullable(),
+  processing: WindowLatency.nullable(),
+});
+export type LiveWindow = z.infer<typeof LiveWindow>;
+
+export const ServerSample = z.object({
+  runId: z.number(),
+  targetId: z.number(),
+  tMs: z.number(),
+  cpuPercent: z.number(),
+  rssBytes: z.number(),
+  processes: z.number(),
+  busy: z.number().nullable(),
+  queue: z.number().nullable(),
+});
+export type ServerSample = z.infer<typeof ServerSample>;
+
+/** One point of the per-request scatter (seed 004's charts). */
+export const RequestPoint = z.object({
+  phaseIndex: z.number(),
+  /** ms from the server run start, when the request was intended */
+  intendedMs: z.number(),
+  totalMs: z.number(),
+  waitMs: z.number(),
+  processingMs: z.number().nullable(),
+  status: z.number(),
+  error: ErrorKind.nullable(),
+});
+export type RequestPoint = z.infer<typeof RequestPoint>;
+
+/** Encoded HDR histograms of one phase (compressed base64, values in microseconds). */
+export const PhaseHistograms = z.object({
+  targetId: z.number(),
+  phaseIndex: z.number(),
+  total: z.string(),
+  wait: z.string(),
+  processing: z.string().nullable(),
+});
+export type PhaseHistograms = z.infer<typeof PhaseHistograms>;

@@ -1,0 +1,181 @@
+import { z } from 'zod';
+import { architectureOptions, type Architecture } from './servers.js';
+
+// The scenario format: data, not code. This file is the one source of truth for its TypeScript types
+// and its published JSON Schema (scenarios/scenario.schema.json is generated from it).
+//
+// A run = for each matrix cell, for each server: start the server, run every phase against it, stop it.
+
+export const SCENARIO_SCHEMA_VERSION = 1;
+
+const ms = (what: string) => z.number().min(0).describe(what);
+
+const isLoopbackHost = (host: string): boolean =>
+  host === 'localhost' || host === '[::1]' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+
+/** Load only ever goes to this machine: 127.0.0.0/8, ::1 or localhost. */
+export const LoopbackUrl = z
+  .string()
+  .refine((s) => {
+    const m = /^https?:\/\/(\[[^\]]+\]|[^/:?#]+)/.exec(s);
+    return m !== null && isLoopbackHost(m[1]!);
+  }, 'must be an http(s) URL on this machine (127.0.0.0/8, ::1 or localhost)');
+
+export const RequestTemplate = z.strictObject({
+  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']).default('GET'),
+  path: z.string().startsWith('/', 'must start with /').describe('path and query, e.g. /fib?n=35'),
+  headers: z.record(z.string(), z.string()).default({}),
+  body: z.string().optional(),
+  weight: z.number().positive().default(1).describe('relative share of requests using this template'),
+  expect: z
+    .strictObject({
+      status: z.number().int().min(100).max(599).optional(),
+      bodyIncludes: z.string().optional(),
+    })
+    .optional()
+    .describe('a response that does not match counts as a body error'),
+});
+export type RequestTemplate = z.output<typeof RequestTemplate>;
+
+const phaseCommon = {
+  name: z.string().min(1).optional().describe('shown in reports; defaults to "phase N"'),
+  at: ms('start, in ms from the server run start; absent: when the previous phase ends').optional(),
+  clients: z.number().int().min(1).max(64).default(1).describe('independent client groups running this phase at once'),
+  requests: z.array(RequestTemplate).min(1).describe('request templates, picked by weight'),
+  keepAlive: z.boolean().default(true).describe('false: a new connection per request (ApacheBench without -k)'),
+  timeoutMs: z.number().int().min(1).max(3_600_000).default(60_000).describe('per-request timeout'),
+  maxDurationMs: z.number().int().min(1).max(24 * 3_600_000).default(600_000).describe('hard stop for the phase'),
+};
+
+export const BurstPhase = z.strictObject({
+  ...phaseCommon,
+  executor: z.literal('burst'),
+  count: z.number().int().min(1).max(100_000).describe('requests sent at once at the phase start'),
+});
+
+export const ClosedPhase = z
+  .strictObject({
+    ...phaseCommon,
+    executor: z.literal('closed'),
+    users: z.number().int().min(1).max(10_000).describe('virtual users, each with one request in flight'),
+    count: z.number().int().min(1).max(100_000_000).optional().describe('requests in all (across users)'),
+    durationMs: z.number().int().min(1).optional().describe('or: keep going this long'),
+    thinkMs: ms('pause of a user between its requests').default(0),
+  })
+  .refine((p) => p.count !== undefined || p.durationMs !== undefined, {
+    message: 'needs count or durationMs',
+    path: ['count'],
+  });
+
+export const RatePhase = z.strictObject({
+  ...phaseCommon,
+  executor: z.literal('rate'),
+  rate: z.number().positive().max(1_000_000).describe('arrivals per second (the start rate of a ramp)'),
+  rampTo: z.number().min(0).max(1_000_000).optional().describe('end rate of a linear ramp over the phase'),
+  durationMs: z.number().int().min(1).describe('how long arrivals are generated'),
+  arrivals: z.enum(['uniform', 'poisson']).default('uniform'),
+  maxInFlight: z.number().int().min(1).max(100_000).default(1000).describe('connections cap; later arrivals queue at the client (and that queueing counts)'),
+  seed: z.number().int().optional().describe('seed for poisson arrivals'),
+});
+
+export const SequentialPhase = z.strictObject({
+  ...phaseCommon,
+  executor: z.literal('sequential'),
+  count: z.number().int().min(1).max(100_000_000).describe('requests, one after another'),
+});
+
+export const Phase = z.discriminatedUnion('executor', [BurstPhase, ClosedPhase, RatePhase, SequentialPhase]);
+export type Phase = z.output<typeof Phase>;
+export type PhaseInput = z.input<typeof Phase>;
+export type Executor = Phase['executor'];
+
+const serverCommon = {
+  label: z.string().min(1).optional().describe('name in reports; defaults to the architecture'),
+  cores: z.number().int().min(1).max(1024).optional().describe('limit the server to K cores (Linux CPU affinity)'),
+};
+
+// `options` may be left out: prefault({}) parses {} so every option takes its default.
+const bundled = <A extends Architecture, O extends z.ZodType>(architecture: A, options: O) =>
+  z.strictObject({ ...serverCommon, architecture: z.literal(architecture), options });
+
+export const BundledServer = z.discriminatedUnion('architecture', [
+  bundled('single', architectureOptions.single.prefault({})),
+  bundled('cluster', architectureOptions.cluster.prefault({})),
+  bundled('autoscale', architectureOptions.autoscale.prefault({})),
+  bundled('offload', architectureOptions.offload.prefault({})),
+  bundled('thread-per-request', architectureOptions['thread-per-request'].prefault({})),
+  bundled('thread-pool', architectureOptions['thread-pool'].prefault({})),
+]);
+export type BundledServer = z.output<typeof BundledServer>;
+
+export const ExternalServer = z.strictObject({
+  ...serverCommon,
+  architecture: z.literal('external'),
+  url: LoopbackUrl.describe('base URL requests go to'),
+  command: z.array(z.string()).min(1).optional().describe('argv to start the target; absent: it is already running'),
+  cwd: z.string().optional(),
+  readiness: z
+    .strictObject({
+      url: LoopbackUrl.optional().describe('poll until it answers'),
+      line: z.string().optional().describe('wait for a stdout/stderr line matching this regular expression'),
+      timeoutMs: z.number().int().min(1).default(15_000),
+    })
+    .optional(),
+  /** Seed 001: skip this server (with a note) where its command is not installed. */
+  optional: z.boolean().default(false).describe('skip with a note when the command is missing'),
+});
+export type ExternalServer = z.output<typeof ExternalServer>;
+
+export const ServerSpec = z.union([BundledServer, ExternalServer]);
+export type ServerSpec = z.output<typeof ServerSpec>;
+
+/** A path into the scenario: `phases[1].count`, `servers[*].cores`, `servers`. */
+export const ParamPath = z.string().regex(/^[A-Za-z_$][\w$]*(\[(\d+|\*)\]|\.[A-Za-z_$][\w$]*)*$/, 'must be a path like phases[1].count');
+
+export const MATRIX_DIMS = ['server', 'phase', 'metric'] as const;
+export const METRIC_NAMES = [
+  'count', 'errors', 'throughput', 'durationMs',
+  ...(['total', 'wait', 'processing', 'serverWait'] as const).flatMap((m) =>
+    (['mean', 'min', 'p50', 'p66', 'p75', 'p80', 'p90', 'p95', 'p98', 'p99', 'p999', 'max'] as const).map((s) => `${m}.${s}` as const),
+  ),
+] as const;
+export const MetricName = z.enum(METRIC_NAMES);
+export type MetricName = z.infer<typeof MetricName>;
+
+/** A table dimension: the server, the phase, the metric, or a matrix parameter path. */
+export const ReportDim = z.union([z.enum(MATRIX_DIMS), ParamPath]);
+
+export const ReportTable = z.strictObject({
+  title: z.string(),
+  phase: z.string().optional().describe('only this phase (by name); absent: every phase'),
+  rows: z.array(ReportDim).min(1),
+  columns: ReportDim,
+  metrics: z.array(MetricName).min(1).describe('the metric shown (several when a dimension is "metric")'),
+  unit: z.enum(['ms', 's']).default('ms'),
+});
+export type ReportTable = z.output<typeof ReportTable>;
+
+export const Scenario = z.strictObject({
+  $schema: z.string().optional(),
+  schemaVersion: z.literal(SCENARIO_SCHEMA_VERSION).default(SCENARIO_SCHEMA_VERSION),
+  name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'must be lower-case letters, digits and dashes'),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  servers: z.array(ServerSpec).min(1),
+  phases: z.array(Phase).min(1),
+  matrix: z.record(ParamPath, z.array(z.unknown()).min(1)).optional().describe('vary parameters across runs: every combination is a cell'),
+  quick: z.record(ParamPath, z.unknown()).optional().describe('overrides applied with --quick: smaller sizes, same shape'),
+  report: z.strictObject({ tables: z.array(ReportTable).min(1) }).optional(),
+  rawRowCap: z.number().int().min(0).default(1_000_000).describe('raw request rows stored per run before sampling'),
+});
+export type Scenario = z.output<typeof Scenario>;
+export type ScenarioInput = z.input<typeof Scenario>;
+
+/** One validation problem: where (a JSON path like `phases[1].rate`) and why. */
+export interface ScenarioIssue {
+  path: string;
+  message: string;
+  /** For JSON syntax errors: where in the text (1-based), so an editor can put a marker there. */
+  line?: number;
+  column?: number;
+}

@@ -1,0 +1,235 @@
+import type Database from 'better-sqlite3';
+import { LoadscopeError } from '../contract/errors.js';
+import {
+  LiveWindow,
+  PhaseHistograms,
+  RunListItem,
+  RunSummary,
+  ServerSample,
+  type RunStatus,
+} from '../contract/results.js';
+import { asRow, json, num, optNum, optStr, rows, schemaError, str, type Row } from './sql-read.js';
+
+// Reads runs back, parsing every row with the contract's schemas: what leaves the store has been
+// checked, whatever wrote the file.
+
+export interface ListRunsOptions {
+  /** matches the scenario name or title (case-insensitive substring), or the run id */
+  text?: string;
+  status?: RunStatus;
+  /** default 500 */
+  limit?: number;
+}
+
+export function runNotFound(runId: number): LoadscopeError {
+  return new LoadscopeError('LS_ERR_RUN_NOT_FOUND', `no run ${runId}; \`loadscope list\` shows the stored runs`);
+}
+
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function phaseFromRow(r: Row, where: string): unknown {
+  return {
+    index: num(r, 'idx', where),
+    name: str(r, 'name', where),
+    executor: str(r, 'executor', where),
+    clients: num(r, 'clients', where),
+    startedMs: num(r, 'started_ms', where),
+    durationMs: num(r, 'duration_ms', where),
+    count: num(r, 'count', where),
+    ok: num(r, 'ok', where),
+    errors: json(r, 'errors_json', where),
+    throughput: num(r, 'throughput', where),
+    total: json(r, 'total_json', where),
+    wait: json(r, 'wait_json', where),
+    processing: json(r, 'processing_json', where),
+    serverWait: json(r, 'server_wait_json', where),
+    lag: json(r, 'lag_json', where),
+  };
+}
+
+export class RunReader {
+  private readonly run: Database.Statement;
+  private readonly exists: Database.Statement;
+  private readonly cells: Database.Statement;
+  private readonly targets: Database.Statement;
+  private readonly phases: Database.Statement;
+  private readonly windows: Database.Statement;
+  private readonly samples: Database.Statement;
+  private readonly histograms: Database.Statement;
+  private readonly list: Database.Statement;
+
+  constructor(db: Database.Database) {
+    this.run = db.prepare('SELECT * FROM runs WHERE id = ?');
+    this.exists = db.prepare('SELECT 1 FROM runs WHERE id = ?').pluck();
+    this.cells = db.prepare('SELECT idx, label, params_json FROM cells WHERE run_id = ? ORDER BY idx');
+    this.targets = db.prepare('SELECT * FROM targets WHERE run_id = ? ORDER BY id');
+    this.phases = db.prepare(
+      `SELECT p.* FROM phases p JOIN targets t ON t.id = p.target_id WHERE t.run_id = ? ORDER BY p.target_id, p.idx`,
+    );
+    this.windows = db.prepare(
+      `SELECT w.* FROM windows w JOIN targets t ON t.id = w.target_id WHERE t.run_id = ? ORDER BY w.target_id, w.t_ms, w.rowid`,
+    );
+    this.samples = db.prepare(
+      `SELECT s.* FROM samples s JOIN targets t ON t.id = s.target_id WHERE t.run_id = ? ORDER BY s.target_id, s.t_ms, s.rowid`,
+    );
+    this.histograms = db.prepare(
+      `SELECT p.target_id, p.idx, p.hist_total, p.hist_wait, p.hist_processing
+       FROM phases p JOIN targets t ON t.id = p.target_id WHERE t.run_id = ? ORDER BY p.target_id, p.idx`,
+    );
+    // Per-run aggregates as correlated subqueries, so only the runs inside the limit pay for them.
+    this.list = db.prepare(
+      `SELECT r.id, r.scenario_name, r.title, r.status, r.quick, r.created_at, r.duration_ms,
+         (SELECT coalesce(sum(p.count), 0) FROM phases p JOIN targets t ON t.id = p.target_id WHERE t.run_id = r.id) AS requests,
+         (SELECT coalesce(sum(p.count - p.ok), 0) FROM phases p JOIN targets t ON t.id = p.target_id WHERE t.run_id = r.id) AS errors,
+         (SELECT sum(json_extract(p.total_json, '$.mean') * json_extract(p.total_json, '$.count')) / nullif(sum(json_extract(p.total_json, '$.count')), 0)
+            FROM phases p JOIN targets t ON t.id = p.target_id WHERE t.run_id = r.id) AS mean_total,
+         (SELECT json_group_array(label) FROM (SELECT label FROM targets WHERE run_id = r.id GROUP BY label ORDER BY min(id))) AS servers_json
+       FROM runs r
+       WHERE (@status IS NULL OR r.status = @status)
+         AND (@text IS NULL OR r.scenario_name LIKE @like ESCAPE '\\' OR r.title LIKE @like ESCAPE '\\' OR CAST(r.id AS TEXT) = @text)
+       ORDER BY r.id DESC
+       LIMIT @limit`,
+    );
+  }
+
+  has(runId: number): boolean {
+    return this.exists.get(runId) !== undefined;
+  }
+
+  getRun(runId: number): RunSummary {
+    const found = this.run.get(runId);
+    if (found === undefined) throw runNotFound(runId);
+    const where = `run ${runId}`;
+    const r = asRow(found, where);
+    const phasesByTarget = new Map<number, unknown[]>();
+    for (const p of rows(this.phases.all(runId), `${where} phase`)) {
+      const targetId = num(p, 'target_id', `${where} phase`);
+      const list = phasesByTarget.get(targetId) ?? [];
+      list.push(phaseFromRow(p, `${where} target ${targetId} phase`));
+      phasesByTarget.set(targetId, list);
+    }
+    const candidate = {
+      id: num(r, 'id', where),
+      scenarioName: str(r, 'scenario_name', where),
+      title: str(r, 'title', where),
+      status: str(r, 'status', where),
+      reason: optStr(r, 'reason', where),
+      quick: num(r, 'quick', where) === 1,
+      createdAt: str(r, 'created_at', where),
+      endedAt: optStr(r, 'ended_at', where),
+      durationMs: optNum(r, 'duration_ms', where),
+      machine: json(r, 'machine_json', where),
+      scenario: json(r, 'scenario_json', where),
+      cells: rows(this.cells.all(runId), `${where} cell`).map((c) => ({
+        index: num(c, 'idx', `${where} cell`),
+        label: str(c, 'label', `${where} cell`),
+        params: json(c, 'params_json', `${where} cell`),
+      })),
+      targets: rows(this.targets.all(runId), `${where} target`).map((t) => {
+        const id = num(t, 'id', `${where} target`);
+        const tw = `${where} target ${id}`;
+        return {
+          id,
+          cellIndex: num(t, 'cell_idx', tw),
+          serverIndex: num(t, 'server_idx', tw),
+          label: str(t, 'label', tw),
+          architecture: str(t, 'architecture', tw),
+          status: str(t, 'status', tw),
+          reason: optStr(t, 'reason', tw),
+          startedAt: optStr(t, 'started_at', tw),
+          durationMs: optNum(t, 'duration_ms', tw),
+          phases: phasesByTarget.get(id) ?? [],
+          peakCpu: optNum(t, 'peak_cpu', tw),
+          peakRssBytes: optNum(t, 'peak_rss', tw),
+          peakProcesses: optNum(t, 'peak_processes', tw),
+          rawRows: num(t, 'raw_rows', tw),
+          rawSampled: num(t, 'raw_sampled', tw) === 1,
+        };
+      }),
+      report: json(r, 'report_json', where) ?? [],
+    };
+    const parsed = RunSummary.safeParse(candidate);
+    if (!parsed.success) throw schemaError(where, parsed.error.issues);
+    return parsed.data;
+  }
+
+  listRuns(options: ListRunsOptions = {}): RunListItem[] {
+    const text = options.text?.trim() || null;
+    const found = this.list.all({
+      status: options.status ?? null,
+      text,
+      like: text === null ? null : likePattern(text),
+      limit: options.limit ?? 500,
+    });
+    const candidates = rows(found, 'run list').map((r) => {
+      const where = `run ${String(r.id)}`;
+      return {
+        id: num(r, 'id', where),
+        scenarioName: str(r, 'scenario_name', where),
+        title: str(r, 'title', where),
+        status: str(r, 'status', where),
+        quick: num(r, 'quick', where) === 1,
+        createdAt: str(r, 'created_at', where),
+        durationMs: optNum(r, 'duration_ms', where),
+        requests: num(r, 'requests', where),
+        errors: num(r, 'errors', where),
+        servers: json(r, 'servers_json', where),
+        meanTotalMs: optNum(r, 'mean_total', where),
+      };
+    });
+    const parsed = RunListItem.array().safeParse(candidates);
+    if (!parsed.success) throw schemaError('run list', parsed.error.issues);
+    return parsed.data;
+  }
+
+  getWindows(runId: number): { windows: LiveWindow[]; samples: ServerSample[] } {
+    if (!this.has(runId)) throw runNotFound(runId);
+    const where = `run ${runId} window`;
+    const windows = rows(this.windows.all(runId), where).map((w) => ({
+      runId,
+      targetId: num(w, 'target_id', where),
+      tMs: num(w, 't_ms', where),
+      phaseIndex: optNum(w, 'phase_idx', where),
+      count: num(w, 'count', where),
+      throughput: num(w, 'throughput', where),
+      errors: json(w, 'errors_json', where),
+      inFlight: num(w, 'in_flight', where),
+      total: json(w, 'total_json', where),
+      wait: json(w, 'wait_json', where),
+      processing: json(w, 'processing_json', where),
+    }));
+    const sw = `run ${runId} sample`;
+    const samples = rows(this.samples.all(runId), sw).map((s) => ({
+      runId,
+      targetId: num(s, 'target_id', sw),
+      tMs: num(s, 't_ms', sw),
+      cpuPercent: num(s, 'cpu', sw),
+      rssBytes: num(s, 'rss', sw),
+      processes: num(s, 'processes', sw),
+      busy: optNum(s, 'busy', sw),
+      queue: optNum(s, 'queue', sw),
+    }));
+    const pw = LiveWindow.array().safeParse(windows);
+    if (!pw.success) throw schemaError(where, pw.error.issues);
+    const ps = ServerSample.array().safeParse(samples);
+    if (!ps.success) throw schemaError(sw, ps.error.issues);
+    return { windows: pw.data, samples: ps.data };
+  }
+
+  getHistograms(runId: number): PhaseHistograms[] {
+    if (!this.has(runId)) throw runNotFound(runId);
+    const where = `run ${runId} histogram`;
+    const candidates = rows(this.histograms.all(runId), where).map((h) => ({
+      targetId: num(h, 'target_id', where),
+      phaseIndex: num(h, 'idx', where),
+      total: str(h, 'hist_total', where),
+      wait: str(h, 'hist_wait', where),
+      processing: optStr(h, 'hist_processing', where),
+    }));
+    const parsed = PhaseHistograms.array().safeParse(candidates);
+    if (!parsed.success) throw schemaError(where, parsed.error.issues);
+    return parsed.data;
+  }
+}

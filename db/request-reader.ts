@@ -1,0 +1,136 @@
+import type Database from 'better-sqlite3';
+import { ERROR_KINDS, type ErrorKind, type RequestPoint } from '../contract/results.js';
+import { LoadscopeError } from '../contract/errors.js';
+import { runNotFound } from './read-run.js';
+import type { StoredRequestRow } from './requests-layout.js';
+import { damaged } from './sql-read.js';
+
+// Reads raw request rows. Both readers use .raw() arrays (no object per row from SQLite) and check
+// each value's type as they convert it. iterateRequests pages by id instead of holding one cursor
+// open, so the connection stays free for writes between pages (an export can run beside a run).
+
+const PAGE = 5000;
+const COLUMNS = 'id, phase_idx, client_idx, intended_us, sent_us, first_byte_us, done_us, status, bytes, error, server_wait_us, server_proc_us';
+
+export interface RequestPage {
+  points: RequestPoint[];
+  /** requests recorded for the target (stored or not) */
+  total: number;
+  /** true when points hold fewer than total: the run's cap or the limit sampled them */
+  sampled: boolean;
+}
+
+function n(v: unknown, where: string): number {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number(v);
+  throw damaged(where, `expected a number, got ${v === null ? 'NULL' : typeof v}`);
+}
+
+function optN(v: unknown, where: string): number | null {
+  return v === null ? null : n(v, where);
+}
+
+function errorKind(v: unknown, where: string): ErrorKind | null {
+  if (v === null) return null;
+  const kind = ERROR_KINDS.find((k) => k === v);
+  if (kind === undefined) throw damaged(where, `unknown error kind ${String(v)}`);
+  return kind;
+}
+
+export class RequestReader {
+  private readonly target: Database.Statement;
+  private readonly runExists: Database.Statement;
+  private readonly count: Database.Statement;
+  private readonly all: Database.Statement;
+  private readonly even: Database.Statement;
+  private readonly targetsOfRun: Database.Statement;
+  private readonly page: Database.Statement;
+
+  constructor(db: Database.Database) {
+    this.target = db.prepare('SELECT raw_rows FROM targets WHERE id = ? AND run_id = ?').pluck();
+    this.runExists = db.prepare('SELECT 1 FROM runs WHERE id = ?').pluck();
+    this.count = db.prepare('SELECT count(*) FROM requests WHERE target_id = ?').pluck();
+    const point = 'phase_idx, intended_us, done_us, server_proc_us, status, error';
+    this.all = db.prepare(`SELECT ${point} FROM requests WHERE target_id = ? ORDER BY id`).raw();
+    // Row i (0-based, in id order) is kept when i * limit crosses a multiple of stored: exactly
+    // `limit` rows, evenly spaced over the stored ones.
+    this.even = db
+      .prepare(
+        `SELECT ${point} FROM (SELECT *, row_number() OVER (ORDER BY id) - 1 AS i FROM requests WHERE target_id = @target)
+         WHERE (i * @limit) % @stored < @limit ORDER BY id`,
+      )
+      .raw();
+    this.targetsOfRun = db.prepare('SELECT id FROM targets WHERE run_id = ? ORDER BY id').pluck();
+    this.page = db.prepare(`SELECT ${COLUMNS} FROM requests WHERE target_id = ? AND id > ? ORDER BY id LIMIT ${PAGE}`).raw();
+  }
+
+  getRequests(runId: number, targetId: number, limit: number): RequestPage {
+    if (!Number.isInteger(limit) || limit < 1) throw new LoadscopeError('LS_ERR_BAD_REQUEST', `limit must be a positive integer, got ${limit}`);
+    const recorded = this.target.get(targetId, runId);
+    if (recorded === undefined) {
+      if (this.runExists.get(runId) === undefined) throw runNotFound(runId);
+      throw new LoadscopeError('LS_ERR_RUN_NOT_FOUND', `run ${runId} has no server run (target) ${targetId}; \`loadscope show ${runId}\` lists them`);
+    }
+    const where = `run ${runId} target ${targetId} request`;
+    const stored = n(this.count.get(targetId), where);
+    const found = stored <= limit ? this.all.all(targetId) : this.even.all({ target: targetId, limit, stored });
+    const points = found.map((raw): RequestPoint => {
+      if (!Array.isArray(raw)) throw damaged(where, 'not a row');
+      const cols: unknown[] = raw;
+      const [phase, intended, done, proc, status, error] = cols;
+      const intendedUs = n(intended, where);
+      const totalMs = (n(done, where) - intendedUs) / 1000;
+      const procUs = optN(proc, where);
+      const processingMs = procUs === null ? null : procUs / 1000;
+      return {
+        phaseIndex: n(phase, where),
+        intendedMs: intendedUs / 1000,
+        totalMs,
+        waitMs: totalMs - (processingMs ?? 0),
+        processingMs,
+        status: n(status, where),
+        error: errorKind(error, where),
+      };
+    });
+    const total = Math.max(n(recorded, where), stored);
+    return { points, total, sampled: points.length < total };
+  }
+
+  /** Every stored row of a run, target by target in id order, a page at a time. Throws at once for a missing run. */
+  iterateRequests(runId: number): IterableIterator<StoredRequestRow> {
+    if (this.runExists.get(runId) === undefined) throw runNotFound(runId);
+    const targets = this.targetsOfRun.all(runId).map((id) => n(id, `run ${runId} target`));
+    return this.pages(runId, targets);
+  }
+
+  private *pages(runId: number, targets: number[]): IterableIterator<StoredRequestRow> {
+    for (const targetId of targets) {
+      const where = `run ${runId} target ${targetId} request`;
+      let after = 0;
+      for (;;) {
+        const page = this.page.all(targetId, after);
+        for (const raw of page) {
+          if (!Array.isArray(raw)) throw damaged(where, 'not a row');
+          const cols: unknown[] = raw;
+          const [id, phase, client, intended, sent, firstByte, done, status, bytes, error, serverWait, serverProc] = cols;
+          after = n(id, where);
+          yield {
+            targetId,
+            phaseIdx: n(phase, where),
+            clientIdx: n(client, where),
+            intendedUs: n(intended, where),
+            sentUs: optN(sent, where),
+            firstByteUs: optN(firstByte, where),
+            doneUs: n(done, where),
+            status: n(status, where),
+            bytes: n(bytes, where),
+            error: errorKind(error, where),
+            serverWaitUs: optN(serverWait, where),
+            serverProcUs: optN(serverProc, where),
+          };
+        }
+        if (page.length < PAGE) break;
+      }
+    }
+  }
+}

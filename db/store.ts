@@ -1,0 +1,339 @@
+import Database from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { LoadscopeError } from '../contract/errors.js';
+import type {
+  CellInfo,
+  LiveWindow,
+  MachineInfo,
+  PhaseHistograms,
+  PhaseResult,
+  ReportTableResult,
+  RunListItem,
+  RunStatus,
+  RunSummary,
+  ServerSample,
+  TARGET_STATUSES,
+} from '../contract/results.js';
+import { migrate } from './migrate.js';
+import { RunReader, runNotFound, type ListRunsOptions } from './read-run.js';
+import { RequestReader, type RequestPage } from './request-reader.js';
+import { RequestWriter } from './request-writer.js';
+import type { StoredRequestRow } from './requests-layout.js';
+import { recoverInterrupted, registerStore, unregisterStore } from './recover.js';
+
+export type { ListRunsOptions } from './read-run.js';
+export type { RequestPage } from './request-reader.js';
+export { REQUEST_COLUMNS, REQUEST_STRIDE, NO_ERROR, packRequests, errorCode, type RequestRow, type StoredRequestRow } from './requests-layout.js';
+
+export type TargetStatus = (typeof TARGET_STATUSES)[number];
+export const DEFAULT_RAW_CAP = 1_000_000;
+
+export interface NewRun {
+  scenarioName: string;
+  title: string;
+  quick: boolean;
+  /** the scenario exactly as run */
+  scenario: unknown;
+  machine: MachineInfo | null;
+  /** raw request rows kept for the run before sampling starts; default 1,000,000 */
+  rawCap?: number;
+}
+
+export interface NewTarget {
+  runId: number;
+  cellIndex: number;
+  serverIndex: number;
+  label: string;
+  architecture: string;
+  /** default 'pending' */
+  status?: TargetStatus;
+  startedAt?: string | null;
+}
+
+/** Fields left out are left as they are. */
+export interface TargetUpdate {
+  status?: TargetStatus;
+  reason?: string | null;
+  startedAt?: string | null;
+  durationMs?: number | null;
+  peakCpu?: number | null;
+  peakRssBytes?: number | null;
+  peakProcesses?: number | null;
+}
+
+/** Encoded HDR histograms of one phase (hdr-histogram-js compressed base64, values in microseconds). */
+export interface HistogramSet {
+  total: string;
+  wait: string;
+  processing: string | null;
+}
+
+export type WindowInput = Omit<LiveWindow, 'runId'>;
+export type SampleInput = Omit<ServerSample, 'runId'>;
+
+export interface Store {
+  readonly path: string;
+  createRun(run: NewRun): number;
+  addCells(runId: number, cells: readonly CellInfo[]): void;
+  createTarget(target: NewTarget): number;
+  updateTarget(targetId: number, update: TargetUpdate): void;
+  /** Ends a run. Targets still running become cancelled (run cancelled) or failed; pending ones skipped. */
+  finishRun(runId: number, status: Exclude<RunStatus, 'running'>, reason: string | null, report?: readonly ReportTableResult[]): void;
+  savePhase(targetId: number, phase: PhaseResult, histograms: HistogramSet): void;
+  insertWindows(batch: readonly WindowInput[]): void;
+  insertSamples(batch: readonly SampleInput[]): void;
+  /** Rows [0, rowCount) of a batch in the REQUEST_COLUMNS layout (stride REQUEST_STRIDE); one transaction. */
+  insertRequests(targetId: number, rows: Float64Array, rowCount?: number): void;
+  listRuns(options?: ListRunsOptions): RunListItem[];
+  getRun(runId: number): RunSummary;
+  getWindows(runId: number): { windows: LiveWindow[]; samples: ServerSample[] };
+  getRequests(runId: number, targetId: number, limit: number): RequestPage;
+  getHistograms(runId: number): PhaseHistograms[];
+  iterateRequests(runId: number): IterableIterator<StoredRequestRow>;
+  deleteRun(runId: number): boolean;
+  close(): void;
+}
+
+function toJson(value: unknown): string {
+  return JSON.stringify(value) ?? 'null';
+}
+
+function targetNotFound(targetId: number): LoadscopeError {
+  return new LoadscopeError('LS_ERR_RUN_NOT_FOUND', `no server run (target) ${targetId}; \`loadscope list\` shows the stored runs`);
+}
+
+/**
+ * Opens (creating if needed) the store at `path`, or ':memory:'. Brings the schema up to date and
+ * marks runs cut off by a crash as interrupted. Throws LS_ERR_DB when the file cannot be used.
+ */
+export function openStore(path: string): Store {
+  const full = path === ':memory:' ? path : resolve(path);
+  let db: Database.Database | undefined;
+  try {
+    if (full !== ':memory:') mkdirSync(dirname(full), { recursive: true });
+    db = new Database(full);
+    db.pragma('busy_timeout = 5000');
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    migrate(db, undefined, `the database at ${full}`);
+    return new SqliteStore(db, full);
+  } catch (err) {
+    db?.close();
+    if (err instanceof LoadscopeError) throw err;
+    throw new LoadscopeError('LS_ERR_DB', `cannot open the database at ${full}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+function prepareStatements(db: Database.Database) {
+  return {
+    createRun: db.prepare(
+      `INSERT INTO runs (scenario_name, title, status, quick, created_at, scenario_json, machine_json, raw_cap, owner_host, owner_pid, owner_store)
+       VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    addCell: db.prepare('INSERT INTO cells (run_id, idx, label, params_json) VALUES (?, ?, ?, ?)'),
+    createTarget: db.prepare(
+      `INSERT INTO targets (run_id, cell_idx, server_idx, label, architecture, status, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    getTarget: db.prepare('SELECT status, reason, started_at, duration_ms, peak_cpu, peak_rss, peak_processes FROM targets WHERE id = ?'),
+    updateTarget: db.prepare(
+      `UPDATE targets SET status = ?, reason = ?, started_at = ?, duration_ms = ?, peak_cpu = ?, peak_rss = ?, peak_processes = ? WHERE id = ?`,
+    ),
+    runCreatedAt: db.prepare('SELECT created_at FROM runs WHERE id = ?').pluck(),
+    finishRun: db.prepare('UPDATE runs SET status = ?, reason = ?, ended_at = ?, duration_ms = ?, report_json = coalesce(?, report_json) WHERE id = ?'),
+    endTargets: db.prepare(`UPDATE targets SET status = ?, reason = coalesce(reason, ?) WHERE run_id = ? AND status = 'running'`),
+    skipTargets: db.prepare(`UPDATE targets SET status = 'skipped', reason = coalesce(reason, ?) WHERE run_id = ? AND status = 'pending'`),
+    savePhase: db.prepare(
+      `INSERT OR REPLACE INTO phases (target_id, idx, name, executor, clients, started_ms, duration_ms, count, ok, errors_json, throughput,
+         total_json, wait_json, processing_json, server_wait_json, lag_json, hist_total, hist_wait, hist_processing)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    insertWindow: db.prepare(
+      `INSERT INTO windows (target_id, t_ms, phase_idx, count, throughput, errors_json, in_flight, total_json, wait_json, processing_json)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    insertSample: db.prepare('INSERT INTO samples (target_id, t_ms, cpu, rss, processes, busy, queue) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+    deleteRun: db.prepare('DELETE FROM runs WHERE id = ?'),
+  };
+}
+
+type Statements = ReturnType<typeof prepareStatements>;
+
+class SqliteStore implements Store {
+  private readonly storeId = randomUUID();
+  private readonly reader: RunReader;
+  private readonly requestReader: RequestReader;
+  private readonly writer: RequestWriter;
+  private readonly stmt: Statements;
+  private open = true;
+
+  constructor(
+    private readonly db: Database.Database,
+    readonly path: string,
+  ) {
+    recoverInterrupted(db);
+    registerStore(this.storeId);
+    this.reader = new RunReader(db);
+    this.requestReader = new RequestReader(db);
+    this.writer = new RequestWriter(db);
+    this.stmt = prepareStatements(db);
+  }
+
+  createRun(run: NewRun): number {
+    const cap = run.rawCap ?? DEFAULT_RAW_CAP;
+    if (!Number.isInteger(cap) || cap < 0) throw new LoadscopeError('LS_ERR_BAD_REQUEST', `rawCap must be a whole number >= 0, got ${cap}`);
+    const result = this.stmt.createRun.run(
+      run.scenarioName,
+      run.title,
+      run.quick ? 1 : 0,
+      new Date().toISOString(),
+      toJson(run.scenario),
+      run.machine === null ? null : toJson(run.machine),
+      cap,
+      hostname(),
+      process.pid,
+      this.storeId,
+    );
+    return Number(result.lastInsertRowid);
+  }
+
+  addCells(runId: number, cells: readonly CellInfo[]): void {
+    this.db.transaction(() => {
+      for (const c of cells) this.stmt.addCell.run(runId, c.index, c.label, toJson(c.params));
+    })();
+  }
+
+  createTarget(t: NewTarget): number {
+    const result = this.stmt.createTarget.run(t.runId, t.cellIndex, t.serverIndex, t.label, t.architecture, t.status ?? 'pending', t.startedAt ?? null);
+    return Number(result.lastInsertRowid);
+  }
+
+  updateTarget(targetId: number, u: TargetUpdate): void {
+    this.db.transaction(() => {
+      const current: unknown = this.stmt.getTarget.get(targetId);
+      if (typeof current !== 'object' || current === null) throw targetNotFound(targetId);
+      const c = new Map(Object.entries(current));
+      const pick = (value: unknown, column: string): unknown => (value === undefined ? c.get(column) : value);
+      this.stmt.updateTarget.run(
+        pick(u.status, 'status'),
+        pick(u.reason, 'reason'),
+        pick(u.startedAt, 'started_at'),
+        pick(u.durationMs, 'duration_ms'),
+        pick(u.peakCpu, 'peak_cpu'),
+        pick(u.peakRssBytes, 'peak_rss'),
+        pick(u.peakProcesses, 'peak_processes'),
+        targetId,
+      );
+    })();
+  }
+
+  finishRun(runId: number, status: Exclude<RunStatus, 'running'>, reason: string | null, report?: readonly ReportTableResult[]): void {
+    this.db.transaction(() => {
+      const createdAt = this.stmt.runCreatedAt.get(runId);
+      if (typeof createdAt !== 'string') throw runNotFound(runId);
+      const now = new Date();
+      const started = Date.parse(createdAt);
+      const durationMs = Number.isFinite(started) ? now.getTime() - started : null;
+      this.stmt.finishRun.run(status, reason, now.toISOString(), durationMs, report === undefined ? null : toJson(report), runId);
+      if (status !== 'completed') {
+        this.stmt.endTargets.run(status === 'cancelled' ? 'cancelled' : 'failed', reason ?? `the run ${status}`, runId);
+      } else {
+        this.stmt.endTargets.run('failed', 'the run ended while this server was still running', runId);
+      }
+      this.stmt.skipTargets.run(`the run ${status} first`, runId);
+    })();
+  }
+
+  savePhase(targetId: number, p: PhaseResult, h: HistogramSet): void {
+    this.stmt.savePhase.run(
+      targetId,
+      p.index,
+      p.name,
+      p.executor,
+      p.clients,
+      p.startedMs,
+      p.durationMs,
+      p.count,
+      p.ok,
+      toJson(p.errors),
+      p.throughput,
+      toJson(p.total),
+      toJson(p.wait),
+      p.processing === null ? null : toJson(p.processing),
+      p.serverWait === null ? null : toJson(p.serverWait),
+      toJson(p.lag),
+      h.total,
+      h.wait,
+      h.processing,
+    );
+  }
+
+  insertWindows(batch: readonly WindowInput[]): void {
+    this.db.transaction(() => {
+      for (const w of batch) {
+        this.stmt.insertWindow.run(
+          w.targetId,
+          w.tMs,
+          w.phaseIndex,
+          w.count,
+          w.throughput,
+          toJson(w.errors),
+          w.inFlight,
+          w.total === null ? null : toJson(w.total),
+          w.wait === null ? null : toJson(w.wait),
+          w.processing === null ? null : toJson(w.processing),
+        );
+      }
+    })();
+  }
+
+  insertSamples(batch: readonly SampleInput[]): void {
+    this.db.transaction(() => {
+      for (const s of batch) this.stmt.insertSample.run(s.targetId, s.tMs, s.cpuPercent, s.rssBytes, s.processes, s.busy, s.queue);
+    })();
+  }
+
+  insertRequests(targetId: number, rows: Float64Array, rowCount?: number): void {
+    this.writer.insert(targetId, rows, rowCount);
+  }
+
+  listRuns(options?: ListRunsOptions): RunListItem[] {
+    return this.reader.listRuns(options);
+  }
+
+  getRun(runId: number): RunSummary {
+    return this.reader.getRun(runId);
+  }
+
+  getWindows(runId: number): { windows: LiveWindow[]; samples: ServerSample[] } {
+    return this.reader.getWindows(runId);
+  }
+
+  getRequests(runId: number, targetId: number, limit: number): RequestPage {
+    return this.requestReader.getRequests(runId, targetId, limit);
+  }
+
+  getHistograms(runId: number): PhaseHistograms[] {
+    return this.reader.getHistograms(runId);
+  }
+
+  iterateRequests(runId: number): IterableIterator<StoredRequestRow> {
+    return this.requestReader.iterateRequests(runId);
+  }
+
+  deleteRun(runId: number): boolean {
+    const deleted = this.stmt.deleteRun.run(runId).changes > 0;
+    this.writer.forget(runId);
+    return deleted;
+  }
+
+  close(): void {
+    if (!this.open) return;
+    this.open = false;
+    unregisterStore(this.storeId);
+    this.db.close();
+  }
+}

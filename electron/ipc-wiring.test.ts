@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { calls, type CallName, type CallRequest, type CallResponse, type LoadscopeApi } from '../contract/api.js';
+import { createApi } from '../contract/client.js';
+import { bridgeSafeApi, createIpcTransport, IPC_CALL_PREFIX, restoreErrorCodes } from '../contract/transport-ipc.js';
+import { createFakeEngine, describeTransportCases } from '../engine/api-dispatch-cases.js';
+import { createFakeIpc, type FakeInvokeEvent } from './fake-ipc.js';
+import { wireIpc } from './ipc-wiring.js';
+
+const APP_URL = 'loadscope://app/index.html';
+const trusted = (event: FakeInvokeEvent) => event.senderFrame?.url === APP_URL;
+
+/**
+ * What contextBridge does to the preload's API on its way into the page: answers are copied, and a
+ * rejected Error arrives as a plain Error with its message only (custom properties such as code are
+ * dropped: electron/electron#25596).
+ */
+function throughContextBridge(api: LoadscopeApi): LoadscopeApi {
+  return {
+    async invoke<N extends CallName>(name: N, request: CallRequest<N>): Promise<CallResponse<N>> {
+      try {
+        return structuredClone(await api.invoke(name, request));
+      } catch (err) {
+        throw new Error(err instanceof Error ? err.message : String(err));
+      }
+    },
+    on: (event, listener) => api.on(event, (payload) => listener(structuredClone(payload))),
+  };
+}
+
+/** The whole desktop chain: wiring in main, the preload's transport and API, the bridge, the renderer's api. */
+function desktop(frameUrl = APP_URL) {
+  const engine = createFakeEngine();
+  const ipc = createFakeIpc();
+  const unwire = wireIpc(ipc.main, engine, trusted, () => ipc.webContents);
+  const preloadIpc = ipc.renderer(frameUrl);
+  const transport = createIpcTransport(preloadIpc);
+  const exposed = bridgeSafeApi(createApi(transport));
+  const api = restoreErrorCodes(throughContextBridge(exposed));
+  return { engine, ipc, unwire, preloadIpc, transport, api };
+}
+
+describeTransportCases('Electron IPC (wireIpc + preload transport + contextBridge)', async () => {
+  const d = desktop();
+  return {
+    engine: d.engine,
+    api: d.api,
+    transport: d.transport,
+    callUnknown: () => d.preloadIpc.invoke(`${IPC_CALL_PREFIX}runs:explode`, {}),
+    settle: async () => undefined,
+    close: async () => d.unwire(),
+  };
+});
+
+describe('Electron IPC wiring', () => {
+  it('registers one handler per contract call, and the undo removes them all', () => {
+    const d = desktop();
+    expect(d.ipc.channels().sort()).toEqual(Object.keys(calls).map((n) => IPC_CALL_PREFIX + n).sort());
+    d.unwire();
+    expect(d.ipc.channels()).toEqual([]);
+  });
+
+  it('refuses a call from a frame that is not the Loadscope window, before the engine sees it', async () => {
+    const d = desktop('https://evil.example/');
+    await expect(d.api.invoke('scenarios:list', {})).rejects.toMatchObject({ code: 'LS_ERR_UNAUTHORIZED' });
+    expect(d.engine.seen).toEqual([]);
+    d.unwire();
+  });
+
+  it('stops forwarding events once unwired', async () => {
+    const d = desktop();
+    const got: number[] = [];
+    d.api.on('run:progress', (p) => got.push(p.requests));
+    d.engine.emit({ event: 'run:progress', payload: { runId: 1, elapsedMs: 1, remainingMs: 1, requests: 1, fraction: 0.1 } });
+    await new Promise((r) => setImmediate(r));
+    d.unwire();
+    d.engine.emit({ event: 'run:progress', payload: { runId: 1, elapsedMs: 2, remainingMs: 1, requests: 2, fraction: 0.2 } });
+    await new Promise((r) => setImmediate(r));
+    expect(got).toEqual([1]);
+  });
+
+  it('keeps the code of an error through the bridge, which on its own would drop it', async () => {
+    const d = desktop();
+    const raw = throughContextBridge(bridgeSafeApi(createApi(d.transport)));
+    const stripped = await raw.invoke('runs:get', { runId: 99 }).catch((e: unknown) => e);
+    expect(stripped).not.toHaveProperty('code');
+    expect(String(stripped)).toContain('[LS_ERR_RUN_NOT_FOUND] run 99 not found');
+    await expect(d.api.invoke('runs:get', { runId: 99 })).rejects.toMatchObject({ code: 'LS_ERR_RUN_NOT_FOUND', message: 'run 99 not found' });
+    d.unwire();
+  });
+});

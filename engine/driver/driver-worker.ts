@@ -1,0 +1,21 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { toApiError } from '../../contract/errors.js';
+import { Runner } from './run.js';
+import type { DriverPlan, FromWorkerMessage, ToWorkerMessage } from './types.js';
+
+// The driver's worker thread: runs one plan (workerData.plan), posts FromWorkerMessage's, obeys
+// ToWorkerMessage's. Started by runDriver (driver.ts) from dist/.
+const port = parentPort;
+if (!port) throw new Error('driver-worker must run in a worker thread');
+
+const post = (msg: FromWorkerMessage, transfer?: ArrayBuffer[]): void => port.postMessage(msg, transfer);
+
+try {
+  const runner = new Runner((workerData as { plan: DriverPlan }).plan, post);
+  port.on('message', (msg: ToWorkerMessage) => {
+    if (msg.type === 'cancel') runner.cancel();
+  });
+  runner.run().catch((err: unknown) => post({ type: 'error', ...toApiError(err) }));
+} catch (err) {
+  post({ type: 'error', ...toApiError(err) });
+}

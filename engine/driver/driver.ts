@@ -1,0 +1,91 @@
+import { Worker } from 'node:worker_threads';
+import { fromApiError, LoadscopeError } from '../../contract/errors.js';
+import { LoopbackUrl } from '../../contract/scenario.js';
+import { distPath } from '../paths.js';
+import type { DriverListener, DriverPhaseResult, DriverPlan, DriverResult, FromWorkerMessage, ToWorkerMessage } from './types.js';
+
+export type * from './types.js';
+export { COL, ROW_STRIDE, readRow, toRequestPoint, type RawRowBatch, type RawRow } from './raw-rows.js';
+
+/** After a cancel, how long the worker gets to report what it measured before it is terminated. */
+const CANCEL_GRACE_MS = 3000;
+
+/**
+ * Runs the plan's phases in a worker thread against a loopback target. The listener hears phase
+ * starts/ends, live windows and raw row batches as they happen; the promise resolves with the
+ * per-phase results. Aborting `signal` stops issuing, aborts in-flight requests and resolves with
+ * what was measured (cancelled: true).
+ */
+export function runDriver(plan: DriverPlan, listener: DriverListener, signal?: AbortSignal): Promise<DriverResult> {
+  if (!LoopbackUrl.safeParse(plan.baseUrl).success) {
+    return Promise.reject(new LoadscopeError('LS_ERR_NOT_LOOPBACK', `load only goes to this machine (127.0.0.0/8, ::1 or localhost), not ${plan.baseUrl}`));
+  }
+  if (signal?.aborted) return Promise.resolve({ cancelled: true, t0EpochMs: Date.now(), durationMs: 0, phases: [] });
+
+  return new Promise<DriverResult>((resolve, reject) => {
+    // a worker inherits execArgv; --input-type (from a `node -e` host) would make loading its file fail
+    const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
+    const worker = new Worker(distPath('engine/driver/driver-worker.ts'), { workerData: { plan }, execArgv });
+    const ended: DriverPhaseResult[] = [];
+    let t0EpochMs = Date.now();
+    let settled = false;
+    let graceTimer: NodeJS.Timeout | null = null;
+
+    const settle = (fn: () => void): void => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      if (graceTimer) clearTimeout(graceTimer);
+      fn();
+      void worker.terminate();
+    };
+    const fail = (err: unknown): void => settle(() => reject(err));
+
+    function onAbort(): void {
+      const msg: ToWorkerMessage = { type: 'cancel' };
+      worker.postMessage(msg);
+      graceTimer = setTimeout(() => {
+        const phases = ended.sort((a, b) => a.result.index - b.result.index);
+        const durationMs = Math.max(0, ...phases.map((p) => p.result.startedMs + p.result.durationMs));
+        settle(() => resolve({ cancelled: true, t0EpochMs, durationMs, phases }));
+      }, CANCEL_GRACE_MS);
+    }
+    signal?.addEventListener('abort', onAbort, { once: true });
+
+    worker.on('message', (msg: FromWorkerMessage) => {
+      if (settled) return;
+      try {
+        switch (msg.type) {
+          case 'started':
+            t0EpochMs = msg.t0EpochMs;
+            listener.onStart?.({ t0EpochMs: msg.t0EpochMs });
+            break;
+          case 'phase-start':
+            listener.onPhaseStart?.({ phaseIndex: msg.phaseIndex, tMs: msg.tMs });
+            break;
+          case 'phase-end':
+            ended.push(msg.result);
+            listener.onPhaseEnd?.({ phaseIndex: msg.phaseIndex, tMs: msg.tMs, result: msg.result });
+            break;
+          case 'window':
+            listener.onWindow?.(msg.window);
+            break;
+          case 'rows':
+            listener.onRows?.({ rows: msg.rows, count: msg.count });
+            break;
+          case 'done':
+            settle(() => resolve(msg.result));
+            break;
+          case 'error':
+            fail(fromApiError(msg));
+            break;
+        }
+      } catch (err) {
+        // a listener threw: stop the load, report the listener's error
+        fail(err);
+      }
+    });
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new LoadscopeError('LS_ERR_INTERNAL', `the driver worker exited (code ${code}) before it finished`)));
+  });
+}

@@ -1,0 +1,342 @@
+import { Pool, type Dispatcher } from 'undici';
+import type { Phase, RequestTemplate } from '../../contract/scenario.js';
+import { ArrivalProcess, Prng, TemplatePicker } from './arrivals.js';
+import { nowUs } from './clock.js';
+import { ERROR_CODE, NO_ERROR } from './raw-rows.js';
+import { NumberRing } from './ring.js';
+import type { Scheduler, Timed } from './scheduler.js';
+import { isServerTimingName, parseServerTiming } from './server-timing.js';
+import type { PhaseStats, RequestRecord } from './stats.js';
+
+// One client group of one phase: its own undici Pool, its own users or arrival stream, and a fixed set
+// of in-flight slots. A slot is the undici dispatch handler of one request at a time, reused for the
+// next: no per-request closures or objects beyond what undici itself allocates.
+//
+//   slots:  [s0][s1][s2]...[sN-1]      N = burst count | users | 1 | maxInFlight
+//   free:   stack of slot indexes (Int32Array, top = freeTop)
+//   queue:  intended times waiting at the client (rate: arrivals with no free slot;
+//           closed: users due back from think time / a retry after an error), oldest first
+
+export const ABORT_NONE = 0;
+export const ABORT_DEADLINE = 1;
+export const ABORT_CANCEL = 2;
+
+interface CompiledTemplate {
+  opts: Dispatcher.DispatchOptions;
+  expectStatus: number;
+  bodyIncludes: Buffer | null;
+}
+
+export function compileTemplates(phase: Phase): CompiledTemplate[] {
+  return phase.requests.map((t: RequestTemplate) => ({
+    opts: {
+      path: t.path,
+      method: t.method,
+      headers: t.headers,
+      body: t.body === undefined ? null : Buffer.from(t.body),
+      headersTimeout: phase.timeoutMs,
+      bodyTimeout: phase.timeoutMs,
+      reset: !phase.keepAlive,
+    },
+    expectStatus: t.expect?.status ?? -1,
+    bodyIncludes: t.expect?.bodyIncludes === undefined ? null : Buffer.from(t.expect.bodyIncludes),
+  }));
+}
+
+const CODE_TIMEOUT = ERROR_CODE.timeout;
+/** settle()'s code for a complete response, still to be checked against the template's expect */
+const CHECK_RESPONSE = -2;
+
+export function classifyError(err: unknown): number {
+  let code = (err as { code?: unknown } | null)?.code;
+  if (code === undefined && err instanceof AggregateError) code = (err.errors[0] as { code?: unknown } | undefined)?.code;
+  switch (code) {
+    case 'ECONNREFUSED':
+      return ERROR_CODE.refused;
+    case 'ECONNRESET':
+    case 'EPIPE':
+    case 'UND_ERR_SOCKET':
+      return ERROR_CODE.reset;
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT':
+    case 'UND_ERR_CONNECT_TIMEOUT':
+    case 'ETIMEDOUT':
+      return CODE_TIMEOUT;
+    default:
+      return ERROR_CODE.other;
+  }
+}
+
+class Slot implements Dispatcher.DispatchHandler, RequestRecord {
+  readonly phase: number;
+  readonly client: number;
+  intended = 0;
+  sent = NaN;
+  firstByte = NaN;
+  status = 0;
+  bytes = 0;
+  stWait = NaN;
+  stProc = NaN;
+  template = 0;
+  active = false;
+  chunks: Buffer[] | null = null;
+
+  constructor(
+    private readonly group: ClientGroup,
+    readonly index: number,
+  ) {
+    this.phase = group.phaseIndex;
+    this.client = group.clientIndex;
+  }
+
+  begin(intended: number, template: number, collect: boolean): void {
+    this.intended = intended;
+    this.template = template;
+    this.sent = NaN;
+    this.firstByte = NaN;
+    this.status = 0;
+    this.bytes = 0;
+    this.stWait = NaN;
+    this.stProc = NaN;
+    this.chunks = collect ? [] : null;
+    this.active = true;
+  }
+
+  onConnect(): void {
+    // called as the request is written to a socket (again, if undici retries it)
+    this.sent = nowUs();
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
+    if (statusCode < 200) return true;
+    this.firstByte = nowUs();
+    this.status = statusCode;
+    for (let i = 0; i < rawHeaders.length; i += 2) {
+      if (isServerTimingName(rawHeaders[i]!)) parseServerTiming(rawHeaders[i + 1]!, this);
+    }
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    this.bytes += chunk.length;
+    if (this.chunks !== null) this.chunks.push(chunk);
+    return true;
+  }
+
+  onComplete(): void {
+    this.group.settle(this, CHECK_RESPONSE);
+  }
+
+  onError(err: Error): void {
+    this.group.settle(this, classifyError(err));
+  }
+}
+
+export interface GroupOwner {
+  readonly stats: PhaseStats;
+  groupFinished(g: ClientGroup): void;
+}
+
+export class ClientGroup implements Timed {
+  readonly pool: Pool;
+  private readonly slots: Slot[];
+  private readonly free: Int32Array;
+  private freeTop: number;
+  inFlight = 0;
+  readonly queue = new NumberRing();
+  private readonly templates: CompiledTemplate[];
+  private readonly picker: TemplatePicker;
+  private readonly arrivals: ArrivalProcess | null = null;
+  private nextArrival = Infinity;
+  private planned = 0;
+  private readonly limit: number;
+  private readonly stopIssuingAt: number;
+  private readonly thinkUs: number;
+  private readonly stats: PhaseStats;
+  private depth = 0;
+  finished = false;
+  abortKind = ABORT_NONE;
+  private readonly scratch: RequestRecord;
+
+  constructor(
+    readonly phaseIndex: number,
+    readonly clientIndex: number,
+    private readonly phase: Phase,
+    private readonly startUs: number,
+    baseUrl: string,
+    private readonly scheduler: Scheduler,
+    private readonly owner: GroupOwner,
+  ) {
+    this.stats = owner.stats;
+    this.templates = compileTemplates(phase);
+    const seed = ((phase.executor === 'rate' ? (phase.seed ?? 0) : 0) * 1000003 + phaseIndex * 7919 + clientIndex * 104729 + 1) >>> 0;
+    const prng = new Prng(seed);
+    this.picker = new TemplatePicker(
+      phase.requests.map((r) => r.weight),
+      new Prng(seed ^ 0x9e3779b9),
+    );
+    let slots: number;
+    this.limit = Infinity;
+    this.stopIssuingAt = startUs + phase.maxDurationMs * 1000;
+    this.thinkUs = 0;
+    switch (phase.executor) {
+      case 'burst':
+        slots = phase.count;
+        this.limit = phase.count;
+        break;
+      case 'closed':
+        slots = phase.users;
+        this.limit = phase.count ?? Infinity;
+        if (phase.durationMs !== undefined) this.stopIssuingAt = Math.min(this.stopIssuingAt, startUs + phase.durationMs * 1000);
+        this.thinkUs = phase.thinkMs * 1000;
+        break;
+      case 'sequential':
+        slots = 1;
+        this.limit = phase.count;
+        break;
+      case 'rate':
+        slots = phase.maxInFlight;
+        this.arrivals = new ArrivalProcess(phase.rate, phase.rampTo, phase.durationMs, phase.arrivals === 'poisson' ? prng : null);
+        break;
+    }
+    this.slots = Array.from({ length: slots }, (_, i) => new Slot(this, i));
+    this.free = new Int32Array(slots);
+    for (let i = 0; i < slots; i++) this.free[i] = slots - 1 - i;
+    this.freeTop = slots;
+    this.pool = new Pool(baseUrl, {
+      connections: slots,
+      pipelining: 1,
+      headersTimeout: phase.timeoutMs,
+      bodyTimeout: phase.timeoutMs,
+      connectTimeout: phase.timeoutMs,
+    });
+    this.scratch = { phase: phaseIndex, client: clientIndex, intended: 0, sent: NaN, firstByte: NaN, status: 0, bytes: 0, stWait: NaN, stProc: NaN };
+  }
+
+  start(): void {
+    this.depth++;
+    const p = this.phase;
+    if (p.executor === 'rate') {
+      this.nextArrival = this.startUs + this.arrivals!.next();
+      this.pump(nowUs());
+      this.scheduler.add(this);
+    } else {
+      const first = p.executor === 'burst' ? p.count : p.executor === 'sequential' ? 1 : Math.min(p.users, this.limit);
+      for (let i = 0; i < first && this.abortKind === ABORT_NONE; i++) {
+        this.planned++;
+        this.issue(this.startUs);
+      }
+      if (this.thinkUs > 0 || p.executor !== 'burst') this.scheduler.add(this);
+    }
+    this.depth--;
+    this.checkFinished();
+  }
+
+  private issue(intended: number): void {
+    const slot = this.slots[this.free[--this.freeTop]!]!;
+    const t = this.picker.pick();
+    const tpl = this.templates[t]!;
+    slot.begin(intended, t, tpl.bodyIncludes !== null);
+    this.inFlight++;
+    this.pool.dispatch(tpl.opts, slot);
+  }
+
+  /** A request ended: a complete response (CHECK_RESPONSE) or an error code. */
+  settle(slot: Slot, code: number): void {
+    if (!slot.active) return;
+    slot.active = false;
+    const done = nowUs();
+    if (code === CHECK_RESPONSE) code = this.checkResponse(slot);
+    if (this.abortKind === ABORT_DEADLINE && code !== NO_ERROR) code = CODE_TIMEOUT;
+    if (this.abortKind !== ABORT_CANCEL) this.stats.record(slot, done, code);
+    slot.chunks = null;
+    this.free[this.freeTop++] = slot.index;
+    this.inFlight--;
+    if (this.abortKind === ABORT_NONE) {
+      this.depth++;
+      this.next(done, code);
+      this.depth--;
+    }
+    this.checkFinished();
+  }
+
+  private checkResponse(slot: Slot): number {
+    const tpl = this.templates[slot.template]!;
+    const status = slot.status;
+    if (tpl.expectStatus >= 0 ? status !== tpl.expectStatus : status >= 400) return status >= 400 ? ERROR_CODE.http : ERROR_CODE.body;
+    if (tpl.bodyIncludes !== null && Buffer.concat(slot.chunks ?? []).indexOf(tpl.bodyIncludes) < 0) return ERROR_CODE.body;
+    return NO_ERROR;
+  }
+
+  /** What the executor does when a slot frees up at `done`. */
+  private next(done: number, code: number): void {
+    switch (this.phase.executor) {
+      case 'burst':
+        return;
+      case 'rate':
+        if (this.queue.length > 0) this.issue(this.queue.shift());
+        return;
+      default:
+        if (this.planned >= this.limit || done + this.thinkUs >= this.stopIssuingAt) return;
+        this.planned++;
+        // A user is free at `done` (+ think). After an error the next request goes through the
+        // scheduler, so a failing target cannot recurse through synchronous dispatch errors.
+        if (code === NO_ERROR && this.thinkUs === 0) this.issue(done);
+        else {
+          const due = done + this.thinkUs;
+          this.queue.push(due);
+          this.scheduler.wake(due);
+        }
+    }
+  }
+
+  pump(now: number): void {
+    if (this.abortKind !== ABORT_NONE || this.finished) return;
+    this.depth++;
+    if (this.arrivals !== null) {
+      // Open loop: every arrival keeps its scheduled time as intended, sent now or queued.
+      while (this.nextArrival <= now) {
+        if (this.freeTop > 0) this.issue(this.nextArrival);
+        else this.queue.push(this.nextArrival);
+        this.nextArrival = this.startUs + this.arrivals.next();
+      }
+    } else {
+      while (this.queue.length > 0 && this.queue.peek() <= now) {
+        const due = this.queue.shift();
+        if (due < this.stopIssuingAt) this.issue(due);
+      }
+    }
+    this.depth--;
+    this.checkFinished();
+  }
+
+  nextDue(): number {
+    if (this.arrivals !== null) return this.nextArrival;
+    return this.queue.length > 0 ? this.queue.peek() : Infinity;
+  }
+
+  /** Stop issuing; a deadline records what is still waiting or in flight as timeouts, a cancel drops it. */
+  abort(kind: number): void {
+    if (this.finished || this.abortKind !== ABORT_NONE) return;
+    this.abortKind = kind;
+    this.nextArrival = Infinity;
+    if (kind === ABORT_DEADLINE && this.arrivals !== null) {
+      const done = nowUs();
+      while (this.queue.length > 0) {
+        this.scratch.intended = this.queue.shift();
+        this.stats.record(this.scratch, done, CODE_TIMEOUT);
+      }
+    }
+    this.queue.clear();
+    if (this.inFlight > 0) void this.pool.destroy().catch(() => undefined);
+    this.checkFinished();
+  }
+
+  private checkFinished(): void {
+    if (this.finished || this.depth > 0 || this.inFlight > 0 || this.queue.length > 0 || this.nextArrival !== Infinity) return;
+    this.finished = true;
+    this.scheduler.remove(this);
+    void this.pool.close().catch(() => undefined);
+    this.owner.groupFinished(this);
+  }
+}

@@ -1,0 +1,192 @@
+import type { Phase } from '../../contract/scenario.js';
+import { nowUs, setT0, t0 } from './clock.js';
+import { ABORT_CANCEL, ABORT_DEADLINE, ClientGroup, type GroupOwner } from './group.js';
+import { Scheduler } from './scheduler.js';
+import { PhaseStats, RowSink } from './stats.js';
+import type { DriverPhaseResult, DriverPlan, DriverResult, FromWorkerMessage } from './types.js';
+
+export type Post = (msg: FromWorkerMessage, transfer?: ArrayBuffer[]) => void;
+
+const msUntil = (us: number): number => Math.max(0, (us - nowUs()) / 1000);
+
+/** One phase while it runs: its client groups, its stats, its deadlines. */
+class PhaseRun implements GroupOwner {
+  readonly stats: PhaseStats;
+  readonly groups: ClientGroup[] = [];
+  private remaining: number;
+  private readonly timers: NodeJS.Timeout[] = [];
+  endUs = -1;
+  hitDeadline = false;
+
+  constructor(
+    readonly index: number,
+    readonly phase: Phase,
+    readonly startUs: number,
+    private readonly runner: Runner,
+  ) {
+    this.stats = new PhaseStats(runner.rows);
+    this.remaining = phase.clients;
+  }
+
+  start(): void {
+    const p = this.phase;
+    for (let k = 0; k < p.clients; k++) {
+      this.groups.push(new ClientGroup(this.index, k, p, this.startUs, this.runner.plan.baseUrl, this.runner.scheduler, this));
+    }
+    const hardStop = this.startUs + p.maxDurationMs * 1000;
+    this.timers.push(setTimeout(() => this.abort(ABORT_DEADLINE), msUntil(hardStop)));
+    if (p.executor === 'rate') {
+      // arrivals stop at durationMs; whatever is still waiting or in flight gets timeoutMs more
+      const end = Math.min(hardStop, this.startUs + (p.durationMs + p.timeoutMs) * 1000);
+      this.timers.push(setTimeout(() => this.abort(ABORT_DEADLINE), msUntil(end)));
+    }
+    for (const g of this.groups) if (!g.finished) g.start();
+  }
+
+  abort(kind: number): void {
+    if (this.endUs >= 0) return;
+    if (kind === ABORT_DEADLINE) this.hitDeadline = true;
+    for (const g of this.groups) g.abort(kind);
+  }
+
+  get inFlight(): number {
+    let n = 0;
+    for (const g of this.groups) n += g.inFlight;
+    return n;
+  }
+
+  get queued(): number {
+    let n = 0;
+    for (const g of this.groups) n += g.queue.length;
+    return n;
+  }
+
+  groupFinished(): void {
+    if (--this.remaining > 0) return;
+    for (const t of this.timers) clearTimeout(t);
+    this.endUs = nowUs();
+    // ends on a later turn: a group can finish inside start(), before its siblings have started
+    queueMicrotask(() => this.runner.phaseEnded(this));
+  }
+}
+
+/**
+ * The driver's schedule: phases started at their `at` offset or when the previous one ends, live
+ * windows every windowMs, raw rows in batches, cancel. Runs inside the worker; everything goes out
+ * through `post`.
+ */
+export class Runner {
+  readonly scheduler = new Scheduler();
+  readonly rows: RowSink;
+  private readonly windowMs: number;
+  private readonly runs: (PhaseRun | null)[];
+  private readonly results: (DriverPhaseResult | null)[];
+  private readonly startTimers: NodeJS.Timeout[] = [];
+  private windowTimer: NodeJS.Timeout | null = null;
+  private windowIndex = 0;
+  /** phases that ended since the last window (they still get that window) */
+  private endedSinceWindow: PhaseRun[] = [];
+  private ended = 0;
+  private cancelled = false;
+  private finished = false;
+  private resolveDone: (r: DriverResult) => void = () => undefined;
+
+  constructor(
+    readonly plan: DriverPlan,
+    private readonly post: Post,
+  ) {
+    this.windowMs = plan.windowMs ?? 250;
+    this.rows = new RowSink(plan.rawRows !== false, (rows, count) => post({ type: 'rows', rows, count }, [rows.buffer as ArrayBuffer]));
+    this.runs = plan.phases.map(() => null);
+    this.results = plan.phases.map(() => null);
+  }
+
+  run(): Promise<DriverResult> {
+    const done = new Promise<DriverResult>((resolve) => (this.resolveDone = resolve));
+    setT0(performance.now());
+    this.post({ type: 'started', t0EpochMs: performance.timeOrigin + t0() });
+    this.armWindow();
+    this.plan.phases.forEach((p, i) => {
+      if (p.at !== undefined) this.startTimers.push(setTimeout(() => this.startPhase(i, p.at! * 1000), msUntil(p.at * 1000)));
+      else if (i === 0) this.startPhase(0, 0);
+    });
+    if (this.plan.phases.length === 0) this.finish();
+    return done;
+  }
+
+  cancel(): void {
+    if (this.cancelled || this.finished) return;
+    this.cancelled = true;
+    for (const t of this.startTimers) clearTimeout(t);
+    let running = 0;
+    for (const r of this.runs) {
+      if (r && r.endUs < 0) {
+        running++;
+        r.abort(ABORT_CANCEL);
+      }
+    }
+    if (running === 0) this.finish();
+  }
+
+  private startPhase(i: number, startUs: number): void {
+    if (this.cancelled || this.runs[i]) return;
+    const run = new PhaseRun(i, this.plan.phases[i]!, startUs, this);
+    this.runs[i] = run;
+    this.post({ type: 'phase-start', phaseIndex: i, tMs: startUs / 1000 });
+    run.start();
+  }
+
+  phaseEnded(run: PhaseRun): void {
+    this.rows.flush();
+    const result = run.stats.result(run.index, run.phase, run.startUs, run.endUs, run.hitDeadline);
+    this.results[run.index] = result;
+    this.endedSinceWindow.push(run);
+    this.ended++;
+    this.post({ type: 'phase-end', phaseIndex: run.index, tMs: run.endUs / 1000, result });
+    const next = run.index + 1;
+    if (next < this.plan.phases.length && this.plan.phases[next]!.at === undefined) this.startPhase(next, run.endUs);
+    const started = this.runs.filter((r) => r !== null).length;
+    const allDone = this.ended === this.plan.phases.length || (this.cancelled && this.ended === started);
+    if (allDone) this.finish();
+  }
+
+  private armWindow(): void {
+    const due = (this.windowIndex + 1) * this.windowMs * 1000;
+    this.windowTimer = setTimeout(this.onWindow, msUntil(due));
+  }
+
+  private readonly onWindow = (): void => {
+    this.windowIndex++;
+    this.emitWindows(this.windowIndex * this.windowMs);
+    this.armWindow();
+  };
+
+  private emitWindows(tMs: number): void {
+    for (const r of this.runs) {
+      if (r && r.endUs < 0) this.post({ type: 'window', window: r.stats.takeWindow(r.index, tMs, this.windowMs, r.inFlight, r.queued) });
+    }
+    for (const r of this.endedSinceWindow) this.post({ type: 'window', window: r.stats.takeWindow(r.index, tMs, this.windowMs, 0, 0) });
+    this.endedSinceWindow = [];
+    this.rows.flush();
+  }
+
+  private finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    if (this.windowTimer) clearTimeout(this.windowTimer);
+    for (const t of this.startTimers) clearTimeout(t);
+    this.scheduler.stop();
+    // the last, partial window
+    if (this.endedSinceWindow.length > 0) this.emitWindows(Math.min(nowUs() / 1000, (this.windowIndex + 1) * this.windowMs));
+    this.rows.flush();
+    const lastEnd = Math.max(0, ...this.runs.map((r) => (r ? r.endUs : 0)));
+    const result: DriverResult = {
+      cancelled: this.cancelled,
+      t0EpochMs: performance.timeOrigin + t0(),
+      durationMs: lastEnd / 1000,
+      phases: this.results.filter((r): r is DriverPhaseResult => r !== null),
+    };
+    this.post({ type: 'done', result });
+    this.resolveDone(result);
+  }
+}

@@ -1,0 +1,184 @@
+import { encodeIntoCompressedBase64 } from 'hdr-histogram-js';
+import { ERROR_KINDS, type ErrorCounts, type PhaseResult } from '../../contract/results.js';
+import type { Phase } from '../../contract/scenario.js';
+import { FastHistogram, latencyStats } from './fast-histogram.js';
+import { COL, ERROR_CODE, ROW_BATCH_CAPACITY, ROW_STRIDE } from './raw-rows.js';
+import type { DriverPhaseResult, DriverWindow } from './types.js';
+
+/** The fields of one finished request the aggregator reads (a Slot, or a never-sent queued arrival). */
+export interface RequestRecord {
+  readonly phase: number;
+  readonly client: number;
+  intended: number;
+  sent: number;
+  firstByte: number;
+  status: number;
+  bytes: number;
+  stWait: number;
+  stProc: number;
+}
+
+const REFUSED = ERROR_CODE.refused;
+
+/** Raw rows of the whole worker, batched (see raw-rows.ts) and handed to `post` when full or flushed. */
+export class RowSink {
+  private buf = new Float64Array(ROW_BATCH_CAPACITY * ROW_STRIDE);
+  private n = 0;
+
+  constructor(
+    private readonly enabled: boolean,
+    private readonly post: (rows: Float64Array, count: number) => void,
+  ) {}
+
+  write(r: RequestRecord, done: number, code: number): void {
+    if (!this.enabled) return;
+    const b = this.buf;
+    const o = this.n * ROW_STRIDE;
+    b[o + COL.phase] = r.phase;
+    b[o + COL.client] = r.client;
+    b[o + COL.intended] = r.intended;
+    b[o + COL.sent] = r.sent;
+    b[o + COL.firstByte] = r.firstByte;
+    b[o + COL.done] = done;
+    b[o + COL.status] = r.status;
+    b[o + COL.bytes] = r.bytes;
+    b[o + COL.error] = code;
+    b[o + COL.serverWait] = r.stWait * 1000;
+    b[o + COL.processing] = r.stProc * 1000;
+    if (++this.n === ROW_BATCH_CAPACITY) this.flush();
+  }
+
+  /** Sends the rows so far as an exact-size copy (whose buffer is transferred); keeps the big buffer. */
+  flush(): void {
+    if (this.n === 0) return;
+    const out = this.buf.slice(0, this.n * ROW_STRIDE);
+    const count = this.n;
+    this.n = 0;
+    this.post(out, count);
+  }
+}
+
+/**
+ * Everything measured for one phase (all its client groups): HDR-layout histograms for the phase and
+ * for the current live window, and plain counters. Latency histograms take every request that was
+ * attempted against a listening server, i.e. all but connection refusals (whose near-zero times would
+ * only flatter the percentiles); the counters and raw rows take every request.
+ */
+export class PhaseStats {
+  readonly total = new FastHistogram(3);
+  readonly wait = new FastHistogram(3);
+  readonly processing = new FastHistogram(3);
+  readonly serverWait = new FastHistogram(3);
+  readonly lag = new FastHistogram(3);
+  private readonly wTotal = new FastHistogram(2);
+  private readonly wWait = new FastHistogram(2);
+  private readonly wProcessing = new FastHistogram(2);
+  count = 0;
+  ok = 0;
+  private readonly errors = new Float64Array(ERROR_KINDS.length);
+  private wCount = 0;
+  private readonly wErrors = new Float64Array(ERROR_KINDS.length);
+
+  constructor(private readonly rows: RowSink) {}
+
+  /** code: NO_ERROR (-1) or an error kind's index */
+  record(r: RequestRecord, done: number, code: number): void {
+    this.count++;
+    this.wCount++;
+    if (code < 0) this.ok++;
+    else {
+      this.errors[code]!++;
+      this.wErrors[code]!++;
+    }
+    if (code !== REFUSED) {
+      const total = done - r.intended;
+      this.total.record(total);
+      this.wTotal.record(total);
+      let wait = total;
+      const proc = r.stProc;
+      if (proc === proc) {
+        const p = proc * 1000;
+        this.processing.record(p);
+        this.wProcessing.record(p);
+        wait = total > p ? total - p : 0;
+      }
+      this.wait.record(wait);
+      this.wWait.record(wait);
+      if (r.stWait === r.stWait) this.serverWait.record(r.stWait * 1000);
+      if (r.sent === r.sent) this.lag.record(r.sent - r.intended);
+    }
+    this.rows.write(r, done, code);
+  }
+
+  /** The live window ending at tMs; resets the window's counters. */
+  takeWindow(phaseIndex: number, tMs: number, windowMs: number, inFlight: number, queued: number): DriverWindow {
+    const w: DriverWindow = {
+      tMs,
+      phaseIndex,
+      count: this.wCount,
+      throughput: this.wCount / (windowMs / 1000),
+      errors: errorCounts(this.wErrors),
+      inFlight,
+      queued,
+      total: this.wTotal.windowStats(),
+      wait: this.wWait.windowStats(),
+      processing: this.wProcessing.windowStats(),
+    };
+    this.wCount = 0;
+    this.wErrors.fill(0);
+    this.wTotal.reset();
+    this.wWait.reset();
+    this.wProcessing.reset();
+    return w;
+  }
+
+  result(index: number, phase: Phase, startUs: number, endUs: number, hitDeadline: boolean): DriverPhaseResult {
+    const durationMs = Math.max(0, endUs - startUs) / 1000;
+    const total = this.total.toHdr();
+    const wait = this.wait.toHdr();
+    const lag = this.lag.toHdr();
+    const processing = this.processing.count > 0 ? this.processing.toHdr() : null;
+    const serverWait = this.serverWait.count > 0 ? this.serverWait.toHdr() : null;
+    const result: PhaseResult = {
+      index,
+      name: phase.name ?? `phase ${index + 1}`,
+      executor: phase.executor,
+      clients: phase.clients,
+      startedMs: startUs / 1000,
+      durationMs,
+      count: this.count,
+      ok: this.ok,
+      errors: allErrorCounts(this.errors),
+      throughput: durationMs > 0 ? this.count / (durationMs / 1000) : 0,
+      total: latencyStats(total),
+      wait: latencyStats(wait),
+      processing: processing ? latencyStats(processing) : null,
+      serverWait: serverWait ? latencyStats(serverWait) : null,
+      lag: latencyStats(lag),
+    };
+    return {
+      result,
+      hitDeadline,
+      histograms: {
+        total: encodeIntoCompressedBase64(total),
+        wait: encodeIntoCompressedBase64(wait),
+        processing: processing ? encodeIntoCompressedBase64(processing) : null,
+        serverWait: serverWait ? encodeIntoCompressedBase64(serverWait) : null,
+        lag: encodeIntoCompressedBase64(lag),
+      },
+    };
+  }
+}
+
+function allErrorCounts(byCode: Float64Array): PhaseResult['errors'] {
+  return Object.fromEntries(ERROR_KINDS.map((kind, i) => [kind, byCode[i]!])) as PhaseResult['errors'];
+}
+
+function errorCounts(byCode: Float64Array): ErrorCounts {
+  const out: ErrorCounts = {};
+  for (let code = 0; code < byCode.length; code++) {
+    const n = byCode[code]!;
+    if (n > 0) out[ERROR_KINDS[code]!] = n;
+  }
+  return out;
+}

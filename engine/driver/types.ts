@@ -1,0 +1,91 @@
+import type { Phase } from '../../contract/scenario.js';
+import type { ErrorCounts, PhaseResult, WindowLatency } from '../../contract/results.js';
+import type { RawRowBatch } from './raw-rows.js';
+
+/** What the driver runs: phases already validated (defaults filled) against a loopback base URL. */
+export interface DriverPlan {
+  /** http://127.0.0.1:PORT (loopback only) */
+  baseUrl: string;
+  phases: Phase[];
+  /** live window length, ms (default 250) */
+  windowMs?: number;
+  /** send raw per-request rows to the listener (default true) */
+  rawRows?: boolean;
+}
+
+export interface PhaseEvent {
+  phaseIndex: number;
+  /** ms from t0 (the scheduled start for a phase with `at`) */
+  tMs: number;
+}
+
+/** One live window of one phase (every phase active during the window gets one). */
+export interface DriverWindow {
+  /** ms from t0, end of the window */
+  tMs: number;
+  phaseIndex: number;
+  /** requests completed in the window */
+  count: number;
+  /** completions per second over the window */
+  throughput: number;
+  errors: ErrorCounts;
+  /** requests dispatched and not done at the end of the window */
+  inFlight: number;
+  /** requests waiting at the client (open loop: maxInFlight reached) at the end of the window */
+  queued: number;
+  total: WindowLatency | null;
+  wait: WindowLatency | null;
+  processing: WindowLatency | null;
+}
+
+/** Encoded HDR histograms (hdr-histogram-js compressed base64, values in µs). */
+export interface EncodedHistograms {
+  total: string;
+  wait: string;
+  processing: string | null;
+  serverWait: string | null;
+  lag: string;
+}
+
+export interface DriverPhaseResult {
+  result: PhaseResult;
+  histograms: EncodedHistograms;
+  /** the phase was stopped by maxDurationMs (or a rate phase by durationMs + timeoutMs) */
+  hitDeadline: boolean;
+}
+
+export interface PhaseEndEvent extends PhaseEvent {
+  result: DriverPhaseResult;
+}
+
+export interface DriverResult {
+  cancelled: boolean;
+  /** wall-clock time of t0 (performance.timeOrigin-based), to align with other samples */
+  t0EpochMs: number;
+  /** ms from t0 to the end of the last phase */
+  durationMs: number;
+  /** phases that started, by index order */
+  phases: DriverPhaseResult[];
+}
+
+export interface DriverListener {
+  onStart?(e: { t0EpochMs: number }): void;
+  onPhaseStart?(e: PhaseEvent): void;
+  onPhaseEnd?(e: PhaseEndEvent): void;
+  onWindow?(w: DriverWindow): void;
+  /** rows transferred from the worker: the listener owns the batch */
+  onRows?(batch: RawRowBatch): void;
+}
+
+/** parent -> worker */
+export type ToWorkerMessage = { type: 'cancel' };
+
+/** worker -> parent */
+export type FromWorkerMessage =
+  | { type: 'started'; t0EpochMs: number }
+  | { type: 'phase-start'; phaseIndex: number; tMs: number }
+  | { type: 'phase-end'; phaseIndex: number; tMs: number; result: DriverPhaseResult }
+  | { type: 'window'; window: DriverWindow }
+  | { type: 'rows'; rows: Float64Array; count: number }
+  | { type: 'done'; result: DriverResult }
+  | { type: 'error'; code: string; message: string };

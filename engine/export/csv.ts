@@ -1,0 +1,38 @@
+import type { RunSummary } from '../../contract/results.js';
+import type { Store } from '../../db/store.js';
+
+// One row per request; every time in ms with microsecond precision, named as everywhere else:
+// total = done - intended, processing = server proc, wait = total - processing.
+export const CSV_HEADER = [
+  'run_id', 'server', 'cell', 'phase', 'client', 'intended_ms', 'sent_ms', 'first_byte_ms', 'done_ms',
+  'total_ms', 'wait_ms', 'processing_ms', 'server_wait_ms', 'status', 'bytes', 'error',
+].join(',');
+
+const ms = (us: number | null): string => (us === null ? '' : (us / 1000).toFixed(3));
+
+function quote(value: string): string {
+  return /[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** The CSV of a run's raw requests, line by line, so a large run is never held in memory at once. */
+export function* csvLines(store: Store, run: RunSummary): Generator<string> {
+  yield CSV_HEADER;
+  const targets = new Map(run.targets.map((t) => [t.id, t]));
+  const cells = new Map(run.cells.map((c) => [c.index, c.label]));
+  for (const row of store.iterateRequests(run.id)) {
+    const target = targets.get(row.targetId);
+    const phase = target?.phases.find((p) => p.index === row.phaseIdx);
+    const total = row.doneUs - row.intendedUs;
+    const wait = row.serverProcUs === null ? total : total - row.serverProcUs;
+    yield [
+      run.id,
+      quote(target?.label ?? String(row.targetId)),
+      quote(cells.get(target?.cellIndex ?? -1) ?? ''),
+      quote(phase?.name ?? String(row.phaseIdx)),
+      row.clientIdx,
+      ms(row.intendedUs), ms(row.sentUs), ms(row.firstByteUs), ms(row.doneUs),
+      ms(total), ms(wait), ms(row.serverProcUs), ms(row.serverWaitUs),
+      row.status, row.bytes, row.error ?? '',
+    ].join(',');
+  }
+}

@@ -1,0 +1,138 @@
+import type { EngineEvent } from '../../contract/api.js';
+import { LoadscopeError } from '../../contract/errors.js';
+import type { RunStatus, RunSummary } from '../../contract/results.js';
+import type { Scenario } from '../../contract/scenario.js';
+import type { Store } from '../../db/store.js';
+import { machineInfo } from '../machine-info.js';
+import { renderReport } from '../report/render-report.js';
+import type { Cell } from '../scenario/index.js';
+import { plannedDurationMs } from './planned-duration.js';
+import { runTarget, type TargetOutcome } from './run-target.js';
+
+export interface PreparedRun {
+  scenario: Scenario;
+  cells: Cell[];
+  quick: boolean;
+}
+
+interface ActiveRun {
+  id: number;
+  abort: AbortController;
+  done: Promise<RunStatus>;
+}
+
+/**
+ * Runs scenarios: for each matrix cell, for each server, one server run (see run-target.ts). One run
+ * at a time: two runs on the same cores would distort each other's timings.
+ */
+export class Orchestrator {
+  private active: ActiveRun | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly emit: (event: EngineEvent) => void,
+  ) {}
+
+  get activeRunId(): number | undefined {
+    return this.active?.id;
+  }
+
+  /** Creates the run and starts it; resolves with its id at once. `done` resolves when it ends. */
+  start(prepared: PreparedRun): { runId: number; done: Promise<RunStatus> } {
+    if (this.active) {
+      throw new LoadscopeError('LS_ERR_RUN_ACTIVE', `run ${this.active.id} is still running; cancel it or wait for it to finish`);
+    }
+    const { scenario, cells, quick } = prepared;
+    const runId = this.store.createRun({
+      scenarioName: scenario.name,
+      title: scenario.title ?? scenario.name,
+      quick,
+      scenario,
+      machine: machineInfo(),
+      rawCap: scenario.rawRowCap,
+    });
+    this.store.addCells(runId, cells.map((c) => ({ index: c.index, label: c.label, params: c.params })));
+    const abort = new AbortController();
+    const done = this.execute(runId, prepared, abort.signal).finally(() => {
+      this.active = undefined;
+    });
+    this.active = { id: runId, abort, done };
+    return { runId, done };
+  }
+
+  cancel(runId: number): boolean {
+    if (this.active?.id !== runId) return false;
+    this.active.abort.abort();
+    return true;
+  }
+
+  /** Cancels the active run (if any) and waits for it to wind down. */
+  async shutdown(): Promise<void> {
+    const active = this.active;
+    if (!active) return;
+    active.abort.abort();
+    await active.done.catch(() => undefined);
+  }
+
+  private async execute(runId: number, { scenario, cells }: PreparedRun, signal: AbortSignal): Promise<RunStatus> {
+    const targets = cells.flatMap((cell) => cell.scenario.servers.map((server, serverIndex) => ({ cell, server, serverIndex })));
+    this.emit({
+      event: 'run:started',
+      payload: { runId, scenarioName: scenario.name, title: scenario.title ?? scenario.name, cells: cells.map(({ index, label, params }) => ({ index, label, params })), totalTargets: targets.length },
+    });
+    const planned = cells.reduce((sum, c) => sum + (plannedDurationMs(c.scenario.phases) ?? 0) * c.scenario.servers.length, 0);
+    const startedAt = performance.now();
+    let requests = 0;
+    const progress = setInterval(() => {
+      const elapsedMs = performance.now() - startedAt;
+      const remainingMs = planned > 0 ? Math.max(0, planned - elapsedMs) : null;
+      const fraction = planned > 0 ? Math.min(1, elapsedMs / planned) : (finished / targets.length);
+      this.emit({ event: 'run:progress', payload: { runId, elapsedMs, remainingMs, requests, fraction } });
+    }, 500);
+    progress.unref();
+
+    const failures: string[] = [];
+    let finished = 0;
+    let status: RunStatus = 'completed';
+    let reason: string | null = null;
+    try {
+      for (const { cell, server, serverIndex } of targets) {
+        if (signal.aborted) break;
+        const label = server.label ?? server.architecture;
+        const targetId = this.store.createTarget({ runId, cellIndex: cell.index, serverIndex, label, architecture: server.architecture });
+        this.emit({ event: 'run:target', payload: { runId, targetId, cellIndex: cell.index, serverIndex, label, status: 'running', reason: null } });
+        const outcome: TargetOutcome = await runTarget({ store: this.store, emit: this.emit, runId, targetId, scenario: cell.scenario, server, signal });
+        requests += outcome.requests;
+        finished += 1;
+        this.emit({ event: 'run:target', payload: { runId, targetId, cellIndex: cell.index, serverIndex, label, status: outcome.status, reason: outcome.reason } });
+        if (outcome.status === 'failed') failures.push(`${label}${cells.length > 1 ? ` (${cell.label})` : ''}: ${outcome.reason}`);
+      }
+      if (signal.aborted) {
+        status = 'cancelled';
+        reason = 'cancelled by the user';
+      } else if (failures.length > 0) {
+        status = 'failed';
+        reason = `${failures.length} of ${targets.length} server runs failed: ${failures.join('; ')}`;
+      }
+    } catch (err) {
+      status = 'failed';
+      reason = err instanceof Error ? err.message : String(err);
+    } finally {
+      clearInterval(progress);
+    }
+    const report = this.report(runId, scenario);
+    this.store.finishRun(runId, status, reason, report);
+    this.emit({ event: 'run:finished', payload: { runId, status, reason } });
+    return status;
+  }
+
+  private report(runId: number, scenario: Scenario): RunSummary['report'] {
+    if (!scenario.report) return [];
+    try {
+      return renderReport(scenario, this.store.getRun(runId));
+    } catch (err) {
+      console.error(`loadscope: the report of run ${runId} could not be rendered:`, err);
+      return [];
+    }
+  }
+}

@@ -1,0 +1,112 @@
+import type { EngineEvent } from '../../contract/api.js';
+import type { LiveWindow, PhaseResult, ServerSample } from '../../contract/results.js';
+import type { Scenario, ServerSpec } from '../../contract/scenario.js';
+import type { Store } from '../../db/store.js';
+import { runDriver } from '../driver/driver.js';
+import { isServerSkipped, startServer, type ServerSampleData } from '../supervisor/supervisor.js';
+
+export interface TargetContext {
+  store: Store;
+  emit: (event: EngineEvent) => void;
+  runId: number;
+  targetId: number;
+  scenario: Scenario;
+  server: ServerSpec;
+  signal: AbortSignal;
+}
+
+export interface TargetOutcome {
+  status: 'completed' | 'failed' | 'cancelled' | 'skipped';
+  reason: string | null;
+  phases: PhaseResult[];
+  requests: number;
+}
+
+/**
+ * One server run: start the server, run every phase against it, stop it. Windows, samples and raw
+ * rows are stored as they come (a crash of the app loses at most the batch in flight); a server that
+ * dies mid-run ends its run as failed with everything measured until then kept.
+ */
+export async function runTarget(ctx: TargetContext): Promise<TargetOutcome> {
+  const { store, emit, runId, targetId } = ctx;
+  const phaseName = (index: number) => ctx.scenario.phases[index]?.name ?? `phase ${index + 1}`;
+  const started = performance.now();
+  const elapsedMs = () => performance.now() - started;
+  const peaks = { cpu: 0, rss: 0, processes: 0 };
+  // Samples share the driver's time axis (ms from its t0); those taken while the server was still
+  // starting, before t0, are not part of the run's timeline.
+  let t0EpochMs: number | undefined;
+  const onSample = (sample: ServerSampleData) => {
+    if (t0EpochMs === undefined) return;
+    const tMs = Math.round(performance.timeOrigin + performance.now() - t0EpochMs);
+    const payload: ServerSample = { runId, targetId, tMs, cpuPercent: sample.cpuPercent, rssBytes: sample.rssBytes, processes: sample.processes, busy: sample.busy, queue: sample.queue };
+    peaks.cpu = Math.max(peaks.cpu, sample.cpuPercent);
+    peaks.rss = Math.max(peaks.rss, sample.rssBytes);
+    peaks.processes = Math.max(peaks.processes, sample.processes);
+    store.insertSamples([payload]);
+    emit({ event: 'run:sample', payload });
+  };
+
+  // The driver stops when the run is cancelled or the server dies under it.
+  const driverAbort = new AbortController();
+  let crashReason: string | null = null;
+  const onCrash = (exit: { reason: string; output: string[] }) => {
+    const tail = exit.output.slice(-3).join(' | ');
+    crashReason = `server exited during the run (${exit.reason})${tail ? `: ${tail}` : ''}`;
+    driverAbort.abort('crashed');
+  };
+
+  let server;
+  try {
+    server = await startServer(ctx.server, { onSample, onCrash, signal: ctx.signal });
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    const skipped = isServerSkipped(err);
+    store.updateTarget(targetId, { status: skipped ? 'skipped' : 'failed', reason, durationMs: Math.round(elapsedMs()) });
+    return { status: skipped ? 'skipped' : 'failed', reason, phases: [], requests: 0 };
+  }
+
+  const onCancel = () => driverAbort.abort('cancelled');
+  ctx.signal.addEventListener('abort', onCancel, { once: true });
+  store.updateTarget(targetId, { status: 'running', startedAt: new Date().toISOString() });
+
+  let requests = 0;
+  let result;
+  try {
+    result = await runDriver(
+      { baseUrl: server.url, phases: ctx.scenario.phases },
+      {
+        onStart: (e) => {
+          t0EpochMs = e.t0EpochMs;
+        },
+        onPhaseStart: (e) => emit({ event: 'run:phase', payload: { runId, targetId, phaseIndex: e.phaseIndex, name: phaseName(e.phaseIndex), state: 'started', tMs: e.tMs } }),
+        onPhaseEnd: (e) => emit({ event: 'run:phase', payload: { runId, targetId, phaseIndex: e.phaseIndex, name: phaseName(e.phaseIndex), state: 'ended', tMs: e.tMs } }),
+        onWindow: ({ queued: _queued, ...w }) => {
+          const window: LiveWindow = { runId, targetId, ...w };
+          requests += w.count;
+          store.insertWindows([window]);
+          emit({ event: 'run:window', payload: window });
+        },
+        onRows: (batch) => store.insertRequests(targetId, batch.rows, batch.count),
+      },
+      driverAbort.signal,
+    );
+  } finally {
+    ctx.signal.removeEventListener('abort', onCancel);
+    await server.stop();
+  }
+
+  for (const phase of result.phases) store.savePhase(targetId, phase.result, phase.histograms);
+  const status = crashReason ? 'failed' : ctx.signal.aborted ? 'cancelled' : 'completed';
+  const reason = crashReason ?? (status === 'cancelled' ? 'cancelled by the user' : null);
+  store.updateTarget(targetId, {
+    status,
+    reason,
+    durationMs: Math.round(elapsedMs()),
+    peakCpu: peaks.cpu,
+    peakRssBytes: peaks.rss,
+    peakProcesses: peaks.processes,
+  });
+  return { status, reason, phases: result.phases.map((p) => p.result), requests };
+}
+

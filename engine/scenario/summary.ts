@@ -1,0 +1,81 @@
+import type { Phase, Scenario, ServerSpec } from '../../contract/scenario.js';
+import type { Cell } from './matrix.js';
+
+// Short human descriptions of servers, phases and a whole scenario, for `validate`, `scenarios` and
+// run headers.
+
+/** The name a server goes by in reports: its label, else its architecture. */
+export function serverLabel(server: ServerSpec): string {
+  return server.label ?? server.architecture;
+}
+
+export function describeServer(server: ServerSpec): string {
+  const parts = [serverLabel(server)];
+  if (server.label !== undefined) parts.push(`(${server.architecture})`);
+  if (server.architecture === 'external') {
+    parts.push(server.url);
+    if (server.command) parts.push(`started with: ${server.command.join(' ')}`);
+    if (server.optional) parts.push('(optional)');
+  } else {
+    const options = Object.entries(server.options).map(([k, v]) => `${k}=${String(v)}`);
+    if (options.length > 0) parts.push(options.join(' '));
+  }
+  if (server.cores !== undefined) parts.push(`cores=${server.cores}`);
+  return parts.join(' ');
+}
+
+export function phaseName(phase: Phase, index: number): string {
+  return phase.name ?? `phase ${index + 1}`;
+}
+
+/** `burst of 3`, `closed: 10 users, 1000 requests`, `rate 100/s -> 200/s for 5000 ms (poisson)`, ... */
+export function describePhaseSize(phase: Phase): string {
+  switch (phase.executor) {
+    case 'burst':
+      return `burst of ${phase.count}`;
+    case 'sequential':
+      return `sequential: ${phase.count} requests one after another`;
+    case 'closed': {
+      const amount = [phase.count !== undefined ? `${phase.count} requests` : '', phase.durationMs !== undefined ? `up to ${phase.durationMs} ms` : '']
+        .filter(Boolean)
+        .join(', ');
+      return `closed: ${phase.users} users, ${amount}${phase.thinkMs > 0 ? `, think ${phase.thinkMs} ms` : ''}`;
+    }
+    case 'rate': {
+      const ramp = phase.rampTo !== undefined ? ` -> ${phase.rampTo}/s` : '';
+      return `rate ${phase.rate}/s${ramp} for ${phase.durationMs} ms (${phase.arrivals})`;
+    }
+  }
+}
+
+export function describePhase(phase: Phase, index: number): string {
+  const start = phase.at !== undefined ? `at ${phase.at} ms` : index === 0 ? 'at start' : 'after the previous phase';
+  const clients = phase.clients > 1 ? `, ${phase.clients} clients` : '';
+  const requests = phase.requests.map((r) => `${r.method} ${r.path}${phase.requests.length > 1 ? ` (weight ${r.weight})` : ''}`).join(', ');
+  return `${phaseName(phase, index)}: ${describePhaseSize(phase)}${clients}, ${start}; ${requests}`;
+}
+
+/** The lines `validate` prints after OK. */
+export function summarizeScenario(scenario: Scenario, cells: readonly Cell[]): string[] {
+  const lines = [`${scenario.name}${scenario.title ? `: ${scenario.title}` : ''}`];
+  lines.push(`servers (${scenario.servers.length}):`);
+  scenario.servers.forEach((s, i) => lines.push(`  [${i}] ${describeServer(s)}`));
+  lines.push(`phases (${scenario.phases.length}):`);
+  scenario.phases.forEach((p, i) => lines.push(`  [${i}] ${describePhase(p, i)}`));
+  const entries = Object.entries(scenario.matrix ?? {});
+  if (entries.length === 0) {
+    lines.push('matrix: none (1 cell)');
+  } else {
+    lines.push(`matrix: ${cells.length} cell${cells.length === 1 ? '' : 's'} (${entries.map(([k, v]) => `${k}: ${v.length} value${v.length === 1 ? '' : 's'}`).join(' x ')})`);
+    for (const cell of cells) lines.push(`  [${cell.index}] ${cell.label}`);
+  }
+  if (scenario.quick) lines.push(`quick profile: ${Object.keys(scenario.quick).join(', ')}`);
+  return lines;
+}
+
+/** Distinct server names over every cell (a matrix over `servers` brings in more than the base list). */
+export function serverNames(cells: readonly Cell[]): string[] {
+  const names = new Set<string>();
+  for (const cell of cells) for (const s of cell.scenario.servers) names.add(serverLabel(s));
+  return [...names];
+}

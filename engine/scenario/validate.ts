@@ -1,0 +1,43 @@
+import type { Scenario, ScenarioIssue } from '../../contract/scenario.js';
+import { ScenarioInvalidError } from './errors.js';
+import { tryExpandMatrix } from './matrix.js';
+import { applyQuick } from './overrides.js';
+import { isPlainObject } from './param-path.js';
+import { checkSchema } from './schema-check.js';
+
+export type ScenarioValidation = { ok: true; scenario: Scenario } | { ok: false; issues: ScenarioIssue[] };
+
+/**
+ * Every problem of a scenario input, each with its path and a reason, or the scenario with its
+ * defaults filled. Beyond the schema it checks that every matrix value and combination gives a valid
+ * scenario, and that the quick profile (when there is one) does too, so a file that validates also
+ * runs, with or without --quick.
+ */
+export function validateScenario(input: unknown): ScenarioValidation {
+  const checked = checkSchema(input);
+  if (!checked.ok) return checked;
+  const matrix = tryExpandMatrix(checked.scenario);
+  if (!matrix.ok) return matrix;
+  if (isPlainObject(input) && input.quick !== undefined) {
+    const quickIssues = checkQuickProfile(input);
+    if (quickIssues.length > 0) return { ok: false, issues: quickIssues };
+  }
+  return { ok: true, scenario: checked.scenario };
+}
+
+function checkQuickProfile(input: unknown): ScenarioIssue[] {
+  let quick: unknown;
+  try {
+    quick = applyQuick(input);
+  } catch (err) {
+    if (err instanceof ScenarioInvalidError) return err.issues;
+    throw err;
+  }
+  const checked = checkSchema(quick);
+  let issues = checked.ok ? [] : checked.issues;
+  if (checked.ok) {
+    const matrix = tryExpandMatrix(checked.scenario);
+    if (!matrix.ok) issues = matrix.issues;
+  }
+  return issues.map((i) => ({ path: 'quick', message: `with the quick profile applied, ${i.path}: ${i.message}` }));
+}

@@ -1,0 +1,119 @@
+import { useCallback, useState } from 'react';
+import type { CallRequest } from '../contract/api';
+import { CompareView } from './compare/CompareView';
+import { HistoryView } from './history/HistoryView';
+import type { ScenarioSource } from './run/ScenarioPicker';
+import { RunView, startRequest } from './run/RunView';
+import { useMenuActions } from './run/useMenuActions';
+import { downloadExport } from './ui/download';
+import { useLiveRun } from './run/useLiveRun';
+import { ScenariosView } from './scenarios/ScenariosView';
+import { useApi } from './ui/ApiContext';
+import { errorMessage } from './ui/format';
+import { ErrorBox } from './ui/widgets';
+import { useRoute, type Route } from './ui/useRoute';
+
+const NAV: { view: Route['view']; label: string; hint: string }[] = [
+  { view: 'run', label: 'Run', hint: 'start a scenario and watch it live' },
+  { view: 'history', label: 'History', hint: 'every stored run' },
+  { view: 'compare', label: 'Compare', hint: 'overlay two or more runs' },
+  { view: 'scenarios', label: 'Scenarios', hint: 'built-ins and the editor' },
+];
+
+export type StartRequest = CallRequest<'runs:start'>;
+
+export function App() {
+  const api = useApi();
+  const [route, go] = useRoute();
+  const live = useLiveRun(api);
+  const [editorText, setEditorText] = useState<string | null>(null);
+  const [source, setSource] = useState<ScenarioSource | null>(null);
+  const [quick, setQuick] = useState(true);
+  const [menuError, setMenuError] = useState<string | null>(null);
+  const running = live.store.phase === 'starting' || live.store.phase === 'running';
+
+  const start = useCallback(
+    (request: StartRequest) => {
+      live.store.reset('starting');
+      go({ view: 'run' });
+      api.invoke('runs:start', request).then(
+        ({ runId }) => live.store.adopt(runId),
+        (err: unknown) => live.store.fail(errorMessage(err)),
+      );
+    },
+    [api, go, live.store],
+  );
+
+  const cancel = useCallback(async () => {
+    if (live.store.runId !== null) await api.invoke('runs:cancel', { runId: live.store.runId });
+  }, [api, live.store]);
+
+  useMenuActions(api, {
+    openScenario: (fileName, text) => {
+      setSource({ kind: 'file', fileName, text });
+      go({ view: 'run' });
+    },
+    start: () => {
+      if (!running && source !== null) start(startRequest(source, quick));
+      else go({ view: 'run' });
+    },
+    cancel: () => void cancel().catch((err: unknown) => setMenuError(errorMessage(err))),
+    exportRun: () => {
+      // the run on screen: an opened stored run, else the one the Run view last finished
+      const runId = route.view === 'history' && route.runId !== null ? route.runId : live.store.phase === 'finished' ? live.store.runId : null;
+      if (runId === null) return setMenuError('Export: open a finished run first (Run view or History).');
+      api.invoke('runs:export', { runId, format: 'csv' }).then(downloadExport, (err: unknown) => setMenuError(errorMessage(err)));
+    },
+  });
+
+  const openInEditor = useCallback(
+    (text: string) => {
+      setEditorText(text);
+      go({ view: 'scenarios' });
+    },
+    [go],
+  );
+
+  return (
+    <div className="app">
+      <nav className="sidebar" aria-label="Views">
+        <div className="brand">
+          <span className="brand-mark" aria-hidden />
+          <span>Loadscope</span>
+        </div>
+        {NAV.map((n) => (
+          <button
+            key={n.view}
+            type="button"
+            className={`nav-item ${route.view === n.view ? 'active' : ''}`}
+            aria-current={route.view === n.view ? 'page' : undefined}
+            title={n.hint}
+            data-testid={`nav-${n.view}`}
+            onClick={() => go(n.view === 'history' ? { view: 'history', runId: null } : n.view === 'compare' ? { view: 'compare', runIds: route.view === 'compare' ? route.runIds : [] } : { view: n.view })}
+          >
+            {n.label}
+            {n.view === 'run' && running && <span className="live-dot" title="a run is in progress" />}
+          </button>
+        ))}
+        <div className="sidebar-foot">load, wait and processing time, per architecture</div>
+      </nav>
+      <main className="content">
+        {menuError !== null && (
+          <div className="view-banner">
+            <ErrorBox message={menuError} onDismiss={() => setMenuError(null)} />
+          </div>
+        )}
+        {route.view === 'run' && <RunView live={live} setup={{ source, setSource, quick, setQuick }} start={start} cancel={cancel} openInEditor={openInEditor} />}
+        {route.view === 'history' && (
+          <HistoryView
+            runId={route.runId}
+            open={(runId) => go({ view: 'history', runId })}
+            compare={(runIds) => go({ view: 'compare', runIds })}
+          />
+        )}
+        {route.view === 'compare' && <CompareView runIds={route.runIds} setRunIds={(runIds) => go({ view: 'compare', runIds })} />}
+        {route.view === 'scenarios' && <ScenariosView initialText={editorText} start={start} busy={running} />}
+      </main>
+    </div>
+  );
+}

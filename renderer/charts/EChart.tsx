@@ -1,0 +1,69 @@
+import { useEffect, useRef } from 'react';
+import * as echarts from 'echarts/core';
+import { BarChart, LineChart, ScatterChart } from 'echarts/charts';
+import {
+  DataZoomComponent,
+  GridComponent,
+  LegendComponent,
+  MarkAreaComponent,
+  MarkLineComponent,
+  TitleComponent,
+  TooltipComponent,
+} from 'echarts/components';
+import { CanvasRenderer } from 'echarts/renderers';
+import type { EChartsOption } from 'echarts';
+
+echarts.use([
+  LineChart, BarChart, ScatterChart, GridComponent, LegendComponent, TooltipComponent, TitleComponent,
+  MarkLineComponent, MarkAreaComponent, DataZoomComponent, CanvasRenderer,
+]);
+
+export interface EChartProps {
+  option: EChartsOption;
+  height?: number;
+  /** Live charts replace their series each frame; merge only where a chart keeps user zoom. */
+  notMerge?: boolean;
+  testId?: string;
+  /** Exposed as data-points for tests and for anyone inspecting the page. */
+  points?: number;
+  ariaLabel?: string;
+}
+
+/**
+ * A thin ECharts wrapper: init on mount, setOption on change, resize with its box, dispose on
+ * unmount. Updates use lazyUpdate so several in one frame draw once.
+ */
+export function EChart({ option, height = 260, notMerge = true, testId, points, ariaLabel }: EChartProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const chart = useRef<echarts.ECharts | null>(null);
+
+  useEffect(() => {
+    const el = box.current;
+    if (el === null) return;
+    const instance = echarts.init(el, null, { renderer: 'canvas' });
+    chart.current = instance;
+    const observer = new ResizeObserver(() => instance.resize());
+    observer.observe(el);
+    return () => {
+      observer.disconnect();
+      instance.dispose();
+      chart.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    chart.current?.setOption(option, { notMerge, lazyUpdate: true });
+  }, [option, notMerge]);
+
+  return (
+    <div
+      ref={box}
+      className="echart"
+      style={{ height }}
+      data-testid={testId}
+      data-points={points}
+      role="img"
+      aria-label={ariaLabel}
+    />
+  );
+}

@@ -1,0 +1,74 @@
+import { useMemo } from 'react';
+import type { EChartsOption, LineSeriesOption } from 'echarts';
+import { EChart } from './EChart';
+import { phaseMarkLine, pointsIn, seconds, type SeriesGroup } from './groups';
+import { baseOption, sig3, timeAxis, valueAxis } from './theme';
+
+export type LatencyMetric = 'total' | 'wait' | 'processing';
+const PERCENTILES = [
+  { key: 'p50', dash: 'solid', width: 2 },
+  { key: 'p90', dash: 'dashed', width: 1.5 },
+  { key: 'p99', dash: 'dotted', width: 1.5 },
+] as const;
+
+export interface LatencyChartProps {
+  groups: readonly SeriesGroup[];
+  metric: LatencyMetric;
+  log: boolean;
+  version?: number;
+  height?: number;
+  testId?: string;
+}
+
+/** p50 / p90 / p99 of one latency metric per 250 ms window, one colour per server run. */
+export function LatencyChart({ groups, metric, log, version, height = 300, testId }: LatencyChartProps) {
+  const option = useMemo<EChartsOption>(() => {
+    const series: LineSeriesOption[] = [];
+    for (const g of groups) {
+      for (const p of PERCENTILES) {
+        const data: [number, number][] = [];
+        for (const w of g.windows) {
+          const stats = w[metric];
+          if (stats === null) continue;
+          const v = stats[p.key];
+          data.push([seconds(w.tMs), log ? Math.max(v, 0.01) : v]);
+        }
+        series.push({
+          type: 'line',
+          // Several servers: one legend entry per server (toggling its three lines); the dash tells
+          // the percentile apart and the tooltip names it from the series id.
+          id: `${g.key}|${p.key}`,
+          name: groups.length === 1 ? p.key : g.name,
+          data,
+          showSymbol: false,
+          sampling: 'lttb',
+          lineStyle: { color: g.color, type: p.dash, width: p.width },
+          itemStyle: { color: g.color },
+          markLine: series.length === 0 ? phaseMarkLine(groups) : undefined,
+        });
+      }
+    }
+    const base = baseOption();
+    return {
+      ...base,
+      tooltip: {
+        ...base.tooltip,
+        formatter: (params) => {
+          const list = Array.isArray(params) ? params : [params];
+          const head = list[0] !== undefined && Array.isArray(list[0].value) ? `${sig3(list[0].value[0])} s` : '';
+          const rows = list.map((x) => {
+            const pct = String(x.seriesId ?? '').split('|')[1] ?? '';
+            const label = groups.length === 1 ? pct : `${x.seriesName ?? ''} ${pct}`;
+            return `${x.marker ?? ''} ${label}: <b>${Array.isArray(x.value) ? sig3(x.value[1]) : ''} ms</b>`;
+          });
+          return [head, ...rows].join('<br/>');
+        },
+      },
+      xAxis: timeAxis(),
+      yAxis: valueAxis(`${metric} time (ms)${log ? ', log' : ''}`, { log }),
+      series,
+    };
+    // version: the windows arrays are mutated in place by the live store
+  }, [groups, metric, log, version]);
+  return <EChart option={option} height={height} testId={testId} points={pointsIn(groups)} ariaLabel={`${metric} time percentiles over time`} />;
+}

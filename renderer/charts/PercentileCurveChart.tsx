@@ -1,0 +1,62 @@
+import { useMemo } from 'react';
+import type { EChartsOption, LineSeriesOption } from 'echarts';
+import { EChart } from './EChart';
+import { axisStyle, baseOption, sig3, valueAxis } from './theme';
+
+export interface PercentileCurve {
+  name: string;
+  color: string;
+  /** [percentile 0..100, value in ms] */
+  points: readonly (readonly [number, number])[];
+}
+
+/** x = 1 / (1 - q): 2 is the median, 10 p90, 100 p99, 1000 p99.9 (HdrHistogram's plot). */
+const toX = (percentile: number): number => 1 / (1 - Math.min(percentile, 99.9999) / 100);
+
+function percentLabel(x: number): string {
+  const q = 100 * (1 - 1 / x);
+  if (q <= 0) return '0%';
+  return `${Number(q.toPrecision(6))}%`;
+}
+
+/** Latency by percentile from the stored HDR histograms, log-scaled toward the tail. */
+export function PercentileCurveChart({ curves, log, height = 320, testId }: { curves: readonly PercentileCurve[]; log: boolean; height?: number; testId?: string }) {
+  const option = useMemo<EChartsOption>(() => {
+    const series: LineSeriesOption[] = curves.map((c) => ({
+      type: 'line',
+      name: c.name,
+      data: c.points.map(([q, v]) => [toX(q), log ? Math.max(v, 0.01) : v]),
+      showSymbol: false,
+      step: 'end',
+      lineStyle: { color: c.color, width: 2 },
+      itemStyle: { color: c.color },
+    }));
+    const base = baseOption();
+    return {
+      ...base,
+      tooltip: {
+        ...base.tooltip,
+        formatter: (params) => {
+          const list = Array.isArray(params) ? params : [params];
+          const first = list[0];
+          const x = first !== undefined && Array.isArray(first.value) ? Number(first.value[0]) : 1;
+          const rows = list.map((p) => `${p.marker ?? ''} ${p.seriesName ?? ''}: ${Array.isArray(p.value) ? sig3(p.value[1]) : ''} ms`);
+          return [`percentile ${percentLabel(x)}`, ...rows].join('<br/>');
+        },
+      },
+      xAxis: {
+        type: 'log',
+        name: 'percentile (log scale toward the tail)',
+        nameLocation: 'middle',
+        nameGap: 26,
+        min: 1,
+        max: 10_000,
+        ...axisStyle,
+        axisLabel: { ...axisStyle.axisLabel, formatter: (v: number) => percentLabel(v) },
+      },
+      yAxis: valueAxis(`latency (ms)${log ? ', log' : ''}`, { log }),
+      series,
+    };
+  }, [curves, log]);
+  return <EChart option={option} height={height} testId={testId} points={curves.length} ariaLabel="latency by percentile" />;
+}

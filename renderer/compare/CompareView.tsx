@@ -1,0 +1,110 @@
+import { useMemo, useState } from 'react';
+import type { SeriesGroup } from '../charts/groups';
+import { LatencyChart, type LatencyMetric } from '../charts/LatencyChart';
+import { PercentileCurveChart } from '../charts/PercentileCurveChart';
+import { colorAt } from '../charts/theme';
+import { ThroughputChart } from '../charts/ThroughputChart';
+import { Empty, ErrorBox, Panel, Segmented, Toggle } from '../ui/widgets';
+import { CompareTable, serverKey, type ServerKey } from './CompareTable';
+import { RunChips } from './RunChips';
+import { useCompareData } from './useCompareData';
+import { usePercentileCurves, type CurveGroup } from './usePercentileCurves';
+
+const METRICS = [
+  { value: 'total', label: 'total' },
+  { value: 'wait', label: 'wait' },
+  { value: 'processing', label: 'processing' },
+] as const;
+
+const letter = (i: number) => String.fromCharCode(65 + i);
+
+/** Two or more stored runs overlaid: latency and throughput over time, percentile curves, and tables. */
+export function CompareView({ runIds, setRunIds }: { runIds: number[]; setRunIds: (ids: number[]) => void }) {
+  const { data, error, loading } = useCompareData(runIds);
+  const [metric, setMetric] = useState<LatencyMetric>('total');
+  const [log, setLog] = useState(false);
+  const [curveLog, setCurveLog] = useState(true);
+  const [phase, setPhase] = useState<number | null>(null);
+
+  const groups = useMemo<(SeriesGroup & CurveGroup)[]>(() => {
+    if (data === null) return [];
+    const out: (SeriesGroup & CurveGroup)[] = [];
+    data.result.runs.forEach((run, i) => {
+      const s = data.series.find((x) => x.runId === run.id);
+      for (const t of s?.targets ?? []) {
+        const name = `${letter(i)} #${run.id} ${t.label}`;
+        out.push({ key: `${run.id}:${t.targetId}`, runId: run.id, targetId: t.targetId, name, color: colorAt(out.length), windows: t.windows, samples: t.samples, phases: t.phases });
+      }
+    });
+    return out;
+  }, [data]);
+  const curves = usePercentileCurves(data?.result ?? null, groups, metric, phase);
+
+  const servers = useMemo<ServerKey[]>(() => {
+    const seen = new Map<string, string>();
+    for (const r of data?.result.runs ?? []) for (const t of r.targets) if (!seen.has(serverKey(t))) seen.set(serverKey(t), t.label);
+    return [...seen].map(([key, label]) => ({ key, label }));
+  }, [data]);
+  const phaseNames = useMemo(() => {
+    const names = new Map<number, string>();
+    for (const r of data?.result.runs ?? []) for (const t of r.targets) for (const p of t.phases) if (!names.has(p.index)) names.set(p.index, p.name);
+    return [...names].sort((a, b) => a[0] - b[0]);
+  }, [data]);
+  const titles = useMemo(() => new Map((data?.result.runs ?? []).map((r) => [r.id, r.title])), [data]);
+  const runColors = runIds.map((id) => groups.find((g) => g.runId === id)?.color ?? '#8b95a7');
+
+  return (
+    <div className="view compare-view" data-testid="compare-view" data-runs={data?.result.runs.length ?? 0}>
+      <div className="view-head">
+        <h1>Compare</h1>
+        <span className="muted">ratios are each run against A, the first</span>
+      </div>
+      <RunChips runIds={runIds} colors={runColors} titles={titles} setRunIds={setRunIds} />
+      <ErrorBox message={error} />
+      {runIds.length < 2 && <Empty>Pick two or more runs: tick them in History and press Compare, or add them here.</Empty>}
+      {loading && <Empty>Loading {runIds.length} runs…</Empty>}
+      {data !== null && runIds.length >= 1 && (
+        <>
+          <div className="chart-grid">
+            <Panel
+              className="span-2"
+              title={<>Latency over time <span className="muted">p50 solid · p90 dashed · p99 dotted</span></>}
+              actions={
+                <>
+                  <Segmented label="latency metric" value={metric} options={METRICS} onChange={setMetric} />
+                  <Toggle checked={log} onChange={setLog} label="log scale" />
+                </>
+              }
+            >
+              <LatencyChart groups={groups} metric={metric} log={log} testId="compare-latency-chart" />
+            </Panel>
+            <Panel
+              title={<>Latency by percentile <span className="muted">{metric}, from the stored HDR histograms</span></>}
+              actions={
+                <>
+                  <select value={phase ?? ''} aria-label="phase" onChange={(e) => setPhase(e.target.value === '' ? null : Number(e.target.value))}>
+                    <option value="">all phases</option>
+                    {phaseNames.map(([i, n]) => (
+                      <option key={i} value={i}>
+                        {n}
+                      </option>
+                    ))}
+                  </select>
+                  <Toggle checked={curveLog} onChange={setCurveLog} label="log" />
+                </>
+              }
+            >
+              <ErrorBox message={curves.error} />
+              <PercentileCurveChart curves={curves.curves} log={curveLog} testId="compare-percentile-chart" />
+            </Panel>
+            <Panel title="Throughput over time">
+              <ThroughputChart groups={groups} height={320} testId="compare-throughput-chart" />
+            </Panel>
+          </div>
+          <h2 className="section-title">Per server and phase</h2>
+          <CompareTable runs={data.result.runs} servers={servers} />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+import { useEffect, useState } from 'react';
+import type { CompareResult } from '../../contract/api';
+import type { PercentileCurve } from '../charts/PercentileCurveChart';
+import { decodeHistogram, mergeHistograms, percentileCurve, type DecodedHistogram } from './hdr-decode';
+
+export type HistMetric = 'total' | 'wait' | 'processing';
+export interface CurveGroup {
+  runId: number;
+  targetId: number;
+  name: string;
+  color: string;
+}
+
+const cache = new Map<string, Promise<DecodedHistogram>>();
+function decoded(base64: string): Promise<DecodedHistogram> {
+  let p = cache.get(base64);
+  if (p === undefined) {
+    p = decodeHistogram(base64);
+    cache.set(base64, p);
+    if (cache.size > 500) cache.delete(cache.keys().next().value ?? '');
+  }
+  return p;
+}
+
+/**
+ * Percentile curves from the stored HDR histograms, decoded in the browser (compare/hdr-decode.ts):
+ * one per server run, over one phase or all phases merged.
+ */
+export function usePercentileCurves(result: CompareResult | null, groups: readonly CurveGroup[], metric: HistMetric, phaseIndex: number | null) {
+  const [state, setState] = useState<{ curves: PercentileCurve[]; error: string | null }>({ curves: [], error: null });
+  useEffect(() => {
+    if (result === null) return;
+    let live = true;
+    Promise.all(
+      groups.map(async (g) => {
+        const hs = result.histograms.filter((h) => h.runId === g.runId && h.targetId === g.targetId && (phaseIndex === null || h.phaseIndex === phaseIndex));
+        const encoded = hs.map((h) => h[metric]).filter((s): s is string => s !== null);
+        const merged = mergeHistograms(await Promise.all(encoded.map(decoded)));
+        return { name: g.name, color: g.color, points: percentileCurve(merged) };
+      }),
+    ).then(
+      (curves) => live && setState({ curves: curves.filter((c) => c.points.length > 0), error: null }),
+      (err: unknown) => live && setState({ curves: [], error: `could not decode the stored histograms: ${err instanceof Error ? err.message : String(err)}` }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [result, groups, metric, phaseIndex]);
+  return state;
+}

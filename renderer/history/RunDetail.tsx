@@ -1,0 +1,34 @@
+import { useMemo } from 'react';
+import { fromStored } from '../run/run-data';
+import { RunCharts } from '../run/RunCharts';
+import { RunResults } from '../run/RunResults';
+import { useStoredRun } from '../run/useRunSummary';
+import { Empty, ErrorBox } from '../ui/widgets';
+
+/** A stored run, shown as the Run view shows a run that just ended. */
+export function RunDetail({ runId, back, compareWith }: { runId: number; back: () => void; compareWith: (runId: number) => void }) {
+  const { run, error } = useStoredRun(runId, true);
+  const series = useMemo(() => (run === null ? null : fromStored(run.summary, run.windows, run.samples)), [run]);
+  return (
+    <div className="view detail-view" data-testid="run-detail">
+      <div className="view-head">
+        <button type="button" className="btn" onClick={back}>
+          ← History
+        </button>
+        <span className="spacer" />
+        <button type="button" className="btn" onClick={() => compareWith(runId)}>
+          Compare with…
+        </button>
+      </div>
+      <ErrorBox message={error} />
+      {run === null && error === null && <Empty>Loading run #{runId}…</Empty>}
+      {run !== null && series !== null && (
+        <>
+          <RunResults summary={run.summary} showHeader />
+          <h2 className="section-title">Over time</h2>
+          <RunCharts series={series} version={0} live={false} />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+import { useMemo, useState } from 'react';
+import type { TargetResult } from '../../contract/results';
+import { MeanBarChart, type MeanBar } from '../charts/MeanBarChart';
+import { Panel } from '../ui/widgets';
+
+const ALL = '(all phases)';
+
+/** Count-weighted mean over the chosen phases of one server run. */
+function meanOf(t: TargetResult, phase: string, pick: (p: TargetResult['phases'][number]) => number | null | undefined): number | null {
+  let sum = 0;
+  let n = 0;
+  for (const p of t.phases) {
+    if (phase !== ALL && p.name !== phase) continue;
+    const v = pick(p);
+    if (v === null || v === undefined || p.count === 0) continue;
+    sum += v * p.count;
+    n += p.count;
+  }
+  return n === 0 ? null : sum / n;
+}
+
+/** Seed 000's figure: mean wait / processing / total per server, for one phase (default: the last). */
+export function MeanBars({ targets }: { targets: readonly TargetResult[] }) {
+  const phaseNames = useMemo(() => [...new Set(targets.flatMap((t) => t.phases.map((p) => p.name)))], [targets]);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const phase = chosen ?? phaseNames[phaseNames.length - 1] ?? ALL;
+  const labels = targets.map((t) => t.label);
+  const duplicate = new Set(labels).size !== labels.length;
+  const bars: MeanBar[] = targets.map((t) => ({
+    label: duplicate ? `${t.label} (cell ${t.cellIndex + 1})` : t.label,
+    wait: meanOf(t, phase, (p) => p.wait.mean),
+    processing: meanOf(t, phase, (p) => p.processing?.mean),
+    total: meanOf(t, phase, (p) => p.total.mean),
+  }));
+  return (
+    <Panel
+      title="Mean time per server"
+      actions={
+        <label className="field-inline">
+          phase
+          <select value={phase} onChange={(e) => setChosen(e.target.value)}>
+            {phaseNames.length > 1 && <option value={ALL}>{ALL}</option>}
+            {phaseNames.map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </label>
+      }
+    >
+      <MeanBarChart bars={bars} testId="mean-bar-chart" />
+    </Panel>
+  );
+}

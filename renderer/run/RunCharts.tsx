@@ -1,0 +1,64 @@
+import { useMemo, useState } from 'react';
+import { groupsOf } from '../charts/groups';
+import { InFlightChart } from '../charts/InFlightChart';
+import { LatencyChart, type LatencyMetric } from '../charts/LatencyChart';
+import { ServerChart } from '../charts/ServerChart';
+import { ThroughputChart } from '../charts/ThroughputChart';
+import { Panel, Segmented, Toggle } from '../ui/widgets';
+import { MAX_POINTS, type RunSeries } from './run-data';
+
+const METRICS = [
+  { value: 'total', label: 'total' },
+  { value: 'wait', label: 'wait' },
+  { value: 'processing', label: 'processing' },
+] as const;
+
+/**
+ * The over-time charts of one run, live or stored: latency percentiles, throughput and errors,
+ * requests in flight, and the target's CPU, memory and process count. Phase starts are dashed lines.
+ */
+export function RunCharts({ series, version, live }: { series: RunSeries; version: number; live: boolean }) {
+  const [metric, setMetric] = useState<LatencyMetric>('total');
+  const [log, setLog] = useState(false);
+  const groups = useMemo(() => groupsOf(series), [series, version]);
+  const thinned = series.targets.some((t) => t.thinning > 1);
+  const windows = groups.reduce((n, g) => n + g.windows.length, 0);
+
+  return (
+    <div className="chart-grid">
+      <Panel
+        className="span-2"
+        testId={live ? 'live-latency' : 'run-latency'}
+        title={
+          <>
+            Latency per 250 ms window <span className="muted">p50 solid · p90 dashed · p99 dotted</span>
+          </>
+        }
+        actions={
+          <>
+            <Segmented label="latency metric" value={metric} options={METRICS} onChange={setMetric} />
+            <Toggle checked={log} onChange={setLog} label="log scale" />
+          </>
+        }
+      >
+        <LatencyChart groups={groups} metric={metric} log={log} version={version} testId={live ? 'live-latency-chart' : 'run-latency-chart'} />
+        <div className="chart-note">
+          {windows === 0 ? 'waiting for the first window…' : `${windows.toLocaleString('en-US')} windows`}
+          {thinned && ` · older windows thinned to keep at most ${MAX_POINTS.toLocaleString('en-US')} per server`}
+        </div>
+      </Panel>
+      <Panel title="Throughput and errors">
+        <ThroughputChart groups={groups} version={version} testId={live ? 'live-throughput-chart' : undefined} />
+      </Panel>
+      <Panel title="Requests in flight">
+        <InFlightChart groups={groups} version={version} />
+      </Panel>
+      <Panel title="Server CPU">
+        <ServerChart groups={groups} metric="cpu" version={version} />
+      </Panel>
+      <Panel title={<>Server memory and processes <span className="muted">RSS solid · processes dashed</span></>}>
+        <ServerChart groups={groups} metric="memory" version={version} />
+      </Panel>
+    </div>
+  );
+}

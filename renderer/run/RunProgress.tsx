@@ -1,0 +1,47 @@
+import type { RunStatus } from '../../contract/results';
+import { count, formatDuration } from '../ui/format';
+import { Badge } from '../ui/widgets';
+import type { LiveRunStore } from './live-run-store';
+
+/** Progress bar with elapsed and remaining time, the requests so far, and each server run's state. */
+export function RunProgress({ store }: { store: LiveRunStore }) {
+  const p = store.progress;
+  const status: RunStatus | 'starting' = store.finished?.status ?? (store.runId === null ? 'starting' : 'running');
+  const fraction = store.finished !== null ? 1 : Math.min(1, Math.max(0, p?.fraction ?? 0));
+  return (
+    <div className="progress-block" data-testid="run-progress" data-status={status}>
+      <div className="progress-line">
+        <Badge status={status} />
+        <strong className="run-title">{store.title !== '' ? store.title : 'Starting…'}</strong>
+        {store.runId !== null && <span className="muted">run #{store.runId}</span>}
+        <span className="spacer" />
+        <span className="progress-figure">
+          elapsed <b>{formatDuration(p?.elapsedMs ?? 0)}</b>
+        </span>
+        <span className="progress-figure">
+          remaining <b>{store.finished !== null ? '–' : p?.remainingMs === null || p === null ? 'unknown' : formatDuration(p.remainingMs)}</b>
+        </span>
+        <span className="progress-figure">
+          requests <b>{count(p?.requests ?? 0)}</b>
+        </span>
+        <span className="progress-figure">
+          <b>{Math.round(fraction * 100)}</b> %
+        </span>
+      </div>
+      <div className="progress-bar" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(fraction * 100)}>
+        <div className={`progress-fill ${status}`} style={{ width: `${fraction * 100}%` }} />
+      </div>
+      {store.series.targets.length > 0 && (
+        <div className="target-strip">
+          <span className="muted">server runs{store.totalTargets > 0 ? ` (${store.series.targets.length} of ${store.totalTargets})` : ''}:</span>
+          {store.series.targets.map((t) => (
+            <span key={t.targetId} className={`target-chip t-${t.state}`} title={t.reason ?? t.state}>
+              {t.label} <small>{t.state}</small>
+            </span>
+          ))}
+        </div>
+      )}
+      {store.finished?.reason != null && <div className="muted small">reason: {store.finished.reason}</div>}
+    </div>
+  );
+}

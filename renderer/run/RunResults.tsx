@@ -1,0 +1,67 @@
+import type { RunSummary } from '../../contract/results';
+import { count, formatDate, formatDuration, formatMs } from '../ui/format';
+import { Badge, Stat } from '../ui/widgets';
+import { ExportButtons } from './ExportButtons';
+import { MeanBars } from './MeanBars';
+import { PhaseTable } from './PhaseTable';
+import { ReportTables } from './ReportTables';
+import { RequestScatter } from './RequestScatter';
+
+function totals(summary: RunSummary) {
+  let requests = 0;
+  let errors = 0;
+  let weighted = 0;
+  for (const t of summary.targets) {
+    for (const p of t.phases) {
+      requests += p.count;
+      errors += Object.values(p.errors).reduce<number>((a, b) => a + (b ?? 0), 0);
+      weighted += p.total.mean * p.count;
+    }
+  }
+  return { requests, errors, meanTotal: requests === 0 ? null : weighted / requests };
+}
+
+/** A finished run: headline figures, export, the scenario's report, the per-server bars and tables. */
+export function RunResults({ summary, showHeader }: { summary: RunSummary; showHeader: boolean }) {
+  const t = totals(summary);
+  return (
+    <div className="results" data-testid="run-results" data-run-id={summary.id} data-status={summary.status}>
+      <div className="results-head">
+        {showHeader && (
+          <div className="results-title">
+            <Badge status={summary.status} />
+            <h2>{summary.title}</h2>
+            <span className="muted">
+              run #{summary.id} · {summary.scenarioName}
+              {summary.quick ? ' · quick' : ''} · {formatDate(summary.createdAt)}
+            </span>
+          </div>
+        )}
+        <div className="stats-row">
+        <div className="stats">
+          <Stat label="duration" value={formatDuration(summary.durationMs)} />
+          <Stat label="requests" value={count(t.requests)} />
+          <Stat label="errors" value={count(t.errors)} />
+          <Stat label="mean total time" value={formatMs(t.meanTotal)} />
+          <Stat label="server runs" value={summary.targets.length} />
+        </div>
+        <span className="spacer" />
+        <ExportButtons runId={summary.id} />
+        </div>
+      </div>
+      {summary.reason !== null && <div className="notice">{summary.reason}</div>}
+      <ReportTables tables={summary.report} />
+      <div className="chart-grid">
+        <MeanBars targets={summary.targets} />
+        <RequestScatter runId={summary.id} targets={summary.targets} />
+      </div>
+      <PhaseTable targets={summary.targets} />
+      {summary.machine !== null && (
+        <div className="machine muted small">
+          measured on {summary.machine.hostname}: {summary.machine.cpus} × {summary.machine.cpuModel}, {Math.round(summary.machine.memoryBytes / 1_073_741_824)} GB,
+          Node {summary.machine.node}, Loadscope {summary.machine.loadscope}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,101 @@
+import { useMemo, useState } from 'react';
+import type { StartRequest } from '../App';
+import { parseScenarioText } from '../scenarios/scenario-info';
+import { useScenarioList, useScenarioText } from '../scenarios/useScenarioList';
+import { errorMessage } from '../ui/format';
+import { Empty, ErrorBox, Panel } from '../ui/widgets';
+import type { LiveRunStore } from './live-run-store';
+import { RunCharts } from './RunCharts';
+import { RunProgress } from './RunProgress';
+import { RunResults } from './RunResults';
+import { ScenarioOutline } from './ScenarioOutline';
+import { ScenarioPicker, type ScenarioSource } from './ScenarioPicker';
+import { useStoredRun } from './useRunSummary';
+
+/** What the Run view is set to start; kept by the App so it survives switching views and menu actions can use it. */
+export interface RunSetup {
+  source: ScenarioSource | null;
+  setSource: (s: ScenarioSource) => void;
+  quick: boolean;
+  setQuick: (q: boolean) => void;
+}
+
+export interface RunViewProps {
+  live: { store: LiveRunStore; version: number };
+  setup: RunSetup;
+  start: (request: StartRequest) => void;
+  cancel: () => Promise<void>;
+  openInEditor: (text: string) => void;
+}
+
+export function startRequest(source: ScenarioSource, quick: boolean): StartRequest {
+  return { scenario: source.kind === 'builtin' ? { name: source.name } : { text: source.text }, quick };
+}
+
+/** Pick a scenario, start it, watch it live, and read its results when it ends. */
+export function RunView({ live, setup, start, cancel, openInEditor }: RunViewProps) {
+  const { store, version } = live;
+  const scenarios = useScenarioList();
+  const { quick, setQuick } = setup;
+  const [cancelError, setCancelError] = useState<string | null>(null);
+  const first = scenarios.list?.[0];
+  const source: ScenarioSource | null = setup.source ?? (first !== undefined ? { kind: 'builtin', name: first.name } : null);
+  const builtin = useScenarioText(source?.kind === 'builtin' ? source.name : null);
+  const text = source?.kind === 'file' ? source.text : builtin.text;
+  const parsed = useMemo(() => (text === null ? null : parseScenarioText(text)), [text]);
+  const running = store.phase === 'starting' || store.phase === 'running';
+  const finishedRun = useStoredRun(store.phase === 'finished' ? store.runId : null, false);
+
+  const onStart = () => {
+    if (source === null) return;
+    setCancelError(null);
+    start(startRequest(source, quick));
+  };
+  const onCancel = () => {
+    cancel().catch((err: unknown) => setCancelError(errorMessage(err)));
+  };
+  const quickOverrides = parsed?.ok === true && quick ? Object.entries(parsed.scenario.quick ?? {}) : [];
+
+  return (
+    <div className="view run-view" data-testid="run-view" data-phase={store.phase}>
+      <Panel className="setup">
+        <ScenarioPicker
+          list={scenarios.list}
+          source={source}
+          onSource={setup.setSource}
+          quick={quick}
+          onQuick={setQuick}
+          canStart={source !== null && (parsed === null || parsed.ok)}
+          running={running}
+          onStart={onStart}
+          onCancel={onCancel}
+          onEdit={text === null ? null : () => openInEditor(text)}
+        />
+        <ErrorBox message={scenarios.error ?? builtin.error} />
+        {parsed?.ok === false && <ErrorBox message={`This scenario does not validate: ${parsed.message}`} />}
+        {parsed?.ok === true && !running && (
+          <>
+            <ScenarioOutline scenario={parsed.scenario} compact={store.phase !== 'idle'} />
+            {quickOverrides.length > 0 && (
+              <div className="muted small quick-note">
+                quick profile: {quickOverrides.map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(' · ')}
+              </div>
+            )}
+          </>
+        )}
+      </Panel>
+      <ErrorBox message={store.error} />
+      <ErrorBox message={cancelError} onDismiss={() => setCancelError(null)} />
+      {store.phase === 'idle' && store.error === null && <Empty>Pick a scenario and press Start run. Live charts appear here while it runs.</Empty>}
+      {store.phase !== 'idle' && <RunProgress store={store} />}
+      <ErrorBox message={finishedRun.error} />
+      {finishedRun.run !== null && <RunResults summary={finishedRun.run.summary} showHeader={false} />}
+      {store.phase !== 'idle' && (
+        <>
+          {finishedRun.run !== null && <h2 className="section-title">Over time</h2>}
+          <RunCharts series={store.series} version={version} live />
+        </>
+      )}
+    </div>
+  );
+}

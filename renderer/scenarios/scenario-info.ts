@@ -1,0 +1,62 @@
+import { Scenario, type Phase, type ServerSpec } from '../../contract/scenario';
+import { count } from '../ui/format';
+
+// Readable one-liners for a scenario's servers and phases, for the Run view's outline and the
+// Scenarios list.
+
+export type ParsedScenario = { ok: true; scenario: Scenario } | { ok: false; message: string };
+
+export function parseScenarioText(text: string): ParsedScenario {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    return { ok: false, message: `not JSON: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  const parsed = Scenario.safeParse(json);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    return { ok: false, message: first === undefined ? 'invalid scenario' : `${first.path.join('.') || '(root)'}: ${first.message}` };
+  }
+  return { ok: true, scenario: parsed.data };
+}
+
+const sec = (ms: number): string => (ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`);
+
+export function phaseLoad(p: Phase): string {
+  const clients = p.clients > 1 ? ` × ${p.clients} clients` : '';
+  switch (p.executor) {
+    case 'burst':
+      return `${count(p.count)} requests at once${clients}`;
+    case 'closed': {
+      const size = p.count !== undefined ? `${count(p.count)} requests` : `for ${sec(p.durationMs ?? 0)}`;
+      const think = p.thinkMs > 0 ? `, ${p.thinkMs} ms think` : '';
+      return `${count(p.users)} users, ${size}${think}${clients}`;
+    }
+    case 'rate': {
+      const rate = p.rampTo !== undefined ? `${count(p.rate)} → ${count(p.rampTo)} req/s` : `${count(p.rate)} req/s`;
+      return `${rate} for ${sec(p.durationMs)} (${p.arrivals})${clients}`;
+    }
+    case 'sequential':
+      return `${count(p.count)} requests one after another${clients}`;
+  }
+}
+
+export function phaseStart(p: Phase, index: number): string {
+  if (p.at !== undefined) return `at ${sec(p.at)}`;
+  return index === 0 ? 'at start' : 'after previous';
+}
+
+export function phasePaths(p: Phase): string {
+  return p.requests.map((r) => (r.method === 'GET' ? r.path : `${r.method} ${r.path}`)).join(', ');
+}
+
+export function serverLine(s: ServerSpec): string {
+  const name = s.label ?? s.architecture;
+  const cores = s.cores !== undefined ? `, ${s.cores} core${s.cores > 1 ? 's' : ''}` : '';
+  if (s.architecture === 'external') return `${name}: ${s.url}${cores}`;
+  const opts = Object.entries(s.options)
+    .map(([k, v]) => `${k} ${String(v)}`)
+    .join(', ');
+  return `${name}${opts === '' ? '' : ` (${opts})`}${cores}`;
+}

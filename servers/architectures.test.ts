@@ -1,0 +1,153 @@
+import { existsSync, statSync } from 'node:fs';
+import pidtree from 'pidtree';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ServerStats, type Architecture, type ArchitectureOptions } from '../contract/servers.js';
+import { get, startServer, stopAll, waitFor } from './testing.js';
+
+// Every architecture started from dist/ as a real process, every workload checked. Build first
+// (npx tsc -p tsconfig.node.json). Loads stay small: two cores are shared with other test runs.
+
+afterEach(stopAll);
+
+type Case = { [A in Architecture]: { name: string; architecture: A; options: Partial<ArchitectureOptions[A]> } }[Architecture];
+
+const cases: Case[] = [
+  { name: 'single', architecture: 'single', options: {} },
+  { name: 'cluster', architecture: 'cluster', options: { workers: 2 } },
+  { name: 'autoscale', architecture: 'autoscale', options: { initial: 1, max: 2 } },
+  { name: 'offload', architecture: 'offload', options: { workers: 2 } },
+  { name: 'offload, HTTP workers relaying', architecture: 'offload', options: { workers: 1, httpWorkers: 2, dispatch: 'least-busy' } },
+  { name: 'offload, work in HTTP workers', architecture: 'offload', options: { httpWorkers: 2, workIn: 'http' } },
+  { name: 'thread-per-request', architecture: 'thread-per-request', options: { buckets: 8 } },
+  { name: 'thread-pool', architecture: 'thread-pool', options: { threads: 2, buckets: 8 } },
+];
+
+describe.each(cases)('$name', ({ architecture, options }) => {
+  it('serves every workload with a Server-Timing header, and rejects bad requests', async () => {
+    const server = await startServer(architecture, options);
+
+    const fib = await get(`${server.url}/fib?n=25`);
+    expect(fib.status).toBe(200);
+    expect(JSON.parse(fib.text)).toEqual({ n: 25, value: 75025 });
+    expect(fib.timing?.procMs).toBeGreaterThan(0);
+    expect(fib.timing?.waitMs).toBeGreaterThanOrEqual(0);
+
+    const ranged = JSON.parse((await get(`${server.url}/fib?min=3&max=6`)).text) as { n: number; value: number };
+    expect(ranged.n).toBeGreaterThanOrEqual(3);
+    expect(ranged.n).toBeLessThanOrEqual(6);
+
+    const sleep = await get(`${server.url}/sleep?ms=30`);
+    expect(sleep.status).toBe(200);
+    expect(sleep.timing?.procMs).toBeGreaterThanOrEqual(25);
+    const blocked = await get(`${server.url}/sleep?ms=30&block=1`);
+    expect(blocked.timing?.procMs).toBeGreaterThanOrEqual(25);
+
+    const file = await get(`${server.url}/static?size=4096`);
+    expect(file.status).toBe(200);
+    expect(file.body.length).toBe(4096);
+    expect(file.timing).toBeDefined();
+
+    const image = await get(`${server.url}/image?image=1`);
+    expect(image.status, image.text).toBe(200);
+    const written = JSON.parse(image.text) as { path: string; bytes: number; width: number };
+    expect(written.width).toBe(600);
+    expect(existsSync(written.path)).toBe(true);
+    expect(statSync(written.path).size).toBe(written.bytes);
+    expect(written.bytes).toBeGreaterThan(0);
+    expect(image.timing?.procMs).toBeGreaterThan(0);
+
+    const bad = await get(`${server.url}/fib?n=abc`);
+    expect(bad.status).toBe(400);
+    expect(bad.text).toMatch(/^n must be a whole number/);
+    expect(bad.timing).toBeDefined();
+    expect((await get(`${server.url}/sleep?ms=999999`)).status).toBe(400);
+    expect((await get(`${server.url}/static?size=-1`)).status).toBe(400);
+    const missing = await get(`${server.url}/nowhere`);
+    expect(missing.status).toBe(404);
+    expect(missing.text).toMatch(/unknown path/);
+
+    const stats = ServerStats.parse(JSON.parse((await get(`${server.url}/__stats`)).text));
+    expect(stats.architecture).toBe(architecture);
+    expect(stats.handled).toBe(6);
+    expect(stats.busy).toBe(0);
+    if (stats.bucketTotal !== undefined) expect(stats.bucketTotal).toBe(stats.handled);
+  });
+});
+
+async function stats(url: string): Promise<ServerStats> {
+  return ServerStats.parse(JSON.parse((await get(`${url}/__stats`)).text));
+}
+
+describe('architecture behaviour', () => {
+  it('cluster runs N workers', async () => {
+    const server = await startServer('cluster', { workers: 3 });
+    expect((await stats(server.url)).processes).toBe(4);
+    const children = await pidtree(server.pid);
+    expect(children.length).toBe(3);
+  });
+
+  it('thread-pool bucket counters add up exactly under 200 concurrent requests', async () => {
+    const server = await startServer('thread-pool', { threads: 4, buckets: 4 });
+    const answers = await Promise.all(Array.from({ length: 200 }, () => get(`${server.url}/fib?n=12`)));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    const s = await stats(server.url);
+    expect(s.handled).toBe(200);
+    expect(s.bucketTotal).toBe(200);
+    expect(s.threads).toBe(4);
+  });
+
+  it('thread-per-request bucket counters add up too', async () => {
+    const server = await startServer('thread-per-request', { buckets: 2 });
+    await Promise.all(Array.from({ length: 20 }, () => get(`${server.url}/fib?n=10`)));
+    const s = await stats(server.url);
+    expect(s.bucketTotal).toBe(20);
+    expect(s.spawned).toBe(20);
+  });
+
+  it('single with concurrency 1 never overlaps two requests', async () => {
+    const server = await startServer('single', { concurrency: 1 });
+    const answers = await Promise.all(Array.from({ length: 5 }, () => get(`${server.url}/sleep?ms=50`)));
+    const waits = answers.map((a) => a.timing?.waitMs ?? -1).sort((a, b) => a - b);
+    // Served one after another: the k-th waited for the k before it (about k x 50 ms).
+    for (let k = 1; k < waits.length; k++) expect(waits[k]!).toBeGreaterThanOrEqual(k * 50 - 5);
+    const s = await stats(server.url);
+    expect(s.maxBusy).toBe(1);
+    expect(s.handled).toBe(5);
+  });
+
+  it('single with no limit overlaps sleeps', async () => {
+    const server = await startServer('single', { concurrency: 0 });
+    await Promise.all(Array.from({ length: 5 }, () => get(`${server.url}/sleep?ms=100`)));
+    expect((await stats(server.url)).maxBusy).toBe(5);
+  });
+
+  it('autoscale grows past its initial size under concurrent load and shrinks back after idleMs', async () => {
+    const server = await startServer('autoscale', { initial: 1, min: 1, max: 4, idleMs: 300 });
+    expect((await stats(server.url)).processes).toBe(2);
+    const load = Promise.all(Array.from({ length: 4 }, () => get(`${server.url}/fib?n=32`)));
+    const grown = await waitFor('the pool to grow', async () => {
+      const s = await stats(server.url);
+      return s.processes > 2 ? s : undefined;
+    });
+    expect(grown.spawned).toBeGreaterThan(1);
+    const answers = await load;
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect((await stats(server.url)).spawned).toBeLessThanOrEqual(4);
+    const shrunk = await waitFor('the pool to shrink', async () => {
+      const s = await stats(server.url);
+      return s.processes === 2 ? s : undefined;
+    });
+    expect(shrunk.retired).toBe(3);
+    expect(await pidtree(server.pid)).toHaveLength(1);
+  });
+
+  it('autoscale queues beyond max at the Master', async () => {
+    const server = await startServer('autoscale', { initial: 1, min: 1, max: 2, idleMs: 10_000 });
+    const answers = await Promise.all(Array.from({ length: 4 }, () => get(`${server.url}/sleep?ms=800`)));
+    const s = await stats(server.url);
+    expect(s.processes).toBe(3);
+    expect(s.maxBusy).toBe(2);
+    // Two of the four had to wait for a worker to finish one.
+    expect(answers.filter((a) => (a.timing?.waitMs ?? 0) >= 600).length).toBeGreaterThanOrEqual(2);
+  });
+});

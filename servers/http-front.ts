@@ -1,0 +1,82 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { STATS_PATH, type ServerStats } from '../contract/servers.js';
+import { nowMs } from './clock.js';
+import { formatServerTiming, SERVER_TIMING_HEADER } from './server-timing.js';
+import type { Work, WorkDone, WorkResult } from './work.js';
+import { textResult } from './work.js';
+import { parseWorkRequest } from './work-request.js';
+
+// The HTTP side every architecture shares: parse the request into Work, hand it to the architecture's
+// dispatcher with the accept time, answer with the result and its Server-Timing header. /__stats asks
+// the dispatcher for its counters. Bad requests get a 4xx with a one-line reason and zero timings.
+
+export interface Dispatcher {
+  /** Runs the work somewhere; resolves when it is done. `acceptedMs` is on the shared clock. */
+  dispatch(work: Work, acceptedMs: number): Promise<WorkDone>;
+  stats(): ServerStats | Promise<ServerStats>;
+}
+
+function send(req: IncomingMessage, res: ServerResponse, result: WorkResult, waitMs: number, procMs: number): void {
+  const body = typeof result.body === 'string' ? Buffer.from(result.body) : result.body;
+  res.writeHead(result.status, {
+    'Content-Type': result.contentType,
+    'Content-Length': body.byteLength,
+    [SERVER_TIMING_HEADER]: formatServerTiming({ waitMs, procMs }),
+  });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+async function handle(dispatcher: Dispatcher, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const acceptedMs = nowMs();
+  if (req.url === STATS_PATH || req.url?.startsWith(`${STATS_PATH}?`)) {
+    const stats = await dispatcher.stats();
+    send(req, res, { status: 200, contentType: 'application/json', body: JSON.stringify(stats) }, 0, 0);
+    return;
+  }
+  const parsed = parseWorkRequest(req.method, req.url);
+  if (!parsed.ok) {
+    send(req, res, textResult(parsed.error.status, parsed.error.reason), 0, 0);
+    return;
+  }
+  let done: WorkDone;
+  try {
+    done = await dispatcher.dispatch(parsed.work, acceptedMs);
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    send(req, res, textResult(502, `worker failed: ${reason.split('\n')[0] ?? ''}`), nowMs() - acceptedMs, 0);
+    return;
+  }
+  send(req, res, done.result, Math.max(0, done.startMs - acceptedMs), done.procMs);
+}
+
+export function createFront(dispatcher: Dispatcher): Server {
+  const server = createServer((req, res) => {
+    // The request body is never used; drain it so keep-alive connections stay usable.
+    req.resume();
+    handle(dispatcher, req, res).catch((err: unknown) => {
+      if (!res.headersSent) send(req, res, textResult(500, err instanceof Error ? err.message : String(err)), 0, 0);
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.requestTimeout = 0; // sleep may legitimately run for two minutes
+  return server;
+}
+
+export interface ListenAddress {
+  port: number;
+  host: string;
+}
+
+/** Listens and resolves with the bound port. */
+export function listen(server: Server, address: ListenAddress): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ port: address.port, host: address.host, backlog: 4096 }, () => {
+      server.off('error', reject);
+      const bound = server.address();
+      resolve(typeof bound === 'object' && bound ? bound.port : address.port);
+    });
+  });
+}

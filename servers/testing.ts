@@ -1,0 +1,93 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Architecture, ArchitectureOptions, ServerReadyMessage } from '../contract/servers.js';
+import { launchSpec } from './launch.js';
+import { parseServerTiming, type ServerTiming } from './server-timing.js';
+
+// Test helpers: start a bundled server from dist/ as a real child process (as the supervisor does),
+// wait for its ready message, and fetch from it. Every started server is remembered so afterEach can
+// end them all.
+
+export interface RunningServer {
+  child: ChildProcess;
+  pid: number;
+  url: string;
+  stderr: () => string;
+}
+
+const started = new Set<ChildProcess>();
+
+function isReady(message: unknown): message is ServerReadyMessage {
+  return typeof message === 'object' && message !== null && 'type' in message && message.type === 'ready';
+}
+
+export function startServer<A extends Architecture>(architecture: A, options: Partial<ArchitectureOptions[A]> = {}): Promise<RunningServer> {
+  const spec = launchSpec(architecture, options);
+  const child = spawn(process.execPath, [spec.file, ...spec.args], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  started.add(child);
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout?.resume();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${architecture} not ready in 30 s: ${stderr}`)), 30_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${architecture} exited (${code}) before ready: ${stderr}`));
+    });
+    child.on('message', (message: unknown) => {
+      if (!isReady(message)) return;
+      clearTimeout(timer);
+      resolve({ child, pid: message.pid, url: `http://127.0.0.1:${message.port}`, stderr: () => stderr });
+    });
+  });
+}
+
+/** SIGKILLs whatever a test left running (its children then notice their parent is gone). */
+export async function stopAll(): Promise<void> {
+  const exits = [...started].map((child) => {
+    if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+    return exited.then(() => clearTimeout(timer));
+  });
+  started.clear();
+  await Promise.all(exits);
+}
+
+export interface Answer {
+  status: number;
+  body: Buffer;
+  text: string;
+  timing: ServerTiming | undefined;
+}
+
+export async function get(url: string): Promise<Answer> {
+  const response = await fetch(url);
+  const body = Buffer.from(await response.arrayBuffer());
+  return { status: response.status, body, text: body.toString(), timing: parseServerTiming(response.headers.get('server-timing')) };
+}
+
+export function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
+  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Polls `check` until it holds or the deadline passes (no sleeps as synchronisation). */
+export async function waitFor<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

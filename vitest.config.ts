@@ -1,0 +1,30 @@
+import { defineConfig } from 'vitest/config';
+
+// Two projects: unit/integration tests beside their code, and e2e tests that drive the real UI in
+// Debian's Chromium one file at a time. Both run against the built dist/ (npm test builds first),
+// because servers and driver workers are spawned as real processes and threads from compiled JS.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['{contract,engine,db,servers,cli,electron,renderer,scenarios}/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          pool: 'forks',
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.test.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+          pool: 'forks',
+        },
+      },
+    ],
+  },
+});
