@@ -55,7 +55,7 @@ describe('loadscope run', () => {
     const db = join(dir, 'runs.db');
     const out = cli(['run', file, '--json', '--db', db]);
     expect(out.stderr).toBe('');
-    expect(out.status).toBe(0);
+    expect(out.status, out.stdout).toBe(0);
     const json = JSON.parse(out.stdout) as JsonRun;
     expect(json.status).toBe('completed');
     const phases = json.servers[0]!.phases;
@@ -120,12 +120,14 @@ describe('loadscope run', () => {
     const child = spawn(process.execPath, [BIN, 'run', file, '--json', '--db', db], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    let exitCode: number | null | undefined;
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve((exitCode = code))));
 
     // Wait until requests are being stored, then press Ctrl-C.
     const deadline = Date.now() + 60_000;
     for (;;) {
       expect(Date.now(), 'the run never started storing requests').toBeLessThan(deadline);
+      expect(exitCode, `the run ended before Ctrl-C: ${stdout}`).toBeUndefined();
       const n = countRows(db);
       if (n > 10) break;
       await new Promise((r) => setTimeout(r, 100));
