@@ -1,11 +1,62 @@
 import type { Command } from 'commander';
-import { LoadscopeError } from '../../contract/errors.js';
+import { dbOption, withEngine } from '../options.js';
+
+interface ReproduceCliOptions {
+  quick: boolean;
+  fromDb: boolean;
+  force: boolean;
+  only?: string;
+  out: string;
+  db?: string;
+}
 
 export function registerReproduce(program: Command): void {
   program
     .command('reproduce')
-    .description('(not built yet)')
-    .action(() => {
-      throw new LoadscopeError('LS_ERR_INTERNAL', 'reproduce is not built yet');
+    .description("run every seed scenario, store the runs, and write docs/reproductions.md: the write-ups' figures beside ours and whether their shapes hold")
+    .option('--quick', "use each scenario's quick profile (a placeholder document, marked as quick)", false)
+    .option('--only <seeds>', 'comma-separated seed ids or scenario names, e.g. 000,seed-003-threads')
+    .option('--from-db', 'run nothing: regenerate the document from the latest stored run of each scenario', false)
+    .option('--out <file>', 'where to write the document', 'docs/reproductions.md')
+    .option('--force', 'let a quick document replace a full-size one', false)
+    .addOption(dbOption())
+    .action(async (opts: ReproduceCliOptions) => {
+      const { reproduce } = await import('../../engine/report/reproduce.js');
+      const { progressLine } = await import('../../engine/report/progress-line.js');
+      const err = process.stderr;
+      // On a terminal one line is redrawn; in a log, a line per scenario start and end.
+      const onProgress: Parameters<typeof reproduce>[1]['onProgress'] = (p) => {
+        const line = progressLine(p);
+        if (err.isTTY) err.write(`\r${line.slice(0, (err.columns ?? 100) - 1)}\x1b[K${p.status !== null ? '\n' : ''}`);
+        else if (p.status !== null || (p.server === null && p.runId === null)) err.write(line + '\n');
+      };
+      const abort = new AbortController();
+      const onSigint = () => abort.abort();
+      process.on('SIGINT', onSigint);
+      try {
+        const result = await withEngine(opts.db, (engine) =>
+          reproduce(engine, {
+            quick: opts.quick,
+            fromDb: opts.fromDb,
+            force: opts.force,
+            only: opts.only?.split(',').filter((s) => s.trim() !== ''),
+            out: opts.out,
+            command: ['npx loadscope', ...process.argv.slice(2)].join(' '),
+            onProgress,
+            signal: abort.signal,
+          }),
+        );
+        const missing = result.scenarios.filter((s) => s.run === null);
+        for (const s of missing) err.write(`${s.name}: ${s.error ?? 'no run'}\n`);
+        if (!result.written) {
+          err.write('cancelled: no document written\n');
+          process.exitCode = 130;
+          return;
+        }
+        process.stdout.write(`wrote ${result.out} (${result.scenarios.length - missing.length} of ${result.scenarios.length} scenarios)\n`);
+        if (missing.length > 0 || result.scenarios.some((s) => s.run && s.run.status !== 'completed')) process.exitCode = 1;
+      } finally {
+        process.off('SIGINT', onSigint);
+      }
     });
 }

@@ -1,0 +1,146 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { LoadscopeError } from '../../contract/errors.js';
+import type { RunSummary } from '../../contract/results.js';
+import type { Engine } from '../engine.js';
+import { machineInfo } from '../machine-info.js';
+import { FULL_MARKER, reproductionDoc, type ReproducedScenario } from './reproduction-doc.js';
+import { selectSeedScenarios } from './seeds.js';
+import { cellLabel } from './winners.js';
+
+// `loadscope reproduce`: run every seed scenario (or find its latest stored run), then write the
+// reproduction document. Runs one scenario at a time through the engine, so each is stored like any
+// other run and can be shown, compared or exported later.
+
+export interface ReproduceProgress {
+  scenario: string;
+  /** 1-based position among the selected scenarios */
+  index: number;
+  count: number;
+  runId: number | null;
+  /** the matrix cell being run, e.g. "count=10" (1-based index and total) */
+  cell: { index: number; count: number; label: string } | null;
+  server: string | null;
+  phase: string | null;
+  /** since this scenario started */
+  scenarioElapsedMs: number;
+  /** since the reproduction started */
+  totalElapsedMs: number;
+  /** set when the scenario has ended */
+  status: RunSummary['status'] | null;
+}
+
+export interface ReproduceOptions {
+  quick: boolean;
+  /** seed ids or scenario names ('000', 'seed-003-threads'); absent: all */
+  only?: readonly string[];
+  /** don't run: use the latest stored run of each scenario (same profile) */
+  fromDb: boolean;
+  /** where the document goes */
+  out: string;
+  /** replace a full-size document with a quick one */
+  force?: boolean;
+  command: string;
+  onProgress?: (p: ReproduceProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface ReproduceResult {
+  out: string;
+  scenarios: ReproducedScenario[];
+  /** false where cancelled: no document is written then */
+  written: boolean;
+}
+
+/** A quick document must not silently replace a full-size one (hours of runs). */
+function guardFullDoc(opts: ReproduceOptions): void {
+  if (!opts.quick || opts.force || !existsSync(opts.out)) return;
+  if (readFileSync(opts.out, 'utf8').startsWith(FULL_MARKER)) {
+    throw new LoadscopeError('LS_ERR_BAD_REQUEST', `${opts.out} holds a full-size reproduction; write the quick one elsewhere (--out) or pass --force`);
+  }
+}
+
+/** The latest finished run of the scenario with the same profile; cancelled and interrupted runs don't count. */
+async function latestStored(engine: Engine, name: string, quick: boolean): Promise<ReproducedScenario> {
+  const list = await engine.handlers['runs:list']({ text: name, limit: 10_000 });
+  const found = list.find((r) => r.scenarioName === name && r.quick === quick && (r.status === 'completed' || r.status === 'failed'));
+  if (!found) return { name, run: null, error: `no stored ${quick ? 'quick' : 'full-size'} run of ${name} in this database` };
+  return { name, run: await engine.handlers['runs:get']({ runId: found.id }) };
+}
+
+async function runOne(engine: Engine, name: string, at: { index: number; count: number; startedMs: number }, opts: ReproduceOptions): Promise<ReproducedScenario> {
+  const scenarioStart = performance.now();
+  const state: ReproduceProgress = {
+    scenario: name,
+    index: at.index,
+    count: at.count,
+    runId: null,
+    cell: null,
+    server: null,
+    phase: null,
+    scenarioElapsedMs: 0,
+    totalElapsedMs: performance.now() - at.startedMs,
+    status: null,
+  };
+  const report = () => {
+    state.scenarioElapsedMs = performance.now() - scenarioStart;
+    state.totalElapsedMs = performance.now() - at.startedMs;
+    opts.onProgress?.({ ...state });
+  };
+  report();
+  let cells: Array<{ index: number; label: string }> = [];
+  const unsubscribe = engine.subscribe((e) => {
+    if (e.event === 'run:started') {
+      cells = e.payload.cells.map((c) => ({ index: c.index, label: cellLabel(c.params) }));
+    } else if (e.event === 'run:target' && e.payload.status === 'running') {
+      const i = cells.findIndex((c) => c.index === e.payload.cellIndex);
+      state.cell = i < 0 ? null : { index: i + 1, count: cells.length, label: cells[i]!.label };
+      state.server = e.payload.label;
+      state.phase = null;
+      report();
+    } else if (e.event === 'run:phase' && e.payload.state === 'started') {
+      state.phase = e.payload.name;
+      report();
+    } else if (e.event === 'run:progress') {
+      report();
+    }
+  });
+  const cancel = () => {
+    if (state.runId !== null) void engine.handlers['runs:cancel']({ runId: state.runId });
+  };
+  opts.signal?.addEventListener('abort', cancel);
+  try {
+    const { runId } = await engine.handlers['runs:start']({ scenario: { name }, quick: opts.quick, set: {} });
+    state.runId = runId;
+    if (opts.signal?.aborted) cancel();
+    await engine.waitForRun(runId);
+    const run = await engine.handlers['runs:get']({ runId });
+    state.status = run.status;
+    report();
+    return { name, run };
+  } catch (err) {
+    return { name, run: null, error: err instanceof Error ? err.message : String(err) };
+  } finally {
+    opts.signal?.removeEventListener('abort', cancel);
+    unsubscribe();
+  }
+}
+
+export async function reproduce(engine: Engine, opts: ReproduceOptions): Promise<ReproduceResult> {
+  const names = selectSeedScenarios(opts.only);
+  if (names.length === 0) {
+    throw new LoadscopeError('LS_ERR_BAD_REQUEST', `--only ${(opts.only ?? []).join(',')} matches no seed scenario (seed ids 000..004 or scenario names such as seed-000-image)`);
+  }
+  guardFullDoc(opts);
+  const startedMs = performance.now();
+  const scenarios: ReproducedScenario[] = [];
+  for (const [i, name] of names.entries()) {
+    if (opts.signal?.aborted) break;
+    scenarios.push(opts.fromDb ? await latestStored(engine, name, opts.quick) : await runOne(engine, name, { index: i + 1, count: names.length, startedMs }, opts));
+  }
+  if (opts.signal?.aborted) return { out: opts.out, scenarios, written: false };
+  const text = reproductionDoc({ quick: opts.quick, command: opts.command, generatedAt: new Date().toISOString(), scenarios, machine: machineInfo() });
+  mkdirSync(dirname(opts.out), { recursive: true });
+  writeFileSync(opts.out, text);
+  return { out: opts.out, scenarios, written: true };
+}
