@@ -29,6 +29,12 @@ export interface EChartProps {
   ariaLabel?: string;
 }
 
+/** How many of the option's series have data: exposed as data-series, so an empty chart shows. */
+export function filledSeries(option: EChartsOption): number {
+  const list = Array.isArray(option.series) ? option.series : option.series === undefined ? [] : [option.series];
+  return list.filter((s) => Array.isArray(s.data) && s.data.length > 0).length;
+}
+
 /**
  * A thin ECharts wrapper: init on mount, setOption on change, resize with its box, dispose on
  * unmount. Updates use lazyUpdate so several in one frame draw once.
@@ -62,6 +68,7 @@ export function EChart({ option, height = 260, notMerge = true, testId, points, 
       style={{ height }}
       data-testid={testId}
       data-points={points}
+      data-series={filledSeries(option)}
       role="img"
       aria-label={ariaLabel}
     />

@@ -41,7 +41,8 @@ export function phaseMarkLine(groups: readonly SeriesGroup[]) {
     silent: true,
     animation: false,
     lineStyle: { color: '#8b95a7', type: 'dashed' as const, width: 1, opacity: 0.7 },
-    label: { formatter: '{b}', color: '#aab3c2', fontSize: 11, position: 'end' as const, distance: 4 },
+    // left-aligned from the line's top, so a phase starting at 0 s clears the y axis' top label
+    label: { formatter: '{b}', color: '#aab3c2', fontSize: 11, position: 'end' as const, distance: 4, align: 'left' as const, padding: [0, 0, 0, 4] },
     data,
   };
 }

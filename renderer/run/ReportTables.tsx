@@ -2,6 +2,17 @@ import type { ReportTableResult } from '../../contract/results';
 import { num } from '../ui/format';
 import { Panel } from '../ui/widgets';
 
+const METRIC_NAMES: Record<string, string> = { total: 'total', wait: 'wait', processing: 'processing', serverWait: 'server wait', lag: 'send lag' };
+
+/** A report column named by its metric key ("wait.mean") reads as words ("mean wait"). */
+export function columnLabel(header: string): string {
+  const m = /^(\w+)\.(mean|min|max|stddev|p\d+)$/.exec(header);
+  const metric = m === null ? undefined : METRIC_NAMES[m[1]!];
+  if (m === null || metric === undefined) return header;
+  const stat = m[2] === 'p999' ? 'p99.9' : m[2]!;
+  return `${stat} ${metric}`;
+}
+
 /** The scenario's own report tables (e.g. seed 000's mean wait / processing / total per server). */
 export function ReportTables({ tables }: { tables: readonly ReportTableResult[] }) {
   if (tables.length === 0) return null;
@@ -15,7 +26,7 @@ export function ReportTables({ tables }: { tables: readonly ReportTableResult[] 
                 <tr>
                   {t.header.map((h, j) => (
                     <th key={j} className={j === 0 ? 'left' : ''}>
-                      {h}
+                      {columnLabel(h)}
                     </th>
                   ))}
                 </tr>
@@ -25,7 +36,7 @@ export function ReportTables({ tables }: { tables: readonly ReportTableResult[] 
                   <tr key={r}>
                     {row.map((cell, c) => (
                       <td key={c} className={typeof cell === 'number' ? 'num' : 'left'}>
-                        {typeof cell === 'number' ? num(cell) : (cell ?? '–')}
+                        {typeof cell === 'number' ? num(cell) : cell === null || cell === undefined ? '–' : columnLabel(String(cell))}
                       </td>
                     ))}
                   </tr>

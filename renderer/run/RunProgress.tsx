@@ -7,7 +7,13 @@ import type { LiveRunStore } from './live-run-store';
 export function RunProgress({ store }: { store: LiveRunStore }) {
   const p = store.progress;
   const status: RunStatus | 'starting' = store.finished?.status ?? (store.runId === null ? 'starting' : 'running');
-  const fraction = store.finished !== null ? 1 : Math.min(1, Math.max(0, p?.fraction ?? 0));
+  const done = store.finished !== null;
+  // The plan's duration leaves out server start-up, so the estimate can run out before the run
+  // does: then it says so instead of showing 100 % and 0 s left.
+  const overdue = !done && p !== null && p.remainingMs !== null && p.remainingMs <= 0;
+  const fraction = done ? 1 : Math.min(overdue ? 0.99 : 1, Math.max(0, p?.fraction ?? 0));
+  const requests = Math.max(p?.requests ?? 0, store.windowRequests);
+  const remaining = done ? '–' : p === null || p.remainingMs === null ? 'unknown' : overdue ? 'finishing…' : formatDuration(p.remainingMs);
   return (
     <div className="progress-block" data-testid="run-progress" data-status={status}>
       <div className="progress-line">
@@ -19,10 +25,10 @@ export function RunProgress({ store }: { store: LiveRunStore }) {
           elapsed <b>{formatDuration(p?.elapsedMs ?? 0)}</b>
         </span>
         <span className="progress-figure">
-          remaining <b>{store.finished !== null ? '–' : p?.remainingMs === null || p === null ? 'unknown' : formatDuration(p.remainingMs)}</b>
+          remaining <b>{remaining}</b>
         </span>
         <span className="progress-figure">
-          requests <b>{count(p?.requests ?? 0)}</b>
+          requests <b>{count(requests)}</b>
         </span>
         <span className="progress-figure">
           <b>{Math.round(fraction * 100)}</b> %

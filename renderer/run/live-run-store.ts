@@ -25,6 +25,11 @@ export class LiveRunStore {
   progress: RunProgress | null = null;
   finished: { status: RunStatus; reason: string | null } | null = null;
   error: string | null = null;
+  /**
+   * Requests counted from the live windows. The engine's progress event counts only finished
+   * server runs, so during the first one it says 0; the larger of the two is shown.
+   */
+  windowRequests = 0;
   readonly series: RunSeries = { runId: 0, targets: [] };
   version = 0;
   /** Called after every change (the hook batches these into animation frames). */
@@ -46,6 +51,7 @@ export class LiveRunStore {
     this.progress = null;
     this.finished = null;
     this.error = null;
+    this.windowRequests = 0;
     this.series.runId = 0;
     this.series.targets = [];
     this.touch();
@@ -108,6 +114,7 @@ export class LiveRunStore {
   window(p: EventPayload<'run:window'>): void {
     if (!this.mine(p.runId)) return;
     const t = this.target(p.targetId);
+    this.windowRequests += p.count;
     t.thinning *= appendCapped(t.windows, p);
     if (t.state === 'pending') t.state = 'running';
     this.touch();

@@ -1,0 +1,132 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openBrowser, type OpenBrowser } from './support/browser.js';
+import { startHost, type RunningHost } from './support/host.js';
+import { pointsOf, until } from './support/poll.js';
+import { screenshot } from './support/screenshots.js';
+
+// The workbench as a person uses it: the real browser host (`loadscope ui`) on a fresh database,
+// Debian's Chromium, the ui-smoke built-in (one single-process server, 3 s at 50 req/s). The tests
+// share one page and run in order: two runs are started from the Run view, found in History and
+// compared. Every wait is on the page's own state (selectors, data attributes), under a deadline.
+
+const SCENARIO = 'builtin:ui-smoke';
+
+let host: RunningHost | undefined;
+let chromium: OpenBrowser | undefined;
+const runIds: number[] = [];
+
+function page(): Page {
+  if (chromium === undefined) throw new Error('the browser did not start');
+  return chromium.page;
+}
+
+const byTestId = (id: string) => page().getByTestId(id);
+
+/** Picks ui-smoke in the Run view, quick on, and presses Start; resolves with the new run's id. */
+async function startSmokeRun(): Promise<number> {
+  const p = page();
+  await byTestId('nav-run').click();
+  const select = byTestId('scenario-select');
+  await select.locator(`option[value="${SCENARIO}"]`).waitFor({ state: 'attached' });
+  await select.selectOption(SCENARIO);
+  await byTestId('quick-toggle').check();
+  await byTestId('start-run').click();
+  // the progress block names the run as soon as the engine has adopted it
+  const runLabel = p.getByTestId('run-progress').getByText(/^run #\d+$/);
+  await runLabel.waitFor({ timeout: 30_000 });
+  const id = Number((await runLabel.textContent())?.replace(/\D/g, ''));
+  expect(id).toBeGreaterThan(0);
+  return id;
+}
+
+async function waitFinished(): Promise<void> {
+  await page().locator('[data-testid="run-view"][data-phase="finished"]').waitFor({ timeout: 60_000 });
+  await byTestId('run-results').waitFor({ timeout: 30_000 });
+}
+
+describe('the workbench in Chromium against the browser host', () => {
+  beforeAll(async () => {
+    host = await startHost();
+    chromium = await openBrowser(host.url);
+    await byTestId('run-view').waitFor();
+  });
+
+  afterAll(async () => {
+    await chromium?.close();
+    await host?.stop();
+  });
+
+  it('starts the quick ui-smoke scenario from the Run view and its live charts gain points while it runs', async () => {
+    const runId = await startSmokeRun();
+    runIds.push(runId);
+    await page().locator('[data-testid="run-view"][data-phase="running"]').waitFor();
+
+    const latency = byTestId('live-latency-chart');
+    // the first windows arrive, then more arrive while the run is still going: the chart is live
+    const first = await until(() => pointsOf(latency), (n) => n > 0, 'the live latency chart to get its first point');
+    const later = await until(() => pointsOf(latency), (n) => n >= first + 3, 'the live latency chart to gain points');
+    expect(later).toBeGreaterThan(first);
+    expect(await page().getAttribute('[data-testid="run-view"]', 'data-phase')).toBe('running');
+    expect(Number(await byTestId('live-throughput-chart').getAttribute('data-series'))).toBeGreaterThan(0);
+    await screenshot(page(), 'run-live');
+
+    await waitFinished();
+    expect(await byTestId('run-progress').getAttribute('data-status')).toBe('completed');
+    expect(await pointsOf(latency)).toBeGreaterThanOrEqual(later);
+  });
+
+  it('shows the finished run with its report table and mean bars', async () => {
+    const results = byTestId('run-results');
+    expect(await results.getAttribute('data-status')).toBe('completed');
+    const report = byTestId('report-table');
+    await report.waitFor();
+    expect(await report.locator('tbody tr').count()).toBeGreaterThan(0);
+    const bars = byTestId('mean-bar-chart');
+    await until(() => pointsOf(bars), (n) => n > 0, 'the mean bar chart to have bars');
+    await until(() => pointsOf(byTestId('scatter-chart')), (n) => n > 0, 'the request scatter to have points');
+    await report.scrollIntoViewIfNeeded();
+    await page().evaluate('document.querySelector(\'[data-testid="run-results"]\').scrollIntoView({ block: "start" })');
+    await screenshot(page(), 'run-finished');
+  });
+
+  it('lists both runs in History once a second run has finished', async () => {
+    runIds.push(await startSmokeRun());
+    await waitFinished();
+
+    await byTestId('nav-history').click();
+    await byTestId('history-view').waitFor();
+    const rows = page().locator('[data-testid="run-row"][data-status="completed"]');
+    await until(() => rows.count(), (n) => n === 2, 'two completed runs in History');
+    for (const id of runIds) await page().locator(`[data-testid="run-row"][data-run-id="${id}"]`).waitFor();
+    await screenshot(page(), 'history');
+  });
+
+  it('compares the two runs: both series over time and the side-by-side table', async () => {
+    for (const id of runIds) await page().getByLabel(`select run ${id}`).check();
+    await byTestId('compare-selected').click();
+    await page().locator('[data-testid="compare-view"][data-runs="2"]').waitFor({ timeout: 30_000 });
+
+    // p50, p90 and p99 lines for each of the two runs' servers
+    const latency = byTestId('compare-latency-chart');
+    await until(async () => Number(await latency.getAttribute('data-series')), (n) => n >= 6, 'both runs drawn in the latency chart');
+    await until(async () => Number(await byTestId('compare-percentile-chart').getAttribute('data-series')), (n) => n >= 2, 'both runs in the percentile curves');
+    await until(async () => Number(await byTestId('compare-throughput-chart').getAttribute('data-series')), (n) => n >= 2, 'both runs in the throughput chart');
+
+    const table = byTestId('compare-table');
+    await table.waitFor();
+    const headers = await table.locator('thead th').allTextContents();
+    for (const [i, id] of runIds.entries()) expect(headers).toContain(`${String.fromCharCode(65 + i)}: #${id}`);
+    expect(headers).toContain('B/A');
+    await screenshot(page(), 'compare');
+  });
+
+  it('opens a built-in in the scenario editor and validates it', async () => {
+    await byTestId('nav-scenarios').click();
+    const card = byTestId('scenario-list').locator('article', { hasText: 'ui-smoke' });
+    await card.getByRole('button', { name: 'Edit a copy' }).click();
+    await page().locator('[data-testid="validation"][data-ok="true"]').waitFor({ timeout: 15_000 });
+    await screenshot(page(), 'scenarios');
+    expect(chromium?.problems ?? []).toEqual([]);
+  });
+});
