@@ -15,7 +15,8 @@ export interface LaunchSpec {
 
 let cachedRoot: string | undefined;
 
-function packageRoot(): string {
+/** The folder of loadscope's package.json (engine/paths.ts re-exports it for the other layers). */
+export function packageRoot(): string {
   if (cachedRoot) return cachedRoot;
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
