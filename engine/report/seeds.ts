@@ -73,10 +73,12 @@ export const SEED_SCENARIO_NAMES: readonly string[] = SEEDS.flatMap((s) => s.sce
 /** The seeds whose id or scenario name matches one of `only` ('000', 'seed-000', 'seed-000-image'...). */
 export function selectSeedScenarios(only: readonly string[] | undefined): string[] {
   if (!only || only.length === 0) return [...SEED_SCENARIO_NAMES];
+  // A scenario name selects itself only (seed-000-image is not seed-000-image-200); a seed id, all of its scenarios.
   return SEED_SCENARIO_NAMES.filter((name) =>
     only.some((o) => {
       const key = o.trim();
-      return name === key || name.startsWith(`${key}-`) || name.startsWith(`seed-${key}-`);
+      const id = /^(?:seed-)?(\d{3})$/.exec(key)?.[1];
+      return name === key || (id !== undefined && name.startsWith(`seed-${id}-`));
     }),
   );
 }
