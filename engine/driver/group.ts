@@ -1,4 +1,4 @@
-import { Pool, type Dispatcher } from 'undici';
+import { Client, type Dispatcher } from 'undici';
 import type { Phase, RequestTemplate } from '../../contract/scenario.js';
 import { ArrivalProcess, Prng, TemplatePicker } from './arrivals.js';
 import { nowUs } from './clock.js';
@@ -8,9 +8,11 @@ import type { Scheduler, Timed } from './scheduler.js';
 import { isServerTimingName, parseServerTiming } from './server-timing.js';
 import type { PhaseStats, RequestRecord } from './stats.js';
 
-// One client group of one phase: its own undici Pool, its own users or arrival stream, and a fixed set
-// of in-flight slots. A slot is the undici dispatch handler of one request at a time, reused for the
-// next: no per-request closures or objects beyond what undici itself allocates.
+// One client group of one phase: its own users or arrival stream, and a fixed set of in-flight slots.
+// A slot is the undici dispatch handler of one request at a time, reused for the next: no
+// per-request closures or objects beyond what undici itself allocates. Each slot dispatches to its
+// own undici Client (one connection, made on first use): a Pool would pick a free client per request
+// for the same connections, which cost ~10% of the driver's CPU per request.
 //
 //   slots:  [s0][s1][s2]...[sN-1]      N = burst count | users | 1 | maxInFlight
 //   free:   stack of slot indexes (Int32Array, top = freeTop)
@@ -80,6 +82,8 @@ class Slot implements Dispatcher.DispatchHandler, RequestRecord {
   template = 0;
   active = false;
   chunks: Buffer[] | null = null;
+  /** this slot's connection, created on its first request */
+  conn: Client | null = null;
 
   constructor(
     private readonly group: ClientGroup,
@@ -138,7 +142,7 @@ export interface GroupOwner {
 }
 
 export class ClientGroup implements Timed {
-  readonly pool: Pool;
+  private readonly clientOptions: Client.Options;
   private readonly slots: Slot[];
   private readonly free: Int32Array;
   private freeTop: number;
@@ -157,6 +161,7 @@ export class ClientGroup implements Timed {
   finished = false;
   abortKind = ABORT_NONE;
   private readonly scratch: RequestRecord;
+  private readonly baseUrl: string;
 
   constructor(
     readonly phaseIndex: number,
@@ -203,13 +208,13 @@ export class ClientGroup implements Timed {
     this.free = new Int32Array(slots);
     for (let i = 0; i < slots; i++) this.free[i] = slots - 1 - i;
     this.freeTop = slots;
-    this.pool = new Pool(baseUrl, {
-      connections: slots,
+    this.clientOptions = {
       pipelining: 1,
       headersTimeout: phase.timeoutMs,
       bodyTimeout: phase.timeoutMs,
       connectTimeout: phase.timeoutMs,
-    });
+    };
+    this.baseUrl = baseUrl;
     this.scratch = { phase: phaseIndex, client: clientIndex, intended: 0, sent: NaN, firstByte: NaN, status: 0, bytes: 0, stWait: NaN, stProc: NaN };
   }
 
@@ -238,7 +243,7 @@ export class ClientGroup implements Timed {
     const tpl = this.templates[t]!;
     slot.begin(intended, t, tpl.bodyIncludes !== null);
     this.inFlight++;
-    this.pool.dispatch(tpl.opts, slot);
+    (slot.conn ??= new Client(this.baseUrl, this.clientOptions)).dispatch(tpl.opts, slot);
   }
 
   /** A request ended: a complete response (CHECK_RESPONSE) or an error code. */
@@ -328,7 +333,7 @@ export class ClientGroup implements Timed {
       }
     }
     this.queue.clear();
-    if (this.inFlight > 0) void this.pool.destroy().catch(() => undefined);
+    if (this.inFlight > 0) for (const s of this.slots) if (s.conn !== null) void s.conn.destroy().catch(() => undefined);
     this.checkFinished();
   }
 
@@ -336,7 +341,7 @@ export class ClientGroup implements Timed {
     if (this.finished || this.depth > 0 || this.inFlight > 0 || this.queue.length > 0 || this.nextArrival !== Infinity) return;
     this.finished = true;
     this.scheduler.remove(this);
-    void this.pool.close().catch(() => undefined);
+    for (const s of this.slots) if (s.conn !== null) void s.conn.close().catch(() => undefined);
     this.owner.groupFinished(this);
   }
 }
