@@ -6,7 +6,7 @@ import { pointsOf, until } from './support/poll.js';
 import { screenshot } from './support/screenshots.js';
 
 // The workbench as a person uses it: the real browser host (`loadscope ui`) on a fresh database,
-// Debian's Chromium, the ui-smoke built-in (one single-process server, 3 s at 50 req/s). The tests
+// Debian's Chromium, the ui-smoke built-in (one single-process server, 4 s at 50 req/s). The tests
 // share one page and run in order: two runs are started from the Run view, found in History and
 // compared. Every wait is on the page's own state (selectors, data attributes), under a deadline.
 
@@ -40,6 +40,15 @@ async function startSmokeRun(): Promise<number> {
   return id;
 }
 
+const runPhase = () => page().getAttribute('[data-testid="run-view"]', 'data-phase');
+
+/** Runs in the page: records when the live latency chart's point count changes. */
+const RECORD_UPDATES = `(() => {
+  const chart = document.querySelector('[data-testid="live-latency-chart"]');
+  window.__lsUpdates = [];
+  new MutationObserver(() => window.__lsUpdates.push(performance.now())).observe(chart, { attributes: true, attributeFilter: ['data-points'] });
+})()`;
+
 async function waitFinished(): Promise<void> {
   await page().locator('[data-testid="run-view"][data-phase="finished"]').waitFor({ timeout: 60_000 });
   await byTestId('run-results').waitFor({ timeout: 30_000 });
@@ -63,17 +72,30 @@ describe('the workbench in Chromium against the browser host', () => {
     await page().locator('[data-testid="run-view"][data-phase="running"]').waitFor();
 
     const latency = byTestId('live-latency-chart');
+    await latency.waitFor();
+    // every change of the chart's point count, timed in the page (how often the chart redraws)
+    await page().evaluate(RECORD_UPDATES);
     // the first windows arrive, then more arrive while the run is still going: the chart is live
     const first = await until(() => pointsOf(latency), (n) => n > 0, 'the live latency chart to get its first point');
     const later = await until(() => pointsOf(latency), (n) => n >= first + 3, 'the live latency chart to gain points');
     expect(later).toBeGreaterThan(first);
-    expect(await page().getAttribute('[data-testid="run-view"]', 'data-phase')).toBe('running');
+    expect(await runPhase()).toBe('running');
     expect(Number(await byTestId('live-throughput-chart').getAttribute('data-series'))).toBeGreaterThan(0);
+
+    // the screenshot once most of the 16 windows are in, while the run still goes
+    await until(() => pointsOf(latency), (n) => n >= 9, 'nine live windows');
+    expect(await runPhase(), 'the live view fell behind the run').toBe('running');
     await screenshot(page(), 'run-live');
 
     await waitFinished();
     expect(await byTestId('run-progress').getAttribute('data-status')).toBe('completed');
     expect(await pointsOf(latency)).toBeGreaterThanOrEqual(later);
+
+    // windows are 250 ms: the chart redrew about 4 times a second while they streamed
+    const times = await page().evaluate<number[]>('window.__lsUpdates');
+    const rate = (times.length - 1) / ((times.at(-1)! - times[0]!) / 1000);
+    expect(times.length).toBeGreaterThanOrEqual(10);
+    expect(rate, `updates at ${times.map((t) => Math.round(t - times[0]!)).join(', ')} ms`).toBeGreaterThanOrEqual(3.6);
   });
 
   it('shows the finished run with its report table and mean bars', async () => {
@@ -85,8 +107,7 @@ describe('the workbench in Chromium against the browser host', () => {
     const bars = byTestId('mean-bar-chart');
     await until(() => pointsOf(bars), (n) => n > 0, 'the mean bar chart to have bars');
     await until(() => pointsOf(byTestId('scatter-chart')), (n) => n > 0, 'the request scatter to have points');
-    await report.scrollIntoViewIfNeeded();
-    await page().evaluate('document.querySelector(\'[data-testid="run-results"]\').scrollIntoView({ block: "start" })');
+    await page().evaluate('document.querySelector(\'[data-testid="run-progress"]\').scrollIntoView({ block: "start" })');
     await screenshot(page(), 'run-finished');
   });
 
@@ -126,6 +147,9 @@ describe('the workbench in Chromium against the browser host', () => {
     const card = byTestId('scenario-list').locator('article', { hasText: 'ui-smoke' });
     await card.getByRole('button', { name: 'Edit a copy' }).click();
     await page().locator('[data-testid="validation"][data-ok="true"]').waitFor({ timeout: 15_000 });
+    expect(await byTestId('scenario-editor').inputValue()).toContain('"name": "ui-smoke"');
+    // the list back at its top, as a person first sees it
+    await page().evaluate('document.querySelector(\'[data-testid="scenario-list"]\').scrollTop = 0');
     await screenshot(page(), 'scenarios');
     expect(chromium?.problems ?? []).toEqual([]);
   });

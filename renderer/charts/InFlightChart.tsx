@@ -5,7 +5,7 @@ import { phaseMarkLine, seconds, type SeriesGroup } from './groups';
 import { baseOption, timeAxis, valueAxis } from './theme';
 
 /** Requests sent and not yet answered at the end of each window. */
-export function InFlightChart({ groups, version, height = 240 }: { groups: readonly SeriesGroup[]; version?: number; height?: number }) {
+export function InFlightChart({ groups, version, height = 240, maxSec }: { groups: readonly SeriesGroup[]; version?: number; height?: number; maxSec?: number }) {
   const option = useMemo<EChartsOption>(() => {
     const series: LineSeriesOption[] = groups.map((g, i) => ({
       type: 'line',
@@ -21,10 +21,10 @@ export function InFlightChart({ groups, version, height = 240 }: { groups: reado
     return {
       ...base,
       tooltip: { ...base.tooltip, valueFormatter: (v) => `${String(v)} requests` },
-      xAxis: timeAxis(),
-      yAxis: valueAxis('in flight (requests)', { min: 0 }),
+      xAxis: timeAxis(maxSec),
+      yAxis: { ...valueAxis('in flight (requests)', { min: 0 }), minInterval: 1 },
       series,
     };
-  }, [groups, version]);
+  }, [groups, version, maxSec]);
   return <EChart option={option} height={height} ariaLabel="requests in flight over time" />;
 }

@@ -18,10 +18,12 @@ export interface LatencyChartProps {
   version?: number;
   height?: number;
   testId?: string;
+  /** the shared end of the time axis (s); the chart's own data when absent */
+  maxSec?: number;
 }
 
 /** p50 / p90 / p99 of one latency metric per 250 ms window, one colour per server run. */
-export function LatencyChart({ groups, metric, log, version, height = 300, testId }: LatencyChartProps) {
+export function LatencyChart({ groups, metric, log, version, height = 300, testId, maxSec }: LatencyChartProps) {
   const option = useMemo<EChartsOption>(() => {
     const series: LineSeriesOption[] = [];
     for (const g of groups) {
@@ -64,11 +66,11 @@ export function LatencyChart({ groups, metric, log, version, height = 300, testI
           return [head, ...rows].join('<br/>');
         },
       },
-      xAxis: timeAxis(),
+      xAxis: timeAxis(maxSec),
       yAxis: valueAxis(`${metric} time (ms)${log ? ', log' : ''}`, { log }),
       series,
     };
     // version: the windows arrays are mutated in place by the live store
-  }, [groups, metric, log, version]);
+  }, [groups, metric, log, version, maxSec]);
   return <EChart option={option} height={height} testId={testId} points={pointsIn(groups)} ariaLabel={`${metric} time percentiles over time`} />;
 }

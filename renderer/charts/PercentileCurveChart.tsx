@@ -31,6 +31,11 @@ export function PercentileCurveChart({ curves, log, height = 320, testId }: { cu
       lineStyle: { color: c.color, width: 2 },
       itemStyle: { color: c.color },
     }));
+    // The axis ends at the decade past the deepest percentile the data reaches: 150 requests say
+    // nothing about p99.99, and an axis drawn out to it leaves most of the chart empty.
+    let deepest = 100;
+    for (const c of curves) for (const [q] of c.points) deepest = Math.max(deepest, toX(q));
+    const xMax = Math.min(1_000_000, 10 ** Math.ceil(Math.log10(deepest) - 1e-9));
     const base = baseOption();
     return {
       ...base,
@@ -50,7 +55,7 @@ export function PercentileCurveChart({ curves, log, height = 320, testId }: { cu
         nameLocation: 'middle',
         nameGap: 26,
         min: 1,
-        max: 10_000,
+        max: xMax,
         ...axisStyle,
         axisLabel: { ...axisStyle.axisLabel, formatter: (v: number) => percentLabel(v) },
       },

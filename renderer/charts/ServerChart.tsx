@@ -10,7 +10,7 @@ export type ServerMetric = 'cpu' | 'memory';
  * The target's process tree as the supervisor samples it: CPU % (100 = one core), or RSS (MB) with
  * the process count on a second axis, where seed 000's auto-scaling pool shows as steps.
  */
-export function ServerChart({ groups, metric, version, height = 240 }: { groups: readonly SeriesGroup[]; metric: ServerMetric; version?: number; height?: number }) {
+export function ServerChart({ groups, metric, version, height = 240, maxSec }: { groups: readonly SeriesGroup[]; metric: ServerMetric; version?: number; height?: number; maxSec?: number }) {
   const option = useMemo<EChartsOption>(() => {
     const one = groups.length === 1;
     const series: LineSeriesOption[] = [];
@@ -43,13 +43,13 @@ export function ServerChart({ groups, metric, version, height = 240 }: { groups:
       ...base,
       tooltip: metric === 'cpu' ? { ...base.tooltip, valueFormatter: (v) => `${sig3(v)} %` } : base.tooltip,
       grid: { ...base.grid, right: metric === 'memory' ? 56 : 24 },
-      xAxis: timeAxis(),
+      xAxis: timeAxis(maxSec),
       yAxis:
         metric === 'cpu'
           ? valueAxis('server CPU (%, 100 = 1 core)', { min: 0 })
-          : [valueAxis('server RSS (MB)', { min: 0 }), { ...valueAxis('processes', { min: 0, position: 'right' }), nameGap: 34, minInterval: 1 }],
+          : [valueAxis('server RSS (MB)', { min: 0 }), { ...valueAxis('processes', { min: 0, position: 'right' }), nameGap: 34, minInterval: 1, max: (e: { max: number }) => Math.max(2, Math.ceil(e.max * 1.25)) }],
       series,
     };
-  }, [groups, metric, version]);
+  }, [groups, metric, version, maxSec]);
   return <EChart option={option} height={height} ariaLabel={metric === 'cpu' ? 'server CPU over time' : 'server memory and processes over time'} />;
 }

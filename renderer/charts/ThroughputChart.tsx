@@ -5,7 +5,7 @@ import { errorsPerSecond, phaseMarkLine, seconds, type SeriesGroup } from './gro
 import { baseOption, ERROR_COLOR, sig3, timeAxis, valueAxis } from './theme';
 
 /** Completed requests per second and errors per second, per 250 ms window. */
-export function ThroughputChart({ groups, version, height = 240, testId }: { groups: readonly SeriesGroup[]; version?: number; height?: number; testId?: string }) {
+export function ThroughputChart({ groups, version, height = 240, testId, maxSec }: { groups: readonly SeriesGroup[]; version?: number; height?: number; testId?: string; maxSec?: number }) {
   const option = useMemo<EChartsOption>(() => {
     const series: LineSeriesOption[] = [];
     let anyErrors = false;
@@ -39,11 +39,11 @@ export function ThroughputChart({ groups, version, height = 240, testId }: { gro
     return {
       ...base,
       tooltip: { ...base.tooltip, valueFormatter: (v) => `${sig3(v)} req/s` },
-      xAxis: timeAxis(),
+      xAxis: timeAxis(maxSec),
       yAxis: valueAxis(anyErrors ? 'requests, errors (req/s)' : 'throughput (req/s)', { min: 0 }),
       series,
     };
     // version: the windows arrays are mutated in place by the live store
-  }, [groups, version]);
+  }, [groups, version, maxSec]);
   return <EChart option={option} height={height} testId={testId} ariaLabel="throughput and errors over time" />;
 }

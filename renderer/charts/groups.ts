@@ -47,6 +47,20 @@ export function phaseMarkLine(groups: readonly SeriesGroup[]) {
   };
 }
 
+/**
+ * The common end of the time axis for every over-time chart of a view, in seconds: the latest window
+ * or sample of any group, rounded up to a tick-friendly value. Without it each chart scales to its own
+ * data, and charts stacked under one another disagree on where "2 s" is.
+ */
+export function timeExtentSec(groups: readonly SeriesGroup[]): number | undefined {
+  let maxMs = 0;
+  for (const g of groups) maxMs = Math.max(maxMs, g.windows.at(-1)?.tMs ?? 0, g.samples.at(-1)?.tMs ?? 0);
+  if (maxMs <= 0) return undefined;
+  const sec = maxMs / 1000;
+  const step = [0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600].find((s) => sec / s <= 10) ?? 3600;
+  return Math.ceil(sec / step - 1e-9) * step;
+}
+
 export function pointsIn(groups: readonly SeriesGroup[]): number {
   return groups.reduce((n, g) => n + g.windows.length, 0);
 }

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import type { SeriesGroup } from '../charts/groups';
+import { timeExtentSec, type SeriesGroup } from '../charts/groups';
 import { LatencyChart, type LatencyMetric } from '../charts/LatencyChart';
 import { PercentileCurveChart } from '../charts/PercentileCurveChart';
 import { colorAt } from '../charts/theme';
@@ -38,6 +38,7 @@ export function CompareView({ runIds, setRunIds }: { runIds: number[]; setRunIds
     });
     return out;
   }, [data]);
+  const maxSec = useMemo(() => timeExtentSec(groups), [groups]);
   const curves = usePercentileCurves(data?.result ?? null, groups, metric, phase);
 
   const servers = useMemo<ServerKey[]>(() => {
@@ -76,7 +77,7 @@ export function CompareView({ runIds, setRunIds }: { runIds: number[]; setRunIds
                 </>
               }
             >
-              <LatencyChart groups={groups} metric={metric} log={log} testId="compare-latency-chart" />
+              <LatencyChart groups={groups} metric={metric} log={log} maxSec={maxSec} testId="compare-latency-chart" />
             </Panel>
             <Panel
               title={<>Latency by percentile <span className="muted">{metric}, from the stored HDR histograms</span></>}
@@ -98,7 +99,7 @@ export function CompareView({ runIds, setRunIds }: { runIds: number[]; setRunIds
               <PercentileCurveChart curves={curves.curves} log={curveLog} testId="compare-percentile-chart" />
             </Panel>
             <Panel title="Throughput over time">
-              <ThroughputChart groups={groups} height={320} testId="compare-throughput-chart" />
+              <ThroughputChart groups={groups} height={320} maxSec={maxSec} testId="compare-throughput-chart" />
             </Panel>
           </div>
           <h2 className="section-title">Per server and phase</h2>

@@ -38,7 +38,13 @@ export function RequestScatter({ runId, targets }: { runId: number; targets: rea
     };
   }, [api, runId, targets]);
 
-  const note = loaded === null ? 'loading requests…' : loaded.shown < loaded.total ? `showing ${count(loaded.shown)} of ${count(loaded.total)} requests (evenly sampled)` : `all ${count(loaded.total)} requests`;
+  // the cap is stated either way, so a reader knows when the picture is a sample
+  const note =
+    loaded === null
+      ? 'loading requests…'
+      : loaded.shown < loaded.total
+        ? `${count(loaded.shown)} of ${count(loaded.total)} requests, evenly sampled (cap ${count(SCATTER_CAP)})`
+        : `all ${count(loaded.total)} requests (sampled above ${count(SCATTER_CAP)})`;
   return (
     <Panel title={<>Every request <span className="muted">{note}</span></>} actions={<Toggle checked={log} onChange={setLog} label="log scale" />} testId="request-scatter">
       <ErrorBox message={error} />

@@ -1,11 +1,11 @@
 import { useMemo, useState } from 'react';
-import { groupsOf } from '../charts/groups';
+import { groupsOf, timeExtentSec } from '../charts/groups';
 import { InFlightChart } from '../charts/InFlightChart';
 import { LatencyChart, type LatencyMetric } from '../charts/LatencyChart';
 import { ServerChart } from '../charts/ServerChart';
 import { ThroughputChart } from '../charts/ThroughputChart';
 import { Panel, Segmented, Toggle } from '../ui/widgets';
-import { MAX_POINTS, type RunSeries } from './run-data';
+import { errorsIn, MAX_POINTS, type RunSeries } from './run-data';
 
 const METRICS = [
   { value: 'total', label: 'total' },
@@ -23,6 +23,8 @@ export function RunCharts({ series, version, live }: { series: RunSeries; versio
   const groups = useMemo(() => groupsOf(series), [series, version]);
   const thinned = series.targets.some((t) => t.thinning > 1);
   const windows = groups.reduce((n, g) => n + g.windows.length, 0);
+  const maxSec = useMemo(() => timeExtentSec(groups), [groups, version]);
+  const errors = useMemo(() => groups.reduce((n, g) => n + g.windows.reduce((m, w) => m + errorsIn(w), 0), 0), [groups, version]);
 
   return (
     <div className="chart-grid">
@@ -41,23 +43,23 @@ export function RunCharts({ series, version, live }: { series: RunSeries; versio
           </>
         }
       >
-        <LatencyChart groups={groups} metric={metric} log={log} version={version} testId={live ? 'live-latency-chart' : 'run-latency-chart'} />
+        <LatencyChart groups={groups} metric={metric} log={log} version={version} maxSec={maxSec} testId={live ? 'live-latency-chart' : 'run-latency-chart'} />
         <div className="chart-note">
           {windows === 0 ? 'waiting for the first window…' : `${windows.toLocaleString('en-US')} windows`}
           {thinned && ` · older windows thinned to keep at most ${MAX_POINTS.toLocaleString('en-US')} per server`}
         </div>
       </Panel>
-      <Panel title="Throughput and errors">
-        <ThroughputChart groups={groups} version={version} testId={live ? 'live-throughput-chart' : undefined} />
+      <Panel title={<>Throughput and errors <span className="muted">{errors === 0 ? 'no errors so far' : `${errors.toLocaleString('en-US')} errors`}</span></>}>
+        <ThroughputChart groups={groups} version={version} maxSec={maxSec} testId={live ? 'live-throughput-chart' : undefined} />
       </Panel>
       <Panel title="Requests in flight">
-        <InFlightChart groups={groups} version={version} />
+        <InFlightChart groups={groups} version={version} maxSec={maxSec} />
       </Panel>
       <Panel title="Server CPU">
-        <ServerChart groups={groups} metric="cpu" version={version} />
+        <ServerChart groups={groups} metric="cpu" version={version} maxSec={maxSec} />
       </Panel>
       <Panel title={<>Server memory and processes <span className="muted">RSS solid · processes dashed</span></>}>
-        <ServerChart groups={groups} metric="memory" version={version} />
+        <ServerChart groups={groups} metric="memory" version={version} maxSec={maxSec} />
       </Panel>
     </div>
   );

@@ -56,7 +56,8 @@ export function serverLine(s: ServerSpec): string {
   const cores = s.cores !== undefined ? `, ${s.cores} core${s.cores > 1 ? 's' : ''}` : '';
   if (s.architecture === 'external') return `${name}: ${s.url}${cores}`;
   const opts = Object.entries(s.options)
-    .map(([k, v]) => `${k} ${String(v)}`)
+    // single's concurrency 0 means "no limit": say that rather than a limit of zero
+    .map(([k, v]) => (k === 'concurrency' && v === 0 ? 'no concurrency limit' : `${k} ${String(v)}`))
     .join(', ');
   return `${name}${opts === '' ? '' : ` (${opts})`}${cores}`;
 }
