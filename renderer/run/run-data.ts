@@ -45,8 +45,9 @@ export function emptyTarget(targetId: number, label: string): TargetSeries {
 export function appendCapped<T>(list: T[], item: T, cap: number = MAX_POINTS): number {
   list.push(item);
   if (list.length <= cap) return 1;
+  // every other point, counted back from the newest: the point just appended is always kept
   let w = 0;
-  for (let r = 1; r < list.length; r += 2) list[w++] = list[r]!;
+  for (let r = (list.length - 1) % 2; r < list.length; r += 2) list[w++] = list[r]!;
   list.length = w;
   return 2;
 }

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import type { LiveWindow } from '../../contract/results';
+import { LiveRunStore } from './live-run-store';
+import { MAX_POINTS } from './run-data';
+
+// The live store is what the Run view's charts read every frame: each 250 ms window must reach them
+// (so the charts move 4 times a second), other runs' events must not, and memory stays bounded.
+
+function createWindow(over: Partial<LiveWindow> = {}): LiveWindow {
+  return { runId: 1, targetId: 10, tMs: 250, phaseIndex: 0, count: 12, throughput: 48, errors: {}, inFlight: 1, total: null, wait: null, processing: null, ...over };
+}
+
+describe('LiveRunStore', () => {
+  it('signals a change for every window, so the chart redraws at the window rate', () => {
+    const store = new LiveRunStore();
+    let changes = 0;
+    store.onChange = () => changes++;
+    store.reset('starting');
+    store.adopt(1);
+    changes = 0;
+    for (let i = 1; i <= 8; i++) store.window(createWindow({ tMs: i * 250 }));
+    expect(changes).toBe(8);
+    expect(store.series.targets[0]?.windows).toHaveLength(8);
+  });
+
+  it('counts requests from the windows while the engine progress still says 0 (the first server run has not ended)', () => {
+    const store = new LiveRunStore();
+    store.adopt(1);
+    store.progressed({ runId: 1, elapsedMs: 1000, remainingMs: 2000, requests: 0, fraction: 0.33 });
+    store.window(createWindow({ count: 12 }));
+    store.window(createWindow({ tMs: 500, count: 13 }));
+    expect(store.windowRequests).toBe(25);
+    store.reset();
+    expect(store.windowRequests).toBe(0);
+  });
+
+  it("ignores another run's events once it watches one", () => {
+    const store = new LiveRunStore();
+    store.adopt(1);
+    store.window(createWindow({ runId: 2 }));
+    store.ended({ runId: 2, status: 'failed', reason: 'x' });
+    expect(store.series.targets).toHaveLength(0);
+    expect(store.phase).toBe('running');
+  });
+
+  it('keeps at most MAX_POINTS windows per server run, thinning the older ones and keeping the newest', () => {
+    const store = new LiveRunStore();
+    store.adopt(1);
+    for (let i = 1; i <= MAX_POINTS + 1; i++) store.window(createWindow({ tMs: i * 250 }));
+    const t = store.series.targets[0];
+    expect(t?.windows.length).toBeLessThanOrEqual(MAX_POINTS);
+    expect(t?.thinning).toBe(2);
+    expect(t?.windows.at(-1)?.tMs).toBe((MAX_POINTS + 1) * 250);
+  });
+});
