@@ -85,7 +85,7 @@ const rows = [
     `ratio ≥ 1: ${verdict(driver.ratioAutocannon >= 1)}`,
     `ratio ${range(driver.ratiosAutocannon, 2)}; loadscope ${range(perCpuSAll.loadscope)}`,
   ],
-  ['', '', `raw undici Pool ${n(perCpuS.undici)}`, n(driver.ratioUndici, 2), 'the floor of an undici driver', `ratio ${range(driver.ratiosUndici, 2)}; undici ${range(perCpuSAll.undici)}`],
+  ['', '', `raw undici Pool loop ${n(perCpuS.undici)}`, n(driver.ratioUndici, 2), 'reference (no budget)', `ratio ${range(driver.ratiosUndici, 2)}; undici ${range(perCpuSAll.undici)}`],
   [
     'open loop 5,000 req/s: achieved',
     `${n(open.achieved)}/s`,
