@@ -5,6 +5,7 @@ import { phaseMarkLine, pointsIn, seconds, type SeriesGroup } from './groups';
 import { baseOption, sig3, timeAxis, valueAxis } from './theme';
 
 export type LatencyMetric = 'total' | 'wait' | 'processing';
+export type WindowPercentile = 'p50' | 'p90' | 'p99';
 const PERCENTILES = [
   { key: 'p50', dash: 'solid', width: 2 },
   { key: 'p90', dash: 'dashed', width: 1.5 },
@@ -18,16 +19,19 @@ export interface LatencyChartProps {
   version?: number;
   height?: number;
   testId?: string;
+  /** which percentile lines to draw (all three when absent); one is easier to read across many runs */
+  percentiles?: readonly WindowPercentile[];
   /** the shared end of the time axis (s); the chart's own data when absent */
   maxSec?: number;
 }
 
 /** p50 / p90 / p99 of one latency metric per 250 ms window, one colour per server run. */
-export function LatencyChart({ groups, metric, log, version, height = 300, testId, maxSec }: LatencyChartProps) {
+export function LatencyChart({ groups, metric, log, version, height = 300, testId, maxSec, percentiles }: LatencyChartProps) {
   const option = useMemo<EChartsOption>(() => {
     const series: LineSeriesOption[] = [];
     for (const g of groups) {
       for (const p of PERCENTILES) {
+        if (percentiles !== undefined && !percentiles.includes(p.key)) continue;
         const data: [number, number][] = [];
         for (const w of g.windows) {
           const stats = w[metric];
@@ -44,7 +48,8 @@ export function LatencyChart({ groups, metric, log, version, height = 300, testI
           data,
           showSymbol: false,
           sampling: 'lttb',
-          lineStyle: { color: g.color, type: p.dash, width: p.width },
+          // a single percentile is drawn solid whichever it is
+          lineStyle: { color: g.color, type: percentiles?.length === 1 ? 'solid' : p.dash, width: percentiles?.length === 1 ? 2 : p.width },
           itemStyle: { color: g.color },
           markLine: series.length === 0 ? phaseMarkLine(groups) : undefined,
         });
@@ -71,6 +76,6 @@ export function LatencyChart({ groups, metric, log, version, height = 300, testI
       series,
     };
     // version: the windows arrays are mutated in place by the live store
-  }, [groups, metric, log, version, maxSec]);
+  }, [groups, metric, log, version, maxSec, percentiles]);
   return <EChart option={option} height={height} testId={testId} points={pointsIn(groups)} ariaLabel={`${metric} time percentiles over time`} />;
 }

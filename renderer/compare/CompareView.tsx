@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { timeExtentSec, type SeriesGroup } from '../charts/groups';
-import { LatencyChart, type LatencyMetric } from '../charts/LatencyChart';
+import { LatencyChart, type LatencyMetric, type WindowPercentile } from '../charts/LatencyChart';
 import { PercentileCurveChart } from '../charts/PercentileCurveChart';
 import { colorAt } from '../charts/theme';
 import { ThroughputChart } from '../charts/ThroughputChart';
@@ -16,12 +16,24 @@ const METRICS = [
   { value: 'processing', label: 'processing' },
 ] as const;
 
+const PERCENTILE_CHOICES = [
+  { value: 'p50', label: 'p50' },
+  { value: 'p90', label: 'p90' },
+  { value: 'p99', label: 'p99' },
+  { value: 'all', label: 'all' },
+] as const;
+type PercentileChoice = (typeof PERCENTILE_CHOICES)[number]['value'];
+const ALL_PERCENTILES: readonly WindowPercentile[] = ['p50', 'p90', 'p99'];
+
 const letter = (i: number) => String.fromCharCode(65 + i);
 
 /** Two or more stored runs overlaid: latency and throughput over time, percentile curves, and tables. */
 export function CompareView({ runIds, setRunIds }: { runIds: number[]; setRunIds: (ids: number[]) => void }) {
   const { data, error, loading } = useCompareData(runIds);
   const [metric, setMetric] = useState<LatencyMetric>('total');
+  // one percentile by default: three lines per server of every run overlaid are hard to tell apart
+  const [percentile, setPercentile] = useState<PercentileChoice>('p90');
+  const percentiles = useMemo(() => (percentile === 'all' ? ALL_PERCENTILES : [percentile]), [percentile]);
   const [log, setLog] = useState(false);
   const [curveLog, setCurveLog] = useState(true);
   const [phase, setPhase] = useState<number | null>(null);
@@ -69,15 +81,21 @@ export function CompareView({ runIds, setRunIds }: { runIds: number[]; setRunIds
           <div className="chart-grid">
             <Panel
               className="span-2"
-              title={<>Latency over time <span className="muted">p50 solid · p90 dashed · p99 dotted</span></>}
+              title={
+                <>
+                  Latency over time{' '}
+                  <span className="muted">{percentile === 'all' ? 'p50 solid · p90 dashed · p99 dotted' : `${percentile} per 250 ms window`}</span>
+                </>
+              }
               actions={
                 <>
+                  <Segmented label="percentile" value={percentile} options={PERCENTILE_CHOICES} onChange={setPercentile} />
                   <Segmented label="latency metric" value={metric} options={METRICS} onChange={setMetric} />
                   <Toggle checked={log} onChange={setLog} label="log scale" />
                 </>
               }
             >
-              <LatencyChart groups={groups} metric={metric} log={log} maxSec={maxSec} testId="compare-latency-chart" />
+              <LatencyChart groups={groups} metric={metric} log={log} maxSec={maxSec} percentiles={percentiles} testId="compare-latency-chart" />
             </Panel>
             <Panel
               title={<>Latency by percentile <span className="muted">{metric}, from the stored HDR histograms</span></>}

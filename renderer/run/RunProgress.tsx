@@ -8,12 +8,14 @@ export function RunProgress({ store }: { store: LiveRunStore }) {
   const p = store.progress;
   const status: RunStatus | 'starting' = store.finished?.status ?? (store.runId === null ? 'starting' : 'running');
   const done = store.finished !== null;
-  // The plan's duration leaves out server start-up, so the estimate can run out before the run
-  // does: then it says so instead of showing 100 % and 0 s left.
-  const overdue = !done && p !== null && p.remainingMs !== null && p.remainingMs <= 0;
-  const fraction = done ? 1 : Math.min(overdue ? 0.99 : 1, Math.max(0, p?.fraction ?? 0));
+  // Remaining is the plan's load time less the load time done (server start-ups are not in the
+  // plan, so wall-clock elapsed would run out early); past the plan it says so rather than 0 s.
+  const planned = store.plannedMs;
+  const loadDone = store.loadDoneMs();
+  const left = planned === null ? null : planned - loadDone;
+  const fraction = done ? 1 : planned !== null && planned > 0 ? Math.min(0.99, loadDone / planned) : Math.min(0.99, Math.max(0, p?.fraction ?? 0));
   const requests = Math.max(p?.requests ?? 0, store.windowRequests);
-  const remaining = done ? '–' : p === null || p.remainingMs === null ? 'unknown' : overdue ? 'finishing…' : formatDuration(p.remainingMs);
+  const remaining = done ? '–' : left === null ? (p === null ? '…' : 'unknown') : left <= 0 ? 'finishing…' : `~${formatDuration(left)}`;
   return (
     <div className="progress-block" data-testid="run-progress" data-status={status}>
       <div className="progress-line">
@@ -24,7 +26,7 @@ export function RunProgress({ store }: { store: LiveRunStore }) {
         <span className="progress-figure">
           elapsed <b>{formatDuration(p?.elapsedMs ?? 0)}</b>
         </span>
-        <span className="progress-figure">
+        <span className="progress-figure" title="load time left in the plan; starting each server comes on top">
           remaining <b>{remaining}</b>
         </span>
         <span className="progress-figure">

@@ -52,4 +52,18 @@ describe('LiveRunStore', () => {
     expect(t?.thinning).toBe(2);
     expect(t?.windows.at(-1)?.tMs).toBe((MAX_POINTS + 1) * 250);
   });
+
+  it('sets the load time done against the plan, leaving server start-up out', () => {
+    const store = new LiveRunStore();
+    store.adopt(1);
+    store.progressed({ runId: 1, elapsedMs: 500, remainingMs: 4500, requests: 0, fraction: 0.1 });
+    store.progressed({ runId: 1, elapsedMs: 5500, remainingMs: 0, requests: 0, fraction: 1 });
+    expect(store.plannedMs).toBe(5000);
+    // server 1 started its phase 800 ms after its start and has run 2.5 s; server 2 is 1 s in
+    store.phaseChanged({ runId: 1, targetId: 10, phaseIndex: 0, name: 'steady', state: 'started', tMs: 800 });
+    store.window(createWindow({ targetId: 10, tMs: 3300 }));
+    store.phaseChanged({ runId: 1, targetId: 11, phaseIndex: 0, name: 'steady', state: 'started', tMs: 900 });
+    store.window(createWindow({ targetId: 11, tMs: 1900 }));
+    expect(store.loadDoneMs()).toBe(3500);
+  });
 });

@@ -30,6 +30,8 @@ export class LiveRunStore {
    * server runs, so during the first one it says 0; the larger of the two is shown.
    */
   windowRequests = 0;
+  /** The plan's load time (ms), known from the first progress event with an estimate. */
+  plannedMs: number | null = null;
   readonly series: RunSeries = { runId: 0, targets: [] };
   version = 0;
   /** Called after every change (the hook batches these into animation frames). */
@@ -52,6 +54,7 @@ export class LiveRunStore {
     this.finished = null;
     this.error = null;
     this.windowRequests = 0;
+    this.plannedMs = null;
     this.series.runId = 0;
     this.series.targets = [];
     this.touch();
@@ -129,7 +132,22 @@ export class LiveRunStore {
   progressed(p: EventPayload<'run:progress'>): void {
     if (!this.mine(p.runId)) return;
     this.progress = { elapsedMs: p.elapsedMs, remainingMs: p.remainingMs, requests: p.requests, fraction: p.fraction };
+    // the engine's remaining is planned - elapsed, so while it is positive their sum is the plan
+    if (p.remainingMs !== null && p.remainingMs > 0) this.plannedMs = p.elapsedMs + p.remainingMs;
     this.touch();
+  }
+
+  /**
+   * Load time done so far: per server run, from its first phase to its latest window. Unlike the
+   * wall-clock elapsed time it leaves out server start-up, so it can be set against the plan.
+   */
+  loadDoneMs(): number {
+    let done = 0;
+    for (const t of this.series.targets) {
+      const last = t.windows.at(-1);
+      if (last !== undefined) done += Math.max(0, last.tMs - (t.phases[0]?.tMs ?? 0));
+    }
+    return done;
   }
 
   ended(p: EventPayload<'run:finished'>): void {
