@@ -32,12 +32,11 @@ async function startSmokeRun(): Promise<number> {
   await select.selectOption(SCENARIO);
   await byTestId('quick-toggle').check();
   await byTestId('start-run').click();
-  // the progress block names the run as soon as the engine has adopted it
+  // the progress block names the run once the engine has adopted it; until the page redraws it may
+  // still name the previous run, so wait for a number not seen before
   const runLabel = p.getByTestId('run-progress').getByText(/^run #\d+$/);
-  await runLabel.waitFor({ timeout: 30_000 });
-  const id = Number((await runLabel.textContent())?.replace(/\D/g, ''));
-  expect(id).toBeGreaterThan(0);
-  return id;
+  const readId = async () => Number((await runLabel.textContent({ timeout: 1_000 }).catch(() => ''))?.replace(/\D/g, '') || 0);
+  return until(readId, (id) => id > 0 && !runIds.includes(id), 'the new run to be named in the progress block');
 }
 
 const runPhase = () => page().getAttribute('[data-testid="run-view"]', 'data-phase');
