@@ -385,7 +385,8 @@ export const SHAPE_CHECKS: readonly ShapeCheck[] = [
     min: 1.5,
     writeup: '1220 / 167 = 7.3 (8 fib workers on 8 cores)',
     required: true,
-    caveat: 'The gist had 8 cores for 8 fib workers; here 2 workers share 2 cores with the load generator, so about 2x is the most the extra parallelism can give.',
+    caveat:
+      "Two things the gist did not have. (1) Here a random fib(1..30) costs about 0.75 ms of CPU per request (processing.mean of 'in-process'), about what the HTTP handling and the IPC hop to a fib worker cost, so moving fib out of the HTTP process saves little and adds a hop; the gist's server spent 4.6 ms per request (ab's 'time per request across all concurrent requests', 2012 hardware). (2) 2 fib workers share 2 cores with the HTTP process and the load generator, where the gist had 8 workers on 8 cores: about 2x is the most the extra parallelism could give. A 1500-request run with fib(1..34), about the gist's cost per request, gave in-process p50 1241 ms (gist 1220), round-robin 974 ms (1.27x) and HTTP workers + round-robin 633 ms (1.96x).",
   },
   {
     id: '004-round-robin-http',
@@ -396,7 +397,7 @@ export const SHAPE_CHECKS: readonly ShapeCheck[] = [
     denominator: { server: 'http-workers + per-CPU fib workers (cyan)' },
     min: 1.5,
     writeup: '1220 / 92 = 13.3',
-    caveat: 'As above: 2 cores, not 8.',
+    caveat: 'As for 004-round-robin: fib(1..30) costs about as much as the hop to a worker here, and 2 cores are shared by everything, not 8.',
   },
   {
     id: '004-one-worker-flat',
