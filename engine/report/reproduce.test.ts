@@ -1,0 +1,47 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../engine.js';
+import { FULL_MARKER, QUICK_MARKER } from './reproduction-doc.js';
+import { reproduce } from './reproduce.js';
+
+// The runner's paths that run nothing: --from-db on an empty store, the full-document guard, --only.
+
+let dir: string;
+let engine: Engine;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'loadscope-repro-'));
+  engine = createEngine({ dbPath: join(dir, 'runs.db') });
+});
+afterEach(async () => {
+  await engine.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const base = { command: 'npx loadscope reproduce --from-db', fromDb: true } as const;
+
+describe('reproduce', () => {
+  it('--from-db writes the document with a line for every scenario it finds no run of', async () => {
+    const out = join(dir, 'docs', 'reproductions.md');
+    const result = await reproduce(engine, { ...base, quick: false, only: ['002', 'seed-000-image'], out });
+    expect(result.written).toBe(true);
+    expect(result.scenarios.map((s) => s.name)).toEqual(['seed-002-sequential', 'seed-000-image']);
+    const doc = readFileSync(out, 'utf8');
+    expect(doc.startsWith(FULL_MARKER)).toBe(true);
+    expect(doc).toContain('Not reproduced: no stored full-size run of seed-000-image in this database.');
+  });
+
+  it('refuses to replace a full-size document with a quick one unless forced', async () => {
+    const out = join(dir, 'reproductions.md');
+    writeFileSync(out, `${FULL_MARKER}\n\n# hours of runs\n`);
+    await expect(reproduce(engine, { ...base, quick: true, out })).rejects.toMatchObject({ code: 'LS_ERR_BAD_REQUEST', message: expect.stringContaining('holds a full-size reproduction') });
+    await reproduce(engine, { ...base, quick: true, out, force: true, only: ['002'] });
+    expect(readFileSync(out, 'utf8').startsWith(QUICK_MARKER)).toBe(true);
+  });
+
+  it('refuses an --only that matches no seed', async () => {
+    await expect(reproduce(engine, { ...base, quick: true, out: join(dir, 'x.md'), only: ['007'] })).rejects.toMatchObject({ code: 'LS_ERR_BAD_REQUEST' });
+  });
+});
