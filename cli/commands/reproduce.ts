@@ -27,7 +27,9 @@ export function registerReproduce(program: Command): void {
       // On a terminal one line is redrawn; in a log, a line per scenario start and end.
       const onProgress: Parameters<typeof reproduce>[1]['onProgress'] = (p) => {
         const line = progressLine(p);
-        if (err.isTTY) err.write(`\r${line.slice(0, (err.columns ?? 100) - 1)}\x1b[K${p.status !== null ? '\n' : ''}`);
+        // Some terminals report 0 columns; then the line is not cut.
+        const width = err.columns > 20 ? err.columns - 1 : line.length;
+        if (err.isTTY) err.write(`\r${line.slice(0, width)}\x1b[K${p.status !== null ? '\n' : ''}`);
         else if (p.status !== null || (p.server === null && p.runId === null)) err.write(line + '\n');
       };
       const abort = new AbortController();

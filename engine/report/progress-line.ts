@@ -13,7 +13,8 @@ function clock(ms: number): string {
 export function progressLine(p: ReproduceProgress): string {
   const head = `[${p.index}/${p.count}] ${p.scenario}`;
   if (p.status !== null) return `${head}: ${p.status} in ${formatDuration(p.scenarioElapsedMs)}${p.runId !== null ? ` (run ${p.runId})` : ''}`;
-  const cell = p.cell ? ` cell ${p.cell.index}/${p.cell.count}${p.cell.label ? ` ${p.cell.label}` : ''}` : '';
+  const cell = p.cell && p.cell.count > 1 ? ` cell ${p.cell.index}/${p.cell.count}${p.cell.label ? ` ${p.cell.label}` : ''}` : '';
   const where = p.server ? ` ${p.server}${p.phase ? ` / ${p.phase}` : ''}` : ' starting';
-  return `${head}${cell}${where} - ${clock(p.scenarioElapsedMs)} (total ${clock(p.totalElapsedMs)})`;
+  const expected = p.expectedMs === null ? '' : ` of ~${clock(p.expectedMs)}`;
+  return `${head}${cell}${where} - ${clock(p.scenarioElapsedMs)}${expected} (total ${clock(p.totalElapsedMs)})`;
 }

@@ -5,7 +5,7 @@ import type { RunSummary } from '../../contract/results.js';
 import type { Engine } from '../engine.js';
 import { machineInfo } from '../machine-info.js';
 import { FULL_MARKER, reproductionDoc, type ReproducedScenario } from './reproduction-doc.js';
-import { selectSeedScenarios } from './seeds.js';
+import { seedScenario, selectSeedScenarios } from './seeds.js';
 import { cellLabel } from './winners.js';
 
 // `loadscope reproduce`: run every seed scenario (or find its latest stored run), then write the
@@ -28,6 +28,8 @@ export interface ReproduceProgress {
   totalElapsedMs: number;
   /** set when the scenario has ended */
   status: RunSummary['status'] | null;
+  /** the catalog's estimate for a full-size run (null for quick runs) */
+  expectedMs: number | null;
 }
 
 export interface ReproduceOptions {
@@ -81,6 +83,7 @@ async function runOne(engine: Engine, name: string, at: { index: number; count: 
     scenarioElapsedMs: 0,
     totalElapsedMs: performance.now() - at.startedMs,
     status: null,
+    expectedMs: opts.quick ? null : (seedScenario(name)?.fullMinutes ?? 0) * 60_000 || null,
   };
   const report = () => {
     state.scenarioElapsedMs = performance.now() - scenarioStart;

@@ -14,6 +14,8 @@ export interface Headline {
 
 export interface SeedScenario {
   name: string;
+  /** about how long the full-size run takes on a quiet 2-core machine, in minutes (shown as progress) */
+  fullMinutes: number;
   /** absent where the scenario has one server, so "who wins" is a question for its checks */
   headline?: Headline;
 }
@@ -31,28 +33,28 @@ export const SEEDS: readonly SeedInfo[] = [
     id: '002',
     title: 'Rudy, a sequential web server (course report)',
     source: '002_4404546b33ce7027.txt',
-    scenarios: [{ name: 'seed-002-sequential' }],
+    scenarios: [{ name: 'seed-002-sequential', fullMinutes: 0.3 }],
   },
   {
     id: '004',
     title: 'Node.js worker patterns under ApacheBench (gist)',
     source: '004_308e6a823cc93185.txt',
-    scenarios: [{ name: 'seed-004-workers', headline: { metric: 'total.p50', what: 'median total time' } }],
+    scenarios: [{ name: 'seed-004-workers', fullMinutes: 1, headline: { metric: 'total.p50', what: 'median total time' } }],
   },
   {
     id: '001',
     title: 'Go server toolkits and Apache at constant request rates (thesis chapter)',
     source: '001_527a58fa8a01ce85.txt',
-    scenarios: [{ name: 'seed-001-rates', headline: { phase: 'measure', metric: 'total.mean', what: 'mean response time' } }],
+    scenarios: [{ name: 'seed-001-rates', fullMinutes: 7, headline: { phase: 'measure', metric: 'total.mean', what: 'mean response time' } }],
   },
   {
     id: '000',
     title: 'An auto-scaling process pool (Master + Cooperator) against node:cluster (paper)',
     source: '000_abcf55c5928ba9cd.txt',
     scenarios: [
-      { name: 'seed-000-late-requests', headline: { phase: 'late', metric: 'total.mean', what: 'mean total time of the late requests' } },
-      { name: 'seed-000-image', headline: { phase: 'late', metric: 'total.mean', what: 'mean total time of the late image requests' } },
-      { name: 'seed-000-image-200', headline: { phase: '200 at once', metric: 'total.mean', what: 'mean total time of the 200 requests' } },
+      { name: 'seed-000-late-requests', fullMinutes: 6, headline: { phase: 'late', metric: 'total.mean', what: 'mean total time of the late requests' } },
+      { name: 'seed-000-image', fullMinutes: 2.5, headline: { phase: 'late', metric: 'total.mean', what: 'mean total time of the late image requests' } },
+      { name: 'seed-000-image-200', fullMinutes: 2.5, headline: { phase: '200 at once', metric: 'total.mean', what: 'mean total time of the 200 requests' } },
     ],
   },
   {
@@ -60,9 +62,9 @@ export const SEEDS: readonly SeedInfo[] = [
     title: 'Thread per request against a pre-created thread pool (course report)',
     source: '003_f37a21a0888f7a12.txt',
     scenarios: [
-      { name: 'seed-003-threads', headline: { metric: 'durationMs', what: 'total time' } },
-      { name: 'seed-003-delays', headline: { metric: 'durationMs', what: 'total time' } },
-      { name: 'seed-003-buckets', headline: { metric: 'durationMs', what: 'total time' } },
+      { name: 'seed-003-threads', fullMinutes: 4.5, headline: { metric: 'durationMs', what: 'total time' } },
+      { name: 'seed-003-delays', fullMinutes: 7.5, headline: { metric: 'durationMs', what: 'total time' } },
+      { name: 'seed-003-buckets', fullMinutes: 6.5, headline: { metric: 'durationMs', what: 'total time' } },
     ],
   },
 ];
