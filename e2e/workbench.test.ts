@@ -87,16 +87,16 @@ describe('the workbench in Chromium against the browser host', () => {
     await screenshot(page(), 'run-live');
 
     await waitFinished();
-    expect(await byTestId('run-progress').getAttribute('data-status')).toBe('completed');
+    expect(await byTestId('run-progress').getAttribute('data-status'), await byTestId('run-progress').innerText()).toBe('completed');
     expect(await pointsOf(latency)).toBeGreaterThanOrEqual(later);
 
-    // windows are 250 ms: the chart redrew about 4 times a second while they streamed (the pause
-    // while the second server starts, with nothing to draw, is left out)
+    // windows are 250 ms: the chart redrew about 4 times a second while they streamed. The median
+    // gap between redraws measures that; the pause while the second server starts is an outlier.
     const times = await page().evaluate<number[]>('window.__lsUpdates');
-    const gaps = times.slice(1).map((t, i) => t - times[i]!).filter((gap) => gap < 1000);
-    const rate = gaps.length / (gaps.reduce((a, b) => a + b, 0) / 1000);
+    const gaps = times.slice(1).map((t, i) => t - times[i]!).sort((a, b) => a - b);
     expect(gaps.length).toBeGreaterThanOrEqual(10);
-    expect(rate, `updates at ${times.map((t) => Math.round(t - times[0]!)).join(', ')} ms`).toBeGreaterThanOrEqual(3.6);
+    const median = gaps[Math.floor(gaps.length / 2)]!;
+    expect(1000 / median, `redraws at ${times.map((t) => Math.round(t - times[0]!)).join(', ')} ms`).toBeGreaterThanOrEqual(3.6);
   });
 
   it('shows the finished run with its report table and mean bars', async () => {
@@ -121,7 +121,6 @@ describe('the workbench in Chromium against the browser host', () => {
     const rows = page().locator('[data-testid="run-row"][data-status="completed"]');
     await until(() => rows.count(), (n) => n === 2, 'two completed runs in History');
     for (const id of runIds) await page().locator(`[data-testid="run-row"][data-run-id="${id}"]`).waitFor();
-    await screenshot(page(), 'history');
   });
 
   it('opens a stored run from History with its results and charts', async () => {
@@ -137,6 +136,9 @@ describe('the workbench in Chromium against the browser host', () => {
 
   it('compares the two runs: both series over time and the side-by-side table', async () => {
     for (const id of runIds) await page().getByLabel(`select run ${id}`).check();
+    // History with both runs ticked, as a person has it just before comparing
+    await byTestId('compare-selected').getByText('Compare 2 runs').waitFor();
+    await screenshot(page(), 'history');
     await byTestId('compare-selected').click();
     await page().locator('[data-testid="compare-view"][data-runs="2"]').waitFor({ timeout: 30_000 });
 

@@ -10,6 +10,8 @@ export const SCREENSHOT_DIR = rootPath('docs/screenshots');
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const path = `${SCREENSHOT_DIR}/${name}.png`;
+  // no focus ring left on the last control the test touched
+  await page.evaluate('document.activeElement instanceof HTMLElement && document.activeElement.blur()');
   // charts animate in; wait for two frames after fonts so the picture is not mid-redraw
   await page.evaluate('document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))');
   await page.screenshot({ path, fullPage: false, animations: 'disabled' });

@@ -28,7 +28,11 @@ export function RunTable({ runs, selected, toggle, open, remove }: RunTableProps
             <th>duration</th>
             <th>requests</th>
             <th>errors</th>
-            <th>mean total (ms)</th>
+            <th className="nowrap-lines">
+              mean total
+              <br />
+              (ms)
+            </th>
             <th aria-label="actions" />
           </tr>
         </thead>
