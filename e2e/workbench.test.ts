@@ -168,6 +168,14 @@ describe('the workbench in Chromium against the browser host', () => {
     // the list back at its top, as a person first sees it
     await page().evaluate('document.querySelector(\'[data-testid="scenario-list"]\').scrollTop = 0');
     await screenshot(page(), 'scenarios');
+
+    // a bad edit is named by its path, and the scenario cannot be started
+    const editor = byTestId('scenario-editor');
+    await editor.fill((await editor.inputValue()).replace('"rate": 50', '"rate": "fast"'));
+    const bad = page().locator('[data-testid="validation"][data-ok="false"]');
+    await bad.waitFor({ timeout: 15_000 });
+    expect(await bad.innerText()).toMatch(/rate/);
+    expect(await byTestId('editor-run').isDisabled()).toBe(true);
     expect(chromium?.problems ?? []).toEqual([]);
   });
 });
