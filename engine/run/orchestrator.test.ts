@@ -90,6 +90,12 @@ describe('the run orchestrator', () => {
     // The stored windows are the ones that were sent live.
     const stored = await engine.handlers['runs:windows']({ runId: run.id });
     expect(stored.windows.length).toBe(names.filter((n) => n === 'run:window').length);
+    // Progress counts requests while the server run is still going, and measures load time (the
+    // 1.5 s rate phase), not the server's start-up, so it is partway through before the run ends.
+    const progress = events.flatMap((e) => (e.event === 'run:progress' ? [e.payload] : []));
+    const mid = progress.filter((p) => p.requests > 0 && p.fraction > 0 && p.fraction < 1);
+    expect(mid.length, JSON.stringify(progress)).toBeGreaterThan(0);
+    for (const p of mid) expect(p.remainingMs!).toBeCloseTo(1500 * (1 - p.fraction), 0);
   });
 
   it('cancels a run: servers stop, the run is stored as cancelled, and one run at a time is enforced', async () => {

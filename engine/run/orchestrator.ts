@@ -7,6 +7,7 @@ import { machineInfo } from '../machine-info.js';
 import { renderReport } from '../report/render-report.js';
 import type { Cell } from '../scenario/index.js';
 import { plannedDurationMs } from './planned-duration.js';
+import { RunProgress } from './run-progress.js';
 import { runTarget, type TargetOutcome } from './run-target.js';
 
 export interface PreparedRun {
@@ -80,19 +81,13 @@ export class Orchestrator {
       event: 'run:started',
       payload: { runId, scenarioName: scenario.name, title: scenario.title ?? scenario.name, cells: cells.map(({ index, label, params }) => ({ index, label, params })), totalTargets: targets.length },
     });
-    const planned = cells.reduce((sum, c) => sum + (plannedDurationMs(c.scenario.phases) ?? 0) * c.scenario.servers.length, 0);
-    const startedAt = performance.now();
-    let requests = 0;
-    const progress = setInterval(() => {
-      const elapsedMs = performance.now() - startedAt;
-      const remainingMs = planned > 0 ? Math.max(0, planned - elapsedMs) : null;
-      const fraction = planned > 0 ? Math.min(1, elapsedMs / planned) : (finished / targets.length);
-      this.emit({ event: 'run:progress', payload: { runId, elapsedMs, remainingMs, requests, fraction } });
-    }, 500);
+    const plannedOf = (c: PreparedRun['cells'][number]) => plannedDurationMs(c.scenario.phases);
+    const planned = cells.some((c) => plannedOf(c) === null) ? 0 : cells.reduce((sum, c) => sum + plannedOf(c)! * c.scenario.servers.length, 0);
+    const tracker = new RunProgress(planned, targets.length);
+    const progress = setInterval(() => this.emit({ event: 'run:progress', payload: { runId, ...tracker.snapshot() } }), 500);
     progress.unref();
 
     const failures: string[] = [];
-    let finished = 0;
     let status: RunStatus = 'completed';
     let reason: string | null = null;
     try {
@@ -101,9 +96,13 @@ export class Orchestrator {
         const label = server.label ?? server.architecture;
         const targetId = this.store.createTarget({ runId, cellIndex: cell.index, serverIndex, label, architecture: server.architecture });
         this.emit({ event: 'run:target', payload: { runId, targetId, cellIndex: cell.index, serverIndex, label, status: 'running', reason: null } });
-        const outcome: TargetOutcome = await runTarget({ store: this.store, emit: this.emit, runId, targetId, scenario: cell.scenario, server, signal });
-        requests += outcome.requests;
-        finished += 1;
+        tracker.targetStarted(plannedOf(cell));
+        const emit = (event: EngineEvent) => {
+          tracker.observe(event);
+          this.emit(event);
+        };
+        const outcome: TargetOutcome = await runTarget({ store: this.store, emit, runId, targetId, scenario: cell.scenario, server, signal });
+        tracker.targetEnded(outcome.requests);
         this.emit({ event: 'run:target', payload: { runId, targetId, cellIndex: cell.index, serverIndex, label, status: outcome.status, reason: outcome.reason } });
         if (outcome.status === 'failed') failures.push(`${label}${cells.length > 1 ? ` (${cell.label})` : ''}: ${outcome.reason}`);
       }
