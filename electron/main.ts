@@ -1,9 +1,10 @@
 // The desktop shell's main process: one window showing the built renderer from loadscope://app/,
-// the engine in this process (load generation runs in the engine's worker threads, never on this
-// thread), the contract over IPC, the application menu, and on quit every server stopped.
+// the engine in a worker thread of this process (store writes, orchestration and supervision never
+// stall the window, menus or IPC; load generation runs in the engine's own driver threads), the
+// contract over IPC, the application menu, and on quit every server stopped.
 import { readFile, stat } from 'node:fs/promises';
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session } from 'electron';
-import { createEngine } from '../engine/engine.js';
+import { startEngineThread } from '../engine/engine-thread.js';
 import { rootPath } from '../engine/paths.js';
 import { handleAppScheme, registerAppScheme } from './app-protocol.js';
 import { sendToRenderer, wireIpc } from './ipc-wiring.js';
@@ -44,7 +45,8 @@ async function pickScenarioFile(): Promise<{ path: string; text: string } | unde
 
 /** The first instance owns the window, the engine and the store; a second one just focuses it. */
 function start(): void {
-  const engine = createEngine();
+  // Loaded from dist/engine/engine-worker.js (tsc output) via distPath, not bundled into this file.
+  const engine = startEngineThread({});
   const unwire = wireIpc(ipcMain, engine, (event) => isTrustedSender(event, win), () => win?.webContents);
 
   app.on('second-instance', () => {
@@ -73,7 +75,8 @@ function start(): void {
 
   app.on('window-all-closed', () => app.quit());
 
-  // Quit waits for the engine: the active run is cancelled and every server it started is stopped.
+  // Quit waits for the engine: the active run is cancelled, every server it started is stopped and the
+  // engine thread ends. This is the only orderly way out: signals never reach the engine's thread.
   let closing = false;
   let closed = false;
   app.on('before-quit', (event) => {
