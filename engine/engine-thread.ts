@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { CallName, CallResponse, EngineEvent, EngineHandlers, ParsedCallRequest } from '../contract/api.js';
-import { fromApiError, LoadscopeError, toApiError, type ErrorCode } from '../contract/errors.js';
+import { fromApiError, LoadscopeError, type ErrorCode } from '../contract/errors.js';
 import type { IpcOutcome } from '../contract/transport-ipc.js';
 import type { EngineApiSurface } from './api-dispatch.js';
 import { EventBus } from './event-bus.js';
@@ -84,9 +84,11 @@ export function startEngineThread(options: EngineThreadOptions = {}): EngineThre
       case 'event':
         bus.emit(msg.event);
         break;
-      case 'fatal':
-        cause = { ...toApiError(fromApiError(msg.error)), atStart: true };
+      case 'fatal': {
+        const { code, message } = fromApiError(msg.error);
+        cause = { code, message, atStart: true };
         break;
+      }
     }
   });
 
