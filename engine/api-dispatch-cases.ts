@@ -72,7 +72,8 @@ const progress = (requests: number): EngineEvent => ({
 });
 const finished: EngineEvent = { event: 'run:finished', payload: { runId: 7, status: 'completed', reason: null } };
 
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
+/** The error a promise rejects with; fails when it resolves. */
+export async function rejection(promise: Promise<unknown>): Promise<unknown> {
   try {
     await promise;
   } catch (err) {

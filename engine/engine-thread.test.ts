@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { EngineEvent } from '../contract/api.js';
 import { LoadscopeError } from '../contract/errors.js';
 import { openStore } from '../db/store.js';
+import { rejection } from './api-dispatch-cases.js';
 import { dispatchCall } from './api-dispatch.js';
 import { createEngine, type Engine } from './engine.js';
 import { startEngineThread, type EngineThread } from './engine-thread.js';
@@ -20,15 +21,6 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'loadscope-engine-thread-'));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected a rejection');
-}
 
 /** Live processes descended from this one (servers are children of the process, whichever thread started them). */
 async function descendants(): Promise<number[]> {

@@ -1,5 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import type { Phase } from '../../contract/scenario.js';
+import { nameIs } from './server-timing.js';
 
 // A minimal HTTP/1.1 keep-alive connection for the driver's common case (plain http, keep-alive,
 // ordinary headers): the request bytes are built once per template and written as one Buffer, and
@@ -60,6 +61,8 @@ function codeError(code: string, message: string): Error {
   return Object.assign(new Error(message), { code });
 }
 
+/** ASCII lower case of a letter byte (other bytes: only compared against letters) */
+const lower = (c: number): number => c | 0x20;
 const CR = 0x0d;
 const LF = 0x0a;
 const CRLFCRLF = Buffer.from('\r\n\r\n');
@@ -75,14 +78,6 @@ const S_CHUNK_CRLF = 6;
 const S_TRAILERS = 7;
 const S_UNTIL_CLOSE = 8;
 
-const lower = (c: number): number => c | 0x20;
-
-/** Does b[start..start+name.length) equal the lower-case ASCII `name`, ignoring case? */
-function nameIs(b: Buffer, start: number, end: number, name: string): boolean {
-  if (end - start !== name.length) return false;
-  for (let i = 0; i < name.length; i++) if (lower(b[start + i]!) !== name.charCodeAt(i)) return false;
-  return true;
-}
 
 export class H1Connection {
   private socket: Socket | null = null;

@@ -11,12 +11,16 @@ const EQ = 0x3d;
 const DOT = 0x2e;
 const lower = (c: number): number => c | 0x20;
 
+/** Does b[start..end) equal the lower-case ASCII `name`, ignoring case? (header names, no strings made) */
+export function nameIs(b: Buffer, start: number, end: number, name: string): boolean {
+  if (end - start !== name.length) return false;
+  for (let i = 0; i < name.length; i++) if (lower(b[start + i]!) !== name.charCodeAt(i)) return false;
+  return true;
+}
+
 /** Is this raw header name `server-timing` (any case)? */
 export function isServerTimingName(name: Buffer): boolean {
-  if (name.length !== 13) return false;
-  const s = 'server-timing';
-  for (let i = 0; i < 13; i++) if (lower(name[i]!) !== s.charCodeAt(i)) return false;
-  return true;
+  return nameIs(name, 0, name.length, 'server-timing');
 }
 
 export const METRIC_WAIT = 1;
