@@ -170,6 +170,9 @@ export function reproductionDoc(input: ReproductionDocInput): string {
   }
   out.push(
     `Generated ${input.generatedAt} by \`${input.command}\`.`,
+    ...(input.command.includes('--from-db')
+      ? ['', `The runs themselves were made by \`npx loadscope reproduce${input.quick ? ' --quick' : ''}\` (all of them, or in parts with \`--only\`) into the same database; \`--from-db\` wrote this document from the latest stored run of each scenario.`]
+      : []),
     '',
     `Machine: ${machines.length > 0 ? machines.join('; ') : 'unknown'}.`,
     '',
