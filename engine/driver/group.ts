@@ -176,6 +176,7 @@ export class ClientGroup implements Timed {
     baseUrl: string,
     private readonly scheduler: Scheduler,
     private readonly owner: GroupOwner,
+    warm: readonly H1Connection[] = [],
   ) {
     this.stats = owner.stats;
     this.templates = compileTemplates(phase);
@@ -221,6 +222,8 @@ export class ClientGroup implements Timed {
     };
     this.baseUrl = baseUrl;
     this.h1 = compileH1(phase, baseUrl);
+    // connections opened before the schedule started go to the slots used first (the free stack pops 0, 1, ...)
+    if (this.h1 !== null) for (let i = 0; i < warm.length && i < slots; i++) this.slots[i]!.h1 = warm[i]!;
     this.scratch = { phase: phaseIndex, client: clientIndex, intended: 0, sent: NaN, firstByte: NaN, status: 0, bytes: 0, stWait: NaN, stProc: NaN };
   }
 

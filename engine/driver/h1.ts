@@ -108,11 +108,34 @@ export class H1Connection {
     this.handler = handler;
     this.request = request;
     const s = this.socket;
-    if (s !== null && !s.destroyed && s.writable) {
+    if (s !== null && !s.destroyed && s.writable && !s.connecting) {
       this.send(s);
       return;
     }
+    // still connecting (opened ahead by open()): the 'connect' listener sends; sent is stamped then
     this.state = S_CONNECTING;
+    if (s === null || s.destroyed || !s.connecting) this.connect();
+  }
+
+  /**
+   * Connects ahead of the first request, sending nothing; resolves once connected or failed (a
+   * failed connection is simply opened again by the next dispatch, which then gets its own error).
+   */
+  open(): Promise<void> {
+    if (this.socket !== null) return Promise.resolve();
+    const socket = this.connect();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        socket.off('connect', done);
+        socket.off('close', done);
+        resolve();
+      };
+      socket.on('connect', done);
+      socket.on('close', done);
+    });
+  }
+
+  private connect(): Socket {
     const socket = connect({ host: this.host, port: this.port, noDelay: true });
     this.socket = socket;
     socket.setTimeout(this.timeoutMs);
@@ -137,6 +160,7 @@ export class H1Connection {
       if (this.state === S_UNTIL_CLOSE) this.complete();
       else this.fail(codeError('UND_ERR_SOCKET', 'other side closed'));
     });
+    return socket;
   }
 
   /** Drops the connection; a request in flight fails (on a later turn, like undici's destroy). */

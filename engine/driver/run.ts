@@ -1,6 +1,7 @@
 import type { Phase } from '../../contract/scenario.js';
 import { nowUs, setT0, t0 } from './clock.js';
 import { ABORT_CANCEL, ABORT_DEADLINE, ClientGroup, type GroupOwner } from './group.js';
+import { H1Connection, compileH1 } from './h1.js';
 import { Scheduler } from './scheduler.js';
 import { PhaseStats, RowSink } from './stats.js';
 import type { DriverPhaseResult, DriverPlan, DriverResult, FromWorkerMessage } from './types.js';
@@ -8,6 +9,15 @@ import type { DriverPhaseResult, DriverPlan, DriverResult, FromWorkerMessage } f
 export type Post = (msg: FromWorkerMessage, transfer?: ArrayBuffer[]) => void;
 
 const msUntil = (us: number): number => Math.max(0, (us - nowUs()) / 1000);
+
+// An open-loop phase's first arrivals would otherwise each open a connection of their own while the
+// first connects are still pending (a cascade of ~180 connects at 5,000 req/s, whose connect times
+// are the lag of those requests: sent is stamped when the bytes go to a connected socket). So before
+// t0 the runner opens, per client group of each rate phase, the connections its first WARM_S of
+// arrivals would need with no reuse, and waits for them (at most PRECONNECT_MAX_MS). Nothing is sent
+// on them before the schedule; a connection that fails or is closed meanwhile is opened again on use.
+const WARM_S = 0.002;
+const PRECONNECT_MAX_MS = 1000;
 
 /** One phase while it runs: its client groups, its stats, its deadlines. */
 class PhaseRun implements GroupOwner {
@@ -31,7 +41,7 @@ class PhaseRun implements GroupOwner {
   start(): void {
     const p = this.phase;
     for (let k = 0; k < p.clients; k++) {
-      this.groups.push(new ClientGroup(this.index, k, p, this.startUs, this.runner.plan.baseUrl, this.runner.scheduler, this));
+      this.groups.push(new ClientGroup(this.index, k, p, this.startUs, this.runner.plan.baseUrl, this.runner.scheduler, this, this.runner.warm[this.index]?.[k]));
     }
     const hardStop = this.startUs + p.maxDurationMs * 1000;
     this.timers.push(setTimeout(() => this.abort(ABORT_DEADLINE), msUntil(hardStop)));
@@ -90,6 +100,8 @@ export class Runner {
   private cancelled = false;
   private finished = false;
   private resolveDone: (r: DriverResult) => void = () => undefined;
+  /** connections opened before t0, by phase and client group (see WARM_S) */
+  readonly warm: (H1Connection[][] | null)[];
 
   constructor(
     readonly plan: DriverPlan,
@@ -99,10 +111,17 @@ export class Runner {
     this.rows = new RowSink(plan.rawRows !== false, (rows, count) => post({ type: 'rows', rows, count }, [rows.buffer as ArrayBuffer]));
     this.runs = plan.phases.map(() => null);
     this.results = plan.phases.map(() => null);
+    this.warm = plan.phases.map((p) => {
+      if (p.executor !== 'rate' || compileH1(p, plan.baseUrl) === null) return null;
+      const n = Math.min(p.maxInFlight, Math.ceil(Math.max(p.rate, p.rampTo ?? 0) * WARM_S));
+      return Array.from({ length: p.clients }, () => Array.from({ length: n }, () => new H1Connection(plan.baseUrl, p.timeoutMs)));
+    });
   }
 
-  run(): Promise<DriverResult> {
+  async run(): Promise<DriverResult> {
     const done = new Promise<DriverResult>((resolve) => (this.resolveDone = resolve));
+    await this.preconnect();
+    if (this.finished) return done;
     setT0(performance.now());
     this.post({ type: 'started', t0EpochMs: performance.timeOrigin + t0() });
     this.armWindow();
@@ -112,6 +131,14 @@ export class Runner {
     });
     if (this.plan.phases.length === 0) this.finish();
     return done;
+  }
+
+  private async preconnect(): Promise<void> {
+    const opens = this.warm.flatMap((byClient) => (byClient ?? []).flat().map((c) => c.open()));
+    if (opens.length === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(opens), new Promise<void>((resolve) => (timer = setTimeout(resolve, PRECONNECT_MAX_MS)))]);
+    clearTimeout(timer);
   }
 
   cancel(): void {
@@ -176,6 +203,8 @@ export class Runner {
     if (this.windowTimer) clearTimeout(this.windowTimer);
     for (const t of this.startTimers) clearTimeout(t);
     this.scheduler.stop();
+    // opened ahead for a phase that never started (idle ones only: close() leaves a busy one alone)
+    for (const byClient of this.warm) for (const c of (byClient ?? []).flat()) c.close();
     // the last, partial window
     if (this.endedSinceWindow.length > 0) this.emitWindows(Math.min(nowUs() / 1000, (this.windowIndex + 1) * this.windowMs));
     this.rows.flush();
