@@ -2,22 +2,32 @@ import type { Engine } from '../engine/engine.js';
 import { fmtDuration, fmtNum } from './format/table.js';
 
 /**
- * A one-line progress display (phase, elapsed, remaining, requests) for long runs, on a terminal
- * only: piped or in CI the output stays clean for the summary.
+ * A one-line progress display (server, phase, elapsed, remaining, requests) for long runs, on a
+ * terminal only: piped or in CI the output stays clean for the summary. Attach it before starting
+ * the run: the first server's start event comes before `runs:start` answers, so it latches on to the
+ * first run that starts (a CLI process runs one).
  */
-export function attachProgress(engine: Engine, runId: number, out: NodeJS.WriteStream): () => void {
+export function attachProgress(engine: Engine, out: NodeJS.WriteStream): () => void {
   if (!out.isTTY) return () => undefined;
-  let where = '';
+  let runId: number | null = null;
+  let server = '';
+  let phase = '';
   let last = '';
   const unsubscribe = engine.subscribe((e) => {
-    if (e.event === 'run:target' && e.payload.runId === runId && e.payload.status === 'running') {
-      where = e.payload.label;
-    } else if (e.event === 'run:phase' && e.payload.runId === runId && e.payload.state === 'started') {
-      where = `${where.split(' / ')[0]} / ${e.payload.name}`;
-    } else if (e.event === 'run:progress' && e.payload.runId === runId) {
+    if (e.event === 'run:started' && runId === null) runId = e.payload.runId;
+    if (runId === null || e.event === 'ui:menu' || e.payload.runId !== runId) return;
+    if (e.event === 'run:target' && e.payload.status === 'running') {
+      server = e.payload.label;
+      phase = '';
+    } else if (e.event === 'run:phase' && e.payload.state === 'started') {
+      phase = e.payload.name;
+    } else if (e.event === 'run:progress') {
       const remaining = e.payload.remainingMs === null ? '' : `, ~${fmtDuration(e.payload.remainingMs)} left`;
+      const where = phase ? `${server} / ${phase}` : `${server} (starting)`;
       last = `run ${runId}: ${where} - ${fmtDuration(e.payload.elapsedMs)} elapsed${remaining}, ${fmtNum(e.payload.requests)} requests`;
-      out.write(`\r${last.slice(0, (out.columns ?? 100) - 1).padEnd(Math.min(last.length, (out.columns ?? 100) - 1))}\x1b[K`);
+      // a pseudo-terminal may report 0 columns: then assume a common width
+      const width = (out.columns ?? 0) > 0 ? out.columns : 100;
+      out.write(`\r${last.slice(0, width - 1)}\x1b[K`);
     }
   });
   return () => {

@@ -22,8 +22,14 @@ export function registerRun(program: Command): void {
     .addOption(dbOption())
     .action(async (scenario: string, opts: { quick: boolean; json: boolean; set: Record<string, string>; db?: string }) => {
       const status = await withEngine(opts.db, async (engine) => {
-        const { runId } = await engine.handlers['runs:start']({ scenario: { name: scenario }, quick: opts.quick, set: opts.set });
-        const detach = attachProgress(engine, runId, process.stderr);
+        const detach = attachProgress(engine, process.stderr);
+        let runId: number;
+        try {
+          ({ runId } = await engine.handlers['runs:start']({ scenario: { name: scenario }, quick: opts.quick, set: opts.set }));
+        } catch (err) {
+          detach();
+          throw err;
+        }
         // Ctrl-C cancels cleanly: the servers are stopped and the run is stored as cancelled.
         const onSigint = () => void engine.handlers['runs:cancel']({ runId });
         process.on('SIGINT', onSigint);
