@@ -5,6 +5,7 @@ import { LoadscopeError } from '../../contract/errors.js';
 import { runDriver } from './driver.js';
 import { burst, closed, collect, maxOverlap, percentile, rate, req, sequential } from './test-helpers.js';
 import { startTestServer, type TestServer } from './test-server.js';
+import { WARMUP_REQUESTS, shouldWarm, warmUp } from './warmup.js';
 
 // The driver against a real HTTP server on 127.0.0.1 port 0, in its real worker thread (from dist/:
 // build first). Two shared cores: rate assertions are tolerant, but still catch a wrong schedule.
@@ -123,6 +124,41 @@ describe('executors', () => {
     const { result, starts, ends } = await collect(server.url, [sequential(5, '/sleep?ms=10'), burst(3)]);
     expect(starts[1]!.tMs).toBe(ends[0]!.tMs);
     expect(result.phases.map((p) => p.result.count)).toEqual([5, 3]);
+  });
+});
+
+describe('warm-up before t0', () => {
+  it('runs its throwaway phase against its own server, not the target', async () => {
+    expect(await warmUp(1000)).toBe(WARMUP_REQUESTS);
+  });
+
+  it('leaves no trace: results, rows and windows count exactly the requests the target received', async () => {
+    server = await startTestServer();
+    const phases = [rate(2000, 1000)];
+    expect(shouldWarm(phases, server.url)).toBe(true);
+    const { result, rows, windows, starts, ends } = await collect(server.url, phases);
+    const phase = result.phases[0]!.result;
+    expect(phase.count).toBeGreaterThanOrEqual(1960);
+    expect(phase.count).toBeLessThanOrEqual(2040);
+    expect(server.received).toBe(phase.count);
+    expect(phase.ok).toBe(phase.count);
+    expect(phase.total.count).toBe(phase.count);
+    expect(phase.lag.count).toBe(phase.count);
+    expect(phase.processing!.count).toBe(phase.count);
+    expect(rows).toHaveLength(phase.count);
+    expect(rows.every((r) => r.phase === 0 && r.client === 0 && r.intendedUs >= 0 && r.intendedUs < 1_000_000 && r.sentUs! >= r.intendedUs)).toBe(true);
+    expect(windows.reduce((s, w) => s + w.count, 0)).toBe(phase.count);
+    expect(windows.every((w) => w.phaseIndex === 0 && w.tMs > 0)).toBe(true);
+    expect(starts).toEqual([{ phaseIndex: 0, tMs: 0 }]);
+    expect(ends.map((e) => e.phaseIndex)).toEqual([0]);
+    expect(result.phases).toHaveLength(1);
+  });
+
+  it('is skipped for tiny or closed-loop phases and for phases the fast path does not run', () => {
+    expect(shouldWarm([burst(60), rate(200, 1000)], 'http://127.0.0.1:1')).toBe(false);
+    expect(shouldWarm([rate(5000, 5000)], 'https://127.0.0.1:1')).toBe(false);
+    expect(shouldWarm([closed(5, { durationMs: 1000 })], 'http://127.0.0.1:1')).toBe(false);
+    expect(shouldWarm([closed(5, { durationMs: 1000 }), rate(5000, 5000)], 'http://127.0.0.1:1')).toBe(true);
   });
 });
 
