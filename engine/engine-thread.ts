@@ -1,10 +1,9 @@
-import { Worker } from 'node:worker_threads';
 import type { CallName, CallResponse, EngineEvent, EngineHandlers, ParsedCallRequest } from '../contract/api.js';
 import { fromApiError, LoadscopeError, type ErrorCode } from '../contract/errors.js';
 import type { IpcOutcome } from '../contract/transport-ipc.js';
 import type { EngineApiSurface } from './api-dispatch.js';
 import { EventBus } from './event-bus.js';
-import { distPath } from './paths.js';
+import { startDistWorker } from './paths.js';
 
 // The engine (store, orchestrator, supervisor) in a worker thread, for hosts whose own thread must
 // stay responsive (Electron's main process runs the window, menus and IPC). Calls cross as
@@ -41,9 +40,7 @@ const DEFAULT_CLOSE_TIMEOUT_MS = 20_000;
 type Pending = { resolve: (value: unknown) => void; reject: (err: unknown) => void };
 
 export function startEngineThread(options: EngineThreadOptions = {}): EngineThread {
-  // a worker inherits execArgv; --input-type (from a `node -e` host) would make loading its file fail
-  const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
-  const worker = new Worker(options.entry ?? distPath('engine/engine-worker.ts'), { workerData: { dbPath: options.dbPath }, execArgv });
+  const worker = startDistWorker('engine/engine-worker.ts', { workerData: { dbPath: options.dbPath } }, options.entry);
   const bus = new EventBus();
   const pending = new Map<number, Pending>();
   let nextId = 1;

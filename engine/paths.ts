@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { packageRoot } from '../servers/launch.js';
 
 // Child processes and worker threads always start from compiled JS in dist/, whether the caller is
@@ -14,4 +15,11 @@ export function distPath(sourceRelative: string): string {
 
 export function rootPath(relative: string): string {
   return join(packageRoot(), relative);
+}
+
+/** A worker thread on a compiled file ('engine/driver/driver-worker.ts' -> dist/...js). */
+export function startDistWorker(sourceRelative: string, options: Omit<WorkerOptions, 'execArgv'> = {}, file = distPath(sourceRelative)): Worker {
+  // a worker inherits execArgv; --input-type (from a `node -e` host) would make loading its file fail
+  const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
+  return new Worker(file, { ...options, execArgv });
 }

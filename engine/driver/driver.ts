@@ -1,7 +1,6 @@
-import { Worker } from 'node:worker_threads';
 import { fromApiError, LoadscopeError } from '../../contract/errors.js';
 import { LoopbackUrl } from '../../contract/scenario.js';
-import { distPath } from '../paths.js';
+import { startDistWorker } from '../paths.js';
 import type { DriverListener, DriverPhaseResult, DriverPlan, DriverResult, FromWorkerMessage, ToWorkerMessage } from './types.js';
 
 export type * from './types.js';
@@ -23,9 +22,7 @@ export function runDriver(plan: DriverPlan, listener: DriverListener, signal?: A
   if (signal?.aborted) return Promise.resolve({ cancelled: true, t0EpochMs: Date.now(), durationMs: 0, phases: [] });
 
   return new Promise<DriverResult>((resolve, reject) => {
-    // a worker inherits execArgv; --input-type (from a `node -e` host) would make loading its file fail
-    const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
-    const worker = new Worker(distPath('engine/driver/driver-worker.ts'), { workerData: { plan }, execArgv });
+    const worker = startDistWorker('engine/driver/driver-worker.ts', { workerData: { plan } });
     const ended: DriverPhaseResult[] = [];
     let t0EpochMs = Date.now();
     let settled = false;
