@@ -48,7 +48,7 @@ describe('the run orchestrator', () => {
           architecture: 'external',
           label: 'crashes',
           url: `http://127.0.0.1:${port}`,
-          command: [process.execPath, rootPath('engine/supervisor/fixtures/line-server.mjs'), String(port), '--crash-after', '1500'],
+          command: [process.execPath, rootPath('engine/supervisor/fixtures/line-server.mjs'), String(port), '--crash-after', '1500', '--down-for', '300'],
           readiness: { line: 'ready' },
         },
         { architecture: 'single' },
