@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LoadscopeError } from '../contract/errors.js';
 import { REQUEST_STRIDE } from './requests-layout.js';
 import { openStore, type Store } from './store.js';
-import { newRun, requestBatch, tempDir } from './test-factories.js';
+import { newRun, requestBatch, tempDir } from './test-support/factories.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let store: Store;

@@ -4,7 +4,7 @@ import { LoadscopeError } from '../contract/errors.js';
 import { RunSummary } from '../contract/results.js';
 import { INTERRUPTED_REASON } from './recover.js';
 import { openStore, type Store } from './store.js';
-import { decodedMax, histograms, newRun, phaseResult, requestBatch, requestRow, stats, tempDir } from './test-factories.js';
+import { decodedMax, histograms, newRun, phaseResult, requestBatch, requestRow, stats, tempDir } from './test-support/factories.js';
 import { packRequests } from './requests-layout.js';
 
 let tmp: ReturnType<typeof tempDir>;

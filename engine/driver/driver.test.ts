@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LoadscopeError } from '../../contract/errors.js';
 import { runDriver } from './driver.js';
-import { burst, closed, collect, maxOverlap, percentile, rate, req, sequential } from './test-helpers.js';
-import { startTestServer, type TestServer } from './test-server.js';
+import { burst, closed, collect, maxOverlap, percentile, rate, req, sequential } from './test-support/phases.js';
+import { startTestServer, type TestServer } from './test-support/server.js';
 import { WARMUP_REQUESTS, shouldWarm, warmUp } from './warmup.js';
 
 // The driver against a real HTTP server on 127.0.0.1 port 0, in its real worker thread (from dist/:

@@ -1,7 +1,7 @@
-import type { Phase, RequestTemplate } from '../../contract/scenario.js';
-import { runDriver } from './driver.js';
-import { readRow, type RawRow } from './raw-rows.js';
-import type { DriverPlan, DriverResult, DriverWindow, PhaseEvent } from './types.js';
+import type { Phase, RequestTemplate } from '../../../contract/scenario.js';
+import { runDriver } from '../driver.js';
+import { readRow, type RawRow } from '../raw-rows.js';
+import type { DriverPlan, DriverResult, DriverWindow, PhaseEvent } from '../types.js';
 
 // Factories and a collecting runner for the driver's tests.
 

@@ -2,9 +2,9 @@ import * as hdr from 'hdr-histogram-js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type LatencyStats, type MachineInfo, type PhaseResult } from '../contract/results.js';
-import { packRequests, type RequestRow } from './requests-layout.js';
-import type { HistogramSet, NewRun } from './store.js';
+import { type LatencyStats, type MachineInfo, type PhaseResult } from '../../contract/results.js';
+import { packRequests, type RequestRow } from '../requests-layout.js';
+import type { HistogramSet, NewRun } from '../store.js';
 
 // Small factories for the store's tests: a temp folder per test, and plausible runs, phases,
 // histograms and raw rows.
