@@ -58,7 +58,7 @@ export default tseslint.config(
             { from: 'db', allow: ['db', 'contract'] },
             { from: 'servers', allow: ['servers', 'contract'] },
             { from: 'engine-base', allow: ['engine-base', 'contract', 'servers'] },
-            { from: 'engine-driver', allow: ['engine-driver', 'engine-base', 'contract', 'db'] },
+            { from: 'engine-driver', allow: ['engine-driver', 'engine-base', 'contract'] },
             { from: 'engine-supervisor', allow: ['engine-supervisor', 'engine-base', 'contract', 'servers'] },
             { from: 'engine-scenario', allow: ['engine-scenario', 'engine-base', 'contract'] },
             { from: 'engine-report', allow: ['engine-report', 'engine-scenario', 'contract'] },
