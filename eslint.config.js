@@ -11,7 +11,7 @@
 import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
 
-const engineAll = ['engine', 'engine-base', 'engine-driver', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-export', 'engine-run', 'engine-host', 'engine-tests'];
+const engineAll = ['engine', 'engine-base', 'engine-driver', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-export', 'engine-run', 'engine-host', 'engine-k6', 'engine-tests'];
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'worker_threads', 'http', 'net', 'crypto', 'zlib', 'url', 'events', 'stream', 'util'];
 
 export default tseslint.config(
@@ -36,6 +36,7 @@ export default tseslint.config(
         { type: 'engine-export', pattern: 'engine/export/**', mode: 'full' },
         { type: 'engine-run', pattern: 'engine/run/**', mode: 'full' },
         { type: 'engine-host', pattern: 'engine/host/**', mode: 'full' },
+        { type: 'engine-k6', pattern: 'engine/k6/**', mode: 'full' },
         { type: 'engine', pattern: 'engine/**', mode: 'full' },
         { type: 'reproduce', pattern: 'reproduce/**', mode: 'full' },
         { type: 'cli', pattern: 'cli/**', mode: 'full' },
@@ -65,6 +66,7 @@ export default tseslint.config(
             { from: 'engine-export', allow: ['engine-export', 'contract', 'db'] },
             { from: 'engine-run', allow: ['engine-run', 'engine-driver', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-base', 'contract', 'db'] },
             { from: 'engine-host', allow: ['engine-host', 'engine-base', 'contract'] },
+            { from: 'engine-k6', allow: ['engine-k6', 'engine-run', 'engine-driver', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-base', 'contract', 'db'] },
             { from: 'engine', allow: [...engineAll, 'contract', 'db', 'servers'] },
             { from: 'engine-tests', allow: [...engineAll, 'contract', 'db', 'servers'] },
             { from: 'reproduce', allow: ['reproduce', ...engineAll, 'db', 'contract'] },

@@ -22,3 +22,10 @@ export async function withEngine<T>(dbPath: string | undefined, use: (engine: im
     await engine.close();
   }
 }
+
+/** --set path=value, repeatable, into one record. */
+export function collectSet(value: string, previous: Record<string, string>): Record<string, string> {
+  const eq = value.indexOf('=');
+  if (eq <= 0) throw new LoadscopeError('LS_ERR_BAD_REQUEST', `--set takes path=value, got '${value}'`);
+  return { ...previous, [value.slice(0, eq)]: value.slice(eq + 1) };
+}

@@ -14,6 +14,11 @@ export const RUN_STATUSES = ['running', 'completed', 'failed', 'cancelled', 'int
 export const RunStatus = z.enum(RUN_STATUSES);
 export type RunStatus = z.infer<typeof RunStatus>;
 
+/** The load generator of a run: Loadscope's own driver, or k6 (run locally or imported from its files). */
+export const RUN_ENGINES = ['native', 'k6'] as const;
+export const RunEngine = z.enum(RUN_ENGINES);
+export type RunEngine = z.infer<typeof RunEngine>;
+
 export const LatencyStats = z.object({
   count: z.number(),
   mean: z.number(),
@@ -120,6 +125,9 @@ export const RunSummary = z.object({
   machine: MachineInfo.nullable(),
   /** the scenario exactly as run (matrix and quick already applied per cell) */
   scenario: z.unknown(),
+  /** who generated the load; k6 runs say in engineNote what k6 does not measure (intended send time) */
+  engine: RunEngine.default('native'),
+  engineNote: z.string().nullable().default(null),
   cells: z.array(CellInfo),
   targets: z.array(TargetResult),
   report: z.array(ReportTableResult),
@@ -137,6 +145,7 @@ export const RunListItem = z.object({
   requests: z.number(),
   errors: z.number(),
   servers: z.array(z.string()),
+  engine: RunEngine.default('native'),
   /** mean total time over all requests, ms */
   meanTotalMs: z.number().nullable(),
 });

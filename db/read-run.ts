@@ -80,7 +80,7 @@ export class RunReader {
     );
     // Per-run aggregates as correlated subqueries, so only the runs inside the limit pay for them.
     this.list = db.prepare(
-      `SELECT r.id, r.scenario_name, r.title, r.status, r.quick, r.created_at, r.duration_ms,
+      `SELECT r.id, r.scenario_name, r.title, r.status, r.quick, r.created_at, r.duration_ms, r.engine,
          (SELECT coalesce(sum(p.count), 0) FROM phases p JOIN targets t ON t.id = p.target_id WHERE t.run_id = r.id) AS requests,
          (SELECT coalesce(sum(p.count - p.ok), 0) FROM phases p JOIN targets t ON t.id = p.target_id WHERE t.run_id = r.id) AS errors,
          (SELECT sum(json_extract(p.total_json, '$.mean') * json_extract(p.total_json, '$.count')) / nullif(sum(json_extract(p.total_json, '$.count')), 0)
@@ -122,6 +122,8 @@ export class RunReader {
       durationMs: optNum(r, 'duration_ms', where),
       machine: json(r, 'machine_json', where),
       scenario: json(r, 'scenario_json', where),
+      engine: str(r, 'engine', where),
+      engineNote: optStr(r, 'engine_note', where),
       cells: rows(this.cells.all(runId), `${where} cell`).map((c) => ({
         index: num(c, 'idx', `${where} cell`),
         label: str(c, 'label', `${where} cell`),
@@ -176,6 +178,7 @@ export class RunReader {
         requests: num(r, 'requests', where),
         errors: num(r, 'errors', where),
         servers: json(r, 'servers_json', where),
+        engine: str(r, 'engine', where),
         meanTotalMs: optNum(r, 'mean_total', where),
       };
     });

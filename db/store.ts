@@ -11,6 +11,7 @@ import type {
   PhaseHistograms,
   PhaseResult,
   ReportTableResult,
+  RunEngine,
   RunListItem,
   RunStatus,
   RunSummary,
@@ -42,6 +43,10 @@ export interface NewRun {
   machine: MachineInfo | null;
   /** raw request rows kept for the run before sampling starts; default 1,000,000 */
   rawCap?: number;
+  /** default 'native' */
+  engine?: RunEngine;
+  /** what the engine does not measure, what it dropped (shown beside the run) */
+  engineNote?: string | null;
 }
 
 export interface NewTarget {
@@ -80,6 +85,8 @@ export interface Store {
   /** Ends a run. Targets still running become cancelled (run cancelled) or failed; pending ones skipped. */
   finishRun(runId: number, status: Exclude<RunStatus, 'running'>, reason: string | null, report?: readonly ReportTableResult[]): void;
   savePhase(targetId: number, phase: PhaseResult, histograms: HistogramSet): void;
+  /** Replaces a run's engine note (a k6 run learns what it dropped only at its end). */
+  setEngineNote(runId: number, note: string | null): void;
   insertWindows(batch: readonly WindowInput[]): void;
   insertSamples(batch: readonly SampleInput[]): void;
   /** Rows [0, rowCount) of a batch in the REQUEST_COLUMNS layout (stride REQUEST_STRIDE); one transaction. */
@@ -128,8 +135,8 @@ export function openStore(path: string): Store {
 function prepareStatements(db: Database.Database) {
   return {
     createRun: db.prepare(
-      `INSERT INTO runs (scenario_name, title, status, quick, created_at, scenario_json, machine_json, raw_cap, owner_host, owner_pid, owner_store)
-       VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO runs (scenario_name, title, status, quick, created_at, scenario_json, machine_json, raw_cap, owner_host, owner_pid, owner_store, engine, engine_note)
+       VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     addCell: db.prepare('INSERT INTO cells (run_id, idx, label, params_json) VALUES (?, ?, ?, ?)'),
     createTarget: db.prepare(
@@ -154,6 +161,7 @@ function prepareStatements(db: Database.Database) {
     ),
     insertSample: db.prepare('INSERT INTO samples (target_id, t_ms, cpu, rss, processes, busy, queue) VALUES (?, ?, ?, ?, ?, ?, ?)'),
     deleteRun: db.prepare('DELETE FROM runs WHERE id = ?'),
+    setEngineNote: db.prepare('UPDATE runs SET engine_note = ? WHERE id = ?'),
   };
 }
 
@@ -193,6 +201,8 @@ class SqliteStore implements Store {
       hostname(),
       process.pid,
       this.storeId,
+      run.engine ?? 'native',
+      run.engineNote ?? null,
     );
     return Number(result.lastInsertRowid);
   }
@@ -268,6 +278,10 @@ class SqliteStore implements Store {
       h.serverWait,
       h.lag,
     );
+  }
+
+  setEngineNote(runId: number, note: string | null): void {
+    if (this.stmt.setEngineNote.run(note, runId).changes === 0) throw runNotFound(runId);
   }
 
   insertWindows(batch: readonly WindowInput[]): void {

@@ -29,6 +29,8 @@ function storedRun(id: number, name: string, targets: TargetResult[], quick = fa
     durationMs: 600_000,
     machine,
     scenario: loaded.scenario,
+    engine: 'native',
+    engineNote: null,
     cells: loaded.cells.map(({ index, label, params }) => ({ index, label, params })),
     targets,
     report: [],

@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { registerCompare } from './compare.js';
 import { registerDelete } from './delete.js';
 import { registerExport } from './export.js';
+import { registerExportK6 } from './export-k6.js';
+import { registerImportK6 } from './import-k6.js';
 import { registerList } from './list.js';
 import { registerReproduce } from './reproduce.js';
 import { registerRun } from './run.js';
@@ -19,6 +21,8 @@ export const commands: ReadonlyArray<(program: Command) => void> = [
   registerShow,
   registerCompare,
   registerExport,
+  registerExportK6,
+  registerImportK6,
   registerDelete,
   registerScenarios,
   registerValidate,

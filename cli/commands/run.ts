@@ -1,15 +1,8 @@
 import type { Command } from 'commander';
-import { LoadscopeError } from '../../contract/errors.js';
 import { formatReportTables } from '../format/report.js';
 import { formatRunSummary, runSummaryJson } from '../format/run-summary.js';
-import { dbOption, withEngine } from '../options.js';
+import { collectSet, dbOption, withEngine } from '../options.js';
 import { attachProgress } from '../progress.js';
-
-function collectSet(value: string, previous: Record<string, string>): Record<string, string> {
-  const eq = value.indexOf('=');
-  if (eq <= 0) throw new LoadscopeError('LS_ERR_BAD_REQUEST', `--set takes path=value, got '${value}'`);
-  return { ...previous, [value.slice(0, eq)]: value.slice(eq + 1) };
-}
 
 export function registerRun(program: Command): void {
   program

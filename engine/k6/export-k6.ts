@@ -1,0 +1,52 @@
+import { LoadscopeError } from '../../contract/errors.js';
+import { LoopbackUrl, type Scenario } from '../../contract/scenario.js';
+import { loadScenario } from '../scenario/index.js';
+import { k6Script } from './k6-script.js';
+import { k8sName, operatorYaml } from './k6-operator.js';
+
+export interface ExportK6Options {
+  quick?: boolean;
+  set?: Record<string, string>;
+  /** matrix cell, default 0 */
+  cell?: number;
+  /** server index in the scenario, default 0 */
+  server?: number;
+  /** the script's default target; must be on this machine (LOADSCOPE_TARGET overrides it at run time) */
+  target?: string;
+  /** --operator N: the k6-operator ConfigMap + TestRun YAML with this parallelism, instead of the script */
+  operator?: number;
+  /** for --operator: the URL the pods send to inside the cluster (Loadscope itself sends nothing there) */
+  clusterTarget?: string;
+}
+
+/** Where a bundled server listens when the script is run by hand: `loadscope serve <arch> --port 8080`. */
+export const DEFAULT_TARGET = 'http://127.0.0.1:8080';
+
+function bad(message: string): LoadscopeError {
+  return new LoadscopeError('LS_ERR_BAD_REQUEST', message);
+}
+
+/** The server and cell of a loaded scenario that a script is made for. */
+export function pickTarget(cells: readonly { index: number; scenario: Scenario }[], cellIndex: number, serverIndex: number) {
+  const cell = cells[cellIndex];
+  if (!cell) throw bad(`--cell ${cellIndex}: the scenario has ${cells.length} cell(s), numbered from 0`);
+  const server = cell.scenario.servers[serverIndex];
+  if (!server) throw bad(`--server ${serverIndex}: the scenario has ${cell.scenario.servers.length} server(s), numbered from 0`);
+  return { cell, server, label: server.label ?? server.architecture };
+}
+
+/** `loadscope export-k6`: a k6 script (or the operator's YAML) for one server of one cell. */
+export function exportK6(ref: string, opts: ExportK6Options = {}): string {
+  const loaded = loadScenario(ref, { quick: opts.quick ?? false, set: opts.set ?? {} });
+  const { cell, server, label } = pickTarget(loaded.cells, opts.cell ?? 0, opts.server ?? 0);
+  const target = opts.target ?? (server.architecture === 'external' ? server.url : DEFAULT_TARGET);
+  if (!LoopbackUrl.safeParse(target).success) {
+    throw bad(`--target ${target}: must be an http(s) URL on this machine (127.0.0.0/8, ::1 or localhost); a cluster's target goes in --cluster-target with --operator`);
+  }
+  const script = k6Script(cell.scenario, { target, cell: cell.index, server: label });
+  if (opts.operator === undefined) return script;
+  if (!Number.isInteger(opts.operator) || opts.operator < 1) throw bad(`--operator ${opts.operator}: the parallelism must be a whole number >= 1`);
+  if (opts.clusterTarget !== undefined && !/^https?:\/\/[^/]/.test(opts.clusterTarget)) throw bad(`--cluster-target ${opts.clusterTarget}: must be an http(s) URL`);
+  const name = k8sName(`loadscope-${cell.scenario.name}${loaded.cells.length > 1 ? `-c${cell.index}` : ''}`);
+  return operatorYaml({ parallelism: opts.operator, name, target: opts.clusterTarget }, script);
+}

@@ -1,0 +1,97 @@
+import { basename } from 'node:path';
+import { LoadscopeError } from '../../../contract/errors.js';
+import type { Scenario } from '../../../contract/scenario.js';
+import type { Store } from '../../../db/store.js';
+import { collectK6, targetKey, type Collected } from './collect.js';
+import type { TargetAcc } from './k6-accumulator.js';
+import { TargetSink, writeRows } from './write-rows.js';
+
+// k6 result files -> stored server runs. Two passes over the files (see collect.ts, write-rows.ts);
+// nothing but per-phase histograms and one batch of rows is held in memory.
+
+export const K6_MEASUREMENT_NOTE =
+  'k6 measures each request from when it sent it: it has no intended send time, so waiting in front of the load generator (coordinated omission) is not in these times and schedule lag is not measured; arrivals k6 could not start in time are its dropped iterations.';
+
+export interface ImportSummary {
+  runId: number;
+  requests: number;
+  dropped: number;
+  skippedLines: number;
+  note: string;
+}
+
+/** The run's note: what k6 does not measure, what it dropped, where the points came from. */
+export function engineNote(c: Collected, labelOf: (acc: TargetAcc) => string): string {
+  const drops = c.targets.flatMap((t) => t.ordered().filter((p) => p.dropped > 0).map((p) => `'${p.ref.name}' on ${labelOf(t)}: ${p.dropped}`));
+  const parts = [K6_MEASUREMENT_NOTE];
+  if (drops.length > 0) parts.push(`Dropped iterations (requests never sent; counted, and among the timeouts): ${drops.join('; ')}.`);
+  if (c.files > 1) parts.push(`Merged from ${c.files} result files.`);
+  if (c.stats.skipped > 0) parts.push(`${c.stats.skipped} lines that were not k6 points were skipped.`);
+  return parts.join(' ');
+}
+
+/** Saves one server run's phases (executor and clients from the scenario where known) and its rows. */
+function phaseIndexes(acc: TargetAcc): Map<string, number> {
+  const out = new Map<string, number>();
+  let next = Math.max(-1, ...acc.ordered().map((p) => p.ref.index ?? -1)) + 1;
+  for (const p of acc.ordered()) out.set(p.key, p.ref.index ?? next++);
+  return out;
+}
+
+export function savePhases(store: Store, targetId: number, acc: TargetAcc, scenario: Scenario | null, t0Us: number): void {
+  const indexes = phaseIndexes(acc);
+  for (const p of acc.ordered()) {
+    const index = indexes.get(p.key)!;
+    const phase = scenario?.phases[index];
+    const { result, histograms } = p.result(index, phase ? `${phase.executor} (k6)` : 'k6', phase?.clients ?? 1, t0Us);
+    store.savePhase(targetId, result, histograms);
+  }
+}
+
+export function sinkFor(store: Store, targetId: number, acc: TargetAcc): TargetSink {
+  return new TargetSink(store, targetId, acc, phaseIndexes(acc));
+}
+
+function requestTotals(c: Collected): { requests: number; dropped: number } {
+  const phases = c.targets.flatMap((t) => [...t.phases.values()]);
+  return { requests: phases.reduce((s, p) => s + p.count - p.dropped, 0), dropped: phases.reduce((s, p) => s + p.dropped, 0) };
+}
+
+/** `loadscope import-k6`: one new run (marked as a k6 run) from one or more k6 result files. */
+export async function importK6Files(store: Store, files: readonly string[], opts: { scenario?: Scenario; title?: string } = {}): Promise<ImportSummary> {
+  if (files.length === 0) throw new LoadscopeError('LS_ERR_BAD_REQUEST', 'import-k6 needs at least one k6 result file (--out json or --out csv)');
+  const c = await collectK6(files);
+  const { requests, dropped } = requestTotals(c);
+  if (requests + dropped === 0) {
+    throw new LoadscopeError('LS_ERR_BAD_REQUEST', `no k6 request points in ${files.map((f) => basename(f)).join(', ')} (${c.stats.points} points, ${c.stats.skipped} other lines): write them with k6 run --out json=FILE or --out csv=FILE`);
+  }
+  const scenario = opts.scenario ?? null;
+  const name = scenario?.name ?? c.scenarioName ?? 'k6-import';
+  const note = engineNote(c, (t) => t.server);
+  const runId = store.createRun({
+    scenarioName: name,
+    title: opts.title ?? `k6: ${scenario?.title ?? name}`,
+    quick: false,
+    scenario: scenario ?? { name, engine: 'k6', files: files.map((f) => basename(f)) },
+    machine: null,
+    engine: 'k6',
+    engineNote: note,
+  });
+  const cells = [...new Set(c.targets.map((t) => t.cell))].sort((a, b) => a - b);
+  store.addCells(runId, cells.map((index) => ({ index, label: cells.length > 1 ? `cell ${index}` : '', params: {} })));
+  const sinks = new Map<string, TargetSink>();
+  c.targets.forEach((acc) => {
+    const serverIndex = scenario?.servers.findIndex((s) => (s.label ?? s.architecture) === acc.server) ?? -1;
+    const architecture = serverIndex >= 0 ? scenario!.servers[serverIndex]!.architecture : 'k6';
+    const targetId = store.createTarget({ runId, cellIndex: acc.cell, serverIndex: Math.max(0, serverIndex), label: acc.server, architecture, status: 'running' });
+    const sink = sinkFor(store, targetId, acc);
+    savePhases(store, targetId, acc, scenario, sink.t0Us);
+    sinks.set(targetKey(acc.cell, acc.server), sink);
+    const durationMs = Number.isFinite(acc.lastEndUs) ? Math.round((acc.lastEndUs - acc.firstStartUs) / 1000) : 0;
+    const startedAt = Number.isFinite(acc.firstStartUs) ? new Date(acc.firstStartUs / 1000).toISOString() : null;
+    store.updateTarget(targetId, { status: 'completed', startedAt, durationMs });
+  });
+  await writeRows(files, sinks);
+  store.finishRun(runId, 'completed', null);
+  return { runId, requests, dropped, skippedLines: c.stats.skipped, note };
+}

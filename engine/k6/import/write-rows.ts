@@ -1,0 +1,114 @@
+import { COL, NO_ERROR, REQUEST_STRIDE, errorCode } from '../../../contract/measurement.js';
+import { ERROR_KINDS } from '../../../contract/results.js';
+import type { Store, WindowInput } from '../../../db/store.js';
+import { FastHistogram } from '../../driver/fast-histogram.js';
+import type { TargetAcc } from './k6-accumulator.js';
+import { targetKey } from './collect.js';
+import { isDropped, requestOfPoint, type K6Request } from './k6-request.js';
+import { readPoints } from './read-points.js';
+
+// Pass 2 of an import: now that each server run's t0 (its first request's start) is known, the files
+// are read again and each request becomes a raw row (times from t0, as the native driver's) and part
+// of a timeline window. k6 has no intended time: intended = sent = end - total. Windows are at least
+// 250 ms and at most WINDOWS_MAX a server run, so their histograms stay small whatever the run's length.
+
+const BATCH = 4096;
+export const WINDOWS_MAX = 120;
+
+interface Window {
+  count: number;
+  errors: Float64Array;
+  hist: FastHistogram;
+  phaseIndex: number;
+}
+
+export class TargetSink {
+  private readonly rows = new Float64Array(BATCH * REQUEST_STRIDE);
+  private n = 0;
+  private readonly windows = new Map<number, Window>();
+  readonly windowMs: number;
+
+  constructor(
+    private readonly store: Store,
+    readonly targetId: number,
+    readonly acc: TargetAcc,
+    /** stored phase index by the accumulator's phase key */
+    private readonly phaseIndex: Map<string, number>,
+  ) {
+    const spanMs = Number.isFinite(acc.lastEndUs) ? (acc.lastEndUs - acc.firstStartUs) / 1000 : 0;
+    this.windowMs = Math.max(250, Math.ceil(spanMs / WINDOWS_MAX / 250) * 250);
+  }
+
+  get t0Us(): number {
+    return Number.isFinite(this.acc.firstStartUs) ? this.acc.firstStartUs : 0;
+  }
+
+  add(r: K6Request): void {
+    const phase = this.phaseIndex.get(this.acc.phase(r.phase).key) ?? 0;
+    const doneUs = r.endUs - this.t0Us;
+    const sentUs = doneUs - r.totalMs * 1000;
+    const o = this.n * REQUEST_STRIDE;
+    const b = this.rows;
+    b[o + COL.phaseIdx] = phase;
+    b[o + COL.clientIdx] = 0;
+    b[o + COL.intendedUs] = sentUs;
+    b[o + COL.sentUs] = sentUs;
+    b[o + COL.firstByteUs] = NaN;
+    b[o + COL.doneUs] = doneUs;
+    b[o + COL.status] = r.status;
+    b[o + COL.bytes] = 0;
+    b[o + COL.error] = r.error === null ? NO_ERROR : errorCode(r.error);
+    b[o + COL.serverWaitUs] = r.serverWaitMs === null ? NaN : r.serverWaitMs * 1000;
+    b[o + COL.serverProcUs] = r.procMs === null ? NaN : r.procMs * 1000;
+    if (++this.n === BATCH) this.flushRows();
+
+    const w = Math.floor(doneUs / 1000 / this.windowMs);
+    let win = this.windows.get(w);
+    if (!win) this.windows.set(w, (win = { count: 0, errors: new Float64Array(ERROR_KINDS.length), hist: new FastHistogram(2), phaseIndex: phase }));
+    win.count++;
+    win.phaseIndex = phase;
+    if (r.error !== null) win.errors[ERROR_KINDS.indexOf(r.error)]!++;
+    if (r.error !== 'refused') win.hist.record(r.totalMs * 1000);
+  }
+
+  private flushRows(): void {
+    if (this.n === 0) return;
+    this.store.insertRequests(this.targetId, this.rows, this.n);
+    this.n = 0;
+  }
+
+  /** Writes what is left: the last rows, and every window in time order. */
+  finish(): void {
+    this.flushRows();
+    const out: WindowInput[] = [...this.windows.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([w, win]) => ({
+        targetId: this.targetId,
+        tMs: (w + 1) * this.windowMs,
+        phaseIndex: win.phaseIndex,
+        count: win.count,
+        throughput: win.count / (this.windowMs / 1000),
+        errors: Object.fromEntries(ERROR_KINDS.flatMap((k, i) => (win.errors[i]! > 0 ? [[k, win.errors[i]!]] : []))),
+        inFlight: 0,
+        total: win.hist.windowStats(),
+        wait: null,
+        processing: null,
+      }));
+    this.store.insertWindows(out);
+    this.windows.clear();
+  }
+}
+
+/** Reads the files again and hands each request to its server run's sink. */
+export async function writeRows(files: readonly string[], sinks: ReadonlyMap<string, TargetSink>): Promise<void> {
+  const stats = { points: 0, skipped: 0 };
+  for (const file of files) {
+    for await (const point of readPoints(file, stats)) {
+      const r = requestOfPoint(point);
+      if (r === null || isDropped(r)) continue;
+      const sink = sinks.get(targetKey(r.cell, r.server));
+      if (sink && sink.acc.source === r.source) sink.add(r);
+    }
+  }
+  for (const sink of sinks.values()) sink.finish();
+}

@@ -1,0 +1,124 @@
+import type { Phase } from '../../contract/scenario.js';
+
+// How a scenario's phases become k6 scenarios. k6 starts every scenario at a fixed `startTime`, so a
+// phase that begins "when the previous one ends" can only follow a phase of known length (rate, timed
+// closed). After a phase whose length is unknown (burst, sequential, count-bounded closed) the next
+// un-`at` phase opens a new SEGMENT: Loadscope's own k6 runner runs segments one after another
+// (`-e LOADSCOPE_SEGMENT=i`), and a script run without that variable chains them by their hard stop
+// (maxDuration), which is correct but may idle. `at` phases always belong to segment 0 (their offset
+// is from the server run start).
+
+export type K6Executor = 'per-vu-iterations' | 'shared-iterations' | 'constant-vus' | 'constant-arrival-rate' | 'ramping-arrival-rate' | 'ramping-vus';
+
+export interface K6Scenario {
+  /** k6's scenario name: p<index>_<slug> */
+  key: string;
+  phaseIndex: number;
+  segment: number;
+  /** offset within the segment, ms */
+  startMs: number;
+  /** the segment's upper bound on this phase's length (its hard stop), ms */
+  boundMs: number;
+  options: Record<string, unknown>;
+}
+
+const ms = (n: number) => `${Math.round(n)}ms`;
+const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '').slice(0, 40);
+
+/** Integer k6 rate and time unit for a possibly fractional rate per second. */
+export function rateUnit(perSecond: number): { rate: number; timeUnit: string } {
+  if (Number.isInteger(perSecond)) return { rate: perSecond, timeUnit: '1s' };
+  return { rate: Math.max(1, Math.round(perSecond * 1000)), timeUnit: '1000s' };
+}
+
+/** Length of a phase when the scenario says it, else null. */
+function knownLengthMs(p: Phase): number | null {
+  if (p.executor === 'rate') return p.durationMs;
+  if (p.executor === 'closed' && p.count === undefined && p.durationMs !== undefined) return p.durationMs;
+  return null;
+}
+
+/** The k6 executor options of one phase (VUs and iterations multiplied by its client groups). */
+export function executorOptions(p: Phase): Record<string, unknown> {
+  const k = p.clients;
+  const grace = ms(p.timeoutMs);
+  switch (p.executor) {
+    case 'burst':
+      return { executor: 'per-vu-iterations', vus: p.count * k, iterations: 1, maxDuration: ms(p.maxDurationMs), gracefulStop: grace };
+    case 'sequential':
+      return { executor: 'per-vu-iterations', vus: k, iterations: p.count, maxDuration: ms(p.maxDurationMs), gracefulStop: grace };
+    case 'closed':
+      if (p.count !== undefined) {
+        return { executor: 'shared-iterations', vus: p.users * k, iterations: p.count * k, maxDuration: ms(Math.min(p.maxDurationMs, p.durationMs ?? Infinity)), gracefulStop: grace };
+      }
+      return { executor: 'constant-vus', vus: p.users * k, duration: ms(Math.min(p.durationMs!, p.maxDurationMs)), gracefulStop: grace };
+    case 'rate': {
+      // maxInFlight caps connections per client group: that is k6's maxVUs (one request per VU at a time).
+      const maxVUs = p.maxInFlight * k;
+      const peak = Math.max(p.rate, p.rampTo ?? 0) * k;
+      // Enough VUs pre-allocated for 100 ms of arrivals at the peak rate; k6 adds more up to maxVUs.
+      const preAllocatedVUs = Math.min(maxVUs, Math.max(1, Math.ceil(peak / 10)));
+      const common = { preAllocatedVUs, maxVUs, gracefulStop: grace };
+      if (p.rampTo === undefined) {
+        return { executor: 'constant-arrival-rate', ...rateUnit(p.rate * k), duration: ms(p.durationMs), ...common };
+      }
+      const unit = Number.isInteger(p.rate * k) && Number.isInteger(p.rampTo * k) ? 1 : 1000;
+      return {
+        executor: 'ramping-arrival-rate',
+        startRate: Math.round(p.rate * k * unit),
+        timeUnit: unit === 1 ? '1s' : '1000s',
+        stages: [{ target: Math.round(p.rampTo * k * unit), duration: ms(p.durationMs) }],
+        ...common,
+      };
+    }
+  }
+}
+
+/** The hard upper bound of a phase's length (ms): how long k6 may take at most, grace included. */
+function boundMs(p: Phase): number {
+  return (knownLengthMs(p) ?? p.maxDurationMs) + p.timeoutMs;
+}
+
+/** Every phase as a k6 scenario, with its segment and start offset. */
+export function planK6(phases: readonly Phase[]): K6Scenario[] {
+  const out: K6Scenario[] = [];
+  let segment = 0;
+  let maxSegment = 0;
+  let cursor = 0;
+  let cursorKnown = true;
+  phases.forEach((p, i) => {
+    let seg: number;
+    let start: number;
+    if (p.at !== undefined) {
+      seg = 0;
+      start = p.at;
+    } else if (cursorKnown) {
+      seg = segment;
+      start = cursor;
+    } else {
+      seg = ++maxSegment;
+      start = 0;
+    }
+    const len = knownLengthMs(p);
+    // As natively, the next un-`at` phase follows this one, wherever this one started.
+    segment = seg;
+    cursor = start + (len ?? 0);
+    cursorKnown = len !== null;
+    const name = p.name ?? `phase ${i + 1}`;
+    out.push({ key: `p${i}_${slug(name) || 'phase'}`, phaseIndex: i, segment: seg, startMs: start, boundMs: boundMs(p), options: executorOptions(p) });
+  });
+  return out;
+}
+
+/** Segment s's offset when all segments run in one k6 process: the sum of earlier segments' bounds. */
+export function segmentOffsets(plan: readonly K6Scenario[]): number[] {
+  const count = Math.max(0, ...plan.map((s) => s.segment)) + 1;
+  const ends = Array.from({ length: count }, (_, s) => Math.max(0, ...plan.filter((x) => x.segment === s).map((x) => x.startMs + x.boundMs)));
+  const offsets: number[] = [];
+  let acc = 0;
+  for (let s = 0; s < count; s++) {
+    offsets.push(acc);
+    acc += ends[s]!;
+  }
+  return offsets;
+}

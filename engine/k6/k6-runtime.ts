@@ -1,0 +1,117 @@
+// The fixed part of every generated k6 script: it runs inside k6 (goja, ES modules), not in Node, so
+// it is kept as text. The generated part is `const PLAN = {...}` above it (see k6-script.ts).
+//
+// Per request it adds one `loadscope_total` point tagged with the outcome (ls_result: ok or an error
+// kind, classified as the native driver does) and the status, with the server's Server-Timing as
+// point metadata (st_wait, st_proc): one line per request in `--out json`, which is what
+// `loadscope import-k6` reads. The trends loadscope_wait / _proc / _server_wait are for k6's own
+// summary and thresholds.
+
+export const K6_RUNTIME = String.raw`
+const TARGET = String(__ENV.LOADSCOPE_TARGET || PLAN.target).replace(/\/+$/, '');
+const SEGMENT = __ENV.LOADSCOPE_SEGMENT === undefined || __ENV.LOADSCOPE_SEGMENT === '' ? null : Number(__ENV.LOADSCOPE_SEGMENT);
+
+const total = new Trend('loadscope_total', true);
+const wait = new Trend('loadscope_wait', true);
+const proc = new Trend('loadscope_proc', true);
+const serverWait = new Trend('loadscope_server_wait', true);
+
+function buildScenarios() {
+  const out = {};
+  for (const s of PLAN.scenarios) {
+    if (SEGMENT !== null && SEGMENT !== s.segment) continue;
+    const offset = SEGMENT === null ? PLAN.offsets[s.segment] : 0;
+    const phase = PLAN.phases[s.phaseIndex];
+    out[s.key] = Object.assign({}, s.options, {
+      startTime: String(s.startMs + offset) + 'ms',
+      exec: 'runPhase',
+      tags: { ls_scenario: PLAN.scenario, phase: phase.name, phase_idx: String(s.phaseIndex), server: PLAN.server, cell: String(PLAN.cell), segment: String(s.segment) },
+    });
+  }
+  return out;
+}
+
+export const options = {
+  scenarios: buildScenarios(),
+  thresholds: PLAN.thresholds,
+  discardResponseBodies: true,
+  summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(99)', 'max'],
+};
+
+const BY_SCENARIO = {};
+for (const s of PLAN.scenarios) BY_SCENARIO[s.key] = PLAN.phases[s.phaseIndex];
+
+function pick(templates) {
+  if (templates.length === 1) return templates[0];
+  const r = Math.random() * templates[templates.length - 1].upTo;
+  for (const t of templates) if (r < t.upTo) return t;
+  return templates[templates.length - 1];
+}
+
+// Server-Timing: wait;dur=1.5, proc;dur=42.25 (ms); other metrics are ignored.
+function serverTiming(header) {
+  const out = { wait: null, proc: null };
+  if (!header) return out;
+  for (const part of String(header).split(',')) {
+    const fields = part.split(';');
+    const name = fields[0].trim().toLowerCase();
+    if (name !== 'wait' && name !== 'proc') continue;
+    for (const f of fields.slice(1)) {
+      const m = /^\s*dur\s*=\s*"?([0-9.]+)"?\s*$/i.exec(f);
+      if (m) out[name] = Number(m[1]);
+    }
+  }
+  return out;
+}
+
+// The native driver's error kinds (contract/results.ts ERROR_KINDS), from k6's error codes.
+function classify(res, t) {
+  const code = res.error_code || 0;
+  if (code !== 0 && (code < 1400 || code >= 1600)) {
+    if (code === 1050 || code === 1210 || code === 1211) return 'timeout';
+    if (code === 1212) return 'refused';
+    if (code === 1220 || /reset|broken pipe/i.test(String(res.error))) return 'reset';
+    return 'other';
+  }
+  const s = res.status;
+  if (t.status !== undefined ? s !== t.status : s >= 400) return s >= 400 ? 'http' : 'body';
+  if (t.bodyIncludes !== undefined && String(res.body).indexOf(t.bodyIncludes) < 0) return 'body';
+  return 'ok';
+}
+
+export function runPhase() {
+  const p = BY_SCENARIO[exec.scenario.name];
+  const t = pick(p.templates);
+  const params = {
+    headers: t.headers,
+    timeout: String(p.timeoutMs) + 'ms',
+    tags: { name: t.path },
+    responseType: t.bodyIncludes === undefined ? 'none' : 'text',
+  };
+  if (t.status !== undefined) params.responseCallback = http.expectedStatuses(t.status);
+  const res = http.request(t.method, TARGET + t.path, t.body === undefined ? null : t.body, params);
+  const kind = classify(res, t);
+  const checks = {};
+  checks[t.status === undefined ? 'status < 400' : 'status is ' + t.status] = (r) => (t.status === undefined ? r.status > 0 && r.status < 400 : r.status === t.status);
+  if (t.bodyIncludes !== undefined) checks['body includes ' + JSON.stringify(t.bodyIncludes)] = () => kind !== 'body';
+  check(res, checks);
+
+  const tm = res.timings;
+  // From the first attempt to get a connection to the last byte: what the native driver calls total,
+  // minus any wait before sending that k6 does not see (it has no intended time).
+  const totalMs = tm.blocked + tm.connecting + tm.tls_handshaking + tm.duration;
+  const st = serverTiming(res.headers['Server-Timing']);
+  const md = exec.vu.metrics.metadata;
+  if (st.proc !== null) md.st_proc = String(st.proc);
+  if (st.wait !== null) md.st_wait = String(st.wait);
+  total.add(totalMs, { ls_result: kind, status: String(res.status) });
+  delete md.st_proc;
+  delete md.st_wait;
+  if (kind !== 'refused') {
+    wait.add(st.proc === null ? totalMs : Math.max(0, totalMs - st.proc));
+    if (st.proc !== null) proc.add(st.proc);
+    if (st.wait !== null) serverWait.add(st.wait);
+  }
+  if (p.thinkMs > 0) sleep(p.thinkMs / 1000);
+}
+`;

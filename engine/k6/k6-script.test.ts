@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { Scenario, type PhaseInput } from '../../contract/scenario.js';
+import { builtinScenarioNames, loadScenario } from '../scenario/index.js';
+import { createScenario } from '../scenario/test-support/factories.js';
+import { planK6, rateUnit, segmentOffsets } from './k6-plan.js';
+import { k6Plan, k6Script } from './k6-script.js';
+import { exportK6 } from './export-k6.js';
+
+const scenarioOf = (phases: PhaseInput[]) => Scenario.parse(createScenario({ phases }));
+const opts = { target: 'http://127.0.0.1:9', cell: 0, server: 'single' };
+const req = [{ path: '/fib?n=10' }];
+
+describe('the k6 script generator', () => {
+  it('maps each executor to the matching k6 executor, scaled by the client groups', () => {
+    const plan = planK6(
+      scenarioOf([
+        { executor: 'burst', count: 50, clients: 2, requests: req },
+        { executor: 'sequential', count: 30, clients: 2, requests: req },
+        { executor: 'closed', users: 8, count: 100, requests: req },
+        { executor: 'closed', users: 4, durationMs: 2000, at: 100, requests: req },
+        { executor: 'rate', rate: 200, durationMs: 1000, maxInFlight: 64, at: 200, requests: req },
+        { executor: 'rate', rate: 10, rampTo: 90, durationMs: 3000, clients: 2, maxInFlight: 5, requests: req },
+      ]).phases,
+    );
+    const o = plan.map((s) => s.options);
+    expect(o[0]).toMatchObject({ executor: 'per-vu-iterations', vus: 100, iterations: 1 });
+    expect(o[1]).toMatchObject({ executor: 'per-vu-iterations', vus: 2, iterations: 30 });
+    expect(o[2]).toMatchObject({ executor: 'shared-iterations', vus: 8, iterations: 100 });
+    expect(o[3]).toMatchObject({ executor: 'constant-vus', vus: 4, duration: '2000ms' });
+    expect(o[4]).toMatchObject({ executor: 'constant-arrival-rate', rate: 200, timeUnit: '1s', duration: '1000ms', maxVUs: 64, preAllocatedVUs: 20 });
+    expect(o[5]).toMatchObject({ executor: 'ramping-arrival-rate', startRate: 20, stages: [{ target: 180, duration: '3000ms' }], maxVUs: 10 });
+    // `at` offsets become startTime; the rate phase after the timed one follows it
+    expect(plan.map((s) => [s.segment, s.startMs])).toEqual([[0, 0], [1, 0], [2, 0], [0, 100], [0, 200], [0, 1200]]);
+  });
+
+  it('opens a new segment after a phase of unknown length, and chains segments by their hard stops', () => {
+    const plan = planK6(scenarioOf([
+      { executor: 'sequential', count: 5, maxDurationMs: 1000, timeoutMs: 100, requests: req },
+      { executor: 'rate', rate: 5, durationMs: 500, requests: req },
+      { executor: 'rate', rate: 5, durationMs: 500, requests: req },
+    ]).phases);
+    expect(plan.map((s) => [s.segment, s.startMs])).toEqual([[0, 0], [1, 0], [1, 500]]);
+    expect(segmentOffsets(plan)).toEqual([0, 1100]);
+  });
+
+  it('writes fractional rates with an integer rate over a longer time unit', () => {
+    expect(rateUnit(2.5)).toEqual({ rate: 2500, timeUnit: '1000s' });
+    expect(rateUnit(7)).toEqual({ rate: 7, timeUnit: '1s' });
+  });
+
+  it('carries weights, expectations, keep-alive and tags into the script', () => {
+    const s = scenarioOf([
+      { executor: 'closed', users: 1, count: 4, keepAlive: false, requests: [{ path: '/a', weight: 3, expect: { status: 200, bodyIncludes: 'ok' } }, { path: '/b', method: 'POST', body: 'x' }] },
+    ]);
+    const plan = k6Plan(s, { ...opts, thresholds: { loadscope_total: ['p(99)<500'] } });
+    expect(plan.phases[0]!.templates).toEqual([
+      { method: 'GET', path: '/a', headers: { Connection: 'close' }, body: undefined, status: 200, bodyIncludes: 'ok', upTo: 3 },
+      { method: 'POST', path: '/b', headers: { Connection: 'close' }, body: 'x', status: undefined, bodyIncludes: undefined, upTo: 4 },
+    ]);
+    expect(plan.thresholds).toEqual({ loadscope_total: ['p(99)<500'] });
+    const text = k6Script(s, opts);
+    expect(text).toContain("new Trend('loadscope_proc', true)");
+    expect(text).toContain("new Trend('loadscope_server_wait', true)");
+    expect(text).toContain('phase_idx: String(s.phaseIndex)');
+  });
+
+  it('exports every built-in scenario (each cell), and refuses a target off this machine', () => {
+    for (const name of builtinScenarioNames()) {
+      const cells = loadScenario(name, { quick: true }).cells;
+      cells.forEach((c) => {
+        const text = exportK6(name, { quick: true, cell: c.index });
+        expect(text).toContain(`"scenario": "${name}"`);
+      });
+    }
+    expect(() => exportK6('seed-002-sequential', { target: 'http://10.0.0.1:80' })).toThrow(/on this machine/);
+    expect(() => exportK6('seed-002-sequential', { cell: 9 })).toThrow(/--cell 9/);
+  });
+});
