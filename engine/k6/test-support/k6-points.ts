@@ -1,0 +1,36 @@
+// Synthetic k6 output for import tests: the lines `k6 run --out json` writes, made by hand.
+
+export interface FakeRequest {
+  /** ms after 2026-01-01T00:00:00Z when the response was complete */
+  endMs: number;
+  totalMs: number;
+  phase: number;
+  server?: string;
+  result?: string;
+  status?: number;
+  proc?: number;
+  wait?: number;
+}
+
+const BASE = Date.parse('2026-01-01T00:00:00Z');
+/** RFC 3339 with nanoseconds, as k6 writes it */
+const time = (ms: number) => new Date(BASE + Math.floor(ms)).toISOString().replace('Z', `${String(Math.round((ms % 1) * 1e6)).padStart(6, '0')}Z`);
+
+const tags = (phase: number, server: string) => ({ cell: '0', server, phase: `phase ${phase + 1}`, phase_idx: String(phase), scenario: `p${phase}_phase_${phase + 1}`, ls_scenario: 'fake' });
+
+export function requestLine(r: FakeRequest): string {
+  const metadata: Record<string, string> = {};
+  if (r.proc !== undefined) metadata.st_proc = String(r.proc);
+  if (r.wait !== undefined) metadata.st_wait = String(r.wait);
+  return JSON.stringify({
+    metric: 'loadscope_total',
+    type: 'Point',
+    data: { time: time(r.endMs), value: r.totalMs, tags: { ...tags(r.phase, r.server ?? 'single'), ls_result: r.result ?? 'ok', status: String(r.status ?? 200) }, metadata },
+  });
+}
+
+export function droppedLine(endMs: number, phase: number, count: number, server = 'single'): string {
+  return JSON.stringify({ metric: 'dropped_iterations', type: 'Point', data: { time: time(endMs), value: count, tags: tags(phase, server) } });
+}
+
+export const metricLine = (name: string) => JSON.stringify({ type: 'Metric', data: { name, type: 'trend', contains: 'time', thresholds: [], submetrics: null }, metric: name });
