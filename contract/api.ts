@@ -4,6 +4,7 @@ import {
   LiveWindow,
   PhaseHistograms,
   RequestPoint,
+  RunEngine,
   RunListItem,
   RunStatus,
   RunSummary,
@@ -57,8 +58,22 @@ export const calls = {
       scenario: z.union([z.strictObject({ name: z.string().min(1) }), z.strictObject({ text: z.string().min(1) })]),
       quick: z.boolean().default(false),
       set: z.record(z.string(), z.string()).default({}),
+      /** who sends the load: Loadscope's driver (absent), or a local k6 (see k6:status) */
+      engine: RunEngine.optional(),
     }),
     response: z.object({ runId: z.number() }),
+  },
+  /** Is a k6 binary available for runs with engine 'k6', and if not, how to install it. */
+  'k6:status': {
+    request: z.strictObject({}),
+    response: z.object({ available: z.boolean(), version: z.string().nullable(), hint: z.string().nullable() }),
+  },
+  /** k6 result files (JSON/NDJSON or CSV, gzipped or not) stored as one run; several files merge. */
+  'runs:import-k6': {
+    request: z.strictObject({
+      files: z.array(z.strictObject({ name: z.string().min(1).max(255), base64: z.string().max(150_000_000) })).min(1).max(64),
+    }),
+    response: z.object({ runId: z.number(), requests: z.number(), dropped: z.number(), note: z.string() }),
   },
   'runs:cancel': { request: RunId, response: z.object({ cancelled: z.boolean() }) },
   'runs:list': {

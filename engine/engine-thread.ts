@@ -118,6 +118,8 @@ export function startEngineThread(options: EngineThreadOptions = {}): EngineThre
     'runs:compare': (r) => call('runs:compare', r),
     'runs:delete': (r) => call('runs:delete', r),
     'runs:export': (r) => call('runs:export', r),
+    'k6:status': (r) => call('k6:status', r),
+    'runs:import-k6': (r) => call('runs:import-k6', r),
   };
 
   async function close(): Promise<void> {

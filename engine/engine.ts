@@ -4,6 +4,9 @@ import { openStore, type Store } from '../db/store.js';
 import { defaultDbPath } from './db-path.js';
 import { EventBus } from './event-bus.js';
 import { exportRun } from './export/export-run.js';
+import { importK6Upload } from './k6/import/import-upload.js';
+import { k6Status } from './k6/k6-binary.js';
+import { withK6 } from './k6/with-k6.js';
 import { Orchestrator } from './run/orchestrator.js';
 import { prepareRun, validateText } from './run/prepare-run.js';
 import { listBuiltinScenarios, readBuiltinScenarioText } from './scenario/builtin.js';
@@ -29,9 +32,9 @@ export function createEngine(options: { dbPath?: string } = {}): Engine {
     'scenarios:list': async () => listBuiltinScenarios(),
     'scenarios:get': async ({ name }) => ({ name, text: readBuiltinScenarioText(name) }),
     'scenarios:validate': async ({ text }) => validateText(text),
-    'runs:start': async ({ scenario, quick, set }) => {
+    'runs:start': async ({ scenario, quick, set, engine }) => {
       const prepared = prepareRun('name' in scenario ? { name: scenario.name } : { text: scenario.text }, { quick, set });
-      const { runId, done } = orchestrator.start(prepared);
+      const { runId, done } = orchestrator.start(engine === 'k6' ? withK6(prepared, store) : prepared);
       running.set(runId, done);
       void done.finally(() => running.delete(runId));
       return { runId };
@@ -52,6 +55,14 @@ export function createEngine(options: { dbPath?: string } = {}): Engine {
       return { deleted: store.deleteRun(runId) };
     },
     'runs:export': async ({ runId, format }) => exportRun(store, runId, format),
+    'k6:status': async () => {
+      const { available, version, hint } = k6Status();
+      return { available, version, hint };
+    },
+    'runs:import-k6': async ({ files }) => {
+      const { runId, requests, dropped, note } = await importK6Upload(store, files);
+      return { runId, requests, dropped, note };
+    },
   };
 
   let closed = false;

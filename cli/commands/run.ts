@@ -1,4 +1,5 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { RUN_ENGINES, type RunEngine } from '../../contract/results.js';
 import { formatReportTables } from '../format/report.js';
 import { formatRunSummary, runSummaryJson } from '../format/run-summary.js';
 import { collectSet, dbOption, withEngine } from '../options.js';
@@ -12,13 +13,14 @@ export function registerRun(program: Command): void {
     .option('--quick', "use the scenario's quick profile (smaller sizes, same shape)", false)
     .option('--json', 'print one JSON document instead of tables', false)
     .option('--set <path=value>', 'override a scenario value, e.g. --set phases[0].count=50 (repeatable)', collectSet, {})
+    .addOption(new Option('--engine <engine>', 'who sends the load: native (Loadscope\'s driver) or k6 (a local k6 binary)').choices(RUN_ENGINES).default('native'))
     .addOption(dbOption())
-    .action(async (scenario: string, opts: { quick: boolean; json: boolean; set: Record<string, string>; db?: string }) => {
+    .action(async (scenario: string, opts: { quick: boolean; json: boolean; set: Record<string, string>; engine: RunEngine; db?: string }) => {
       const status = await withEngine(opts.db, async (engine) => {
         const detach = attachProgress(engine, process.stderr);
         let runId: number;
         try {
-          ({ runId } = await engine.handlers['runs:start']({ scenario: { name: scenario }, quick: opts.quick, set: opts.set }));
+          ({ runId } = await engine.handlers['runs:start']({ scenario: { name: scenario }, quick: opts.quick, set: opts.set, engine: opts.engine }));
         } catch (err) {
           detach();
           throw err;

@@ -30,7 +30,9 @@ export function formatRunSummary(run: RunSummary): string {
       ]);
     }
   }
-  return `${head}\n${textTable(header, rows)}\n${glossaryLines(['total', 'wait', 'processing', 'server wait', 'lag']).join('\n')}`;
+  // A k6 run's times start at its send time, not an intended time: said before the figures.
+  const engine = run.engine === 'k6' ? `load sent by k6: ${run.engineNote ?? ''}\n` : '';
+  return `${head}\n${engine}${textTable(header, rows)}\n${glossaryLines(['total', 'wait', 'processing', 'server wait', 'lag']).join('\n')}`;
 }
 
 const pick = (stats: LatencyStats | null) => {
@@ -47,6 +49,8 @@ export function runSummaryJson(run: RunSummary) {
     reason: run.reason,
     quick: run.quick,
     durationMs: run.durationMs,
+    engine: run.engine,
+    engineNote: run.engineNote,
     servers: run.targets.map((t) => ({
       targetId: t.id,
       label: t.label,

@@ -67,6 +67,8 @@ export function statusForCode(code: ErrorCode): number {
       return 409;
     case 'LS_ERR_SCENARIO_INVALID':
       return 422;
+    case 'LS_ERR_K6_MISSING':
+      return 424;
     case 'LS_ERR_SERVER_START':
     case 'LS_ERR_SERVER_CRASHED':
       return 502;

@@ -1,6 +1,6 @@
 import type { EngineEvent } from '../../contract/api.js';
 import { LoadscopeError } from '../../contract/errors.js';
-import type { RunStatus, RunSummary } from '../../contract/results.js';
+import type { RunEngine, RunStatus, RunSummary } from '../../contract/results.js';
 import type { Scenario } from '../../contract/scenario.js';
 import type { Store } from '../../db/store.js';
 import { machineInfo } from '../machine-info.js';
@@ -8,12 +8,16 @@ import { renderReport } from '../report/render-report.js';
 import type { Cell } from '../scenario/index.js';
 import { plannedDurationMs } from './planned-duration.js';
 import { RunProgress } from './run-progress.js';
-import { runTarget, type TargetOutcome } from './run-target.js';
+import { runTarget, type LoadGenerator, type TargetOutcome } from './run-target.js';
 
 export interface PreparedRun {
   scenario: Scenario;
   cells: Cell[];
   quick: boolean;
+  /** who sends the load (default: the native driver); engine and engineNote are stored with the run */
+  generator?: LoadGenerator;
+  engine?: RunEngine;
+  engineNote?: string;
 }
 
 interface ActiveRun {
@@ -51,6 +55,8 @@ export class Orchestrator {
       scenario,
       machine: machineInfo(),
       rawCap: scenario.rawRowCap,
+      engine: prepared.engine,
+      engineNote: prepared.engineNote,
     });
     this.store.addCells(runId, cells.map((c) => ({ index: c.index, label: c.label, params: c.params })));
     const abort = new AbortController();
@@ -75,7 +81,7 @@ export class Orchestrator {
     await active.done.catch(() => undefined);
   }
 
-  private async execute(runId: number, { scenario, cells }: PreparedRun, signal: AbortSignal): Promise<RunStatus> {
+  private async execute(runId: number, { scenario, cells, generator }: PreparedRun, signal: AbortSignal): Promise<RunStatus> {
     const targets = cells.flatMap((cell) => cell.scenario.servers.map((server, serverIndex) => ({ cell, server, serverIndex })));
     this.emit({
       event: 'run:started',
@@ -101,7 +107,7 @@ export class Orchestrator {
           tracker.observe(event);
           this.emit(event);
         };
-        const outcome: TargetOutcome = await runTarget({ store: this.store, emit, runId, targetId, scenario: cell.scenario, server, signal });
+        const outcome: TargetOutcome = await runTarget({ store: this.store, emit, runId, targetId, scenario: cell.scenario, server, signal, generator });
         tracker.targetEnded(outcome.requests);
         this.emit({ event: 'run:target', payload: { runId, targetId, cellIndex: cell.index, serverIndex, label, status: outcome.status, reason: outcome.reason } });
         if (outcome.status === 'failed') failures.push(`${label}${cells.length > 1 ? ` (${cell.label})` : ''}: ${outcome.reason}`);

@@ -1,5 +1,5 @@
 import type { EngineEvent } from '../../contract/api.js';
-import type { LiveWindow, PhaseResult, ServerSample } from '../../contract/results.js';
+import type { LiveWindow, ServerSample } from '../../contract/results.js';
 import type { Scenario, ServerSpec } from '../../contract/scenario.js';
 import type { Store } from '../../db/store.js';
 import { runDriver } from '../driver/driver.js';
@@ -13,12 +13,51 @@ export interface TargetContext {
   scenario: Scenario;
   server: ServerSpec;
   signal: AbortSignal;
+  /** what sends the load once the server is up; default: the native driver */
+  generator?: LoadGenerator;
 }
+
+/** A load generator for one server run: it sends the load, stores phases and raw rows, returns the request count. */
+export type LoadGenerator = (g: GeneratorContext) => Promise<{ requests: number }>;
+
+export interface GeneratorContext {
+  ctx: TargetContext;
+  /** the running server's base URL */
+  url: string;
+  /** aborted when the run is cancelled or the server dies */
+  signal: AbortSignal;
+  /** the epoch ms of the load's t0: server samples are timed from it */
+  setT0(epochMs: number): void;
+}
+
+/** Loadscope's own driver (worker threads). */
+export const nativeGenerator: LoadGenerator = async ({ ctx, url, signal, setT0 }) => {
+  const { store, emit, runId, targetId } = ctx;
+  const phaseName = (index: number) => ctx.scenario.phases[index]?.name ?? `phase ${index + 1}`;
+  let requests = 0;
+  const result = await runDriver(
+    { baseUrl: url, phases: ctx.scenario.phases },
+    {
+      onStart: (e) => setT0(e.t0EpochMs),
+      onPhaseStart: (e) => emit({ event: 'run:phase', payload: { runId, targetId, phaseIndex: e.phaseIndex, name: phaseName(e.phaseIndex), state: 'started', tMs: e.tMs } }),
+      onPhaseEnd: (e) => emit({ event: 'run:phase', payload: { runId, targetId, phaseIndex: e.phaseIndex, name: phaseName(e.phaseIndex), state: 'ended', tMs: e.tMs } }),
+      onWindow: (w) => {
+        const window: LiveWindow = { runId, targetId, ...w };
+        requests += w.count;
+        store.insertWindows([window]);
+        emit({ event: 'run:window', payload: window });
+      },
+      onRows: (batch) => store.insertRequests(targetId, batch.rows, batch.count),
+    },
+    signal,
+  );
+  for (const phase of result.phases) store.savePhase(targetId, phase.result, phase.histograms);
+  return { requests };
+};
 
 export interface TargetOutcome {
   status: 'completed' | 'failed' | 'cancelled' | 'skipped';
   reason: string | null;
-  phases: PhaseResult[];
   requests: number;
 }
 
@@ -29,7 +68,6 @@ export interface TargetOutcome {
  */
 export async function runTarget(ctx: TargetContext): Promise<TargetOutcome> {
   const { store, emit, runId, targetId } = ctx;
-  const phaseName = (index: number) => ctx.scenario.phases[index]?.name ?? `phase ${index + 1}`;
   const started = performance.now();
   const elapsedMs = () => performance.now() - started;
   const peaks = { cpu: 0, rss: 0, processes: 0 };
@@ -63,7 +101,7 @@ export async function runTarget(ctx: TargetContext): Promise<TargetOutcome> {
     const reason = err instanceof Error ? err.message : String(err);
     const skipped = isServerSkipped(err);
     store.updateTarget(targetId, { status: skipped ? 'skipped' : 'failed', reason, durationMs: Math.round(elapsedMs()) });
-    return { status: skipped ? 'skipped' : 'failed', reason, phases: [], requests: 0 };
+    return { status: skipped ? 'skipped' : 'failed', reason, requests: 0 };
   }
 
   const onCancel = () => driverAbort.abort('cancelled');
@@ -71,32 +109,20 @@ export async function runTarget(ctx: TargetContext): Promise<TargetOutcome> {
   store.updateTarget(targetId, { status: 'running', startedAt: new Date().toISOString() });
 
   let requests = 0;
-  let result;
   try {
-    result = await runDriver(
-      { baseUrl: server.url, phases: ctx.scenario.phases },
-      {
-        onStart: (e) => {
-          t0EpochMs = e.t0EpochMs;
-        },
-        onPhaseStart: (e) => emit({ event: 'run:phase', payload: { runId, targetId, phaseIndex: e.phaseIndex, name: phaseName(e.phaseIndex), state: 'started', tMs: e.tMs } }),
-        onPhaseEnd: (e) => emit({ event: 'run:phase', payload: { runId, targetId, phaseIndex: e.phaseIndex, name: phaseName(e.phaseIndex), state: 'ended', tMs: e.tMs } }),
-        onWindow: (w) => {
-          const window: LiveWindow = { runId, targetId, ...w };
-          requests += w.count;
-          store.insertWindows([window]);
-          emit({ event: 'run:window', payload: window });
-        },
-        onRows: (batch) => store.insertRequests(targetId, batch.rows, batch.count),
+    ({ requests } = await (ctx.generator ?? nativeGenerator)({
+      ctx,
+      url: server.url,
+      signal: driverAbort.signal,
+      setT0: (epochMs) => {
+        t0EpochMs = epochMs;
       },
-      driverAbort.signal,
-    );
+    }));
   } finally {
     ctx.signal.removeEventListener('abort', onCancel);
     await server.stop();
   }
 
-  for (const phase of result.phases) store.savePhase(targetId, phase.result, phase.histograms);
   const status = crashReason ? 'failed' : ctx.signal.aborted ? 'cancelled' : 'completed';
   const reason = crashReason ?? (status === 'cancelled' ? 'cancelled by the user' : null);
   store.updateTarget(targetId, {
@@ -107,6 +133,6 @@ export async function runTarget(ctx: TargetContext): Promise<TargetOutcome> {
     peakRssBytes: peaks.rss,
     peakProcesses: peaks.processes,
   });
-  return { status, reason, phases: result.phases.map((p) => p.result), requests };
+  return { status, reason, requests };
 }
 

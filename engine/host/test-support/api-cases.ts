@@ -49,6 +49,8 @@ export function createFakeEngine(): FakeEngine {
     'runs:compare': async () => notFaked('runs:compare'),
     'runs:delete': async () => notFaked('runs:delete'),
     'runs:export': async () => notFaked('runs:export'),
+    'k6:status': async () => notFaked('k6:status'),
+    'runs:import-k6': async () => notFaked('runs:import-k6'),
   };
   return { handlers, seen, subscribe: (listener) => bus.subscribe(listener), emit: (event) => bus.emit(event) };
 }

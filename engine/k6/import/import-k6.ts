@@ -48,8 +48,8 @@ export function savePhases(store: Store, targetId: number, acc: TargetAcc, scena
   }
 }
 
-export function sinkFor(store: Store, targetId: number, acc: TargetAcc): TargetSink {
-  return new TargetSink(store, targetId, acc, phaseIndexes(acc));
+export function sinkFor(store: Store, targetId: number, acc: TargetAcc, t0Us?: number): TargetSink {
+  return new TargetSink(store, targetId, acc, phaseIndexes(acc), t0Us);
 }
 
 function requestTotals(c: Collected): { requests: number; dropped: number } {

@@ -34,12 +34,15 @@ export class TargetSink {
     readonly acc: TargetAcc,
     /** stored phase index by the accumulator's phase key */
     private readonly phaseIndex: Map<string, number>,
+    /** epoch µs the run's times count from; default: its first request's start */
+    private readonly t0Override?: number,
   ) {
-    const spanMs = Number.isFinite(acc.lastEndUs) ? (acc.lastEndUs - acc.firstStartUs) / 1000 : 0;
+    const spanMs = Number.isFinite(acc.lastEndUs) ? (acc.lastEndUs - this.t0Us) / 1000 : 0;
     this.windowMs = Math.max(250, Math.ceil(spanMs / WINDOWS_MAX / 250) * 250);
   }
 
   get t0Us(): number {
+    if (this.t0Override !== undefined) return this.t0Override;
     return Number.isFinite(this.acc.firstStartUs) ? this.acc.firstStartUs : 0;
   }
 

@@ -1,0 +1,64 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LoadscopeError } from '../../contract/errors.js';
+import { LoopbackUrl } from '../../contract/scenario.js';
+import type { Store } from '../../db/store.js';
+import type { LoadGenerator } from '../run/run-target.js';
+import { collectK6, targetKey } from './import/collect.js';
+import { engineNote, K6_MEASUREMENT_NOTE, savePhases, sinkFor } from './import/import-k6.js';
+import { writeRows, type TargetSink } from './import/write-rows.js';
+import { K6_THRESHOLDS_CROSSED, runK6Process } from './k6-process.js';
+import { k6Script, segmentCount } from './k6-script.js';
+import { LiveWindows } from './live-windows.js';
+
+// `loadscope run --engine k6`: the orchestrator starts and watches each server as for a native run,
+// and this generator sends the load with a local k6 instead of the driver: the scenario's script for
+// that server, its segments one k6 process after another, points streamed to the live view and to a
+// file, which is then imported into the server run exactly as `import-k6` would.
+
+/** A generator for one run; it keeps the run's engine note (what k6 dropped, per server) up to date. */
+export function k6Generator(k6: string, runNote: { runId?: number; parts: string[] }, store: Store): LoadGenerator {
+  return async ({ ctx, url, signal, setT0 }) => {
+    if (!LoopbackUrl.safeParse(url).success) throw new LoadscopeError('LS_ERR_NOT_LOOPBACK', `k6 only sends load to this machine; ${url} is not on it`);
+    const label = ctx.server.label ?? ctx.server.architecture;
+    const dir = mkdtempSync(join(tmpdir(), 'loadscope-k6-'));
+    try {
+      const script = join(dir, 'script.js');
+      writeFileSync(script, k6Script(ctx.scenario, { target: url, cell: 0, server: label }));
+      const t0Ms = Date.now();
+      setT0(t0Ms);
+      const phaseName = (i: number) => ctx.scenario.phases[i]?.name ?? `phase ${i + 1}`;
+      const live = new LiveWindows(ctx.runId, ctx.targetId, ctx.emit, t0Ms * 1000, phaseName);
+      const files: string[] = [];
+      let thresholds = false;
+      for (let s = 0; s < segmentCount(ctx.scenario) && !signal.aborted; s++) {
+        const outFile = join(dir, `segment-${s}.json`);
+        files.push(outFile);
+        const exit = await runK6Process({ k6, script, outFile, env: { LOADSCOPE_TARGET: url, LOADSCOPE_SEGMENT: String(s) }, signal, onRequest: (r) => live.add(r) });
+        if (exit.cancelled) break;
+        if (exit.code === K6_THRESHOLDS_CROSSED) thresholds = true;
+        else if (exit.code !== 0) throw new Error(`k6 exited with code ${exit.code}: ${exit.stderrTail.slice(-3).join(' | ') || 'no output'}`);
+      }
+      live.finish(Date.now() - t0Ms);
+
+      const collected = await collectK6(files);
+      const sinks = new Map<string, TargetSink>();
+      let requests = 0;
+      for (const acc of collected.targets) {
+        const sink = sinkFor(store, ctx.targetId, acc, t0Ms * 1000);
+        savePhases(store, ctx.targetId, acc, ctx.scenario, sink.t0Us);
+        sinks.set(targetKey(acc.cell, acc.server), sink);
+        requests += [...acc.phases.values()].reduce((n, p) => n + p.count - p.dropped, 0);
+      }
+      await writeRows(files, sinks);
+      const note = engineNote({ ...collected, files: 1 }, () => label).slice(K6_MEASUREMENT_NOTE.length).trim();
+      if (note) runNote.parts.push(note);
+      if (thresholds) runNote.parts.push(`k6 thresholds were crossed on ${label}.`);
+      store.setEngineNote(ctx.runId, [K6_MEASUREMENT_NOTE, ...runNote.parts].join(' '));
+      return { requests };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+}

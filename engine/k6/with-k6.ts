@@ -1,0 +1,11 @@
+import type { Store } from '../../db/store.js';
+import type { PreparedRun } from '../run/orchestrator.js';
+import { K6_MEASUREMENT_NOTE } from './import/import-k6.js';
+import { requireK6 } from './k6-binary.js';
+import { k6Generator } from './k6-generator.js';
+
+/** A prepared run whose load a local k6 sends; LS_ERR_K6_MISSING (with how to install it) where there is none. */
+export function withK6(prepared: PreparedRun, store: Store): PreparedRun {
+  const k6 = requireK6();
+  return { ...prepared, engine: 'k6', engineNote: K6_MEASUREMENT_NOTE, generator: k6Generator(k6, { parts: [] }, store) };
+}
