@@ -49,7 +49,8 @@ export function executorOptions(p: Phase): Record<string, unknown> {
       return { executor: 'per-vu-iterations', vus: k, iterations: p.count, maxDuration: ms(p.maxDurationMs), gracefulStop: grace };
     case 'closed':
       if (p.count !== undefined) {
-        return { executor: 'shared-iterations', vus: p.users * k, iterations: p.count * k, maxDuration: ms(Math.min(p.maxDurationMs, p.durationMs ?? Infinity)), gracefulStop: grace };
+        // k6 refuses more VUs than iterations; users beyond the request count would only idle.
+        return { executor: 'shared-iterations', vus: Math.min(p.users, p.count) * k, iterations: p.count * k, maxDuration: ms(Math.min(p.maxDurationMs, p.durationMs ?? Infinity)), gracefulStop: grace };
       }
       return { executor: 'constant-vus', vus: p.users * k, duration: ms(Math.min(p.durationMs!, p.maxDurationMs)), gracefulStop: grace };
     case 'rate': {
@@ -60,7 +61,15 @@ export function executorOptions(p: Phase): Record<string, unknown> {
       const preAllocatedVUs = Math.min(maxVUs, Math.max(1, Math.ceil(peak / 10)));
       const common = { preAllocatedVUs, maxVUs, gracefulStop: grace };
       if (p.rampTo === undefined) {
-        return { executor: 'constant-arrival-rate', ...rateUnit(p.rate * k), duration: ms(p.durationMs), ...common };
+        // The native driver's arrivals are at i / rate for i < rate * duration. k6's constant rate
+        // also starts one at the very end of `duration` (ending half an interval early gives the same
+        // count), and must last 1 s at least; a shorter phase is a flat ramping-arrival-rate stage,
+        // whose arrivals come at the end of each interval (so it ends half an interval late).
+        const half = 500 / (p.rate * k);
+        const fmt = (n: number) => `${Number(n.toFixed(3))}ms`;
+        if (p.durationMs - half >= 1000) return { executor: 'constant-arrival-rate', ...rateUnit(p.rate * k), duration: fmt(p.durationMs - half), ...common };
+        const u = rateUnit(p.rate * k);
+        return { executor: 'ramping-arrival-rate', startRate: u.rate, timeUnit: u.timeUnit, stages: [{ target: u.rate, duration: fmt(p.durationMs + half) }], ...common };
       }
       const unit = Number.isInteger(p.rate * k) && Number.isInteger(p.rampTo * k) ? 1 : 1000;
       return {

@@ -30,7 +30,7 @@ export interface K6Exit {
 export const K6_THRESHOLDS_CROSSED = 99;
 
 export async function runK6Process(o: K6ProcessOptions): Promise<K6Exit> {
-  const args = ['run', '--quiet', '--no-color', '--no-usage-report', '--no-summary', '--out', 'json=-'];
+  const args = ['run', '--quiet', '--no-color', '--no-usage-report', '--summary-mode=disabled', '--out', 'json=-'];
   for (const [k, v] of Object.entries(o.env)) args.push('-e', `${k}=${v}`);
   args.push(o.script);
   const child = spawn(o.k6, args, { stdio: ['ignore', 'pipe', 'pipe'] });

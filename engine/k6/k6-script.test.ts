@@ -18,7 +18,8 @@ describe('the k6 script generator', () => {
         { executor: 'sequential', count: 30, clients: 2, requests: req },
         { executor: 'closed', users: 8, count: 100, requests: req },
         { executor: 'closed', users: 4, durationMs: 2000, at: 100, requests: req },
-        { executor: 'rate', rate: 200, durationMs: 1000, maxInFlight: 64, at: 200, requests: req },
+        { executor: 'rate', rate: 200, durationMs: 2000, maxInFlight: 64, at: 200, requests: req },
+        { executor: 'rate', rate: 40, durationMs: 300, requests: req },
         { executor: 'rate', rate: 10, rampTo: 90, durationMs: 3000, clients: 2, maxInFlight: 5, requests: req },
       ]).phases,
     );
@@ -27,10 +28,11 @@ describe('the k6 script generator', () => {
     expect(o[1]).toMatchObject({ executor: 'per-vu-iterations', vus: 2, iterations: 30 });
     expect(o[2]).toMatchObject({ executor: 'shared-iterations', vus: 8, iterations: 100 });
     expect(o[3]).toMatchObject({ executor: 'constant-vus', vus: 4, duration: '2000ms' });
-    expect(o[4]).toMatchObject({ executor: 'constant-arrival-rate', rate: 200, timeUnit: '1s', duration: '1000ms', maxVUs: 64, preAllocatedVUs: 20 });
-    expect(o[5]).toMatchObject({ executor: 'ramping-arrival-rate', startRate: 20, stages: [{ target: 180, duration: '3000ms' }], maxVUs: 10 });
+    expect(o[4]).toMatchObject({ executor: 'constant-arrival-rate', rate: 200, timeUnit: '1s', duration: '1997.5ms', maxVUs: 64, preAllocatedVUs: 20 });
+    expect(o[5]).toMatchObject({ executor: 'ramping-arrival-rate', startRate: 40, stages: [{ target: 40, duration: '312.5ms' }] });
+    expect(o[6]).toMatchObject({ executor: 'ramping-arrival-rate', startRate: 20, stages: [{ target: 180, duration: '3000ms' }], maxVUs: 10 });
     // `at` offsets become startTime; the rate phase after the timed one follows it
-    expect(plan.map((s) => [s.segment, s.startMs])).toEqual([[0, 0], [1, 0], [2, 0], [0, 100], [0, 200], [0, 1200]]);
+    expect(plan.map((s) => [s.segment, s.startMs])).toEqual([[0, 0], [1, 0], [2, 0], [0, 100], [0, 200], [0, 2200], [0, 2500]]);
   });
 
   it('opens a new segment after a phase of unknown length, and chains segments by their hard stops', () => {

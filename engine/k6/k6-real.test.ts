@@ -1,0 +1,96 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EngineEvent } from '../../contract/api.js';
+import type { RunSummary } from '../../contract/results.js';
+import { createEngine, type Engine } from '../engine.js';
+import { builtinScenarioNames, loadScenario } from '../scenario/index.js';
+import { exportK6 } from './export-k6.js';
+import { K6_PINNED, k6Status } from './k6-binary.js';
+
+// Against a real k6 binary. Where none is installed these tests are skipped with the reason below
+// (.ci/run installs the pinned version first, so CI always runs them).
+const k6 = k6Status();
+if (!k6.available) console.warn(`k6 tests skipped: ${k6.hint}`);
+
+/** Medians of the same phase through the two generators agree within this factor (a busy 2-core machine). */
+const MEDIAN_FACTOR = 3;
+
+let dir: string;
+let engine: Engine;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'loadscope-k6-real-'));
+  engine = createEngine({ dbPath: join(dir, 'runs.db') });
+});
+afterAll(async () => {
+  await engine.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const scenario = JSON.stringify({
+  name: 'k6-vs-native',
+  servers: [{ architecture: 'single' }],
+  phases: [
+    { name: 'one by one', executor: 'sequential', count: 15, requests: [{ path: '/sleep?ms=20', expect: { status: 200 } }] },
+    { name: 'four users', executor: 'closed', users: 4, count: 40, requests: [{ path: '/sleep?ms=20', weight: 3 }, { path: '/fib?n=15', weight: 1 }] },
+    { name: 'open', executor: 'rate', rate: 40, durationMs: 1000, requests: [{ path: '/sleep?ms=20' }] },
+  ],
+});
+
+async function run(engineName: 'native' | 'k6', events: EngineEvent[] = [], source: { text: string } | { name: string } = { text: scenario }, quick = false): Promise<RunSummary> {
+  const off = engine.subscribe((e) => events.push(e));
+  try {
+    const { runId } = await engine.handlers['runs:start']({ scenario: source, quick, set: {}, engine: engineName });
+    await engine.waitForRun(runId);
+    return await engine.handlers['runs:get']({ runId });
+  } finally {
+    off();
+  }
+}
+
+describe.skipIf(!k6.available)(`k6 ${k6.version ?? K6_PINNED} itself`, () => {
+  it("accepts every built-in scenario's script (every quick cell, and the full size's first): k6 inspect --execution-requirements (which checks each executor's configuration) lists one k6 scenario per phase", () => {
+    for (const name of builtinScenarioNames()) {
+      const cells = [...loadScenario(name, { quick: true }).cells.map((c) => ({ c, quick: true })), { c: loadScenario(name).cells[0]!, quick: false }];
+      for (const { c: cell, quick } of cells) {
+        const file = join(dir, `${name}-${cell.index}.js`);
+        writeFileSync(file, exportK6(name, { quick, cell: cell.index }));
+        const out = spawnSync(k6.path!, ['inspect', '--execution-requirements', file], { encoding: 'utf8', timeout: 60_000 });
+        expect(out.stderr, `${name} cell ${cell.index}`).toBe('');
+        expect(out.status, `${name} cell ${cell.index}`).toBe(0);
+        const options = JSON.parse(out.stdout) as { scenarios: Record<string, { exec: string }> };
+        expect(Object.keys(options.scenarios)).toHaveLength(cell.scenario.phases.length);
+      }
+    }
+  });
+
+  it('runs a scenario through k6 and natively against the same bundled server: equal request counts per phase, medians within a factor of 3', async () => {
+    const native = await run('native');
+    const events: EngineEvent[] = [];
+    const viaK6 = await run('k6', events);
+    expect(viaK6.status, viaK6.reason ?? '').toBe('completed');
+    expect(viaK6.engine).toBe('k6');
+    expect(viaK6.engineNote).toMatch(/no intended send time/);
+    // k6's points reached the live view while it ran
+    expect(events.some((e) => e.event === 'run:window' && e.payload.runId === viaK6.id && e.payload.count > 0)).toBe(true);
+    const [n, k] = [native.targets[0]!.phases, viaK6.targets[0]!.phases];
+    expect(k.map((p) => p.name)).toEqual(n.map((p) => p.name));
+    expect(k.map((p) => p.count)).toEqual(n.map((p) => p.count));
+    expect(k.map((p) => p.count)).toEqual([15, 40, 40]);
+    for (let i = 0; i < n.length; i++) {
+      const ratio = k[i]!.total.p50 / n[i]!.total.p50;
+      expect(ratio, `phase ${n[i]!.name}: k6 ${k[i]!.total.p50} ms, native ${n[i]!.total.p50} ms`).toBeGreaterThan(1 / MEDIAN_FACTOR);
+      expect(ratio).toBeLessThan(MEDIAN_FACTOR);
+      expect(k[i]!.processing?.count).toBe(k[i]!.total.count); // Server-Timing reached k6's trends
+    }
+    expect(viaK6.targets[0]!.rawRows).toBe(95);
+  });
+
+  it('runs a built-in quick profile (seed 002: three segments, one k6 process each) and stores every phase', async () => {
+    const r = await run('k6', [], { name: 'seed-002-sequential' }, true);
+    expect(r.status, r.reason ?? '').toBe('completed');
+    expect(r.targets[0]!.phases.map((p) => [p.count, p.ok])).toEqual([[30, 30], [30, 30], [60, 60]]);
+  });
+});
