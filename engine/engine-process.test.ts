@@ -185,7 +185,7 @@ describe('when the engine process cannot serve', () => {
     const err = await engine.failure;
     expect(err.code).toBe('LS_ERR_DB');
     expect(err.message).toBe(
-      `the engine could not start: better-sqlite3 has no build for Electron ABI ${process.versions.modules} ` +
+      `the engine could not start: better-sqlite3 has no build for Electron 44.0.0 (ABI ${process.versions.modules}) ` +
         `(no ${rootPath(`native/better-sqlite3/electron-v${process.versions.modules}-${process.platform}-${process.arch}/better_sqlite3.node`)}): run \`npm run rebuild:electron\``,
     );
     expect(err.message).not.toContain('\n');

@@ -21,8 +21,6 @@ export interface NativeRuntime {
 export interface BindingChoice {
   /** The better_sqlite3.node file to load. */
   path: string;
-  /** Which runtime the file was built for, as far as its place says. */
-  builtFor: 'Node' | 'Electron';
   /** The command that builds the right one. */
   fix: string;
 }
@@ -55,13 +53,23 @@ export function defaultPlaces(packaged: boolean): BindingPlaces {
 
 export function chooseSqliteBinding(runtime: NativeRuntime, places: BindingPlaces): BindingChoice {
   const defaultBuild = join(places.packageDir, 'build', 'Release', FILE);
-  if (runtime.electron === undefined) return { path: defaultBuild, builtFor: 'Node', fix: 'npm rebuild better-sqlite3' };
-  if (places.packaged) return { path: defaultBuild, builtFor: 'Electron', fix: 'npm run dist (the package was built without rebuilding better-sqlite3 for Electron)' };
-  return { path: join(places.electronBuildsDir, electronBuildFolder(runtime), FILE), builtFor: 'Electron', fix: REBUILD_ELECTRON };
+  if (runtime.electron === undefined) return { path: defaultBuild, fix: 'npm rebuild better-sqlite3' };
+  if (places.packaged) return { path: defaultBuild, fix: 'npm run dist (the package was built without rebuilding better-sqlite3 for Electron)' };
+  return { path: join(places.electronBuildsDir, electronBuildFolder(runtime), FILE), fix: REBUILD_ELECTRON };
+}
+
+/** NODE_MODULE_VERSION of Node's releases (nodejs/node doc/abi_version_registry.json); Electron's are all different. */
+const NODE_ABIS: Record<string, string> = { '83': '14', '88': '15', '93': '16', '102': '17', '108': '18', '111': '19', '115': '20', '120': '21', '127': '22', '131': '23', '137': '24', '141': '25' };
+
+function builtFor(abi: string): string {
+  const node = NODE_ABIS[abi];
+  return node ? `Node ${node} (ABI ${abi})` : `ABI ${abi}`;
 }
 
 function runtimeName(runtime: NativeRuntime): string {
-  return runtime.electron === undefined ? 'Node' : 'Electron';
+  if (runtime.electron !== undefined) return `Electron ${runtime.electron} (ABI ${runtime.modules})`;
+  const node = NODE_ABIS[runtime.modules];
+  return node ? `Node ${node} (ABI ${runtime.modules})` : `Node (ABI ${runtime.modules})`;
 }
 
 /**
@@ -73,14 +81,14 @@ export function bindingFailureLine(choice: BindingChoice, runtime: NativeRuntime
   const text = err instanceof Error ? err.message : String(err);
   const versions = /NODE_MODULE_VERSION (\d+)[\s\S]*?NODE_MODULE_VERSION (\d+)/.exec(text);
   if (versions) {
-    return `better-sqlite3 was built for ${choice.builtFor} ABI ${versions[1]}, this is ${runtimeName(runtime)} ABI ${versions[2]}: run \`${choice.fix}\``;
+    return `better-sqlite3 was built for ${builtFor(versions[1]!)}, this is ${runtimeName(runtime)}: run \`${choice.fix}\``;
   }
   const first = text.split('\n').find((line) => line.trim() !== '') ?? 'unknown error';
   return `better-sqlite3 could not be loaded from ${choice.path} (${first.trim()}): run \`${choice.fix}\``;
 }
 
 export function missingLine(choice: BindingChoice, runtime: NativeRuntime): string {
-  return `better-sqlite3 has no build for ${runtimeName(runtime)} ABI ${runtime.modules} (no ${choice.path}): run \`${choice.fix}\``;
+  return `better-sqlite3 has no build for ${runtimeName(runtime)} (no ${choice.path}): run \`${choice.fix}\``;
 }
 
 /**
