@@ -40,6 +40,8 @@ describe('choosing the better-sqlite3 binary', () => {
 
   it("in an installed package: the default place, which electron-builder rebuilt for the app's Electron", () => {
     expect(chooseSqliteBinding(electron, { ...places, packaged: true })).toMatchObject({ path: '/app/node_modules/better-sqlite3/build/Release/better_sqlite3.node', fix: expect.stringMatching(/^npm run dist/) });
+    const inAsar = { ...places, packageDir: '/opt/Loadscope/resources/app.asar/node_modules/better-sqlite3', packaged: true };
+    expect(chooseSqliteBinding(electron, inAsar).path).toBe('/opt/Loadscope/resources/app.asar.unpacked/node_modules/better-sqlite3/build/Release/better_sqlite3.node');
     // a packaged flag changes nothing on plain Node
     expect(chooseSqliteBinding(node, { ...places, packaged: true })).toEqual(chooseSqliteBinding(node, places));
   });

@@ -51,10 +51,15 @@ export function defaultPlaces(packaged: boolean): BindingPlaces {
   return { packageDir: dirname(pkg), electronBuildsDir: join(packageRoot(), 'native', 'better-sqlite3'), packaged };
 }
 
+/** A native file is never inside app.asar: electron-builder unpacks it next to the archive. */
+export function unpackedPath(path: string): string {
+  return path.replace(/([\\/])app\.asar([\\/])/, '$1app.asar.unpacked$2');
+}
+
 export function chooseSqliteBinding(runtime: NativeRuntime, places: BindingPlaces): BindingChoice {
   const defaultBuild = join(places.packageDir, 'build', 'Release', FILE);
   if (runtime.electron === undefined) return { path: defaultBuild, fix: 'npm rebuild better-sqlite3' };
-  if (places.packaged) return { path: defaultBuild, fix: 'npm run dist (the package was built without rebuilding better-sqlite3 for Electron)' };
+  if (places.packaged) return { path: unpackedPath(defaultBuild), fix: 'npm run dist (the package was built without rebuilding better-sqlite3 for Electron)' };
   return { path: join(places.electronBuildsDir, electronBuildFolder(runtime), FILE), fix: REBUILD_ELECTRON };
 }
 
