@@ -5,6 +5,7 @@
 //   cli                 <- contract, engine, db
 //   electron-main       <- contract, engine, db      electron-preload <- contract
 //   renderer            <- contract only (talks to the host through window.loadscope)
+//   packaging (electron-builder config checks, native rebuild) <- electron-main, engine, servers, contract
 // A file that no element covers is an error (boundaries/no-unknown-files).
 import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
@@ -31,6 +32,7 @@ export default tseslint.config(
         { type: 'renderer', pattern: 'renderer/**', mode: 'full' },
         { type: 'e2e', pattern: 'e2e/**', mode: 'full' },
         { type: 'bench', pattern: 'bench/**', mode: 'full' },
+        { type: 'packaging', pattern: 'packaging/**', mode: 'full' },
         { type: 'tooling', pattern: ['scripts/**', 'bin/**', '.ci/**', '*.config.{js,ts,mjs}', 'scenarios/**'], mode: 'full' },
       ],
     },
@@ -51,6 +53,7 @@ export default tseslint.config(
             { from: 'renderer', allow: ['renderer', 'contract'] },
             { from: 'e2e', allow: ['e2e', 'engine', 'db', 'contract', 'cli'] },
             { from: 'bench', allow: ['bench', 'engine', 'db', 'contract', 'servers'] },
+            { from: 'packaging', allow: ['packaging', 'electron-main', 'engine', 'servers', 'contract'] },
             { from: 'tooling', allow: ['tooling'] },
           ],
         },
