@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openStore } from '../db/store.js';
-import { createBurstPhase, createScenario } from '../engine/scenario/test-factories.js';
+import { createBurstPhase, createScenario } from '../engine/scenario/test-support/factories.js';
 import { startDesktopEngine } from './desktop-engine.js';
 import type { DesktopHost } from './engine-launch.js';
 import { createFakeIpc, type FakeInvokeEvent } from './fake-ipc.js';

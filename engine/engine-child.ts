@@ -1,6 +1,6 @@
 import { failureOf, outcomeOf, type IpcOutcome } from '../contract/transport-ipc.js';
 import { toApiError } from '../contract/errors.js';
-import { dispatchCall } from './api-dispatch.js';
+import { dispatchCall } from './host/api-dispatch.js';
 import { createEngine, type Engine } from './engine.js';
 import type { EngineChildOptions, FromEngineProcess, ToEngineProcess } from './engine-process.js';
 import { currentRuntime, defaultPlaces, loadSqliteBinding } from './native-binding.js';

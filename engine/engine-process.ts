@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import type { CallName, CallResponse, EngineEvent, EngineHandlers, ParsedCallRequest } from '../contract/api.js';
 import { fromApiError, LoadscopeError, type ErrorCode } from '../contract/errors.js';
 import type { IpcOutcome } from '../contract/transport-ipc.js';
-import type { EngineApiSurface } from './api-dispatch.js';
+import type { EngineApiSurface } from './host/api-dispatch.js';
 import { EventBus } from './event-bus.js';
 import { distPath } from './paths.js';
 
