@@ -76,7 +76,7 @@ export default tseslint.config(
             { from: 'renderer', allow: ['renderer', 'contract'] },
             { from: 'e2e', allow: ['e2e', ...engineAll, 'db', 'contract', 'cli'] },
             { from: 'bench', allow: ['bench', ...engineAll, 'db', 'contract', 'servers'] },
-            { from: 'packaging', allow: ['packaging', 'electron-main', ...engineAll, 'servers', 'contract'] },
+            { from: 'packaging', allow: ['packaging', 'tooling', 'electron-main', ...engineAll, 'servers', 'contract'] },
             { from: 'tooling', allow: ['tooling'] },
           ],
         },
