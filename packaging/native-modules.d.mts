@@ -13,3 +13,4 @@ export interface NativeModule {
 }
 export function nativeModules(root: string): NativeModule[];
 export function isNapiBinary(file: string): boolean;
+export function nodeFiles(dir: string): string[];

@@ -31,7 +31,7 @@ export function isNapiBinary(file) {
 }
 
 /** .node files of a package, not descending into its own node_modules. */
-function nodeFiles(dir, base = dir, depth = 0) {
+export function nodeFiles(dir, base = dir, depth = 0) {
   if (depth > 6) return [];
   const found = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

@@ -1,5 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, sep } from 'node:path';
 import { Ajv } from 'ajv';
 import { load } from 'js-yaml';
 import { minimatch } from 'minimatch';
@@ -7,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { rootPath } from '../engine/paths.js';
 import { childEnv } from '../engine/supervisor/supervisor.js';
 import { engineLaunch, RUN_AS_NODE } from '../electron/engine-launch.js';
+import { builtAbi, installElectronBinaries } from './electron-binaries.mjs';
 import { nativeModules } from './native-modules.mjs';
 
 // electron-builder.yml against electron-builder's own JSON schema, against node_modules (every
@@ -18,6 +21,7 @@ interface BuilderConfig {
   asar?: boolean;
   asarUnpack: string[];
   npmRebuild?: boolean;
+  afterPack?: string;
   electronFuses: Record<string, boolean>;
   linux: { target: string[] };
   mac: { target: string[] };
@@ -62,17 +66,22 @@ describe('electron-builder.yml', () => {
     expect([config.linux.target, config.mac.target, config.win.target]).toEqual([['AppImage', 'deb'], ['dmg'], ['nsis']]);
   });
 
-  it('unpacks every native module found in the production dependencies, and rebuilds every one that is not N-API', () => {
+  it('unpacks every native module found in the production dependencies', () => {
     const modules = nativeModules(root);
     expect(modules.map((m) => m.name)).toContain('better-sqlite3');
     for (const m of modules) {
       for (const binary of m.binaries) expect({ module: m.name, binary, unpacked: unpacked(`${m.path}/${binary}`) }).toMatchObject({ unpacked: true });
-      if (!m.napi) {
-        // built for one ABI: electron-builder must rebuild it for Electron's
-        expect({ module: m.name, compiled: m.compiled, npmRebuild: config.npmRebuild ?? true }).toEqual({ module: m.name, compiled: true, npmRebuild: true });
-      }
+      // one that is not N-API is built for one ABI, so it must be compilable for Electron's
+      if (!m.napi) expect({ module: m.name, compiled: m.compiled }).toEqual({ module: m.name, compiled: true });
     }
     expect(modules.find((m) => m.name === 'better-sqlite3')).toMatchObject({ compiled: true, napi: false });
+    expect(modules.find((m) => m.name.startsWith('@napi-rs/canvas-'))).toMatchObject({ napi: true });
+  });
+
+  it("rebuilds through its afterPack hook, never node_modules in place (the CLI's binary stays Node's)", async () => {
+    expect(config.npmRebuild).toBe(false);
+    const hook = createRequire(import.meta.url)(rootPath(config.afterPack!)) as unknown;
+    expect(typeof hook).toBe('function');
   });
 
   it('puts the compiled app (main, preload, renderer, engine, servers) and the scenarios inside the archive, and leaves tests out', () => {
@@ -113,5 +122,61 @@ describe('the fuses agree with how the engine and the servers are started', () =
       enableCookieEncryption: true,
       grantFileProtocolExtraPrivileges: false,
     });
+  });
+});
+
+describe('the afterPack hook puts the Electron builds into the laid-out app', () => {
+  let dir: string;
+  const target = { abi: '149', platform: 'linux', arch: 'x64' };
+  /** A laid-out app (resources/app.asar.unpacked) holding the Node builds, and a project whose native/ holds Electron's. */
+  function layout(electronAbi: string | null) {
+    dir = mkdtempSync(join(tmpdir(), 'loadscope-afterpack-'));
+    const project = join(dir, 'project');
+    const unpackedDir = join(dir, 'app', 'resources', 'app.asar.unpacked');
+    mkdirSync(project);
+    cpSync(rootPath('package.json'), join(project, 'package.json'));
+    for (const m of nativeModules(root)) {
+      for (const binary of m.binaries) {
+        for (const base of [join(project, m.path), join(unpackedDir, m.path)]) {
+          mkdirSync(dirname(join(base, binary)), { recursive: true });
+          cpSync(join(m.dir, binary), join(base, binary));
+        }
+        cpSync(join(m.dir, 'package.json'), join(project, m.path, 'package.json'));
+        if (m.compiled) writeFileSync(join(project, m.path, 'binding.gyp'), '{}');
+        if (!m.napi && electronAbi) {
+          // stands in for the Electron build: what is checked is the ABI the file exports
+          const native = join(project, 'native', m.name, `electron-v${target.abi}-${target.platform}-${target.arch}`);
+          mkdirSync(native, { recursive: true });
+          writeFileSync(join(native, binary.split('/').pop()!), `\0node_register_module_v${electronAbi}\0`);
+        }
+      }
+    }
+    return { project, unpackedDir };
+  }
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("replaces every binary of every ABI-bound module, and only those", () => {
+    const { project, unpackedDir } = layout('149');
+    const replaced = installElectronBinaries({ root: project, unpackedDir, target });
+    const bound = nativeModules(root).filter((m) => !m.napi);
+    expect(replaced.sort()).toEqual(bound.flatMap((m) => m.binaries.map((b) => `${m.path}/${b}`)).sort());
+    expect(replaced).toContain('node_modules/better-sqlite3/build/Release/better_sqlite3.node');
+    for (const file of replaced) expect(builtAbi(join(unpackedDir, file))).toBe('149');
+    const napi = nativeModules(root).find((m) => m.napi)!;
+    // untouched (Buffer.equals: a deep toEqual of a 30 MB binary takes minutes)
+    expect(readFileSync(join(unpackedDir, napi.path, napi.binaries[0]!)).equals(readFileSync(join(napi.dir, napi.binaries[0]!)))).toBe(true);
+  });
+
+  it('refuses a build for another ABI, and a missing one, in one line naming the fix', () => {
+    const wrong = layout('115');
+    expect(() => installElectronBinaries({ root: wrong.project, unpackedDir: wrong.unpackedDir, target })).toThrow(
+      /^better-sqlite3: .*better_sqlite3\.node was built for ABI 115, not Electron's 149: run `npm run rebuild:electron` on linux-x64 first$/,
+    );
+    rmSync(dir, { recursive: true, force: true });
+    const missing = layout(null);
+    expect(() => installElectronBinaries({ root: missing.project, unpackedDir: missing.unpackedDir, target })).toThrow(/^better-sqlite3: no build for Electron ABI 149 \(no .*\): run `npm run rebuild:electron` on linux-x64 first$/);
+    // a module left inside the archive cannot be replaced (nor loaded)
+    rmSync(join(missing.unpackedDir, 'node_modules', 'better-sqlite3'), { recursive: true });
+    expect(() => installElectronBinaries({ root: missing.project, unpackedDir: missing.unpackedDir, target })).toThrow(/^better-sqlite3: no \.node file under .* \(is it in asarUnpack\?\)$/);
   });
 });

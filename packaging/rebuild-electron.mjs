@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { builtAbi } from './electron-binaries.mjs';
 import { nativeModules } from './native-modules.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -44,10 +45,7 @@ function run(label, command, args, cwd) {
   return spawnSync(process.execPath, [command, ...args], { cwd, env, stdio: 'inherit' }).status === 0;
 }
 
-/** The ABI a V8-bound binary was built for: it exports node_register_module_v<ABI>. */
-function builtAbi(file) {
-  return /node_register_module_v(\d+)/.exec(readFileSync(file, 'latin1'))?.[1];
-}
+
 
 const version = electronVersion();
 const abi = require('node-abi').getAbi(version, 'electron');
@@ -55,8 +53,15 @@ const { platform, arch } = process;
 const modules = nativeModules(root).filter((m) => !m.napi);
 if (modules.length === 0) console.log('rebuild:electron: no ABI-bound native module; nothing to do');
 
+// --if-missing (npm run dist): keep builds already there for this ABI, platform and arch
+const ifMissing = process.argv.includes('--if-missing');
+
 for (const module of modules) {
   const target = join(root, 'native', module.name, `electron-v${abi}-${platform}-${arch}`);
+  if (ifMissing && existsSync(target) && readdirSync(target).some((f) => f.endsWith('.node'))) {
+    console.log(`rebuild:electron: ${module.name} for Electron ${version} (ABI ${abi}) already in ${target}`);
+    continue;
+  }
   const work = mkdtempSync(join(tmpdir(), 'loadscope-rebuild-'));
   try {
     const copy = join(work, 'node_modules', module.name);
