@@ -1,4 +1,4 @@
-import { startEngineProcess, type EngineProcess } from '../engine/engine-process.js';
+import { startEngineProcess, type EngineProcess } from '../engine/host/engine-process.js';
 import { engineLaunch, type DesktopHost, type EngineLaunch } from './engine-launch.js';
 import { wireIpc, type EventSink, type IpcMainPort } from './ipc-wiring.js';
 

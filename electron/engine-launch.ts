@@ -1,6 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import type { EngineProcessOptions } from '../engine/engine-process.js';
+import type { EngineProcessOptions } from '../engine/host/engine-process.js';
 
 // How the desktop app starts its engine process, decided from facts Electron gives (app.isPackaged,
 // process.execPath, app.getPath('userData')) so a test can decide the same way without Electron.

@@ -2,17 +2,17 @@ import { failureOf, outcomeOf, type IpcOutcome } from '../contract/transport-ipc
 import { toApiError } from '../contract/errors.js';
 import { dispatchCall } from './host/api-dispatch.js';
 import { createEngine, type Engine } from './engine.js';
-import type { EngineChildOptions, FromEngineProcess, ToEngineProcess } from './engine-process.js';
+import type { EngineChildOptions, FromEngineProcess, ToEngineProcess } from './host/engine-process.js';
 import { currentRuntime, defaultPlaces, loadSqliteBinding } from './native-binding.js';
 
-// The engine process's entry (started by engine-process.ts from dist/engine/engine-child.js, on a
+// The engine process's entry (started by host/engine-process.ts from dist/engine/engine-child.js, on a
 // Node or on Electron's Node through ELECTRON_RUN_AS_NODE): one engine, its calls answered through
 // dispatchCall (so requests are parsed against the contract here too), its events sent to the host.
 // When the host goes away without a 'close' (it crashed or was killed), the IPC channel disconnects
 // and the engine closes all the same, stopping its servers.
 
 const send = process.send?.bind(process);
-if (!send) throw new Error('engine-child.js runs as a child process with an IPC channel (see engine/engine-process.ts)');
+if (!send) throw new Error('engine-child.js runs as a child process with an IPC channel (see engine/host/engine-process.ts)');
 
 function post(message: FromEngineProcess, sent?: () => void): void {
   if (process.connected) send!(message, undefined, {}, () => sent?.());

@@ -4,16 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { EngineEvent } from '../contract/api.js';
-import { LoadscopeError } from '../contract/errors.js';
-import { openStore } from '../db/store.js';
-import { rejection } from './host/test-support/api-cases.js';
-import { dispatchCall } from './host/api-dispatch.js';
-import { createEngine, type Engine } from './engine.js';
+import type { EngineEvent } from '../../contract/api.js';
+import { LoadscopeError } from '../../contract/errors.js';
+import { openStore } from '../../db/store.js';
+import { rejection } from './test-support/api-cases.js';
+import { dispatchCall } from './api-dispatch.js';
+import { createEngine, type Engine } from '../engine.js';
 import { startEngineProcess, type EngineProcess } from './engine-process.js';
-import { distPath, rootPath } from './paths.js';
-import { createBurstPhase, createScenario } from './scenario/test-support/factories.js';
-import { listProcs } from './supervisor/process-tree.js';
+import { distPath, rootPath } from '../paths.js';
+import { createBurstPhase, createScenario } from '../scenario/test-support/factories.js';
+import { listProcs } from '../supervisor/process-tree.js';
 
 // The engine in its own process (dist/engine/engine-child.js, as the desktop app runs it) against
 // the same engine in this process: same answers, same errors with their codes, events streamed, and

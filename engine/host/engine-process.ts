@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import type { CallName, CallResponse, EngineEvent, EngineHandlers, ParsedCallRequest } from '../contract/api.js';
-import { fromApiError, LoadscopeError, type ErrorCode } from '../contract/errors.js';
-import type { IpcOutcome } from '../contract/transport-ipc.js';
-import type { EngineApiSurface } from './host/api-dispatch.js';
-import { EventBus } from './event-bus.js';
-import { distPath } from './paths.js';
+import type { CallName, CallResponse, EngineEvent, EngineHandlers, ParsedCallRequest } from '../../contract/api.js';
+import { fromApiError, LoadscopeError, type ErrorCode } from '../../contract/errors.js';
+import type { IpcOutcome } from '../../contract/transport-ipc.js';
+import type { EngineApiSurface } from './api-dispatch.js';
+import { EventBus } from '../event-bus.js';
+import { distPath } from '../paths.js';
 
 // The engine (store, orchestrator, supervisor) in a process of its own, for the desktop app: the
 // Electron main process keeps the window, menus and IPC, an engine crash never takes the window down,
