@@ -75,7 +75,8 @@ export function startServer(spec: ServerSpec, opts: StartOptions = {}): Promise<
   return spec.architecture === 'external' ? startExternal(spec, opts) : startBundled(spec, opts);
 }
 
-function childEnv(): NodeJS.ProcessEnv {
+/** The environment of a server process (exported for the packaging test: the RunAsNode fuse depends on it). */
+export function childEnv(): NodeJS.ProcessEnv {
   // Under Electron, process.execPath is the Electron binary: make it behave as plain Node.
   return process.versions.electron ? { ...process.env, ELECTRON_RUN_AS_NODE: '1' } : process.env;
 }
