@@ -1,4 +1,5 @@
 import type { Phase } from '../../contract/scenario.js';
+import { executorOf } from '../driver/executors/index.js';
 
 /**
  * How long a server run is planned to take, in ms, or null where the phases do not say (bursts,
@@ -10,21 +11,10 @@ export function plannedDurationMs(phases: readonly Phase[]): number | null {
   let end = 0;
   for (const phase of phases) {
     const start = phase.at ?? cursor;
-    const length = phaseLengthMs(phase);
+    const length = executorOf(phase).plannedMs(phase);
     if (length === null) return null;
     cursor = start + length;
     end = Math.max(end, cursor);
   }
   return end;
-}
-
-function phaseLengthMs(phase: Phase): number | null {
-  switch (phase.executor) {
-    case 'rate':
-      return phase.durationMs;
-    case 'closed':
-      return phase.count === undefined ? (phase.durationMs ?? null) : null;
-    default:
-      return null;
-  }
 }
