@@ -83,7 +83,15 @@ export const calls = {
 } as const;
 
 export const events = {
-  'run:started': z.object({ runId: z.number(), scenarioName: z.string(), title: z.string(), cells: z.array(CellInfo), totalTargets: z.number() }),
+  'run:started': z.object({
+    runId: z.number(),
+    scenarioName: z.string(),
+    title: z.string(),
+    cells: z.array(CellInfo),
+    totalTargets: z.number(),
+    /** the scenario exactly as it runs (quick profile and overrides applied), for the Run page's outline */
+    scenario: z.unknown().optional(),
+  }),
   'run:target': z.object({
     runId: z.number(),
     targetId: z.number(),

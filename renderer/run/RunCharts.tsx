@@ -49,7 +49,7 @@ export function RunCharts({ series, version, live }: { series: RunSeries; versio
           {thinned && ` · older windows thinned to keep at most ${MAX_POINTS.toLocaleString('en-US')} per server`}
         </div>
       </Panel>
-      <Panel title={<>Throughput and errors <span className="muted">{errors === 0 ? 'no errors so far' : `${errors.toLocaleString('en-US')} errors`}</span></>}>
+      <Panel title={<>Throughput and errors <span className="muted">{errors === 0 ? (live ? 'no errors so far' : 'no errors') : `${errors.toLocaleString('en-US')} errors`}</span></>}>
         <ThroughputChart groups={groups} version={version} maxSec={maxSec} testId={live ? 'live-throughput-chart' : undefined} />
       </Panel>
       <Panel title="Requests in flight">

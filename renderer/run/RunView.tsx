@@ -88,6 +88,11 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
       <ErrorBox message={cancelError} onDismiss={() => setCancelError(null)} />
       {store.phase === 'idle' && store.error === null && <Empty>Pick a scenario and press Start run. Live charts appear here while it runs.</Empty>}
       {store.phase !== 'idle' && <RunProgress store={store} />}
+      {store.phase !== 'idle' && store.scenario !== null && (
+        <Panel title={<>Running: {store.scenario.title ?? store.scenario.name} <span className="muted">as the engine runs it</span></>} testId="running-outline">
+          <ScenarioOutline scenario={store.scenario} compact />
+        </Panel>
+      )}
       <ErrorBox message={finishedRun.error} />
       {finishedRun.run !== null && <RunResults summary={finishedRun.run.summary} showHeader={false} />}
       {store.phase !== 'idle' && (
