@@ -21,7 +21,9 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'loadscope-seeds-'));
   engine = createEngine({ dbPath: join(dir, 'runs.db') });
   result = await reproduce(engine, { quick: true, fromDb: false, out: join(dir, 'reproductions.md'), command: 'npx loadscope reproduce --quick' });
-}, 480_000);
+  // about 2.5 min on an idle 2-core machine; the bound only guards against a hang (a busy machine
+  // took over 8 min)
+}, 1_500_000);
 
 afterAll(async () => {
   await engine?.close();
