@@ -1,4 +1,4 @@
-import { clampPercentiles } from '../../contract/measurement';
+import { clampPercentiles, GLOSSARY, type GlossaryTerm } from '../../contract/measurement';
 import type { TargetResult } from '../../contract/results';
 import { count, num } from '../ui/format';
 import { Term } from '../ui/Term';
@@ -81,6 +81,15 @@ export function PhaseTable({ targets }: { targets: readonly TargetResult[] }) {
             )}
           </tbody>
         </table>
+      </div>
+      <div className="glossary muted small" data-testid="glossary">
+        terms (hover):{' '}
+        {(Object.keys(GLOSSARY) as GlossaryTerm[]).map((t, i) => (
+          <span key={t}>
+            {i > 0 && ' · '}
+            <Term name={t} />
+          </span>
+        ))}
       </div>
     </Panel>
   );
