@@ -23,25 +23,35 @@ class RampingUsers implements ExecutorState {
   ) {}
 
   start(g: GroupPort): void {
-    this.join(g, g.startUs);
+    this.join(g, g.startUs, g.startUs);
   }
 
-  /** New users up to what the ramp allows at `now`; then when the next one may join. */
-  private join(g: GroupPort, now: number): void {
+  /** New users up to what the ramp allows at `now` (intended when they were due, `due`); then when the next one may join. */
+  private join(g: GroupPort, now: number, due: number): void {
     const rel = now - g.startUs;
     while (!this.stopped && now < this.stopAt && this.alive < this.ramp.usersAt(rel) && g.freeSlots() > 0) {
       this.alive++;
-      g.issue(now);
+      g.issue(due);
     }
-    this.joinAt = this.stopped ? Infinity : g.startUs + this.ramp.timeUsersReach(this.alive + 1, rel);
+    this.scheduleJoin(g, now);
+  }
+
+  private scheduleJoin(g: GroupPort, now: number): void {
+    this.joinAt = this.stopped ? Infinity : g.startUs + this.ramp.timeUsersReach(this.alive + 1, now - g.startUs);
     if (this.joinAt < this.stopAt) g.wake(this.joinAt);
+  }
+
+  /** A user leaves (the ramp came down, or the end): the next join may now come sooner. */
+  private leave(g: GroupPort, now: number): void {
+    this.alive--;
+    this.scheduleJoin(g, now);
   }
 
   settled(g: GroupPort, done: number, ok: boolean): void {
     const due = done + this.thinkUs;
     // the user leaves when the ramp has come down below the users alive, or at the end
     if (this.stopped || due >= this.stopAt || this.alive > this.ramp.usersAt(due - g.startUs)) {
-      this.alive--;
+      this.leave(g, done);
       return;
     }
     if (ok && this.thinkUs === 0) g.issue(done);
@@ -55,9 +65,9 @@ class RampingUsers implements ExecutorState {
     while (g.queue.length > 0 && g.queue.peek() <= now) {
       const due = g.queue.shift();
       if (!this.stopped && due < this.stopAt && this.alive <= this.ramp.usersAt(due - g.startUs)) g.issue(due);
-      else this.alive--;
+      else this.leave(g, now);
     }
-    if (now >= this.joinAt) this.join(g, now);
+    if (now >= this.joinAt) this.join(g, now, this.joinAt);
   }
 
   nextDue(g: GroupPort): number {
