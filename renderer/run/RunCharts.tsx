@@ -52,7 +52,7 @@ export function RunCharts({ series, version, live, running = live }: { series: R
       <Panel title={<>Throughput and errors <span className="muted">{errors === 0 ? (running ? 'no errors so far' : 'no errors') : `${errors.toLocaleString('en-US')} errors`}</span></>}>
         <ThroughputChart groups={groups} version={version} maxSec={maxSec} testId={live ? 'live-throughput-chart' : undefined} />
       </Panel>
-      <Panel title="Requests in flight">
+      <Panel title={<>Requests in flight <span className="muted">dashed: queued at the client</span></>}>
         <InFlightChart groups={groups} version={version} maxSec={maxSec} />
       </Panel>
       <Panel title="Server CPU">
