@@ -4,6 +4,8 @@ import { openStore, type Store } from '../db/store.js';
 import { defaultDbPath } from './db-path.js';
 import { EventBus } from './event-bus.js';
 import { exportRun } from './export/export-run.js';
+import { compareIntervals, ROWS_PER_TARGET } from './report/compare-intervals.js';
+import { scenarioDifferences } from '../contract/compare.js';
 import { Orchestrator } from './run/orchestrator.js';
 import { prepareRun, validateText } from './run/prepare-run.js';
 import { listBuiltinScenarios, readBuiltinScenarioText } from './scenario/builtin.js';
@@ -42,10 +44,20 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string 
     'runs:get': async ({ runId }) => store.getRun(runId),
     'runs:windows': async ({ runId }) => store.getWindows(runId),
     'runs:requests': async ({ runId, targetId, limit }) => store.getRequests(runId, targetId, limit),
-    'runs:compare': async ({ runIds }) => ({
-      runs: runIds.map((id) => store.getRun(id)),
-      histograms: runIds.flatMap((runId) => store.getHistograms(runId).map((h) => ({ ...h, runId }))),
-    }),
+    'runs:compare': async ({ runIds }) => {
+      const runs = runIds.map((id) => store.getRun(id));
+      const windows = runIds.map((id) => store.getWindows(id).windows);
+      const intervals = compareIntervals(runs, {
+        windows: (i) => windows[i] ?? [],
+        rows: (i, targetId) => store.getRequests(runIds[i]!, targetId, ROWS_PER_TARGET).points,
+      });
+      return {
+        runs,
+        histograms: runIds.flatMap((runId) => store.getHistograms(runId).map((h) => ({ ...h, runId }))),
+        intervals,
+        differences: scenarioDifferences(runs),
+      };
+    },
     'runs:delete': async ({ runId }) => {
       if (orchestrator.activeRunId === runId) {
         throw new LoadscopeError('LS_ERR_RUN_ACTIVE', `run ${runId} is still running; cancel it before deleting it`);
