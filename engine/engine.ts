@@ -7,6 +7,8 @@ import { exportRun } from './export/export-run.js';
 import { importK6Upload } from './k6/import/import-upload.js';
 import { k6Status } from './k6/k6-binary.js';
 import { withK6 } from './k6/with-k6.js';
+import { compareIntervals, ROWS_PER_TARGET } from './report/compare-intervals.js';
+import { scenarioDifferences } from '../contract/compare.js';
 import { Orchestrator } from './run/orchestrator.js';
 import { prepareRun, validateText } from './run/prepare-run.js';
 import { listBuiltinScenarios, readBuiltinScenarioText } from './scenario/builtin.js';
@@ -22,8 +24,9 @@ export interface Engine {
   readonly store: Store;
 }
 
-export function createEngine(options: { dbPath?: string } = {}): Engine {
-  const store = openStore(defaultDbPath(options.dbPath));
+/** `nativeBinding`: the better-sqlite3 binary for this runtime (the desktop engine process chooses it). */
+export function createEngine(options: { dbPath?: string; nativeBinding?: string } = {}): Engine {
+  const store = openStore(defaultDbPath(options.dbPath), { nativeBinding: options.nativeBinding });
   const bus = new EventBus();
   const orchestrator = new Orchestrator(store, (event) => bus.emit(event));
   const running = new Map<number, Promise<unknown>>();
@@ -44,10 +47,20 @@ export function createEngine(options: { dbPath?: string } = {}): Engine {
     'runs:get': async ({ runId }) => store.getRun(runId),
     'runs:windows': async ({ runId }) => store.getWindows(runId),
     'runs:requests': async ({ runId, targetId, limit }) => store.getRequests(runId, targetId, limit),
-    'runs:compare': async ({ runIds }) => ({
-      runs: runIds.map((id) => store.getRun(id)),
-      histograms: runIds.flatMap((runId) => store.getHistograms(runId).map((h) => ({ ...h, runId }))),
-    }),
+    'runs:compare': async ({ runIds }) => {
+      const runs = runIds.map((id) => store.getRun(id));
+      const windows = runIds.map((id) => store.getWindows(id).windows);
+      const intervals = compareIntervals(runs, {
+        windows: (i) => windows[i] ?? [],
+        rows: (i, targetId) => store.getRequests(runIds[i]!, targetId, ROWS_PER_TARGET).points,
+      });
+      return {
+        runs,
+        histograms: runIds.flatMap((runId) => store.getHistograms(runId).map((h) => ({ ...h, runId }))),
+        intervals,
+        differences: scenarioDifferences(runs),
+      };
+    },
     'runs:delete': async ({ runId }) => {
       if (orchestrator.activeRunId === runId) {
         throw new LoadscopeError('LS_ERR_RUN_ACTIVE', `run ${runId} is still running; cancel it before deleting it`);

@@ -35,6 +35,7 @@ export function rateUnit(perSecond: number): { rate: number; timeUnit: string } 
 function knownLengthMs(p: Phase): number | null {
   if (p.executor === 'rate') return p.durationMs;
   if (p.executor === 'closed' && p.count === undefined && p.durationMs !== undefined) return p.durationMs;
+  if (p.executor === 'ramping-users') return p.stages.reduce((sum, s) => sum + s.durationMs, 0);
   return null;
 }
 
@@ -53,6 +54,16 @@ export function executorOptions(p: Phase): Record<string, unknown> {
         return { executor: 'shared-iterations', vus: Math.min(p.users, p.count) * k, iterations: p.count * k, maxDuration: ms(Math.min(p.maxDurationMs, p.durationMs ?? Infinity)), gracefulStop: grace };
       }
       return { executor: 'constant-vus', vus: p.users * k, duration: ms(Math.min(p.durationMs!, p.maxDurationMs)), gracefulStop: grace };
+    case 'ramping-users':
+      // k6's ramping-vus is the same closed loop: users follow linear stages; gracefulRampDown lets a
+      // leaving user finish the request it has in flight.
+      return {
+        executor: 'ramping-vus',
+        startVUs: p.startUsers * k,
+        stages: p.stages.map((s) => ({ target: s.target * k, duration: ms(s.durationMs) })),
+        gracefulRampDown: grace,
+        gracefulStop: grace,
+      };
     case 'rate': {
       // maxInFlight caps connections per client group: that is k6's maxVUs (one request per VU at a time).
       const maxVUs = p.maxInFlight * k;

@@ -21,6 +21,7 @@ describe('the k6 script generator', () => {
         { executor: 'rate', rate: 200, durationMs: 2000, maxInFlight: 64, at: 200, requests: req },
         { executor: 'rate', rate: 40, durationMs: 300, requests: req },
         { executor: 'rate', rate: 10, rampTo: 90, durationMs: 3000, clients: 2, maxInFlight: 5, requests: req },
+        { executor: 'ramping-users', startUsers: 1, stages: [{ durationMs: 1000, target: 5 }, { durationMs: 500, target: 0 }], requests: req },
       ]).phases,
     );
     const o = plan.map((s) => s.options);
@@ -31,8 +32,9 @@ describe('the k6 script generator', () => {
     expect(o[4]).toMatchObject({ executor: 'constant-arrival-rate', rate: 200, timeUnit: '1s', duration: '1997.5ms', maxVUs: 64, preAllocatedVUs: 20 });
     expect(o[5]).toMatchObject({ executor: 'ramping-arrival-rate', startRate: 40, stages: [{ target: 40, duration: '312.5ms' }] });
     expect(o[6]).toMatchObject({ executor: 'ramping-arrival-rate', startRate: 20, stages: [{ target: 180, duration: '3000ms' }], maxVUs: 10 });
+    expect(o[7]).toMatchObject({ executor: 'ramping-vus', startVUs: 1, stages: [{ target: 5, duration: '1000ms' }, { target: 0, duration: '500ms' }] });
     // `at` offsets become startTime; the rate phase after the timed one follows it
-    expect(plan.map((s) => [s.segment, s.startMs])).toEqual([[0, 0], [1, 0], [2, 0], [0, 100], [0, 200], [0, 2200], [0, 2500]]);
+    expect(plan.map((s) => [s.segment, s.startMs])).toEqual([[0, 0], [1, 0], [2, 0], [0, 100], [0, 200], [0, 2200], [0, 2500], [0, 5500]]);
   });
 
   it('opens a new segment after a phase of unknown length, and chains segments by their hard stops', () => {

@@ -43,7 +43,7 @@ export function k6Plan(scenario: Scenario, opts: K6ScriptOptions) {
     cell: opts.cell,
     server: opts.server,
     thresholds: opts.thresholds ?? {},
-    phases: scenario.phases.map((p, i) => ({ name: p.name ?? `phase ${i + 1}`, timeoutMs: p.timeoutMs, thinkMs: p.executor === 'closed' ? p.thinkMs : 0, templates: templates(p) })),
+    phases: scenario.phases.map((p, i) => ({ name: p.name ?? `phase ${i + 1}`, timeoutMs: p.timeoutMs, thinkMs: p.executor === 'closed' || p.executor === 'ramping-users' ? p.thinkMs : 0, templates: templates(p) })),
     scenarios: scenarios.map(({ key, phaseIndex, segment, startMs, options }) => ({ key, phaseIndex, segment, startMs, options })),
     offsets: segmentOffsets(scenarios),
   };
