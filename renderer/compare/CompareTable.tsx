@@ -36,6 +36,7 @@ export function CompareTable({ result }: { result: CompareResult }) {
                 {runs.map((r, i) => (
                   <th key={r.id}>
                     {letter(i)}: #{r.id}
+                    {r.engine === 'k6' && <span className="muted" title={r.engineNote ?? 'load sent by k6'}> (k6)</span>}
                   </th>
                 ))}
                 {runs.slice(1).map((r, i) => (

@@ -5,6 +5,7 @@ import { errorMessage } from '../ui/format';
 import { Empty, ErrorBox } from '../ui/widgets';
 import { RunDetail } from './RunDetail';
 import { RunTable } from './RunTable';
+import { ImportK6Button } from '../k6/ImportK6Button';
 import { useRunList } from './useRunList';
 
 export interface HistoryViewProps {
@@ -52,6 +53,13 @@ export function HistoryView({ runId, open, compare }: HistoryViewProps) {
           ))}
         </select>
         <span className="spacer" />
+        <ImportK6Button
+          onImported={(id) => {
+            reload();
+            open(id);
+          }}
+          onError={setError}
+        />
         {selected.length > 0 && (
           <button type="button" className="btn-link" onClick={() => setSelected([])}>
             clear selection

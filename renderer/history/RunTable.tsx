@@ -50,6 +50,7 @@ export function RunTable({ runs, selected, toggle, open, remove }: RunTableProps
                 <div className="muted small">
                   {r.scenarioName}
                   {r.quick ? ' · quick' : ''}
+                  {r.engine === 'k6' && <span className="engine-k6" title="load sent by k6: times from send time, no intended time" data-testid="engine-k6"> · k6</span>}
                 </div>
               </td>
               <td className="left small">{r.servers.join(', ')}</td>

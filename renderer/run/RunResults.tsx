@@ -50,6 +50,7 @@ export function RunResults({ summary, showHeader }: { summary: RunSummary; showH
         </div>
       </div>
       {summary.reason !== null && <div className="notice">{summary.reason}</div>}
+      {summary.engine === 'k6' && <div className="notice" data-testid="engine-note">Load sent by k6. {summary.engineNote}</div>}
       <ReportTables tables={summary.report} />
       <div className="chart-grid">
         <MeanBars targets={summary.targets} />

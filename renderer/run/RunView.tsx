@@ -11,6 +11,8 @@ import { RunResults } from './RunResults';
 import { ScenarioOutline } from './ScenarioOutline';
 import { ScenarioPicker, type ScenarioSource } from './ScenarioPicker';
 import { useStoredRun } from './useRunSummary';
+import type { RunEngine } from '../../contract/results';
+import { K6Toggle } from '../k6/K6Toggle';
 
 /** What the Run view is set to start; kept by the App so it survives switching views and menu actions can use it. */
 export interface RunSetup {
@@ -28,8 +30,8 @@ export interface RunViewProps {
   openInEditor: (text: string) => void;
 }
 
-export function startRequest(source: ScenarioSource, quick: boolean): StartRequest {
-  return { scenario: source.kind === 'builtin' ? { name: source.name } : { text: source.text }, quick };
+export function startRequest(source: ScenarioSource, quick: boolean, engine: RunEngine = 'native'): StartRequest {
+  return { scenario: source.kind === 'builtin' ? { name: source.name } : { text: source.text }, quick, ...(engine === 'k6' ? { engine } : {}) };
 }
 
 /** Pick a scenario, start it, watch it live, and read its results when it ends. */
@@ -38,6 +40,7 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
   const scenarios = useScenarioList();
   const { quick, setQuick } = setup;
   const [cancelError, setCancelError] = useState<string | null>(null);
+  const [engine, setEngine] = useState<RunEngine>('native');
   const first = scenarios.list?.[0];
   const source: ScenarioSource | null = setup.source ?? (first !== undefined ? { kind: 'builtin', name: first.name } : null);
   const builtin = useScenarioText(source?.kind === 'builtin' ? source.name : null);
@@ -49,7 +52,7 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
   const onStart = () => {
     if (source === null) return;
     setCancelError(null);
-    start(startRequest(source, quick));
+    start(startRequest(source, quick, engine));
   };
   const onCancel = () => {
     cancel().catch((err: unknown) => setCancelError(errorMessage(err)));
@@ -71,6 +74,7 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
           onCancel={onCancel}
           onEdit={text === null ? null : () => openInEditor(text)}
         />
+        <K6Toggle engine={engine} onEngine={setEngine} disabled={running} />
         <ErrorBox message={scenarios.error ?? builtin.error} />
         {parsed?.ok === false && <ErrorBox message={`This scenario does not validate: ${parsed.message}`} />}
         {parsed?.ok === true && !running && !(store.phase === 'finished' && store.scenario !== null) && (
