@@ -10,16 +10,32 @@ export const SCENARIO_SCHEMA_VERSION = 1;
 
 const ms = (what: string) => z.number().min(0).describe(what);
 
-const isLoopbackHost = (host: string): boolean =>
-  host === 'localhost' || host === '[::1]' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+function parseTargetUrl(text: string): URL | null {
+  try {
+    const url = new URL(text);
+    return /^https?:\/\//i.test(text) && url.username === '' && url.password === '' ? url : null;
+  } catch {
+    return null;
+  }
+}
 
-/** Load only ever goes to this machine: 127.0.0.0/8, ::1 or localhost. */
-export const LoopbackUrl = z
+/**
+ * The host a target URL connects to when it names this machine by text (127.0.0.0/8, ::1 or
+ * localhost), else null: such a target needs the person's consent (--allow-remote, or the UI's
+ * confirmation). Read the WHATWG way, as the connection will (127.1 is 127.0.0.1). The address
+ * actually connected to is checked again at connect time (engine/net/target-guard.ts).
+ */
+export function remoteHostOf(text: string): string | null {
+  const url = parseTargetUrl(text);
+  if (url === null) return text;
+  const host = url.hostname;
+  return host === 'localhost' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host) ? null : host;
+}
+
+/** A target's base URL: http(s), no user:password@ (it hides the real host: http://127.0.0.1:1@elsewhere/). */
+export const TargetUrl = z
   .string()
-  .refine((s) => {
-    const m = /^https?:\/\/(\[[^\]]+\]|[^/:?#]+)/.exec(s);
-    return m !== null && isLoopbackHost(m[1]!);
-  }, 'must be an http(s) URL on this machine (127.0.0.0/8, ::1 or localhost)');
+  .refine((s) => parseTargetUrl(s) !== null, 'must be an http(s) URL without user:password@ (load outside this machine needs --allow-remote)');
 
 export const RequestTemplate = z.strictObject({
   method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']).default('GET'),
@@ -111,12 +127,12 @@ export type BundledServer = z.output<typeof BundledServer>;
 export const ExternalServer = z.strictObject({
   ...serverCommon,
   architecture: z.literal('external'),
-  url: LoopbackUrl.describe('base URL requests go to'),
+  url: TargetUrl.describe('base URL requests go to'),
   command: z.array(z.string()).min(1).optional().describe('argv to start the target; absent: it is already running'),
   cwd: z.string().optional(),
   readiness: z
     .strictObject({
-      url: LoopbackUrl.optional().describe('poll until it answers'),
+      url: TargetUrl.optional().describe('poll until it answers'),
       line: z.string().optional().describe('wait for a stdout/stderr line matching this regular expression'),
       timeoutMs: z.number().int().min(1).default(15_000),
     })

@@ -40,6 +40,8 @@ export interface NewRun {
   machine: MachineInfo | null;
   /** raw request rows kept for the run before sampling starts; default 1,000,000 */
   rawCap?: number;
+  /** what the run needed beyond this machine and what the person agreed to */
+  consent?: unknown;
 }
 
 export interface NewTarget {
@@ -131,8 +133,8 @@ export function openStore(path: string): Store {
 function prepareStatements(db: Database.Database) {
   return {
     createRun: db.prepare(
-      `INSERT INTO runs (scenario_name, title, status, quick, created_at, scenario_json, machine_json, raw_cap, owner_host, owner_pid, owner_store)
-       VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO runs (scenario_name, title, status, quick, created_at, scenario_json, machine_json, raw_cap, owner_host, owner_pid, owner_store, consent_json)
+       VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     addCell: db.prepare('INSERT INTO cells (run_id, idx, label, params_json) VALUES (?, ?, ?, ?)'),
     createTarget: db.prepare(
@@ -196,6 +198,7 @@ class SqliteStore implements Store {
       hostname(),
       process.pid,
       this.storeId,
+      run.consent === undefined ? null : toJson(run.consent),
     );
     return Number(result.lastInsertRowid);
   }

@@ -1,4 +1,5 @@
 import { Client, type Dispatcher } from 'undici';
+import { targetLookup } from '../net/target-guard.js';
 import type { Phase, RequestTemplate } from '../../contract/scenario.js';
 import { ArrivalProcess, Prng, TemplatePicker } from './arrivals.js';
 import { H1Connection, compileH1, type H1Handler, type H1Request } from './h1.js';
@@ -219,6 +220,7 @@ export class ClientGroup implements Timed {
       headersTimeout: phase.timeoutMs,
       bodyTimeout: phase.timeoutMs,
       connectTimeout: phase.timeoutMs,
+      connect: { lookup: targetLookup() },
     };
     this.baseUrl = baseUrl;
     this.h1 = compileH1(phase, baseUrl);

@@ -11,6 +11,8 @@ export interface DriverPlan {
   windowMs?: number;
   /** send raw per-request rows to the listener (default true) */
   rawRows?: boolean;
+  /** the person consented to load outside this machine (default false: refused at connect time) */
+  allowRemote?: boolean;
 }
 
 export interface PhaseEvent {

@@ -33,7 +33,7 @@ async function freePort(): Promise<number> {
 }
 
 async function runToEnd(text: string) {
-  const { runId } = await engine.handlers['runs:start']({ scenario: { text }, quick: false, set: {} });
+  const { runId } = await engine.handlers['runs:start']({ scenario: { text }, quick: false, set: {}, allowCommands: true });
   await engine.waitForRun(runId);
   return engine.handlers['runs:get']({ runId });
 }

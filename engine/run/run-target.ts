@@ -13,6 +13,8 @@ export interface TargetContext {
   scenario: Scenario;
   server: ServerSpec;
   signal: AbortSignal;
+  /** the person consented to load outside this machine */
+  allowRemote?: boolean;
 }
 
 export interface TargetOutcome {
@@ -58,7 +60,7 @@ export async function runTarget(ctx: TargetContext): Promise<TargetOutcome> {
 
   let server;
   try {
-    server = await startServer(ctx.server, { onSample, onCrash, signal: ctx.signal });
+    server = await startServer(ctx.server, { onSample, onCrash, signal: ctx.signal, allowRemote: ctx.allowRemote });
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     const skipped = isServerSkipped(err);
@@ -74,7 +76,7 @@ export async function runTarget(ctx: TargetContext): Promise<TargetOutcome> {
   let result;
   try {
     result = await runDriver(
-      { baseUrl: server.url, phases: ctx.scenario.phases },
+      { baseUrl: server.url, phases: ctx.scenario.phases, allowRemote: ctx.allowRemote },
       {
         onStart: (e) => {
           t0EpochMs = e.t0EpochMs;
