@@ -8,6 +8,9 @@ import { architectureOptions, type Architecture } from './servers.js';
 
 export const SCENARIO_SCHEMA_VERSION = 1;
 
+/** Stated limits (a one-line error names each); text size, nesting and the matrix: engine/scenario/limits.ts. */
+export const SCENARIO_LIMITS = { servers: 64, phases: 64, templates: 256 } as const;
+
 const ms = (what: string) => z.number().min(0).describe(what);
 
 function parseTargetUrl(text: string): URL | null {
@@ -57,7 +60,7 @@ const phaseCommon = {
   name: z.string().min(1).optional().describe('shown in reports; defaults to "phase N"'),
   at: ms('start, in ms from the server run start; absent: when the previous phase ends').optional(),
   clients: z.number().int().min(1).max(64).default(1).describe('independent client groups running this phase at once'),
-  requests: z.array(RequestTemplate).min(1).describe('request templates, picked by weight'),
+  requests: z.array(RequestTemplate).min(1).max(SCENARIO_LIMITS.templates).describe('request templates, picked by weight'),
   keepAlive: z.boolean().default(true).describe('false: a new connection per request (ApacheBench without -k)'),
   timeoutMs: z.number().int().min(1).max(3_600_000).default(60_000).describe('per-request timeout'),
   maxDurationMs: z.number().int().min(1).max(24 * 3_600_000).default(600_000).describe('hard stop for the phase'),
@@ -177,8 +180,8 @@ export const Scenario = z.strictObject({
   name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'must be lower-case letters, digits and dashes'),
   title: z.string().optional(),
   description: z.string().optional(),
-  servers: z.array(ServerSpec).min(1),
-  phases: z.array(Phase).min(1),
+  servers: z.array(ServerSpec).min(1).max(SCENARIO_LIMITS.servers),
+  phases: z.array(Phase).min(1).max(SCENARIO_LIMITS.phases),
   matrix: z.record(ParamPath, z.array(z.unknown()).min(1)).optional().describe('vary parameters across runs: every combination is a cell'),
   quick: z.record(ParamPath, z.unknown()).optional().describe('overrides applied with --quick: smaller sizes, same shape'),
   report: z.strictObject({ tables: z.array(ReportTable).min(1) }).optional(),
