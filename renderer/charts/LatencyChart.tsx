@@ -3,7 +3,7 @@ import type { EChartsOption, LineSeriesOption } from 'echarts';
 import { EChart } from './EChart';
 import { phaseMarkLine, pointsIn, seconds, type SeriesGroup } from './groups';
 import { latencyTooltip } from './tooltip-html';
-import { baseOption, sig3, timeAxis, valueAxis } from './theme';
+import { baseOption, timeAxis, valueAxis } from './theme';
 
 export type LatencyMetric = 'total' | 'wait' | 'processing';
 export type WindowPercentile = 'p50' | 'p90' | 'p99';

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import type { EChartsOption, LineSeriesOption } from 'echarts';
 import { EChart } from './EChart';
 import { percentileTooltip } from './tooltip-html';
-import { axisStyle, baseOption, sig3, valueAxis } from './theme';
+import { axisStyle, baseOption, valueAxis } from './theme';
 
 export interface PercentileCurve {
   name: string;
