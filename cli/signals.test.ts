@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rootPath } from '../engine/paths.js';
-import { createScenario } from '../engine/scenario/test-factories.js';
+import { createScenario } from '../engine/scenario/test-support/factories.js';
 
 // SIGTERM and SIGHUP are handled like Ctrl-C in every verb that runs load: the run stops, what was
 // measured is kept, the run is stored as cancelled naming the signal, and the exit code is 128+n.

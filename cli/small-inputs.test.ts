@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../db/store.js';
-import { newRun, requestBatch, tempDir } from '../db/test-factories.js';
+import { newRun, requestBatch, tempDir } from '../db/test-support/factories.js';
 import { quote } from '../engine/export/csv.js';
 import { rootPath } from '../engine/paths.js';
 

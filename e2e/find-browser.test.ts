@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { rootPath } from '../engine/paths.js';
-import { findBrowser, INSTALL_HINT, NoBrowserError, type BrowserLookup } from './support/find-browser.js';
+import { findBrowser, INSTALL_HINT, NoBrowserError, type BrowserLookup } from './test-support/find-browser.js';
 
 // The browser lookup behind `npm test`'s e2e project: explicit path, usual places, installing one
 // where the machine allows it, and one clear line where nothing works.

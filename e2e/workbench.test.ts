@@ -1,9 +1,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openBrowser, type OpenBrowser } from './support/browser.js';
-import { startHost, type RunningHost } from './support/host.js';
-import { pointsOf, until } from './support/poll.js';
-import { screenshot } from './support/screenshots.js';
+import { openBrowser, type OpenBrowser } from './test-support/browser.js';
+import { startHost, type RunningHost } from './test-support/host.js';
+import { pointsOf, until } from './test-support/poll.js';
+import { screenshot } from './test-support/screenshots.js';
 
 // The workbench as a person uses it: the real browser host (`loadscope ui`) on a fresh database,
 // Debian's Chromium, the ui-smoke built-in (two servers one after the other, single and cluster, each 2.5 s at 50 req/s). The tests

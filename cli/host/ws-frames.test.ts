@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
-import { createFakeEngine, type FakeEngine } from '../../engine/api-dispatch-cases.js';
+import { createFakeEngine, type FakeEngine } from '../../engine/host/test-support/api-cases.js';
 import { startBrowserHost, type BrowserHost } from './browser-host.js';
 import { openRawWs } from './raw-ws-client.js';
 

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LoadscopeError } from '../../contract/errors.js';
 import { runDriver } from './driver.js';
-import { burst, closed, collect, maxOverlap, rate, req, sequential } from './test-helpers.js';
-import { startTestServer, type TestServer } from './test-server.js';
+import { burst, closed, collect, maxOverlap, rate, req, sequential } from './test-support/phases.js';
+import { startTestServer, type TestServer } from './test-support/server.js';
 import { WARMUP_REQUESTS, shouldWarm, warmUp } from './warmup.js';
 
 // The driver against a real HTTP server on 127.0.0.1 port 0, in its real worker thread (from dist/:
@@ -37,7 +37,7 @@ describe('executors', () => {
     // Server-Timing read from the raw headers
     expect(phase.processing!.p50).toBeCloseTo(1.25, 2);
     expect(phase.serverWait!.p50).toBeCloseTo(0.5, 2);
-    expect(rows.every((r) => r.processingUs === 1250 && r.serverWaitUs === 500)).toBe(true);
+    expect(rows.every((r) => r.serverProcUs === 1250 && r.serverWaitUs === 500)).toBe(true);
   });
 
   it('a closed phase never has more than C requests in flight, and each user waits for its previous answer', async () => {
@@ -78,7 +78,7 @@ describe('executors', () => {
     const two = await collect(server.url, [sequential(30, '/sleep?ms=2', { clients: 2 })]);
     expect(two.result.phases[0]!.result.count).toBe(60);
     for (const c of [0, 1]) {
-      const mine = two.rows.filter((r) => r.client === c);
+      const mine = two.rows.filter((r) => r.clientIdx === c);
       expect(mine).toHaveLength(30);
       expect(maxOverlap(mine)).toBe(1);
     }
@@ -108,14 +108,14 @@ describe('executors', () => {
     const { result, rows, starts } = await collect(server.url, [closed(2, { durationMs: 7000 }, '/sleep?ms=20'), burst(10, '/ok', { at: 5000 })]);
     expect(starts.map((s) => s.phaseIndex)).toEqual([0, 1]);
     expect(starts[1]!.tMs).toBe(5000);
-    const second = rows.filter((r) => r.phase === 1);
+    const second = rows.filter((r) => r.phaseIdx === 1);
     expect(second).toHaveLength(10);
     expect(second.every((r) => r.intendedUs === 5_000_000)).toBe(true);
     const firstSent = Math.min(...second.map((r) => r.sentUs!));
     // never early; how late is the lag (a busy machine may send it later)
     expect(firstSent).toBeGreaterThanOrEqual(5_000_000);
     // overlap: phase 0 still had requests after phase 1 began
-    expect(rows.some((r) => r.phase === 0 && r.intendedUs > 5_100_000)).toBe(true);
+    expect(rows.some((r) => r.phaseIdx === 0 && r.intendedUs > 5_100_000)).toBe(true);
     expect(result.phases[1]!.result.startedMs).toBe(5000);
   });
 
@@ -153,7 +153,7 @@ describe('warm-up before t0', () => {
     expect(phase.lag.count).toBe(phase.count);
     expect(phase.processing!.count).toBe(phase.count);
     expect(rows).toHaveLength(phase.count);
-    expect(rows.every((r) => r.phase === 0 && r.client === 0 && r.intendedUs >= 0 && r.intendedUs < 1_000_000 && r.sentUs! >= r.intendedUs)).toBe(true);
+    expect(rows.every((r) => r.phaseIdx === 0 && r.clientIdx === 0 && r.intendedUs >= 0 && r.intendedUs < 1_000_000 && r.sentUs! >= r.intendedUs)).toBe(true);
     expect(windows.reduce((s, w) => s + w.count, 0)).toBe(phase.count);
     expect(windows.every((w) => w.phaseIndex === 0 && w.tMs > 0)).toBe(true);
     expect(starts).toEqual([{ phaseIndex: 0, tMs: 0 }]);
@@ -216,10 +216,10 @@ describe('errors', () => {
     expect(hang!.errors.timeout).toBe(3);
     expect(hang!.total.min).toBeGreaterThanOrEqual(290);
     expect(http!.errors.http).toBe(5);
-    expect(rows.filter((r) => r.phase === 1).every((r) => r.status === 500 && r.error === 'http')).toBe(true);
+    expect(rows.filter((r) => r.phaseIdx === 1).every((r) => r.status === 500 && r.error === 'http')).toBe(true);
     expect(body!.errors.body).toBe(2);
     expect(len!.ok).toBe(20);
-    expect(new Set(rows.filter((r) => r.phase === 3).map((r) => r.bytes)).size).toBeGreaterThan(1);
+    expect(new Set(rows.filter((r) => r.phaseIdx === 3).map((r) => r.bytes)).size).toBeGreaterThan(1);
     expect(destroyed!.errors.reset).toBe(2);
     expect(expected404!.ok).toBe(2);
   });

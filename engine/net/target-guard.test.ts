@@ -4,8 +4,8 @@ import { Client } from 'undici';
 import { TargetUrl } from '../../contract/scenario.js';
 import { compileH1, H1Connection } from '../driver/h1.js';
 import { runDriver } from '../driver/driver.js';
-import { burst, req } from '../driver/test-helpers.js';
-import { startTestServer, type TestServer } from '../driver/test-server.js';
+import { burst, req } from '../driver/test-support/phases.js';
+import { startTestServer, type TestServer } from '../driver/test-support/server.js';
 import { pollUrl } from '../supervisor/readiness.js';
 import { checkLiteralTarget, configureTargetGuard, guardedLookup, isLoopbackAddress } from './target-guard.js';
 

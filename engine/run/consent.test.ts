@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../engine.js';
-import { createScenario } from '../scenario/test-factories.js';
+import { createScenario } from '../scenario/test-support/factories.js';
 import { prepareRun } from './prepare-run.js';
 
 // Consent before anything leaves the machine or runs a command: decided before the run starts, named

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../contract/api.js';
 import { createEngine, type Engine } from '../engine.js';
 import { rootPath } from '../paths.js';
-import { createScenario } from '../scenario/test-factories.js';
+import { createScenario } from '../scenario/test-support/factories.js';
 
 let dir: string;
 let engine: Engine;
@@ -48,7 +48,7 @@ describe('the run orchestrator', () => {
           architecture: 'external',
           label: 'crashes',
           url: `http://127.0.0.1:${port}`,
-          command: [process.execPath, rootPath('engine/supervisor/fixtures/line-server.mjs'), String(port), '--crash-after-requests', '20', '--down-for', '300'],
+          command: [process.execPath, rootPath('engine/supervisor/test-support/line-server.mjs'), String(port), '--crash-after-requests', '20', '--down-for', '300'],
           readiness: { line: 'ready' },
         },
         { architecture: 'single' },

@@ -83,7 +83,7 @@ export async function runTarget(ctx: TargetContext): Promise<TargetOutcome> {
         },
         onPhaseStart: (e) => emit({ event: 'run:phase', payload: { runId, targetId, phaseIndex: e.phaseIndex, name: phaseName(e.phaseIndex), state: 'started', tMs: e.tMs } }),
         onPhaseEnd: (e) => emit({ event: 'run:phase', payload: { runId, targetId, phaseIndex: e.phaseIndex, name: phaseName(e.phaseIndex), state: 'ended', tMs: e.tMs } }),
-        onWindow: ({ queued: _queued, ...w }) => {
+        onWindow: (w) => {
           const window: LiveWindow = { runId, targetId, ...w };
           requests += w.count;
           store.insertWindows([window]);

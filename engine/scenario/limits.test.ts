@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { packageRoot, rootPath } from '../paths.js';
 import { validateScenarioText } from './index.js';
-import { createBurstPhase, createScenario } from './test-factories.js';
+import { createBurstPhase, createScenario } from './test-support/factories.js';
 
 // Every input limit answers with a one-line error naming a path, in memory and stack bounded by
 // the limit rather than by the input (before these, a few MB of scenario grew past 4 GB and deep

@@ -1,14 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { distPath } from '../paths.js';
-import type { TreeReport } from './fixtures/supervise-many.js';
-import { aliveAmong, waitFor } from './fixtures/test-helpers.js';
+import type { TreeReport } from './test-support/supervise-many.js';
+import { aliveAmong, waitFor } from './test-support/helpers.js';
 
-// No orphan survives, ever: a separate supervisor process (fixtures/supervise-many.ts, from dist/)
+// No orphan survives, ever: a separate supervisor process (test-support/supervise-many.ts, from dist/)
 // starts real server trees and is then killed in each way a process can end. Every process of every
 // tree must be gone (within a second or so when idle; the deadline is wide for a busy machine).
 
-const SUPERVISOR = distPath('engine/supervisor/fixtures/supervise-many.ts');
+const SUPERVISOR = distPath('engine/supervisor/test-support/supervise-many.ts');
 const ORPHAN_DEADLINE_MS = 30_000;
 
 let child: ChildProcess | undefined;
