@@ -1,6 +1,6 @@
 import type { EngineEvent, EngineHandlers } from '../contract/api.js';
 import { LoadscopeError } from '../contract/errors.js';
-import { openStore, type Store } from '../db/store.js';
+import { openStore, type Store, type StoreOptions } from '../db/store.js';
 import { defaultDbPath } from './db-path.js';
 import { EventBus } from './event-bus.js';
 import { exportRun } from './export/export-run.js';
@@ -21,8 +21,8 @@ export interface Engine {
   startRun(source: { name: string } | { text: string }, opts: RunOptions): Promise<{ runId: number }>;
 }
 
-export function createEngine(options: { dbPath?: string } = {}): Engine {
-  const store = openStore(defaultDbPath(options.dbPath));
+export function createEngine(options: { dbPath?: string; store?: StoreOptions } = {}): Engine {
+  const store = openStore(defaultDbPath(options.dbPath), options.store);
   const bus = new EventBus();
   const orchestrator = new Orchestrator(store, (event) => bus.emit(event));
   const running = new Map<number, Promise<unknown>>();

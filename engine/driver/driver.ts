@@ -89,7 +89,17 @@ export function runDriver(plan: DriverPlan, listener: DriverListener, signal?: A
         fail(err);
       }
     });
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new LoadscopeError('LS_ERR_INTERNAL', `the driver worker exited (code ${code}) before it finished`)));
+    // The worker dying mid-run is a fault to record, not a reason to lose what it measured: the
+    // phases that ended are returned (windows and rows already went to the listener).
+    const died = (what: string): void =>
+      settle(() => {
+        const phases = ended.sort((a, b) => a.result.index - b.result.index);
+        const atS = ((Date.now() - t0EpochMs) / 1000).toFixed(1);
+        const durationMs = Math.max(0, ...phases.map((p) => p.result.startedMs + p.result.durationMs));
+        resolve({ cancelled: true, t0EpochMs, durationMs, phases, failure: `the load driver's worker thread ${what} ${atS} s after the start` });
+      });
+    worker.on('error', (err) => died(`failed (${err.message})`));
+    worker.on('exit', (code) => died(`exited (code ${code})`));
+    listener.onWorker?.(worker);
   });
 }

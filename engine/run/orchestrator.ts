@@ -3,6 +3,7 @@ import { LoadscopeError } from '../../contract/errors.js';
 import type { RunStatus, RunSummary } from '../../contract/results.js';
 import type { Scenario } from '../../contract/scenario.js';
 import type { Store } from '../../db/store.js';
+import { describeDbError } from '../../db/store-faults.js';
 import { machineInfo } from '../machine-info.js';
 import { renderReport } from '../report/render-report.js';
 import type { Cell } from '../scenario/index.js';
@@ -123,12 +124,18 @@ export class Orchestrator {
       }
     } catch (err) {
       status = 'failed';
-      reason = err instanceof Error ? err.message : String(err);
+      reason = describeDbError(err);
     } finally {
       clearInterval(progress);
     }
     const report = this.report(runId, scenario);
-    this.store.finishRun(runId, status, reason, report);
+    try {
+      this.store.finishRun(runId, status, reason, report);
+    } catch (err) {
+      // The store would not take even this (a full disk): the next open marks the run interrupted.
+      status = 'failed';
+      reason = `${reason ?? 'the run ended'}; storing its end failed: ${describeDbError(err)}`;
+    }
     this.emit({ event: 'run:finished', payload: { runId, status, reason } });
     return status;
   }
