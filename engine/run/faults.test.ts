@@ -1,4 +1,5 @@
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import pidtree from 'pidtree';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -30,7 +31,46 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** Descendant processes of this one whose command line contains `needle` (Linux /proc). */
+async function descendants(needle: string): Promise<number[]> {
+  const pids = await pidtree(process.pid);
+  return pids.filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(needle);
+    } catch {
+      return false;
+    }
+  });
+}
+
 describe('faults mid-run', () => {
+  it("a bundled server's worker killed: the run goes on with the others and records which, how and when", async () => {
+    const dbPath = join(dir, 'runs.db');
+    const engine = createEngine({ dbPath });
+    const scenario = createScenario({
+      name: 'worker-killed',
+      servers: [{ architecture: 'cluster', options: { workers: 2 } }],
+      phases: [{ executor: 'rate', rate: 100, durationMs: 6000, requests: [{ path: '/fib?n=5' }] }],
+    });
+    const { runId } = await engine.handlers['runs:start']({ scenario: { text: JSON.stringify(scenario) }, quick: false, set: {} });
+    const deadline = Date.now() + 60_000;
+    let victim: number | undefined;
+    while (victim === undefined) {
+      expect(Date.now(), 'no request was stored').toBeLessThan(deadline);
+      const stored = engine.store.getRun(runId).targets[0]?.phases.length ?? 0;
+      const rows = [...engine.store.iterateRequests(runId)].length;
+      if (rows > 20 || stored > 0) victim = (await descendants('cluster-worker'))[0];
+      else await new Promise((r) => setTimeout(r, 100));
+    }
+    process.kill(victim, 'SIGKILL');
+    await engine.waitForRun(runId);
+    const run = await engine.handlers['runs:get']({ runId });
+    await engine.close();
+    expect(run.status).toBe('completed');
+    expect(run.targets[0]!.reason).toMatch(new RegExp(`worker ${victim} exited \\(SIGKILL\\), \\d+\\.\\d s after the start`));
+    expect(run.targets[0]!.phases[0]!.count).toBeGreaterThan(20);
+  });
+
   it("the driver's worker thread dying: what it measured is kept, the death and its time are recorded", async () => {
     server = await startTestServer();
     const windows: DriverWindow[] = [];

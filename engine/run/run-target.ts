@@ -61,6 +61,13 @@ export async function runTarget(ctx: TargetContext): Promise<TargetOutcome> {
     crashReason = `server exited during the run (${exit.reason}), ${sinceStart()}${tail ? `: ${tail}` : ''}`;
     driverAbort.abort('crashed');
   };
+  // A bundled server that loses a worker process goes on serving with the others; it says so on
+  // stderr ("loadscope-server cluster: worker 123 exited (SIGKILL)") and the note is kept with the run.
+  const notes: string[] = [];
+  const onLine = (line: string) => {
+    const m = /^loadscope-server [\w-]+: (.*\bworker \d+ exited \([^)]*\))/.exec(line);
+    if (m) notes.push(`${m[1]}, ${sinceStart()}`);
+  };
   let storeFailure: string | null = null;
   function write(action: () => void): void {
     if (storeFailure !== null) return;
@@ -74,7 +81,7 @@ export async function runTarget(ctx: TargetContext): Promise<TargetOutcome> {
 
   let server;
   try {
-    server = await startServer(ctx.server, { onSample, onCrash, signal: ctx.signal, allowRemote: ctx.allowRemote });
+    server = await startServer(ctx.server, { onSample, onCrash, onLine, signal: ctx.signal, allowRemote: ctx.allowRemote });
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     const skipped = isServerSkipped(err);
@@ -115,7 +122,8 @@ export async function runTarget(ctx: TargetContext): Promise<TargetOutcome> {
   for (const phase of result.phases) write(() => store.savePhase(targetId, phase.result, phase.histograms));
   const fault = crashReason ?? result.failure ?? storeFailure;
   const status = fault !== null ? 'failed' : ctx.signal.aborted ? 'cancelled' : 'completed';
-  const reason = fault ?? (status === 'cancelled' ? 'cancelled by the user' : null);
+  const said = [fault ?? (status === 'cancelled' ? 'cancelled by the user' : null), ...notes].filter((s): s is string => s !== null);
+  const reason = said.length > 0 ? said.join('; ') : null;
   store.updateTarget(targetId, {
     status,
     reason,
