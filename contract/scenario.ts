@@ -13,7 +13,10 @@ export const SCENARIO_LIMITS = { servers: 64, phases: 64, templates: 256 } as co
 
 const ms = (what: string) => z.number().min(0).describe(what);
 
-function parseTargetUrl(text: string): URL | null {
+// The WHATWG URL parser, global in Node and browsers; contract/ is compiled without either's lib.
+declare const URL: new (text: string) => { hostname: string; username: string; password: string };
+
+function parseTargetUrl(text: string): { hostname: string } | null {
   try {
     const url = new URL(text);
     return /^https?:\/\//i.test(text) && url.username === '' && url.password === '' ? url : null;
