@@ -37,10 +37,10 @@ export function probeWritable(db: Database.Database): void {
 }
 
 /** The file opened read-only, when it is a current Loadscope database; else null. */
-export function openReadOnly(path: string): Database.Database | null {
+export function openReadOnly(path: string, nativeBinding?: string): Database.Database | null {
   let db: Database.Database | undefined;
   try {
-    db = new Database(path, { readonly: true, fileMustExist: true });
+    db = new Database(path, { readonly: true, fileMustExist: true, ...(nativeBinding === undefined ? {} : { nativeBinding }) });
     db.pragma('busy_timeout = 5000');
     if (schemaVersion(db) !== SCHEMA_VERSION) {
       db.close();

@@ -110,13 +110,15 @@ function targetNotFound(targetId: number): LoadscopeError {
 /**
  * Opens (creating if needed) the store at `path`, or ':memory:'. Brings the schema up to date and
  * marks runs cut off by a crash as interrupted. Throws LS_ERR_DB when the file cannot be used.
+ * `nativeBinding`: the better-sqlite3 binary to load instead of its default build.
  */
 export function openStore(path: string, options: StoreOptions = {}): Store {
   const full = path === ':memory:' ? path : resolve(path);
   let db: Database.Database | undefined;
   try {
     if (full !== ':memory:') mkdirSync(dirname(full), { recursive: true });
-    db = new Database(full);
+    // nativeBinding: the better-sqlite3 binary chosen for this runtime (engine/native-binding.ts)
+    db = new Database(full, options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding });
     db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
@@ -128,7 +130,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
   } catch (err) {
     db?.close();
     // A disk that will not take writes (full, read-only, no permission) still shows the history.
-    const readOnly = full !== ':memory:' && isCannotWrite(err) ? openReadOnly(full) : null;
+    const readOnly = full !== ':memory:' && isCannotWrite(err) ? openReadOnly(full, options.nativeBinding) : null;
     if (readOnly) return new SqliteStore(readOnly, full, describeDbError(err));
     if (err instanceof LoadscopeError) throw err;
     throw new LoadscopeError('LS_ERR_DB', `cannot open the database at ${full}: ${describeDbError(err)}`);
@@ -138,6 +140,8 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
 export interface StoreOptions {
   /** SQLite's max_page_count for this connection: tests fill "the disk" with it. */
   maxPageCount?: number;
+  /** the better-sqlite3 binary for this runtime (the desktop engine process chooses it) */
+  nativeBinding?: string;
 }
 
 function prepareStatements(db: Database.Database) {

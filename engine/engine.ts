@@ -4,6 +4,8 @@ import { openStore, type Store, type StoreOptions } from '../db/store.js';
 import { defaultDbPath } from './db-path.js';
 import { EventBus } from './event-bus.js';
 import { exportRun } from './export/export-run.js';
+import { compareIntervals, ROWS_PER_TARGET } from './report/compare-intervals.js';
+import { scenarioDifferences } from '../contract/compare.js';
 import { Orchestrator } from './run/orchestrator.js';
 import { checkWireScenarioName, prepareRun, validateText, type RunOptions } from './run/prepare-run.js';
 import { listBuiltinScenarios, readBuiltinScenarioText } from './scenario/builtin.js';
@@ -21,8 +23,9 @@ export interface Engine {
   startRun(source: { name: string } | { text: string }, opts: RunOptions): Promise<{ runId: number }>;
 }
 
-export function createEngine(options: { dbPath?: string; store?: StoreOptions } = {}): Engine {
-  const store = openStore(defaultDbPath(options.dbPath), options.store);
+/** `nativeBinding`: the better-sqlite3 binary for this runtime (the desktop engine process chooses it). */
+export function createEngine(options: { dbPath?: string; nativeBinding?: string; store?: StoreOptions } = {}): Engine {
+  const store = openStore(defaultDbPath(options.dbPath), { ...options.store, nativeBinding: options.nativeBinding });
   const bus = new EventBus();
   const orchestrator = new Orchestrator(store, (event) => bus.emit(event));
   const running = new Map<number, Promise<unknown>>();
@@ -46,10 +49,20 @@ export function createEngine(options: { dbPath?: string; store?: StoreOptions } 
     'runs:get': async ({ runId }) => store.getRun(runId),
     'runs:windows': async ({ runId }) => store.getWindows(runId),
     'runs:requests': async ({ runId, targetId, limit }) => store.getRequests(runId, targetId, limit),
-    'runs:compare': async ({ runIds }) => ({
-      runs: runIds.map((id) => store.getRun(id)),
-      histograms: runIds.flatMap((runId) => store.getHistograms(runId).map((h) => ({ ...h, runId }))),
-    }),
+    'runs:compare': async ({ runIds }) => {
+      const runs = runIds.map((id) => store.getRun(id));
+      const windows = runIds.map((id) => store.getWindows(id).windows);
+      const intervals = compareIntervals(runs, {
+        windows: (i) => windows[i] ?? [],
+        rows: (i, targetId) => store.getRequests(runIds[i]!, targetId, ROWS_PER_TARGET).points,
+      });
+      return {
+        runs,
+        histograms: runIds.flatMap((runId) => store.getHistograms(runId).map((h) => ({ ...h, runId }))),
+        intervals,
+        differences: scenarioDifferences(runs),
+      };
+    },
     'runs:delete': async ({ runId }) => {
       if (orchestrator.activeRunId === runId) {
         throw new LoadscopeError('LS_ERR_RUN_ACTIVE', `run ${runId} is still running; cancel it before deleting it`);
