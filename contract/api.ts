@@ -65,6 +65,10 @@ export const calls = {
       set: z.record(z.string(), z.string()).default({}),
       /** who sends the load: Loadscope's driver (absent), or a local k6 (see k6:status) */
       engine: RunEngine.optional(),
+      /** the person confirmed load outside this machine (the UI names the host first) */
+      allowRemote: z.boolean().optional(),
+      /** the person confirmed running the scenario's external commands (the UI shows argv and cwd first) */
+      allowCommands: z.boolean().optional(),
     }),
     response: z.object({ runId: z.number() }),
   },
@@ -80,7 +84,10 @@ export const calls = {
     }),
     response: z.object({ runId: z.number(), requests: z.number(), dropped: z.number(), note: z.string() }),
   },
-  'runs:cancel': { request: RunId, response: z.object({ cancelled: z.boolean() }) },
+  'runs:cancel': {
+    request: RunId.extend({ reason: z.string().max(200).optional().describe('stored as the run\'s reason, e.g. "cancelled by SIGTERM"') }),
+    response: z.object({ cancelled: z.boolean() }),
+  },
   'runs:list': {
     request: z.strictObject({ text: z.string().optional(), status: RunStatus.optional(), limit: z.number().int().min(1).max(10_000).default(500) }),
     response: z.array(RunListItem),

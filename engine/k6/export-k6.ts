@@ -1,5 +1,6 @@
 import { LoadscopeError } from '../../contract/errors.js';
-import { LoopbackUrl, type Scenario } from '../../contract/scenario.js';
+import type { Scenario } from '../../contract/scenario.js';
+import { checkExportTarget } from './k6-target.js';
 import { loadScenario } from '../scenario/index.js';
 import { k6Script } from './k6-script.js';
 import { k8sName, operatorYaml } from './k6-operator.js';
@@ -39,10 +40,8 @@ export function pickTarget(cells: readonly { index: number; scenario: Scenario }
 export function exportK6(ref: string, opts: ExportK6Options = {}): string {
   const loaded = loadScenario(ref, { quick: opts.quick ?? false, set: opts.set ?? {} });
   const { cell, server, label } = pickTarget(loaded.cells, opts.cell ?? 0, opts.server ?? 0);
-  const target = opts.target ?? (server.architecture === 'external' ? server.url : DEFAULT_TARGET);
-  if (!LoopbackUrl.safeParse(target).success) {
-    throw bad(`--target ${target}: must be an http(s) URL on this machine (127.0.0.0/8, ::1 or localhost); a cluster's target goes in --cluster-target with --operator`);
-  }
+  // Only this machine (a cluster's target goes in --cluster-target with --operator).
+  const target = checkExportTarget(opts.target ?? (server.architecture === 'external' ? server.url : DEFAULT_TARGET));
   const script = k6Script(cell.scenario, { target, cell: cell.index, server: label });
   if (opts.operator === undefined) return script;
   if (!Number.isInteger(opts.operator) || opts.operator < 1) throw bad(`--operator ${opts.operator}: the parallelism must be a whole number >= 1`);

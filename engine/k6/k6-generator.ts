@@ -1,8 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LoadscopeError } from '../../contract/errors.js';
-import { LoopbackUrl } from '../../contract/scenario.js';
 import type { Store } from '../../db/store.js';
 import type { LoadGenerator } from '../run/run-target.js';
 import { collectK6, targetKey } from './import/collect.js';
@@ -11,6 +9,7 @@ import { writeRows, type TargetSink } from './import/write-rows.js';
 import { K6_THRESHOLDS_CROSSED, runK6Process } from './k6-process.js';
 import { k6Script, segmentCount } from './k6-script.js';
 import { LiveWindows } from './live-windows.js';
+import { k6LoopbackUrl } from './k6-target.js';
 
 // `loadscope run --engine k6`: the orchestrator starts and watches each server as for a native run,
 // and this generator sends the load with a local k6 instead of the driver: the scenario's script for
@@ -19,8 +18,9 @@ import { LiveWindows } from './live-windows.js';
 
 /** A generator for one run; it keeps the run's engine note (what k6 dropped, per server) up to date. */
 export function k6Generator(k6: string, runNote: { runId?: number; parts: string[] }, store: Store): LoadGenerator {
-  return async ({ ctx, url, signal, setT0 }) => {
-    if (!LoopbackUrl.safeParse(url).success) throw new LoadscopeError('LS_ERR_NOT_LOOPBACK', `k6 only sends load to this machine; ${url} is not on it`);
+  return async ({ ctx, url: serverUrl, signal, setT0 }) => {
+    // k6 only ever sends load to this machine, whatever the run's consent.
+    const url = await k6LoopbackUrl(serverUrl);
     const label = ctx.server.label ?? ctx.server.architecture;
     const dir = mkdtempSync(join(tmpdir(), 'loadscope-k6-'));
     try {
@@ -32,13 +32,15 @@ export function k6Generator(k6: string, runNote: { runId?: number; parts: string
       const live = new LiveWindows(ctx.runId, ctx.targetId, ctx.emit, t0Ms * 1000, phaseName);
       const files: string[] = [];
       let thresholds = false;
+      let failure: string | null = null;
       for (let s = 0; s < segmentCount(ctx.scenario) && !signal.aborted; s++) {
         const outFile = join(dir, `segment-${s}.json`);
         files.push(outFile);
         const exit = await runK6Process({ k6, script, outFile, env: { LOADSCOPE_TARGET: url, LOADSCOPE_SEGMENT: String(s) }, signal, onRequest: (r) => live.add(r) });
         if (exit.cancelled) break;
         if (exit.code === K6_THRESHOLDS_CROSSED) thresholds = true;
-        else if (exit.code !== 0) throw new Error(`k6 exited with code ${exit.code}: ${exit.stderrTail.slice(-3).join(' | ') || 'no output'}`);
+        else if (exit.code !== 0) failure = `k6 exited with code ${exit.code}: ${exit.stderrTail.slice(-3).join(' | ') || 'no output'}`;
+        if (failure !== null) break;
       }
       live.finish(Date.now() - t0Ms);
 
@@ -56,7 +58,7 @@ export function k6Generator(k6: string, runNote: { runId?: number; parts: string
       if (note) runNote.parts.push(note);
       if (thresholds) runNote.parts.push(`k6 thresholds were crossed on ${label}.`);
       store.setEngineNote(ctx.runId, [K6_MEASUREMENT_NOTE, ...runNote.parts].join(' '));
-      return { requests };
+      return { requests, phases: [], failure };
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -76,7 +76,7 @@ describe('the k6 script generator', () => {
         expect(text).toContain(`"scenario": "${name}"`);
       });
     }
-    expect(() => exportK6('seed-002-sequential', { target: 'http://10.0.0.1:80' })).toThrow(/on this machine/);
+    expect(() => exportK6('seed-002-sequential', { target: 'http://10.0.0.1:80' })).toThrow(/only goes to this machine/);
     expect(() => exportK6('seed-002-sequential', { cell: 9 })).toThrow(/--cell 9/);
   });
 });

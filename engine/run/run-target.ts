@@ -1,7 +1,8 @@
 import type { EngineEvent } from '../../contract/api.js';
-import type { LiveWindow, ServerSample } from '../../contract/results.js';
+import type { LiveWindow, PhaseResult, ServerSample } from '../../contract/results.js';
 import type { Scenario, ServerSpec } from '../../contract/scenario.js';
 import type { Store } from '../../db/store.js';
+import { describeDbError } from '../../db/store-faults.js';
 import { runDriver } from '../driver/driver.js';
 import { isServerSkipped, startServer, type ServerSampleData } from '../supervisor/supervisor.js';
 
@@ -13,30 +14,41 @@ export interface TargetContext {
   scenario: Scenario;
   server: ServerSpec;
   signal: AbortSignal;
+  /** the person consented to load outside this machine */
+  allowRemote?: boolean;
   /** what sends the load once the server is up; default: the native driver */
   generator?: LoadGenerator;
 }
 
-/** A load generator for one server run: it sends the load, stores phases and raw rows, returns the request count. */
-export type LoadGenerator = (g: GeneratorContext) => Promise<{ requests: number }>;
+/** Sends one server run's load and stores its phases and raw rows (through `write`). */
+export type LoadGenerator = (g: GeneratorContext) => Promise<GeneratorResult>;
 
 export interface GeneratorContext {
   ctx: TargetContext;
   /** the running server's base URL */
   url: string;
-  /** aborted when the run is cancelled or the server dies */
+  /** aborted when the run is cancelled, the server dies or the store stops taking writes */
   signal: AbortSignal;
   /** the epoch ms of the load's t0: server samples are timed from it */
   setT0(epochMs: number): void;
+  /** every store write goes through here: a failing store ends the server run, keeping what was stored */
+  write(action: () => void): void;
+}
+
+export interface GeneratorResult {
+  requests: number;
+  phases: PhaseResult[];
+  /** why the load generator itself failed, if it did */
+  failure: string | null;
 }
 
 /** Loadscope's own driver (worker threads). */
-export const nativeGenerator: LoadGenerator = async ({ ctx, url, signal, setT0 }) => {
+export const nativeGenerator: LoadGenerator = async ({ ctx, url, signal, setT0, write }) => {
   const { store, emit, runId, targetId } = ctx;
   const phaseName = (index: number) => ctx.scenario.phases[index]?.name ?? `phase ${index + 1}`;
   let requests = 0;
   const result = await runDriver(
-    { baseUrl: url, phases: ctx.scenario.phases },
+    { baseUrl: url, phases: ctx.scenario.phases, allowRemote: ctx.allowRemote },
     {
       onStart: (e) => setT0(e.t0EpochMs),
       onPhaseStart: (e) => emit({ event: 'run:phase', payload: { runId, targetId, phaseIndex: e.phaseIndex, name: phaseName(e.phaseIndex), state: 'started', tMs: e.tMs } }),
@@ -44,20 +56,21 @@ export const nativeGenerator: LoadGenerator = async ({ ctx, url, signal, setT0 }
       onWindow: (w) => {
         const window: LiveWindow = { runId, targetId, ...w };
         requests += w.count;
-        store.insertWindows([window]);
+        write(() => store.insertWindows([window]));
         emit({ event: 'run:window', payload: window });
       },
-      onRows: (batch) => store.insertRequests(targetId, batch.rows, batch.count),
+      onRows: (batch) => write(() => store.insertRequests(targetId, batch.rows, batch.count)),
     },
     signal,
   );
-  for (const phase of result.phases) store.savePhase(targetId, phase.result, phase.histograms);
-  return { requests };
+  for (const phase of result.phases) write(() => store.savePhase(targetId, phase.result, phase.histograms));
+  return { requests, phases: result.phases.map((p) => p.result), failure: result.failure ?? null };
 };
 
 export interface TargetOutcome {
   status: 'completed' | 'failed' | 'cancelled' | 'skipped';
   reason: string | null;
+  phases: PhaseResult[];
   requests: number;
 }
 
@@ -81,50 +94,73 @@ export async function runTarget(ctx: TargetContext): Promise<TargetOutcome> {
     peaks.cpu = Math.max(peaks.cpu, sample.cpuPercent);
     peaks.rss = Math.max(peaks.rss, sample.rssBytes);
     peaks.processes = Math.max(peaks.processes, sample.processes);
-    store.insertSamples([payload]);
+    write(() => store.insertSamples([payload]));
     emit({ event: 'run:sample', payload });
   };
 
-  // The driver stops when the run is cancelled or the server dies under it.
+  // The driver stops when the run is cancelled, the server dies under it, or the store stops
+  // taking writes (a full disk); each fault is recorded with when it happened, and what was
+  // measured until then is kept.
   const driverAbort = new AbortController();
+  const sinceStart = () => (t0EpochMs === undefined ? 'before the start' : `${((Date.now() - t0EpochMs) / 1000).toFixed(1)} s after the start`);
   let crashReason: string | null = null;
   const onCrash = (exit: { reason: string; output: string[] }) => {
     const tail = exit.output.slice(-3).join(' | ');
-    crashReason = `server exited during the run (${exit.reason})${tail ? `: ${tail}` : ''}`;
+    crashReason = `server exited during the run (${exit.reason}), ${sinceStart()}${tail ? `: ${tail}` : ''}`;
     driverAbort.abort('crashed');
   };
+  // A bundled server that loses a worker process goes on serving with the others; it says so on
+  // stderr ("loadscope-server cluster: worker 123 exited (SIGKILL)") and the note is kept with the run.
+  const notes: string[] = [];
+  const onLine = (line: string) => {
+    const m = /^loadscope-server [\w-]+: (.*\bworker \d+ exited \([^)]*\))/.exec(line);
+    if (m) notes.push(`${m[1]}, ${sinceStart()}`);
+  };
+  let storeFailure: string | null = null;
+  function write(action: () => void): void {
+    if (storeFailure !== null) return;
+    try {
+      action();
+    } catch (err) {
+      storeFailure = `the store stopped taking writes ${sinceStart()} (${describeDbError(err)}); what was stored until then is kept`;
+      driverAbort.abort('store');
+    }
+  }
 
   let server;
   try {
-    server = await startServer(ctx.server, { onSample, onCrash, signal: ctx.signal });
+    server = await startServer(ctx.server, { onSample, onCrash, onLine, signal: ctx.signal, allowRemote: ctx.allowRemote });
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     const skipped = isServerSkipped(err);
     store.updateTarget(targetId, { status: skipped ? 'skipped' : 'failed', reason, durationMs: Math.round(elapsedMs()) });
-    return { status: skipped ? 'skipped' : 'failed', reason, requests: 0 };
+    return { status: skipped ? 'skipped' : 'failed', reason, phases: [], requests: 0 };
   }
 
   const onCancel = () => driverAbort.abort('cancelled');
   ctx.signal.addEventListener('abort', onCancel, { once: true });
   store.updateTarget(targetId, { status: 'running', startedAt: new Date().toISOString() });
 
-  let requests = 0;
+  let result: GeneratorResult;
   try {
-    ({ requests } = await (ctx.generator ?? nativeGenerator)({
+    result = await (ctx.generator ?? nativeGenerator)({
       ctx,
       url: server.url,
       signal: driverAbort.signal,
       setT0: (epochMs) => {
         t0EpochMs = epochMs;
       },
-    }));
+      write,
+    });
   } finally {
     ctx.signal.removeEventListener('abort', onCancel);
     await server.stop();
   }
 
-  const status = crashReason ? 'failed' : ctx.signal.aborted ? 'cancelled' : 'completed';
-  const reason = crashReason ?? (status === 'cancelled' ? 'cancelled by the user' : null);
+  const fault = crashReason ?? result.failure ?? storeFailure;
+  const status = fault !== null ? 'failed' : ctx.signal.aborted ? 'cancelled' : 'completed';
+  const said = [fault ?? (status === 'cancelled' ? 'cancelled by the user' : null), ...notes].filter((s): s is string => s !== null);
+  const reason = said.length > 0 ? said.join('; ') : null;
   store.updateTarget(targetId, {
     status,
     reason,
@@ -133,6 +169,6 @@ export async function runTarget(ctx: TargetContext): Promise<TargetOutcome> {
     peakRssBytes: peaks.rss,
     peakProcesses: peaks.processes,
   });
-  return { status, reason, requests };
+  return { status, reason, phases: result.phases, requests: result.requests };
 }
 
