@@ -44,6 +44,10 @@ export type CompareResult = z.infer<typeof CompareResult>;
 export const ExportResult = z.object({ fileName: z.string(), mimeType: z.string(), base64: z.string() });
 export type ExportResult = z.infer<typeof ExportResult>;
 
+/** csv: one row per request; csv-summary: one row per server run and phase; png: the one-page summary; html: the self-contained report */
+export const ExportFormat = z.enum(['csv', 'csv-summary', 'png', 'html']);
+export type ExportFormat = z.infer<typeof ExportFormat>;
+
 export const calls = {
   'scenarios:list': { request: z.strictObject({}), response: z.array(ScenarioListItem) },
   'scenarios:get': {
@@ -77,7 +81,12 @@ export const calls = {
   },
   'runs:delete': { request: RunId, response: z.object({ deleted: z.boolean() }) },
   'runs:export': {
-    request: z.strictObject({ runId: z.number().int().positive(), format: z.enum(['csv', 'png']) }),
+    request: z.strictObject({ runId: z.number().int().positive(), format: ExportFormat }),
+    response: ExportResult,
+  },
+  /** two or more runs side by side, as one HTML report or the paired table as CSV */
+  'runs:exportCompare': {
+    request: z.strictObject({ runIds: z.array(z.number().int().positive()).min(2).max(16), format: z.enum(['html', 'csv']) }),
     response: ExportResult,
   },
 } as const;

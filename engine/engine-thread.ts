@@ -118,6 +118,7 @@ export function startEngineThread(options: EngineThreadOptions = {}): EngineThre
     'runs:compare': (r) => call('runs:compare', r),
     'runs:delete': (r) => call('runs:delete', r),
     'runs:export': (r) => call('runs:export', r),
+    'runs:exportCompare': (r) => call('runs:exportCompare', r),
   };
 
   async function close(): Promise<void> {

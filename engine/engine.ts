@@ -3,7 +3,7 @@ import { LoadscopeError } from '../contract/errors.js';
 import { openStore, type Store } from '../db/store.js';
 import { defaultDbPath } from './db-path.js';
 import { EventBus } from './event-bus.js';
-import { exportRun } from './export/export-run.js';
+import { exportCompare, exportRun } from './export/export-run.js';
 import { Orchestrator } from './run/orchestrator.js';
 import { prepareRun, validateText } from './run/prepare-run.js';
 import { listBuiltinScenarios, readBuiltinScenarioText } from './scenario/builtin.js';
@@ -52,6 +52,7 @@ export function createEngine(options: { dbPath?: string } = {}): Engine {
       return { deleted: store.deleteRun(runId) };
     },
     'runs:export': async ({ runId, format }) => exportRun(store, runId, format),
+    'runs:exportCompare': async ({ runIds, format }) => exportCompare(store, runIds, format),
   };
 
   let closed = false;

@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
 import { LoadscopeError } from '../../contract/errors.js';
+import { compareExport } from '../../engine/export/export-run.js';
 import { formatCompare } from '../format/compare.js';
 import { runSummaryJson } from '../format/run-summary.js';
 import { dbOption, parseRunId, withEngine } from '../options.js';
+import { writeOutput } from '../output-file.js';
 
 export function registerCompare(program: Command): void {
   program
@@ -10,12 +12,23 @@ export function registerCompare(program: Command): void {
     .description('stored runs side by side, per server and phase, with ratios to the first')
     .argument('<runs...>', 'two or more run ids (see `loadscope list`)')
     .option('--json', 'print JSON', false)
+    .option('--html <file>', 'write the comparison as one self-contained HTML report')
+    .option('--csv <file>', 'write the paired table (one row per server, phase and metric; ratios to the first run) as CSV')
+    .option('--force', 'replace files that already exist', false)
     .addOption(dbOption())
-    .action(async (ids: string[], opts: { json: boolean; db?: string }) => {
+    .action(async (ids: string[], opts: { json: boolean; html?: string; csv?: string; force: boolean; db?: string }) => {
       const runIds = ids.map(parseRunId);
       if (runIds.length < 2) throw new LoadscopeError('LS_ERR_BAD_REQUEST', 'compare needs at least two run ids');
       await withEngine(opts.db, async (engine) => {
         const { runs } = await engine.handlers['runs:compare']({ runIds });
+        if (opts.html || opts.csv) {
+          for (const [format, target] of [['html', opts.html], ['csv', opts.csv]] as const) {
+            if (!target) continue;
+            writeOutput(target, (await compareExport(engine.store, runIds, format)).bytes, opts.force);
+            process.stdout.write(`wrote ${target}\n`);
+          }
+          return;
+        }
         if (opts.json) return void process.stdout.write(JSON.stringify(runs.map(runSummaryJson), null, 2) + '\n');
         process.stdout.write(formatCompare(runs) + '\n');
       });

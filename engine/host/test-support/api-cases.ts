@@ -49,6 +49,7 @@ export function createFakeEngine(): FakeEngine {
     'runs:compare': async () => notFaked('runs:compare'),
     'runs:delete': async () => notFaked('runs:delete'),
     'runs:export': async () => notFaked('runs:export'),
+    'runs:exportCompare': async () => notFaked('runs:exportCompare'),
   };
   return { handlers, seen, subscribe: (listener) => bus.subscribe(listener), emit: (event) => bus.emit(event) };
 }
