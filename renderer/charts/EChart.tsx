@@ -12,6 +12,7 @@ import {
 } from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
 import type { EChartsOption } from 'echarts';
+import { chartDataUrl, downloadDataUrl, pngName } from './chart-png';
 
 echarts.use([
   LineChart, BarChart, ScatterChart, GridComponent, LegendComponent, TooltipComponent, TitleComponent,
@@ -27,6 +28,8 @@ export interface EChartProps {
   /** Exposed as data-points for tests and for anyone inspecting the page. */
   points?: number;
   ariaLabel?: string;
+  /** the PNG button: the chart's title and its option as the reports draw it (light, titled) */
+  png?: { title: string; option: () => EChartsOption };
 }
 
 /** How many of the option's series have data: exposed as data-series, so an empty chart shows. */
@@ -39,7 +42,7 @@ export function filledSeries(option: EChartsOption): number {
  * A thin ECharts wrapper: init on mount, setOption on change, resize with its box, dispose on
  * unmount. Updates use lazyUpdate so several in one frame draw once.
  */
-export function EChart({ option, height = 260, notMerge = true, testId, points, ariaLabel }: EChartProps) {
+export function EChart({ option, height = 260, notMerge = true, testId, points, ariaLabel, png }: EChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
 
@@ -61,7 +64,7 @@ export function EChart({ option, height = 260, notMerge = true, testId, points, 
     chart.current?.setOption(option, { notMerge, lazyUpdate: true });
   }, [option, notMerge]);
 
-  return (
+  const chartBox = (
     <div
       ref={box}
       className="echart"
@@ -72,5 +75,20 @@ export function EChart({ option, height = 260, notMerge = true, testId, points, 
       role="img"
       aria-label={ariaLabel}
     />
+  );
+  if (png === undefined) return chartBox;
+  return (
+    <div className="echart-wrap">
+      {chartBox}
+      <button
+        type="button"
+        className="btn chart-png"
+        title={`save "${png.title}" as PNG (2x, white background)`}
+        data-testid="chart-png"
+        onClick={() => downloadDataUrl(chartDataUrl(png.option()), pngName(png.title))}
+      >
+        PNG
+      </button>
+    </div>
   );
 }
