@@ -1,6 +1,7 @@
 import { clampPercentiles, glossaryLines } from '../../contract/measurement.js';
-import type { ErrorCounts, LatencyStats, RunSummary } from '../../contract/results.js';
+import type { ErrorCounts, RunSummary } from '../../contract/results.js';
 import { cellName } from '../../contract/cells.js';
+import { stats5 } from '../../contract/report/run-report.js';
 import { fmtDuration, fmtMs, fmtNum, textTable } from './table.js';
 
 const errorsText = (errors: ErrorCounts) =>
@@ -33,10 +34,8 @@ export function formatRunSummary(run: RunSummary): string {
   return `${head}\n${textTable(header, rows)}\n${glossaryLines(['total', 'wait', 'processing', 'server wait', 'lag']).join('\n')}`;
 }
 
-const pick = (stats: LatencyStats | null) => {
-  const s = clampPercentiles(stats);
-  return s ? { mean: s.mean, p50: s.p50, p90: s.p90, p99: s.p99, max: s.max } : null;
-};
+// the five figures every report shows (contract/report), so `show --json` and the exports agree by construction
+const pick = stats5;
 
 /** The --json document: run id, status, and per server per phase the headline figures in ms. */
 export function runSummaryJson(run: RunSummary) {
