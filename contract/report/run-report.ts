@@ -66,6 +66,23 @@ export interface TargetNote {
   reason: string | null;
 }
 
+/** A threshold checked against one phase of one server run (the run model's thresholds, where it has them). */
+export interface ThresholdRow {
+  server: string;
+  phase: string;
+  check: string;
+  limit: number;
+  measured: number | null;
+  passed: boolean;
+}
+
+/** The run's checked thresholds; none for runs (or stores) from before thresholds existed. */
+export function thresholdsOf(run: RunSummary): ThresholdRow[] {
+  const list = (run as { thresholds?: readonly ThresholdRow[] }).thresholds;
+  if (!Array.isArray(list)) return [];
+  return list.map((t: ThresholdRow) => ({ server: t.server, phase: t.phase, check: t.check, limit: t.limit, measured: t.measured, passed: t.passed }));
+}
+
 export interface RunReport {
   runId: number;
   title: string;
@@ -84,6 +101,7 @@ export interface RunReport {
   cells: { label: string; params: Record<string, unknown> }[];
   rows: PhaseRow[];
   tables: ReportTableResult[];
+  thresholds: ThresholdRow[];
   charts: ReportChart[];
 }
 
@@ -205,6 +223,7 @@ export function buildRunReport(input: RunReportInput, p: Palette): RunReport {
     cells: run.cells.map((c) => ({ label: c.label, params: c.params })),
     rows,
     tables: run.report,
+    thresholds: thresholdsOf(run),
     charts: runCharts(run, groups, rows, input.curves, p),
   };
 }

@@ -48,3 +48,17 @@ describe('CSV cells', () => {
     expect(parse(`x,y,z,w\r\n${line}\r\n`, { columns: true })).toEqual([{ x: '-1.5', y: 'a\nb', z: '', w: "'=1+1" }]);
   });
 });
+
+describe('thresholds in the HTML report', () => {
+  it('lists every checked threshold with pass or FAIL when the run has them, and nothing when it has none', () => {
+    const thresholds = [
+      { targetId: 1, cellIndex: 0, server: 'single', phaseIndex: 0, phase: 'p', check: 'total.p99 < 250', metric: 'total.p99', op: '<', limit: 250, measured: 12.5, passed: true },
+      { targetId: 1, cellIndex: 0, server: EVIL, phaseIndex: 0, phase: 'p', check: 'throughput > 900', metric: 'throughput', op: '>', limit: 900, measured: 100, passed: false },
+    ];
+    const html = runHtml(buildRunReport({ run: { ...run(), thresholds } as RunSummary, windows: [], samples: [], curves: [] }, LIGHT));
+    expect(html).toContain('1 of 2 failed');
+    expect(html).toMatch(/<tr class="pass">.*total\.p99 &#60; 250.*data-value="12.5".*>pass</);
+    expect(html).toMatch(/<tr class="fail">.*throughput &#62; 900.*>FAIL</);
+    expect(runHtml(buildRunReport({ run: run(), windows: [], samples: [], curves: [] }, LIGHT))).not.toContain('Thresholds');
+  });
+});

@@ -91,4 +91,14 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;font-si
 pre.scenario{background:#f6f8fa;padding:10px;font-size:12px;overflow:auto;max-height:480px}
 .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(620px,1fr));gap:12px} .chart{height:400px;border:1px solid #eaeef2}
 .runs{display:grid;grid-auto-flow:column;grid-auto-columns:minmax(480px,1fr);gap:20px;overflow-x:auto}
-td.better{color:#1a7f37} td.worse{color:#cf222e}`;
+td.better{color:#1a7f37} td.worse{color:#cf222e} tr.pass .verdict{color:#1a7f37;font-weight:bold} tr.fail .verdict{color:#cf222e;font-weight:bold}`;
+
+export function thresholdsBlock(report: RunReport): string {
+  if (report.thresholds.length === 0) return '';
+  const failed = report.thresholds.filter((t) => !t.passed).length;
+  const rows = report.thresholds
+    .map((t) => `<tr class="${t.passed ? 'pass' : 'fail'}"><td class="left">${esc(t.server)}</td><td class="left">${esc(t.phase)}</td><td class="left"><code>${esc(t.check)}</code></td>${num(t.measured, 'measured')}<td class="left verdict">${t.passed ? 'pass' : 'FAIL'}</td></tr>`)
+    .join('');
+  return `<h2>Thresholds <span class="muted">${failed === 0 ? `all ${report.thresholds.length} passed` : `${failed} of ${report.thresholds.length} failed`}</span></h2>
+<table class="data thresholds" data-failed="${failed}"><thead><tr><th class="left">server</th><th class="left">phase</th><th class="left">check</th><th>measured</th><th class="left">result</th></tr></thead><tbody>${rows}</tbody></table>`;
+}

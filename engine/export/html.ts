@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { AXIS_NAMES } from '../../contract/report/chart-options.js';
 import { runTag, type CompareReport, type PhasePair } from '../../contract/report/compare-report.js';
 import type { ReportChart, RunReport } from '../../contract/report/run-report.js';
-import { esc, fmt, machineBlock, phaseTables, problemBlock, reportTablesBlock, scenarioBlock, STYLE } from './html-parts.js';
+import { esc, fmt, machineBlock, phaseTables, problemBlock, reportTablesBlock, scenarioBlock, STYLE, thresholdsBlock } from './html-parts.js';
 
 // The self-contained HTML report: one file with ECharts inlined, the charts' options embedded as
 // JSON, drawn in the browser (interactive: tooltips, legend toggles) with no network access; a
@@ -56,6 +56,7 @@ ${body}
 function runSection(report: RunReport, withCharts: boolean): string {
   return `${machineBlock(report)}
 ${scenarioBlock(report)}
+${thresholdsBlock(report)}
 <h2>Phases</h2>${report.rows.length === 0 ? '<p>No phase ran.</p>' : report.rows.map(phaseTables).join('\n')}
 ${withCharts ? `<h2>Charts</h2>${chartsBlock(report.charts)}` : ''}
 ${reportTablesBlock(report)}`;

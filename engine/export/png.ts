@@ -63,6 +63,11 @@ export async function runSummaryPng(report: RunReport): Promise<Buffer> {
   const m = report.machine;
   if (m) ctx.fillText(`${m.hostname} · ${m.platform} · ${m.cpus} × ${m.cpuModel} · Node ${m.node} · Loadscope ${m.loadscope}`, 20, y);
   y += 18;
+  const failedThresholds = report.thresholds.filter((t) => !t.passed).length;
+  if (report.thresholds.length > 0) {
+    ctx.fillStyle = failedThresholds === 0 ? '#1a7f37' : '#cf222e';
+    ctx.fillText(`thresholds: ${failedThresholds === 0 ? `all ${report.thresholds.length} passed` : `${failedThresholds} of ${report.thresholds.length} failed`}`, 900, 62);
+  }
   if (report.problem) {
     y += 16;
     ctx.fillStyle = '#cf222e';
