@@ -17,7 +17,7 @@ export async function noNetwork(context: BrowserContext): Promise<string[]> {
   return attempts;
 }
 
-/** Per chart: how many of its canvas pixels are drawn (not transparent, not white). */
+/** Per chart: how many of its canvas pixels are drawn (not transparent, not white); 0 for a chart without data. */
 // Page-side scripts are strings: this folder typechecks without the DOM library.
 const CHART_INK = `(() => {
   const out = {};
@@ -29,12 +29,13 @@ const CHART_INK = `(() => {
       const d = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
       for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 0 && (d[i] < 240 || d[i + 1] < 240 || d[i + 2] < 240)) ink++;
     }
-    out[el.dataset.chartId] = ink;
+    // a chart with no data still draws its axes: count only charts whose series have points
+    out[el.dataset.chartId] = Number(el.dataset.series) > 0 ? ink : 0;
   }
   return out;
 })()`;
 
-/** Per chart: how many of its canvas pixels are drawn (not transparent, not white). */
+/** Per chart: how many of its canvas pixels are drawn (not transparent, not white); 0 for a chart without data. */
 export function chartInk(page: Page): Promise<Record<string, number>> {
   return page.evaluate<Record<string, number>>(CHART_INK);
 }

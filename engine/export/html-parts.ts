@@ -68,7 +68,7 @@ export function scenarioBlock(report: RunReport): string {
       ? ''
       : `<table class="data"><thead><tr><th class="left">matrix cell</th></tr></thead><tbody>${report.cells.map((c) => `<tr><td class="left">${esc(c.label)}</td></tr>`).join('')}</tbody></table>`;
   return `<h2>Scenario</h2><p>${esc(report.scenarioName)}${report.quick ? ' · <b>quick profile</b> (shortened phases)' : ''} · ${report.cells.length} matrix cell(s)</p>${cells}
-<details><summary>the scenario as run (JSON)</summary><pre class="scenario">${esc(report.scenarioText)}</pre></details>`;
+<details open><summary>the scenario as run (JSON, as the editor shows it)</summary><pre class="scenario">${esc(report.scenarioText)}</pre></details>`;
 }
 
 export function reportTablesBlock(report: RunReport): string {

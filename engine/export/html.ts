@@ -28,6 +28,7 @@ data.charts.forEach(function(c){
   var chart=echarts.init(el,null,{renderer:'canvas'});
   chart.setOption(o);
   el.setAttribute('data-drawn','1');
+  el.setAttribute('data-series',String((o.series||[]).filter(function(x){return x.data&&x.data.length>0;}).length));
   window.addEventListener('resize',function(){chart.resize();});
 });
 document.body.setAttribute('data-charts-drawn',String(data.charts.length));
