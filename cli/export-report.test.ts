@@ -80,6 +80,15 @@ describe('loadscope export', () => {
     expect(whole.ink, 'a drawn page, not a blank one').toBeGreaterThan(whole.width * whole.height * 0.01);
     const title = await inkIn(png, { x: 20, y: 10, w: 400, h: 36 });
     expect(title.ink, 'title pixels').toBeGreaterThan(200);
+    // the screen's colours: wait is orange (#f0a03e) in the mean bars, as in the app
+    const img = await loadImage(png);
+    const canvas = createCanvas(img.width, img.height);
+    const ctx = canvas.getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    const d = ctx.getImageData(0, 0, img.width, img.height).data;
+    let orange = 0;
+    for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i]! - 0xf0) < 8 && Math.abs(d[i + 1]! - 0xa0) < 8 && Math.abs(d[i + 2]! - 0x3e) < 8) orange++;
+    expect(orange, 'orange wait bars').toBeGreaterThan(300);
   });
 
   it('a failed run says why at the top of its PNG (the title area is taller and red)', async () => {
