@@ -7,11 +7,12 @@
 // Tests (*.test.ts) and test support (test-support/) of an engine folder may use the whole engine.
 //   electron-main       <- contract, engine, db      electron-preload <- contract
 //   renderer            <- contract only (talks to the host through window.loadscope)
+//   packaging (electron-builder config checks, native rebuild) <- electron-main, engine, servers, contract
 // A file that no element covers is an error (boundaries/no-unknown-files).
 import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
 
-const engineAll = ['engine', 'engine-base', 'engine-driver', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-export', 'engine-run', 'engine-host', 'engine-tests'];
+const engineAll = ['engine', 'engine-base', 'engine-executors', 'engine-driver', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-export', 'engine-run', 'engine-host', 'engine-tests'];
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'worker_threads', 'http', 'net', 'crypto', 'zlib', 'url', 'events', 'stream', 'util'];
 
 export default tseslint.config(
@@ -29,6 +30,7 @@ export default tseslint.config(
         { type: 'servers', pattern: 'servers/**', mode: 'full' },
         { type: 'engine-tests', pattern: ['engine/**/*.test.ts', 'engine/**/test-support/**'], mode: 'full' },
         { type: 'engine-base', pattern: 'engine/{paths,version,machine-info,db-path,event-bus}.ts', mode: 'full' },
+        { type: 'engine-executors', pattern: 'engine/driver/executors/**', mode: 'full' },
         { type: 'engine-driver', pattern: 'engine/driver/**', mode: 'full' },
         { type: 'engine-supervisor', pattern: 'engine/supervisor/**', mode: 'full' },
         { type: 'engine-scenario', pattern: 'engine/scenario/**', mode: 'full' },
@@ -44,6 +46,7 @@ export default tseslint.config(
         { type: 'renderer', pattern: 'renderer/**', mode: 'full' },
         { type: 'e2e', pattern: 'e2e/**', mode: 'full' },
         { type: 'bench', pattern: 'bench/**', mode: 'full' },
+        { type: 'packaging', pattern: 'packaging/**', mode: 'full' },
         { type: 'tooling', pattern: ['scripts/**', 'bin/**', '.ci/**', '*.config.{js,ts,mjs}', 'scenarios/**'], mode: 'full' },
       ],
     },
@@ -58,12 +61,13 @@ export default tseslint.config(
             { from: 'db', allow: ['db', 'contract'] },
             { from: 'servers', allow: ['servers', 'contract'] },
             { from: 'engine-base', allow: ['engine-base', 'contract', 'servers'] },
-            { from: 'engine-driver', allow: ['engine-driver', 'engine-base', 'contract'] },
+            { from: 'engine-executors', allow: ['engine-executors', 'engine-driver', 'contract'] },
+            { from: 'engine-driver', allow: ['engine-driver', 'engine-executors', 'engine-base', 'contract'] },
             { from: 'engine-supervisor', allow: ['engine-supervisor', 'engine-base', 'contract', 'servers'] },
-            { from: 'engine-scenario', allow: ['engine-scenario', 'engine-base', 'contract'] },
+            { from: 'engine-scenario', allow: ['engine-scenario', 'engine-executors', 'engine-base', 'contract'] },
             { from: 'engine-report', allow: ['engine-report', 'engine-scenario', 'contract'] },
-            { from: 'engine-export', allow: ['engine-export', 'contract', 'db'] },
-            { from: 'engine-run', allow: ['engine-run', 'engine-driver', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-base', 'contract', 'db'] },
+            { from: 'engine-export', allow: ['engine-export', 'engine-report', 'contract', 'db'] },
+            { from: 'engine-run', allow: ['engine-run', 'engine-driver', 'engine-executors', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-base', 'contract', 'db'] },
             { from: 'engine-host', allow: ['engine-host', 'engine-base', 'contract'] },
             { from: 'engine', allow: [...engineAll, 'contract', 'db', 'servers'] },
             { from: 'engine-tests', allow: [...engineAll, 'contract', 'db', 'servers'] },
@@ -74,6 +78,7 @@ export default tseslint.config(
             { from: 'renderer', allow: ['renderer', 'contract'] },
             { from: 'e2e', allow: ['e2e', ...engineAll, 'db', 'contract', 'cli'] },
             { from: 'bench', allow: ['bench', ...engineAll, 'db', 'contract', 'servers'] },
+            { from: 'packaging', allow: ['packaging', 'tooling', 'electron-main', ...engineAll, 'servers', 'contract'] },
             { from: 'tooling', allow: ['tooling'] },
           ],
         },

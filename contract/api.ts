@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RatioInterval } from './compare.js';
 import {
   CellInfo,
   LiveWindow,
@@ -38,6 +39,10 @@ export type ValidationResult = z.infer<typeof ValidationResult>;
 export const CompareResult = z.object({
   runs: z.array(RunSummary),
   histograms: z.array(PhaseHistograms.extend({ runId: z.number() })),
+  /** 95 % bootstrap intervals of each paired ratio (contract/compare.ts); a ratio is coloured only when its interval excludes 1 */
+  intervals: z.array(RatioInterval).default([]),
+  /** how the runs' scenarios differ from A's; empty when they ran the same scenario the same way */
+  differences: z.array(z.string()).default([]),
 });
 export type CompareResult = z.infer<typeof CompareResult>;
 
@@ -92,7 +97,15 @@ export const calls = {
 } as const;
 
 export const events = {
-  'run:started': z.object({ runId: z.number(), scenarioName: z.string(), title: z.string(), cells: z.array(CellInfo), totalTargets: z.number() }),
+  'run:started': z.object({
+    runId: z.number(),
+    scenarioName: z.string(),
+    title: z.string(),
+    cells: z.array(CellInfo),
+    totalTargets: z.number(),
+    /** the scenario exactly as it runs (quick profile and overrides applied), for the Run page's outline */
+    scenario: z.unknown().optional(),
+  }),
   'run:target': z.object({
     runId: z.number(),
     targetId: z.number(),

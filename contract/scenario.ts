@@ -84,7 +84,29 @@ export const SequentialPhase = z.strictObject({
   count: z.number().int().min(1).max(100_000_000).describe('requests, one after another'),
 });
 
-export const Phase = z.discriminatedUnion('executor', [BurstPhase, ClosedPhase, RatePhase, SequentialPhase]);
+/** k6's ramping-vus: a closed loop whose number of users follows stages (linear ramps). */
+export const RampingUsersPhase = z.strictObject({
+  ...phaseCommon,
+  executor: z.literal('ramping-users'),
+  startUsers: z.number().int().min(0).max(10_000).default(0).describe('users at the phase start'),
+  stages: z
+    .array(
+      z.strictObject({
+        durationMs: z.number().int().min(1).describe('how long the ramp to target takes'),
+        target: z.number().int().min(0).max(10_000).describe('users at the end of the stage'),
+      }),
+    )
+    .min(1)
+    .describe('linear ramps of the number of users, one after another'),
+  thinkMs: ms('pause of a user between its requests').default(0),
+});
+export type RampingUsersPhase = z.output<typeof RampingUsersPhase>;
+export type BurstPhase = z.output<typeof BurstPhase>;
+export type ClosedPhase = z.output<typeof ClosedPhase>;
+export type RatePhase = z.output<typeof RatePhase>;
+export type SequentialPhase = z.output<typeof SequentialPhase>;
+
+export const Phase = z.discriminatedUnion('executor', [BurstPhase, ClosedPhase, RatePhase, SequentialPhase, RampingUsersPhase]);
 export type Phase = z.output<typeof Phase>;
 export type PhaseInput = z.input<typeof Phase>;
 export type Executor = Phase['executor'];

@@ -105,13 +105,15 @@ function targetNotFound(targetId: number): LoadscopeError {
 /**
  * Opens (creating if needed) the store at `path`, or ':memory:'. Brings the schema up to date and
  * marks runs cut off by a crash as interrupted. Throws LS_ERR_DB when the file cannot be used.
+ * `nativeBinding`: the better-sqlite3 binary to load instead of its default build.
  */
-export function openStore(path: string): Store {
+export function openStore(path: string, options: { nativeBinding?: string } = {}): Store {
   const full = path === ':memory:' ? path : resolve(path);
   let db: Database.Database | undefined;
   try {
     if (full !== ':memory:') mkdirSync(dirname(full), { recursive: true });
-    db = new Database(full);
+    // nativeBinding: the better-sqlite3 binary chosen for this runtime (engine/native-binding.ts)
+    db = new Database(full, options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding });
     db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');

@@ -4,6 +4,7 @@ import { openStore, type Store } from '../db/store.js';
 import { defaultDbPath } from './db-path.js';
 import { EventBus } from './event-bus.js';
 import { exportCompare, exportRun } from './export/export-run.js';
+import { compareData } from './export/compare-data.js';
 import { Orchestrator } from './run/orchestrator.js';
 import { prepareRun, validateText } from './run/prepare-run.js';
 import { listBuiltinScenarios, readBuiltinScenarioText } from './scenario/builtin.js';
@@ -19,8 +20,9 @@ export interface Engine {
   readonly store: Store;
 }
 
-export function createEngine(options: { dbPath?: string } = {}): Engine {
-  const store = openStore(defaultDbPath(options.dbPath));
+/** `nativeBinding`: the better-sqlite3 binary for this runtime (the desktop engine process chooses it). */
+export function createEngine(options: { dbPath?: string; nativeBinding?: string } = {}): Engine {
+  const store = openStore(defaultDbPath(options.dbPath), { nativeBinding: options.nativeBinding });
   const bus = new EventBus();
   const orchestrator = new Orchestrator(store, (event) => bus.emit(event));
   const running = new Map<number, Promise<unknown>>();
@@ -41,10 +43,7 @@ export function createEngine(options: { dbPath?: string } = {}): Engine {
     'runs:get': async ({ runId }) => store.getRun(runId),
     'runs:windows': async ({ runId }) => store.getWindows(runId),
     'runs:requests': async ({ runId, targetId, limit }) => store.getRequests(runId, targetId, limit),
-    'runs:compare': async ({ runIds }) => ({
-      runs: runIds.map((id) => store.getRun(id)),
-      histograms: runIds.flatMap((runId) => store.getHistograms(runId).map((h) => ({ ...h, runId }))),
-    }),
+    'runs:compare': async ({ runIds }) => compareData(store, runIds),
     'runs:delete': async ({ runId }) => {
       if (orchestrator.activeRunId === runId) {
         throw new LoadscopeError('LS_ERR_RUN_ACTIVE', `run ${runId} is still running; cancel it before deleting it`);

@@ -157,10 +157,10 @@ export function throughputOption(input: { groups: readonly SeriesGroup[]; maxSec
   return { ...baseOption(p), xAxis: timeAxis(p, input.maxSec), yAxis: valueAxis(p, anyErrors ? AXIS_NAMES.throughputErrors : AXIS_NAMES.throughput, { min: 0 }), series };
 }
 
-/** Requests sent and not yet answered at the end of each window. */
+/** Requests sent and not yet answered at the end of each window; dashed: open-loop arrivals queued at the client (no free slot yet). */
 export function inFlightOption(input: { groups: readonly SeriesGroup[]; maxSec?: number }, p: Palette): EChartsOption {
   const { groups } = input;
-  const series: LineSeriesOption[] = groups.map((g, i) => ({
+  const inFlight: LineSeriesOption[] = groups.map((g, i) => ({
     type: 'line',
     name: groups.length === 1 ? 'in flight' : g.name,
     step: 'end',
@@ -170,7 +170,20 @@ export function inFlightOption(input: { groups: readonly SeriesGroup[]; maxSec?:
     itemStyle: { color: g.color },
     markLine: i === 0 ? phaseMarkLine(groups, p) : undefined,
   }));
-  return { ...baseOption(p), xAxis: timeAxis(p, input.maxSec), yAxis: { ...valueAxis(p, AXIS_NAMES.inFlight, { min: 0 }), minInterval: 1 }, series };
+  // queued arrivals are drawn only where there were any (closed loops never queue)
+  const queued: LineSeriesOption[] = groups
+    .filter((g) => g.windows.some((w) => w.queued > 0))
+    .map((g) => ({
+      type: 'line',
+      id: `${g.key}|queued`,
+      name: groups.length === 1 ? 'queued at the client' : g.name,
+      step: 'end',
+      data: g.windows.map((w) => [seconds(w.tMs), w.queued]),
+      showSymbol: false,
+      lineStyle: { color: g.color, width: 1.5, type: 'dashed' },
+      itemStyle: { color: g.color },
+    }));
+  return { ...baseOption(p), xAxis: timeAxis(p, input.maxSec), yAxis: { ...valueAxis(p, AXIS_NAMES.inFlight, { min: 0 }), minInterval: 1 }, series: [...inFlight, ...queued] };
 }
 
 /** The target's process tree: CPU % (100 = one core), or RSS (MB) with the process count on a second axis. */

@@ -1,73 +1,88 @@
 import type { EChartsOption } from 'echarts';
+import { beyondNoise, COMPARE_METRICS, intervalKey, pairPhases, type RatioInterval } from '../compare.js';
 import type { RunSummary } from '../results.js';
 import { latencyOption, meanBarsOption, percentileOption, throughputOption, withTitle, type PercentileCurve } from './chart-options.js';
 import type { Palette } from './palette.js';
-import { buildRunReport, meanBars, phaseRows, runGroups, type CurveInput, type PhaseRow, type ReportChart, type RunReport, type RunReportInput, type Stats5 } from './run-report.js';
+import { buildRunReport, meanBars, phaseRows, runGroups, type CurveInput, type ReportChart, type RunReport, type RunReportInput } from './run-report.js';
 import { timeExtentSec } from './series.js';
 
-// Two or more runs side by side. Phases pair across runs by server label, matrix cell and phase
-// name (the pairing the compare view moves to in issue 11; written against this small interface so
-// that pairing can replace `pairPhases` without touching the renderers).
+// Two or more runs side by side. Phases pair as the compare view pairs them (contract/compare.ts:
+// server label, matrix cell and phase name), with the view's metrics and, where the engine could
+// compute one, each ratio's 95 % bootstrap interval; a ratio is marked only when it is beyond noise.
 
 export interface PairedMetric {
-  name: string;
-  unit: string;
+  key: string;
+  /** the compare view's label, unit included */
+  label: string;
   /** one value per run (null where that run has no such phase) */
   values: (number | null)[];
   /** run i against the first (i >= 1): values[i] / values[0], null where undefined */
   ratios: (number | null)[];
+  /** the ratio's interval per run (index 0 always null) */
+  intervals: (Pick<RatioInterval, 'low' | 'high'> | null)[];
   higherIsBetter: boolean;
 }
 
 export interface PhasePair {
   key: string;
   server: string;
-  cell: string;
   phase: string;
-  /** the row of each run, null where that run has no such phase */
-  rows: (PhaseRow | null)[];
   metrics: PairedMetric[];
 }
 
-const pairKey = (r: PhaseRow) => JSON.stringify([r.label, r.cell, r.phase]);
-
-const METRICS: { name: string; unit: string; get: (r: PhaseRow) => number | null; higherIsBetter?: boolean }[] = [
-  { name: 'requests', unit: 'count', get: (r) => r.count, higherIsBetter: true },
-  { name: 'errors', unit: 'count', get: (r) => r.errorsTotal },
-  { name: 'throughput', unit: 'req/s', get: (r) => r.throughput, higherIsBetter: true },
-  ...(['total', 'wait', 'processing'] as const).flatMap((m) =>
-    (['mean', 'p50', 'p90', 'p99', 'max'] as const).map((s) => ({ name: `${m} ${s}`, unit: 'ms', get: (r: PhaseRow) => (r.latency[m] as Stats5 | null)?.[s] ?? null })),
-  ),
-];
-
 export const ratioOf = (a: number | null, b: number | null): number | null => (a === null || b === null || a === 0 || !Number.isFinite(a) || !Number.isFinite(b) ? null : b / a);
 
-/** Pairs every run's phases by (server label, cell, phase name), in the order they first occur. */
-export function pairPhases(runs: readonly RunSummary[]): PhasePair[] {
-  const perRun = runs.map((run) => new Map(phaseRows(run).map((r) => [pairKey(r), r])));
-  const keys = [...new Set(perRun.flatMap((m) => [...m.keys()]))];
-  return keys.map((key) => {
-    const rows = perRun.map((m) => m.get(key) ?? null);
-    const any = rows.find((r) => r !== null)!;
-    const metrics = METRICS.map((m) => {
-      const values = rows.map((r) => (r === null ? null : m.get(r)));
-      return { name: m.name, unit: m.unit, values, ratios: values.map((v, i) => (i === 0 ? null : ratioOf(values[0] ?? null, v))), higherIsBetter: m.higherIsBetter === true };
-    });
-    return { key, server: any.server, cell: any.cell, phase: any.phase, rows, metrics };
-  });
+/** The compare view's pairs and metrics, with ratios and their intervals. */
+export function pairedTable(runs: readonly RunSummary[], intervals: readonly RatioInterval[]): PhasePair[] {
+  const byKey = new Map(intervals.map((i) => [intervalKey(i.pairKey, i.metric, i.run), i]));
+  return pairPhases(runs).map((pair) => ({
+    key: pair.key,
+    server: pair.server,
+    phase: pair.phase,
+    metrics: COMPARE_METRICS.map((m) => {
+      const values = pair.runs.map((e) => (e === null ? null : (m.get(e.phase) ?? null)));
+      return {
+        key: m.key,
+        label: m.label,
+        values,
+        ratios: values.map((v, i) => (i === 0 ? null : ratioOf(values[0] ?? null, v))),
+        intervals: values.map((_, i) => {
+          const iv = i === 0 ? undefined : byKey.get(intervalKey(pair.key, m.key, i));
+          return iv === undefined ? null : { low: iv.low, high: iv.high };
+        }),
+        higherIsBetter: m.higherIsBetter,
+      };
+    }),
+  }));
+}
+
+/** better / worse where the interval excludes 1, '' otherwise (as the compare view colours it) */
+export function ratioVerdict(metric: Pick<PairedMetric, 'higherIsBetter'>, interval: Pick<RatioInterval, 'low' | 'high'> | null): 'better' | 'worse' | '' {
+  if (interval === null || !beyondNoise(interval)) return '';
+  return interval.low > 1 === metric.higherIsBetter ? 'better' : 'worse';
 }
 
 export interface CompareReport {
   title: string;
   runs: RunReport[];
   pairs: PhasePair[];
+  /** how the runs' scenarios differ from A's */
+  differences: string[];
   charts: ReportChart[];
+}
+
+export interface CompareInput {
+  runs: readonly RunReportInput[];
+  /** the engine's bootstrap intervals of the paired ratios (runs:compare) */
+  intervals: readonly RatioInterval[];
+  differences: readonly string[];
 }
 
 const letter = (i: number) => String.fromCharCode(65 + i);
 export const runTag = (i: number, run: Pick<RunSummary, 'id'>) => `${letter(i)}: #${run.id}`;
 
-export function buildCompareReport(inputs: readonly RunReportInput[], p: Palette): CompareReport {
+export function buildCompareReport(input: CompareInput, p: Palette): CompareReport {
+  const inputs = input.runs;
   const runs = inputs.map((i) => i.run);
   const groups = inputs.flatMap((inp, i) => runGroups(inp.run, inp.windows, inp.samples, `${letter(i)}`, inputs.slice(0, i).reduce((n, x) => n + x.run.targets.length, 0)));
   const maxSec = timeExtentSec(groups);
@@ -89,7 +104,8 @@ export function buildCompareReport(inputs: readonly RunReportInput[], p: Palette
   return {
     title: `Comparison of runs ${runs.map((r) => `#${r.id}`).join(', ')}`,
     runs: inputs.map((inp) => buildRunReport(inp, p)),
-    pairs: pairPhases(runs),
+    pairs: pairedTable(runs, input.intervals),
+    differences: [...input.differences],
     charts,
   };
 }

@@ -1,5 +1,4 @@
 import type { EChartsOption } from 'echarts';
-import { cellName } from '../cells.js';
 import { clampPercentiles } from '../measurement.js';
 import { ERROR_KINDS, type ErrorKind, type LatencyStats, type LiveWindow, type MachineInfo, type ReportTableResult, type RunSummary, type ServerSample } from '../results.js';
 import { inFlightOption, latencyOption, meanBarsOption, percentileOption, serverOption, throughputOption, withTitle, type LatencyMetric, type MeanBar, type PercentileCurve } from './chart-options.js';
@@ -125,7 +124,7 @@ export function phaseRows(run: RunSummary): PhaseRow[] {
       const errors = Object.fromEntries(ERROR_KINDS.map((k) => [k, p.errors[k] ?? 0])) as Record<ErrorKind, number>;
       return {
         targetId: t.id,
-        server: cellName(t.label, run.cells, t.cellIndex),
+        server: t.name,
         label: t.label,
         cell: run.cells.find((c) => c.index === t.cellIndex)?.label ?? '',
         phase: p.name,
@@ -147,10 +146,9 @@ export function phaseRows(run: RunSummary): PhaseRow[] {
 /** A run's server runs as chart groups, one colour each, in the order the UI gives them. */
 export function runGroups(run: RunSummary, windows: readonly LiveWindow[], samples: readonly ServerSample[], prefix = '', colorOffset = 0): SeriesGroup[] {
   return run.targets.map((t, i) => {
-    const name = cellName(t.label, run.cells, t.cellIndex);
     return {
       key: `${run.id}:${t.id}`,
-      name: prefix === '' ? name : `${prefix} ${name}`,
+      name: prefix === '' ? t.name : `${prefix} ${t.name}`,
       color: colorAt(colorOffset + i),
       windows: windows.filter((w) => w.targetId === t.id),
       samples: samples.filter((s) => s.targetId === t.id),
@@ -213,7 +211,7 @@ export function buildRunReport(input: RunReportInput, p: Palette): RunReport {
     problem: problemOf(run),
     targetProblems: run.targets
       .filter((t) => t.status !== 'completed')
-      .map((t) => ({ server: cellName(t.label, run.cells, t.cellIndex), status: t.status, reason: t.reason })),
+      .map((t) => ({ server: t.name, status: t.status, reason: t.reason })),
     machine: run.machine,
     createdAt: run.createdAt,
     durationMs: run.durationMs,

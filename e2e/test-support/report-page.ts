@@ -59,21 +59,24 @@ export function phaseFigures(page: Page): Promise<PhaseFigures[]> {
   return page.evaluate<PhaseFigures[]>(PHASE_FIGURES);
 }
 
-/** A comparison report's paired phases: server, phase and each run's request count. */
-export function reportPairs(page: Page): Promise<{ server: string; phase: string; requests: number[] }[]> {
+/** A comparison report's paired phases: server, phase, each run's request count, and per ratio whether it is beyond noise. */
+export function reportPairs(page: Page): Promise<{ server: string; phase: string; requests: number[]; beyondNoise: string[] }[]> {
   return page.evaluate(`[...document.querySelectorAll('section.pair')].map((s) => ({
     server: s.dataset.server,
     phase: s.dataset.phase,
     requests: [...s.querySelectorAll('tr[data-metric="requests"] td:not(.ratio)')].map((td) => Number(td.dataset.value)),
+    beyondNoise: [...s.querySelectorAll('td.ratio')].map((td) => td.closest('tr').dataset.metric + ':' + td.dataset.beyondNoise),
   }))`);
 }
 
-/** The compare view's tables: server, phase and each run's request count, as the page shows them. */
-export function viewPairs(page: Page): Promise<{ server: string; phase: string; requests: number[] }[]> {
-  return page.evaluate(`[...document.querySelectorAll('[data-testid="compare-table"] section.panel')].map((s) => {
+/** The compare view's tables, read the same way from the page. */
+export function viewPairs(page: Page): Promise<{ server: string; phase: string; requests: number[]; beyondNoise: string[] }[]> {
+  return page.evaluate(`[...document.querySelectorAll('[data-testid="compare-pair"]')].map((s) => {
     const title = s.querySelector('h3')?.textContent ?? '';
-    const cells = [...s.querySelectorAll('tbody tr:first-child td.num:not(.ratio-col)')].map((td) => Number((td.textContent ?? '').replace(/,/g, '')));
-    return { server: title.split(' · phase ')[0].trim(), phase: title.replace(/^.* · phase \\d+: /, ''), requests: cells };
+    const at = title.lastIndexOf(' · ');
+    const cells = [...s.querySelectorAll('tr[data-metric="requests"] td.num:not(.ratio-col)')].map((td) => Number((td.textContent ?? '').replace(/,/g, '')));
+    const beyondNoise = [...s.querySelectorAll('td.ratio-col')].map((td) => td.closest('tr').dataset.metric + ':' + td.dataset.beyondNoise);
+    return { server: title.slice(0, at).trim(), phase: title.slice(at + 3).trim(), requests: cells, beyondNoise };
   })`);
 }
 

@@ -3,6 +3,7 @@ import { buildCompareReport } from '../../contract/report/compare-report.js';
 import { LIGHT } from '../../contract/report/palette.js';
 import { buildRunReport } from '../../contract/report/run-report.js';
 import type { Store } from '../../db/store.js';
+import { compareData } from './compare-data.js';
 import { CSV_EOL } from './csv-cell.js';
 import { csvLines } from './csv.js';
 import { compareHtml, runHtml } from './html.js';
@@ -34,7 +35,8 @@ export async function runExport(store: Store, runId: number, format: ExportForma
 }
 
 export async function compareExport(store: Store, runIds: readonly number[], format: 'html' | 'csv'): Promise<ExportFile> {
-  const report = buildCompareReport(runIds.map((id) => reportInput(store, id)), LIGHT);
+  const { intervals, differences } = compareData(store, runIds);
+  const report = buildCompareReport({ runs: runIds.map((id) => reportInput(store, id)), intervals, differences }, LIGHT);
   const base = `loadscope-compare-${runIds.join('-')}`;
   if (format === 'csv') return { fileName: `${base}.csv`, mimeType: 'text/csv', bytes: Buffer.from(compareCsv(runIds.map((id) => ({ id })), report.pairs)) };
   return { fileName: `${base}.html`, mimeType: 'text/html', bytes: Buffer.from(compareHtml(report)) };

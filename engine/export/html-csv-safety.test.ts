@@ -17,7 +17,7 @@ function run(overrides: Partial<RunSummary> = {}): RunSummary {
     id: 7, scenarioName: EVIL, title: EVIL, status: 'failed', reason: `crashed ${EVIL}`, quick: true,
     createdAt: '2026-01-01T00:00:00Z', endedAt: null, durationMs: 1000, machine, scenario: { name: EVIL },
     cells: [{ index: 0, label: '', params: {} }],
-    targets: [{ id: 1, cellIndex: 0, serverIndex: 0, label: EVIL, architecture: 'single', status: 'failed', reason: EVIL, startedAt: null, durationMs: 1000, phases: [phaseResult(0, { name: EVIL })], peakCpu: null, peakRssBytes: null, peakProcesses: null, rawRows: 0, rawSampled: false }],
+    targets: [{ id: 1, cellIndex: 0, serverIndex: 0, label: EVIL, name: EVIL, architecture: 'single', status: 'failed', reason: EVIL, startedAt: null, durationMs: 1000, phases: [phaseResult(0, { name: EVIL })], peakCpu: null, peakRssBytes: null, peakProcesses: null, rawRows: 0, rawSampled: false }],
     report: [{ title: EVIL, unit: 'ms', header: [EVIL], rows: [[EVIL]] }],
     ...overrides,
   };

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { AXIS_NAMES } from '../../contract/report/chart-options.js';
-import { runTag, type CompareReport, type PhasePair } from '../../contract/report/compare-report.js';
+import { beyondNoise } from '../../contract/compare.js';
+import { ratioVerdict, runTag, type CompareReport, type PhasePair } from '../../contract/report/compare-report.js';
 import type { ReportChart, RunReport } from '../../contract/report/run-report.js';
 import { esc, fmt, machineBlock, phaseTables, problemBlock, reportTablesBlock, scenarioBlock, STYLE, thresholdsBlock } from './html-parts.js';
 
@@ -71,24 +72,25 @@ ${runSection(report, true)}
   return page(report.title, body, report.charts);
 }
 
-function ratioClass(v: number | null, higherIsBetter: boolean): string {
-  if (v === null) return '';
-  if (v > 1.1) return higherIsBetter ? 'better' : 'worse';
-  if (v < 0.9) return higherIsBetter ? 'worse' : 'better';
-  return '';
-}
-
 function pairTable(report: CompareReport, pair: PhasePair): string {
   const runs = report.runs;
   const head = `<th class="left">metric</th>${runs.map((r, i) => `<th>${esc(runTag(i, { id: r.runId }))}</th>`).join('')}${runs.slice(1).map((_, i) => `<th>${String.fromCharCode(66 + i)}/A</th>`).join('')}`;
   const body = pair.metrics
     .map((m) => {
       const values = m.values.map((v) => `<td class="num"${v === null ? '' : ` data-value="${v}"`}>${fmt(v)}</td>`).join('');
-      const ratios = m.ratios.slice(1).map((v) => `<td class="num ratio ${ratioClass(v, m.higherIsBetter)}"${v === null ? '' : ` data-value="${v}"`}>${v === null ? '-' : `×${v.toFixed(2)}`}</td>`).join('');
-      return `<tr data-metric="${esc(m.name)}"><th class="left">${esc(m.name)} <span class="muted">(${esc(m.unit)})</span></th>${values}${ratios}</tr>`;
+      const ratios = m.ratios
+        .slice(1)
+        .map((v, k) => {
+          const iv = m.intervals[k + 1] ?? null;
+          const title = iv === null ? 'no interval: too few stored rows or windows to tell this ratio from noise' : `95 % interval ${iv.low.toFixed(3)} - ${iv.high.toFixed(3)}: ${beyondNoise(iv) ? 'beyond the noise' : 'within the noise'}`;
+          const interval = iv === null ? '' : ` <span class="muted">[${iv.low.toFixed(2)}-${iv.high.toFixed(2)}]</span>`;
+          return `<td class="num ratio ${ratioVerdict(m, iv)}" title="${esc(title)}" data-beyond-noise="${iv !== null && beyondNoise(iv)}"${v === null ? '' : ` data-value="${v}"`}>${v === null ? '-' : `×${v.toFixed(2)}`}${interval}</td>`;
+        })
+        .join('');
+      return `<tr data-metric="${esc(m.key)}"><th class="left">${esc(m.label)}</th>${values}${ratios}</tr>`;
     })
     .join('');
-  return `<section class="pair" data-server="${esc(pair.server)}" data-cell="${esc(pair.cell)}" data-phase="${esc(pair.phase)}"><h3>${esc(pair.server)} <span class="muted">· ${esc(pair.phase)}</span></h3>
+  return `<section class="pair" data-server="${esc(pair.server)}" data-phase="${esc(pair.phase)}"><h3>${esc(pair.server)} <span class="muted">· ${esc(pair.phase)}</span></h3>
 <table class="data paired"><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></section>`;
 }
 
@@ -96,7 +98,8 @@ export function compareHtml(report: CompareReport): string {
   const heads = report.runs.map((r, i) => `<li><b>${esc(runTag(i, { id: r.runId }))}</b> ${esc(r.title)} <span class="muted">${esc(r.subtitle)}</span></li>`).join('');
   const problems = report.runs.map((r, i) => (problemBlock(r) === '' ? '' : `<div><b>${esc(runTag(i, { id: r.runId }))}</b>${problemBlock(r)}</div>`)).join('');
   const body = `<header><h1>${esc(report.title)}</h1><ul>${heads}</ul></header>${problems}
-<h2>Paired phases <span class="muted">(paired by server label, matrix cell and phase name; ratios are each run against A)</span></h2>
+${report.differences.length === 0 ? '' : `<div class="problem"><b>The runs did not run the same scenario the same way:</b><ul>${report.differences.map((d) => `<li>${esc(d)}</li>`).join('')}</ul></div>`}
+<h2>Paired phases <span class="muted">(paired by server label, matrix cell and phase name, as the compare view pairs them; ratios are each run against A, marked better/worse only where the 95 % bootstrap interval excludes 1)</span></h2>
 ${report.pairs.map((p) => pairTable(report, p)).join('\n')}
 <h2>Charts</h2>${chartsBlock(report.charts)}
 <h2>The runs side by side</h2>

@@ -29,16 +29,24 @@ export function summaryCsv(runId: number, rows: readonly PhaseRow[]): string {
   return lines.join(CSV_EOL) + CSV_EOL;
 }
 
-const unitSuffix = (unit: string) => (unit === 'ms' ? '_ms' : unit === 'req/s' ? '_rps' : '');
-const snake = (name: string) => name.replace(/ /g, '_');
+/** The unit a compare metric's label names ('total p99 (ms)' -> ms), '' for counts. */
+const unitOf = (label: string): string => /\(([^)]+)\)$/.exec(label)?.[1] ?? '';
+const metricColumn = (key: string, unit: string) => `${key.replace(/\./g, '_')}${unit === 'ms' ? '_ms' : unit === 'req/s' ? '_rps' : ''}`;
 
-/** One row per paired phase and metric; a value column per run, a ratio column per later run (run / first). */
+/**
+ * The compare view's paired table: one row per paired phase and metric; a value column per run, and
+ * per later run its ratio to the first with the ratio's 95 % bootstrap interval (empty where the
+ * engine could not tell it from noise for lack of data).
+ */
 export function compareCsv(runs: readonly Pick<RunSummary, 'id'>[], pairs: readonly PhasePair[]): string {
-  const header = ['server', 'cell', 'phase', 'metric', 'unit', ...runs.map((r) => `run_${r.id}`), ...runs.slice(1).map((r) => `ratio_${r.id}_to_${runs[0]!.id}`)];
+  const first = runs[0]!.id;
+  const later = runs.slice(1);
+  const header = ['server', 'phase', 'metric', 'unit', ...runs.map((r) => `run_${r.id}`), ...later.flatMap((r) => [`ratio_${r.id}_to_${first}`, `ratio_${r.id}_ci95_low`, `ratio_${r.id}_ci95_high`])];
   const lines = [header.join(',')];
   for (const p of pairs) {
     for (const m of p.metrics) {
-      lines.push(csvRow([p.server, p.cell, p.phase, `${snake(m.name)}${unitSuffix(m.unit)}`, m.unit, ...m.values, ...m.ratios.slice(1)]));
+      const unit = unitOf(m.label);
+      lines.push(csvRow([p.server, p.phase, metricColumn(m.key, unit), unit, ...m.values, ...later.flatMap((_, k) => [m.ratios[k + 1], m.intervals[k + 1]?.low, m.intervals[k + 1]?.high])]));
     }
   }
   return lines.join(CSV_EOL) + CSV_EOL;

@@ -6,7 +6,6 @@ import type { Store } from '../../db/store.js';
 import { machineInfo } from '../machine-info.js';
 import { renderReport } from '../report/render-report.js';
 import type { Cell } from '../scenario/index.js';
-import { plannedDurationMs } from './planned-duration.js';
 import { RunProgress } from './run-progress.js';
 import { runTarget, type TargetOutcome } from './run-target.js';
 
@@ -79,11 +78,9 @@ export class Orchestrator {
     const targets = cells.flatMap((cell) => cell.scenario.servers.map((server, serverIndex) => ({ cell, server, serverIndex })));
     this.emit({
       event: 'run:started',
-      payload: { runId, scenarioName: scenario.name, title: scenario.title ?? scenario.name, cells: cells.map(({ index, label, params }) => ({ index, label, params })), totalTargets: targets.length },
+      payload: { runId, scenarioName: scenario.name, title: scenario.title ?? scenario.name, cells: cells.map(({ index, label, params }) => ({ index, label, params })), totalTargets: targets.length, scenario },
     });
-    const plannedOf = (c: PreparedRun['cells'][number]) => plannedDurationMs(c.scenario.phases);
-    const planned = cells.some((c) => plannedOf(c) === null) ? 0 : cells.reduce((sum, c) => sum + plannedOf(c)! * c.scenario.servers.length, 0);
-    const tracker = new RunProgress(planned, targets.length);
+    const tracker = new RunProgress(targets.map((t) => t.cell.scenario.phases));
     const progress = setInterval(() => this.emit({ event: 'run:progress', payload: { runId, ...tracker.snapshot() } }), 500);
     progress.unref();
 
@@ -96,13 +93,13 @@ export class Orchestrator {
         const label = server.label ?? server.architecture;
         const targetId = this.store.createTarget({ runId, cellIndex: cell.index, serverIndex, label, architecture: server.architecture });
         this.emit({ event: 'run:target', payload: { runId, targetId, cellIndex: cell.index, serverIndex, label, status: 'running', reason: null } });
-        tracker.targetStarted(plannedOf(cell));
+        tracker.targetStarted();
         const emit = (event: EngineEvent) => {
           tracker.observe(event);
           this.emit(event);
         };
         const outcome: TargetOutcome = await runTarget({ store: this.store, emit, runId, targetId, scenario: cell.scenario, server, signal });
-        tracker.targetEnded(outcome.requests);
+        tracker.targetEnded();
         this.emit({ event: 'run:target', payload: { runId, targetId, cellIndex: cell.index, serverIndex, label, status: outcome.status, reason: outcome.reason } });
         if (outcome.status === 'failed') failures.push(`${label}${cells.length > 1 ? ` (${cell.label})` : ''}: ${outcome.reason}`);
       }
@@ -119,6 +116,8 @@ export class Orchestrator {
     } finally {
       clearInterval(progress);
     }
+    tracker.finish(status);
+    this.emit({ event: 'run:progress', payload: { runId, ...tracker.snapshot() } });
     const report = this.report(runId, scenario);
     this.store.finishRun(runId, status, reason, report);
     this.emit({ event: 'run:finished', payload: { runId, status, reason } });

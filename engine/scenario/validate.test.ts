@@ -60,9 +60,9 @@ describe('validateScenario: one message per problem, with its path and the value
 
   it('discriminated unions: the executor and the architecture name their allowed values', () => {
     const bust = { ...createScenario(), phases: [createBurstPhase(), createBurstPhase(), { executor: 'bust', requests: [{ path: '/' }] }] };
-    expect(issuesOf(bust)).toEqual(['phases[2].executor: must be one of burst, closed, rate, sequential, got "bust"']);
+    expect(issuesOf(bust)).toEqual(['phases[2].executor: must be one of burst, closed, rate, sequential, ramping-users, got "bust"']);
     const noExecutor = { ...createScenario(), phases: [{ count: 3, requests: [{ path: '/' }] }] };
-    expect(issuesOf(noExecutor)).toEqual(['phases[0].executor: required: must be one of burst, closed, rate, sequential']);
+    expect(issuesOf(noExecutor)).toEqual(['phases[0].executor: required: must be one of burst, closed, rate, sequential, ramping-users']);
     const arch = createScenario({ servers: [{ architecture: 'clutser' } as never] });
     expect(issuesOf(arch)).toEqual([
       'servers[0].architecture: must be one of single, cluster, autoscale, offload, thread-per-request, thread-pool, external, got "clutser"',

@@ -8,6 +8,8 @@ import { baseOption } from './theme';
 
 const TITLE = 'Requests in flight';
 
+// dashed: open-loop arrivals queued at the client
+
 /** Requests sent and not yet answered at the end of each window (the report's option). */
 export function InFlightChart({ groups, version, height = 240, maxSec }: { groups: readonly SeriesGroup[]; version?: number; height?: number; maxSec?: number }) {
   const input = useMemo(() => ({ groups, maxSec }), [groups, version, maxSec]);
