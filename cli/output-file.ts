@@ -1,10 +1,16 @@
-import { createWriteStream, writeFileSync, type WriteStream } from 'node:fs';
+import { createWriteStream, existsSync, writeFileSync, type WriteStream } from 'node:fs';
 import { LoadscopeError } from '../contract/errors.js';
 
 // Files the CLI writes: never over an existing file unless the user said --force. 'wx' makes the
 // check and the creation one step, so no file appearing in between is overwritten either.
 
 const exists = (file: string) => new LoadscopeError('LS_ERR_BAD_REQUEST', `${file} already exists; pass --force to replace it`);
+
+/** Refuses up front when any of the files exists (unless forced), so a command writes all of its files or none. */
+export function refuseExisting(files: readonly (string | undefined)[], force: boolean): void {
+  if (force) return;
+  for (const file of files) if (file !== undefined && existsSync(file)) throw exists(file);
+}
 
 export function writeOutput(file: string, bytes: Buffer | string, force: boolean): void {
   try {

@@ -3,7 +3,7 @@ import { LoadscopeError } from '../../contract/errors.js';
 import { compareExport } from '../../engine/export/export-run.js';
 import { compareJson, formatCompare } from '../format/compare.js';
 import { dbOption, parseRunId, withEngine } from '../options.js';
-import { writeOutput } from '../output-file.js';
+import { refuseExisting, writeOutput } from '../output-file.js';
 
 export function registerCompare(program: Command): void {
   program
@@ -20,6 +20,7 @@ export function registerCompare(program: Command): void {
       if (runIds.length < 2) throw new LoadscopeError('LS_ERR_BAD_REQUEST', 'compare needs at least two run ids');
       await withEngine(opts.db, async (engine) => {
         if (opts.html || opts.csv) {
+          refuseExisting([opts.html, opts.csv], opts.force);
           for (const [format, target] of [['html', opts.html], ['csv', opts.csv]] as const) {
             if (!target) continue;
             writeOutput(target, (await compareExport(engine.store, runIds, format)).bytes, opts.force);

@@ -5,7 +5,7 @@ import { CSV_EOL } from '../../engine/export/csv-cell.js';
 import { csvLines } from '../../engine/export/csv.js';
 import { runExport } from '../../engine/export/export-run.js';
 import { dbOption, parseRunId, withEngine } from '../options.js';
-import { openOutput, writeOutput } from '../output-file.js';
+import { openOutput, refuseExisting, writeOutput } from '../output-file.js';
 
 interface ExportOptions {
   csv?: string;
@@ -30,6 +30,8 @@ export function registerExport(program: Command): void {
     .action(async (runId: number, opts: ExportOptions) => {
       if (!opts.csv && !opts.png && !opts.html) throw new LoadscopeError('LS_ERR_BAD_REQUEST', 'say what to write: --html FILE, --png FILE and/or --csv FILE [--summary]');
       if (opts.summary && !opts.csv) throw new LoadscopeError('LS_ERR_BAD_REQUEST', '--summary goes with --csv FILE');
+      // every file is checked before any is written; the writes themselves refuse ('wx') one created since
+      refuseExisting([opts.csv, opts.png, opts.html], opts.force);
       await withEngine(opts.db, async (engine) => {
         const run = await engine.handlers['runs:get']({ runId });
         if (opts.csv && opts.summary) {

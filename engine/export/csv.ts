@@ -3,6 +3,9 @@ import type { RunSummary } from '../../contract/results.js';
 import type { Store } from '../../db/store.js';
 import { csvRow } from './csv-cell.js';
 
+/** A text cell, quoted and formula-neutralised (the one implementation: csv-cell.ts). */
+export { csvText as quote } from './csv-cell.js';
+
 // One row per request; every time in ms with microsecond precision, derived as everywhere else
 // (contract/measurement.ts: total, wait, processing, server wait, lag).
 export const CSV_HEADER = [

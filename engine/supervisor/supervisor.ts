@@ -43,6 +43,8 @@ export interface StartOptions {
   signal?: AbortSignal;
   /** bundled servers: how long to wait for the ready message (default 15 s). External: readiness.timeoutMs */
   readyTimeoutMs?: number;
+  /** the person consented to load outside this machine (readiness probes go there too) */
+  allowRemote?: boolean;
 }
 
 export interface RunningServer {
@@ -160,7 +162,7 @@ async function startExternal(spec: ExternalServer, opts: StartOptions): Promise<
 
   const checks: Check<unknown>[] = [spawnCheck];
   if (pattern) checks.push(waitForLine(proc.output, pattern));
-  if (!pattern || spec.readiness?.url) checks.push(pollUrl(spec.readiness?.url ?? spec.url));
+  if (!pattern || spec.readiness?.url) checks.push(pollUrl(spec.readiness?.url ?? spec.url, opts.allowRemote));
   await awaitReady(proc, checks, timeoutMs, opts.signal).catch(async (err: unknown) => {
     detachLines?.();
     // 127 is the shell's "command not found": a wrapper script (scenarios/assets/nginx-4k.mjs) says
@@ -272,7 +274,7 @@ function supervise(proc: ServerProcess, s: Supervised, opts: StartOptions): Runn
 /** An external server that is already running: only its readiness is checked; stop() does nothing. */
 async function attach(spec: ExternalServer, label: string, timeoutMs: number, opts: StartOptions): Promise<RunningServer> {
   const url = spec.readiness?.url ?? spec.url;
-  const check = pollUrl(url);
+  const check = pollUrl(url, opts.allowRemote);
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   try {

@@ -4,7 +4,8 @@ import { latencyOption, withTitle, type LatencyMetric, type WindowPercentile } f
 import { DARK, LIGHT } from '../../contract/report/palette';
 import { EChart } from './EChart';
 import { pointsIn, type SeriesGroup } from './groups';
-import { baseOption, sig3 } from './theme';
+import { baseOption } from './theme';
+import { latencyTooltip } from './tooltip-html';
 
 export type { LatencyMetric, WindowPercentile } from '../../contract/report/chart-options';
 
@@ -30,16 +31,7 @@ export function LatencyChart({ groups, metric, log, version, height = 300, testI
       ...latencyOption(input, DARK),
       tooltip: {
         ...base.tooltip,
-        formatter: (params) => {
-          const list = Array.isArray(params) ? params : [params];
-          const head = list[0] !== undefined && Array.isArray(list[0].value) ? `${sig3(list[0].value[0])} s` : '';
-          const rows = list.map((x) => {
-            const pct = String(x.seriesId ?? '').split('|')[1] ?? '';
-            const label = groups.length === 1 ? pct : `${x.seriesName ?? ''} ${pct}`;
-            return `${x.marker ?? ''} ${label}: <b>${Array.isArray(x.value) ? sig3(x.value[1]) : ''} ms</b>`;
-          });
-          return [head, ...rows].join('<br/>');
-        },
+        formatter: (params) => latencyTooltip(Array.isArray(params) ? params : [params], groups.length === 1),
       },
     };
   }, [input]);

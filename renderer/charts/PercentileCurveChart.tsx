@@ -5,7 +5,8 @@ import { withFormatters } from '../../contract/report/formatters';
 import { DARK, LIGHT } from '../../contract/report/palette';
 import { percentLabel } from '../../contract/report/percentiles';
 import { EChart } from './EChart';
-import { baseOption, sig3 } from './theme';
+import { baseOption } from './theme';
+import { percentileTooltip } from './tooltip-html';
 
 export type { PercentileCurve } from '../../contract/report/chart-options';
 
@@ -19,13 +20,7 @@ export function PercentileCurveChart({ curves, log, height = 320, testId }: { cu
       ...withFormatters(percentileOption({ curves, log }, DARK)),
       tooltip: {
         ...base.tooltip,
-        formatter: (params) => {
-          const list = Array.isArray(params) ? params : [params];
-          const first = list[0];
-          const x = first !== undefined && Array.isArray(first.value) ? Number(first.value[0]) : 1;
-          const rows = list.map((p) => `${p.marker ?? ''} ${p.seriesName ?? ''}: ${Array.isArray(p.value) ? sig3(p.value[1]) : ''} ms`);
-          return [`percentile ${percentLabel(x)}`, ...rows].join('<br/>');
-        },
+        formatter: (params) => percentileTooltip(Array.isArray(params) ? params : [params], percentLabel),
       },
     };
   }, [curves, log]);
