@@ -102,7 +102,7 @@ export async function makeReportRuns(): Promise<ReportRuns> {
   };
   const crashFile = join(dir, 'crash.json');
   writeFileSync(crashFile, JSON.stringify(crash));
-  const failedRunId = runId(cli(['run', crashFile, '--json']));
+  const failedRunId = runId(cli(['run', crashFile, '--json', '--allow-commands']));
   return {
     dir,
     db,
