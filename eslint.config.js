@@ -12,7 +12,7 @@
 import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
 
-const engineAll = ['engine', 'engine-base', 'engine-driver', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-export', 'engine-run', 'engine-host', 'engine-tests'];
+const engineAll = ['engine', 'engine-base', 'engine-executors', 'engine-driver', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-export', 'engine-run', 'engine-host', 'engine-net', 'engine-tests'];
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'worker_threads', 'http', 'net', 'crypto', 'zlib', 'url', 'events', 'stream', 'util'];
 
 export default tseslint.config(
@@ -30,6 +30,7 @@ export default tseslint.config(
         { type: 'servers', pattern: 'servers/**', mode: 'full' },
         { type: 'engine-tests', pattern: ['engine/**/*.test.ts', 'engine/**/test-support/**'], mode: 'full' },
         { type: 'engine-base', pattern: 'engine/{paths,version,machine-info,db-path,event-bus}.ts', mode: 'full' },
+        { type: 'engine-executors', pattern: 'engine/driver/executors/**', mode: 'full' },
         { type: 'engine-driver', pattern: 'engine/driver/**', mode: 'full' },
         { type: 'engine-supervisor', pattern: 'engine/supervisor/**', mode: 'full' },
         { type: 'engine-scenario', pattern: 'engine/scenario/**', mode: 'full' },
@@ -37,6 +38,7 @@ export default tseslint.config(
         { type: 'engine-export', pattern: 'engine/export/**', mode: 'full' },
         { type: 'engine-run', pattern: 'engine/run/**', mode: 'full' },
         { type: 'engine-host', pattern: 'engine/host/**', mode: 'full' },
+        { type: 'engine-net', pattern: 'engine/net/**', mode: 'full' },
         { type: 'engine', pattern: 'engine/**', mode: 'full' },
         { type: 'reproduce', pattern: 'reproduce/**', mode: 'full' },
         { type: 'cli', pattern: 'cli/**', mode: 'full' },
@@ -60,13 +62,15 @@ export default tseslint.config(
             { from: 'db', allow: ['db', 'contract'] },
             { from: 'servers', allow: ['servers', 'contract'] },
             { from: 'engine-base', allow: ['engine-base', 'contract', 'servers'] },
-            { from: 'engine-driver', allow: ['engine-driver', 'engine-base', 'contract'] },
-            { from: 'engine-supervisor', allow: ['engine-supervisor', 'engine-base', 'contract', 'servers'] },
-            { from: 'engine-scenario', allow: ['engine-scenario', 'engine-base', 'contract'] },
+            { from: 'engine-executors', allow: ['engine-executors', 'engine-driver', 'engine-net', 'contract'] },
+            { from: 'engine-driver', allow: ['engine-driver', 'engine-executors', 'engine-net', 'engine-base', 'contract'] },
+            { from: 'engine-supervisor', allow: ['engine-supervisor', 'engine-net', 'engine-base', 'contract', 'servers'] },
+            { from: 'engine-scenario', allow: ['engine-scenario', 'engine-executors', 'engine-base', 'contract'] },
             { from: 'engine-report', allow: ['engine-report', 'engine-scenario', 'contract'] },
             { from: 'engine-export', allow: ['engine-export', 'contract', 'db'] },
-            { from: 'engine-run', allow: ['engine-run', 'engine-driver', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-base', 'contract', 'db'] },
+            { from: 'engine-run', allow: ['engine-run', 'engine-driver', 'engine-executors', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-base', 'contract', 'db'] },
             { from: 'engine-host', allow: ['engine-host', 'engine-base', 'contract'] },
+            { from: 'engine-net', allow: ['engine-net', 'contract'] },
             { from: 'engine', allow: [...engineAll, 'contract', 'db', 'servers'] },
             { from: 'engine-tests', allow: [...engineAll, 'contract', 'db', 'servers'] },
             { from: 'reproduce', allow: ['reproduce', ...engineAll, 'db', 'contract'] },
