@@ -7,11 +7,12 @@
 // Tests (*.test.ts) and test support (test-support/) of an engine folder may use the whole engine.
 //   electron-main       <- contract, engine, db      electron-preload <- contract
 //   renderer            <- contract only (talks to the host through window.loadscope)
+//   packaging (electron-builder config checks, native rebuild) <- electron-main, engine, servers, contract
 // A file that no element covers is an error (boundaries/no-unknown-files).
 import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
 
-const engineAll = ['engine', 'engine-base', 'engine-executors', 'engine-driver', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-export', 'engine-run', 'engine-host', 'engine-tests'];
+const engineAll = ['engine', 'engine-base', 'engine-executors', 'engine-driver', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-export', 'engine-run', 'engine-host', 'engine-net', 'engine-tests'];
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'worker_threads', 'http', 'net', 'crypto', 'zlib', 'url', 'events', 'stream', 'util'];
 
 export default tseslint.config(
@@ -37,6 +38,7 @@ export default tseslint.config(
         { type: 'engine-export', pattern: 'engine/export/**', mode: 'full' },
         { type: 'engine-run', pattern: 'engine/run/**', mode: 'full' },
         { type: 'engine-host', pattern: 'engine/host/**', mode: 'full' },
+        { type: 'engine-net', pattern: 'engine/net/**', mode: 'full' },
         { type: 'engine', pattern: 'engine/**', mode: 'full' },
         { type: 'reproduce', pattern: 'reproduce/**', mode: 'full' },
         { type: 'cli', pattern: 'cli/**', mode: 'full' },
@@ -45,6 +47,7 @@ export default tseslint.config(
         { type: 'renderer', pattern: 'renderer/**', mode: 'full' },
         { type: 'e2e', pattern: 'e2e/**', mode: 'full' },
         { type: 'bench', pattern: 'bench/**', mode: 'full' },
+        { type: 'packaging', pattern: 'packaging/**', mode: 'full' },
         { type: 'tooling', pattern: ['scripts/**', 'bin/**', '.ci/**', '*.config.{js,ts,mjs}', 'scenarios/**'], mode: 'full' },
       ],
     },
@@ -59,14 +62,15 @@ export default tseslint.config(
             { from: 'db', allow: ['db', 'contract'] },
             { from: 'servers', allow: ['servers', 'contract'] },
             { from: 'engine-base', allow: ['engine-base', 'contract', 'servers'] },
-            { from: 'engine-executors', allow: ['engine-executors', 'engine-driver', 'contract'] },
-            { from: 'engine-driver', allow: ['engine-driver', 'engine-executors', 'engine-base', 'contract'] },
-            { from: 'engine-supervisor', allow: ['engine-supervisor', 'engine-base', 'contract', 'servers'] },
+            { from: 'engine-executors', allow: ['engine-executors', 'engine-driver', 'engine-net', 'contract'] },
+            { from: 'engine-driver', allow: ['engine-driver', 'engine-executors', 'engine-net', 'engine-base', 'contract'] },
+            { from: 'engine-supervisor', allow: ['engine-supervisor', 'engine-net', 'engine-base', 'contract', 'servers'] },
             { from: 'engine-scenario', allow: ['engine-scenario', 'engine-executors', 'engine-base', 'contract'] },
             { from: 'engine-report', allow: ['engine-report', 'engine-scenario', 'contract'] },
             { from: 'engine-export', allow: ['engine-export', 'contract', 'db'] },
             { from: 'engine-run', allow: ['engine-run', 'engine-driver', 'engine-executors', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-base', 'contract', 'db'] },
             { from: 'engine-host', allow: ['engine-host', 'engine-base', 'contract'] },
+            { from: 'engine-net', allow: ['engine-net', 'contract'] },
             { from: 'engine', allow: [...engineAll, 'contract', 'db', 'servers'] },
             { from: 'engine-tests', allow: [...engineAll, 'contract', 'db', 'servers'] },
             { from: 'reproduce', allow: ['reproduce', ...engineAll, 'db', 'contract'] },
@@ -76,6 +80,7 @@ export default tseslint.config(
             { from: 'renderer', allow: ['renderer', 'contract'] },
             { from: 'e2e', allow: ['e2e', ...engineAll, 'db', 'contract', 'cli'] },
             { from: 'bench', allow: ['bench', ...engineAll, 'db', 'contract', 'servers'] },
+            { from: 'packaging', allow: ['packaging', 'tooling', 'electron-main', ...engineAll, 'servers', 'contract'] },
             { from: 'tooling', allow: ['tooling'] },
           ],
         },

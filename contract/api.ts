@@ -62,10 +62,17 @@ export const calls = {
       scenario: z.union([z.strictObject({ name: z.string().min(1) }), z.strictObject({ text: z.string().min(1) })]),
       quick: z.boolean().default(false),
       set: z.record(z.string(), z.string()).default({}),
+      /** the person confirmed load outside this machine (the UI names the host first) */
+      allowRemote: z.boolean().optional(),
+      /** the person confirmed running the scenario's external commands (the UI shows argv and cwd first) */
+      allowCommands: z.boolean().optional(),
     }),
     response: z.object({ runId: z.number() }),
   },
-  'runs:cancel': { request: RunId, response: z.object({ cancelled: z.boolean() }) },
+  'runs:cancel': {
+    request: RunId.extend({ reason: z.string().max(200).optional().describe('stored as the run\'s reason, e.g. "cancelled by SIGTERM"') }),
+    response: z.object({ cancelled: z.boolean() }),
+  },
   'runs:list': {
     request: z.strictObject({ text: z.string().optional(), status: RunStatus.optional(), limit: z.number().int().min(1).max(10_000).default(500) }),
     response: z.array(RunListItem),

@@ -1,13 +1,13 @@
 import type { EngineEvent, EngineHandlers } from '../contract/api.js';
 import { LoadscopeError } from '../contract/errors.js';
-import { openStore, type Store } from '../db/store.js';
+import { openStore, type Store, type StoreOptions } from '../db/store.js';
 import { defaultDbPath } from './db-path.js';
 import { EventBus } from './event-bus.js';
 import { exportRun } from './export/export-run.js';
 import { compareIntervals, ROWS_PER_TARGET } from './report/compare-intervals.js';
 import { scenarioDifferences } from '../contract/compare.js';
 import { Orchestrator } from './run/orchestrator.js';
-import { prepareRun, validateText } from './run/prepare-run.js';
+import { checkWireScenarioName, prepareRun, validateText, type RunOptions } from './run/prepare-run.js';
 import { listBuiltinScenarios, readBuiltinScenarioText } from './scenario/builtin.js';
 
 /** The engine as every host sees it: the contract's handlers, its events, and an orderly close. */
@@ -16,29 +16,35 @@ export interface Engine {
   subscribe(listener: (event: EngineEvent) => void): () => void;
   /** Resolves when a run finishes (for hosts that start a run and wait, like the CLI). */
   waitForRun(runId: number): Promise<void>;
-  /** Cancels the active run, stops its servers, closes the store. */
-  close(): Promise<void>;
+  /** Cancels the active run (storing `reason`), stops its servers, closes the store. */
+  close(reason?: string): Promise<void>;
   readonly store: Store;
+  /** In-process hosts (the CLI) only: like runs:start, but `name` may also be a file path. */
+  startRun(source: { name: string } | { text: string }, opts: RunOptions): Promise<{ runId: number }>;
 }
 
-export function createEngine(options: { dbPath?: string } = {}): Engine {
-  const store = openStore(defaultDbPath(options.dbPath));
+/** `nativeBinding`: the better-sqlite3 binary for this runtime (the desktop engine process chooses it). */
+export function createEngine(options: { dbPath?: string; nativeBinding?: string; store?: StoreOptions } = {}): Engine {
+  const store = openStore(defaultDbPath(options.dbPath), { ...options.store, nativeBinding: options.nativeBinding });
   const bus = new EventBus();
   const orchestrator = new Orchestrator(store, (event) => bus.emit(event));
   const running = new Map<number, Promise<unknown>>();
+
+  const startRun = async (source: { name: string } | { text: string }, opts: RunOptions): Promise<{ runId: number }> => {
+    const { runId, done } = orchestrator.start(prepareRun(source, opts));
+    running.set(runId, done);
+    void done.finally(() => running.delete(runId));
+    return { runId };
+  };
 
   const handlers: EngineHandlers = {
     'scenarios:list': async () => listBuiltinScenarios(),
     'scenarios:get': async ({ name }) => ({ name, text: readBuiltinScenarioText(name) }),
     'scenarios:validate': async ({ text }) => validateText(text),
-    'runs:start': async ({ scenario, quick, set }) => {
-      const prepared = prepareRun('name' in scenario ? { name: scenario.name } : { text: scenario.text }, { quick, set });
-      const { runId, done } = orchestrator.start(prepared);
-      running.set(runId, done);
-      void done.finally(() => running.delete(runId));
-      return { runId };
-    },
-    'runs:cancel': async ({ runId }) => ({ cancelled: orchestrator.cancel(runId) }),
+    // Over the wire a name is a built-in only (never a host path); the CLI starts files via startRun.
+    'runs:start': async ({ scenario, quick, set, allowRemote, allowCommands }) =>
+      startRun('name' in scenario ? { name: checkWireScenarioName(scenario.name) } : { text: scenario.text }, { quick, set, consent: { allowRemote: allowRemote ?? false, allowCommands: allowCommands ?? false } }),
+    'runs:cancel': async ({ runId, reason }) => ({ cancelled: orchestrator.cancel(runId, reason) }),
     'runs:list': async (filter) => store.listRuns(filter),
     'runs:get': async ({ runId }) => store.getRun(runId),
     'runs:windows': async ({ runId }) => store.getWindows(runId),
@@ -70,14 +76,15 @@ export function createEngine(options: { dbPath?: string } = {}): Engine {
   return {
     handlers,
     store,
+    startRun,
     subscribe: (listener) => bus.subscribe(listener),
     waitForRun: async (runId) => {
       await running.get(runId);
     },
-    close: async () => {
+    close: async (reason?: string) => {
       if (closed) return;
       closed = true;
-      await orchestrator.shutdown();
+      await orchestrator.shutdown(reason);
       store.close();
     },
   };

@@ -1,4 +1,5 @@
 import { useCallback, useState } from 'react';
+import { startWithConsent } from './run/start-with-consent';
 import type { CallRequest } from '../contract/api';
 import { CompareView } from './compare/CompareView';
 import { HistoryView } from './history/HistoryView';
@@ -36,7 +37,7 @@ export function App() {
     (request: StartRequest) => {
       live.store.reset('starting');
       go({ view: 'run' });
-      api.invoke('runs:start', request).then(
+      startWithConsent(api, request, (question) => window.confirm(question)).then(
         ({ runId }) => live.store.adopt(runId),
         (err: unknown) => live.store.fail(errorMessage(err)),
       );

@@ -1,4 +1,5 @@
 import { Client, type Dispatcher } from 'undici';
+import { targetLookup } from '../net/target-guard.js';
 import type { Phase, RequestTemplate } from '../../contract/scenario.js';
 import { Prng, TemplatePicker } from './arrivals.js';
 import { executorOf, type ExecutorState, type GroupPort } from './executors/index.js';
@@ -196,6 +197,7 @@ export class ClientGroup implements Timed, GroupPort {
       headersTimeout: phase.timeoutMs,
       bodyTimeout: phase.timeoutMs,
       connectTimeout: phase.timeoutMs,
+      connect: { lookup: targetLookup() },
     };
     this.baseUrl = baseUrl;
     this.h1 = compileH1(phase, baseUrl);
