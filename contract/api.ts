@@ -9,6 +9,7 @@ import {
   RunSummary,
   ServerSample,
 } from './results.js';
+import { ThresholdResult } from './thresholds.js';
 
 // The one API contract between the UI and the engine. Both hosts use it: Electron (ipcMain /
 // ipcRenderer through the preload) and the browser host (HTTP POST /api/<call> + a WebSocket for
@@ -94,6 +95,8 @@ export const events = {
     reason: z.string().nullable(),
   }),
   'run:phase': z.object({ runId: z.number(), targetId: z.number(), phaseIndex: z.number(), name: z.string(), state: z.enum(['started', 'ended']), tMs: z.number() }),
+  /** a server run's thresholds, checked as its phase results were stored */
+  'run:thresholds': z.object({ runId: z.number(), targetId: z.number(), results: z.array(ThresholdResult) }),
   'run:window': LiveWindow,
   'run:sample': ServerSample,
   'run:progress': z.object({ runId: z.number(), elapsedMs: z.number(), remainingMs: z.number().nullable(), requests: z.number(), fraction: z.number() }),

@@ -17,7 +17,9 @@ import type {
   ServerSample,
   TARGET_STATUSES,
 } from '../contract/results.js';
+import type { ThresholdResult } from '../contract/thresholds.js';
 import { migrate } from './migrate.js';
+import { ThresholdStore } from './threshold-store.js';
 import { RunReader, runNotFound, type ListRunsOptions } from './read-run.js';
 import { RequestReader, type RequestPage } from './request-reader.js';
 import { RequestWriter } from './request-writer.js';
@@ -83,6 +85,8 @@ export interface Store {
   /** Ends a run. Targets still running become cancelled (run cancelled) or failed; pending ones skipped. */
   finishRun(runId: number, status: Exclude<RunStatus, 'running'>, reason: string | null, report?: readonly ReportTableResult[]): void;
   savePhase(targetId: number, phase: PhaseResult, histograms: HistogramSet): void;
+  /** Threshold results of a server run, appended (one call per phase as it ends). */
+  saveThresholds(targetId: number, results: readonly ThresholdResult[]): void;
   insertWindows(batch: readonly WindowInput[]): void;
   insertSamples(batch: readonly SampleInput[]): void;
   /** Rows [0, rowCount) of a batch in the REQUEST_COLUMNS layout (stride REQUEST_STRIDE); one transaction. */
@@ -168,6 +172,7 @@ class SqliteStore implements Store {
   private readonly requestReader: RequestReader;
   private readonly writer: RequestWriter;
   private readonly stmt: Statements;
+  private readonly thresholds: ThresholdStore;
   private open = true;
 
   constructor(
@@ -180,6 +185,7 @@ class SqliteStore implements Store {
     this.requestReader = new RequestReader(db);
     this.writer = new RequestWriter(db);
     this.stmt = prepareStatements(db);
+    this.thresholds = new ThresholdStore(db);
   }
 
   createRun(run: NewRun): number {
@@ -269,6 +275,10 @@ class SqliteStore implements Store {
       h.wait,
       h.processing,
     );
+  }
+
+  saveThresholds(targetId: number, results: readonly ThresholdResult[]): void {
+    if (results.length > 0) this.thresholds.save(targetId, results);
   }
 
   insertWindows(batch: readonly WindowInput[]): void {

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { LoadscopeError } from '../../contract/errors.js';
+import type { RunStatus } from '../../contract/results.js';
+import { THRESHOLD_FAILED_EXIT_CODE } from '../../contract/thresholds.js';
 import { formatReportTables } from '../format/report.js';
 import { formatRunSummary, runSummaryJson } from '../format/run-summary.js';
 import { dbOption, withEngine } from '../options.js';
@@ -11,6 +13,21 @@ function collectSet(value: string, previous: Record<string, string>): Record<str
   return { ...previous, [value.slice(0, eq)]: value.slice(eq + 1) };
 }
 
+/** 0 completed (every threshold passed), 1 failed, 130 cancelled, 99 completed with a threshold failed. */
+export function runExitCode(status: RunStatus, thresholdsFailed: boolean): number {
+  if (status === 'cancelled') return 130;
+  if (status !== 'completed') return 1;
+  return thresholdsFailed ? THRESHOLD_FAILED_EXIT_CODE : 0;
+}
+
+const EXIT_CODES_HELP = `
+Exit codes:
+  0    the run completed and every threshold passed
+  1    the run failed (a server did not start or crashed, or the run could not be stored)
+  2    bad usage or an invalid scenario
+  ${THRESHOLD_FAILED_EXIT_CODE}   the run completed but a threshold failed (gate CI on this)
+  130  cancelled (Ctrl-C)`;
+
 export function registerRun(program: Command): void {
   program
     .command('run')
@@ -20,6 +37,7 @@ export function registerRun(program: Command): void {
     .option('--json', 'print one JSON document instead of tables', false)
     .option('--set <path=value>', 'override a scenario value, e.g. --set phases[0].count=50 (repeatable)', collectSet, {})
     .addOption(dbOption())
+    .addHelpText('after', EXIT_CODES_HELP)
     .action(async (scenario: string, opts: { quick: boolean; json: boolean; set: Record<string, string>; db?: string }) => {
       const status = await withEngine(opts.db, async (engine) => {
         const detach = attachProgress(engine, process.stderr);
@@ -46,9 +64,8 @@ export function registerRun(program: Command): void {
           process.stdout.write(formatRunSummary(run) + '\n');
           if (run.report.length > 0) process.stdout.write('\n' + formatReportTables(run.report) + '\n');
         }
-        return run.status;
+        return { status: run.status, thresholdsFailed: run.thresholds.some((t) => !t.passed) };
       });
-      if (status === 'cancelled') process.exitCode = 130;
-      else if (status !== 'completed') process.exitCode = 1;
+      process.exitCode = runExitCode(status.status, status.thresholdsFailed);
     });
 }

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { RunListItem } from '../../contract/results';
 import { count, formatDate, formatDuration, num } from '../ui/format';
+import { ThresholdTallyBadge } from '../thresholds/ThresholdBadges';
 import { Badge } from '../ui/widgets';
 
 export interface RunTableProps {
@@ -58,7 +59,7 @@ export function RunTable({ runs, selected, toggle, open, remove }: RunTableProps
                 <div className="muted small">{formatDate(r.createdAt).split(' ')[1]}</div>
               </td>
               <td className="left">
-                <Badge status={r.status} />
+                <Badge status={r.status} /> <ThresholdTallyBadge tally={r.thresholds} />
               </td>
               <td className="num">{formatDuration(r.durationMs)}</td>
               <td className="num">{count(r.requests)}</td>
