@@ -9,6 +9,7 @@ import {
   RunSummary,
   ServerSample,
 } from './results.js';
+import { libraryCalls } from './library.js';
 import { ThresholdResult } from './thresholds.js';
 
 // The one API contract between the UI and the engine. Both hosts use it: Electron (ipcMain /
@@ -23,10 +24,16 @@ export const ScenarioListItem = z.object({
   name: z.string(),
   title: z.string(),
   description: z.string(),
-  source: z.enum(['builtin', 'file']),
+  source: z.enum(['builtin', 'file', 'library']),
   servers: z.array(z.string()),
   phases: z.number(),
   cells: z.number(),
+  /** library scenarios: their id, latest version and when it was saved */
+  id: z.number().optional(),
+  version: z.number().optional(),
+  updatedAt: z.string().optional(),
+  /** set when the scenario does not validate (listed rather than hidden) */
+  error: z.string().optional(),
 });
 export type ScenarioListItem = z.infer<typeof ScenarioListItem>;
 
@@ -49,18 +56,30 @@ export const calls = {
   'scenarios:list': { request: z.strictObject({}), response: z.array(ScenarioListItem) },
   'scenarios:get': {
     request: z.strictObject({ name: z.string().min(1) }),
-    response: z.object({ name: z.string(), text: z.string() }),
+    response: z.object({
+      name: z.string(),
+      text: z.string(),
+      source: z.enum(['builtin', 'library']).optional(),
+      /** library scenarios */
+      id: z.number().optional(),
+      version: z.number().optional(),
+    }),
   },
   'scenarios:validate': { request: z.strictObject({ text: z.string() }), response: ValidationResult },
   'runs:start': {
     request: z.strictObject({
-      /** a built-in name, or the scenario's JSON text (from the editor or an opened file) */
-      scenario: z.union([z.strictObject({ name: z.string().min(1) }), z.strictObject({ text: z.string().min(1) })]),
+      /** a built-in or library name, the scenario's JSON text (the editor, an opened file), or a stored run's scenario to run again */
+      scenario: z.union([
+        z.strictObject({ name: z.string().min(1) }),
+        z.strictObject({ text: z.string().min(1), origin: z.string().max(1000).optional() }),
+        z.strictObject({ runId: z.number().int().positive() }),
+      ]),
       quick: z.boolean().default(false),
       set: z.record(z.string(), z.string()).default({}),
     }),
     response: z.object({ runId: z.number() }),
   },
+  ...libraryCalls,
   'runs:cancel': { request: RunId, response: z.object({ cancelled: z.boolean() }) },
   'runs:list': {
     request: z.strictObject({ text: z.string().optional(), status: RunStatus.optional(), limit: z.number().int().min(1).max(10_000).default(500) }),

@@ -20,6 +20,8 @@ import type {
 import type { ThresholdResult } from '../contract/thresholds.js';
 import { migrate } from './migrate.js';
 import { ThresholdStore } from './threshold-store.js';
+import { ScenarioLibrary } from './scenario-library.js';
+import { asRow, json, num, optNum, optStr } from './sql-read.js';
 import { RunReader, runNotFound, type ListRunsOptions } from './read-run.js';
 import { RequestReader, type RequestPage } from './request-reader.js';
 import { RequestWriter } from './request-writer.js';
@@ -27,6 +29,7 @@ import type { StoredRequestRow } from './requests-layout.js';
 import { recoverInterrupted, registerStore, unregisterStore } from './recover.js';
 
 export type { ListRunsOptions } from './read-run.js';
+export type { LibraryEntry, LibraryVersion, LibraryVersionRef } from './scenario-library.js';
 export type { RequestPage } from './request-reader.js';
 export { REQUEST_COLUMNS, REQUEST_STRIDE, NO_ERROR, packRequests, errorCode, type RequestRow, type StoredRequestRow } from './requests-layout.js';
 
@@ -42,6 +45,15 @@ export interface NewRun {
   machine: MachineInfo | null;
   /** raw request rows kept for the run before sampling starts; default 1,000,000 */
   rawCap?: number;
+  /** what it was started from, so it can be opened and run again exactly */
+  source?: RunSource;
+}
+
+/** A run's scenario as started: the text before quick and --set, the overrides, the library version. */
+export interface RunSource {
+  text: string;
+  set: Record<string, string>;
+  libraryVersionId: number | null;
 }
 
 export interface NewTarget {
@@ -98,7 +110,14 @@ export interface Store {
   getHistograms(runId: number): PhaseHistograms[];
   iterateRequests(runId: number): IterableIterator<StoredRequestRow>;
   deleteRun(runId: number): boolean;
+  /** What a run was started from; null for runs stored before the library existed. */
+  getRunSource(runId: number): (RunSource & { quick: boolean }) | null;
+  readonly library: ScenarioLibrary;
   close(): void;
+}
+
+function isStringRecord(value: unknown): value is Record<string, string> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string');
 }
 
 function toJson(value: unknown): string {
@@ -135,8 +154,9 @@ export function openStore(path: string): Store {
 function prepareStatements(db: Database.Database) {
   return {
     createRun: db.prepare(
-      `INSERT INTO runs (scenario_name, title, status, quick, created_at, scenario_json, machine_json, raw_cap, owner_host, owner_pid, owner_store)
-       VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO runs (scenario_name, title, status, quick, created_at, scenario_json, machine_json, raw_cap, owner_host, owner_pid, owner_store,
+         source_text, source_set_json, library_version_id)
+       VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     addCell: db.prepare('INSERT INTO cells (run_id, idx, label, params_json) VALUES (?, ?, ?, ?)'),
     createTarget: db.prepare(
@@ -161,6 +181,7 @@ function prepareStatements(db: Database.Database) {
     ),
     insertSample: db.prepare('INSERT INTO samples (target_id, t_ms, cpu, rss, processes, busy, queue) VALUES (?, ?, ?, ?, ?, ?, ?)'),
     deleteRun: db.prepare('DELETE FROM runs WHERE id = ?'),
+    runSource: db.prepare('SELECT quick, source_text, source_set_json, library_version_id FROM runs WHERE id = ?'),
   };
 }
 
@@ -173,6 +194,7 @@ class SqliteStore implements Store {
   private readonly writer: RequestWriter;
   private readonly stmt: Statements;
   private readonly thresholds: ThresholdStore;
+  readonly library: ScenarioLibrary;
   private open = true;
 
   constructor(
@@ -186,6 +208,7 @@ class SqliteStore implements Store {
     this.writer = new RequestWriter(db);
     this.stmt = prepareStatements(db);
     this.thresholds = new ThresholdStore(db);
+    this.library = new ScenarioLibrary(db);
   }
 
   createRun(run: NewRun): number {
@@ -202,6 +225,9 @@ class SqliteStore implements Store {
       hostname(),
       process.pid,
       this.storeId,
+      run.source?.text ?? null,
+      run.source ? toJson(run.source.set) : null,
+      run.source?.libraryVersionId ?? null,
     );
     return Number(result.lastInsertRowid);
   }
@@ -338,6 +364,21 @@ class SqliteStore implements Store {
     const deleted = this.stmt.deleteRun.run(runId).changes > 0;
     this.writer.forget(runId);
     return deleted;
+  }
+
+  getRunSource(runId: number): (RunSource & { quick: boolean }) | null {
+    const found = this.stmt.runSource.get(runId);
+    if (found === undefined) throw runNotFound(runId);
+    const r = asRow(found, `run ${runId}`);
+    const text = optStr(r, 'source_text', `run ${runId}`);
+    if (text === null) return null;
+    const set = json(r, 'source_set_json', `run ${runId}`);
+    return {
+      text,
+      quick: num(r, 'quick', `run ${runId}`) === 1,
+      set: isStringRecord(set) ? set : {},
+      libraryVersionId: optNum(r, 'library_version_id', `run ${runId}`),
+    };
   }
 
   close(): void {

@@ -4,9 +4,9 @@ import { openStore, type Store } from '../db/store.js';
 import { defaultDbPath } from './db-path.js';
 import { EventBus } from './event-bus.js';
 import { exportRun } from './export/export-run.js';
+import { libraryHandlers } from './library/library-calls.js';
 import { Orchestrator } from './run/orchestrator.js';
 import { prepareRun, validateText } from './run/prepare-run.js';
-import { listBuiltinScenarios, readBuiltinScenarioText } from './scenario/builtin.js';
 
 /** The engine as every host sees it: the contract's handlers, its events, and an orderly close. */
 export interface Engine {
@@ -26,11 +26,10 @@ export function createEngine(options: { dbPath?: string } = {}): Engine {
   const running = new Map<number, Promise<unknown>>();
 
   const handlers: EngineHandlers = {
-    'scenarios:list': async () => listBuiltinScenarios(),
-    'scenarios:get': async ({ name }) => ({ name, text: readBuiltinScenarioText(name) }),
+    ...libraryHandlers(store),
     'scenarios:validate': async ({ text }) => validateText(text),
     'runs:start': async ({ scenario, quick, set }) => {
-      const prepared = prepareRun('name' in scenario ? { name: scenario.name } : { text: scenario.text }, { quick, set });
+      const prepared = prepareRun(store, scenario, { quick, set });
       const { runId, done } = orchestrator.start(prepared);
       running.set(runId, done);
       void done.finally(() => running.delete(runId));

@@ -1,16 +1,30 @@
 import type { Command } from 'commander';
+import { readFileSync } from 'node:fs';
+import type { ParsedCallRequest } from '../../contract/api.js';
+import { resolveScenarioFile } from '../../engine/scenario/load.js';
 import { LoadscopeError } from '../../contract/errors.js';
 import type { RunStatus } from '../../contract/results.js';
 import { THRESHOLD_FAILED_EXIT_CODE } from '../../contract/thresholds.js';
 import { formatReportTables } from '../format/report.js';
 import { formatRunSummary, runSummaryJson } from '../format/run-summary.js';
-import { dbOption, withEngine } from '../options.js';
+import { dbOption, parseRunId, withEngine } from '../options.js';
 import { attachProgress } from '../progress.js';
 
 function collectSet(value: string, previous: Record<string, string>): Record<string, string> {
   const eq = value.indexOf('=');
   if (eq <= 0) throw new LoadscopeError('LS_ERR_BAD_REQUEST', `--set takes path=value, got '${value}'`);
   return { ...previous, [value.slice(0, eq)]: value.slice(eq + 1) };
+}
+
+/** A file is read here (the engine takes names and text, never paths); a name goes as it is. */
+function runSource(ref: string | undefined, fromRun: number | undefined): ParsedCallRequest<'runs:start'>['scenario'] {
+  if (fromRun !== undefined) {
+    if (ref !== undefined) throw new LoadscopeError('LS_ERR_BAD_REQUEST', 'give a scenario or --from-run, not both');
+    return { runId: fromRun };
+  }
+  if (ref === undefined) throw new LoadscopeError('LS_ERR_BAD_REQUEST', 'which scenario? give a file, a name (see `loadscope scenarios`) or --from-run <run>');
+  const path = resolveScenarioFile(ref);
+  return path === undefined ? { name: ref } : { text: readFileSync(path, 'utf8'), origin: path };
 }
 
 /** 0 completed (every threshold passed), 1 failed, 130 cancelled, 99 completed with a threshold failed. */
@@ -31,19 +45,21 @@ Exit codes:
 export function registerRun(program: Command): void {
   program
     .command('run')
-    .description('run a scenario (a file or a built-in name), store it, and print its summary')
-    .argument('<scenario>', 'a scenario file (.json) or a built-in name (see `loadscope scenarios`)')
+    .description('run a scenario (a file, or a built-in or library name), store it, and print its summary')
+    .argument('[scenario]', 'a scenario file (.json), or a built-in or library name (see `loadscope scenarios`)')
+    .option('--from-run <run>', "run a stored run's scenario again (its own text, quick and --set)", parseRunId)
     .option('--quick', "use the scenario's quick profile (smaller sizes, same shape)", false)
     .option('--json', 'print one JSON document instead of tables', false)
     .option('--set <path=value>', 'override a scenario value, e.g. --set phases[0].count=50 (repeatable)', collectSet, {})
     .addOption(dbOption())
     .addHelpText('after', EXIT_CODES_HELP)
-    .action(async (scenario: string, opts: { quick: boolean; json: boolean; set: Record<string, string>; db?: string }) => {
+    .action(async (scenario: string | undefined, opts: { quick: boolean; json: boolean; set: Record<string, string>; db?: string; fromRun?: number }) => {
+      const source = runSource(scenario, opts.fromRun);
       const status = await withEngine(opts.db, async (engine) => {
         const detach = attachProgress(engine, process.stderr);
         let runId: number;
         try {
-          ({ runId } = await engine.handlers['runs:start']({ scenario: { name: scenario }, quick: opts.quick, set: opts.set }));
+          ({ runId } = await engine.handlers['runs:start']({ scenario: source, quick: opts.quick, set: opts.set }));
         } catch (err) {
           detach();
           throw err;

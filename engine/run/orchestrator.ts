@@ -2,7 +2,7 @@ import type { EngineEvent } from '../../contract/api.js';
 import { LoadscopeError } from '../../contract/errors.js';
 import type { RunStatus, RunSummary } from '../../contract/results.js';
 import type { Scenario } from '../../contract/scenario.js';
-import type { Store } from '../../db/store.js';
+import type { RunSource, Store } from '../../db/store.js';
 import { machineInfo } from '../machine-info.js';
 import { renderReport } from '../report/render-report.js';
 import type { Cell } from '../scenario/index.js';
@@ -14,6 +14,8 @@ export interface PreparedRun {
   scenario: Scenario;
   cells: Cell[];
   quick: boolean;
+  /** what it was started from (stored with the run for "open its scenario" and "run again") */
+  source?: RunSource;
 }
 
 interface ActiveRun {
@@ -43,7 +45,7 @@ export class Orchestrator {
     if (this.active) {
       throw new LoadscopeError('LS_ERR_RUN_ACTIVE', `run ${this.active.id} is still running; cancel it or wait for it to finish`);
     }
-    const { scenario, cells, quick } = prepared;
+    const { scenario, cells, quick, source } = prepared;
     const runId = this.store.createRun({
       scenarioName: scenario.name,
       title: scenario.title ?? scenario.name,
@@ -51,6 +53,7 @@ export class Orchestrator {
       scenario,
       machine: machineInfo(),
       rawCap: scenario.rawRowCap,
+      ...(source ? { source } : {}),
     });
     this.store.addCells(runId, cells.map((c) => ({ index: c.index, label: c.label, params: c.params })));
     const abort = new AbortController();

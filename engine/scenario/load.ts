@@ -17,15 +17,20 @@ export interface LoadedScenario extends PreparedScenario {
   text: string;
 }
 
+/** The absolute path when `ref` means a file (ends with .json, or exists), else undefined (a name). */
+export function resolveScenarioFile(ref: string): string | undefined {
+  if (!ref.endsWith('.json') && !existsSync(ref)) return undefined;
+  const path = resolve(ref);
+  if (!existsSync(path) || !statSync(path).isFile()) {
+    throw new LoadscopeError('LS_ERR_SCENARIO_NOT_FOUND', `no scenario file '${ref}' (${path} does not exist)`);
+  }
+  return path;
+}
+
 /** A file path (ends with .json, or exists) or a built-in name -> where to read it from. */
 export function resolveScenarioRef(ref: string, dir?: string): { name: string; source: 'builtin' | 'file'; path: string } {
-  if (ref.endsWith('.json') || existsSync(ref)) {
-    const path = resolve(ref);
-    if (!existsSync(path) || !statSync(path).isFile()) {
-      throw new LoadscopeError('LS_ERR_SCENARIO_NOT_FOUND', `no scenario file '${ref}' (${path} does not exist)`);
-    }
-    return { name: basename(path).replace(/\.json$/, ''), source: 'file', path };
-  }
+  const path = resolveScenarioFile(ref);
+  if (path !== undefined) return { name: basename(path).replace(/\.json$/, ''), source: 'file', path };
   return { name: ref, source: 'builtin', path: builtinScenarioPath(ref, dir) };
 }
 
