@@ -4,7 +4,7 @@
 //   engine              <- contract, db, servers (launch descriptors)
 //   cli                 <- contract, engine, db
 //   electron-main       <- contract, engine, db      electron-preload <- contract
-//   renderer            <- contract only (talks to the host through window.loadscope)
+//   renderer            <- contract only (talks to the host through window.loadscope), and the generated scenario JSON Schema
 // A file that no element covers is an error (boundaries/no-unknown-files).
 import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
@@ -31,6 +31,8 @@ export default tseslint.config(
         { type: 'renderer', pattern: 'renderer/**', mode: 'full' },
         { type: 'e2e', pattern: 'e2e/**', mode: 'full' },
         { type: 'bench', pattern: 'bench/**', mode: 'full' },
+        // The published scenario JSON Schema (generated from contract/): the code editor's completion and hover docs.
+        { type: 'scenario-schema', pattern: 'scenarios/scenario.schema.json', mode: 'full' },
         { type: 'tooling', pattern: ['scripts/**', 'bin/**', '.ci/**', '*.config.{js,ts,mjs}', 'scenarios/**'], mode: 'full' },
       ],
     },
@@ -48,7 +50,7 @@ export default tseslint.config(
             { from: 'cli', allow: ['cli', 'engine', 'db', 'contract'] },
             { from: 'electron-main', allow: ['electron-main', 'engine', 'db', 'contract'] },
             { from: 'electron-preload', allow: ['contract'] },
-            { from: 'renderer', allow: ['renderer', 'contract'] },
+            { from: 'renderer', allow: ['renderer', 'contract', 'scenario-schema'] },
             { from: 'e2e', allow: ['e2e', 'engine', 'db', 'contract', 'cli'] },
             { from: 'bench', allow: ['bench', 'engine', 'db', 'contract', 'servers'] },
             { from: 'tooling', allow: ['tooling'] },

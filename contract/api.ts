@@ -11,6 +11,7 @@ import {
 } from './results.js';
 import { libraryCalls } from './library.js';
 import { ThresholdResult } from './thresholds.js';
+import { TimelinePlan } from './timeline.js';
 
 // The one API contract between the UI and the engine. Both hosts use it: Electron (ipcMain /
 // ipcRenderer through the preload) and the browser host (HTTP POST /api/<call> + a WebSocket for
@@ -38,8 +39,11 @@ export const ScenarioListItem = z.object({
 export type ScenarioListItem = z.infer<typeof ScenarioListItem>;
 
 export const ValidationResult = z.discriminatedUnion('ok', [
-  z.object({ ok: z.literal(true), scenario: z.unknown(), cells: z.array(CellInfo) }),
-  z.object({ ok: z.literal(false), issues: z.array(z.object({ path: z.string(), message: z.string() })) }),
+  z.object({ ok: z.literal(true), scenario: z.unknown(), cells: z.array(CellInfo), plan: TimelinePlan }),
+  z.object({
+    ok: z.literal(false),
+    issues: z.array(z.object({ path: z.string(), message: z.string(), line: z.number().optional(), column: z.number().optional() })),
+  }),
 ]);
 export type ValidationResult = z.infer<typeof ValidationResult>;
 
@@ -65,7 +69,8 @@ export const calls = {
       version: z.number().optional(),
     }),
   },
-  'scenarios:validate': { request: z.strictObject({ text: z.string() }), response: ValidationResult },
+  /** quick: check (and plan) the scenario as `--quick` would run it */
+  'scenarios:validate': { request: z.strictObject({ text: z.string(), quick: z.boolean().default(false) }), response: ValidationResult },
   'runs:start': {
     request: z.strictObject({
       /** a built-in or library name, the scenario's JSON text (the editor, an opened file), or a stored run's scenario to run again */

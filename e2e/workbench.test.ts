@@ -159,19 +159,23 @@ describe('the workbench in Chromium against the browser host', () => {
     await screenshot(page(), 'compare-table');
   });
 
-  it('opens a built-in in the scenario editor and validates it', async () => {
+  it('duplicates a built-in into the scenario editor and validates it', async () => {
     await byTestId('nav-scenarios').click();
     const card = byTestId('scenario-list').locator('article', { hasText: 'ui-smoke' });
-    await card.getByRole('button', { name: 'Edit a copy' }).click();
+    await card.getByRole('button', { name: 'Duplicate to edit' }).click();
     await page().locator('[data-testid="validation"][data-ok="true"]').waitFor({ timeout: 15_000 });
-    expect(await byTestId('scenario-editor').inputValue()).toContain('"name": "ui-smoke"');
+    await page().getByRole('radio', { name: 'Code' }).click();
+    const code = page().locator('.cm-content');
+    expect(await code.innerText()).toContain('"name": "ui-smoke-copy"');
     // the list back at its top, as a person first sees it
     await page().evaluate('document.querySelector(\'[data-testid="scenario-list"]\').scrollTop = 0');
     await screenshot(page(), 'scenarios');
 
     // a bad edit is named by its path, and the scenario cannot be started
-    const editor = byTestId('scenario-editor');
-    await editor.fill((await editor.inputValue()).replace('"rate": 50', '"rate": "fast"'));
+    const text = await code.innerText();
+    await code.click();
+    await page().keyboard.press('ControlOrMeta+a');
+    await page().keyboard.insertText(text.replace('"rate": 50', '"rate": "fast"'));
     const bad = page().locator('[data-testid="validation"][data-ok="false"]');
     await bad.waitFor({ timeout: 15_000 });
     expect(await bad.innerText()).toMatch(/rate/);

@@ -27,7 +27,7 @@ export function createEngine(options: { dbPath?: string } = {}): Engine {
 
   const handlers: EngineHandlers = {
     ...libraryHandlers(store),
-    'scenarios:validate': async ({ text }) => validateText(text),
+    'scenarios:validate': async ({ text, quick }) => validateText(text, quick),
     'runs:start': async ({ scenario, quick, set }) => {
       const prepared = prepareRun(store, scenario, { quick, set });
       const { runId, done } = orchestrator.start(prepared);

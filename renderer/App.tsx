@@ -7,7 +7,9 @@ import { RunView, startRequest } from './run/RunView';
 import { useMenuActions } from './run/useMenuActions';
 import { downloadExport } from './ui/download';
 import { useLiveRun } from './run/useLiveRun';
+import { draftOf, isDirty, runDraft, type Draft } from './scenarios/draft';
 import { ScenariosView } from './scenarios/ScenariosView';
+import { useUnsavedGuard } from './scenarios/useUnsavedGuard';
 import { useApi } from './ui/ApiContext';
 import { errorMessage } from './ui/format';
 import { ErrorBox } from './ui/widgets';
@@ -24,9 +26,19 @@ export type StartRequest = CallRequest<'runs:start'>;
 
 export function App() {
   const api = useApi();
-  const [route, go] = useRoute();
+  const [route, goRaw] = useRoute();
+  const [draft, setDraft] = useState<Draft | null>(null);
+  useUnsavedGuard(isDirty(draft));
+  // Leaving the Scenarios view with unsaved changes asks first (the draft itself is kept either way).
+  const go = useCallback(
+    (next: Route) => {
+      if (route.view === 'scenarios' && next.view !== 'scenarios' && isDirty(draft) && !window.confirm('The scenario editor has unsaved changes. Leave anyway? (They stay in the editor until you open another scenario.)')) return;
+      goRaw(next);
+    },
+    [goRaw, route.view, draft],
+  );
   const live = useLiveRun(api);
-  const [editorText, setEditorText] = useState<string | null>(null);
+
   const [source, setSource] = useState<ScenarioSource | null>(null);
   const [quick, setQuick] = useState(true);
   const [menuError, setMenuError] = useState<string | null>(null);
@@ -68,10 +80,20 @@ export function App() {
 
   const openInEditor = useCallback(
     (text: string) => {
-      setEditorText(text);
-      go({ view: 'scenarios' });
+      setDraft(draftOf(text, 'from the Run view', null, false));
+      goRaw({ view: 'scenarios' });
     },
-    [go],
+    [goRaw],
+  );
+
+  const openRunScenario = useCallback(
+    (runId: number) => {
+      api.invoke('runs:scenario', { runId }).then((s) => {
+        setDraft(runDraft(runId, s));
+        goRaw({ view: 'scenarios' });
+      }, (err: unknown) => setMenuError(errorMessage(err)));
+    },
+    [api, goRaw],
   );
 
   return (
@@ -108,11 +130,13 @@ export function App() {
           <HistoryView
             runId={route.runId}
             open={(runId) => go({ view: 'history', runId })}
+            openScenario={openRunScenario}
+            runAgain={(runId) => start({ scenario: { runId } })}
             compare={(runIds) => go({ view: 'compare', runIds })}
           />
         )}
         {route.view === 'compare' && <CompareView runIds={route.runIds} setRunIds={(runIds) => go({ view: 'compare', runIds })} />}
-        {route.view === 'scenarios' && <ScenariosView initialText={editorText} start={start} busy={running} />}
+        {route.view === 'scenarios' && <ScenariosView draft={draft} setDraft={setDraft} start={start} busy={running} />}
       </main>
     </div>
   );

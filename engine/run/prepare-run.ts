@@ -40,6 +40,6 @@ export function prepareRun(store: Store, from: StartSource, opts: RunOptions): P
   return { scenario: prepared.scenario, cells: prepared.cells, quick, source };
 }
 
-export function validateText(text: string): ValidationResult {
-  return validateScenarioText(text);
+export function validateText(text: string, quick: boolean): ValidationResult {
+  return validateScenarioText(text, { quick });
 }
