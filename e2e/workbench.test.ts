@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBrowser, type OpenBrowser } from './support/browser.js';
+import { codeEditorText, typeIntoCodeEditor } from './support/code-editor.js';
 import { startHost, type RunningHost } from './support/host.js';
 import { pointsOf, until } from './support/poll.js';
 import { screenshot } from './support/screenshots.js';
@@ -165,17 +166,13 @@ describe('the workbench in Chromium against the browser host', () => {
     await card.getByRole('button', { name: 'Duplicate to edit' }).click();
     await page().locator('[data-testid="validation"][data-ok="true"]').waitFor({ timeout: 15_000 });
     await page().getByRole('radio', { name: 'Code' }).click();
-    const code = page().locator('.cm-content');
-    expect(await code.innerText()).toContain('"name": "ui-smoke-copy"');
+    expect(await codeEditorText(page())).toContain('"name": "ui-smoke-copy"');
     // the list back at its top, as a person first sees it
     await page().evaluate('document.querySelector(\'[data-testid="scenario-list"]\').scrollTop = 0');
     await screenshot(page(), 'scenarios');
 
     // a bad edit is named by its path, and the scenario cannot be started
-    const text = await code.innerText();
-    await code.click();
-    await page().keyboard.press('ControlOrMeta+a');
-    await page().keyboard.insertText(text.replace('"rate": 50', '"rate": "fast"'));
+    await typeIntoCodeEditor(page(), (await codeEditorText(page())).replace('"rate": 50', '"rate": "fast"'));
     const bad = page().locator('[data-testid="validation"][data-ok="false"]');
     await bad.waitFor({ timeout: 15_000 });
     expect(await bad.innerText()).toMatch(/rate/);
