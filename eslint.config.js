@@ -1,14 +1,17 @@
 // Layering, enforced (VS Code's code-layering habit). Who may import whom:
 //   contract  <- everything (pure TS: the UI<->engine API, scenario types and schema)
 //   db, servers         <- contract
-//   engine              <- contract, db, servers (launch descriptors)
-//   cli                 <- contract, engine, db
+//   engine/<folder>     <- each engine sub-folder is its own element with its own list (below)
+//   reproduce           <- contract, engine, db (the seed reproduction harness: a consumer, like cli)
+//   cli                 <- contract, engine, reproduce, db
+// Tests (*.test.ts) and test support (test-support/) of an engine folder may use the whole engine.
 //   electron-main       <- contract, engine, db      electron-preload <- contract
 //   renderer            <- contract only (talks to the host through window.loadscope), and the generated scenario JSON Schema
 // A file that no element covers is an error (boundaries/no-unknown-files).
 import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
 
+const engineAll = ['engine', 'engine-base', 'engine-driver', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-export', 'engine-run', 'engine-host', 'engine-library', 'engine-tests'];
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'worker_threads', 'http', 'net', 'crypto', 'zlib', 'url', 'events', 'stream', 'util'];
 
 export default tseslint.config(
@@ -24,7 +27,18 @@ export default tseslint.config(
         { type: 'contract', pattern: 'contract/**', mode: 'full' },
         { type: 'db', pattern: 'db/**', mode: 'full' },
         { type: 'servers', pattern: 'servers/**', mode: 'full' },
+        { type: 'engine-tests', pattern: ['engine/**/*.test.ts', 'engine/**/test-support/**'], mode: 'full' },
+        { type: 'engine-base', pattern: 'engine/{paths,version,machine-info,db-path,event-bus}.ts', mode: 'full' },
+        { type: 'engine-driver', pattern: 'engine/driver/**', mode: 'full' },
+        { type: 'engine-supervisor', pattern: 'engine/supervisor/**', mode: 'full' },
+        { type: 'engine-scenario', pattern: 'engine/scenario/**', mode: 'full' },
+        { type: 'engine-report', pattern: 'engine/report/**', mode: 'full' },
+        { type: 'engine-export', pattern: 'engine/export/**', mode: 'full' },
+        { type: 'engine-run', pattern: 'engine/run/**', mode: 'full' },
+        { type: 'engine-host', pattern: 'engine/host/**', mode: 'full' },
+        { type: 'engine-library', pattern: 'engine/library/**', mode: 'full' },
         { type: 'engine', pattern: 'engine/**', mode: 'full' },
+        { type: 'reproduce', pattern: 'reproduce/**', mode: 'full' },
         { type: 'cli', pattern: 'cli/**', mode: 'full' },
         { type: 'electron-preload', pattern: 'electron/preload*.ts', mode: 'full' },
         { type: 'electron-main', pattern: 'electron/**', mode: 'full' },
@@ -46,13 +60,24 @@ export default tseslint.config(
             { from: 'contract', allow: ['contract'] },
             { from: 'db', allow: ['db', 'contract'] },
             { from: 'servers', allow: ['servers', 'contract'] },
-            { from: 'engine', allow: ['engine', 'contract', 'db', 'servers'] },
-            { from: 'cli', allow: ['cli', 'engine', 'db', 'contract'] },
-            { from: 'electron-main', allow: ['electron-main', 'engine', 'db', 'contract'] },
+            { from: 'engine-base', allow: ['engine-base', 'contract', 'servers'] },
+            { from: 'engine-driver', allow: ['engine-driver', 'engine-base', 'contract'] },
+            { from: 'engine-supervisor', allow: ['engine-supervisor', 'engine-base', 'contract', 'servers'] },
+            { from: 'engine-scenario', allow: ['engine-scenario', 'engine-base', 'contract'] },
+            { from: 'engine-report', allow: ['engine-report', 'engine-scenario', 'contract'] },
+            { from: 'engine-export', allow: ['engine-export', 'contract', 'db'] },
+            { from: 'engine-run', allow: ['engine-run', 'engine-driver', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-library', 'engine-base', 'contract', 'db'] },
+            { from: 'engine-library', allow: ['engine-library', 'engine-scenario', 'engine-base', 'contract', 'db'] },
+            { from: 'engine-host', allow: ['engine-host', 'engine-base', 'contract'] },
+            { from: 'engine', allow: [...engineAll, 'contract', 'db', 'servers'] },
+            { from: 'engine-tests', allow: [...engineAll, 'contract', 'db', 'servers'] },
+            { from: 'reproduce', allow: ['reproduce', ...engineAll, 'db', 'contract'] },
+            { from: 'cli', allow: ['cli', 'reproduce', ...engineAll, 'db', 'contract'] },
+            { from: 'electron-main', allow: ['electron-main', ...engineAll, 'db', 'contract'] },
             { from: 'electron-preload', allow: ['contract'] },
             { from: 'renderer', allow: ['renderer', 'contract', 'scenario-schema'] },
-            { from: 'e2e', allow: ['e2e', 'engine', 'db', 'contract', 'cli'] },
-            { from: 'bench', allow: ['bench', 'engine', 'db', 'contract', 'servers'] },
+            { from: 'e2e', allow: ['e2e', ...engineAll, 'db', 'contract', 'cli'] },
+            { from: 'bench', allow: ['bench', ...engineAll, 'db', 'contract', 'servers'] },
             { from: 'tooling', allow: ['tooling'] },
           ],
         },
@@ -63,7 +88,7 @@ export default tseslint.config(
   },
   {
     // Only the desktop shell may touch Electron.
-    files: ['contract/**', 'engine/**', 'db/**', 'servers/**', 'cli/**', 'renderer/**'],
+    files: ['contract/**', 'engine/**', 'db/**', 'servers/**', 'cli/**', 'reproduce/**', 'renderer/**'],
     rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'only electron/ may import electron' }] }] },
   },
   {

@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 // Two projects: unit/integration tests beside their code, and e2e tests that drive the real UI in
-// Debian's Chromium one file at a time. Both run against the built dist/ (npm test builds first),
+// Chromium one file at a time. Both run against the built dist/ (npm test builds first),
 // because servers and driver workers are spawned as real processes and threads from compiled JS.
 export default defineConfig({
   test: {
@@ -9,7 +9,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['{contract,engine,db,servers,cli,electron,renderer,scenarios}/**/*.test.ts'],
+          include: ['{contract,engine,db,servers,cli,reproduce,electron,renderer,scenarios}/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           pool: 'forks',
@@ -19,6 +19,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
+          // finds Chromium, or installs it where the machine allows (e2e/test-support/find-browser.ts)
+          globalSetup: ['e2e/test-support/global-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 120_000,
           fileParallelism: false,

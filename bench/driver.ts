@@ -43,7 +43,7 @@ const sampler = setInterval(() => { const r = process.memoryUsage.rss(); if (r >
 const onRows = (b) => {
   rows += b.count;
   for (let i = 0; i < b.count; i++) {
-    const sent = b.rows[i * ${ROW_STRIDE} + ${COL.sent}];
+    const sent = b.rows[i * ${ROW_STRIDE} + ${COL.sentUs}];
     if (sent < firstSent) firstSent = sent;
     if (sent > lastSent) lastSent = sent;
   }

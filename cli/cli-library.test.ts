@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rootPath } from '../engine/paths.js';
-import { createScenario } from '../engine/scenario/test-factories.js';
+import { createScenario } from '../engine/scenario/test-support/factories.js';
 
 const BIN = rootPath('bin/loadscope.js');
 let dir: string;

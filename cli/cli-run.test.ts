@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../db/store.js';
 import { rootPath } from '../engine/paths.js';
-import { createScenario } from '../engine/scenario/test-factories.js';
+import { createScenario } from '../engine/scenario/test-support/factories.js';
 
 const BIN = rootPath('bin/loadscope.js');
 let dir: string;

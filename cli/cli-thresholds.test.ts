@@ -7,7 +7,7 @@ import type { ScenarioInput } from '../contract/scenario.js';
 import { THRESHOLD_FAILED_EXIT_CODE } from '../contract/thresholds.js';
 import { openStore } from '../db/store.js';
 import { rootPath } from '../engine/paths.js';
-import { createScenario } from '../engine/scenario/test-factories.js';
+import { createScenario } from '../engine/scenario/test-support/factories.js';
 
 const BIN = rootPath('bin/loadscope.js');
 let dir: string;

@@ -2,10 +2,8 @@ import { z } from 'zod';
 import { ThresholdResult, ThresholdTally } from './thresholds.js';
 
 // What a run produces, as the engine reports it and the store gives it back. Times in ms unless a
-// name says otherwise. Derived metrics are named the same everywhere (engine, db, UI, CSV):
-//   total = done - intended (client-side queueing counts: no coordinated omission)
-//   processing = the server's Server-Timing proc (null without Server-Timing)
-//   wait = total - processing;  serverWait = the server's Server-Timing wait
+// name says otherwise. The derived times (total, wait, processing, server wait, lag) are defined
+// once, in contract/measurement.ts, and named the same everywhere (engine, db, UI, CSV).
 
 export const ERROR_KINDS = ['refused', 'reset', 'timeout', 'http', 'body', 'other'] as const;
 export const ErrorKind = z.enum(ERROR_KINDS);
@@ -162,6 +160,8 @@ export const LiveWindow = z.object({
   total: WindowLatency.nullable(),
   wait: WindowLatency.nullable(),
   processing: WindowLatency.nullable(),
+  /** open-loop arrivals waiting for a free client at the window's end (0 for closed loops) */
+  queued: z.number().default(0),
 });
 export type LiveWindow = z.infer<typeof LiveWindow>;
 
@@ -185,6 +185,9 @@ export const RequestPoint = z.object({
   totalMs: z.number(),
   waitMs: z.number(),
   processingMs: z.number().nullable(),
+  serverWaitMs: z.number().nullable(),
+  /** sent - intended; null when it was never sent */
+  lagMs: z.number().nullable(),
   status: z.number(),
   error: ErrorKind.nullable(),
 });
@@ -197,5 +200,7 @@ export const PhaseHistograms = z.object({
   total: z.string(),
   wait: z.string(),
   processing: z.string().nullable(),
+  serverWait: z.string().nullable(),
+  lag: z.string().nullable(),
 });
 export type PhaseHistograms = z.infer<typeof PhaseHistograms>;

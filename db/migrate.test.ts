@@ -6,7 +6,7 @@ import { LoadscopeError } from '../contract/errors.js';
 import { migrate, schemaVersion } from './migrate.js';
 import { MIGRATIONS, SCHEMA_VERSION, type Migration } from './migrations/index.js';
 import { openStore } from './store.js';
-import { newRun, tempDir } from './test-factories.js';
+import { newRun, tempDir } from './test-support/factories.js';
 
 let tmp: ReturnType<typeof tempDir>;
 beforeEach(() => {

@@ -85,7 +85,7 @@ export class RunReader {
       `SELECT s.* FROM samples s JOIN targets t ON t.id = s.target_id WHERE t.run_id = ? ORDER BY s.target_id, s.t_ms, s.rowid`,
     );
     this.histograms = db.prepare(
-      `SELECT p.target_id, p.idx, p.hist_total, p.hist_wait, p.hist_processing
+      `SELECT p.target_id, p.idx, p.hist_total, p.hist_wait, p.hist_processing, p.hist_server_wait, p.hist_lag
        FROM phases p JOIN targets t ON t.id = p.target_id WHERE t.run_id = ? ORDER BY p.target_id, p.idx`,
     );
     // Per-run aggregates as correlated subqueries, so only the runs inside the limit pay for them.
@@ -213,6 +213,7 @@ export class RunReader {
       total: json(w, 'total_json', where),
       wait: json(w, 'wait_json', where),
       processing: json(w, 'processing_json', where),
+      queued: num(w, 'queued', where),
     }));
     const sw = `run ${runId} sample`;
     const samples = rows(this.samples.all(runId), sw).map((s) => ({
@@ -241,6 +242,8 @@ export class RunReader {
       total: str(h, 'hist_total', where),
       wait: str(h, 'hist_wait', where),
       processing: optStr(h, 'hist_processing', where),
+      serverWait: optStr(h, 'hist_server_wait', where),
+      lag: optStr(h, 'hist_lag', where),
     }));
     const parsed = PhaseHistograms.array().safeParse(candidates);
     if (!parsed.success) throw schemaError(where, parsed.error.issues);

@@ -1,16 +1,21 @@
 import type Database from 'better-sqlite3';
 import { ERROR_KINDS, type ErrorKind, type RequestPoint } from '../contract/results.js';
 import { LoadscopeError } from '../contract/errors.js';
+import { REQUEST_COLUMNS, requestPoint, type RequestColumnName, type RequestRow } from '../contract/measurement.js';
 import { runNotFound } from './read-run.js';
-import type { StoredRequestRow } from './requests-layout.js';
 import { damaged } from './sql-read.js';
+
+/** A stored row as iterateRequests gives it back. */
+export interface StoredRequestRow extends RequestRow {
+  targetId: number;
+}
 
 // Reads raw request rows. Both readers use .raw() arrays (no object per row from SQLite) and check
 // each value's type as they convert it. iterateRequests pages by id instead of holding one cursor
 // open, so the connection stays free for writes between pages (an export can run beside a run).
 
 const PAGE = 5000;
-const COLUMNS = 'id, phase_idx, client_idx, intended_us, sent_us, first_byte_us, done_us, status, bytes, error, server_wait_us, server_proc_us';
+const COLUMNS = ['id', ...REQUEST_COLUMNS.map((c) => c.sql)].join(', ');
 
 export interface RequestPage {
   points: RequestPoint[];
@@ -37,6 +42,18 @@ function errorKind(v: unknown, where: string): ErrorKind | null {
   return kind;
 }
 
+/** A SELECT of COLUMNS (id first) as a RequestRow, every value checked against its column. */
+function toRow(raw: unknown, where: string): RequestRow {
+  if (!Array.isArray(raw)) throw damaged(where, 'not a row');
+  const cols: unknown[] = raw;
+  const row = {} as Record<RequestColumnName, number | ErrorKind | null>;
+  REQUEST_COLUMNS.forEach((c, k) => {
+    const v = cols[k + 1];
+    row[c.name] = c.unit === 'error kind' ? errorKind(v, where) : c.nullable ? optN(v, where) : n(v, where);
+  });
+  return row as RequestRow;
+}
+
 export class RequestReader {
   private readonly target: Database.Statement;
   private readonly runExists: Database.Statement;
@@ -50,7 +67,7 @@ export class RequestReader {
     this.target = db.prepare('SELECT raw_rows FROM targets WHERE id = ? AND run_id = ?').pluck();
     this.runExists = db.prepare('SELECT 1 FROM runs WHERE id = ?').pluck();
     this.count = db.prepare('SELECT count(*) FROM requests WHERE target_id = ?').pluck();
-    const point = 'phase_idx, intended_us, done_us, server_proc_us, status, error';
+    const point = COLUMNS;
     this.all = db.prepare(`SELECT ${point} FROM requests WHERE target_id = ? ORDER BY id`).raw();
     // Row i (0-based, in id order) is kept when i * limit crosses a multiple of stored: exactly
     // `limit` rows, evenly spaced over the stored ones.
@@ -74,24 +91,7 @@ export class RequestReader {
     const where = `run ${runId} target ${targetId} request`;
     const stored = n(this.count.get(targetId), where);
     const found = stored <= limit ? this.all.all(targetId) : this.even.all({ target: targetId, limit, stored });
-    const points = found.map((raw): RequestPoint => {
-      if (!Array.isArray(raw)) throw damaged(where, 'not a row');
-      const cols: unknown[] = raw;
-      const [phase, intended, done, proc, status, error] = cols;
-      const intendedUs = n(intended, where);
-      const totalMs = (n(done, where) - intendedUs) / 1000;
-      const procUs = optN(proc, where);
-      const processingMs = procUs === null ? null : procUs / 1000;
-      return {
-        phaseIndex: n(phase, where),
-        intendedMs: intendedUs / 1000,
-        totalMs,
-        waitMs: totalMs - (processingMs ?? 0),
-        processingMs,
-        status: n(status, where),
-        error: errorKind(error, where),
-      };
-    });
+    const points = found.map((raw): RequestPoint => requestPoint(toRow(raw, where)));
     const total = Math.max(n(recorded, where), stored);
     return { points, total, sampled: points.length < total };
   }
@@ -112,22 +112,8 @@ export class RequestReader {
         for (const raw of page) {
           if (!Array.isArray(raw)) throw damaged(where, 'not a row');
           const cols: unknown[] = raw;
-          const [id, phase, client, intended, sent, firstByte, done, status, bytes, error, serverWait, serverProc] = cols;
-          after = n(id, where);
-          yield {
-            targetId,
-            phaseIdx: n(phase, where),
-            clientIdx: n(client, where),
-            intendedUs: n(intended, where),
-            sentUs: optN(sent, where),
-            firstByteUs: optN(firstByte, where),
-            doneUs: n(done, where),
-            status: n(status, where),
-            bytes: n(bytes, where),
-            error: errorKind(error, where),
-            serverWaitUs: optN(serverWait, where),
-            serverProcUs: optN(serverProc, where),
-          };
+          after = n(cols[0], where);
+          yield { targetId, ...toRow(raw, where) };
         }
         if (page.length < PAGE) break;
       }

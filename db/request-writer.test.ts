@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LoadscopeError } from '../contract/errors.js';
-import { REQUEST_STRIDE } from './requests-layout.js';
+import { REQUEST_STRIDE } from '../contract/measurement.js';
 import { openStore, type Store } from './store.js';
-import { newRun, requestBatch, tempDir } from './test-factories.js';
+import { newRun, requestBatch, tempDir } from './test-support/factories.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let store: Store;

@@ -1,9 +1,9 @@
 import type Database from 'better-sqlite3';
 import { ERROR_KINDS } from '../contract/results.js';
 import { LoadscopeError } from '../contract/errors.js';
-import { REQUEST_STRIDE } from './requests-layout.js';
+import { COL, NO_ERROR, REQUEST_COLUMNS, REQUEST_STRIDE } from '../contract/measurement.js';
 
-// Writes raw request batches (see requests-layout.ts) under a per-run cap, append-only.
+// Writes raw request batches (layout: contract/measurement.ts) under a per-run cap, append-only.
 //
 // Sampling by level: row number s of a run (0-based, over all its targets) gets the level
 // clz32(mix(s)), so P(level >= L) = 2^-L, independent of when it arrived. The run keeps exactly the
@@ -22,9 +22,9 @@ import { REQUEST_STRIDE } from './requests-layout.js';
 // no trace in it. One writer per run is assumed (the engine that runs it).
 
 const CHUNK = 64;
-const INSERT_COLUMNS =
-  'id, target_id, phase_idx, client_idx, intended_us, sent_us, first_byte_us, done_us, status, bytes, error, server_wait_us, server_proc_us, lvl';
-const PER_ROW = 14;
+// id, target_id, the request columns in their order, lvl: parameter k + 2 + COL[name] holds a column.
+const INSERT_COLUMNS = ['id', 'target_id', ...REQUEST_COLUMNS.map((c) => c.sql), 'lvl'].join(', ');
+const PER_ROW = REQUEST_STRIDE + 3;
 const LEVELS = 33;
 
 interface RunSampling {
@@ -62,24 +62,27 @@ function optionalUs(value: number): number | null {
   return Number.isFinite(value) ? Math.round(value) : null;
 }
 
-/** Writes row `row` of `data` into p[k..k+12]: target_id and the 11 columns of the layout; throws on a bad row. */
+const { phaseIdx, clientIdx, intendedUs, sentUs, firstByteUs, doneUs, status, bytes, error, serverWaitUs, serverProcUs } = COL;
+
+/** Writes row `row` of `data` into p[k..k+REQUEST_STRIDE]: target_id and the request columns; throws on a bad row. */
 function fill(p: Params, k: number, targetId: number, data: Float64Array, row: number): void {
   const o = row * REQUEST_STRIDE;
+  const c = k + 1;
   p[k] = targetId;
-  p[k + 1] = required(data[o], 'phaseIdx', row);
-  p[k + 2] = required(data[o + 1], 'clientIdx', row);
-  p[k + 3] = Math.round(required(data[o + 2], 'intendedUs', row));
-  p[k + 4] = optionalUs(data[o + 3]);
-  p[k + 5] = optionalUs(data[o + 4]);
-  p[k + 6] = Math.round(required(data[o + 5], 'doneUs', row));
-  p[k + 7] = required(data[o + 6], 'status', row);
-  p[k + 8] = required(data[o + 7], 'bytes', row);
-  const code = data[o + 8];
-  if (code === -1) p[k + 9] = null;
-  else if (Number.isInteger(code) && code >= 0 && code < ERROR_KINDS.length) p[k + 9] = ERROR_KINDS[code];
+  p[c + phaseIdx] = required(data[o + phaseIdx], 'phaseIdx', row);
+  p[c + clientIdx] = required(data[o + clientIdx], 'clientIdx', row);
+  p[c + intendedUs] = Math.round(required(data[o + intendedUs], 'intendedUs', row));
+  p[c + sentUs] = optionalUs(data[o + sentUs]);
+  p[c + firstByteUs] = optionalUs(data[o + firstByteUs]);
+  p[c + doneUs] = Math.round(required(data[o + doneUs], 'doneUs', row));
+  p[c + status] = required(data[o + status], 'status', row);
+  p[c + bytes] = required(data[o + bytes], 'bytes', row);
+  const code = data[o + error];
+  if (code === NO_ERROR) p[c + error] = null;
+  else if (Number.isInteger(code) && code >= 0 && code < ERROR_KINDS.length) p[c + error] = ERROR_KINDS[code];
   else throw new LoadscopeError('LS_ERR_INTERNAL', `raw request row ${row} of the batch has error code ${code}; expected -1 or 0..${ERROR_KINDS.length - 1}`);
-  p[k + 10] = optionalUs(data[o + 9]);
-  p[k + 11] = optionalUs(data[o + 10]);
+  p[c + serverWaitUs] = optionalUs(data[o + serverWaitUs]);
+  p[c + serverProcUs] = optionalUs(data[o + serverProcUs]);
 }
 
 export class RequestWriter {
@@ -154,7 +157,7 @@ export class RequestWriter {
       const k = inChunk * PER_ROW;
       p[k] = id++;
       fill(p, k + 1, targetId, data, row);
-      p[k + 13] = lvl;
+      p[k + PER_ROW - 1] = lvl;
       counts[lvl]++;
       stored++;
       if (++inChunk === CHUNK) {

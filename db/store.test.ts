@@ -4,8 +4,8 @@ import { LoadscopeError } from '../contract/errors.js';
 import { RunSummary } from '../contract/results.js';
 import { INTERRUPTED_REASON } from './recover.js';
 import { openStore, type Store } from './store.js';
-import { decodedMax, histograms, newRun, phaseResult, requestBatch, requestRow, stats, tempDir } from './test-factories.js';
-import { packRequests } from './requests-layout.js';
+import { decodedMax, histograms, newRun, phaseResult, requestBatch, requestRow, stats, tempDir } from './test-support/factories.js';
+import { packRequests } from '../contract/measurement.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let store: Store;
@@ -55,7 +55,7 @@ describe('store round trip', () => {
     store.savePhase(a, phaseResult(1, { processing: null, serverWait: null, errors: {} }), { ...hists, processing: null });
     store.savePhase(b, phaseResult(0, { count: 50, ok: 50, errors: {}, total: stats(20, 50) }), hists);
     store.insertWindows([
-      { targetId: a, tMs: 250, phaseIndex: 0, count: 25, throughput: 100, errors: {}, inFlight: 3, total: { mean: 1, p50: 1, p90: 2, p99: 3, max: 4 }, wait: null, processing: null },
+      { targetId: a, tMs: 250, phaseIndex: 0, count: 25, throughput: 100, errors: {}, inFlight: 3, queued: 7, total: { mean: 1, p50: 1, p90: 2, p99: 3, max: 4 }, wait: null, processing: null },
       { targetId: a, tMs: 500, phaseIndex: null, count: 0, throughput: 0, errors: { refused: 1 }, inFlight: 0, total: null, wait: null, processing: null },
     ]);
     store.insertSamples([{ targetId: a, tMs: 250, cpuPercent: 95.5, rssBytes: 50e6, processes: 3, busy: 2, queue: null }]);
@@ -86,16 +86,19 @@ describe('store round trip', () => {
     expect(h.map((x) => [x.targetId, x.phaseIndex])).toEqual([[a, 0], [a, 1], [b, 0]]);
     expect(h[1].processing).toBeNull();
     expect(decodedMax(h[0].total)).toBeGreaterThanOrEqual(2990);
+    // the whole measurement set reaches the store: server wait and schedule lag too
+    expect(decodedMax(h[0].serverWait!)).toBeGreaterThanOrEqual(70);
+    expect(decodedMax(h[0].lag!)).toBeGreaterThanOrEqual(30);
 
     const { windows, samples } = store.getWindows(runId);
     expect(windows).toHaveLength(2);
-    expect(windows[0]).toMatchObject({ runId, targetId: a, tMs: 250, phaseIndex: 0, inFlight: 3, total: { p99: 3 }, wait: null });
+    expect(windows[0]).toMatchObject({ runId, targetId: a, tMs: 250, phaseIndex: 0, inFlight: 3, queued: 7, total: { p99: 3 }, wait: null });
     expect(windows[1].errors.refused).toBe(1);
     expect(samples).toEqual([{ runId, targetId: a, tMs: 250, cpuPercent: 95.5, rssBytes: 50e6, processes: 3, busy: 2, queue: null }]);
 
     const page = store.getRequests(runId, a, 100);
     expect(page).toMatchObject({ total: 2, sampled: false });
-    expect(page.points[0]).toEqual({ phaseIndex: 0, intendedMs: 0, totalMs: 1, waitMs: 1 - 0.6, processingMs: 0.6, status: 200, error: null });
+    expect(page.points[0]).toEqual({ phaseIndex: 0, intendedMs: 0, totalMs: 1, waitMs: 1 - 0.6, processingMs: 0.6, serverWaitMs: 0.05, lagMs: 0.005, status: 200, error: null });
     expect(page.points[1]).toMatchObject({ totalMs: 1, waitMs: 1, processingMs: null, status: 0, error: 'timeout' });
 
     const rows = [...store.iterateRequests(runId)];

@@ -25,13 +25,15 @@ import { asRow, json, num, optNum, optStr } from './sql-read.js';
 import { RunReader, runNotFound, type ListRunsOptions } from './read-run.js';
 import { RequestReader, type RequestPage } from './request-reader.js';
 import { RequestWriter } from './request-writer.js';
-import type { StoredRequestRow } from './requests-layout.js';
+import type { HistogramSet } from '../contract/measurement.js';
+import type { StoredRequestRow } from './request-reader.js';
 import { recoverInterrupted, registerStore, unregisterStore } from './recover.js';
 
 export type { ListRunsOptions } from './read-run.js';
 export type { LibraryEntry, LibraryVersion, LibraryVersionRef } from './scenario-library.js';
 export type { RequestPage } from './request-reader.js';
-export { REQUEST_COLUMNS, REQUEST_STRIDE, NO_ERROR, packRequests, errorCode, type RequestRow, type StoredRequestRow } from './requests-layout.js';
+export { REQUEST_COLUMNS, REQUEST_STRIDE, NO_ERROR, packRequests, errorCode, type RequestRow } from '../contract/measurement.js';
+export type { StoredRequestRow } from './request-reader.js';
 
 export type TargetStatus = (typeof TARGET_STATUSES)[number];
 export const DEFAULT_RAW_CAP = 1_000_000;
@@ -78,14 +80,9 @@ export interface TargetUpdate {
   peakProcesses?: number | null;
 }
 
-/** Encoded HDR histograms of one phase (hdr-histogram-js compressed base64, values in microseconds). */
-export interface HistogramSet {
-  total: string;
-  wait: string;
-  processing: string | null;
-}
+export type { HistogramSet } from '../contract/measurement.js';
 
-export type WindowInput = Omit<LiveWindow, 'runId'>;
+export type WindowInput = Omit<LiveWindow, 'runId' | 'queued'> & { queued?: number };
 export type SampleInput = Omit<ServerSample, 'runId'>;
 
 export interface Store {
@@ -172,12 +169,12 @@ function prepareStatements(db: Database.Database) {
     skipTargets: db.prepare(`UPDATE targets SET status = 'skipped', reason = coalesce(reason, ?) WHERE run_id = ? AND status = 'pending'`),
     savePhase: db.prepare(
       `INSERT OR REPLACE INTO phases (target_id, idx, name, executor, clients, started_ms, duration_ms, count, ok, errors_json, throughput,
-         total_json, wait_json, processing_json, server_wait_json, lag_json, hist_total, hist_wait, hist_processing)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         total_json, wait_json, processing_json, server_wait_json, lag_json, hist_total, hist_wait, hist_processing, hist_server_wait, hist_lag)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     insertWindow: db.prepare(
-      `INSERT INTO windows (target_id, t_ms, phase_idx, count, throughput, errors_json, in_flight, total_json, wait_json, processing_json)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO windows (target_id, t_ms, phase_idx, count, throughput, errors_json, in_flight, total_json, wait_json, processing_json, queued)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     insertSample: db.prepare('INSERT INTO samples (target_id, t_ms, cpu, rss, processes, busy, queue) VALUES (?, ?, ?, ?, ?, ?, ?)'),
     deleteRun: db.prepare('DELETE FROM runs WHERE id = ?'),
@@ -300,6 +297,8 @@ class SqliteStore implements Store {
       h.total,
       h.wait,
       h.processing,
+      h.serverWait,
+      h.lag,
     );
   }
 
@@ -321,6 +320,7 @@ class SqliteStore implements Store {
           w.total === null ? null : toJson(w.total),
           w.wait === null ? null : toJson(w.wait),
           w.processing === null ? null : toJson(w.processing),
+          w.queued ?? 0,
         );
       }
     })();

@@ -1,10 +1,10 @@
 import type { Dialog, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openBrowser, type OpenBrowser } from './support/browser.js';
-import { codeEditorText, typeIntoCodeEditor } from './support/code-editor.js';
-import { startHost, type RunningHost } from './support/host.js';
-import { until } from './support/poll.js';
-import { screenshot } from './support/screenshots.js';
+import { openBrowser, type OpenBrowser } from './test-support/browser.js';
+import { codeEditorText, typeIntoCodeEditor } from './test-support/code-editor.js';
+import { startHost, type RunningHost } from './test-support/host.js';
+import { until } from './test-support/poll.js';
+import { screenshot } from './test-support/screenshots.js';
 
 // A person writing their own scenario in the browser host, end to end: New from the template, two
 // servers and a ramp then a closed phase with thresholds in the form, the timeline, the code view

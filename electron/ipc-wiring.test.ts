@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { calls, type CallName, type CallRequest, type CallResponse, type LoadscopeApi } from '../contract/api.js';
 import { createApi } from '../contract/client.js';
 import { bridgeSafeApi, createIpcTransport, IPC_CALL_PREFIX, restoreErrorCodes } from '../contract/transport-ipc.js';
-import type { EngineApiSurface } from '../engine/api-dispatch.js';
-import { createFakeEngine, describeTransportCases } from '../engine/api-dispatch-cases.js';
+import type { EngineApiSurface } from '../engine/host/api-dispatch.js';
+import { createFakeEngine, describeTransportCases } from '../engine/host/test-support/api-cases.js';
 import { startEngineThread, type EngineThread } from '../engine/engine-thread.js';
-import { createBurstPhase, createScenario } from '../engine/scenario/test-factories.js';
+import { createBurstPhase, createScenario } from '../engine/scenario/test-support/factories.js';
 import { createFakeIpc, type FakeInvokeEvent } from './fake-ipc.js';
 import { wireIpc } from './ipc-wiring.js';
 

@@ -2,7 +2,7 @@ import type { WebContents } from 'electron';
 import { calls, isCallName, type EngineEvent } from '../contract/api.js';
 import { LoadscopeError } from '../contract/errors.js';
 import { failureOf, IPC_EVENT_CHANNEL, ipcCallChannel, outcomeOf, type IpcOutcome } from '../contract/transport-ipc.js';
-import { dispatchCall, type EngineApiSurface } from '../engine/api-dispatch.js';
+import { dispatchCall, type EngineApiSurface } from '../engine/host/api-dispatch.js';
 
 // The main process's half of the contract over Electron IPC: one ipcMain.handle per call, each
 // checking that the sender is our window's own frame, then parsing the request against the contract

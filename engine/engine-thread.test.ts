@@ -5,11 +5,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { EngineEvent } from '../contract/api.js';
 import { LoadscopeError } from '../contract/errors.js';
 import { openStore } from '../db/store.js';
-import { rejection } from './api-dispatch-cases.js';
-import { dispatchCall } from './api-dispatch.js';
+import { rejection } from './host/test-support/api-cases.js';
+import { dispatchCall } from './host/api-dispatch.js';
 import { createEngine, type Engine } from './engine.js';
 import { startEngineThread, type EngineThread } from './engine-thread.js';
-import { createBurstPhase, createScenario } from './scenario/test-factories.js';
+import { createBurstPhase, createScenario } from './scenario/test-support/factories.js';
 import { listProcs } from './supervisor/process-tree.js';
 
 // The engine in its worker thread (dist/engine/engine-worker.js, as Electron's main runs it) against

@@ -1,7 +1,7 @@
 import type { CallName, CallResponse, EngineEvent, EngineHandlers, ParsedCallRequest } from '../contract/api.js';
 import { fromApiError, LoadscopeError, type ErrorCode } from '../contract/errors.js';
 import type { IpcOutcome } from '../contract/transport-ipc.js';
-import type { EngineApiSurface } from './api-dispatch.js';
+import type { EngineApiSurface } from './host/api-dispatch.js';
 import { EventBus } from './event-bus.js';
 import { startDistWorker } from './paths.js';
 

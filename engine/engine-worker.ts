@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { failureOf, outcomeOf, type IpcOutcome } from '../contract/transport-ipc.js';
 import { toApiError } from '../contract/errors.js';
-import { dispatchCall } from './api-dispatch.js';
+import { dispatchCall } from './host/api-dispatch.js';
 import { createEngine, type Engine } from './engine.js';
 import type { FromEngineWorker, ToEngineWorker } from './engine-thread.js';
 

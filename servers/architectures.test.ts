@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import pidtree from 'pidtree';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServerStats, type Architecture, type ArchitectureOptions } from '../contract/servers.js';
-import { get, startServer, stopAll, waitFor } from './testing.js';
+import { get, startServer, stopAll, waitFor } from './test-support/servers.js';
 
 // Every architecture started from dist/ as a real process, every workload checked. Build first
 // (npx tsc -p tsconfig.node.json). Loads stay small: two cores are shared with other test runs.

@@ -21,8 +21,8 @@ export function registerReproduce(program: Command): void {
     .option('--force', 'let a quick document replace a full-size one', false)
     .addOption(dbOption())
     .action(async (opts: ReproduceCliOptions) => {
-      const { reproduce } = await import('../../engine/report/reproduce.js');
-      const { progressLine } = await import('../../engine/report/progress-line.js');
+      const { reproduce } = await import('../../reproduce/reproduce.js');
+      const { progressLine } = await import('../../reproduce/progress-line.js');
       const err = process.stderr;
       // On a terminal one line is redrawn; in a log, a line per scenario start and end.
       const onProgress: Parameters<typeof reproduce>[1]['onProgress'] = (p) => {

@@ -1,4 +1,6 @@
+import { clampPercentiles, glossaryLines } from '../../contract/measurement.js';
 import type { ErrorCounts, LatencyStats, RunSummary } from '../../contract/results.js';
+import { cellName } from '../../contract/cells.js';
 import { fmtDuration, fmtMs, fmtNum, textTable } from './table.js';
 
 const errorsText = (errors: ErrorCounts) =>
@@ -7,27 +9,28 @@ const errorsText = (errors: ErrorCounts) =>
     .map(([kind, n]) => `${kind} ${n}`)
     .join(', ') || '0';
 
-/** Per server run, per phase: count, errors, throughput and mean / p50 / p99 of total, wait, processing. */
+/** Per server run, per phase: count, errors, throughput and mean / p50 / p99 of total, wait, processing, server wait, lag. */
 export function formatRunSummary(run: RunSummary): string {
   const head = `Run ${run.id}: ${run.title} (${run.scenarioName}${run.quick ? ', quick' : ''}) - ${run.status}` +
     `${run.reason ? ` (${run.reason})` : ''}, ${fmtDuration(run.durationMs)}`;
-  const header = ['server / phase', 'requests', 'errors', 'req/s', 'total mean', 'total p50', 'total p99', 'wait mean', 'proc mean', 'max (ms)'];
+  const header = ['server / phase', 'requests', 'errors', 'req/s', 'total mean (ms)', 'total p50 (ms)', 'total p99 (ms)', 'total max (ms)', 'wait mean (ms)', 'processing mean (ms)', 'server wait p99 (ms)', 'lag p99 (ms)'];
   const rows: string[][] = [];
   for (const target of run.targets) {
-    const cell = run.cells.length > 1 ? ` [${run.cells[target.cellIndex]?.label ?? target.cellIndex}]` : '';
+    const name = cellName(target.label, run.cells, target.cellIndex);
     if (target.phases.length === 0) {
-      rows.push([`${target.label}${cell}: ${target.status}${target.reason ? ` - ${target.reason}` : ''}`, '', '', '', '', '', '', '', '', '']);
+      rows.push([`${name}: ${target.status}${target.reason ? ` - ${target.reason}` : ''}`, ...header.slice(1).map(() => '')]);
     }
     for (const p of target.phases) {
+      const total = clampPercentiles(p.total);
       rows.push([
-        `${target.label}${cell} / ${p.name}`,
+        `${name} / ${p.name}`,
         fmtNum(p.count), errorsText(p.errors), fmtNum(p.throughput, 1),
-        fmtMs(p.total.mean), fmtMs(p.total.p50), fmtMs(p.total.p99),
-        fmtMs(p.wait.mean), fmtMs(p.processing?.mean), fmtMs(p.total.max),
+        fmtMs(total.mean), fmtMs(total.p50), fmtMs(total.p99), fmtMs(total.max),
+        fmtMs(p.wait.mean), fmtMs(p.processing?.mean), fmtMs(clampPercentiles(p.serverWait)?.p99), fmtMs(clampPercentiles(p.lag).p99),
       ]);
     }
   }
-  const table = `${head}\n${textTable(header, rows)}\n(times in ms; total = done - intended, wait = total - processing)`;
+  const table = `${head}\n${textTable(header, rows)}\n${glossaryLines(['total', 'wait', 'processing', 'server wait', 'lag']).join('\n')}`;
   return run.thresholds.length > 0 ? `${table}\n\n${formatThresholds(run)}` : table;
 }
 
@@ -42,7 +45,10 @@ export function formatThresholds(run: RunSummary): string {
   return `${head}\n${textTable(['', 'check', 'server / phase', 'measured'], rows)}`;
 }
 
-const pick = (s: LatencyStats | null) => (s ? { mean: s.mean, p50: s.p50, p90: s.p90, p99: s.p99, max: s.max } : null);
+const pick = (stats: LatencyStats | null) => {
+  const s = clampPercentiles(stats);
+  return s ? { mean: s.mean, p50: s.p50, p90: s.p90, p99: s.p99, max: s.max } : null;
+};
 
 /** The --json document: run id, status, and per server per phase the headline figures in ms. */
 export function runSummaryJson(run: RunSummary) {
@@ -56,6 +62,7 @@ export function runSummaryJson(run: RunSummary) {
     servers: run.targets.map((t) => ({
       targetId: t.id,
       label: t.label,
+      name: cellName(t.label, run.cells, t.cellIndex),
       architecture: t.architecture,
       cell: run.cells[t.cellIndex]?.params ?? {},
       status: t.status,
@@ -70,6 +77,8 @@ export function runSummaryJson(run: RunSummary) {
         total: pick(p.total),
         wait: pick(p.wait),
         processing: pick(p.processing),
+        serverWait: pick(p.serverWait),
+        lag: pick(p.lag),
       })),
     })),
     report: run.report,

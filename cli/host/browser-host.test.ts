@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
-import { createFakeEngine, describeTransportCases } from '../../engine/api-dispatch-cases.js';
+import { createFakeEngine, describeTransportCases } from '../../engine/host/test-support/api-cases.js';
 import { startBrowserHost, type BrowserHost } from './browser-host.js';
 import { connectNode } from './node-client.js';
 

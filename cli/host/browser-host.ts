@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import { toApiError } from '../../contract/errors.js';
-import { dispatchCall, type EngineApiSurface } from '../../engine/api-dispatch.js';
+import { dispatchCall, type EngineApiSurface } from '../../engine/host/api-dispatch.js';
 import { rootPath } from '../../engine/paths.js';
 import { checkHostAndOrigin, securityHeaders, statusForCode, tokenMatches } from './security.js';
 import { readStatic } from './static-files.js';

@@ -4,7 +4,7 @@ import { startDistWorker } from '../paths.js';
 import type { DriverListener, DriverPhaseResult, DriverPlan, DriverResult, FromWorkerMessage, ToWorkerMessage } from './types.js';
 
 export type * from './types.js';
-export { COL, ROW_STRIDE, readRow, toRequestPoint, type RawRowBatch, type RawRow } from './raw-rows.js';
+export { COL, ROW_STRIDE, readRow, toRequestPoint, type RawRowBatch, type RequestRow } from './raw-rows.js';
 
 /** After a cancel, how long the worker gets to report what it measured before it is terminated. */
 const CANCEL_GRACE_MS = 3000;

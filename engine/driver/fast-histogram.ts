@@ -1,4 +1,5 @@
 import { build, type Histogram } from 'hdr-histogram-js';
+import { clampPercentiles } from '../../contract/measurement.js';
 import type { LatencyStats, WindowLatency } from '../../contract/results.js';
 
 // hdr-histogram-js's recordValue costs ~160 ns here (log2 + pow per value), several times per request.
@@ -110,15 +111,15 @@ export function newHdr(digits: 2 | 3 = 3): Histogram {
   });
 }
 
-/** LatencyStats in ms from an HDR histogram in µs. */
-export function latencyStats(h: Histogram): LatencyStats {
+/** LatencyStats in ms from an HDR histogram in µs; exactMaxUs (when known) is the true maximum. */
+export function latencyStats(h: Histogram, exactMaxUs?: number): LatencyStats {
   const n = h.totalCount;
   const at = (p: number): number => (n === 0 ? 0 : h.getValueAtPercentile(p) / 1000);
-  return {
+  return clampPercentiles({
     count: n,
     mean: n === 0 ? 0 : h.mean / 1000,
     min: n === 0 ? 0 : h.minNonZeroValue === Number.MAX_SAFE_INTEGER ? 0 : h.minNonZeroValue / 1000,
-    max: n === 0 ? 0 : h.maxValue / 1000,
+    max: n === 0 ? 0 : (exactMaxUs ?? h.maxValue) / 1000,
     stddev: n === 0 ? 0 : h.stdDeviation / 1000,
     p50: at(50),
     p66: at(66),
@@ -129,5 +130,5 @@ export function latencyStats(h: Histogram): LatencyStats {
     p98: at(98),
     p99: at(99),
     p999: at(99.9),
-  };
+  });
 }

@@ -2,7 +2,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { H1Connection, compileH1, type H1Handler } from './h1.js';
-import { burst, req } from './test-helpers.js';
+import { burst, req } from './test-support/phases.js';
 
 // The fast HTTP/1.1 path against a raw TCP server that answers with canned bytes, delivered one byte
 // per write so every parser state sees a split.

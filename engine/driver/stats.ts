@@ -2,6 +2,7 @@ import { encodeIntoCompressedBase64 } from 'hdr-histogram-js';
 import { ERROR_KINDS, type ErrorCounts, type PhaseResult } from '../../contract/results.js';
 import type { Phase } from '../../contract/scenario.js';
 import { FastHistogram, latencyStats } from './fast-histogram.js';
+import { inLatencyHistograms, waitOf } from '../../contract/measurement.js';
 import { COL, ERROR_CODE, ROW_BATCH_CAPACITY, ROW_STRIDE } from './raw-rows.js';
 import type { DriverPhaseResult, DriverWindow } from './types.js';
 
@@ -18,7 +19,12 @@ export interface RequestRecord {
   stProc: number;
 }
 
+// The one error kind inLatencyHistograms() leaves out, as a number for the hot path.
 const REFUSED = ERROR_CODE.refused;
+if (ERROR_KINDS.some((kind) => inLatencyHistograms(kind) === (kind === 'refused'))) throw new Error('stats.ts: the latency filter is not "all but refused" any more');
+
+// Column offsets as plain numbers for the hot path (derived from contract/measurement.ts).
+const { phaseIdx: C_PHASE, clientIdx: C_CLIENT, intendedUs: C_INTENDED, sentUs: C_SENT, firstByteUs: C_FIRST_BYTE, doneUs: C_DONE, status: C_STATUS, bytes: C_BYTES, error: C_ERROR, serverWaitUs: C_SERVER_WAIT, serverProcUs: C_SERVER_PROC } = COL;
 
 /** Raw rows of the whole worker, batched (see raw-rows.ts) and handed to `post` when full or flushed. */
 export class RowSink {
@@ -34,17 +40,17 @@ export class RowSink {
     if (!this.enabled) return;
     const b = this.buf;
     const o = this.n * ROW_STRIDE;
-    b[o + COL.phase] = r.phase;
-    b[o + COL.client] = r.client;
-    b[o + COL.intended] = r.intended;
-    b[o + COL.sent] = r.sent;
-    b[o + COL.firstByte] = r.firstByte;
-    b[o + COL.done] = done;
-    b[o + COL.status] = r.status;
-    b[o + COL.bytes] = r.bytes;
-    b[o + COL.error] = code;
-    b[o + COL.serverWait] = r.stWait * 1000;
-    b[o + COL.processing] = r.stProc * 1000;
+    b[o + C_PHASE] = r.phase;
+    b[o + C_CLIENT] = r.client;
+    b[o + C_INTENDED] = r.intended;
+    b[o + C_SENT] = r.sent;
+    b[o + C_FIRST_BYTE] = r.firstByte;
+    b[o + C_DONE] = done;
+    b[o + C_STATUS] = r.status;
+    b[o + C_BYTES] = r.bytes;
+    b[o + C_ERROR] = code;
+    b[o + C_SERVER_WAIT] = r.stWait * 1000;
+    b[o + C_SERVER_PROC] = r.stProc * 1000;
     if (++this.n === ROW_BATCH_CAPACITY) this.flush();
   }
 
@@ -94,14 +100,13 @@ export class PhaseStats {
       const total = done - r.intended;
       this.total.record(total);
       this.wTotal.record(total);
-      let wait = total;
-      const proc = r.stProc;
-      if (proc === proc) {
-        const p = proc * 1000;
+      // The same µs the raw row holds (stProc * 1000), so histograms, CSV and scatter agree.
+      const p = r.stProc * 1000;
+      if (p === p) {
         this.processing.record(p);
         this.wProcessing.record(p);
-        wait = total > p ? total - p : 0;
       }
+      const wait = waitOf(total, p);
       this.wait.record(wait);
       this.wWait.record(wait);
       if (r.stWait === r.stWait) this.serverWait.record(r.stWait * 1000);
@@ -150,11 +155,11 @@ export class PhaseStats {
       ok: this.ok,
       errors: allErrorCounts(this.errors),
       throughput: durationMs > 0 ? this.count / (durationMs / 1000) : 0,
-      total: latencyStats(total),
-      wait: latencyStats(wait),
-      processing: processing ? latencyStats(processing) : null,
-      serverWait: serverWait ? latencyStats(serverWait) : null,
-      lag: latencyStats(lag),
+      total: latencyStats(total, this.total.max),
+      wait: latencyStats(wait, this.wait.max),
+      processing: processing ? latencyStats(processing, this.processing.max) : null,
+      serverWait: serverWait ? latencyStats(serverWait, this.serverWait.max) : null,
+      lag: latencyStats(lag, this.lag.max),
     };
     return {
       result,

@@ -1,3 +1,4 @@
+import type { HistogramSet } from '../../contract/measurement.js';
 import type { Phase } from '../../contract/scenario.js';
 import type { ErrorCounts, PhaseResult, WindowLatency } from '../../contract/results.js';
 import type { RawRowBatch } from './raw-rows.js';
@@ -38,14 +39,8 @@ export interface DriverWindow {
   processing: WindowLatency | null;
 }
 
-/** Encoded HDR histograms (hdr-histogram-js compressed base64, values in µs). */
-export interface EncodedHistograms {
-  total: string;
-  wait: string;
-  processing: string | null;
-  serverWait: string | null;
-  lag: string;
-}
+/** Encoded HDR histograms: the measurement module's set. */
+export type EncodedHistograms = HistogramSet;
 
 export interface DriverPhaseResult {
   result: PhaseResult;

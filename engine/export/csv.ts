@@ -1,11 +1,12 @@
+import { deriveTimes } from '../../contract/measurement.js';
 import type { RunSummary } from '../../contract/results.js';
 import type { Store } from '../../db/store.js';
 
-// One row per request; every time in ms with microsecond precision, named as everywhere else:
-// total = done - intended, processing = server proc, wait = total - processing.
+// One row per request; every time in ms with microsecond precision, derived as everywhere else
+// (contract/measurement.ts: total, wait, processing, server wait, lag).
 export const CSV_HEADER = [
   'run_id', 'server', 'cell', 'phase', 'client', 'intended_ms', 'sent_ms', 'first_byte_ms', 'done_ms',
-  'total_ms', 'wait_ms', 'processing_ms', 'server_wait_ms', 'status', 'bytes', 'error',
+  'total_ms', 'wait_ms', 'processing_ms', 'server_wait_ms', 'lag_ms', 'status', 'bytes', 'error',
 ].join(',');
 
 const ms = (us: number | null): string => (us === null ? '' : (us / 1000).toFixed(3));
@@ -22,8 +23,7 @@ export function* csvLines(store: Store, run: RunSummary): Generator<string> {
   for (const row of store.iterateRequests(run.id)) {
     const target = targets.get(row.targetId);
     const phase = target?.phases.find((p) => p.index === row.phaseIdx);
-    const total = row.doneUs - row.intendedUs;
-    const wait = row.serverProcUs === null ? total : total - row.serverProcUs;
+    const t = deriveTimes(row);
     yield [
       run.id,
       quote(target?.label ?? String(row.targetId)),
@@ -31,7 +31,7 @@ export function* csvLines(store: Store, run: RunSummary): Generator<string> {
       quote(phase?.name ?? String(row.phaseIdx)),
       row.clientIdx,
       ms(row.intendedUs), ms(row.sentUs), ms(row.firstByteUs), ms(row.doneUs),
-      ms(total), ms(wait), ms(row.serverProcUs), ms(row.serverWaitUs),
+      ms(t.totalUs), ms(t.waitUs), ms(t.processingUs), ms(t.serverWaitUs), ms(t.lagUs),
       row.status, row.bytes, row.error ?? '',
     ].join(',');
   }

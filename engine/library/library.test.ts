@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ScenarioInput } from '../../contract/scenario.js';
 import { createEngine, type Engine } from '../engine.js';
-import { rejection } from '../api-dispatch-cases.js';
-import { createScenario } from '../scenario/test-factories.js';
+import { rejection } from '../host/test-support/api-cases.js';
+import { createScenario } from '../scenario/test-support/factories.js';
 
 // The library against a real SQLite file and real runs of the bundled single-process server.
 

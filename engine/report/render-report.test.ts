@@ -3,7 +3,7 @@ import type { CellInfo } from '../../contract/results.js';
 import { Scenario, type ScenarioInput } from '../../contract/scenario.js';
 import { formatTable } from './format-table.js';
 import { dimName, renderReport, valueLabel } from './render-report.js';
-import { target } from './test-data.js';
+import { target } from './test-support/report-data.js';
 
 const lateScenario = (tables: NonNullable<ScenarioInput['report']>['tables']) =>
   Scenario.parse({

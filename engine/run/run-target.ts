@@ -91,7 +91,7 @@ export async function runTarget(ctx: TargetContext): Promise<TargetOutcome> {
           store.saveThresholds(targetId, results);
           emit({ event: 'run:thresholds', payload: { runId, targetId, results } });
         },
-        onWindow: ({ queued: _queued, ...w }) => {
+        onWindow: (w) => {
           const window: LiveWindow = { runId, targetId, ...w };
           requests += w.count;
           store.insertWindows([window]);

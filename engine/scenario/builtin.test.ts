@@ -6,7 +6,7 @@ import { LoadscopeError } from '../../contract/errors.js';
 import { builtinScenarioNames, listBuiltinScenarios, readBuiltinScenarioText } from './builtin.js';
 import { ScenarioInvalidError } from './errors.js';
 import { loadScenario } from './load.js';
-import { createScenario } from './test-factories.js';
+import { createScenario } from './test-support/factories.js';
 import { validateScenario } from './validate.js';
 
 let dir: string;

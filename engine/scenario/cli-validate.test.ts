@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { packageRoot, rootPath } from '../paths.js';
-import { createBurstPhase, createScenario } from './test-factories.js';
+import { createBurstPhase, createScenario } from './test-support/factories.js';
 
 // The real command line, as a child process, from the compiled CLI (`npx tsc -p tsconfig.node.json`).
 const cli = (...args: string[]) =>

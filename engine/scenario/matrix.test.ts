@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Scenario, ScenarioInput } from '../../contract/scenario.js';
 import { ScenarioInvalidError } from './errors.js';
 import { expandMatrix } from './matrix.js';
-import { createBurstPhase, createScenario } from './test-factories.js';
+import { createBurstPhase, createScenario } from './test-support/factories.js';
 import { validateScenario } from './validate.js';
 
 function valid(input: ScenarioInput): Scenario {

@@ -3,7 +3,7 @@ import { ScenarioInvalidError } from './errors.js';
 import { expandMatrix } from './matrix.js';
 import { applyOverrides, applyQuick, applySet, parseSetArg, parseSetValue } from './overrides.js';
 import { prepareScenario } from './prepare.js';
-import { createBurstPhase, createScenario } from './test-factories.js';
+import { createBurstPhase, createScenario } from './test-support/factories.js';
 
 const withQuick = () =>
   createScenario({

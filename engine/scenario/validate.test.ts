@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ScenarioIssue } from '../../contract/scenario.js';
-import { createBurstPhase, createScenario } from './test-factories.js';
+import { createBurstPhase, createScenario } from './test-support/factories.js';
 import { validateScenario } from './validate.js';
 
 function issuesOf(input: unknown): string[] {

@@ -3,7 +3,7 @@ import type { LiveWindow } from '../../contract/results';
 import { timeExtentSec, type SeriesGroup } from './groups';
 
 function group(lastMs: number): SeriesGroup {
-  const w: LiveWindow = { runId: 1, targetId: 1, tMs: lastMs, phaseIndex: 0, count: 1, throughput: 4, errors: {}, inFlight: 0, total: null, wait: null, processing: null };
+  const w: LiveWindow = { runId: 1, targetId: 1, tMs: lastMs, phaseIndex: 0, count: 1, throughput: 4, errors: {}, inFlight: 0, queued: 0, total: null, wait: null, processing: null };
   return { key: 'k', name: 'n', color: '#fff', windows: [w], samples: [], phases: [] };
 }
 

@@ -7,7 +7,7 @@ import { MAX_POINTS } from './run-data';
 // (so the charts move 4 times a second), other runs' events must not, and memory stays bounded.
 
 function createWindow(over: Partial<LiveWindow> = {}): LiveWindow {
-  return { runId: 1, targetId: 10, tMs: 250, phaseIndex: 0, count: 12, throughput: 48, errors: {}, inFlight: 1, total: null, wait: null, processing: null, ...over };
+  return { runId: 1, targetId: 10, tMs: 250, phaseIndex: 0, count: 12, throughput: 48, errors: {}, inFlight: 1, queued: 0, total: null, wait: null, processing: null, ...over };
 }
 
 describe('LiveRunStore', () => {

@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { LoadscopeError } from '../../contract/errors.js';
-import type { RunSummary } from '../../contract/results.js';
-import type { Engine } from '../engine.js';
-import { machineInfo } from '../machine-info.js';
+import { LoadscopeError } from '../contract/errors.js';
+import type { RunSummary } from '../contract/results.js';
+import type { Engine } from '../engine/engine.js';
+import { machineInfo } from '../engine/machine-info.js';
 import { FULL_MARKER, reproductionDoc, type ReproducedScenario } from './reproduction-doc.js';
 import { seedScenario, selectSeedScenarios } from './seeds.js';
 import { cellLabel } from './winners.js';

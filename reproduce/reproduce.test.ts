@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../engine.js';
+import { createEngine, type Engine } from '../engine/engine.js';
 import { FULL_MARKER, QUICK_MARKER } from './reproduction-doc.js';
 import { reproduce } from './reproduce.js';
 

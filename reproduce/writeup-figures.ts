@@ -1,4 +1,4 @@
-import type { ReportTableResult } from '../../contract/results.js';
+import type { ReportTableResult } from '../contract/results.js';
 
 // The write-ups' own figures, transcribed from ../shared/seeds/ into the same table shape as our
 // report tables, so a reproduction shows them side by side. Their hardware is not ours: they are

@@ -1,4 +1,4 @@
-import type { MetricName } from '../../contract/scenario.js';
+import type { MetricName } from '../contract/scenario.js';
 
 // The five write-ups and the built-in scenarios that reproduce them, in the order a reproduction
 // runs and reports them. Cheap seeds first, so a failure shows up before the long ones.

@@ -1,6 +1,6 @@
-import type { Scenario } from '../../contract/scenario.js';
-import { aggregateMetric, collectPoints, type ReportRun } from './points.js';
-import { dimName, valueLabel } from './render-report.js';
+import type { Scenario } from '../contract/scenario.js';
+import { aggregateMetric, collectPoints, type ReportRun } from '../engine/report/points.js';
+import { dimName, valueLabel } from '../engine/report/render-report.js';
 import type { Headline } from './seeds.js';
 
 // "Who wins, and by what ratio": in each matrix cell, the servers ranked by the scenario's headline

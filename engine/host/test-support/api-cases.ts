@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { EngineEvent, EngineHandlers, LoadscopeApi, ParsedCallRequest } from '../contract/api.js';
-import type { Transport } from '../contract/client.js';
-import { LoadscopeError } from '../contract/errors.js';
-import { EventBus } from './event-bus.js';
+import type { EngineEvent, EngineHandlers, LoadscopeApi, ParsedCallRequest } from '../../../contract/api.js';
+import type { Transport } from '../../../contract/client.js';
+import { LoadscopeError } from '../../../contract/errors.js';
+import { EventBus } from '../../event-bus.js';
 
 // One suite of test cases run against both hosts' transports (the browser host over real HTTP and
 // WebSocket; Electron's IPC wiring with the preload's transport), each over a fake engine, so the

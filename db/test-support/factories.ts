@@ -2,9 +2,9 @@ import * as hdr from 'hdr-histogram-js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type LatencyStats, type MachineInfo, type PhaseResult } from '../contract/results.js';
-import { packRequests, type RequestRow } from './requests-layout.js';
-import type { HistogramSet, NewRun } from './store.js';
+import { type LatencyStats, type MachineInfo, type PhaseResult } from '../../contract/results.js';
+import { packRequests, type RequestRow } from '../../contract/measurement.js';
+import type { HistogramSet, NewRun } from '../store.js';
 
 // Small factories for the store's tests: a temp folder per test, and plausible runs, phases,
 // histograms and raw rows.
@@ -52,7 +52,7 @@ export function encodedHistogram(valuesUs: readonly number[]): string {
 }
 
 export function histograms(): HistogramSet {
-  return { total: encodedHistogram([1000, 2000, 3000]), wait: encodedHistogram([400, 800]), processing: encodedHistogram([600, 1200]) };
+  return { total: encodedHistogram([1000, 2000, 3000]), wait: encodedHistogram([400, 800]), processing: encodedHistogram([600, 1200]), serverWait: encodedHistogram([50, 70]), lag: encodedHistogram([10, 20, 30]) };
 }
 
 export function decodedMax(encoded: string): number {

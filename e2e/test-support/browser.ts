@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+import { NoBrowserError } from './find-browser.js';
 
-// Debian's Chromium driven by playwright-core (no downloaded browser), with a fresh profile per
-// launch and everything that would phone home switched off.
-
-export const CHROMIUM = process.env.LOADSCOPE_CHROMIUM ?? '/usr/bin/chromium';
+// Chromium (the one global-setup.ts found or installed) driven by playwright-core, with a fresh
+// profile per launch and everything that would phone home switched off.
 export const VIEWPORT = { width: 1280, height: 800 } as const;
 
 export interface OpenBrowser {
@@ -17,11 +17,19 @@ export interface OpenBrowser {
   close(): Promise<void>;
 }
 
+/** The browser global-setup.ts found; without one, the one line saying what to install. */
+function chromiumPath(): string {
+  const found = inject('chromium');
+  if ('error' in found) throw new NoBrowserError(found.error);
+  return found.path;
+}
+
 export async function openBrowser(url: string): Promise<OpenBrowser> {
+  const executablePath = chromiumPath();
   const profile = mkdtempSync(join(tmpdir(), 'loadscope-chromium-'));
   // a persistent context is how playwright takes a profile folder (it refuses --user-data-dir)
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
+    executablePath,
     headless: true,
     viewport: VIEWPORT,
     deviceScaleFactor: 1,

@@ -1,6 +1,6 @@
-import type { MetricName, Scenario } from '../../contract/scenario.js';
-import { aggregateMetric, collectPoints, type Point, type ReportRun } from './points.js';
-import { valueLabel } from './render-report.js';
+import type { MetricName, Scenario } from '../contract/scenario.js';
+import { aggregateMetric, collectPoints, type Point, type ReportRun } from '../engine/report/points.js';
+import { valueLabel } from '../engine/report/render-report.js';
 
 // The shape each write-up reports, as data: "who wins, by roughly how much". A check is a ratio of one
 // metric on one side (a server, a phase, matrix values) to a metric on another side, with the range

@@ -1,7 +1,7 @@
-import type { Phase, RequestTemplate } from '../../contract/scenario.js';
-import { runDriver } from './driver.js';
-import { readRow, type RawRow } from './raw-rows.js';
-import type { DriverPlan, DriverResult, DriverWindow, PhaseEvent } from './types.js';
+import type { Phase, RequestTemplate } from '../../../contract/scenario.js';
+import { runDriver } from '../driver.js';
+import { readRow, type RequestRow } from '../../../contract/measurement.js';
+import type { DriverPlan, DriverResult, DriverWindow, PhaseEvent } from '../types.js';
 
 // Factories and a collecting runner for the driver's tests.
 
@@ -27,14 +27,14 @@ export const rate = (r: number, durationMs: number, path = '/ok', o: Partial<Ext
 
 export interface Collected {
   result: DriverResult;
-  rows: RawRow[];
+  rows: RequestRow[];
   windows: DriverWindow[];
   starts: PhaseEvent[];
   ends: PhaseEvent[];
 }
 
 export async function collect(baseUrl: string, phases: Phase[], signal?: AbortSignal, extra: Partial<DriverPlan> = {}, onWindow?: (w: DriverWindow) => void): Promise<Collected> {
-  const rows: RawRow[] = [];
+  const rows: RequestRow[] = [];
   const windows: DriverWindow[] = [];
   const starts: PhaseEvent[] = [];
   const ends: PhaseEvent[] = [];
@@ -57,7 +57,7 @@ export async function collect(baseUrl: string, phases: Phase[], signal?: AbortSi
 }
 
 /** The most requests in flight at once, from [sent, done] intervals of rows. */
-export function maxOverlap(rows: RawRow[]): number {
+export function maxOverlap(rows: RequestRow[]): number {
   const events: [number, number][] = [];
   for (const r of rows) if (r.sentUs !== null) events.push([r.sentUs, 1], [r.doneUs, -1]);
   events.sort((a, b) => a[0] - b[0] || a[1] - b[1]);

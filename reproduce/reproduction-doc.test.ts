@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { MachineInfo, RunSummary, TargetResult } from '../../contract/results.js';
-import { loadScenario } from '../scenario/index.js';
+import type { MachineInfo, RunSummary, TargetResult } from '../contract/results.js';
+import { loadScenario } from '../engine/scenario/index.js';
 import { FULL_MARKER, QUICK_MARKER, reproductionDoc } from './reproduction-doc.js';
-import { target } from './test-data.js';
+import { target } from '../engine/report/test-support/report-data.js';
 
 const machine: MachineInfo = {
   hostname: 'box',

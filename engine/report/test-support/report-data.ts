@@ -1,4 +1,4 @@
-import type { LatencyStats, PhaseResult, TargetResult } from '../../contract/results.js';
+import type { LatencyStats, PhaseResult, TargetResult } from '../../../contract/results.js';
 
 // Hand-made results for report and shape-check tests: no servers, no store.
 

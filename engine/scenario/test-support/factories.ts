@@ -1,4 +1,4 @@
-import type { PhaseInput, ScenarioInput } from '../../contract/scenario.js';
+import type { PhaseInput, ScenarioInput } from '../../../contract/scenario.js';
 
 // Test data from small factories: a valid minimal scenario input, with overrides on top.
 // One single-architecture server, one burst phase of 3 GET /fib?n=10.

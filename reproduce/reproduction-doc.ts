@@ -1,8 +1,8 @@
-import type { MachineInfo, RunSummary } from '../../contract/results.js';
-import { Scenario } from '../../contract/scenario.js';
+import type { MachineInfo, RunSummary } from '../contract/results.js';
+import { Scenario } from '../contract/scenario.js';
 import { checksFor, evaluateCheck, rangeText, type CheckResult } from './expectations.js';
-import { formatNumber, formatTable } from './format-table.js';
-import { renderReport } from './render-report.js';
+import { formatNumber, formatTable } from '../engine/report/format-table.js';
+import { renderReport } from '../engine/report/render-report.js';
 import { SEEDS, seedScenario } from './seeds.js';
 import { rankServers, type CellRanking } from './winners.js';
 import { writeupFigures } from './writeup-figures.js';
@@ -178,7 +178,7 @@ export function reproductionDoc(input: ReproductionDocInput): string {
     '',
     dates.length > 0 ? `Runs made between ${dates[0]} and ${dates[dates.length - 1]}; each figure is one run.` : 'No runs.',
     '',
-    'Each write-up is a reference for the shape (who wins, by roughly how much), not for absolute values: its hardware is not ours. The checks below state each shape as a ratio with the range it allows; their definitions are in engine/report/expectations.ts and the write-ups\' transcribed figures in engine/report/writeup-figures.ts.',
+    'Each write-up is a reference for the shape (who wins, by roughly how much), not for absolute values: its hardware is not ours. The checks below state each shape as a ratio with the range it allows; their definitions are in reproduce/expectations.ts and the write-ups\' transcribed figures in reproduce/writeup-figures.ts.',
     '',
   );
 

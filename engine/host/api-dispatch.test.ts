@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dispatchCall } from './api-dispatch.js';
-import { createFakeEngine } from './api-dispatch-cases.js';
+import { createFakeEngine } from './test-support/api-cases.js';
 
 describe('dispatchCall', () => {
   it('parses the request (filling defaults) and answers with the handler', async () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { calls, isCallName, type CallName, type CallResponse, type EngineEvent, type EngineHandlers, type ParsedCallRequest } from '../contract/api.js';
-import { LoadscopeError } from '../contract/errors.js';
+import { calls, isCallName, type CallName, type CallResponse, type EngineEvent, type EngineHandlers, type ParsedCallRequest } from '../../contract/api.js';
+import { LoadscopeError } from '../../contract/errors.js';
 
 // The one door into the engine for both hosts (Electron IPC and the browser host): every incoming
 // payload is checked against the contract here, so a handler only ever sees a parsed request.

@@ -1,0 +1,152 @@
+import fc from 'fast-check';
+import * as hdr from 'hdr-histogram-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deriveTimes, errorCode, HISTOGRAMS, histogramValues, PERCENTILE_KEYS, type RequestRow } from '../../contract/measurement.js';
+import { ERROR_KINDS } from '../../contract/results.js';
+import { openStore, type Store } from '../../db/store.js';
+import { newRun, tempDir } from '../../db/test-support/factories.js';
+import { FastHistogram } from '../driver/fast-histogram.js';
+import { PhaseStats, RowSink } from '../driver/stats.js';
+import { burst } from '../driver/test-support/phases.js';
+import { csvLines } from './csv.js';
+
+// One derivation of wait/processing/total/server wait/lag, checked end to end over random rows: the
+// driver's histograms (built on its hot path), the CSV export and the scatter's points (both read
+// back from a real SQLite file) agree on every derived time of every row, including rows whose
+// server-reported processing exceeds their total (wait is clamped at 0 once, in the contract).
+
+const us = (max: number) => fc.integer({ min: 0, max });
+const rowArb: fc.Arbitrary<RequestRow> = fc
+  .record({
+    clientIdx: fc.integer({ min: 0, max: 7 }),
+    intendedUs: us(10_000_000),
+    lag: fc.option(us(50_000)),
+    total: us(3_000_000),
+    serverProcUs: fc.option(us(3_100_000)),
+    serverWaitUs: fc.option(us(100_000)),
+    error: fc.option(fc.constantFrom(...ERROR_KINDS)),
+  })
+  .map((r) => ({
+    phaseIdx: 0,
+    clientIdx: r.clientIdx,
+    intendedUs: r.intendedUs,
+    sentUs: r.lag === null ? null : r.intendedUs + Math.min(r.lag, r.total),
+    firstByteUs: null,
+    doneUs: r.intendedUs + r.total,
+    status: r.error === null ? 200 : 0,
+    bytes: 2,
+    error: r.error,
+    serverWaitUs: r.serverWaitUs,
+    serverProcUs: r.serverProcUs,
+  }));
+
+let db: ReturnType<typeof tempDir>;
+let store: Store;
+beforeAll(() => {
+  db = tempDir();
+  store = openStore(db.dbPath);
+});
+afterAll(() => {
+  store.close();
+  db.remove();
+});
+
+/** The driver's aggregation of rows: the records its hot path sees, the raw batch and the phase's histograms. */
+function throughDriver(rows: RequestRow[]) {
+  const batches: Float64Array[] = [];
+  const sink = new RowSink(true, (b) => batches.push(b));
+  const stats = new PhaseStats(sink);
+  for (const r of rows) {
+    const record = {
+      phase: r.phaseIdx,
+      client: r.clientIdx,
+      intended: r.intendedUs,
+      sent: r.sentUs ?? NaN,
+      firstByte: NaN,
+      status: r.status,
+      bytes: r.bytes,
+      stWait: r.serverWaitUs === null ? NaN : r.serverWaitUs / 1000,
+      stProc: r.serverProcUs === null ? NaN : r.serverProcUs / 1000,
+    };
+    stats.record(record, r.doneUs, errorCode(r.error));
+  }
+  sink.flush();
+  return { batches, phase: stats.result(0, burst(rows.length), 0, 1_000_000, false) };
+}
+
+const msToUs = (v: string): number | null => (v === '' ? null : Math.round(Number(v) * 1000));
+
+describe('the measurement module: histograms, CSV and scatter agree', () => {
+  it('on every derived time of random rows', () => {
+    fc.assert(
+      fc.property(fc.array(rowArb, { minLength: 1, maxLength: 60 }), (rows) => {
+        const { batches, phase } = throughDriver(rows);
+        const runId = store.createRun(newRun());
+        const targetId = store.createTarget({ runId, cellIndex: 0, serverIndex: 0, label: 'single', architecture: 'single' });
+        for (const b of batches) store.insertRequests(targetId, b);
+        store.savePhase(targetId, phase.result, phase.histograms);
+        store.finishRun(runId, 'completed', null);
+        const run = store.getRun(runId);
+
+        const [header, ...lines] = [...csvLines(store, run)];
+        const cols = header!.split(',');
+        const col = (line: string, name: string) => line.split(',')[cols.indexOf(name)]!;
+        const points = store.getRequests(runId, targetId, 1_000_000).points;
+        expect(lines).toHaveLength(rows.length);
+        expect(points).toHaveLength(rows.length);
+
+        const expected = Object.fromEntries(HISTOGRAMS.map((h) => [h.key, new FastHistogram(3)]));
+        rows.forEach((row, i) => {
+          const t = deriveTimes(row);
+          const line = lines[i]!;
+          const p = points[i]!;
+          expect(t.waitUs).toBeGreaterThanOrEqual(0);
+          // CSV (ms, 3 decimals) and scatter (ms) say the same as the one derivation
+          expect([msToUs(col(line, 'total_ms')), msToUs(col(line, 'wait_ms')), msToUs(col(line, 'processing_ms')), msToUs(col(line, 'server_wait_ms')), msToUs(col(line, 'lag_ms'))]).toEqual([
+            t.totalUs,
+            t.waitUs,
+            t.processingUs,
+            t.serverWaitUs,
+            t.lagUs,
+          ]);
+          const fromPoint = (v: number | null) => (v === null ? null : Math.round(v * 1000));
+          expect([fromPoint(p.totalMs), fromPoint(p.waitMs), fromPoint(p.processingMs), fromPoint(p.serverWaitMs), fromPoint(p.lagMs)]).toEqual([
+            t.totalUs,
+            t.waitUs,
+            t.processingUs,
+            t.serverWaitUs,
+            t.lagUs,
+          ]);
+          // what the CSV says this row adds to each histogram
+          const values = histogramValues({ ...row, doneUs: row.intendedUs + msToUs(col(line, 'total_ms'))! });
+          if (values) for (const h of HISTOGRAMS) if (values[h.key] !== null) expected[h.key]!.record(values[h.key]!);
+        });
+
+        // every percentile of every stored phase is at most its maximum (HDR bucket edges are clamped)
+        for (const stored of run.targets.flatMap((t) => t.phases)) {
+          for (const h of HISTOGRAMS) {
+            const st = stored[h.key];
+            if (st) for (const k of PERCENTILE_KEYS) expect(st[k], `${h.key} ${k} <= max`).toBeLessThanOrEqual(st.max);
+          }
+        }
+
+        // the stored histograms (the driver's) hold exactly the values the CSV rows derive
+        const stored = store.getHistograms(runId)[0]!;
+        for (const h of HISTOGRAMS) {
+          const want = expected[h.key]!;
+          const encoded = stored[h.key];
+          if (encoded === null) {
+            expect(want.count, `${h.key}: stored none, CSV has values`).toBe(0);
+            continue;
+          }
+          const got = hdr.decodeFromCompressedBase64(encoded, 32, false);
+          expect(got.totalCount, `${h.key} count`).toBe(want.count);
+          if (want.count === 0) continue;
+          const wantHdr = want.toHdr();
+          for (const q of [0, 50, 90, 99, 100]) expect(got.getValueAtPercentile(q), `${h.key} p${q}`).toBe(wantHdr.getValueAtPercentile(q));
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
