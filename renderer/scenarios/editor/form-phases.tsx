@@ -1,15 +1,45 @@
-import type { Executor } from '../../../contract/scenario';
+import { z } from 'zod';
+import { Phase } from '../../../contract/scenario';
 import { getAt, type Segment } from './doc-path';
 import { Field, Item, Section, SelectField, type FormBinding } from './form-fields';
 
 // Phases: executor, size, rate and ramp, users, offset, and their request templates with expectations.
 
-const EXECUTORS: readonly Executor[] = ['rate', 'closed', 'burst', 'sequential'];
+// The executors and their fields come from the contract's own phase schemas, so an executor or a
+// field added there shows up here (numbers as number fields, enums as choices, lists as JSON).
+const COMMON = new Set(['name', 'executor', 'at', 'clients', 'requests', 'keepAlive', 'timeoutMs', 'maxDurationMs', 'seed']);
+const LABELS: Record<string, string> = { rate: 'rate (req/s)', rampTo: 'ramp to (req/s)', durationMs: 'duration (ms)', count: 'requests', thinkMs: 'think (ms)', maxInFlight: 'max in flight' };
+
+interface PhaseField {
+  key: string;
+  kind: 'number' | 'json' | 'choice';
+  choices: string[];
+  hint: string;
+  fallback?: string;
+}
+
+const PHASE_SCHEMAS = new Map<string, PhaseField[]>(
+  Phase.options.map((o) => {
+    const schema = z.toJSONSchema(o, { io: 'input' });
+    const props = (schema.properties ?? {}) as Record<string, { type?: string; enum?: unknown[]; description?: string; default?: unknown }>;
+    const fields: PhaseField[] = Object.entries(props)
+      .filter(([k]) => !COMMON.has(k))
+      .map(([key, p]) => ({
+        key,
+        kind: Array.isArray(p.enum) ? 'choice' : p.type === 'number' || p.type === 'integer' ? 'number' : 'json',
+        choices: Array.isArray(p.enum) ? p.enum.map(String) : [],
+        hint: p.description ?? '',
+        ...(typeof p.default === 'string' ? { fallback: p.default } : {}),
+      }));
+    return [o.shape.executor.value, fields];
+  }),
+);
+const EXECUTORS: readonly string[] = [...PHASE_SCHEMAS.keys()];
 
 /** A phase switched to another executor keeps what all phases share and gets that executor's sizes. */
 function switchExecutor(phase: unknown, executor: string): Record<string, unknown> {
   const p = (typeof phase === 'object' && phase !== null ? phase : {}) as Record<string, unknown>;
-  const keep = Object.fromEntries(['name', 'at', 'clients', 'requests', 'keepAlive', 'timeoutMs', 'maxDurationMs'].filter((k) => p[k] !== undefined).map((k) => [k, p[k]]));
+  const keep = Object.fromEntries([...COMMON].filter((k) => k !== 'executor' && p[k] !== undefined).map((k) => [k, p[k]]));
   const sizes: Record<string, Record<string, unknown>> = {
     rate: { rate: 50, durationMs: 2000 },
     closed: { users: 10, durationMs: 2000 },
@@ -21,23 +51,18 @@ function switchExecutor(phase: unknown, executor: string): Record<string, unknow
 
 function ExecutorFields({ b, at }: { b: FormBinding; at: readonly Segment[] }) {
   const executor = getAt(b.doc, [...at, 'executor']);
-  const f = (key: string, label: string, hint?: string) => <Field key={key} b={b} path={[...at, key]} label={label} kind="number" hint={hint} />;
-  switch (executor) {
-    case 'rate':
-      return (
-        <>
-          {[f('rate', 'rate (req/s)', 'arrivals per second; the start rate of a ramp'), f('rampTo', 'ramp to (req/s)', 'end rate of a linear ramp'), f('durationMs', 'duration (ms)'), f('maxInFlight', 'max in flight')]}
-          <SelectField b={b} path={[...at, 'arrivals']} label="arrivals" options={['uniform', 'poisson']} fallback="uniform" />
-        </>
-      );
-    case 'closed':
-      return <>{[f('users', 'users'), f('count', 'requests', 'in all, across users'), f('durationMs', 'or duration (ms)'), f('thinkMs', 'think (ms)')]}</>;
-    case 'burst':
-    case 'sequential':
-      return f('count', 'requests');
-    default:
-      return null;
-  }
+  const fields = typeof executor === 'string' ? (PHASE_SCHEMAS.get(executor) ?? []) : [];
+  return (
+    <>
+      {fields.map((f) =>
+        f.kind === 'choice' ? (
+          <SelectField key={f.key} b={b} path={[...at, f.key]} label={LABELS[f.key] ?? f.key} options={f.choices} {...(f.fallback ? { fallback: f.fallback } : {})} />
+        ) : (
+          <Field key={f.key} b={b} path={[...at, f.key]} label={LABELS[f.key] ?? f.key} kind={f.kind} hint={f.hint} />
+        ),
+      )}
+    </>
+  );
 }
 
 function RequestsEditor({ b, at }: { b: FormBinding; at: readonly Segment[] }) {
