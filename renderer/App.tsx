@@ -47,13 +47,17 @@ export function App() {
   const start = useCallback(
     (request: StartRequest) => {
       live.store.reset('starting');
-      go({ view: 'run' });
+      // The Run view shows what was started (an editor's draft stays in the editor, so no guard here).
+      const from = request.scenario;
+      if ('name' in from) setSource({ kind: 'builtin', name: from.name });
+      else if ('text' in from) setSource({ kind: 'file', fileName: from.origin ?? 'from the editor', text: from.text });
+      goRaw({ view: 'run' });
       api.invoke('runs:start', request).then(
         ({ runId }) => live.store.adopt(runId),
         (err: unknown) => live.store.fail(errorMessage(err)),
       );
     },
-    [api, go, live.store],
+    [api, goRaw, live.store],
   );
 
   const cancel = useCallback(async () => {
