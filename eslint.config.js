@@ -7,11 +7,12 @@
 // Tests (*.test.ts) and test support (test-support/) of an engine folder may use the whole engine.
 //   electron-main       <- contract, engine, db      electron-preload <- contract
 //   renderer            <- contract only (talks to the host through window.loadscope), and the generated scenario JSON Schema
+//   packaging (electron-builder config checks, native rebuild) <- electron-main, engine, servers, contract
 // A file that no element covers is an error (boundaries/no-unknown-files).
 import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
 
-const engineAll = ['engine', 'engine-base', 'engine-driver', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-export', 'engine-run', 'engine-host', 'engine-library', 'engine-tests'];
+const engineAll = ['engine', 'engine-base', 'engine-executors', 'engine-driver', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-export', 'engine-run', 'engine-host', 'engine-net', 'engine-library', 'engine-tests'];
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'worker_threads', 'http', 'net', 'crypto', 'zlib', 'url', 'events', 'stream', 'util'];
 
 export default tseslint.config(
@@ -29,6 +30,7 @@ export default tseslint.config(
         { type: 'servers', pattern: 'servers/**', mode: 'full' },
         { type: 'engine-tests', pattern: ['engine/**/*.test.ts', 'engine/**/test-support/**'], mode: 'full' },
         { type: 'engine-base', pattern: 'engine/{paths,version,machine-info,db-path,event-bus}.ts', mode: 'full' },
+        { type: 'engine-executors', pattern: 'engine/driver/executors/**', mode: 'full' },
         { type: 'engine-driver', pattern: 'engine/driver/**', mode: 'full' },
         { type: 'engine-supervisor', pattern: 'engine/supervisor/**', mode: 'full' },
         { type: 'engine-scenario', pattern: 'engine/scenario/**', mode: 'full' },
@@ -37,6 +39,7 @@ export default tseslint.config(
         { type: 'engine-run', pattern: 'engine/run/**', mode: 'full' },
         { type: 'engine-host', pattern: 'engine/host/**', mode: 'full' },
         { type: 'engine-library', pattern: 'engine/library/**', mode: 'full' },
+        { type: 'engine-net', pattern: 'engine/net/**', mode: 'full' },
         { type: 'engine', pattern: 'engine/**', mode: 'full' },
         { type: 'reproduce', pattern: 'reproduce/**', mode: 'full' },
         { type: 'cli', pattern: 'cli/**', mode: 'full' },
@@ -47,6 +50,7 @@ export default tseslint.config(
         { type: 'bench', pattern: 'bench/**', mode: 'full' },
         // The published scenario JSON Schema (generated from contract/): the code editor's completion and hover docs.
         { type: 'scenario-schema', pattern: 'scenarios/scenario.schema.json', mode: 'full' },
+        { type: 'packaging', pattern: 'packaging/**', mode: 'full' },
         { type: 'tooling', pattern: ['scripts/**', 'bin/**', '.ci/**', '*.config.{js,ts,mjs}', 'scenarios/**'], mode: 'full' },
       ],
     },
@@ -61,14 +65,16 @@ export default tseslint.config(
             { from: 'db', allow: ['db', 'contract'] },
             { from: 'servers', allow: ['servers', 'contract'] },
             { from: 'engine-base', allow: ['engine-base', 'contract', 'servers'] },
-            { from: 'engine-driver', allow: ['engine-driver', 'engine-base', 'contract'] },
-            { from: 'engine-supervisor', allow: ['engine-supervisor', 'engine-base', 'contract', 'servers'] },
-            { from: 'engine-scenario', allow: ['engine-scenario', 'engine-base', 'contract'] },
+            { from: 'engine-executors', allow: ['engine-executors', 'engine-driver', 'engine-net', 'contract'] },
+            { from: 'engine-driver', allow: ['engine-driver', 'engine-executors', 'engine-net', 'engine-base', 'contract'] },
+            { from: 'engine-supervisor', allow: ['engine-supervisor', 'engine-net', 'engine-base', 'contract', 'servers'] },
+            { from: 'engine-scenario', allow: ['engine-scenario', 'engine-executors', 'engine-base', 'contract'] },
             { from: 'engine-report', allow: ['engine-report', 'engine-scenario', 'contract'] },
             { from: 'engine-export', allow: ['engine-export', 'contract', 'db'] },
-            { from: 'engine-run', allow: ['engine-run', 'engine-driver', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-library', 'engine-base', 'contract', 'db'] },
+            { from: 'engine-run', allow: ['engine-run', 'engine-driver', 'engine-executors', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-library', 'engine-base', 'contract', 'db'] },
             { from: 'engine-library', allow: ['engine-library', 'engine-scenario', 'engine-base', 'contract', 'db'] },
             { from: 'engine-host', allow: ['engine-host', 'engine-base', 'contract'] },
+            { from: 'engine-net', allow: ['engine-net', 'contract'] },
             { from: 'engine', allow: [...engineAll, 'contract', 'db', 'servers'] },
             { from: 'engine-tests', allow: [...engineAll, 'contract', 'db', 'servers'] },
             { from: 'reproduce', allow: ['reproduce', ...engineAll, 'db', 'contract'] },
@@ -78,6 +84,7 @@ export default tseslint.config(
             { from: 'renderer', allow: ['renderer', 'contract', 'scenario-schema'] },
             { from: 'e2e', allow: ['e2e', ...engineAll, 'db', 'contract', 'cli'] },
             { from: 'bench', allow: ['bench', ...engineAll, 'db', 'contract', 'servers'] },
+            { from: 'packaging', allow: ['packaging', 'tooling', 'electron-main', ...engineAll, 'servers', 'contract'] },
             { from: 'tooling', allow: ['tooling'] },
           ],
         },

@@ -9,7 +9,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['{contract,engine,db,servers,cli,reproduce,electron,renderer,scenarios}/**/*.test.ts'],
+          include: ['{contract,engine,db,servers,cli,reproduce,electron,renderer,scenarios,packaging}/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           pool: 'forks',

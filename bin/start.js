@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// `npm start`: the Electron window where the Electron binary is installed; otherwise the browser host
-// (Electron is an optional dependency: its postinstall downloads the binary, which cannot happen
-// everywhere), saying why and opening the default browser where one is configured.
+// `npm start`: the Electron window where the Electron binary is installed and a display is there;
+// otherwise the browser host, saying why (Electron is an optional dependency: its postinstall
+// downloads the binary, which cannot happen everywhere). The plan is made in bin/start-plan.js.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { planStart } from './start-plan.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -24,16 +25,8 @@ function findElectron() {
   return { binary };
 }
 
-function run(command, args) {
-  const child = spawn(command, args, { stdio: 'inherit', cwd: root });
-  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
-}
-
-const electron = findElectron();
-if ('binary' in electron) {
-  run(electron.binary, [root]);
-} else {
-  console.log(`Electron binary not installed (optional dependency could not download it here: ${electron.why}); starting the browser host instead`);
-  run(process.execPath, [join(root, 'bin', 'loadscope.js'), 'ui', '--open', ...process.argv.slice(2)]);
-}
+const plan = planStart({ electron: findElectron(), root, platform: process.platform, env: process.env, node: process.execPath, args: process.argv.slice(2) });
+if (plan.note) console.log(plan.note);
+const child = spawn(plan.command, plan.args, { stdio: 'inherit', cwd: root, env: plan.env });
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

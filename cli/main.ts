@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { LoadscopeError } from '../contract/errors.js';
+import { LoadscopeError, toApiError } from '../contract/errors.js';
 import { commands } from './commands/index.js';
 import { version } from './version.js';
 
@@ -23,6 +23,8 @@ try {
     console.error(`loadscope: ${err.message} (${err.code})`);
     process.exit(2);
   }
-  console.error(`loadscope: ${err instanceof Error ? err.message : String(err)}`);
-  process.exit(1);
+  // Anything else still carries a code (SQLite's errors become LS_ERR_DB with SQLite's code).
+  const { code, message } = toApiError(err);
+  console.error(`loadscope: ${message} (${code})`);
+  process.exit(code === 'LS_ERR_DB' ? 2 : 1);
 }

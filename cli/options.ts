@@ -5,8 +5,9 @@ export const dbOption = () => new Option('--db <path>', 'the database file (defa
 
 /** A run id argument: a positive integer, or a one-line reason. */
 export function parseRunId(value: string): number {
-  const id = Number(value);
-  if (!Number.isInteger(id) || id <= 0) {
+  // Digits only: Number() would also read 0x1, 1e0, ' 1' and 0b1 as run 1.
+  const id = /^[1-9]\d{0,14}$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(id)) {
     throw new LoadscopeError('LS_ERR_BAD_REQUEST', `'${value}' is not a run id (a positive whole number; \`loadscope list\` shows them)`);
   }
   return id;

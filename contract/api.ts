@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RatioInterval } from './compare.js';
 import {
   CellInfo,
   LiveWindow,
@@ -50,6 +51,10 @@ export type ValidationResult = z.infer<typeof ValidationResult>;
 export const CompareResult = z.object({
   runs: z.array(RunSummary),
   histograms: z.array(PhaseHistograms.extend({ runId: z.number() })),
+  /** 95 % bootstrap intervals of each paired ratio (contract/compare.ts); a ratio is coloured only when its interval excludes 1 */
+  intervals: z.array(RatioInterval).default([]),
+  /** how the runs' scenarios differ from A's; empty when they ran the same scenario the same way */
+  differences: z.array(z.string()).default([]),
 });
 export type CompareResult = z.infer<typeof CompareResult>;
 
@@ -81,11 +86,18 @@ export const calls = {
       ]),
       quick: z.boolean().default(false),
       set: z.record(z.string(), z.string()).default({}),
+      /** the person confirmed load outside this machine (the UI names the host first) */
+      allowRemote: z.boolean().optional(),
+      /** the person confirmed running the scenario's external commands (the UI shows argv and cwd first) */
+      allowCommands: z.boolean().optional(),
     }),
     response: z.object({ runId: z.number() }),
   },
   ...libraryCalls,
-  'runs:cancel': { request: RunId, response: z.object({ cancelled: z.boolean() }) },
+  'runs:cancel': {
+    request: RunId.extend({ reason: z.string().max(200).optional().describe('stored as the run\'s reason, e.g. "cancelled by SIGTERM"') }),
+    response: z.object({ cancelled: z.boolean() }),
+  },
   'runs:list': {
     request: z.strictObject({ text: z.string().optional(), status: RunStatus.optional(), limit: z.number().int().min(1).max(10_000).default(500) }),
     response: z.array(RunListItem),
@@ -108,7 +120,15 @@ export const calls = {
 } as const;
 
 export const events = {
-  'run:started': z.object({ runId: z.number(), scenarioName: z.string(), title: z.string(), cells: z.array(CellInfo), totalTargets: z.number() }),
+  'run:started': z.object({
+    runId: z.number(),
+    scenarioName: z.string(),
+    title: z.string(),
+    cells: z.array(CellInfo),
+    totalTargets: z.number(),
+    /** the scenario exactly as it runs (quick profile and overrides applied), for the Run page's outline */
+    scenario: z.unknown().optional(),
+  }),
   'run:target': z.object({
     runId: z.number(),
     targetId: z.number(),

@@ -12,6 +12,7 @@ export const ERROR_CODES = [
   'LS_ERR_SERVER_START',
   'LS_ERR_SERVER_CRASHED',
   'LS_ERR_NOT_LOOPBACK',
+  'LS_ERR_NEEDS_CONSENT',
   'LS_ERR_RUN_ACTIVE',
   'LS_ERR_DB',
   'LS_ERR_UNAUTHORIZED',
@@ -36,6 +37,12 @@ export function isErrorCode(code: string): code is ErrorCode {
 /** The wire form of any thrown value. */
 export function toApiError(err: unknown): { code: ErrorCode; message: string } {
   if (err instanceof LoadscopeError) return { code: err.code, message: err.message };
+  // better-sqlite3's SqliteError: its code (SQLITE_FULL, SQLITE_CORRUPT, ...) stays in the message.
+  const sqlite = typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' && err.code.startsWith('SQLITE_') ? err.code : null;
+  if (sqlite !== null) {
+    const message = err instanceof Error ? err.message : String(err);
+    return { code: 'LS_ERR_DB', message: `the database: ${message} (${sqlite})` };
+  }
   return { code: 'LS_ERR_INTERNAL', message: err instanceof Error ? err.message : String(err) };
 }
 

@@ -68,6 +68,8 @@ export const TargetResult = z.object({
   cellIndex: z.number(),
   serverIndex: z.number(),
   label: z.string(),
+  /** the server run's one name: label, then its matrix cell ("thread-pool - cores=1 - count=128"); see contract/cells.ts */
+  name: z.string(),
   architecture: z.string(),
   status: TargetStatus,
   reason: z.string().nullable(),

@@ -9,18 +9,40 @@ import { Threshold } from './thresholds.js';
 
 export const SCENARIO_SCHEMA_VERSION = 1;
 
+/** Stated limits (a one-line error names each); text size, nesting and the matrix: engine/scenario/limits.ts. */
+export const SCENARIO_LIMITS = { servers: 64, phases: 64, templates: 256 } as const;
+
 const ms = (what: string) => z.number().min(0).describe(what);
 
-const isLoopbackHost = (host: string): boolean =>
-  host === 'localhost' || host === '[::1]' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+// The WHATWG URL parser, global in Node and browsers; contract/ is compiled without either's lib.
+declare const URL: new (text: string) => { hostname: string; username: string; password: string };
 
-/** Load only ever goes to this machine: 127.0.0.0/8, ::1 or localhost. */
-export const LoopbackUrl = z
+function parseTargetUrl(text: string): { hostname: string } | null {
+  try {
+    const url = new URL(text);
+    return /^https?:\/\//i.test(text) && url.username === '' && url.password === '' ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The host a target URL connects to when it names this machine by text (127.0.0.0/8, ::1 or
+ * localhost), else null: such a target needs the person's consent (--allow-remote, or the UI's
+ * confirmation). Read the WHATWG way, as the connection will (127.1 is 127.0.0.1). The address
+ * actually connected to is checked again at connect time (engine/net/target-guard.ts).
+ */
+export function remoteHostOf(text: string): string | null {
+  const url = parseTargetUrl(text);
+  if (url === null) return text;
+  const host = url.hostname;
+  return host === 'localhost' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host) ? null : host;
+}
+
+/** A target's base URL: http(s), no user:password@ (it hides the real host: http://127.0.0.1:1@elsewhere/). */
+export const TargetUrl = z
   .string()
-  .refine((s) => {
-    const m = /^https?:\/\/(\[[^\]]+\]|[^/:?#]+)/.exec(s);
-    return m !== null && isLoopbackHost(m[1]!);
-  }, 'must be an http(s) URL on this machine (127.0.0.0/8, ::1 or localhost)');
+  .refine((s) => parseTargetUrl(s) !== null, 'must be an http(s) URL without user:password@ (load outside this machine needs --allow-remote)');
 
 export const RequestTemplate = z.strictObject({
   method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']).default('GET'),
@@ -42,7 +64,7 @@ const phaseCommon = {
   name: z.string().min(1).optional().describe('shown in reports; defaults to "phase N"'),
   at: ms('start, in ms from the server run start; absent: when the previous phase ends').optional(),
   clients: z.number().int().min(1).max(64).default(1).describe('independent client groups running this phase at once'),
-  requests: z.array(RequestTemplate).min(1).describe('request templates, picked by weight'),
+  requests: z.array(RequestTemplate).min(1).max(SCENARIO_LIMITS.templates).describe('request templates, picked by weight'),
   keepAlive: z.boolean().default(true).describe('false: a new connection per request (ApacheBench without -k)'),
   timeoutMs: z.number().int().min(1).max(3_600_000).default(60_000).describe('per-request timeout'),
   maxDurationMs: z.number().int().min(1).max(24 * 3_600_000).default(600_000).describe('hard stop for the phase'),
@@ -85,7 +107,29 @@ export const SequentialPhase = z.strictObject({
   count: z.number().int().min(1).max(100_000_000).describe('requests, one after another'),
 });
 
-export const Phase = z.discriminatedUnion('executor', [BurstPhase, ClosedPhase, RatePhase, SequentialPhase]);
+/** k6's ramping-vus: a closed loop whose number of users follows stages (linear ramps). */
+export const RampingUsersPhase = z.strictObject({
+  ...phaseCommon,
+  executor: z.literal('ramping-users'),
+  startUsers: z.number().int().min(0).max(10_000).default(0).describe('users at the phase start'),
+  stages: z
+    .array(
+      z.strictObject({
+        durationMs: z.number().int().min(1).describe('how long the ramp to target takes'),
+        target: z.number().int().min(0).max(10_000).describe('users at the end of the stage'),
+      }),
+    )
+    .min(1)
+    .describe('linear ramps of the number of users, one after another'),
+  thinkMs: ms('pause of a user between its requests').default(0),
+});
+export type RampingUsersPhase = z.output<typeof RampingUsersPhase>;
+export type BurstPhase = z.output<typeof BurstPhase>;
+export type ClosedPhase = z.output<typeof ClosedPhase>;
+export type RatePhase = z.output<typeof RatePhase>;
+export type SequentialPhase = z.output<typeof SequentialPhase>;
+
+export const Phase = z.discriminatedUnion('executor', [BurstPhase, ClosedPhase, RatePhase, SequentialPhase, RampingUsersPhase]);
 export type Phase = z.output<typeof Phase>;
 export type PhaseInput = z.input<typeof Phase>;
 export type Executor = Phase['executor'];
@@ -112,12 +156,12 @@ export type BundledServer = z.output<typeof BundledServer>;
 export const ExternalServer = z.strictObject({
   ...serverCommon,
   architecture: z.literal('external'),
-  url: LoopbackUrl.describe('base URL requests go to'),
+  url: TargetUrl.describe('base URL requests go to'),
   command: z.array(z.string()).min(1).optional().describe('argv to start the target; absent: it is already running'),
   cwd: z.string().optional(),
   readiness: z
     .strictObject({
-      url: LoopbackUrl.optional().describe('poll until it answers'),
+      url: TargetUrl.optional().describe('poll until it answers'),
       line: z.string().optional().describe('wait for a stdout/stderr line matching this regular expression'),
       timeoutMs: z.number().int().min(1).default(15_000),
     })
@@ -162,8 +206,8 @@ export const Scenario = z.strictObject({
   name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'must be lower-case letters, digits and dashes'),
   title: z.string().optional(),
   description: z.string().optional(),
-  servers: z.array(ServerSpec).min(1),
-  phases: z.array(Phase).min(1),
+  servers: z.array(ServerSpec).min(1).max(SCENARIO_LIMITS.servers),
+  phases: z.array(Phase).min(1).max(SCENARIO_LIMITS.phases),
   matrix: z.record(ParamPath, z.array(z.unknown()).min(1)).optional().describe('vary parameters across runs: every combination is a cell'),
   quick: z.record(ParamPath, z.unknown()).optional().describe('overrides applied with --quick: smaller sizes, same shape'),
   report: z.strictObject({ tables: z.array(ReportTable).min(1) }).optional(),

@@ -1,3 +1,4 @@
+import { cellName } from '../contract/cells.js';
 import type Database from 'better-sqlite3';
 import { LoadscopeError } from '../contract/errors.js';
 import {
@@ -122,6 +123,11 @@ export class RunReader {
       list.push(phaseFromRow(p, `${where} target ${targetId} phase`));
       phasesByTarget.set(targetId, list);
     }
+    const cells = rows(this.cells.all(runId), `${where} cell`).map((c) => ({
+      index: num(c, 'idx', `${where} cell`),
+      label: str(c, 'label', `${where} cell`),
+      params: json(c, 'params_json', `${where} cell`),
+    }));
     const candidate = {
       id: num(r, 'id', where),
       scenarioName: str(r, 'scenario_name', where),
@@ -134,19 +140,18 @@ export class RunReader {
       durationMs: optNum(r, 'duration_ms', where),
       machine: json(r, 'machine_json', where),
       scenario: json(r, 'scenario_json', where),
-      cells: rows(this.cells.all(runId), `${where} cell`).map((c) => ({
-        index: num(c, 'idx', `${where} cell`),
-        label: str(c, 'label', `${where} cell`),
-        params: json(c, 'params_json', `${where} cell`),
-      })),
+      cells,
       targets: rows(this.targets.all(runId), `${where} target`).map((t) => {
         const id = num(t, 'id', `${where} target`);
         const tw = `${where} target ${id}`;
+        const label = str(t, 'label', tw);
+        const cellIndex = num(t, 'cell_idx', tw);
         return {
           id,
-          cellIndex: num(t, 'cell_idx', tw),
+          cellIndex,
           serverIndex: num(t, 'server_idx', tw),
-          label: str(t, 'label', tw),
+          label,
+          name: cellName(label, cells, cellIndex),
           architecture: str(t, 'architecture', tw),
           status: str(t, 'status', tw),
           reason: optStr(t, 'reason', tw),

@@ -28,6 +28,7 @@ import { RequestWriter } from './request-writer.js';
 import type { HistogramSet } from '../contract/measurement.js';
 import type { StoredRequestRow } from './request-reader.js';
 import { recoverInterrupted, registerStore, unregisterStore } from './recover.js';
+import { describeDbError, isCannotWrite, openReadOnly, probeWritable, readOnlyError } from './store-faults.js';
 
 export type { ListRunsOptions } from './read-run.js';
 export type { LibraryEntry, LibraryVersion, LibraryVersionRef } from './scenario-library.js';
@@ -49,6 +50,8 @@ export interface NewRun {
   rawCap?: number;
   /** what it was started from, so it can be opened and run again exactly */
   source?: RunSource;
+  /** what the run needed beyond this machine and what the person agreed to */
+  consent?: unknown;
 }
 
 /** A run's scenario as started: the text before quick and --set, the overrides, the library version. */
@@ -111,6 +114,8 @@ export interface Store {
   getRunSource(runId: number): (RunSource & { quick: boolean }) | null;
   readonly library: ScenarioLibrary;
   close(): void;
+  /** why the store is read-only (the disk would not take writes when it was opened), or null */
+  readonly readOnly: string | null;
 }
 
 function isStringRecord(value: unknown): value is Record<string, string> {
@@ -128,32 +133,46 @@ function targetNotFound(targetId: number): LoadscopeError {
 /**
  * Opens (creating if needed) the store at `path`, or ':memory:'. Brings the schema up to date and
  * marks runs cut off by a crash as interrupted. Throws LS_ERR_DB when the file cannot be used.
+ * `nativeBinding`: the better-sqlite3 binary to load instead of its default build.
  */
-export function openStore(path: string): Store {
+export function openStore(path: string, options: StoreOptions = {}): Store {
   const full = path === ':memory:' ? path : resolve(path);
   let db: Database.Database | undefined;
   try {
     if (full !== ':memory:') mkdirSync(dirname(full), { recursive: true });
-    db = new Database(full);
+    // nativeBinding: the better-sqlite3 binary chosen for this runtime (engine/native-binding.ts)
+    db = new Database(full, options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding });
     db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
+    if (options.maxPageCount !== undefined) db.pragma(`max_page_count = ${Math.floor(options.maxPageCount)}`);
     migrate(db, undefined, `the database at ${full}`);
-    return new SqliteStore(db, full);
+    probeWritable(db);
+    return new SqliteStore(db, full, null);
   } catch (err) {
     db?.close();
+    // A disk that will not take writes (full, read-only, no permission) still shows the history.
+    const readOnly = full !== ':memory:' && isCannotWrite(err) ? openReadOnly(full, options.nativeBinding) : null;
+    if (readOnly) return new SqliteStore(readOnly, full, describeDbError(err));
     if (err instanceof LoadscopeError) throw err;
-    throw new LoadscopeError('LS_ERR_DB', `cannot open the database at ${full}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new LoadscopeError('LS_ERR_DB', `cannot open the database at ${full}: ${describeDbError(err)}`);
   }
+}
+
+export interface StoreOptions {
+  /** SQLite's max_page_count for this connection: tests fill "the disk" with it. */
+  maxPageCount?: number;
+  /** the better-sqlite3 binary for this runtime (the desktop engine process chooses it) */
+  nativeBinding?: string;
 }
 
 function prepareStatements(db: Database.Database) {
   return {
     createRun: db.prepare(
-      `INSERT INTO runs (scenario_name, title, status, quick, created_at, scenario_json, machine_json, raw_cap, owner_host, owner_pid, owner_store,
+      `INSERT INTO runs (scenario_name, title, status, quick, created_at, scenario_json, machine_json, raw_cap, owner_host, owner_pid, owner_store, consent_json,
          source_text, source_set_json, library_version_id)
-       VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     addCell: db.prepare('INSERT INTO cells (run_id, idx, label, params_json) VALUES (?, ?, ?, ?)'),
     createTarget: db.prepare(
@@ -197,8 +216,10 @@ class SqliteStore implements Store {
   constructor(
     private readonly db: Database.Database,
     readonly path: string,
+    /** why the store could not be opened for writing, or null */
+    readonly readOnly: string | null,
   ) {
-    recoverInterrupted(db);
+    if (readOnly === null) recoverInterrupted(db);
     registerStore(this.storeId);
     this.reader = new RunReader(db);
     this.requestReader = new RequestReader(db);
@@ -209,6 +230,7 @@ class SqliteStore implements Store {
   }
 
   createRun(run: NewRun): number {
+    if (this.readOnly !== null) throw readOnlyError(this.path, this.readOnly);
     const cap = run.rawCap ?? DEFAULT_RAW_CAP;
     if (!Number.isInteger(cap) || cap < 0) throw new LoadscopeError('LS_ERR_BAD_REQUEST', `rawCap must be a whole number >= 0, got ${cap}`);
     const result = this.stmt.createRun.run(
@@ -222,6 +244,7 @@ class SqliteStore implements Store {
       hostname(),
       process.pid,
       this.storeId,
+      run.consent === undefined ? null : toJson(run.consent),
       run.source?.text ?? null,
       run.source ? toJson(run.source.set) : null,
       run.source?.libraryVersionId ?? null,

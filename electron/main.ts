@@ -1,13 +1,14 @@
 // The desktop shell's main process: one window showing the built renderer from loadscope://app/,
-// the engine in a worker thread of this process (store writes, orchestration and supervision never
-// stall the window, menus or IPC; load generation runs in the engine's own driver threads), the
-// contract over IPC, the application menu, and on quit every server stopped.
+// the engine in a process of its own (electron/desktop-engine.ts: store writes, orchestration and
+// supervision never stall the window, an engine crash never takes it down, and the engine's native
+// modules match the Node it runs on), the contract over IPC, the application menu, and on quit
+// every server stopped.
 import { readFile, stat } from 'node:fs/promises';
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session } from 'electron';
-import { startEngineThread } from '../engine/engine-thread.js';
 import { rootPath } from '../engine/paths.js';
 import { handleAppScheme, registerAppScheme } from './app-protocol.js';
-import { sendToRenderer, wireIpc } from './ipc-wiring.js';
+import { startDesktopEngine } from './desktop-engine.js';
+import { sendToRenderer } from './ipc-wiring.js';
 import { menuTemplate } from './menu.js';
 import { confirmUnsavedChanges } from './unsaved-changes.js';
 import { APP_URL, hardenSession, hardenWindow, isTrustedSender, webPreferences } from './security.js';
@@ -47,9 +48,19 @@ async function pickScenarioFile(): Promise<{ path: string; text: string } | unde
 
 /** The first instance owns the window, the engine and the store; a second one just focuses it. */
 function start(): void {
-  // Loaded from dist/engine/engine-worker.js (tsc output) via distPath, not bundled into this file.
-  const engine = startEngineThread({});
-  const unwire = wireIpc(ipcMain, engine, (event) => isTrustedSender(event, win), () => win?.webContents);
+  // dist/engine/engine-child.js (tsc output) in its own process; see electron/engine-launch.ts for which Node.
+  const desktop = startDesktopEngine({
+    host: { packaged: app.isPackaged, execPath: process.execPath, env: process.env, userDataPath: app.getPath('userData') },
+    ipcMain,
+    isTrustedSender: (event) => isTrustedSender(event, win),
+    sink: () => win?.webContents,
+  });
+  let closing = false;
+  // An engine that cannot start (a better-sqlite3 built for another ABI, a database that will not
+  // open) or that dies says why in one line, in a dialog: the window stays, its calls fail with it.
+  void Promise.all([desktop.engine.failure, app.whenReady()]).then(([err]) => {
+    if (!closing) dialog.showErrorBox('Loadscope: the engine stopped', err.message);
+  });
 
   app.on('second-instance', () => {
     if (win?.isMinimized()) win.restore();
@@ -78,16 +89,14 @@ function start(): void {
   app.on('window-all-closed', () => app.quit());
 
   // Quit waits for the engine: the active run is cancelled, every server it started is stopped and the
-  // engine thread ends. This is the only orderly way out: signals never reach the engine's thread.
-  let closing = false;
+  // engine process ends (it is in its own process group: a Ctrl-C reaches this process, not it).
   let closed = false;
   app.on('before-quit', (event) => {
     if (closed) return;
     event.preventDefault();
     if (closing) return;
     closing = true;
-    unwire();
-    engine
+    desktop
       .close()
       .catch((err: unknown) => console.error('loadscope: closing the engine failed', err))
       .finally(() => {

@@ -32,6 +32,8 @@ export const webPreferences = {
   experimentalFeatures: false,
   navigateOnDragDrop: false,
   spellcheck: false,
+  // middle-click opens links in new windows; those are refused anyway (setWindowOpenHandler)
+  disableBlinkFeatures: 'Auxclick',
 } as const;
 
 /** IPC is answered only for the main frame of our window, showing our page. */

@@ -1,12 +1,14 @@
 import type { EngineEvent, EngineHandlers } from '../contract/api.js';
 import { LoadscopeError } from '../contract/errors.js';
-import { openStore, type Store } from '../db/store.js';
+import { openStore, type Store, type StoreOptions } from '../db/store.js';
 import { defaultDbPath } from './db-path.js';
 import { EventBus } from './event-bus.js';
 import { exportRun } from './export/export-run.js';
 import { libraryHandlers } from './library/library-calls.js';
+import { compareIntervals, ROWS_PER_TARGET } from './report/compare-intervals.js';
+import { scenarioDifferences } from '../contract/compare.js';
 import { Orchestrator } from './run/orchestrator.js';
-import { prepareRun, validateText } from './run/prepare-run.js';
+import { prepareRun, validateText, type RunOptions, type StartSource } from './run/prepare-run.js';
 
 /** The engine as every host sees it: the contract's handlers, its events, and an orderly close. */
 export interface Engine {
@@ -14,36 +16,52 @@ export interface Engine {
   subscribe(listener: (event: EngineEvent) => void): () => void;
   /** Resolves when a run finishes (for hosts that start a run and wait, like the CLI). */
   waitForRun(runId: number): Promise<void>;
-  /** Cancels the active run, stops its servers, closes the store. */
-  close(): Promise<void>;
+  /** Cancels the active run (storing `reason`), stops its servers, closes the store. */
+  close(reason?: string): Promise<void>;
   readonly store: Store;
+  /** Like runs:start, with consent given in-process (the CLI reads files itself and sends their text). */
+  startRun(source: StartSource, opts: RunOptions): Promise<{ runId: number }>;
 }
 
-export function createEngine(options: { dbPath?: string } = {}): Engine {
-  const store = openStore(defaultDbPath(options.dbPath));
+/** `nativeBinding`: the better-sqlite3 binary for this runtime (the desktop engine process chooses it). */
+export function createEngine(options: { dbPath?: string; nativeBinding?: string; store?: StoreOptions } = {}): Engine {
+  const store = openStore(defaultDbPath(options.dbPath), { ...options.store, nativeBinding: options.nativeBinding });
   const bus = new EventBus();
   const orchestrator = new Orchestrator(store, (event) => bus.emit(event));
   const running = new Map<number, Promise<unknown>>();
 
+  const startRun = async (source: StartSource, opts: RunOptions): Promise<{ runId: number }> => {
+    const { runId, done } = orchestrator.start(prepareRun(store, source, opts));
+    running.set(runId, done);
+    void done.finally(() => running.delete(runId));
+    return { runId };
+  };
+
   const handlers: EngineHandlers = {
     ...libraryHandlers(store),
     'scenarios:validate': async ({ text, quick }) => validateText(text, quick),
-    'runs:start': async ({ scenario, quick, set }) => {
-      const prepared = prepareRun(store, scenario, { quick, set });
-      const { runId, done } = orchestrator.start(prepared);
-      running.set(runId, done);
-      void done.finally(() => running.delete(runId));
-      return { runId };
-    },
-    'runs:cancel': async ({ runId }) => ({ cancelled: orchestrator.cancel(runId) }),
+    // A name is a built-in or a library scenario (engine/library/lookup.ts), never a host path.
+    'runs:start': async ({ scenario, quick, set, allowRemote, allowCommands }) =>
+      startRun(scenario, { quick, set, consent: { allowRemote: allowRemote ?? false, allowCommands: allowCommands ?? false } }),
+    'runs:cancel': async ({ runId, reason }) => ({ cancelled: orchestrator.cancel(runId, reason) }),
     'runs:list': async (filter) => store.listRuns(filter),
     'runs:get': async ({ runId }) => store.getRun(runId),
     'runs:windows': async ({ runId }) => store.getWindows(runId),
     'runs:requests': async ({ runId, targetId, limit }) => store.getRequests(runId, targetId, limit),
-    'runs:compare': async ({ runIds }) => ({
-      runs: runIds.map((id) => store.getRun(id)),
-      histograms: runIds.flatMap((runId) => store.getHistograms(runId).map((h) => ({ ...h, runId }))),
-    }),
+    'runs:compare': async ({ runIds }) => {
+      const runs = runIds.map((id) => store.getRun(id));
+      const windows = runIds.map((id) => store.getWindows(id).windows);
+      const intervals = compareIntervals(runs, {
+        windows: (i) => windows[i] ?? [],
+        rows: (i, targetId) => store.getRequests(runIds[i]!, targetId, ROWS_PER_TARGET).points,
+      });
+      return {
+        runs,
+        histograms: runIds.flatMap((runId) => store.getHistograms(runId).map((h) => ({ ...h, runId }))),
+        intervals,
+        differences: scenarioDifferences(runs),
+      };
+    },
     'runs:delete': async ({ runId }) => {
       if (orchestrator.activeRunId === runId) {
         throw new LoadscopeError('LS_ERR_RUN_ACTIVE', `run ${runId} is still running; cancel it before deleting it`);
@@ -57,14 +75,15 @@ export function createEngine(options: { dbPath?: string } = {}): Engine {
   return {
     handlers,
     store,
+    startRun,
     subscribe: (listener) => bus.subscribe(listener),
     waitForRun: async (runId) => {
       await running.get(runId);
     },
-    close: async () => {
+    close: async (reason?: string) => {
       if (closed) return;
       closed = true;
-      await orchestrator.shutdown();
+      await orchestrator.shutdown(reason);
       store.close();
     },
   };

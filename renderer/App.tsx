@@ -1,4 +1,5 @@
 import { useCallback, useState } from 'react';
+import { startWithConsent } from './run/start-with-consent';
 import type { CallRequest } from '../contract/api';
 import { CompareView } from './compare/CompareView';
 import { HistoryView } from './history/HistoryView';
@@ -52,7 +53,7 @@ export function App() {
       if ('name' in from) setSource({ kind: 'builtin', name: from.name });
       else if ('text' in from) setSource({ kind: 'file', fileName: from.origin ?? 'from the editor', text: from.text });
       goRaw({ view: 'run' });
-      api.invoke('runs:start', request).then(
+      startWithConsent(api, request, (question) => window.confirm(question)).then(
         ({ runId }) => live.store.adopt(runId),
         (err: unknown) => live.store.fail(errorMessage(err)),
       );

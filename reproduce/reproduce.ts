@@ -109,7 +109,9 @@ async function runOne(engine: Engine, name: string, at: { index: number; count: 
     }
   });
   const cancel = () => {
-    if (state.runId !== null) void engine.handlers['runs:cancel']({ runId: state.runId });
+    if (state.runId === null) return;
+    const reason = typeof opts.signal?.reason === 'string' ? opts.signal.reason : undefined;
+    void engine.handlers['runs:cancel']({ runId: state.runId, reason });
   };
   opts.signal?.addEventListener('abort', cancel);
   try {

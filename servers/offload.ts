@@ -6,7 +6,7 @@ import { ClusterStatsHub, type WorkerTotals } from './cluster-stats.js';
 import { createFront, listen } from './http-front.js';
 import { InProcessDispatcher } from './in-process.js';
 import { serverDistFile } from './launch.js';
-import { onShutdown, trackChild } from './lifecycle.js';
+import { isShuttingDown, onShutdown, trackChild } from './lifecycle.js';
 import { isToPrimary, type ToHttpWorker } from './messages.js';
 import type { Launch } from './options.js';
 import { textResult } from './work.js';
@@ -88,6 +88,7 @@ async function startClusterFront(launch: Launch<'offload'>, o: OffloadOptions): 
       worker.once('exit', (code, signal) => {
         workers.delete(worker);
         if (listening < o.httpWorkers) reject(new Error(`HTTP worker exited before listening (${signal ?? code})`));
+        else if (!isShuttingDown()) process.stderr.write(`loadscope-server offload: HTTP worker ${worker.process.pid ?? '?'} exited (${signal ?? code})\n`);
       });
     }
   });

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { LoadscopeError } from '../../contract/errors.js';
 import { dbOption, parseRunId, withEngine } from '../options.js';
 
 export function registerDelete(program: Command): void {
@@ -9,8 +10,9 @@ export function registerDelete(program: Command): void {
     .addOption(dbOption())
     .action(async (runId: number, opts: { db?: string }) => {
       await withEngine(opts.db, async (engine) => {
-        await engine.handlers['runs:get']({ runId }); // a missing run is an error with a reason, not a silent no-op
-        await engine.handlers['runs:delete']({ runId });
+        // Not read first: a damaged run (that cannot be read) must still be deletable.
+        const { deleted } = await engine.handlers['runs:delete']({ runId });
+        if (!deleted) throw new LoadscopeError('LS_ERR_RUN_NOT_FOUND', `no run ${runId}; \`loadscope list\` shows the stored runs`);
         process.stdout.write(`deleted run ${runId}\n`);
       });
     });

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { dbOption, withEngine } from '../options.js';
+import { cancelReason, onStopSignal, signalExitCode, type StopSignal } from '../signals.js';
 
 interface ReproduceCliOptions {
   quick: boolean;
@@ -32,9 +33,13 @@ export function registerReproduce(program: Command): void {
         if (err.isTTY) err.write(`\r${line.slice(0, width)}\x1b[K${p.status !== null ? '\n' : ''}`);
         else if (p.status !== null || (p.server === null && p.runId === null)) err.write(line + '\n');
       };
+      // SIGINT, SIGTERM and SIGHUP: the current run is cancelled naming the signal (its measurements kept), exit 128+n.
       const abort = new AbortController();
-      const onSigint = () => abort.abort();
-      process.on('SIGINT', onSigint);
+      let stoppedBy: StopSignal | null = null;
+      const offSignals = onStopSignal((signal) => {
+        stoppedBy ??= signal;
+        abort.abort(cancelReason(signal));
+      });
       try {
         const result = await withEngine(opts.db, (engine) =>
           reproduce(engine, {
@@ -52,13 +57,14 @@ export function registerReproduce(program: Command): void {
         for (const s of missing) err.write(`${s.name}: ${s.error ?? 'no run'}\n`);
         if (!result.written) {
           err.write('cancelled: no document written\n');
-          process.exitCode = 130;
+          process.exitCode = stoppedBy !== null ? signalExitCode(stoppedBy) : 130;
           return;
         }
         process.stdout.write(`wrote ${result.out} (${result.scenarios.length - missing.length} of ${result.scenarios.length} scenarios)\n`);
         if (missing.length > 0 || result.scenarios.some((s) => s.run && s.run.status !== 'completed')) process.exitCode = 1;
+        if (stoppedBy !== null) process.exitCode = signalExitCode(stoppedBy);
       } finally {
-        process.off('SIGINT', onSigint);
+        offSignals();
       }
     });
 }

@@ -9,6 +9,17 @@ import { formatReportTables } from '../format/report.js';
 import { formatRunSummary, runSummaryJson } from '../format/run-summary.js';
 import { dbOption, parseRunId, withEngine } from '../options.js';
 import { attachProgress } from '../progress.js';
+import { cancelReason, onStopSignal, signalExitCode, type StopSignal } from '../signals.js';
+
+interface RunCliOptions {
+  quick: boolean;
+  json: boolean;
+  set: Record<string, string>;
+  allowRemote: boolean;
+  allowCommands: boolean;
+  db?: string;
+  fromRun?: number;
+}
 
 function collectSet(value: string, previous: Record<string, string>): Record<string, string> {
   const eq = value.indexOf('=');
@@ -51,27 +62,36 @@ export function registerRun(program: Command): void {
     .option('--quick', "use the scenario's quick profile (smaller sizes, same shape)", false)
     .option('--json', 'print one JSON document instead of tables', false)
     .option('--set <path=value>', 'override a scenario value, e.g. --set phases[0].count=50 (repeatable)', collectSet, {})
+    .option('--allow-remote', 'consent to send load to a target outside this machine (named in the scenario)', false)
+    .option('--allow-commands', "consent to run the scenario's external server commands", false)
     .addOption(dbOption())
     .addHelpText('after', EXIT_CODES_HELP)
-    .action(async (scenario: string | undefined, opts: { quick: boolean; json: boolean; set: Record<string, string>; db?: string; fromRun?: number }) => {
+    .action(async (scenario: string | undefined, opts: RunCliOptions) => {
       const source = runSource(scenario, opts.fromRun);
+      let stoppedBy: StopSignal | null = null;
       const status = await withEngine(opts.db, async (engine) => {
         const detach = attachProgress(engine, process.stderr);
         let runId: number;
         try {
-          ({ runId } = await engine.handlers['runs:start']({ scenario: source, quick: opts.quick, set: opts.set }));
+          const consent = { allowRemote: opts.allowRemote, allowCommands: opts.allowCommands };
+          ({ runId } = await engine.startRun(source, { quick: opts.quick, set: opts.set, consent }));
         } catch (err) {
           detach();
           throw err;
         }
-        // Ctrl-C cancels cleanly: the servers are stopped and the run is stored as cancelled.
-        const onSigint = () => void engine.handlers['runs:cancel']({ runId });
-        process.on('SIGINT', onSigint);
+        // Ctrl-C, SIGTERM and SIGHUP cancel cleanly: what was measured is kept, the servers are
+        // stopped and the run is stored as cancelled naming the signal.
+        const offSignals = onStopSignal((signal) => {
+          stoppedBy ??= signal;
+          void engine.handlers['runs:cancel']({ runId, reason: cancelReason(signal) });
+        });
         try {
           await engine.waitForRun(runId);
         } finally {
-          process.off('SIGINT', onSigint);
           detach();
+          // A signal during the summary below still finds a handler (and is ignored) rather than killing us.
+          offSignals();
+          onStopSignal(() => undefined);
         }
         const run = await engine.handlers['runs:get']({ runId });
         if (opts.json) {
@@ -82,6 +102,7 @@ export function registerRun(program: Command): void {
         }
         return { status: run.status, thresholdsFailed: run.thresholds.some((t) => !t.passed) };
       });
-      process.exitCode = runExitCode(status.status, status.thresholdsFailed);
+      if (stoppedBy !== null) process.exitCode = signalExitCode(stoppedBy);
+      else process.exitCode = runExitCode(status.status, status.thresholdsFailed);
     });
 }

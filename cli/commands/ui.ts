@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { LoadscopeError } from '../../contract/errors.js';
+import { cancelReason, onStopSignal, signalExitCode, type StopSignal } from '../signals.js';
 import { dbOption } from '../options.js';
 import { startBrowserHost } from '../host/browser-host.js';
 import { openBrowser } from '../host/open-browser.js';
@@ -43,14 +44,12 @@ export function registerUi(program: Command): void {
       // Stays up until a signal; then cancels any run, stops its servers and closes the store. The
       // handlers stay installed, so a second signal (a terminal sends one to the whole process group,
       // and npm start forwards its own) cannot kill the process halfway through stopping servers.
-      const signal = await new Promise<NodeJS.Signals>((resolve) => {
-        for (const name of ['SIGINT', 'SIGTERM'] as const) process.on(name, () => resolve(name));
-      });
+      const signal = await new Promise<StopSignal>((resolve) => onStopSignal(resolve));
       process.stdout.write(`\nLoadscope workbench: stopping (${signal})\n`);
       const forced = setTimeout(() => process.exit(1), 15_000);
       forced.unref();
       await host.close();
-      await engine.close();
-      process.exit(0);
+      await engine.close(cancelReason(signal));
+      process.exit(signalExitCode(signal));
     });
 }

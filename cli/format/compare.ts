@@ -1,50 +1,65 @@
-import type { PhaseResult, RunSummary } from '../../contract/results.js';
+import type { CompareResult } from '../../contract/api.js';
+import { beyondNoise, COMPARE_METRICS, intervalKey, pairPhases, type RatioInterval } from '../../contract/compare.js';
+import { glossaryLines } from '../../contract/measurement.js';
 import { fmtMs, fmtNum, textTable } from './table.js';
 
-const METRICS: ReadonlyArray<[string, (p: PhaseResult) => number | null | undefined, boolean]> = [
-  ['requests', (p) => p.count, false],
-  ['errors', (p) => Object.values(p.errors).reduce<number>((a, b) => a + (b ?? 0), 0), false],
-  ['req/s', (p) => p.throughput, false],
-  ['total mean (ms)', (p) => p.total.mean, true],
-  ['total p50 (ms)', (p) => p.total.p50, true],
-  ['total p90 (ms)', (p) => p.total.p90, true],
-  ['total p99 (ms)', (p) => p.total.p99, true],
-  ['total max (ms)', (p) => p.total.max, true],
-  ['wait mean (ms)', (p) => p.wait.mean, true],
-  ['processing mean (ms)', (p) => p.processing?.mean, true],
-];
+// `loadscope compare`: the same pairing and intervals as the UI's Compare view (contract/compare.ts).
 
-/** Phases are matched across runs by server label, cell label and phase name. */
-function keysOf(run: RunSummary): Map<string, PhaseResult> {
-  const map = new Map<string, PhaseResult>();
-  for (const t of run.targets) {
-    const cell = run.cells.length > 1 ? ` [${run.cells[t.cellIndex]?.label ?? t.cellIndex}]` : '';
-    for (const p of t.phases) map.set(`${t.label}${cell} / ${p.name}`, p);
-  }
-  return map;
+const fmtRatio = (r: number) => `x${r.toFixed(2)}`;
+
+function indexIntervals(intervals: readonly RatioInterval[]): Map<string, RatioInterval> {
+  return new Map(intervals.map((i) => [intervalKey(i.pairKey, i.metric, i.run), i]));
 }
 
-const ratio = (a: number | null | undefined, b: number | null | undefined) =>
-  a && b !== null && b !== undefined && Number.isFinite(a) && a !== 0 ? `x${(b / a).toFixed(2)}` : '-';
-
-/** Runs side by side, one table per matched phase, each later run with its ratio to the first. */
-export function formatCompare(runs: readonly RunSummary[]): string {
-  const maps = runs.map(keysOf);
-  const keys = [...new Set(maps.flatMap((m) => [...m.keys()]))];
+/** Runs side by side, one table per paired phase; each later run with its ratio to the first, "*" where beyond the noise. */
+export function formatCompare(result: CompareResult): string {
+  const { runs } = result;
+  const intervals = indexIntervals(result.intervals);
   const header = ['metric', ...runs.flatMap((r, i) => (i === 0 ? [`run ${r.id}`] : [`run ${r.id}`, `vs ${runs[0]!.id}`]))];
-  const sections = keys.map((key) => {
-    const rows = METRICS.map(([name, get, isMs]) => {
-      const first = maps[0]!.get(key);
-      const base = first ? get(first) : null;
-      return [name, ...maps.flatMap((m, i) => {
-        const p = m.get(key);
-        const v = p ? get(p) : null;
-        const text = isMs ? fmtMs(v) : fmtNum(v, name === 'req/s' ? 1 : 0);
-        return i === 0 ? [text] : [text, ratio(base, v)];
-      })];
+  const sections = pairPhases(runs).map((pair) => {
+    const rows = COMPARE_METRICS.map((m) => {
+      const base = pair.runs[0] ? m.get(pair.runs[0].phase) : null;
+      return [
+        m.label,
+        ...pair.runs.flatMap((entry, i) => {
+          const v = entry ? m.get(entry.phase) : null;
+          const text = m.label.endsWith('(ms)') ? fmtMs(v) : fmtNum(v, m.key === 'throughput' ? 1 : 0);
+          if (i === 0) return [text];
+          if (!entry || !pair.runs[0] || base === null || base === undefined || v === null || v === undefined || base === 0) return [text, '-'];
+          const interval = intervals.get(intervalKey(pair.key, m.key, i));
+          return [text, `${fmtRatio(v / base)}${beyondNoise(interval) ? '*' : ''}`];
+        }),
+      ];
     });
-    return `${key}\n${textTable(header, rows)}`;
+    return `${pair.key}\n${textTable(header, rows)}`;
   });
   const heads = runs.map((r) => `run ${r.id}: ${r.title} (${r.scenarioName}${r.quick ? ', quick' : ''}), ${r.status}, ${r.createdAt}`);
-  return [...heads, '', ...sections].join('\n');
+  const warnings = result.differences.map((d) => `warning: the scenarios differ: ${d}`);
+  const footer = ['', '"-": no such server run and phase in that run (pairs are by server, matrix cell and phase name)', '"*": beyond run-to-run noise (the 95 % bootstrap interval of the ratio excludes 1)', ...glossaryLines(['total', 'wait', 'processing'])];
+  return [...heads, ...warnings, '', ...sections, ...footer].join('\n');
+}
+
+/** The --json document: runs, pairs with every figure, each ratio with its interval, and the differences. */
+export function compareJson(result: CompareResult) {
+  const intervals = indexIntervals(result.intervals);
+  return {
+    runs: result.runs.map((r) => ({ runId: r.id, scenario: r.scenarioName, title: r.title, status: r.status, quick: r.quick })),
+    differences: result.differences,
+    pairs: pairPhases(result.runs).map((pair) => ({
+      server: pair.server,
+      phase: pair.phase,
+      figures: COMPARE_METRICS.map((m) => ({
+        metric: m.key,
+        label: m.label,
+        values: pair.runs.map((e) => (e ? (m.get(e.phase) ?? null) : null)),
+        ratios: pair.runs.slice(1).map((e, k) => {
+          const base = pair.runs[0] ? m.get(pair.runs[0].phase) : null;
+          const v = e ? m.get(e.phase) : null;
+          if (base === null || base === undefined || base === 0 || v === null || v === undefined) return null;
+          const interval = intervals.get(intervalKey(pair.key, m.key, k + 1));
+          return { ratio: v / base, low: interval?.low ?? null, high: interval?.high ?? null, beyondNoise: beyondNoise(interval) };
+        }),
+      })),
+    })),
+  };
 }

@@ -6,7 +6,7 @@ export function formatReportTables(tables: readonly ReportTableResult[]): string
   return tables
     .map((t) => {
       const rows = t.rows.map((r) => r.map((v) => (typeof v === 'number' ? fmtMs(v) : (v ?? '-'))));
-      return `${t.title} (${t.unit})\n${textTable(t.header, rows)}`;
+      return `${t.title}${t.unit === '' ? '' : ` (${t.unit})`}\n${textTable(t.header, rows)}`;
     })
     .join('\n\n');
 }

@@ -1,6 +1,5 @@
 import { clampPercentiles, glossaryLines } from '../../contract/measurement.js';
 import type { ErrorCounts, LatencyStats, RunSummary } from '../../contract/results.js';
-import { cellName } from '../../contract/cells.js';
 import { fmtDuration, fmtMs, fmtNum, textTable } from './table.js';
 
 const errorsText = (errors: ErrorCounts) =>
@@ -16,7 +15,7 @@ export function formatRunSummary(run: RunSummary): string {
   const header = ['server / phase', 'requests', 'errors', 'req/s', 'total mean (ms)', 'total p50 (ms)', 'total p99 (ms)', 'total max (ms)', 'wait mean (ms)', 'processing mean (ms)', 'server wait p99 (ms)', 'lag p99 (ms)'];
   const rows: string[][] = [];
   for (const target of run.targets) {
-    const name = cellName(target.label, run.cells, target.cellIndex);
+    const name = target.name;
     if (target.phases.length === 0) {
       rows.push([`${name}: ${target.status}${target.reason ? ` - ${target.reason}` : ''}`, ...header.slice(1).map(() => '')]);
     }
@@ -62,7 +61,7 @@ export function runSummaryJson(run: RunSummary) {
     servers: run.targets.map((t) => ({
       targetId: t.id,
       label: t.label,
-      name: cellName(t.label, run.cells, t.cellIndex),
+      name: t.name,
       architecture: t.architecture,
       cell: run.cells[t.cellIndex]?.params ?? {},
       status: t.status,

@@ -37,6 +37,8 @@ export interface BrowserHost {
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 /** A socket this far behind is dropped (it reconnects) rather than buffering without bound. */
 const MAX_SOCKET_BACKLOG = 16 * 1024 * 1024;
+/** The largest message a page may send on the event socket (it sends none; this leaves room for pings). */
+export const MAX_CLIENT_MESSAGE = 4096;
 
 class HttpError extends Error {
   constructor(
@@ -151,7 +153,9 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   server.headersTimeout = 10_000;
   server.requestTimeout = 60_000;
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 4096 });
+  // The page never needs to send more than a close frame; anything larger or malformed (invalid
+  // UTF-8, bad opcode, unmasked) is a protocol error that closes that one socket.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE, skipUTF8Validation: false });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const [path, query = ''] = (req.url ?? '').split('?');
     const refused = checkHostAndOrigin(req.headers, port);
@@ -170,6 +174,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     wss.handleUpgrade(req, socket, head, (ws) => {
       // The socket only carries events out; anything the page sends is ignored.
       ws.on('message', () => undefined);
+      // Without a listener ws re-throws a frame error and the whole host process dies.
+      ws.on('error', () => ws.terminate());
       wss.emit('connection', ws, req);
     });
   });

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 
 // Opens a URL in the user's default browser where one is configured, and quietly does nothing
@@ -27,12 +28,30 @@ export function browserOpener(env: NodeJS.ProcessEnv = process.env, platform: No
   return { command: 'xdg-open', args: [] };
 }
 
+/**
+ * A page that sends the browser on to `url`, in a folder only this user can read. The opener gets
+ * the page's path, never the URL: the token would otherwise sit in the opener's and the browser's
+ * argv, which every process on the machine can read (ps). Jupyter does the same.
+ */
+export function writeLaunchPage(url: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'loadscope-open-'));
+  const file = join(dir, 'open.html');
+  const href = JSON.stringify(url).replace(/</g, '\\u003c');
+  const attr = url.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+  writeFileSync(file, `<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${attr}"><title>Loadscope</title><script>location.replace(${href})</script>\n`, { mode: 0o600 });
+  // Long enough for a slow browser to read it; the folder is the user's own either way.
+  setTimeout(() => rmSync(dir, { recursive: true, force: true }), 120_000).unref();
+  return file;
+}
+
+type Spawn = (command: string, args: string[], options: { detached: boolean; stdio: 'ignore' }) => { on(event: 'error', listener: () => void): unknown; unref(): void };
+
 /** Returns why the browser was not opened, or null when it was asked to. Never throws. */
-export function openBrowser(url: string): string | null {
-  const opener = browserOpener();
+export function openBrowser(url: string, deps: { opener?: ReturnType<typeof browserOpener>; spawn?: Spawn } = {}): string | null {
+  const opener = deps.opener ?? browserOpener();
   if ('none' in opener) return opener.none;
   try {
-    const child = spawn(opener.command, [...opener.args, url], { detached: true, stdio: 'ignore' });
+    const child = (deps.spawn ?? spawn)(opener.command, [...opener.args, writeLaunchPage(url)], { detached: true, stdio: 'ignore' });
     child.on('error', () => undefined);
     child.unref();
     return null;

@@ -58,6 +58,7 @@ export function statusForCode(code: ErrorCode): number {
     case 'LS_ERR_UNAUTHORIZED':
       return 401;
     case 'LS_ERR_NOT_LOOPBACK':
+    case 'LS_ERR_NEEDS_CONSENT':
       return 403;
     case 'LS_ERR_UNKNOWN_CALL':
     case 'LS_ERR_RUN_NOT_FOUND':

@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { toApiError } from '../../contract/errors.js';
+import { configureTargetGuard } from '../net/target-guard.js';
 import { Runner } from './run.js';
 import type { DriverPlan, FromWorkerMessage, ToWorkerMessage } from './types.js';
 
@@ -11,6 +12,7 @@ if (!port) throw new Error('driver-worker must run in a worker thread');
 const post = (msg: FromWorkerMessage, transfer?: ArrayBuffer[]): void => port.postMessage(msg, transfer);
 
 try {
+  configureTargetGuard((workerData as { plan: DriverPlan }).plan.allowRemote ?? false);
   const runner = new Runner((workerData as { plan: DriverPlan }).plan, post);
   port.on('message', (msg: ToWorkerMessage) => {
     if (msg.type === 'cancel') runner.cancel();

@@ -1,5 +1,6 @@
 import { fromApiError, LoadscopeError } from '../../contract/errors.js';
-import { LoopbackUrl } from '../../contract/scenario.js';
+import { remoteHostOf } from '../../contract/scenario.js';
+import { checkLiteralTarget, notLoopback } from '../net/target-guard.js';
 import { startDistWorker } from '../paths.js';
 import type { DriverListener, DriverPhaseResult, DriverPlan, DriverResult, FromWorkerMessage, ToWorkerMessage } from './types.js';
 
@@ -16,8 +17,14 @@ const CANCEL_GRACE_MS = 3000;
  * what was measured (cancelled: true).
  */
 export function runDriver(plan: DriverPlan, listener: DriverListener, signal?: AbortSignal): Promise<DriverResult> {
-  if (!LoopbackUrl.safeParse(plan.baseUrl).success) {
-    return Promise.reject(new LoadscopeError('LS_ERR_NOT_LOOPBACK', `load only goes to this machine (127.0.0.0/8, ::1 or localhost), not ${plan.baseUrl}`));
+  try {
+    // A literal address is checked here, a name other than localhost needs consent too; every
+    // resolution is checked again in the worker, on the address connected to.
+    checkLiteralTarget(plan.baseUrl, plan.allowRemote ?? false);
+    const remote = remoteHostOf(plan.baseUrl);
+    if (remote !== null && !plan.allowRemote) throw notLoopback(remote, remote);
+  } catch (err) {
+    return Promise.reject(err instanceof LoadscopeError ? err : new LoadscopeError('LS_ERR_NOT_LOOPBACK', `not a target URL: ${plan.baseUrl}`));
   }
   if (signal?.aborted) return Promise.resolve({ cancelled: true, t0EpochMs: Date.now(), durationMs: 0, phases: [] });
 
@@ -82,7 +89,17 @@ export function runDriver(plan: DriverPlan, listener: DriverListener, signal?: A
         fail(err);
       }
     });
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new LoadscopeError('LS_ERR_INTERNAL', `the driver worker exited (code ${code}) before it finished`)));
+    // The worker dying mid-run is a fault to record, not a reason to lose what it measured: the
+    // phases that ended are returned (windows and rows already went to the listener).
+    const died = (what: string): void =>
+      settle(() => {
+        const phases = ended.sort((a, b) => a.result.index - b.result.index);
+        const atS = ((Date.now() - t0EpochMs) / 1000).toFixed(1);
+        const durationMs = Math.max(0, ...phases.map((p) => p.result.startedMs + p.result.durationMs));
+        resolve({ cancelled: true, t0EpochMs, durationMs, phases, failure: `the load driver's worker thread ${what} ${atS} s after the start` });
+      });
+    worker.on('error', (err) => died(`failed (${err.message})`));
+    worker.on('exit', (code) => died(`exited (code ${code})`));
+    listener.onWorker?.(worker);
   });
 }

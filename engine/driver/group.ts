@@ -1,6 +1,8 @@
 import { Client, type Dispatcher } from 'undici';
+import { targetLookup } from '../net/target-guard.js';
 import type { Phase, RequestTemplate } from '../../contract/scenario.js';
-import { ArrivalProcess, Prng, TemplatePicker } from './arrivals.js';
+import { Prng, TemplatePicker } from './arrivals.js';
+import { executorOf, type ExecutorState, type GroupPort } from './executors/index.js';
 import { H1Connection, compileH1, type H1Handler, type H1Request } from './h1.js';
 import { nowUs } from './clock.js';
 import { ERROR_CODE, NO_ERROR } from './raw-rows.js';
@@ -9,7 +11,9 @@ import type { Scheduler, Timed } from './scheduler.js';
 import { isServerTimingName, parseServerTiming } from './server-timing.js';
 import type { PhaseStats, RequestRecord } from './stats.js';
 
-// One client group of one phase: its own users or arrival stream, and a fixed set of in-flight slots.
+// One client group of one phase: a fixed set of in-flight slots and their dispatch. When requests
+// are issued is the executor's business (executors/: burst, closed, rate, sequential, ...), called
+// at start, when a request settles, on each scheduler tick and at a stop.
 // A slot is the undici dispatch handler of one request at a time, reused for the next: no
 // per-request closures or objects beyond what undici itself allocates. Each slot dispatches to its
 // own connection, made on first use: an H1Connection with prebuilt request bytes when the phase
@@ -144,7 +148,7 @@ export interface GroupOwner {
   groupFinished(g: ClientGroup): void;
 }
 
-export class ClientGroup implements Timed {
+export class ClientGroup implements Timed, GroupPort {
   private readonly clientOptions: Client.Options;
   private readonly slots: Slot[];
   private readonly free: Int32Array;
@@ -153,12 +157,7 @@ export class ClientGroup implements Timed {
   readonly queue = new NumberRing();
   private readonly templates: CompiledTemplate[];
   private readonly picker: TemplatePicker;
-  private readonly arrivals: ArrivalProcess | null = null;
-  private nextArrival = Infinity;
-  private planned = 0;
-  private readonly limit: number;
-  private readonly stopIssuingAt: number;
-  private readonly thinkUs: number;
+  private readonly executor: ExecutorState;
   private readonly stats: PhaseStats;
   private depth = 0;
   finished = false;
@@ -172,7 +171,7 @@ export class ClientGroup implements Timed {
     readonly phaseIndex: number,
     readonly clientIndex: number,
     private readonly phase: Phase,
-    private readonly startUs: number,
+    readonly startUs: number,
     baseUrl: string,
     private readonly scheduler: Scheduler,
     private readonly owner: GroupOwner,
@@ -181,35 +180,13 @@ export class ClientGroup implements Timed {
     this.stats = owner.stats;
     this.templates = compileTemplates(phase);
     const seed = ((phase.executor === 'rate' ? (phase.seed ?? 0) : 0) * 1000003 + phaseIndex * 7919 + clientIndex * 104729 + 1) >>> 0;
-    const prng = new Prng(seed);
     this.picker = new TemplatePicker(
       phase.requests.map((r) => r.weight),
       new Prng(seed ^ 0x9e3779b9),
     );
-    let slots: number;
-    this.limit = Infinity;
-    this.stopIssuingAt = startUs + phase.maxDurationMs * 1000;
-    this.thinkUs = 0;
-    switch (phase.executor) {
-      case 'burst':
-        slots = phase.count;
-        this.limit = phase.count;
-        break;
-      case 'closed':
-        slots = phase.users;
-        this.limit = phase.count ?? Infinity;
-        if (phase.durationMs !== undefined) this.stopIssuingAt = Math.min(this.stopIssuingAt, startUs + phase.durationMs * 1000);
-        this.thinkUs = phase.thinkMs * 1000;
-        break;
-      case 'sequential':
-        slots = 1;
-        this.limit = phase.count;
-        break;
-      case 'rate':
-        slots = phase.maxInFlight;
-        this.arrivals = new ArrivalProcess(phase.rate, phase.rampTo, phase.durationMs, phase.arrivals === 'poisson' ? prng : null);
-        break;
-    }
+    const module = executorOf(phase);
+    const slots = module.slots(phase);
+    this.executor = module.create(phase, { startUs, seed });
     this.slots = Array.from({ length: slots }, (_, i) => new Slot(this, i));
     this.free = new Int32Array(slots);
     for (let i = 0; i < slots; i++) this.free[i] = slots - 1 - i;
@@ -219,6 +196,7 @@ export class ClientGroup implements Timed {
       headersTimeout: phase.timeoutMs,
       bodyTimeout: phase.timeoutMs,
       connectTimeout: phase.timeoutMs,
+      connect: { lookup: targetLookup() },
     };
     this.baseUrl = baseUrl;
     this.h1 = compileH1(phase, baseUrl);
@@ -229,24 +207,24 @@ export class ClientGroup implements Timed {
 
   start(): void {
     this.depth++;
-    const p = this.phase;
-    if (p.executor === 'rate') {
-      this.nextArrival = this.startUs + this.arrivals!.next();
+    this.executor.start(this);
+    if (this.executor.scheduled) {
       this.pump(nowUs());
       this.scheduler.add(this);
-    } else {
-      const first = p.executor === 'burst' ? p.count : p.executor === 'sequential' ? 1 : Math.min(p.users, this.limit);
-      for (let i = 0; i < first && this.abortKind === ABORT_NONE; i++) {
-        this.planned++;
-        this.issue(this.startUs);
-      }
-      if (this.thinkUs > 0 || p.executor !== 'burst') this.scheduler.add(this);
     }
     this.depth--;
     this.checkFinished();
   }
 
-  private issue(intended: number): void {
+  freeSlots(): number {
+    return this.freeTop;
+  }
+
+  wake(atUs: number): void {
+    this.scheduler.wake(atUs);
+  }
+
+  issue(intended: number): void {
     const slot = this.slots[this.free[--this.freeTop]!]!;
     const t = this.picker.pick();
     const tpl = this.templates[t]!;
@@ -269,7 +247,7 @@ export class ClientGroup implements Timed {
     this.inFlight--;
     if (this.abortKind === ABORT_NONE) {
       this.depth++;
-      this.next(done, code);
+      this.executor.settled(this, done, code === NO_ERROR);
       this.depth--;
     }
     this.checkFinished();
@@ -283,59 +261,24 @@ export class ClientGroup implements Timed {
     return NO_ERROR;
   }
 
-  /** What the executor does when a slot frees up at `done`. */
-  private next(done: number, code: number): void {
-    switch (this.phase.executor) {
-      case 'burst':
-        return;
-      case 'rate':
-        if (this.queue.length > 0) this.issue(this.queue.shift());
-        return;
-      default:
-        if (this.planned >= this.limit || done + this.thinkUs >= this.stopIssuingAt) return;
-        this.planned++;
-        // A user is free at `done` (+ think). After an error the next request goes through the
-        // scheduler, so a failing target cannot recurse through synchronous dispatch errors.
-        if (code === NO_ERROR && this.thinkUs === 0) this.issue(done);
-        else {
-          const due = done + this.thinkUs;
-          this.queue.push(due);
-          this.scheduler.wake(due);
-        }
-    }
-  }
-
   pump(now: number): void {
     if (this.abortKind !== ABORT_NONE || this.finished) return;
     this.depth++;
-    if (this.arrivals !== null) {
-      // Open loop: every arrival keeps its scheduled time as intended, sent now or queued.
-      while (this.nextArrival <= now) {
-        if (this.freeTop > 0) this.issue(this.nextArrival);
-        else this.queue.push(this.nextArrival);
-        this.nextArrival = this.startUs + this.arrivals.next();
-      }
-    } else {
-      while (this.queue.length > 0 && this.queue.peek() <= now) {
-        const due = this.queue.shift();
-        if (due < this.stopIssuingAt) this.issue(due);
-      }
-    }
+    this.executor.pump(this, now);
     this.depth--;
     this.checkFinished();
   }
 
   nextDue(): number {
-    if (this.arrivals !== null) return this.nextArrival;
-    return this.queue.length > 0 ? this.queue.peek() : Infinity;
+    return this.executor.nextDue(this);
   }
 
   /** Stop issuing; a deadline records what is still waiting or in flight as timeouts, a cancel drops it. */
   abort(kind: number): void {
     if (this.finished || this.abortKind !== ABORT_NONE) return;
     this.abortKind = kind;
-    this.nextArrival = Infinity;
-    if (kind === ABORT_DEADLINE && this.arrivals !== null) {
+    this.executor.stop();
+    if (kind === ABORT_DEADLINE && this.executor.queueOwed) {
       const done = nowUs();
       while (this.queue.length > 0) {
         this.scratch.intended = this.queue.shift();
@@ -353,7 +296,7 @@ export class ClientGroup implements Timed {
   }
 
   private checkFinished(): void {
-    if (this.finished || this.depth > 0 || this.inFlight > 0 || this.queue.length > 0 || this.nextArrival !== Infinity) return;
+    if (this.finished || this.depth > 0 || this.inFlight > 0 || this.queue.length > 0 || this.executor.pending()) return;
     this.finished = true;
     this.scheduler.remove(this);
     for (const s of this.slots) {

@@ -1,4 +1,5 @@
 import { connect, type Socket } from 'node:net';
+import { targetLookup } from '../net/target-guard.js';
 import type { Phase } from '../../contract/scenario.js';
 import { nameIs } from './server-timing.js';
 
@@ -136,7 +137,7 @@ export class H1Connection {
   }
 
   private connect(): Socket {
-    const socket = connect({ host: this.host, port: this.port, noDelay: true });
+    const socket = connect({ host: this.host, port: this.port, noDelay: true, lookup: targetLookup() });
     this.socket = socket;
     socket.setTimeout(this.timeoutMs);
     socket.on('connect', () => {

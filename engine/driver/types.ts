@@ -12,6 +12,8 @@ export interface DriverPlan {
   windowMs?: number;
   /** send raw per-request rows to the listener (default true) */
   rawRows?: boolean;
+  /** the person consented to load outside this machine (default false: refused at connect time) */
+  allowRemote?: boolean;
 }
 
 export interface PhaseEvent {
@@ -61,6 +63,8 @@ export interface DriverResult {
   durationMs: number;
   /** phases that started, by index order */
   phases: DriverPhaseResult[];
+  /** set when the worker thread died mid-run: what happened and when (phases hold what ended before) */
+  failure?: string;
 }
 
 export interface DriverListener {
@@ -70,6 +74,8 @@ export interface DriverListener {
   onWindow?(w: DriverWindow): void;
   /** rows transferred from the worker: the listener owns the batch */
   onRows?(batch: RawRowBatch): void;
+  /** the worker thread, once started (diagnostics, and tests that kill it) */
+  onWorker?(worker: import('node:worker_threads').Worker): void;
 }
 
 /** parent -> worker */

@@ -1,6 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Phase } from '../../contract/scenario.js';
 import { nowUs } from './clock.js';
+import { executorOf } from './executors/index.js';
 import { ABORT_CANCEL, ClientGroup } from './group.js';
 import { compileH1 } from './h1.js';
 import { Scheduler } from './scheduler.js';
@@ -34,25 +35,13 @@ const RESPONSES = [
 ].map((s) => Buffer.from(s, 'latin1'));
 const CRLFCRLF = Buffer.from('\r\n\r\n');
 
-/** The number of requests a phase is expected to make (Infinity when only time bounds it). */
-function expectedRequests(p: Phase): number {
-  switch (p.executor) {
-    case 'rate':
-      return ((p.rate + (p.rampTo ?? p.rate)) / 2) * (p.durationMs / 1000) * p.clients;
-    case 'closed':
-      return (p.count ?? Infinity) * p.clients;
-    default:
-      return p.count * p.clients;
-  }
-}
-
 /**
  * Is warming worth it for this plan: an open-loop phase (whose schedule lag a cold start shows in)
  * on the fast path, big enough? Closed-loop plans are left as they were: a caller's CPU measure
  * starts at 'started', after the warm-up, and would no longer include the cold start.
  */
 export function shouldWarm(phases: readonly Phase[], baseUrl: string): boolean {
-  return phases.some((p) => p.executor === 'rate' && expectedRequests(p) >= WARMUP_MIN_REQUESTS && compileH1(p, baseUrl) !== null);
+  return phases.some((p) => p.executor === 'rate' && executorOf(p).expectedRequests(p) >= WARMUP_MIN_REQUESTS && compileH1(p, baseUrl) !== null);
 }
 
 /**

@@ -11,8 +11,13 @@ export const CSV_HEADER = [
 
 const ms = (us: number | null): string => (us === null ? '' : (us / 1000).toFixed(3));
 
-function quote(value: string): string {
-  return /[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+/**
+ * A text cell: a leading = + - @ tab or CR would make a spreadsheet run it as a formula (labels and
+ * names come from scenario files), so such a value gets a leading ' (OWASP's CSV injection advice).
+ */
+export function quote(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 /** The CSV of a run's raw requests, line by line, so a large run is never held in memory at once. */
@@ -32,7 +37,7 @@ export function* csvLines(store: Store, run: RunSummary): Generator<string> {
       row.clientIdx,
       ms(row.intendedUs), ms(row.sentUs), ms(row.firstByteUs), ms(row.doneUs),
       ms(t.totalUs), ms(t.waitUs), ms(t.processingUs), ms(t.serverWaitUs), ms(t.lagUs),
-      row.status, row.bytes, row.error ?? '',
+      row.status, row.bytes, quote(row.error ?? ''),
     ].join(',');
   }
 }

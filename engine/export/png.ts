@@ -13,8 +13,7 @@ export async function renderRunPng(run: RunSummary): Promise<Buffer> {
   for (const target of run.targets) {
     for (const phase of target.phases) {
       if (phase.count === 0) continue;
-      const cell = run.cells.length > 1 ? ` [${run.cells[target.cellIndex]?.label ?? target.cellIndex}]` : '';
-      labels.push(`${target.label}${cell}\n${phase.name}`);
+      labels.push(`${target.name}\n${phase.name}`);
       wait.push(round(phase.wait.mean));
       processing.push(round(phase.processing?.mean ?? 0));
       total.push(round(phase.total.mean));

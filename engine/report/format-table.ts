@@ -25,7 +25,7 @@ export function formatTable(table: ReportTableResult, style: TableStyle = 'text'
   const rows = table.rows.map((r) => table.header.map((_, i) => formatCell(r[i])));
   // A column is numeric (right-aligned) when every value in it is a number or empty.
   const numeric = table.header.map((_, i) => table.rows.length > 0 && table.rows.every((r) => r[i] === null || r[i] === undefined || typeof r[i] === 'number'));
-  const title = `${table.title} (times in ${table.unit})`;
+  const title = table.unit === '' ? table.title : `${table.title} (times in ${table.unit})`;
   if (style === 'markdown') {
     const esc = (s: string) => s.replace(/\|/g, '\\|');
     const line = (cells: readonly string[]) => `| ${cells.map(esc).join(' | ')} |`;

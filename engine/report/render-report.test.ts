@@ -45,7 +45,7 @@ describe('renderReport', () => {
     expect(table).toEqual({
       title: 'Late',
       unit: 's',
-      header: ['count', 'server', 'wait.mean', 'processing.mean', 'total.mean'],
+      header: ['count', 'server', 'wait.mean (s)', 'processing.mean (s)', 'total.mean (s)'],
       rows: [
         ['10', 'cluster', 14.89, 0.74, 15.63],
         ['10', 'autoscale', 1.91, 3.69, 5.6],
@@ -80,7 +80,7 @@ describe('renderReport', () => {
   it('several metrics without a metric dimension give one column per value and metric', () => {
     const scenario = lateScenario([{ title: 'T', phase: 'late', rows: ['phases[1].count'], columns: 'server', metrics: ['durationMs', 'throughput'], unit: 's' }]);
     const [table] = renderReport(scenario, lateRun);
-    expect(table!.header).toEqual(['count', 'cluster durationMs', 'cluster throughput', 'autoscale durationMs', 'autoscale throughput']);
+    expect(table!.header).toEqual(['count', 'cluster duration (s)', 'cluster throughput (req/s)', 'autoscale duration (s)', 'autoscale throughput (req/s)']);
     // durationMs is a time (scaled to s); throughput is a rate (not scaled)
     expect(table!.rows[0]).toEqual(['10', 1, 100, 1, 100]);
   });
@@ -90,8 +90,8 @@ describe('renderReport', () => {
     const [table] = renderReport(scenario, { cells: [cells[0]!], targets: lateRun.targets.slice(0, 2) });
     expect(table!.header).toEqual(['metric', 'cluster', 'autoscale']);
     expect(table!.rows).toEqual([
-      ['total.p50', 14_067, 5_040],
-      ['total.max', 31_260, 11_200],
+      ['total.p50 (ms)', 14_067, 5_040],
+      ['total.max (ms)', 31_260, 11_200],
     ]);
   });
 

@@ -1,5 +1,5 @@
 import type { ReportTableResult } from '../../contract/results.js';
-import type { MetricName, ReportTable, Scenario } from '../../contract/scenario.js';
+import { METRIC_NAMES, type MetricName, type ReportTable, type Scenario } from '../../contract/scenario.js';
 import { getPath, isPlainObject } from '../scenario/param-path.js';
 import { aggregateMetric, collectPoints, isTimeMetric, type Point, type ReportRun } from './points.js';
 
@@ -134,10 +134,25 @@ export function renderTable(table: ReportTable, allPoints: readonly Point[], sce
     return [...key, ...cells];
   });
 
+  // Units where the values are: a metric named in a header or a row says its own unit, and the
+  // title carries the time unit only when every figure in the table is a time.
+  const named = (cell: string) => (isMetricName(cell) ? metricLabel(cell, table.unit) : cell);
+  const metricRow = table.rows.indexOf('metric');
   return {
     title: table.title,
-    unit: table.unit,
-    header: [...table.rows.map(dimName), ...columns.map((c) => c.header)],
-    rows: body,
+    unit: table.metrics.every(isTimeMetric) ? table.unit : '',
+    header: [...table.rows.map(dimName), ...columns.map((c) => (c.metric === null ? named(c.header) : `${c.value} ${metricLabel(c.metric, table.unit)}`))],
+    rows: metricRow < 0 ? body : body.map((row) => row.map((cell, i) => (i === metricRow && typeof cell === 'string' ? named(cell) : cell))),
   };
+}
+
+const isMetricName = (s: string): s is MetricName => (METRIC_NAMES as readonly string[]).includes(s);
+
+/** A metric as a table names it, with its unit: "wait.mean (ms)", "throughput (req/s)", "duration (s)", "requests". */
+export function metricLabel(metric: MetricName, unit: 'ms' | 's'): string {
+  if (metric === 'count') return 'requests';
+  if (metric === 'errors') return 'errors';
+  if (metric === 'throughput') return 'throughput (req/s)';
+  if (metric === 'durationMs') return `duration (${unit})`;
+  return `${metric} (${unit})`;
 }

@@ -33,7 +33,7 @@ async function freePort(): Promise<number> {
 }
 
 async function runToEnd(text: string) {
-  const { runId } = await engine.handlers['runs:start']({ scenario: { text }, quick: false, set: {} });
+  const { runId } = await engine.handlers['runs:start']({ scenario: { text }, quick: false, set: {}, allowCommands: true });
   await engine.waitForRun(runId);
   return engine.handlers['runs:get']({ runId });
 }
@@ -58,7 +58,7 @@ describe('the run orchestrator', () => {
     const run = await runToEnd(JSON.stringify(scenario));
 
     expect(run.status).toBe('failed');
-    expect(run.reason).toMatch(/1 of 2 server runs failed: crashes: server exited during the run \(exit code 4\)/);
+    expect(run.reason).toMatch(/1 of 2 server runs failed: crashes: server exited during the run \(exit code 4\), \d+\.\d s after the start/);
     const [crashed, single] = run.targets;
     expect(crashed!.status).toBe('failed');
     // What was measured before the crash is kept: the requests before it, and the errors after it.

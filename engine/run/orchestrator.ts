@@ -3,10 +3,11 @@ import { LoadscopeError } from '../../contract/errors.js';
 import type { RunStatus, RunSummary } from '../../contract/results.js';
 import type { Scenario } from '../../contract/scenario.js';
 import type { RunSource, Store } from '../../db/store.js';
+import { describeDbError } from '../../db/store-faults.js';
 import { machineInfo } from '../machine-info.js';
 import { renderReport } from '../report/render-report.js';
 import type { Cell } from '../scenario/index.js';
-import { plannedDurationMs } from './planned-duration.js';
+import type { ConsentGiven, RunConsent } from './consent.js';
 import { RunProgress } from './run-progress.js';
 import { runTarget, type TargetOutcome } from './run-target.js';
 
@@ -16,12 +17,16 @@ export interface PreparedRun {
   quick: boolean;
   /** what it was started from (stored with the run for "open its scenario" and "run again") */
   source?: RunSource;
+  /** what the run needed beyond this machine and what the person agreed to (stored with the run) */
+  consent?: RunConsent & ConsentGiven;
 }
 
 interface ActiveRun {
   id: number;
   abort: AbortController;
   done: Promise<RunStatus>;
+  /** why it was cancelled, once it is */
+  reason?: string;
 }
 
 /**
@@ -54,6 +59,7 @@ export class Orchestrator {
       machine: machineInfo(),
       rawCap: scenario.rawRowCap,
       ...(source ? { source } : {}),
+      consent: prepared.consent,
     });
     this.store.addCells(runId, cells.map((c) => ({ index: c.index, label: c.label, params: c.params })));
     const abort = new AbortController();
@@ -64,29 +70,29 @@ export class Orchestrator {
     return { runId, done };
   }
 
-  cancel(runId: number): boolean {
+  cancel(runId: number, reason = 'cancelled by the user'): boolean {
     if (this.active?.id !== runId) return false;
+    this.active.reason ??= reason;
     this.active.abort.abort();
     return true;
   }
 
   /** Cancels the active run (if any) and waits for it to wind down. */
-  async shutdown(): Promise<void> {
+  async shutdown(reason = 'cancelled: Loadscope was closed'): Promise<void> {
     const active = this.active;
     if (!active) return;
+    active.reason ??= reason;
     active.abort.abort();
     await active.done.catch(() => undefined);
   }
 
-  private async execute(runId: number, { scenario, cells }: PreparedRun, signal: AbortSignal): Promise<RunStatus> {
+  private async execute(runId: number, { scenario, cells, consent }: PreparedRun, signal: AbortSignal): Promise<RunStatus> {
     const targets = cells.flatMap((cell) => cell.scenario.servers.map((server, serverIndex) => ({ cell, server, serverIndex })));
     this.emit({
       event: 'run:started',
-      payload: { runId, scenarioName: scenario.name, title: scenario.title ?? scenario.name, cells: cells.map(({ index, label, params }) => ({ index, label, params })), totalTargets: targets.length },
+      payload: { runId, scenarioName: scenario.name, title: scenario.title ?? scenario.name, cells: cells.map(({ index, label, params }) => ({ index, label, params })), totalTargets: targets.length, scenario },
     });
-    const plannedOf = (c: PreparedRun['cells'][number]) => plannedDurationMs(c.scenario.phases);
-    const planned = cells.some((c) => plannedOf(c) === null) ? 0 : cells.reduce((sum, c) => sum + plannedOf(c)! * c.scenario.servers.length, 0);
-    const tracker = new RunProgress(planned, targets.length);
+    const tracker = new RunProgress(targets.map((t) => t.cell.scenario.phases));
     const progress = setInterval(() => this.emit({ event: 'run:progress', payload: { runId, ...tracker.snapshot() } }), 500);
     progress.unref();
 
@@ -99,31 +105,39 @@ export class Orchestrator {
         const label = server.label ?? server.architecture;
         const targetId = this.store.createTarget({ runId, cellIndex: cell.index, serverIndex, label, architecture: server.architecture });
         this.emit({ event: 'run:target', payload: { runId, targetId, cellIndex: cell.index, serverIndex, label, status: 'running', reason: null } });
-        tracker.targetStarted(plannedOf(cell));
+        tracker.targetStarted();
         const emit = (event: EngineEvent) => {
           tracker.observe(event);
           this.emit(event);
         };
-        const outcome: TargetOutcome = await runTarget({ store: this.store, emit, runId, targetId, scenario: cell.scenario, cellIndex: cell.index, server, signal });
-        tracker.targetEnded(outcome.requests);
+        const outcome: TargetOutcome = await runTarget({ store: this.store, emit, runId, targetId, scenario: cell.scenario, cellIndex: cell.index, server, signal, allowRemote: consent?.allowRemote ?? false });
+        tracker.targetEnded();
         this.emit({ event: 'run:target', payload: { runId, targetId, cellIndex: cell.index, serverIndex, label, status: outcome.status, reason: outcome.reason } });
         if (outcome.status === 'failed') failures.push(`${label}${cells.length > 1 ? ` (${cell.label})` : ''}: ${outcome.reason}`);
       }
       if (signal.aborted) {
         status = 'cancelled';
-        reason = 'cancelled by the user';
+        reason = this.active?.id === runId ? (this.active.reason ?? 'cancelled by the user') : 'cancelled by the user';
       } else if (failures.length > 0) {
         status = 'failed';
         reason = `${failures.length} of ${targets.length} server runs failed: ${failures.join('; ')}`;
       }
     } catch (err) {
       status = 'failed';
-      reason = err instanceof Error ? err.message : String(err);
+      reason = describeDbError(err);
     } finally {
       clearInterval(progress);
     }
+    tracker.finish(status);
+    this.emit({ event: 'run:progress', payload: { runId, ...tracker.snapshot() } });
     const report = this.report(runId, scenario);
-    this.store.finishRun(runId, status, reason, report);
+    try {
+      this.store.finishRun(runId, status, reason, report);
+    } catch (err) {
+      // The store would not take even this (a full disk): the next open marks the run interrupted.
+      status = 'failed';
+      reason = `${reason ?? 'the run ended'}; storing its end failed: ${describeDbError(err)}`;
+    }
     this.emit({ event: 'run:finished', payload: { runId, status, reason } });
     return status;
   }

@@ -3,26 +3,32 @@ import type { RunSource, Store } from '../../db/store.js';
 import { lookupScenario } from '../library/lookup.js';
 import { runScenarioSource, sourceOfNamed } from '../library/run-source.js';
 import { prepareScenarioText, validateScenarioText } from '../scenario/index.js';
+import { checkConsent, consentNeeded, setTouchesCommands, type ConsentGiven } from './consent.js';
 import type { PreparedRun } from './orchestrator.js';
 
 export interface RunOptions {
   quick: boolean;
   set: Record<string, string>;
+  /** what the person agreed to (default: nothing beyond this machine's bundled servers) */
+  consent?: ConsentGiven;
 }
 
-type StartSource = ParsedCallRequest<'runs:start'>['scenario'];
+export type StartSource = ParsedCallRequest<'runs:start'>['scenario'];
 
 /**
  * A run's scenario from a built-in or library name, from JSON text (the editor, a file the CLI read),
  * or from a stored run (run again: its own text, quick and --set, plus any given now): quick profile
- * and --set applied, validated, matrix expanded. Throws with every path and reason.
+ * and --set applied, validated, matrix expanded, consent checked (only a built-in whose --set leaves
+ * its commands alone is trusted). Throws with every path and reason, or LS_ERR_NEEDS_CONSENT.
  */
 export function prepareRun(store: Store, from: StartSource, opts: RunOptions): PreparedRun {
   let source: RunSource;
   let sourceName: string;
   let quick = opts.quick;
+  let builtin = false;
   if ('name' in from) {
     const named = lookupScenario(store, from.name);
+    builtin = named.source === 'builtin';
     source = sourceOfNamed(named, opts.set);
     sourceName = `${named.source === 'builtin' ? 'built-in' : 'library'} scenario '${named.name}'`;
   } else if ('runId' in from) {
@@ -32,12 +38,16 @@ export function prepareRun(store: Store, from: StartSource, opts: RunOptions): P
     source = { text: stored.text, set, libraryVersionId: versionId };
     sourceName = `the scenario of run ${from.runId}`;
     quick ||= stored.quick;
+    builtin = stored.origin.kind === 'builtin';
   } else {
     source = { text: from.text, set: opts.set, libraryVersionId: null };
     sourceName = from.origin ?? 'the scenario';
   }
   const prepared = prepareScenarioText(source.text, sourceName, { quick, set: source.set });
-  return { scenario: prepared.scenario, cells: prepared.cells, quick, source };
+  const given = opts.consent ?? { allowRemote: false, allowCommands: false };
+  const needed = consentNeeded(prepared.cells, builtin && !setTouchesCommands(source.set));
+  checkConsent(needed, given);
+  return { scenario: prepared.scenario, cells: prepared.cells, quick, source, consent: { ...needed, ...given } };
 }
 
 export function validateText(text: string, quick: boolean): ValidationResult {

@@ -1,52 +1,121 @@
 import type { EngineEvent } from '../../contract/api.js';
+import type { RunStatus } from '../../contract/results.js';
+import type { Phase } from '../../contract/scenario.js';
+import { executorOf, type ProgressPlan } from '../driver/executors/index.js';
 
-/**
- * The figures of a run's progress events. Requests are counted from the live windows as they arrive
- * (not only when a server run ends), and time is measured against load time: a server run's clock
- * starts at its first phase, so server start-up and shutdown do not eat into "remaining".
- */
+// A run's progress, computed once, here; the UI and the CLI only display it.
+//
+//   per phase:   requests done / requests planned        (count phases: burst, sequential, closed+count)
+//                load time since its start / planned time (timed phases: rate, closed+duration, ramps)
+//   per server run: the mean of its phases' fractions
+//   the run:     (server runs done + the current one's fraction) / server runs
+//
+// It never goes down, stays below 100 % until the run completes, and a cancelled or failed run keeps
+// the fraction it reached. `remaining` is the load time left: exact when every phase is timed,
+// otherwise extrapolated from the load time so far (server start-up is not load time, so the
+// seconds a cluster spends starting do not inflate it).
+
+export interface ProgressSnapshot {
+  elapsedMs: number;
+  remainingMs: number | null;
+  requests: number;
+  fraction: number;
+}
+
+interface PhaseState {
+  plan: ProgressPlan;
+  requests: number;
+  startedAt: number | null;
+  ended: boolean;
+}
+
+const RUNNING_CAP = 0.99;
+
 export class RunProgress {
   private requestsDone = 0;
-  private requestsLive = 0;
-  private plannedDoneMs = 0;
   private targetsDone = 0;
+  private phases: PhaseState[] = [];
   private loadStartedAt: number | null = null;
-  private plannedCurrentMs: number | null = null;
-  private readonly startedAt = performance.now();
+  private loadDoneMs = 0;
+  private highest = 0;
+  private final: number | null = null;
+  private readonly startedAt: number;
 
   constructor(
-    /** planned load time of the whole run (every target), 0 when some phase has no planned length */
-    private readonly plannedMs: number,
-    private readonly targets: number,
-  ) {}
+    /** the phases of each server run, in order */
+    private readonly targets: readonly (readonly Phase[])[],
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.startedAt = now();
+  }
 
-  /** A server run begins; its planned load time, or null when its phases do not say. */
-  targetStarted(plannedMs: number | null): void {
-    this.plannedCurrentMs = plannedMs;
+  /** The next server run begins. */
+  targetStarted(): void {
+    const phases = this.targets[this.targetsDone] ?? [];
+    this.phases = phases.map((p) => ({ plan: executorOf(p).plan(p), requests: 0, startedAt: null, ended: false }));
     this.loadStartedAt = null;
-    this.requestsLive = 0;
   }
 
   /** Every event of the current server run passes through here on its way out. */
   observe(event: EngineEvent): void {
-    if (event.event === 'run:window') this.requestsLive += event.payload.count;
-    else if (event.event === 'run:phase' && event.payload.state === 'started' && this.loadStartedAt === null) this.loadStartedAt = performance.now();
+    if (event.event === 'run:window') {
+      this.requestsDone += event.payload.count;
+      const phase = event.payload.phaseIndex === null ? undefined : this.phases[event.payload.phaseIndex];
+      if (phase) phase.requests += event.payload.count;
+    } else if (event.event === 'run:phase') {
+      const phase = this.phases[event.payload.phaseIndex];
+      this.loadStartedAt ??= this.now();
+      if (!phase) return;
+      if (event.payload.state === 'started') phase.startedAt ??= this.now();
+      else phase.ended = true;
+    }
   }
 
-  targetEnded(requests: number): void {
-    this.requestsDone += requests;
-    this.requestsLive = 0;
-    this.plannedDoneMs += this.plannedCurrentMs ?? 0;
-    this.targetsDone += 1;
+  targetEnded(): void {
+    if (this.loadStartedAt !== null) this.loadDoneMs += this.now() - this.loadStartedAt;
     this.loadStartedAt = null;
+    this.targetsDone += 1;
+    this.phases = [];
   }
 
-  snapshot(): { elapsedMs: number; remainingMs: number | null; requests: number; fraction: number } {
-    const elapsedMs = performance.now() - this.startedAt;
-    const requests = this.requestsDone + this.requestsLive;
-    if (this.plannedMs <= 0) return { elapsedMs, remainingMs: null, requests, fraction: this.targetsDone / Math.max(1, this.targets) };
-    const current = this.loadStartedAt === null ? 0 : Math.min(this.plannedCurrentMs ?? 0, performance.now() - this.loadStartedAt);
-    const doneMs = Math.min(this.plannedMs, this.plannedDoneMs + current);
-    return { elapsedMs, remainingMs: this.plannedMs - doneMs, requests, fraction: doneMs / this.plannedMs };
+  /** The run ended: completed is 100 %, anything else keeps what it reached. */
+  finish(status: RunStatus): void {
+    this.final = status === 'completed' ? 1 : Math.min(RUNNING_CAP, this.fraction());
+  }
+
+  private currentFraction(): number {
+    if (this.phases.length === 0) return 0;
+    const now = this.now();
+    let sum = 0;
+    for (const p of this.phases) {
+      if (p.ended) sum += 1;
+      else if (p.plan.kind === 'requests') sum += p.plan.requests > 0 ? Math.min(1, p.requests / p.plan.requests) : 0;
+      else if (p.startedAt !== null) sum += p.plan.durationMs > 0 ? Math.min(1, (now - p.startedAt) / p.plan.durationMs) : 1;
+    }
+    return sum / this.phases.length;
+  }
+
+  private fraction(): number {
+    if (this.final !== null) return this.final;
+    const raw = (this.targetsDone + this.currentFraction()) / Math.max(1, this.targets.length);
+    this.highest = Math.max(this.highest, Math.min(RUNNING_CAP, raw));
+    return this.highest;
+  }
+
+  snapshot(): ProgressSnapshot {
+    const now = this.now();
+    const fraction = this.fraction();
+    const loadMs = this.loadDoneMs + (this.loadStartedAt === null ? 0 : now - this.loadStartedAt);
+    return { elapsedMs: now - this.startedAt, remainingMs: this.final !== null ? 0 : this.remaining(fraction, loadMs), requests: this.requestsDone, fraction };
+  }
+
+  private remaining(fraction: number, loadMs: number): number | null {
+    const timed = this.targets.every((phases) => phases.every((p) => executorOf(p).plan(p).kind === 'time'));
+    if (timed) {
+      const planned = this.targets.reduce((sum, phases) => sum + phases.reduce((s, p) => s + (executorOf(p).plannedMs(p) ?? 0), 0), 0);
+      return Math.max(0, planned * (1 - fraction));
+    }
+    // extrapolate the load time so far; too early to say below 2 %
+    return fraction < 0.02 || loadMs <= 0 ? null : (loadMs * (1 - fraction)) / fraction;
   }
 }

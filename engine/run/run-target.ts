@@ -2,6 +2,7 @@ import type { EngineEvent } from '../../contract/api.js';
 import type { LiveWindow, PhaseResult, ServerSample } from '../../contract/results.js';
 import type { Scenario, ServerSpec } from '../../contract/scenario.js';
 import type { Store } from '../../db/store.js';
+import { describeDbError } from '../../db/store-faults.js';
 import { runDriver } from '../driver/driver.js';
 import { checkThresholds } from './thresholds.js';
 import { isServerSkipped, startServer, type ServerSampleData } from '../supervisor/supervisor.js';
@@ -15,6 +16,8 @@ export interface TargetContext {
   cellIndex: number;
   server: ServerSpec;
   signal: AbortSignal;
+  /** the person consented to load outside this machine */
+  allowRemote?: boolean;
 }
 
 export interface TargetOutcome {
@@ -45,22 +48,42 @@ export async function runTarget(ctx: TargetContext): Promise<TargetOutcome> {
     peaks.cpu = Math.max(peaks.cpu, sample.cpuPercent);
     peaks.rss = Math.max(peaks.rss, sample.rssBytes);
     peaks.processes = Math.max(peaks.processes, sample.processes);
-    store.insertSamples([payload]);
+    write(() => store.insertSamples([payload]));
     emit({ event: 'run:sample', payload });
   };
 
-  // The driver stops when the run is cancelled or the server dies under it.
+  // The driver stops when the run is cancelled, the server dies under it, or the store stops
+  // taking writes (a full disk); each fault is recorded with when it happened, and what was
+  // measured until then is kept.
   const driverAbort = new AbortController();
+  const sinceStart = () => (t0EpochMs === undefined ? 'before the start' : `${((Date.now() - t0EpochMs) / 1000).toFixed(1)} s after the start`);
   let crashReason: string | null = null;
   const onCrash = (exit: { reason: string; output: string[] }) => {
     const tail = exit.output.slice(-3).join(' | ');
-    crashReason = `server exited during the run (${exit.reason})${tail ? `: ${tail}` : ''}`;
+    crashReason = `server exited during the run (${exit.reason}), ${sinceStart()}${tail ? `: ${tail}` : ''}`;
     driverAbort.abort('crashed');
   };
+  // A bundled server that loses a worker process goes on serving with the others; it says so on
+  // stderr ("loadscope-server cluster: worker 123 exited (SIGKILL)") and the note is kept with the run.
+  const notes: string[] = [];
+  const onLine = (line: string) => {
+    const m = /^loadscope-server [\w-]+: (.*\bworker \d+ exited \([^)]*\))/.exec(line);
+    if (m) notes.push(`${m[1]}, ${sinceStart()}`);
+  };
+  let storeFailure: string | null = null;
+  function write(action: () => void): void {
+    if (storeFailure !== null) return;
+    try {
+      action();
+    } catch (err) {
+      storeFailure = `the store stopped taking writes ${sinceStart()} (${describeDbError(err)}); what was stored until then is kept`;
+      driverAbort.abort('store');
+    }
+  }
 
   let server;
   try {
-    server = await startServer(ctx.server, { onSample, onCrash, signal: ctx.signal });
+    server = await startServer(ctx.server, { onSample, onCrash, onLine, signal: ctx.signal, allowRemote: ctx.allowRemote });
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     const skipped = isServerSkipped(err);
@@ -78,7 +101,7 @@ export async function runTarget(ctx: TargetContext): Promise<TargetOutcome> {
   let result;
   try {
     result = await runDriver(
-      { baseUrl: server.url, phases: ctx.scenario.phases },
+      { baseUrl: server.url, phases: ctx.scenario.phases, allowRemote: ctx.allowRemote },
       {
         onStart: (e) => {
           t0EpochMs = e.t0EpochMs;
@@ -94,10 +117,10 @@ export async function runTarget(ctx: TargetContext): Promise<TargetOutcome> {
         onWindow: (w) => {
           const window: LiveWindow = { runId, targetId, ...w };
           requests += w.count;
-          store.insertWindows([window]);
+          write(() => store.insertWindows([window]));
           emit({ event: 'run:window', payload: window });
         },
-        onRows: (batch) => store.insertRequests(targetId, batch.rows, batch.count),
+        onRows: (batch) => write(() => store.insertRequests(targetId, batch.rows, batch.count)),
       },
       driverAbort.signal,
     );
@@ -106,9 +129,11 @@ export async function runTarget(ctx: TargetContext): Promise<TargetOutcome> {
     await server.stop();
   }
 
-  for (const phase of result.phases) store.savePhase(targetId, phase.result, phase.histograms);
-  const status = crashReason ? 'failed' : ctx.signal.aborted ? 'cancelled' : 'completed';
-  const reason = crashReason ?? (status === 'cancelled' ? 'cancelled by the user' : null);
+  for (const phase of result.phases) write(() => store.savePhase(targetId, phase.result, phase.histograms));
+  const fault = crashReason ?? result.failure ?? storeFailure;
+  const status = fault !== null ? 'failed' : ctx.signal.aborted ? 'cancelled' : 'completed';
+  const said = [fault ?? (status === 'cancelled' ? 'cancelled by the user' : null), ...notes].filter((s): s is string => s !== null);
+  const reason = said.length > 0 ? said.join('; ') : null;
   store.updateTarget(targetId, {
     status,
     reason,

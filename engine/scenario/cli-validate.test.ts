@@ -45,7 +45,7 @@ describe('loadscope validate', () => {
       'servers[0].options.workers: must be an integer, got 2.5',
       'phases[0]: unknown key "cuont" (did you mean "count"?)',
       'phases[1].rate: must be > 0, got -5',
-      'phases[2].executor: must be one of burst, closed, rate, sequential, got "bust"',
+      'phases[2].executor: must be one of burst, closed, rate, sequential, ramping-users, got "bust"',
     ]);
   });
 

@@ -5,7 +5,7 @@ import { formatPath, isPlainObject } from './param-path.js';
 
 // zod 4 issues -> `path: reason` lines a person understands, e.g.
 //   phases[1].rate: must be > 0, got -5
-//   phases[2].executor: must be one of burst, closed, rate, sequential, got "bust"
+//   phases[2].executor: must be one of burst, closed, rate, sequential, ramping-users, got "bust"
 // zod 4 does not carry the received value in its issues, so it is looked up in the input by path.
 
 type Issue = core.$ZodIssue;

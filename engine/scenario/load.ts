@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { LoadscopeError } from '../../contract/errors.js';
 import { builtinScenarioPath } from './builtin.js';
+import { MAX_SCENARIO_BYTES } from './limits.js';
 import type { OverrideOptions } from './overrides.js';
 import { prepareScenarioText, type PreparedScenario } from './prepare.js';
 
@@ -21,8 +22,13 @@ export interface LoadedScenario extends PreparedScenario {
 export function resolveScenarioFile(ref: string): string | undefined {
   if (!ref.endsWith('.json') && !existsSync(ref)) return undefined;
   const path = resolve(ref);
-  if (!existsSync(path) || !statSync(path).isFile()) {
-    throw new LoadscopeError('LS_ERR_SCENARIO_NOT_FOUND', `no scenario file '${ref}' (${path} does not exist)`);
+  if (!existsSync(path)) throw new LoadscopeError('LS_ERR_SCENARIO_NOT_FOUND', `no scenario file '${ref}' (${path} does not exist)`);
+  const stat = statSync(path);
+  if (stat.isDirectory()) throw new LoadscopeError('LS_ERR_SCENARIO_NOT_FOUND', `'${ref}' is a directory, not a scenario file (give the .json file inside it)`);
+  if (!stat.isFile()) throw new LoadscopeError('LS_ERR_SCENARIO_NOT_FOUND', `'${ref}' is not a regular file`);
+  // Not read at all when too big: reading a huge file is the memory problem the limit prevents.
+  if (stat.size > MAX_SCENARIO_BYTES) {
+    throw new LoadscopeError('LS_ERR_SCENARIO_INVALID', `${path} is ${stat.size} bytes; a scenario may have at most ${MAX_SCENARIO_BYTES}`);
   }
   return path;
 }

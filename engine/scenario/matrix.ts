@@ -1,4 +1,5 @@
 import type { Scenario, ScenarioIssue } from '../../contract/scenario.js';
+import { MAX_EXPANDED_BYTES, MAX_SERVER_RUNS } from './limits.js';
 import { ScenarioInvalidError } from './errors.js';
 import { show } from './format-issues.js';
 import { formatPath, isPlainObject, parsePath, PathError, setPath, type PathSegment } from './param-path.js';
@@ -50,6 +51,17 @@ export function tryExpandMatrix(scenario: Scenario): MatrixExpansion {
   const total = parsed.reduce((n, e) => n * e.values.length, 1);
   if (total > MAX_CELLS) {
     return { ok: false, issues: [{ path: 'matrix', message: `makes ${total} cells; at most ${MAX_CELLS} are allowed` }] };
+  }
+  // Bounded before expanding: every cell is a full copy of the scenario.
+  const widest = Math.max(JSON.stringify(base).length, ...parsed.flatMap((e) => e.values.map((v) => JSON.stringify(v)?.length ?? 0)));
+  if (total * widest > MAX_EXPANDED_BYTES) {
+    const mb = (n: number) => `${Math.ceil(n / (1024 * 1024))} MB`;
+    return { ok: false, issues: [{ path: 'matrix', message: `makes ${total} cells of up to ${Math.ceil(widest / 1024)} KB each (${mb(total * widest)}); at most ${mb(MAX_EXPANDED_BYTES)} in all` }] };
+  }
+  const serverCounts = parsed.find((e) => e.key === 'servers')?.values.map((v) => (Array.isArray(v) ? v.length : 0)) ?? [(base as { servers?: unknown[] }).servers?.length ?? 0];
+  const runs = (total / (parsed.find((e) => e.key === 'servers')?.values.length ?? 1)) * serverCounts.reduce((a, b) => a + b, 0);
+  if (runs > MAX_SERVER_RUNS) {
+    return { ok: false, issues: [{ path: 'matrix', message: `makes ${runs} server runs (cells x servers); at most ${MAX_SERVER_RUNS} are allowed` }] };
   }
 
   // One value at a time, on the base scenario.

@@ -1,4 +1,5 @@
 import { ScenarioInvalidError } from './errors.js';
+import { MAX_NESTING_DEPTH, MAX_SCENARIO_BYTES, nestingOverflow } from './limits.js';
 
 // Scenario files are JSON. JSON.parse's errors on Node 20 often have no position ("Unexpected token
 // '}', "<the whole file>" is not valid JSON"), so on failure a small scanner finds where and why.
@@ -6,6 +7,18 @@ import { ScenarioInvalidError } from './errors.js';
 /** The parsed JSON value of a scenario text; bad JSON throws ScenarioInvalidError with line and column. */
 export function parseScenarioText(text: string, sourceName: string): unknown {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const bytes = Buffer.byteLength(body, 'utf8');
+  if (bytes > MAX_SCENARIO_BYTES) {
+    throw new ScenarioInvalidError(sourceName, [{ path: '(json)', message: `the text is ${bytes} bytes; a scenario may have at most ${MAX_SCENARIO_BYTES}` }]);
+  }
+  // Before parsing: the error locator below is recursive, and nothing needs this much nesting.
+  const deep = nestingOverflow(body);
+  if (deep >= 0) {
+    const { line, column } = lineAndColumn(body, deep);
+    throw new ScenarioInvalidError(sourceName, [
+      { path: '(json)', message: `nested deeper than ${MAX_NESTING_DEPTH} arrays/objects at line ${line}, column ${column}`, line, column },
+    ]);
+  }
   try {
     return JSON.parse(body) as unknown;
   } catch (err) {

@@ -11,6 +11,7 @@ const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
 function lengthMs(p: Phase): number | null {
   if (p.executor === 'rate') return p.durationMs;
   if (p.executor === 'closed' && p.count === undefined) return p.durationMs ?? null;
+  if (p.executor === 'ramping-users') return p.stages.reduce((sum, s) => sum + s.durationMs, 0);
   return null;
 }
 
@@ -20,6 +21,8 @@ function expected(p: Phase): number | null {
       return Math.round((((p.rate + (p.rampTo ?? p.rate)) / 2) * p.durationMs * p.clients) / 1000);
     case 'closed':
       return p.count === undefined ? null : p.count * p.clients;
+    case 'ramping-users':
+      return null;
     default:
       return p.count * p.clients;
   }
@@ -36,6 +39,8 @@ function load(p: Phase): string {
       return `${p.count} at once${clients}`;
     case 'sequential':
       return `${p.count} one after another${clients}`;
+    case 'ramping-users':
+      return `${[p.startUsers, ...p.stages.map((s) => s.target)].join(' → ')} users${clients}`;
   }
 }
 

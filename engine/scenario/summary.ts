@@ -1,4 +1,5 @@
 import type { Phase, Scenario, ServerSpec } from '../../contract/scenario.js';
+import { executorOf } from '../driver/executors/index.js';
 import type { Cell } from './matrix.js';
 
 // Short human descriptions of servers, phases and a whole scenario, for `validate`, `scenarios` and
@@ -30,22 +31,7 @@ export function phaseName(phase: Phase, index: number): string {
 
 /** `burst of 3`, `closed: 10 users, 1000 requests`, `rate 100/s -> 200/s for 5000 ms (poisson)`, ... */
 export function describePhaseSize(phase: Phase): string {
-  switch (phase.executor) {
-    case 'burst':
-      return `burst of ${phase.count}`;
-    case 'sequential':
-      return `sequential: ${phase.count} requests one after another`;
-    case 'closed': {
-      const amount = [phase.count !== undefined ? `${phase.count} requests` : '', phase.durationMs !== undefined ? `up to ${phase.durationMs} ms` : '']
-        .filter(Boolean)
-        .join(', ');
-      return `closed: ${phase.users} users, ${amount}${phase.thinkMs > 0 ? `, think ${phase.thinkMs} ms` : ''}`;
-    }
-    case 'rate': {
-      const ramp = phase.rampTo !== undefined ? ` -> ${phase.rampTo}/s` : '';
-      return `rate ${phase.rate}/s${ramp} for ${phase.durationMs} ms (${phase.arrivals})`;
-    }
-  }
+  return executorOf(phase).describe(phase);
 }
 
 export function describePhase(phase: Phase, index: number): string {

@@ -60,9 +60,9 @@ describe('validateScenario: one message per problem, with its path and the value
 
   it('discriminated unions: the executor and the architecture name their allowed values', () => {
     const bust = { ...createScenario(), phases: [createBurstPhase(), createBurstPhase(), { executor: 'bust', requests: [{ path: '/' }] }] };
-    expect(issuesOf(bust)).toEqual(['phases[2].executor: must be one of burst, closed, rate, sequential, got "bust"']);
+    expect(issuesOf(bust)).toEqual(['phases[2].executor: must be one of burst, closed, rate, sequential, ramping-users, got "bust"']);
     const noExecutor = { ...createScenario(), phases: [{ count: 3, requests: [{ path: '/' }] }] };
-    expect(issuesOf(noExecutor)).toEqual(['phases[0].executor: required: must be one of burst, closed, rate, sequential']);
+    expect(issuesOf(noExecutor)).toEqual(['phases[0].executor: required: must be one of burst, closed, rate, sequential, ramping-users']);
     const arch = createScenario({ servers: [{ architecture: 'clutser' } as never] });
     expect(issuesOf(arch)).toEqual([
       'servers[0].architecture: must be one of single, cluster, autoscale, offload, thread-per-request, thread-pool, external, got "clutser"',
@@ -76,9 +76,9 @@ describe('validateScenario: one message per problem, with its path and the value
   });
 
   it('custom refinements keep the schema message and add the value', () => {
-    const input = createScenario({ servers: [{ architecture: 'single' }, { architecture: 'external', url: 'http://example.com:8080' }] });
+    const input = createScenario({ servers: [{ architecture: 'single' }, { architecture: 'external', url: 'http://127.0.0.1:1@10.0.0.1:8080' }] });
     expect(issuesOf(input)).toEqual([
-      'servers[1].url: must be an http(s) URL on this machine (127.0.0.0/8, ::1 or localhost), got "http://example.com:8080"',
+      'servers[1].url: must be an http(s) URL without user:password@ (load outside this machine needs --allow-remote), got "http://127.0.0.1:1@10.0.0.1:8080"',
     ]);
     const closed = createScenario({ phases: [{ executor: 'closed', users: 2, requests: [{ path: '/' }] }] });
     expect(issuesOf(closed)).toEqual(['phases[0].count: needs count or durationMs']);

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { ChildProcess } from 'node:child_process';
 import type { ServerReadyMessage } from '../../contract/servers.js';
+import { checkLiteralTarget, guardedLookup } from '../net/target-guard.js';
 import type { OutputTail } from './output.js';
 
 // Readiness checks, each a promise that settles once; the caller races them against the process
@@ -13,24 +14,34 @@ export interface Check<T> {
 
 const POLL_MS = 100;
 
-/** Any HTTP answer at url (whatever the status) means ready. */
-export function pollUrl(url: string): Check<void> {
+/**
+ * Any HTTP answer at url (whatever the status) means ready. The probe connects only to this machine
+ * (checked on the resolved address) unless allowRemote; a refusal rejects at once instead of polling.
+ */
+export function pollUrl(url: string, allowRemote = false): Check<void> {
   let cancelled = false;
   let timer: NodeJS.Timeout | undefined;
   let req: http.ClientRequest | undefined;
-  const done = new Promise<void>((resolve) => {
+  const lookup = guardedLookup(allowRemote);
+  const done = new Promise<void>((resolve, reject) => {
     const attempt = () => {
       if (cancelled) return;
-      req = http.get(url, { agent: false, timeout: 1000 }, (res) => {
+      req = http.get(url, { agent: false, timeout: 1000, lookup }, (res) => {
         res.resume();
         resolve();
       });
       req.on('timeout', () => req?.destroy());
-      req.on('error', () => {
-        if (!cancelled) timer = setTimeout(attempt, POLL_MS);
+      req.on('error', (err: Error & { code?: string }) => {
+        if (err.code === 'LS_ERR_NOT_LOOPBACK') reject(err);
+        else if (!cancelled) timer = setTimeout(attempt, POLL_MS);
       });
     };
-    attempt();
+    try {
+      checkLiteralTarget(url, allowRemote);
+      attempt();
+    } catch (err) {
+      reject(err as Error);
+    }
   });
   return {
     done,

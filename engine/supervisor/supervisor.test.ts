@@ -187,6 +187,16 @@ describe('external servers', () => {
     expect(String((err as Error).message)).toMatch(/command not found: loadscope-no-such-command-xyz/);
   });
 
+  it('skips an optional server whose command exits 127 before it is ready (a wrapper whose program is not installed)', async () => {
+    const wrapper = [process.execPath, '-e', 'console.error("wrapper: its program is not installed"); process.exit(127)'];
+    const optional: ExternalServer = { architecture: 'external', url: 'http://127.0.0.1:9', command: wrapper, optional: true };
+    const err = await startServer(optional).catch((e: unknown) => e);
+    expect(isServerSkipped(err)).toBe(true);
+    expect(String((err as Error).message)).toMatch(/exit code 127[\s\S]*its program is not installed[\s\S]*skipped because the server is optional/);
+    // the same exit from a required server is a failure to start
+    await expect(startServer({ ...optional, optional: false })).rejects.toMatchObject({ code: 'LS_ERR_SERVER_START' });
+  });
+
   it('fails clearly when a required command is not installed', async () => {
     const spec: ExternalServer = { architecture: 'external', url: 'http://127.0.0.1:9', command: ['loadscope-no-such-command-xyz'], optional: false };
     await expect(startServer(spec)).rejects.toMatchObject({ code: 'LS_ERR_SERVER_START', message: expect.stringMatching(/command not found/) });

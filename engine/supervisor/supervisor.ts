@@ -43,6 +43,8 @@ export interface StartOptions {
   signal?: AbortSignal;
   /** bundled servers: how long to wait for the ready message (default 15 s). External: readiness.timeoutMs */
   readyTimeoutMs?: number;
+  /** the person consented to load outside this machine (readiness probes go there too) */
+  allowRemote?: boolean;
 }
 
 export interface RunningServer {
@@ -75,7 +77,8 @@ export function startServer(spec: ServerSpec, opts: StartOptions = {}): Promise<
   return spec.architecture === 'external' ? startExternal(spec, opts) : startBundled(spec, opts);
 }
 
-function childEnv(): NodeJS.ProcessEnv {
+/** The environment of a server process (exported for the packaging test: the RunAsNode fuse depends on it). */
+export function childEnv(): NodeJS.ProcessEnv {
   // Under Electron, process.execPath is the Electron binary: make it behave as plain Node.
   return process.versions.electron ? { ...process.env, ELECTRON_RUN_AS_NODE: '1' } : process.env;
 }
@@ -109,6 +112,9 @@ export async function startScriptServer(file: string, args: readonly string[], s
   const url = `http://127.0.0.1:${(await readyMessage.done).port}`;
   return supervise(proc, { label, url, pid: proc.pid, affinity, statsUrl: url + STATS_PATH, exclude: null, mapExit: null }, opts);
 }
+
+/** The exit code of a command that is not installed (the shell's convention). */
+const NOT_INSTALLED_EXIT = 127;
 
 async function startExternal(spec: ExternalServer, opts: StartOptions): Promise<RunningServer> {
   const label = spec.label ?? (spec.command?.[0] ? basename(spec.command[0]) : 'external');
@@ -156,9 +162,13 @@ async function startExternal(spec: ExternalServer, opts: StartOptions): Promise<
 
   const checks: Check<unknown>[] = [spawnCheck];
   if (pattern) checks.push(waitForLine(proc.output, pattern));
-  if (!pattern || spec.readiness?.url) checks.push(pollUrl(spec.readiness?.url ?? spec.url));
-  await awaitReady(proc, checks, timeoutMs, opts.signal).catch((err: unknown) => {
+  if (!pattern || spec.readiness?.url) checks.push(pollUrl(spec.readiness?.url ?? spec.url, opts.allowRemote));
+  await awaitReady(proc, checks, timeoutMs, opts.signal).catch(async (err: unknown) => {
     detachLines?.();
+    // 127 is the shell's "command not found": a wrapper script (scenarios/assets/nginx-4k.mjs) says
+    // with it that the program it runs is not installed, which skips an optional server too
+    const exit = commandExit ?? (await proc.exited);
+    if (spec.optional && exit.code === NOT_INSTALLED_EXIT) throw new ServerSkippedError(`${err instanceof Error ? err.message : String(err)}; skipped because the server is optional`);
     throw err;
   });
   // The reaper exits with the command's code; its message also carries a signal. The message comes
@@ -264,7 +274,7 @@ function supervise(proc: ServerProcess, s: Supervised, opts: StartOptions): Runn
 /** An external server that is already running: only its readiness is checked; stop() does nothing. */
 async function attach(spec: ExternalServer, label: string, timeoutMs: number, opts: StartOptions): Promise<RunningServer> {
   const url = spec.readiness?.url ?? spec.url;
-  const check = pollUrl(url);
+  const check = pollUrl(url, opts.allowRemote);
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   try {

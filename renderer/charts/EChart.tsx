@@ -35,6 +35,12 @@ export function filledSeries(option: EChartsOption): number {
   return list.filter((s) => Array.isArray(s.data) && s.data.length > 0).length;
 }
 
+/** The distinct names the legend shows (series names): exposed as data-legend for tests. */
+export function legendNames(option: EChartsOption): string[] {
+  const list = Array.isArray(option.series) ? option.series : option.series === undefined ? [] : [option.series];
+  return [...new Set(list.map((s) => (typeof s.name === 'string' ? s.name : '')).filter((n) => n !== ''))];
+}
+
 /**
  * A thin ECharts wrapper: init on mount, setOption on change, resize with its box, dispose on
  * unmount. Updates use lazyUpdate so several in one frame draw once.
@@ -69,6 +75,7 @@ export function EChart({ option, height = 260, notMerge = true, testId, points, 
       data-testid={testId}
       data-points={points}
       data-series={filledSeries(option)}
+      data-legend={JSON.stringify(legendNames(option))}
       role="img"
       aria-label={ariaLabel}
     />

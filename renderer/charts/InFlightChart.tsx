@@ -4,10 +4,10 @@ import { EChart } from './EChart';
 import { phaseMarkLine, seconds, type SeriesGroup } from './groups';
 import { baseOption, timeAxis, valueAxis } from './theme';
 
-/** Requests sent and not yet answered at the end of each window. */
+/** Requests sent and not yet answered at the end of each window; dashed: open-loop arrivals queued at the client (no free slot yet). */
 export function InFlightChart({ groups, version, height = 240, maxSec }: { groups: readonly SeriesGroup[]; version?: number; height?: number; maxSec?: number }) {
   const option = useMemo<EChartsOption>(() => {
-    const series: LineSeriesOption[] = groups.map((g, i) => ({
+    const inFlight: LineSeriesOption[] = groups.map((g, i) => ({
       type: 'line',
       name: groups.length === 1 ? 'in flight' : g.name,
       step: 'end',
@@ -17,6 +17,20 @@ export function InFlightChart({ groups, version, height = 240, maxSec }: { group
       itemStyle: { color: g.color },
       markLine: i === 0 ? phaseMarkLine(groups) : undefined,
     }));
+    // queued arrivals are drawn only where there were any (closed loops never queue)
+    const queued: LineSeriesOption[] = groups
+      .filter((g) => g.windows.some((w) => w.queued > 0))
+      .map((g) => ({
+        type: 'line',
+        id: `${g.key}|queued`,
+        name: groups.length === 1 ? 'queued at the client' : g.name,
+        step: 'end',
+        data: g.windows.map((w) => [seconds(w.tMs), w.queued]),
+        showSymbol: false,
+        lineStyle: { color: g.color, width: 1.5, type: 'dashed' },
+        itemStyle: { color: g.color },
+      }));
+    const series = [...inFlight, ...queued];
     const base = baseOption();
     return {
       ...base,

@@ -2,7 +2,8 @@ import { useMemo } from 'react';
 import type { EChartsOption, LineSeriesOption } from 'echarts';
 import { EChart } from './EChart';
 import { phaseMarkLine, pointsIn, seconds, type SeriesGroup } from './groups';
-import { baseOption, sig3, timeAxis, valueAxis } from './theme';
+import { latencyTooltip } from './tooltip-html';
+import { baseOption, timeAxis, valueAxis } from './theme';
 
 export type LatencyMetric = 'total' | 'wait' | 'processing';
 export type WindowPercentile = 'p50' | 'p90' | 'p99';
@@ -60,16 +61,7 @@ export function LatencyChart({ groups, metric, log, version, height = 300, testI
       ...base,
       tooltip: {
         ...base.tooltip,
-        formatter: (params) => {
-          const list = Array.isArray(params) ? params : [params];
-          const head = list[0] !== undefined && Array.isArray(list[0].value) ? `${sig3(list[0].value[0])} s` : '';
-          const rows = list.map((x) => {
-            const pct = String(x.seriesId ?? '').split('|')[1] ?? '';
-            const label = groups.length === 1 ? pct : `${x.seriesName ?? ''} ${pct}`;
-            return `${x.marker ?? ''} ${label}: <b>${Array.isArray(x.value) ? sig3(x.value[1]) : ''} ms</b>`;
-          });
-          return [head, ...rows].join('<br/>');
-        },
+        formatter: (params) => latencyTooltip(Array.isArray(params) ? params : [params], groups.length === 1),
       },
       xAxis: timeAxis(maxSec),
       yAxis: valueAxis(`${metric} time (ms)${log ? ', log' : ''}`, { log }),

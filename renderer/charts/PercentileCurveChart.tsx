@@ -1,7 +1,8 @@
 import { useMemo } from 'react';
 import type { EChartsOption, LineSeriesOption } from 'echarts';
 import { EChart } from './EChart';
-import { axisStyle, baseOption, sig3, valueAxis } from './theme';
+import { percentileTooltip } from './tooltip-html';
+import { axisStyle, baseOption, valueAxis } from './theme';
 
 export interface PercentileCurve {
   name: string;
@@ -41,13 +42,7 @@ export function PercentileCurveChart({ curves, log, height = 320, testId }: { cu
       ...base,
       tooltip: {
         ...base.tooltip,
-        formatter: (params) => {
-          const list = Array.isArray(params) ? params : [params];
-          const first = list[0];
-          const x = first !== undefined && Array.isArray(first.value) ? Number(first.value[0]) : 1;
-          const rows = list.map((p) => `${p.marker ?? ''} ${p.seriesName ?? ''}: ${Array.isArray(p.value) ? sig3(p.value[1]) : ''} ms`);
-          return [`percentile ${percentLabel(x)}`, ...rows].join('<br/>');
-        },
+        formatter: (params) => percentileTooltip(Array.isArray(params) ? params : [params], percentLabel),
       },
       xAxis: {
         type: 'log',

@@ -1,98 +1,77 @@
-import type { PhaseResult, RunSummary } from '../../contract/results';
+import type { CompareResult } from '../../contract/api';
+import { beyondNoise, COMPARE_METRICS, intervalKey, pairPhases, type CompareMetric, type RatioInterval } from '../../contract/compare';
 import { count, num, ratio } from '../ui/format';
 import { Panel } from '../ui/widgets';
 
-interface Row {
-  group: string;
-  label: string;
-  get: (p: PhaseResult) => number | null | undefined;
-  /** true where a larger value is better (throughput), for colouring the ratios */
-  higherIsBetter?: boolean;
-  isCount?: boolean;
+// Pairs by server label, matrix cell and phase name (contract/compare.ts, the same as the CLI's
+// `compare`): a run without that server run and phase shows "-". A ratio is coloured only when its
+// 95 % bootstrap interval excludes 1; the interval is on hover.
+
+function ratioClass(metric: CompareMetric, interval: RatioInterval | undefined): string {
+  if (!interval || !beyondNoise(interval)) return '';
+  const up = interval.low > 1;
+  return up === metric.higherIsBetter ? 'better' : 'worse';
 }
 
-const STATS = ['mean', 'p50', 'p90', 'p99', 'max'] as const;
-const ROWS: Row[] = [
-  { group: '', label: 'requests', get: (p) => p.count, higherIsBetter: true, isCount: true },
-  { group: '', label: 'throughput (req/s)', get: (p) => p.throughput, higherIsBetter: true },
-  ...(['total', 'wait', 'processing'] as const).flatMap((m) =>
-    STATS.map((s): Row => ({ group: `${m} (ms)`, label: s, get: (p) => p[m]?.[s] })),
-  ),
-];
-
-function ratioClass(a: number | null | undefined, b: number | null | undefined, higherIsBetter: boolean): string {
-  if (a === null || a === undefined || b === null || b === undefined || a === 0) return '';
-  const r = b / a;
-  if (r > 1.1) return higherIsBetter ? 'better' : 'worse';
-  if (r < 0.9) return higherIsBetter ? 'worse' : 'better';
-  return '';
+function intervalText(interval: RatioInterval | undefined): string {
+  if (!interval) return 'no interval: too few stored rows or windows to tell this ratio from noise';
+  const f = (v: number) => v.toFixed(3);
+  return `95 % interval ${f(interval.low)} – ${f(interval.high)} (bootstrap, ${interval.resamples} resamples): ${beyondNoise(interval) ? 'beyond the noise' : 'within the noise'}`;
 }
 
-export interface ServerKey {
-  key: string;
-  label: string;
-}
-
-/** Matches server runs across runs by matrix cell and server position. */
-export const serverKey = (t: { cellIndex: number; serverIndex: number }): string => `${t.cellIndex}:${t.serverIndex}`;
-
-/** One table per server and phase: each run's figures side by side, and every run against the first as B/A. */
-export function CompareTable({ runs, servers }: { runs: readonly RunSummary[]; servers: readonly ServerKey[] }) {
-  const base = runs[0];
-  if (base === undefined) return null;
+/** One table per paired phase: each run's figures side by side, and every run against the first as B/A. */
+export function CompareTable({ result }: { result: CompareResult }) {
+  const { runs } = result;
+  if (runs.length === 0) return null;
+  const intervals = new Map(result.intervals.map((i) => [intervalKey(i.pairKey, i.metric, i.run), i]));
   const letter = (i: number) => String.fromCharCode(65 + i);
-  const blocks = servers.flatMap((s) => {
-    const phaseNames = new Map<number, string>();
-    for (const r of runs) for (const t of r.targets) if (serverKey(t) === s.key) for (const p of t.phases) phaseNames.set(p.index, p.name);
-    return [...phaseNames].sort((a, b) => a[0] - b[0]).map(([index, name]) => ({ server: s, index, name }));
-  });
   return (
     <div className="compare-tables" data-testid="compare-table">
-      {blocks.map((b) => {
-        const phases = runs.map((r) => r.targets.find((t) => serverKey(t) === b.server.key)?.phases.find((p) => p.index === b.index));
-        return (
-          <Panel key={`${b.server.key}:${b.index}`} title={<>{b.server.label} <span className="muted">· phase {b.index + 1}: {b.name}</span></>}>
-            <table className="data compact">
-              <thead>
-                <tr>
-                  <th className="left" colSpan={2}>metric</th>
-                  {runs.map((r, i) => (
-                    <th key={r.id}>
-                      {letter(i)}: #{r.id}
-                    </th>
-                  ))}
-                  {runs.slice(1).map((r, i) => (
-                    <th key={`ratio-${r.id}`} className="ratio-col">
-                      {letter(i + 1)}/A
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {ROWS.map((row, ri) => {
-                  const values = phases.map((p) => (p === undefined ? undefined : row.get(p)));
-                  return (
-                    <tr key={ri} className={row.label === 'mean' ? 'group-start' : ''}>
-                      <td className="left muted">{row.label === 'mean' || row.group === '' ? row.group : ''}</td>
-                      <td className="left">{row.label}</td>
-                      {values.map((v, i) => (
-                        <td key={i} className="num">
-                          {row.isCount === true ? count(v) : num(v)}
+      {pairPhases(runs).map((pair) => (
+        <Panel key={pair.key} title={<>{pair.server} <span className="muted">· {pair.phase}</span></>} testId="compare-pair">
+          <table className="data compact">
+            <thead>
+              <tr>
+                <th className="left">metric</th>
+                {runs.map((r, i) => (
+                  <th key={r.id}>
+                    {letter(i)}: #{r.id}
+                  </th>
+                ))}
+                {runs.slice(1).map((r, i) => (
+                  <th key={`ratio-${r.id}`} className="ratio-col">
+                    {letter(i + 1)}/A
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {COMPARE_METRICS.map((m) => {
+                const values = pair.runs.map((e) => (e === null ? null : m.get(e.phase)));
+                return (
+                  <tr key={m.key} data-metric={m.key}>
+                    <td className="left">{m.label}</td>
+                    {values.map((v, i) => (
+                      <td key={i} className="num">
+                        {pair.runs[i] === null ? '-' : m.isCount === true ? count(v) : num(v)}
+                      </td>
+                    ))}
+                    {values.slice(1).map((v, k) => {
+                      const paired = pair.runs[0] !== null && pair.runs[k + 1] !== null;
+                      const interval = intervals.get(intervalKey(pair.key, m.key, k + 1));
+                      return (
+                        <td key={`r${k}`} className={`num ratio-col ${paired ? ratioClass(m, interval) : ''}`} title={paired ? intervalText(interval) : 'not in both runs'} data-beyond-noise={paired && beyondNoise(interval) ? 'true' : 'false'}>
+                          {paired ? ratio(values[0], v) : '-'}
                         </td>
-                      ))}
-                      {values.slice(1).map((v, i) => (
-                        <td key={`r${i}`} className={`num ratio-col ${ratioClass(values[0], v, row.higherIsBetter === true)}`}>
-                          {ratio(values[0], v)}
-                        </td>
-                      ))}
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </Panel>
-        );
-      })}
+                      );
+                    })}
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </Panel>
+      ))}
     </div>
   );
 }

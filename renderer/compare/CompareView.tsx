@@ -5,7 +5,7 @@ import { PercentileCurveChart } from '../charts/PercentileCurveChart';
 import { colorAt } from '../charts/theme';
 import { ThroughputChart } from '../charts/ThroughputChart';
 import { Empty, ErrorBox, Panel, Segmented, Toggle } from '../ui/widgets';
-import { CompareTable, serverKey, type ServerKey } from './CompareTable';
+import { CompareTable } from './CompareTable';
 import { RunChips } from './RunChips';
 import { useCompareData } from './useCompareData';
 import { usePercentileCurves, type CurveGroup } from './usePercentileCurves';
@@ -53,11 +53,6 @@ export function CompareView({ runIds, setRunIds }: { runIds: number[]; setRunIds
   const maxSec = useMemo(() => timeExtentSec(groups), [groups]);
   const curves = usePercentileCurves(data?.result ?? null, groups, metric, phase);
 
-  const servers = useMemo<ServerKey[]>(() => {
-    const seen = new Map<string, string>();
-    for (const r of data?.result.runs ?? []) for (const t of r.targets) if (!seen.has(serverKey(t))) seen.set(serverKey(t), t.label);
-    return [...seen].map(([key, label]) => ({ key, label }));
-  }, [data]);
   const phaseNames = useMemo(() => {
     const names = new Map<number, string>();
     for (const r of data?.result.runs ?? []) for (const t of r.targets) for (const p of t.phases) if (!names.has(p.index)) names.set(p.index, p.name);
@@ -70,10 +65,20 @@ export function CompareView({ runIds, setRunIds }: { runIds: number[]; setRunIds
     <div className="view compare-view" data-testid="compare-view" data-runs={data?.result.runs.length ?? 0}>
       <div className="view-head">
         <h1>Compare</h1>
-        <span className="muted">ratios are each run against A, the first</span>
+        <span className="muted">ratios are each run against A, the first; coloured only when beyond run-to-run noise</span>
       </div>
       <RunChips runIds={runIds} colors={runColors} titles={titles} setRunIds={setRunIds} />
       <ErrorBox message={error} />
+      {data !== null && data.result.differences.length > 0 && (
+        <div className="notice warning" data-testid="compare-warning">
+          <strong>These runs come from different scenarios</strong>, so their figures may not be comparable:
+          <ul className="plain">
+            {data.result.differences.map((d) => (
+              <li key={d}>{d}</li>
+            ))}
+          </ul>
+        </div>
+      )}
       {runIds.length < 2 && <Empty>Pick two or more runs: tick them in History and press Compare, or add them here.</Empty>}
       {loading && <Empty>Loading {runIds.length} runs…</Empty>}
       {data !== null && runIds.length >= 1 && (
@@ -121,7 +126,7 @@ export function CompareView({ runIds, setRunIds }: { runIds: number[]; setRunIds
             </Panel>
           </div>
           <h2 className="section-title">Per server and phase</h2>
-          <CompareTable runs={data.result.runs} servers={servers} />
+          <CompareTable result={data.result} />
         </>
       )}
     </div>

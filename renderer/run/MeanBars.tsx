@@ -24,10 +24,8 @@ export function MeanBars({ targets }: { targets: readonly TargetResult[] }) {
   const phaseNames = useMemo(() => [...new Set(targets.flatMap((t) => t.phases.map((p) => p.name)))], [targets]);
   const [chosen, setChosen] = useState<string | null>(null);
   const phase = chosen ?? phaseNames[phaseNames.length - 1] ?? ALL;
-  const labels = targets.map((t) => t.label);
-  const duplicate = new Set(labels).size !== labels.length;
   const bars: MeanBar[] = targets.map((t) => ({
-    label: duplicate ? `${t.label} (cell ${t.cellIndex + 1})` : t.label,
+    label: t.name,
     wait: meanOf(t, phase, (p) => p.wait.mean),
     processing: meanOf(t, phase, (p) => p.processing?.mean),
     total: meanOf(t, phase, (p) => p.total.mean),

@@ -28,7 +28,7 @@ export function RequestScatter({ runId, targets }: { runId: number; targets: rea
     Promise.all(targets.map((t) => api.invoke('runs:requests', { runId, targetId: t.id, limit }))).then(
       (answers) => {
         if (!live) return;
-        const sets = answers.map((a, i): ScatterSet => ({ name: targets[i]!.label, color: colorAt(i), points: a.points }));
+        const sets = answers.map((a, i): ScatterSet => ({ name: targets[i]!.name, color: colorAt(i), points: a.points }));
         setLoaded({ sets, shown: answers.reduce((n, a) => n + a.points.length, 0), total: answers.reduce((n, a) => n + a.total, 0) });
       },
       (err: unknown) => live && setError(errorMessage(err)),

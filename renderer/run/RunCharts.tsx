@@ -17,7 +17,7 @@ const METRICS = [
  * The over-time charts of one run, live or stored: latency percentiles, throughput and errors,
  * requests in flight, and the target's CPU, memory and process count. Phase starts are dashed lines.
  */
-export function RunCharts({ series, version, live }: { series: RunSeries; version: number; live: boolean }) {
+export function RunCharts({ series, version, live, running = live }: { series: RunSeries; version: number; live: boolean; running?: boolean }) {
   const [metric, setMetric] = useState<LatencyMetric>('total');
   const [log, setLog] = useState(false);
   const groups = useMemo(() => groupsOf(series), [series, version]);
@@ -49,10 +49,10 @@ export function RunCharts({ series, version, live }: { series: RunSeries; versio
           {thinned && ` · older windows thinned to keep at most ${MAX_POINTS.toLocaleString('en-US')} per server`}
         </div>
       </Panel>
-      <Panel title={<>Throughput and errors <span className="muted">{errors === 0 ? 'no errors so far' : `${errors.toLocaleString('en-US')} errors`}</span></>}>
+      <Panel title={<>Throughput and errors <span className="muted">{errors === 0 ? (running ? 'no errors so far' : 'no errors') : `${errors.toLocaleString('en-US')} errors`}</span></>}>
         <ThroughputChart groups={groups} version={version} maxSec={maxSec} testId={live ? 'live-throughput-chart' : undefined} />
       </Panel>
-      <Panel title="Requests in flight">
+      <Panel title={<>Requests in flight <span className="muted">dashed: queued at the client</span></>}>
         <InFlightChart groups={groups} version={version} maxSec={maxSec} />
       </Panel>
       <Panel title="Server CPU">

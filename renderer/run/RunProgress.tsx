@@ -8,14 +8,12 @@ export function RunProgress({ store }: { store: LiveRunStore }) {
   const p = store.progress;
   const status: RunStatus | 'starting' = store.finished?.status ?? (store.runId === null ? 'starting' : 'running');
   const done = store.finished !== null;
-  // Remaining is the plan's load time less the load time done (server start-ups are not in the
-  // plan, so wall-clock elapsed would run out early); past the plan it says so rather than 0 s.
-  const planned = store.plannedMs;
-  const loadDone = store.loadDoneMs();
-  const left = planned === null ? null : planned - loadDone;
-  const fraction = done ? 1 : planned !== null && planned > 0 ? Math.min(0.99, loadDone / planned) : Math.min(0.99, Math.max(0, p?.fraction ?? 0));
-  const requests = Math.max(p?.requests ?? 0, store.windowRequests);
-  const remaining = done ? '–' : left === null ? (p === null ? '…' : 'unknown') : left <= 0 ? 'finishing…' : `~${formatDuration(left)}`;
+  // Every figure as the engine computed it (engine/run/run-progress.ts): a cancelled or failed run
+  // keeps the fraction it reached; only a completed one shows 100 %.
+  const fraction = Math.min(1, Math.max(0, p?.fraction ?? 0));
+  const requests = p?.requests ?? 0;
+  const left = p?.remainingMs ?? null;
+  const remaining = done ? '–' : left === null ? (p === null ? '…' : 'estimating…') : left <= 0 ? 'finishing…' : `~${formatDuration(left)}`;
   return (
     <div className="progress-block" data-testid="run-progress" data-status={status}>
       <div className="progress-line">

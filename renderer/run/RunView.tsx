@@ -76,7 +76,7 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
         />
         <ErrorBox message={scenarios.error ?? builtin.error} />
         {parsed?.ok === false && <ErrorBox message={`This scenario does not validate: ${parsed.message}`} />}
-        {parsed?.ok === true && !running && (
+        {parsed?.ok === true && !running && !(store.phase === 'finished' && store.scenario !== null) && (
           <>
             <ScenarioOutline scenario={parsed.scenario} compact={store.phase !== 'idle'} />
             {preview.state === 'done' && preview.result.ok && store.phase === 'idle' && <Timeline plan={preview.result.plan} />}
@@ -94,12 +94,17 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
         <Empty>New here? {FIRST_TRY} is picked: a 5-second first try (two servers, quick on). Press Start run and watch the live charts; then write your own under Scenarios.</Empty>
       )}
       {store.phase !== 'idle' && <RunProgress store={store} />}
+      {store.phase !== 'idle' && store.scenario !== null && (
+        <Panel title={<>{running ? 'Running' : 'Ran'}: {store.scenario.title ?? store.scenario.name} <span className="muted">as the engine runs it{store.scenario.name !== (parsed?.ok === true ? parsed.scenario.name : store.scenario.name) ? ' (not the scenario picked above)' : ''}</span></>} testId="running-outline">
+          <ScenarioOutline scenario={store.scenario} compact />
+        </Panel>
+      )}
       <ErrorBox message={finishedRun.error} />
       {finishedRun.run !== null && <RunResults summary={finishedRun.run.summary} showHeader={false} />}
       {store.phase !== 'idle' && (
         <>
           {finishedRun.run !== null && <h2 className="section-title">Over time</h2>}
-          <RunCharts series={store.series} version={version} live />
+          <RunCharts series={store.series} version={version} live running={running} />
         </>
       )}
     </div>

@@ -23,15 +23,14 @@ describe('LiveRunStore', () => {
     expect(store.series.targets[0]?.windows).toHaveLength(8);
   });
 
-  it('counts requests from the windows while the engine progress still says 0 (the first server run has not ended)', () => {
+  it('shows the progress exactly as the engine computed it (the renderer does not recompute it)', () => {
     const store = new LiveRunStore();
     store.adopt(1);
-    store.progressed({ runId: 1, elapsedMs: 1000, remainingMs: 2000, requests: 0, fraction: 0.33 });
+    store.progressed({ runId: 1, elapsedMs: 1000, remainingMs: 2000, requests: 7, fraction: 0.33 });
     store.window(createWindow({ count: 12 }));
-    store.window(createWindow({ tMs: 500, count: 13 }));
-    expect(store.windowRequests).toBe(25);
-    store.reset();
-    expect(store.windowRequests).toBe(0);
+    expect(store.progress).toEqual({ elapsedMs: 1000, remainingMs: 2000, requests: 7, fraction: 0.33 });
+    store.ended({ runId: 1, status: 'cancelled', reason: 'cancelled by the user' });
+    expect(store.progress?.fraction).toBe(0.33);
   });
 
   it("ignores another run's events once it watches one", () => {
@@ -51,19 +50,5 @@ describe('LiveRunStore', () => {
     expect(t?.windows.length).toBeLessThanOrEqual(MAX_POINTS);
     expect(t?.thinning).toBe(2);
     expect(t?.windows.at(-1)?.tMs).toBe((MAX_POINTS + 1) * 250);
-  });
-
-  it('sets the load time done against the plan, leaving server start-up out', () => {
-    const store = new LiveRunStore();
-    store.adopt(1);
-    store.progressed({ runId: 1, elapsedMs: 500, remainingMs: 4500, requests: 0, fraction: 0.1 });
-    store.progressed({ runId: 1, elapsedMs: 5500, remainingMs: 0, requests: 0, fraction: 1 });
-    expect(store.plannedMs).toBe(5000);
-    // server 1 started its phase 800 ms after its start and has run 2.5 s; server 2 is 1 s in
-    store.phaseChanged({ runId: 1, targetId: 10, phaseIndex: 0, name: 'steady', state: 'started', tMs: 800 });
-    store.window(createWindow({ targetId: 10, tMs: 3300 }));
-    store.phaseChanged({ runId: 1, targetId: 11, phaseIndex: 0, name: 'steady', state: 'started', tMs: 900 });
-    store.window(createWindow({ targetId: 11, tMs: 1900 }));
-    expect(store.loadDoneMs()).toBe(3500);
   });
 });

@@ -1,5 +1,7 @@
 import type { EventPayload } from '../../contract/api';
+import { cellName } from '../../contract/cells';
 import type { CellInfo, RunStatus } from '../../contract/results';
+import { Scenario } from '../../contract/scenario';
 import { appendCapped, emptyTarget, phaseMarkFromEvent, type RunSeries, type TargetSeries } from './run-data';
 
 // The live state of the run being watched, mutated in place by engine events (many per second) and
@@ -21,17 +23,13 @@ export class LiveRunStore {
   title = '';
   scenarioName = '';
   cells: CellInfo[] = [];
+  /** the scenario as it runs (quick sizes applied), as the engine announced it */
+  scenario: Scenario | null = null;
   totalTargets = 0;
   progress: RunProgress | null = null;
   finished: { status: RunStatus; reason: string | null } | null = null;
   error: string | null = null;
-  /**
-   * Requests counted from the live windows. The engine's progress event counts only finished
-   * server runs, so during the first one it says 0; the larger of the two is shown.
-   */
-  windowRequests = 0;
-  /** The plan's load time (ms), known from the first progress event with an estimate. */
-  plannedMs: number | null = null;
+  /** As the engine computed it (engine/run/run-progress.ts); never recomputed here. */
   readonly series: RunSeries = { runId: 0, targets: [] };
   version = 0;
   /** Called after every change (the hook batches these into animation frames). */
@@ -49,12 +47,11 @@ export class LiveRunStore {
     this.title = '';
     this.scenarioName = '';
     this.cells = [];
+    this.scenario = null;
     this.totalTargets = 0;
     this.progress = null;
     this.finished = null;
     this.error = null;
-    this.windowRequests = 0;
-    this.plannedMs = null;
     this.series.runId = 0;
     this.series.targets = [];
     this.touch();
@@ -95,14 +92,17 @@ export class LiveRunStore {
     this.title = p.title;
     this.scenarioName = p.scenarioName;
     this.cells = p.cells;
+    const running = Scenario.safeParse(p.scenario);
+    this.scenario = running.success ? running.data : null;
     this.totalTargets = p.totalTargets;
     this.touch();
   }
 
   targetChanged(p: EventPayload<'run:target'>): void {
     if (!this.mine(p.runId)) return;
-    const t = this.target(p.targetId, p.label);
-    t.label = p.label;
+    const name = cellName(p.label, this.cells, p.cellIndex);
+    const t = this.target(p.targetId, name);
+    t.label = name;
     t.state = p.status;
     t.reason = p.reason;
     this.touch();
@@ -117,7 +117,6 @@ export class LiveRunStore {
   window(p: EventPayload<'run:window'>): void {
     if (!this.mine(p.runId)) return;
     const t = this.target(p.targetId);
-    this.windowRequests += p.count;
     t.thinning *= appendCapped(t.windows, p);
     if (t.state === 'pending') t.state = 'running';
     this.touch();
@@ -132,22 +131,7 @@ export class LiveRunStore {
   progressed(p: EventPayload<'run:progress'>): void {
     if (!this.mine(p.runId)) return;
     this.progress = { elapsedMs: p.elapsedMs, remainingMs: p.remainingMs, requests: p.requests, fraction: p.fraction };
-    // the engine's remaining is planned - elapsed, so while it is positive their sum is the plan
-    if (p.remainingMs !== null && p.remainingMs > 0) this.plannedMs = p.elapsedMs + p.remainingMs;
     this.touch();
-  }
-
-  /**
-   * Load time done so far: per server run, from its first phase to its latest window. Unlike the
-   * wall-clock elapsed time it leaves out server start-up, so it can be set against the plan.
-   */
-  loadDoneMs(): number {
-    let done = 0;
-    for (const t of this.series.targets) {
-      const last = t.windows.at(-1);
-      if (last !== undefined) done += Math.max(0, last.tMs - (t.phases[0]?.tMs ?? 0));
-    }
-    return done;
   }
 
   ended(p: EventPayload<'run:finished'>): void {

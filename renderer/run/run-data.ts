@@ -78,7 +78,7 @@ export function fromStored(summary: RunSummary, windows: readonly LiveWindow[], 
     const s = thinTo(samples.filter((x) => x.targetId === t.id));
     return {
       targetId: t.id,
-      label: t.label,
+      label: t.name,
       state: t.status,
       reason: t.reason,
       windows: w.items,

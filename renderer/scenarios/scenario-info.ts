@@ -39,6 +39,8 @@ export function phaseLoad(p: Phase): string {
     }
     case 'sequential':
       return `${count(p.count)} requests one after another${clients}`;
+    case 'ramping-users':
+      return `users ${[p.startUsers, ...p.stages.map((s) => `${count(s.target)} over ${sec(s.durationMs)}`)].join(' → ')}${p.thinkMs > 0 ? `, ${p.thinkMs} ms think` : ''}${clients}`;
   }
 }
 

@@ -65,6 +65,7 @@ export function target(label: string, cellIndex: number, phases: PhaseSpec[], ex
     cellIndex,
     serverIndex: 0,
     label,
+    name: label,
     architecture: label,
     status: 'completed',
     reason: null,

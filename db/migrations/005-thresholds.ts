@@ -2,8 +2,8 @@ import type { Migration } from './migration.js';
 
 // Threshold results: one row per threshold per phase of a server run, with the value measured, so
 // `show`, History and CI read the verdict back exactly as it was given when the phase ended.
-export const migration004: Migration = {
-  version: 4,
+export const migration005: Migration = {
+  version: 5,
   description: 'threshold results per server run and phase',
   up(db) {
     db.exec(`

@@ -3,8 +3,8 @@ import type { Migration } from './migration.js';
 // The user's scenario library: every saved version is kept (a version is never changed), and a run
 // records the text it was started from, its --set overrides and, for a library scenario, the exact
 // version. Deleting a scenario deletes its versions; its runs keep their own copy (source_text).
-export const migration005: Migration = {
-  version: 5,
+export const migration006: Migration = {
+  version: 6,
   description: 'scenario library with versions; runs keep the text they started from',
   up(db) {
     db.exec(`

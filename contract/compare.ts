@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import type { PhaseResult, RunSummary } from './results.js';
+
+// Comparing runs: what is paired with what, which figures are compared, and the interval that says
+// whether a ratio is beyond run-to-run noise. The UI, the CLI and the engine all use these, so the
+// two views can never pair different things.
+//
+//   pair key = server run name (server label + matrix cell) + " / " + phase name
+//   a run without that key shows "-"; a ratio is coloured only when its interval excludes 1
+
+export type Stat = 'mean' | 'p50' | 'p90' | 'p99';
+export type Sample = 'total' | 'wait' | 'processing';
+/** what a window contributes to a compared figure's interval */
+export type WindowFigure = { sample: Sample; stat: Stat } | { sample: 'throughput' };
+
+export interface CompareMetric {
+  key: string;
+  /** the table's label, unit included */
+  label: string;
+  get: (p: PhaseResult) => number | null | undefined;
+  higherIsBetter: boolean;
+  isCount?: boolean;
+  /** the per-window figure its interval is bootstrapped from; null: no interval, never coloured */
+  interval: WindowFigure | null;
+}
+
+const latency = (sample: Sample, stat: Stat | 'max'): CompareMetric => ({
+  key: `${sample}.${stat}`,
+  label: `${sample} ${stat} (ms)`,
+  get: (p) => p[sample]?.[stat],
+  higherIsBetter: false,
+  interval: stat === 'max' ? null : { sample, stat },
+});
+
+export const COMPARE_METRICS: readonly CompareMetric[] = [
+  { key: 'requests', label: 'requests', get: (p) => p.count, higherIsBetter: true, isCount: true, interval: null },
+  { key: 'throughput', label: 'throughput (req/s)', get: (p) => p.throughput, higherIsBetter: true, interval: { sample: 'throughput' } },
+  latency('total', 'mean'),
+  latency('total', 'p50'),
+  latency('total', 'p90'),
+  latency('total', 'p99'),
+  latency('total', 'max'),
+  latency('wait', 'mean'),
+  latency('wait', 'p99'),
+  latency('processing', 'mean'),
+  latency('processing', 'p99'),
+];
+
+export interface PairedPhase {
+  targetId: number;
+  phase: PhaseResult;
+}
+
+export interface PhasePair {
+  key: string;
+  /** the server run's name ("thread-pool - cores=1 - count=128") */
+  server: string;
+  phase: string;
+  /** one entry per run, in the runs' order; null where that run has no such server run and phase */
+  runs: (PairedPhase | null)[];
+}
+
+/** Phases paired across runs by server label, matrix cell and phase name, in A's order then the others'. */
+export function pairPhases(runs: readonly Pick<RunSummary, 'targets'>[]): PhasePair[] {
+  const pairs = new Map<string, PhasePair>();
+  runs.forEach((run, i) => {
+    for (const t of run.targets) {
+      for (const p of t.phases) {
+        const key = `${t.name} / ${p.name}`;
+        let pair = pairs.get(key);
+        if (!pair) {
+          pair = { key, server: t.name, phase: p.name, runs: runs.map(() => null) };
+          pairs.set(key, pair);
+        }
+        pair.runs[i] ??= { targetId: t.id, phase: p };
+      }
+    }
+  });
+  return [...pairs.values()];
+}
+
+/** A ratio's interval: the 95 % bootstrap interval of B/A over the phases' live windows. */
+export const RatioInterval = z.object({
+  pairKey: z.string(),
+  metric: z.string(),
+  /** index of the run set against A (1 = B) */
+  run: z.number(),
+  ratio: z.number(),
+  low: z.number(),
+  high: z.number(),
+  /** resamples drawn */
+  resamples: z.number(),
+});
+export type RatioInterval = z.infer<typeof RatioInterval>;
+
+/** Whether a ratio is beyond the noise: its interval excludes 1. */
+export function beyondNoise(interval: Pick<RatioInterval, 'low' | 'high'> | undefined): boolean {
+  return interval !== undefined && (interval.low > 1 || interval.high < 1);
+}
+
+export const intervalKey = (pairKey: string, metric: string, run: number): string => `${pairKey}|${metric}|${run}`;
+
+/**
+ * How the compared runs' scenarios differ from A's: empty when they are the same scenario run the
+ * same way; otherwise one line per run that differs, naming what differs.
+ */
+export function scenarioDifferences(runs: readonly Pick<RunSummary, 'id' | 'scenarioName' | 'scenario' | 'quick'>[]): string[] {
+  const base = runs[0];
+  if (!base) return [];
+  const out: string[] = [];
+  runs.slice(1).forEach((run, k) => {
+    const who = `${String.fromCharCode(66 + k)} (#${run.id})`;
+    if (run.scenarioName !== base.scenarioName) {
+      out.push(`${who} ran scenario ${run.scenarioName}, A (#${base.id}) ran ${base.scenarioName}`);
+      return;
+    }
+    const diffs = jsonDifferences(base.scenario, run.scenario, '');
+    if (run.quick !== base.quick) diffs.unshift(`quick ${base.quick ? 'on' : 'off'} in A, ${run.quick ? 'on' : 'off'} here`);
+    if (diffs.length > 0) out.push(`${who} ran ${run.scenarioName} differently: ${diffs.slice(0, 4).join('; ')}${diffs.length > 4 ? `; and ${diffs.length - 4} more` : ''}`);
+  });
+  return out;
+}
+
+function jsonDifferences(a: unknown, b: unknown, path: string): string[] {
+  if (Object.is(a, b)) return [];
+  const bothObjects = typeof a === 'object' && a !== null && typeof b === 'object' && b !== null && Array.isArray(a) === Array.isArray(b);
+  if (!bothObjects) return [`${path || '(root)'}: ${JSON.stringify(a) ?? 'absent'} -> ${JSON.stringify(b) ?? 'absent'}`];
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  const out: string[] = [];
+  for (const k of keys) {
+    const sub = Array.isArray(a) ? `${path}[${k}]` : path === '' ? k : `${path}.${k}`;
+    out.push(...jsonDifferences((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], sub));
+  }
+  return out;
+}

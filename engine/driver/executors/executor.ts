@@ -1,0 +1,69 @@
+import type { Phase } from '../../../contract/scenario.js';
+import type { NumberRing } from '../ring.js';
+
+// The executor interface. An executor module owns one `executor` kind of phase: its state machine
+// (when requests are issued, per client group), its planned duration, its progress plan and its
+// description. ClientGroup (../group.ts) keeps only the slots, the connections and dispatch, and
+// calls the state machine at four points: start, a request settled, a scheduler tick, a stop.
+//
+//            ┌─────────── ExecutorModule<P> ───────────┐
+//   phase ──▶│ slots(p)  plannedMs(p)  plan(p)  describe(p) │
+//            │ create(p, start) ──▶ ExecutorState         │
+//            └────────────────────────┬───────────────┘
+//                                     │ start / settled / pump / nextDue / stop
+//                              ClientGroup (slots, free stack, queue, dispatch)
+
+/** What a client group offers its executor. */
+export interface GroupPort {
+  /** µs of the phase start (the driver's clock) */
+  readonly startUs: number;
+  /** intended times waiting at the client, oldest first (arrivals without a slot, users due back) */
+  readonly queue: NumberRing;
+  /** requests in flight */
+  readonly inFlight: number;
+  /** free slots */
+  freeSlots(): number;
+  /** sends a request intended at `intended` µs on a free slot (the caller checks there is one) */
+  issue(intended: number): void;
+  /** something is due at `atUs`: make sure the scheduler runs by then */
+  wake(atUs: number): void;
+}
+
+/** One client group's state machine. */
+export interface ExecutorState {
+  /** the group needs the scheduler (timed work: arrivals, think time, ramps) */
+  readonly scheduled: boolean;
+  /** when the group stops for good, whatever waits in the queue was owed a request (open loop): record it as a timeout */
+  readonly queueOwed: boolean;
+  /** issues the first requests */
+  start(g: GroupPort): void;
+  /** a request ended at `done` with `ok` or not (only while not stopped) */
+  settled(g: GroupPort, done: number, ok: boolean): void;
+  /** the scheduler's tick: issue what is due by `now` */
+  pump(g: GroupPort, now: number): void;
+  /** µs of the next due work, Infinity if none */
+  nextDue(g: GroupPort): number;
+  /** more work may still come by itself (e.g. arrivals not yet generated) */
+  pending(): boolean;
+  /** no more requests from now on */
+  stop(): void;
+}
+
+/** How progress is measured for a phase: requests done of planned, or load time done of planned. */
+export type ProgressPlan = { kind: 'requests'; requests: number } | { kind: 'time'; durationMs: number };
+
+export interface ExecutorModule<P extends Phase = Phase> {
+  readonly kind: P['executor'];
+  /** in-flight slots one client group needs */
+  slots(phase: P): number;
+  /** how long the phase is planned to take (ms), null when only its request count bounds it */
+  plannedMs(phase: P): number | null;
+  /** what progress counts for this phase (per client group times clients) */
+  plan(phase: P): ProgressPlan;
+  /** requests the phase is expected to make, all clients (Infinity when only time bounds it) */
+  expectedRequests(phase: P): number;
+  /** `closed: 10 users, 1000 requests`: the phase's size in words */
+  describe(phase: P): string;
+  /** the state machine of one client group */
+  create(phase: P, ctx: { startUs: number; seed: number }): ExecutorState;
+}

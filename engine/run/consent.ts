@@ -1,0 +1,58 @@
+import { LoadscopeError } from '../../contract/errors.js';
+import { remoteHostOf } from '../../contract/scenario.js';
+import type { Cell } from '../scenario/index.js';
+
+// What a run may do beyond this machine's bundled servers, and what the person agreed to. Two
+// things need explicit consent: load outside this machine (--allow-remote / the UI's confirmation
+// naming the host) and running an external server's `command` (--allow-commands / the UI's
+// confirmation showing argv and cwd). Built-in scenarios ship with Loadscope, so their commands are
+// trusted unless --set changed a command or cwd. The consent given is stored with the run.
+
+export interface ConsentGiven {
+  allowRemote: boolean;
+  allowCommands: boolean;
+}
+
+/** Stored with the run: what it needed and that it was allowed. */
+export interface RunConsent {
+  remoteHosts: string[];
+  commands: { argv: string[]; cwd: string }[];
+}
+
+export function consentNeeded(cells: readonly Cell[], trustedCommands: boolean): RunConsent {
+  const remote = new Set<string>();
+  const commands = new Map<string, { argv: string[]; cwd: string }>();
+  for (const cell of cells) {
+    for (const server of cell.scenario.servers) {
+      if (server.architecture !== 'external') continue;
+      for (const url of [server.url, server.readiness?.url]) {
+        const host = url === undefined ? null : remoteHostOf(url);
+        if (host !== null) remote.add(host);
+      }
+      if (server.command && !trustedCommands) {
+        const entry = { argv: server.command, cwd: server.cwd ?? process.cwd() };
+        commands.set(JSON.stringify(entry), entry);
+      }
+    }
+  }
+  return { remoteHosts: [...remote].sort(), commands: [...commands.values()] };
+}
+
+/** Throws LS_ERR_NEEDS_CONSENT naming the hosts / argv and cwd the person has to agree to. */
+export function checkConsent(needed: RunConsent, given: ConsentGiven): void {
+  if (needed.remoteHosts.length > 0 && !given.allowRemote) {
+    throw new LoadscopeError(
+      'LS_ERR_NEEDS_CONSENT',
+      `this scenario sends load outside this machine, to ${needed.remoteHosts.join(', ')}; confirm it in the UI or pass --allow-remote`,
+    );
+  }
+  if (needed.commands.length > 0 && !given.allowCommands) {
+    const list = needed.commands.map((c) => `${JSON.stringify(c.argv)} in ${c.cwd}`).join('; ');
+    throw new LoadscopeError('LS_ERR_NEEDS_CONSENT', `this scenario runs commands on this machine: ${list}; confirm them in the UI or pass --allow-commands`);
+  }
+}
+
+/** --set paths that change what a built-in runs or where. */
+export function setTouchesCommands(set: Record<string, string>): boolean {
+  return Object.keys(set).some((path) => /command|cwd/.test(path));
+}

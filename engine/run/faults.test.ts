@@ -1,0 +1,163 @@
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import pidtree from 'pidtree';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { toApiError } from '../../contract/errors.js';
+import { openStore } from '../../db/store.js';
+import { newRun } from '../../db/test-support/factories.js';
+import { runDriver, type DriverWindow } from '../driver/driver.js';
+import { rate } from '../driver/test-support/phases.js';
+import { startTestServer, type TestServer } from '../driver/test-support/server.js';
+import { createEngine } from '../engine.js';
+import { rootPath } from '../paths.js';
+import { createScenario } from '../scenario/test-support/factories.js';
+
+// Faults mid-run keep everything measured so far and record what happened and when: the driver's
+// worker thread dying, the store's disk filling up (SQLite's max_page_count, not a real full disk),
+// a database that cannot be written (opened read-only), a damaged run (still deletable), and SQLite
+// errors that always carry their code. (A server killed mid-run: orchestrator.test.ts.)
+
+let dir: string;
+let server: TestServer | null = null;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'loadscope-faults-'));
+});
+afterEach(async () => {
+  await server?.close();
+  server = null;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Descendant processes of this one whose command line contains `needle` (Linux /proc). */
+async function descendants(needle: string): Promise<number[]> {
+  const pids = await pidtree(process.pid);
+  return pids.filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(needle);
+    } catch {
+      return false;
+    }
+  });
+}
+
+describe('faults mid-run', () => {
+  it("a bundled server's worker killed: the run goes on with the others and records which, how and when", async () => {
+    const dbPath = join(dir, 'runs.db');
+    const engine = createEngine({ dbPath });
+    const scenario = createScenario({
+      name: 'worker-killed',
+      servers: [{ architecture: 'cluster', options: { workers: 2 } }],
+      phases: [{ executor: 'rate', rate: 100, durationMs: 6000, requests: [{ path: '/fib?n=5' }] }],
+    });
+    const { runId } = await engine.handlers['runs:start']({ scenario: { text: JSON.stringify(scenario) }, quick: false, set: {} });
+    const deadline = Date.now() + 60_000;
+    let victim: number | undefined;
+    while (victim === undefined) {
+      expect(Date.now(), 'no request was stored').toBeLessThan(deadline);
+      const stored = engine.store.getRun(runId).targets[0]?.phases.length ?? 0;
+      const rows = [...engine.store.iterateRequests(runId)].length;
+      if (rows > 20 || stored > 0) victim = (await descendants('cluster-worker'))[0];
+      else await new Promise((r) => setTimeout(r, 100));
+    }
+    process.kill(victim, 'SIGKILL');
+    await engine.waitForRun(runId);
+    const run = await engine.handlers['runs:get']({ runId });
+    await engine.close();
+    expect(run.status).toBe('completed');
+    expect(run.targets[0]!.reason).toMatch(new RegExp(`worker ${victim} exited \\(SIGKILL\\), \\d+\\.\\d s after the start`));
+    expect(run.targets[0]!.phases[0]!.count).toBeGreaterThan(20);
+  });
+
+  it("the driver's worker thread dying: what it measured is kept, the death and its time are recorded", async () => {
+    server = await startTestServer();
+    const windows: DriverWindow[] = [];
+    let killed = false;
+    const result = await runDriver({ baseUrl: server.url, phases: [rate(200, 60_000)] }, {
+      onWindow: (w) => windows.push(w),
+      onWorker: (worker) => {
+        const timer = setInterval(() => {
+          if (windows.reduce((n, w) => n + w.count, 0) > 20 && !killed) {
+            killed = true;
+            clearInterval(timer);
+            void worker.terminate();
+          }
+        }, 20);
+      },
+    });
+    expect(killed).toBe(true);
+    expect(result.failure).toMatch(/^the load driver's worker thread exited \(code 1\) \d+\.\d s after the start$/);
+    expect(windows.reduce((n, w) => n + w.count, 0)).toBeGreaterThan(20);
+  });
+
+  it('the disk filling up mid-run: the run fails naming SQLITE_FULL and when, and keeps what was stored', async () => {
+    const dbPath = join(dir, 'runs.db');
+    openStore(dbPath).close();
+    const pages = (() => {
+      const db = new Database(dbPath);
+      const n = db.pragma('page_count', { simple: true }) as number;
+      db.close();
+      return n;
+    })();
+    const engine = createEngine({ dbPath, store: { maxPageCount: pages + 24 } });
+    const scenario = createScenario({ name: 'fill', phases: [{ executor: 'rate', rate: 400, durationMs: 60_000, requests: [{ path: '/fib?n=5' }] }] });
+    const { runId } = await engine.handlers['runs:start']({ scenario: { text: JSON.stringify(scenario) }, quick: false, set: {} });
+    await engine.waitForRun(runId);
+    const run = await engine.handlers['runs:get']({ runId });
+    await engine.close();
+    expect(run.status).toBe('failed');
+    expect(run.targets[0]!.reason).toMatch(/^the store stopped taking writes \d+\.\d s after the start \(.*SQLITE_FULL.*\); what was stored until then is kept$/);
+    const db = new Database(dbPath, { readonly: true });
+    const kept = db.prepare('SELECT count(*) FROM requests').pluck().get() as number;
+    const status = db.prepare('SELECT status FROM runs WHERE id = ?').pluck().get(runId);
+    db.close();
+    expect(kept).toBeGreaterThan(0);
+    expect(status).toBe('failed');
+  });
+
+  it('a database that cannot be written opens read-only: history stays readable, a new run says why not', async () => {
+    const dbPath = join(dir, 'runs.db');
+    const store = openStore(dbPath);
+    const runId = store.createRun(newRun());
+    store.finishRun(runId, 'completed', null);
+    store.close();
+    // Root ignores permissions; the immutable attribute stops root too.
+    const root = process.getuid?.() === 0;
+    const lock = () => (root ? spawnSync('chattr', ['+i', dbPath]).status === 0 : (chmodSync(dbPath, 0o444), true));
+    const unlock = () => (root ? spawnSync('chattr', ['-i', dbPath]) : chmodSync(dbPath, 0o644));
+    expect(lock(), 'chattr +i is needed to make a file unwritable for root').toBe(true);
+    try {
+      const readOnly = openStore(dbPath);
+      expect(readOnly.readOnly).toMatch(/SQLITE_READONLY/);
+      expect(readOnly.listRuns().map((r) => r.id)).toEqual([runId]);
+      expect(readOnly.getRun(runId).status).toBe('completed');
+      expect(() => readOnly.createRun(newRun())).toThrow(expect.objectContaining({ code: 'LS_ERR_DB', message: expect.stringMatching(/is open read-only \(.*SQLITE_READONLY.*\): stored runs can be read/) }));
+      readOnly.close();
+    } finally {
+      unlock();
+    }
+  });
+
+  it('a damaged run can still be deleted (delete does not read it), and SQLite errors carry their code', () => {
+    const dbPath = join(dir, 'runs.db');
+    const store = openStore(dbPath);
+    const runId = store.createRun(newRun());
+    store.finishRun(runId, 'completed', null);
+    store.close();
+    const db = new Database(dbPath);
+    db.prepare("UPDATE runs SET scenario_json = '{not json', machine_json = 'x' WHERE id = ?").run(runId);
+    db.close();
+    const cli = (...args: string[]) => spawnSync(process.execPath, [rootPath('bin/loadscope.js'), ...args, '--db', dbPath], { encoding: 'utf8', timeout: 60_000 });
+    const show = cli('show', String(runId));
+    expect(show.status).not.toBe(0);
+    expect(show.stderr).toMatch(/\(LS_ERR_[A-Z_]+\)/);
+    const deleted = cli('delete', String(runId));
+    expect(deleted.stderr).toBe('');
+    expect(deleted.stdout).toContain(`deleted run ${runId}`);
+    expect(cli('delete', String(runId)).stderr).toContain(`no run ${runId}`);
+    const sqliteError = Object.assign(new Error('database disk image is malformed'), { code: 'SQLITE_CORRUPT' });
+    expect(toApiError(sqliteError)).toEqual({ code: 'LS_ERR_DB', message: 'the database: database disk image is malformed (SQLITE_CORRUPT)' });
+  });
+});

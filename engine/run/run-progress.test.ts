@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import type { EngineEvent } from '../../contract/api.js';
+import { Phase, type PhaseInput } from '../../contract/scenario.js';
+import { RunProgress } from './run-progress.js';
+
+// Progress is computed once, in the engine: from requests done of planned (count phases) and load
+// time (timed phases). For every executor it rises while the phase runs (not only when it ends),
+// never goes down, stays below 100 % until the run completes, and a cancelled run ends below 100 %.
+
+const requests = [{ path: '/ok' }];
+const phases: Record<string, PhaseInput> = {
+  burst: { executor: 'burst', count: 40, requests },
+  sequential: { executor: 'sequential', count: 40, requests },
+  'closed (count)': { executor: 'closed', users: 4, count: 40, requests },
+  'closed (duration)': { executor: 'closed', users: 4, durationMs: 4000, requests },
+  rate: { executor: 'rate', rate: 10, durationMs: 4000, requests },
+  'ramping-users': { executor: 'ramping-users', stages: [{ durationMs: 2000, target: 4 }, { durationMs: 2000, target: 0 }], requests },
+};
+
+function simulate(input: PhaseInput, servers: number, endAs: 'completed' | 'cancelled', cancelAtStep = Infinity) {
+  let clock = 0;
+  const phase = Phase.parse(input);
+  const progress = new RunProgress(Array.from({ length: servers }, () => [phase]), () => clock);
+  const seen: number[] = [];
+  const remaining: (number | null)[] = [];
+  const emit = (e: EngineEvent) => progress.observe(e);
+  const window = (count: number): EngineEvent => ({
+    event: 'run:window',
+    payload: { runId: 1, targetId: 1, tMs: clock, phaseIndex: 0, count, throughput: 0, errors: {}, inFlight: 0, queued: 0, total: null, wait: null, processing: null },
+  });
+  let step = 0;
+  outer: for (let s = 0; s < servers; s++) {
+    progress.targetStarted();
+    clock += 3000; // server start-up: not load time
+    emit({ event: 'run:phase', payload: { runId: 1, targetId: 1, phaseIndex: 0, name: 'p', state: 'started', tMs: 0 } });
+    for (let w = 0; w < 16; w++) {
+      clock += 250;
+      emit(window(2));
+      const snap = progress.snapshot();
+      seen.push(snap.fraction);
+      remaining.push(snap.remainingMs);
+      if (++step >= cancelAtStep) break outer;
+    }
+    emit({ event: 'run:phase', payload: { runId: 1, targetId: 1, phaseIndex: 0, name: 'p', state: 'ended', tMs: 4000 } });
+    progress.targetEnded();
+    seen.push(progress.snapshot().fraction);
+  }
+  progress.finish(endAs);
+  return { seen, remaining, last: progress.snapshot() };
+}
+
+describe('run progress', () => {
+  for (const [name, input] of Object.entries(phases)) {
+    it(`${name}: rises while the phase runs, never goes down, 100 % only when completed`, () => {
+      const { seen, last } = simulate(input, 2, 'completed');
+      for (let i = 1; i < seen.length; i++) expect(seen[i]!).toBeGreaterThanOrEqual(seen[i - 1]!);
+      expect(seen[3]!, 'moving during the first phase').toBeGreaterThan(0);
+      expect(Math.max(...seen)).toBeLessThan(1);
+      expect(last.fraction).toBe(1);
+    });
+
+    it(`${name}: a cancelled run ends below 100 %`, () => {
+      const { seen, last } = simulate(input, 2, 'cancelled', 20);
+      expect(last.fraction).toBeLessThan(1);
+      expect(last.fraction).toBeGreaterThanOrEqual(seen.at(-1)!);
+    });
+  }
+
+  it('a count-based matrix run gives a remaining time once under way, not "unknown" throughout', () => {
+    const { remaining } = simulate(phases.sequential!, 4, 'completed');
+    expect(remaining.slice(4).every((r) => r !== null && r > 0)).toBe(true);
+  });
+});

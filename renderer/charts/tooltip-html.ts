@@ -1,0 +1,39 @@
+import { sig3 } from './theme';
+
+// Tooltip formatters that return HTML: ECharts puts what they return into the page as markup, so
+// every text that comes from a scenario (server labels, cell labels) is escaped here. ECharts'
+// own `marker` is its markup and passes as is.
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export interface TooltipItem {
+  marker?: unknown;
+  seriesName?: string;
+  seriesId?: string;
+  value?: unknown;
+}
+
+const marker = (p: TooltipItem): string => (typeof p.marker === 'string' ? p.marker : '');
+const y = (p: TooltipItem): string => (Array.isArray(p.value) ? sig3(p.value[1]) : '');
+
+/** Latency over time: "<t> s", then one row per series (server and percentile). */
+export function latencyTooltip(list: readonly TooltipItem[], oneGroup: boolean): string {
+  const first = list[0];
+  const head = first !== undefined && Array.isArray(first.value) ? `${sig3(first.value[0])} s` : '';
+  const rows = list.map((x) => {
+    const pct = String(x.seriesId ?? '').split('|')[1] ?? '';
+    const label = oneGroup ? pct : `${x.seriesName ?? ''} ${pct}`;
+    return `${marker(x)} ${escapeHtml(label)}: <b>${y(x)} ms</b>`;
+  });
+  return [head, ...rows].join('<br/>');
+}
+
+/** Percentile curves: the percentile, then one row per run/server. */
+export function percentileTooltip(list: readonly TooltipItem[], percentLabel: (x: number) => string): string {
+  const first = list[0];
+  const x = first !== undefined && Array.isArray(first.value) ? Number(first.value[0]) : 1;
+  const rows = list.map((p) => `${marker(p)} ${escapeHtml(p.seriesName ?? '')}: ${y(p)} ms`);
+  return [`percentile ${escapeHtml(percentLabel(x))}`, ...rows].join('<br/>');
+}
