@@ -5,9 +5,9 @@ import { defaultDbPath } from './db-path.js';
 import { EventBus } from './event-bus.js';
 import { exportCompare, exportRun } from './export/export-run.js';
 import { compareData } from './export/compare-data.js';
+import { libraryHandlers } from './library/library-calls.js';
 import { Orchestrator } from './run/orchestrator.js';
-import { checkWireScenarioName, prepareRun, validateText, type RunOptions } from './run/prepare-run.js';
-import { listBuiltinScenarios, readBuiltinScenarioText } from './scenario/builtin.js';
+import { prepareRun, validateText, type RunOptions, type StartSource } from './run/prepare-run.js';
 
 /** The engine as every host sees it: the contract's handlers, its events, and an orderly close. */
 export interface Engine {
@@ -18,8 +18,8 @@ export interface Engine {
   /** Cancels the active run (storing `reason`), stops its servers, closes the store. */
   close(reason?: string): Promise<void>;
   readonly store: Store;
-  /** In-process hosts (the CLI) only: like runs:start, but `name` may also be a file path. */
-  startRun(source: { name: string } | { text: string }, opts: RunOptions): Promise<{ runId: number }>;
+  /** Like runs:start, with consent given in-process (the CLI reads files itself and sends their text). */
+  startRun(source: StartSource, opts: RunOptions): Promise<{ runId: number }>;
 }
 
 /** `nativeBinding`: the better-sqlite3 binary for this runtime (the desktop engine process chooses it). */
@@ -29,20 +29,19 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
   const orchestrator = new Orchestrator(store, (event) => bus.emit(event));
   const running = new Map<number, Promise<unknown>>();
 
-  const startRun = async (source: { name: string } | { text: string }, opts: RunOptions): Promise<{ runId: number }> => {
-    const { runId, done } = orchestrator.start(prepareRun(source, opts));
+  const startRun = async (source: StartSource, opts: RunOptions): Promise<{ runId: number }> => {
+    const { runId, done } = orchestrator.start(prepareRun(store, source, opts));
     running.set(runId, done);
     void done.finally(() => running.delete(runId));
     return { runId };
   };
 
   const handlers: EngineHandlers = {
-    'scenarios:list': async () => listBuiltinScenarios(),
-    'scenarios:get': async ({ name }) => ({ name, text: readBuiltinScenarioText(name) }),
-    'scenarios:validate': async ({ text }) => validateText(text),
-    // Over the wire a name is a built-in only (never a host path); the CLI starts files via startRun.
+    ...libraryHandlers(store),
+    'scenarios:validate': async ({ text, quick }) => validateText(text, quick),
+    // A name is a built-in or a library scenario (engine/library/lookup.ts), never a host path.
     'runs:start': async ({ scenario, quick, set, allowRemote, allowCommands }) =>
-      startRun('name' in scenario ? { name: checkWireScenarioName(scenario.name) } : { text: scenario.text }, { quick, set, consent: { allowRemote: allowRemote ?? false, allowCommands: allowCommands ?? false } }),
+      startRun(scenario, { quick, set, consent: { allowRemote: allowRemote ?? false, allowCommands: allowCommands ?? false } }),
     'runs:cancel': async ({ runId, reason }) => ({ cancelled: orchestrator.cancel(runId, reason) }),
     'runs:list': async (filter) => store.listRuns(filter),
     'runs:get': async ({ runId }) => store.getRun(runId),

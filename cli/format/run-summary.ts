@@ -30,7 +30,19 @@ export function formatRunSummary(run: RunSummary): string {
       ]);
     }
   }
-  return `${head}\n${textTable(header, rows)}\n${glossaryLines(['total', 'wait', 'processing', 'server wait', 'lag']).join('\n')}`;
+  const table = `${head}\n${textTable(header, rows)}\n${glossaryLines(['total', 'wait', 'processing', 'server wait', 'lag']).join('\n')}`;
+  return run.thresholds.length > 0 ? `${table}\n\n${formatThresholds(run)}` : table;
+}
+
+/** One line per threshold checked: PASS/FAIL, the check, where, and the value measured. */
+export function formatThresholds(run: RunSummary): string {
+  const failed = run.thresholds.filter((t) => !t.passed).length;
+  const head = `Thresholds: ${run.thresholds.length - failed} passed, ${failed} failed`;
+  const rows = run.thresholds.map((t) => {
+    const cell = run.cells.length > 1 ? ` [${run.cells[t.cellIndex]?.label ?? t.cellIndex}]` : '';
+    return [t.passed ? 'PASS' : 'FAIL', t.check, `${t.server}${cell} / ${t.phase}`, t.measured === null ? 'no value' : fmtNum(t.measured, 3)];
+  });
+  return `${head}\n${textTable(['', 'check', 'server / phase', 'measured'], rows)}`;
 }
 
 // the five figures every report shows (contract/report), so `show --json` and the exports agree by construction
@@ -68,5 +80,19 @@ export function runSummaryJson(run: RunSummary) {
       })),
     })),
     report: run.report,
+    thresholds: {
+      passed: run.thresholds.every((t) => t.passed),
+      results: run.thresholds.map((t) => ({
+        check: t.check,
+        server: t.server,
+        cell: run.cells[t.cellIndex]?.params ?? {},
+        phase: t.phase,
+        metric: t.metric,
+        op: t.op,
+        limit: t.limit,
+        measured: t.measured,
+        passed: t.passed,
+      })),
+    },
   };
 }

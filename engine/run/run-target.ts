@@ -4,6 +4,7 @@ import type { Scenario, ServerSpec } from '../../contract/scenario.js';
 import type { Store } from '../../db/store.js';
 import { describeDbError } from '../../db/store-faults.js';
 import { runDriver } from '../driver/driver.js';
+import { checkThresholds } from './thresholds.js';
 import { isServerSkipped, startServer, type ServerSampleData } from '../supervisor/supervisor.js';
 
 export interface TargetContext {
@@ -12,6 +13,7 @@ export interface TargetContext {
   runId: number;
   targetId: number;
   scenario: Scenario;
+  cellIndex: number;
   server: ServerSpec;
   signal: AbortSignal;
   /** the person consented to load outside this machine */
@@ -93,6 +95,8 @@ export async function runTarget(ctx: TargetContext): Promise<TargetOutcome> {
   ctx.signal.addEventListener('abort', onCancel, { once: true });
   store.updateTarget(targetId, { status: 'running', startedAt: new Date().toISOString() });
 
+  const label = ctx.server.label ?? ctx.server.architecture;
+  const thresholdTarget = { targetId, cellIndex: ctx.cellIndex, server: label, architecture: ctx.server.architecture };
   let requests = 0;
   let result;
   try {
@@ -103,7 +107,13 @@ export async function runTarget(ctx: TargetContext): Promise<TargetOutcome> {
           t0EpochMs = e.t0EpochMs;
         },
         onPhaseStart: (e) => emit({ event: 'run:phase', payload: { runId, targetId, phaseIndex: e.phaseIndex, name: phaseName(e.phaseIndex), state: 'started', tMs: e.tMs } }),
-        onPhaseEnd: (e) => emit({ event: 'run:phase', payload: { runId, targetId, phaseIndex: e.phaseIndex, name: phaseName(e.phaseIndex), state: 'ended', tMs: e.tMs } }),
+        onPhaseEnd: (e) => {
+          emit({ event: 'run:phase', payload: { runId, targetId, phaseIndex: e.phaseIndex, name: phaseName(e.phaseIndex), state: 'ended', tMs: e.tMs } });
+          const results = checkThresholds(ctx.scenario, thresholdTarget, e.result.result);
+          if (results.length === 0) return;
+          store.saveThresholds(targetId, results);
+          emit({ event: 'run:thresholds', payload: { runId, targetId, results } });
+        },
         onWindow: (w) => {
           const window: LiveWindow = { runId, targetId, ...w };
           requests += w.count;
