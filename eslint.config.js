@@ -6,13 +6,13 @@
 //   cli                 <- contract, engine, reproduce, db
 // Tests (*.test.ts) and test support (test-support/) of an engine folder may use the whole engine.
 //   electron-main       <- contract, engine, db      electron-preload <- contract
-//   renderer            <- contract only (talks to the host through window.loadscope)
+//   renderer            <- contract only (talks to the host through window.loadscope), and the generated scenario JSON Schema
 //   packaging (electron-builder config checks, native rebuild) <- electron-main, engine, servers, contract
 // A file that no element covers is an error (boundaries/no-unknown-files).
 import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
 
-const engineAll = ['engine', 'engine-base', 'engine-executors', 'engine-driver', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-export', 'engine-run', 'engine-host', 'engine-net', 'engine-k6', 'engine-tests'];
+const engineAll = ['engine', 'engine-base', 'engine-executors', 'engine-driver', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-export', 'engine-run', 'engine-host', 'engine-net', 'engine-library', 'engine-k6', 'engine-tests'];
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'worker_threads', 'http', 'net', 'crypto', 'zlib', 'url', 'events', 'stream', 'util'];
 
 export default tseslint.config(
@@ -38,6 +38,7 @@ export default tseslint.config(
         { type: 'engine-export', pattern: 'engine/export/**', mode: 'full' },
         { type: 'engine-run', pattern: 'engine/run/**', mode: 'full' },
         { type: 'engine-host', pattern: 'engine/host/**', mode: 'full' },
+        { type: 'engine-library', pattern: 'engine/library/**', mode: 'full' },
         { type: 'engine-net', pattern: 'engine/net/**', mode: 'full' },
         { type: 'engine-k6', pattern: 'engine/k6/**', mode: 'full' },
         { type: 'engine', pattern: 'engine/**', mode: 'full' },
@@ -48,6 +49,8 @@ export default tseslint.config(
         { type: 'renderer', pattern: 'renderer/**', mode: 'full' },
         { type: 'e2e', pattern: 'e2e/**', mode: 'full' },
         { type: 'bench', pattern: 'bench/**', mode: 'full' },
+        // The published scenario JSON Schema (generated from contract/): the code editor's completion and hover docs.
+        { type: 'scenario-schema', pattern: 'scenarios/scenario.schema.json', mode: 'full' },
         { type: 'packaging', pattern: 'packaging/**', mode: 'full' },
         { type: 'tooling', pattern: ['scripts/**', 'bin/**', '.ci/**', '*.config.{js,ts,mjs}', 'scenarios/**'], mode: 'full' },
       ],
@@ -68,8 +71,9 @@ export default tseslint.config(
             { from: 'engine-supervisor', allow: ['engine-supervisor', 'engine-net', 'engine-base', 'contract', 'servers'] },
             { from: 'engine-scenario', allow: ['engine-scenario', 'engine-executors', 'engine-base', 'contract'] },
             { from: 'engine-report', allow: ['engine-report', 'engine-scenario', 'contract'] },
-            { from: 'engine-export', allow: ['engine-export', 'contract', 'db'] },
-            { from: 'engine-run', allow: ['engine-run', 'engine-driver', 'engine-executors', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-base', 'contract', 'db'] },
+            { from: 'engine-export', allow: ['engine-export', 'engine-report', 'contract', 'db'] },
+            { from: 'engine-run', allow: ['engine-run', 'engine-driver', 'engine-executors', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-library', 'engine-base', 'contract', 'db'] },
+            { from: 'engine-library', allow: ['engine-library', 'engine-scenario', 'engine-base', 'contract', 'db'] },
             { from: 'engine-host', allow: ['engine-host', 'engine-base', 'contract'] },
             { from: 'engine-net', allow: ['engine-net', 'contract'] },
             { from: 'engine-k6', allow: ['engine-k6', 'engine-run', 'engine-driver', 'engine-executors', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-base', 'engine-net', 'contract', 'db'] },
@@ -79,7 +83,7 @@ export default tseslint.config(
             { from: 'cli', allow: ['cli', 'reproduce', ...engineAll, 'db', 'contract'] },
             { from: 'electron-main', allow: ['electron-main', ...engineAll, 'db', 'contract'] },
             { from: 'electron-preload', allow: ['contract'] },
-            { from: 'renderer', allow: ['renderer', 'contract'] },
+            { from: 'renderer', allow: ['renderer', 'contract', 'scenario-schema'] },
             { from: 'e2e', allow: ['e2e', ...engineAll, 'db', 'contract', 'cli'] },
             { from: 'bench', allow: ['bench', ...engineAll, 'db', 'contract', 'servers'] },
             { from: 'packaging', allow: ['packaging', 'tooling', 'electron-main', ...engineAll, 'servers', 'contract'] },

@@ -92,10 +92,10 @@ describe('loadscope run', () => {
     expect((JSON.parse(show.stdout) as JsonRun).servers).toEqual(json.servers);
   });
 
-  it('names the known built-ins when asked for an unknown one, and exits non-zero', () => {
+  it('names the known built-in and library scenarios when asked for an unknown one, and exits non-zero', () => {
     const out = cli(['run', 'no-such-scenario', '--db', join(dir, 'runs.db')]);
     expect(out.status).toBe(2);
-    expect(out.stderr).toMatch(/no built-in scenario 'no-such-scenario'; built-in scenarios: .+/);
+    expect(out.stderr).toMatch(/no scenario 'no-such-scenario'; built-in: .*ui-smoke.*; in your library: \(none\)/);
     expect(out.stderr.trim().split('\n')).toHaveLength(1);
   });
 

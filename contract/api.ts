@@ -11,6 +11,9 @@ import {
   RunSummary,
   ServerSample,
 } from './results.js';
+import { libraryCalls } from './library.js';
+import { ThresholdResult } from './thresholds.js';
+import { TimelinePlan } from './timeline.js';
 
 // The one API contract between the UI and the engine. Both hosts use it: Electron (ipcMain /
 // ipcRenderer through the preload) and the browser host (HTTP POST /api/<call> + a WebSocket for
@@ -24,16 +27,25 @@ export const ScenarioListItem = z.object({
   name: z.string(),
   title: z.string(),
   description: z.string(),
-  source: z.enum(['builtin', 'file']),
+  source: z.enum(['builtin', 'file', 'library']),
   servers: z.array(z.string()),
   phases: z.number(),
   cells: z.number(),
+  /** library scenarios: their id, latest version and when it was saved */
+  id: z.number().optional(),
+  version: z.number().optional(),
+  updatedAt: z.string().optional(),
+  /** set when the scenario does not validate (listed rather than hidden) */
+  error: z.string().optional(),
 });
 export type ScenarioListItem = z.infer<typeof ScenarioListItem>;
 
 export const ValidationResult = z.discriminatedUnion('ok', [
-  z.object({ ok: z.literal(true), scenario: z.unknown(), cells: z.array(CellInfo) }),
-  z.object({ ok: z.literal(false), issues: z.array(z.object({ path: z.string(), message: z.string() })) }),
+  z.object({ ok: z.literal(true), scenario: z.unknown(), cells: z.array(CellInfo), plan: TimelinePlan }),
+  z.object({
+    ok: z.literal(false),
+    issues: z.array(z.object({ path: z.string(), message: z.string(), line: z.number().optional(), column: z.number().optional() })),
+  }),
 ]);
 export type ValidationResult = z.infer<typeof ValidationResult>;
 
@@ -50,17 +62,33 @@ export type CompareResult = z.infer<typeof CompareResult>;
 export const ExportResult = z.object({ fileName: z.string(), mimeType: z.string(), base64: z.string() });
 export type ExportResult = z.infer<typeof ExportResult>;
 
+/** csv: one row per request; csv-summary: one row per server run and phase; png: the one-page summary; html: the self-contained report */
+export const ExportFormat = z.enum(['csv', 'csv-summary', 'png', 'html']);
+export type ExportFormat = z.infer<typeof ExportFormat>;
+
 export const calls = {
   'scenarios:list': { request: z.strictObject({}), response: z.array(ScenarioListItem) },
   'scenarios:get': {
     request: z.strictObject({ name: z.string().min(1) }),
-    response: z.object({ name: z.string(), text: z.string() }),
+    response: z.object({
+      name: z.string(),
+      text: z.string(),
+      source: z.enum(['builtin', 'library']).optional(),
+      /** library scenarios */
+      id: z.number().optional(),
+      version: z.number().optional(),
+    }),
   },
-  'scenarios:validate': { request: z.strictObject({ text: z.string() }), response: ValidationResult },
+  /** quick: check (and plan) the scenario as `--quick` would run it */
+  'scenarios:validate': { request: z.strictObject({ text: z.string(), quick: z.boolean().default(false) }), response: ValidationResult },
   'runs:start': {
     request: z.strictObject({
-      /** a built-in name, or the scenario's JSON text (from the editor or an opened file) */
-      scenario: z.union([z.strictObject({ name: z.string().min(1) }), z.strictObject({ text: z.string().min(1) })]),
+      /** a built-in or library name, the scenario's JSON text (the editor, an opened file), or a stored run's scenario to run again */
+      scenario: z.union([
+        z.strictObject({ name: z.string().min(1) }),
+        z.strictObject({ text: z.string().min(1), origin: z.string().max(1000).optional() }),
+        z.strictObject({ runId: z.number().int().positive() }),
+      ]),
       quick: z.boolean().default(false),
       set: z.record(z.string(), z.string()).default({}),
       /** who sends the load: Loadscope's driver (absent), or a local k6 (see k6:status) */
@@ -72,6 +100,7 @@ export const calls = {
     }),
     response: z.object({ runId: z.number() }),
   },
+  ...libraryCalls,
   /** Is a k6 binary available for runs with engine 'k6', and if not, how to install it. */
   'k6:status': {
     request: z.strictObject({}),
@@ -104,7 +133,12 @@ export const calls = {
   },
   'runs:delete': { request: RunId, response: z.object({ deleted: z.boolean() }) },
   'runs:export': {
-    request: z.strictObject({ runId: z.number().int().positive(), format: z.enum(['csv', 'png']) }),
+    request: z.strictObject({ runId: z.number().int().positive(), format: ExportFormat }),
+    response: ExportResult,
+  },
+  /** two or more runs side by side, as one HTML report or the paired table as CSV */
+  'runs:exportCompare': {
+    request: z.strictObject({ runIds: z.array(z.number().int().positive()).min(2).max(16), format: z.enum(['html', 'csv']) }),
     response: ExportResult,
   },
 } as const;
@@ -129,6 +163,8 @@ export const events = {
     reason: z.string().nullable(),
   }),
   'run:phase': z.object({ runId: z.number(), targetId: z.number(), phaseIndex: z.number(), name: z.string(), state: z.enum(['started', 'ended']), tMs: z.number() }),
+  /** a server run's thresholds, checked as its phase results were stored */
+  'run:thresholds': z.object({ runId: z.number(), targetId: z.number(), results: z.array(ThresholdResult) }),
   'run:window': LiveWindow,
   'run:sample': ServerSample,
   'run:progress': z.object({ runId: z.number(), elapsedMs: z.number(), remainingMs: z.number().nullable(), requests: z.number(), fraction: z.number() }),

@@ -4,6 +4,8 @@
 export const ERROR_CODES = [
   'LS_ERR_SCENARIO_INVALID',
   'LS_ERR_SCENARIO_NOT_FOUND',
+  /** a library scenario that runs refer to (delete it with force) or a name already taken */
+  'LS_ERR_SCENARIO_CONFLICT',
   'LS_ERR_RUN_NOT_FOUND',
   'LS_ERR_BAD_REQUEST',
   'LS_ERR_UNKNOWN_CALL',

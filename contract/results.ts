@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ThresholdResult, ThresholdTally } from './thresholds.js';
 
 // What a run produces, as the engine reports it and the store gives it back. Times in ms unless a
 // name says otherwise. The derived times (total, wait, processing, server wait, lag) are defined
@@ -133,6 +134,8 @@ export const RunSummary = z.object({
   cells: z.array(CellInfo),
   targets: z.array(TargetResult),
   report: z.array(ReportTableResult),
+  /** every threshold checked, per server run and phase */
+  thresholds: z.array(ThresholdResult),
 });
 export type RunSummary = z.infer<typeof RunSummary>;
 
@@ -150,6 +153,7 @@ export const RunListItem = z.object({
   engine: RunEngine.default('native'),
   /** mean total time over all requests, ms */
   meanTotalMs: z.number().nullable(),
+  thresholds: ThresholdTally,
 });
 export type RunListItem = z.infer<typeof RunListItem>;
 

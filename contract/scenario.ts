@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { architectureOptions, type Architecture } from './servers.js';
+import { Threshold } from './thresholds.js';
 
 // The scenario format: data, not code. This file is the one source of truth for its TypeScript types
 // and its published JSON Schema (scenarios/scenario.schema.json is generated from it).
@@ -210,6 +211,7 @@ export const Scenario = z.strictObject({
   matrix: z.record(ParamPath, z.array(z.unknown()).min(1)).optional().describe('vary parameters across runs: every combination is a cell'),
   quick: z.record(ParamPath, z.unknown()).optional().describe('overrides applied with --quick: smaller sizes, same shape'),
   report: z.strictObject({ tables: z.array(ReportTable).min(1) }).optional(),
+  thresholds: z.array(Threshold).optional().describe('pass/fail checks on each phase result; a failed one makes `loadscope run` exit 99'),
   rawRowCap: z.number().int().min(0).default(1_000_000).describe('raw request rows stored per run before sampling'),
 });
 export type Scenario = z.output<typeof Scenario>;

@@ -9,6 +9,7 @@ import {
   ServerSample,
   type RunStatus,
 } from '../contract/results.js';
+import { ThresholdStore } from './threshold-store.js';
 import { asRow, json, num, optNum, optStr, rows, schemaError, str, type Row } from './sql-read.js';
 
 // Reads runs back, parsing every row with the contract's schemas: what leaves the store has been
@@ -50,6 +51,13 @@ function phaseFromRow(r: Row, where: string): unknown {
   };
 }
 
+function thresholdTally(r: Row, where: string): { passed: number; failed: number } | null {
+  const total = num(r, 'thresholds_total', where);
+  if (total === 0) return null;
+  const passed = optNum(r, 'thresholds_passed', where) ?? 0;
+  return { passed, failed: total - passed };
+}
+
 export class RunReader {
   private readonly run: Database.Statement;
   private readonly exists: Database.Statement;
@@ -60,8 +68,10 @@ export class RunReader {
   private readonly samples: Database.Statement;
   private readonly histograms: Database.Statement;
   private readonly list: Database.Statement;
+  private readonly thresholdStore: ThresholdStore;
 
   constructor(db: Database.Database) {
+    this.thresholdStore = new ThresholdStore(db);
     this.run = db.prepare('SELECT * FROM runs WHERE id = ?');
     this.exists = db.prepare('SELECT 1 FROM runs WHERE id = ?').pluck();
     this.cells = db.prepare('SELECT idx, label, params_json FROM cells WHERE run_id = ? ORDER BY idx');
@@ -86,6 +96,8 @@ export class RunReader {
          (SELECT coalesce(sum(p.count - p.ok), 0) FROM phases p JOIN targets t ON t.id = p.target_id WHERE t.run_id = r.id) AS errors,
          (SELECT sum(json_extract(p.total_json, '$.mean') * json_extract(p.total_json, '$.count')) / nullif(sum(json_extract(p.total_json, '$.count')), 0)
             FROM phases p JOIN targets t ON t.id = p.target_id WHERE t.run_id = r.id) AS mean_total,
+         (SELECT sum(h.passed) FROM thresholds h JOIN targets t ON t.id = h.target_id WHERE t.run_id = r.id) AS thresholds_passed,
+         (SELECT count(*) FROM thresholds h JOIN targets t ON t.id = h.target_id WHERE t.run_id = r.id) AS thresholds_total,
          (SELECT json_group_array(label) FROM (SELECT label FROM targets WHERE run_id = r.id GROUP BY label ORDER BY min(id))) AS servers_json
        FROM runs r
        WHERE (@status IS NULL OR r.status = @status)
@@ -156,6 +168,7 @@ export class RunReader {
         };
       }),
       report: json(r, 'report_json', where) ?? [],
+      thresholds: this.thresholdStore.forRun(runId),
     };
     const parsed = RunSummary.safeParse(candidate);
     if (!parsed.success) throw schemaError(where, parsed.error.issues);
@@ -185,6 +198,7 @@ export class RunReader {
         servers: json(r, 'servers_json', where),
         engine: str(r, 'engine', where),
         meanTotalMs: optNum(r, 'mean_total', where),
+        thresholds: thresholdTally(r, where),
       };
     });
     const parsed = RunListItem.array().safeParse(candidates);

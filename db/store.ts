@@ -18,7 +18,11 @@ import type {
   ServerSample,
   TARGET_STATUSES,
 } from '../contract/results.js';
+import type { ThresholdResult } from '../contract/thresholds.js';
 import { migrate } from './migrate.js';
+import { ThresholdStore } from './threshold-store.js';
+import { ScenarioLibrary } from './scenario-library.js';
+import { asRow, json, num, optNum, optStr } from './sql-read.js';
 import { RunReader, runNotFound, type ListRunsOptions } from './read-run.js';
 import { RequestReader, type RequestPage } from './request-reader.js';
 import { RequestWriter } from './request-writer.js';
@@ -28,6 +32,7 @@ import { recoverInterrupted, registerStore, unregisterStore } from './recover.js
 import { describeDbError, isCannotWrite, openReadOnly, probeWritable, readOnlyError } from './store-faults.js';
 
 export type { ListRunsOptions } from './read-run.js';
+export type { LibraryEntry, LibraryVersion, LibraryVersionRef } from './scenario-library.js';
 export type { RequestPage } from './request-reader.js';
 export { REQUEST_COLUMNS, REQUEST_STRIDE, NO_ERROR, packRequests, errorCode, type RequestRow } from '../contract/measurement.js';
 export type { StoredRequestRow } from './request-reader.js';
@@ -44,12 +49,21 @@ export interface NewRun {
   machine: MachineInfo | null;
   /** raw request rows kept for the run before sampling starts; default 1,000,000 */
   rawCap?: number;
+  /** what it was started from, so it can be opened and run again exactly */
+  source?: RunSource;
   /** what the run needed beyond this machine and what the person agreed to */
   consent?: unknown;
   /** default 'native' */
   engine?: RunEngine;
   /** what the engine does not measure, what it dropped (shown beside the run) */
   engineNote?: string | null;
+}
+
+/** A run's scenario as started: the text before quick and --set, the overrides, the library version. */
+export interface RunSource {
+  text: string;
+  set: Record<string, string>;
+  libraryVersionId: number | null;
 }
 
 export interface NewTarget {
@@ -90,6 +104,8 @@ export interface Store {
   savePhase(targetId: number, phase: PhaseResult, histograms: HistogramSet): void;
   /** Replaces a run's engine note (a k6 run learns what it dropped only at its end). */
   setEngineNote(runId: number, note: string | null): void;
+  /** Threshold results of a server run, appended (one call per phase as it ends). */
+  saveThresholds(targetId: number, results: readonly ThresholdResult[]): void;
   insertWindows(batch: readonly WindowInput[]): void;
   insertSamples(batch: readonly SampleInput[]): void;
   /** Rows [0, rowCount) of a batch in the REQUEST_COLUMNS layout (stride REQUEST_STRIDE); one transaction. */
@@ -101,9 +117,16 @@ export interface Store {
   getHistograms(runId: number): PhaseHistograms[];
   iterateRequests(runId: number): IterableIterator<StoredRequestRow>;
   deleteRun(runId: number): boolean;
+  /** What a run was started from; null for runs stored before the library existed. */
+  getRunSource(runId: number): (RunSource & { quick: boolean }) | null;
+  readonly library: ScenarioLibrary;
   close(): void;
   /** why the store is read-only (the disk would not take writes when it was opened), or null */
   readonly readOnly: string | null;
+}
+
+function isStringRecord(value: unknown): value is Record<string, string> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string');
 }
 
 function toJson(value: unknown): string {
@@ -154,8 +177,9 @@ export interface StoreOptions {
 function prepareStatements(db: Database.Database) {
   return {
     createRun: db.prepare(
-      `INSERT INTO runs (scenario_name, title, status, quick, created_at, scenario_json, machine_json, raw_cap, owner_host, owner_pid, owner_store, consent_json, engine, engine_note)
-       VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO runs (scenario_name, title, status, quick, created_at, scenario_json, machine_json, raw_cap, owner_host, owner_pid, owner_store, consent_json,
+         source_text, source_set_json, library_version_id, engine, engine_note)
+       VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     addCell: db.prepare('INSERT INTO cells (run_id, idx, label, params_json) VALUES (?, ?, ?, ?)'),
     createTarget: db.prepare(
@@ -181,6 +205,7 @@ function prepareStatements(db: Database.Database) {
     insertSample: db.prepare('INSERT INTO samples (target_id, t_ms, cpu, rss, processes, busy, queue) VALUES (?, ?, ?, ?, ?, ?, ?)'),
     deleteRun: db.prepare('DELETE FROM runs WHERE id = ?'),
     setEngineNote: db.prepare('UPDATE runs SET engine_note = ? WHERE id = ?'),
+    runSource: db.prepare('SELECT quick, source_text, source_set_json, library_version_id FROM runs WHERE id = ?'),
   };
 }
 
@@ -192,6 +217,8 @@ class SqliteStore implements Store {
   private readonly requestReader: RequestReader;
   private readonly writer: RequestWriter;
   private readonly stmt: Statements;
+  private readonly thresholds: ThresholdStore;
+  readonly library: ScenarioLibrary;
   private open = true;
 
   constructor(
@@ -206,6 +233,8 @@ class SqliteStore implements Store {
     this.requestReader = new RequestReader(db);
     this.writer = new RequestWriter(db);
     this.stmt = prepareStatements(db);
+    this.thresholds = new ThresholdStore(db);
+    this.library = new ScenarioLibrary(db);
   }
 
   createRun(run: NewRun): number {
@@ -224,6 +253,9 @@ class SqliteStore implements Store {
       process.pid,
       this.storeId,
       run.consent === undefined ? null : toJson(run.consent),
+      run.source?.text ?? null,
+      run.source ? toJson(run.source.set) : null,
+      run.source?.libraryVersionId ?? null,
       run.engine ?? 'native',
       run.engineNote ?? null,
     );
@@ -307,6 +339,10 @@ class SqliteStore implements Store {
     if (this.stmt.setEngineNote.run(note, runId).changes === 0) throw runNotFound(runId);
   }
 
+  saveThresholds(targetId: number, results: readonly ThresholdResult[]): void {
+    if (results.length > 0) this.thresholds.save(targetId, results);
+  }
+
   insertWindows(batch: readonly WindowInput[]): void {
     this.db.transaction(() => {
       for (const w of batch) {
@@ -365,6 +401,21 @@ class SqliteStore implements Store {
     const deleted = this.stmt.deleteRun.run(runId).changes > 0;
     this.writer.forget(runId);
     return deleted;
+  }
+
+  getRunSource(runId: number): (RunSource & { quick: boolean }) | null {
+    const found = this.stmt.runSource.get(runId);
+    if (found === undefined) throw runNotFound(runId);
+    const r = asRow(found, `run ${runId}`);
+    const text = optStr(r, 'source_text', `run ${runId}`);
+    if (text === null) return null;
+    const set = json(r, 'source_set_json', `run ${runId}`);
+    return {
+      text,
+      quick: num(r, 'quick', `run ${runId}`) === 1,
+      set: isStringRecord(set) ? set : {},
+      libraryVersionId: optNum(r, 'library_version_id', `run ${runId}`),
+    };
   }
 
   close(): void {

@@ -4,6 +4,7 @@ import { openBrowser, type OpenBrowser } from './test-support/browser.js';
 import { startHost, type RunningHost } from './test-support/host.js';
 import { pointsOf, until } from './test-support/poll.js';
 import { screenshot } from './test-support/screenshots.js';
+import { codeEditorText, typeIntoCodeEditor } from './test-support/code-editor.js';
 
 // The workbench as a person uses it: the real browser host (`loadscope ui`) on a fresh database,
 // Debian's Chromium, the ui-smoke built-in (two servers one after the other, single and cluster, each 2.5 s at 50 req/s). The tests
@@ -156,19 +157,19 @@ describe('the workbench in Chromium against the browser host', () => {
     await screenshot(page(), 'compare-table');
   });
 
-  it('opens a built-in in the scenario editor and validates it', async () => {
+  it('duplicates a built-in into the scenario editor and validates it', async () => {
     await byTestId('nav-scenarios').click();
     const card = byTestId('scenario-list').locator('article', { hasText: 'ui-smoke' });
-    await card.getByRole('button', { name: 'Edit a copy' }).click();
+    await card.getByRole('button', { name: 'Duplicate to edit' }).click();
     await page().locator('[data-testid="validation"][data-ok="true"]').waitFor({ timeout: 15_000 });
-    expect(await byTestId('scenario-editor').inputValue()).toContain('"name": "ui-smoke"');
+    await page().getByRole('radio', { name: 'Code' }).click();
+    expect(await codeEditorText(page())).toContain('"name": "ui-smoke-copy"');
     // the list back at its top, as a person first sees it
     await page().evaluate('document.querySelector(\'[data-testid="scenario-list"]\').scrollTop = 0');
     await screenshot(page(), 'scenarios');
 
     // a bad edit is named by its path, and the scenario cannot be started
-    const editor = byTestId('scenario-editor');
-    await editor.fill((await editor.inputValue()).replace('"rate": 50', '"rate": "fast"'));
+    await typeIntoCodeEditor(page(), (await codeEditorText(page())).replace('"rate": 50', '"rate": "fast"'));
     const bad = page().locator('[data-testid="validation"][data-ok="false"]');
     await bad.waitFor({ timeout: 15_000 });
     expect(await bad.innerText()).toMatch(/rate/);

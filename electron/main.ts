@@ -10,6 +10,7 @@ import { handleAppScheme, registerAppScheme } from './app-protocol.js';
 import { startDesktopEngine } from './desktop-engine.js';
 import { sendToRenderer } from './ipc-wiring.js';
 import { menuTemplate } from './menu.js';
+import { confirmUnsavedChanges } from './unsaved-changes.js';
 import { APP_URL, hardenSession, hardenWindow, isTrustedSender, webPreferences } from './security.js';
 
 const MAX_SCENARIO_BYTES = 5 * 1024 * 1024;
@@ -27,6 +28,7 @@ function createWindow(): BrowserWindow {
     webPreferences: { ...webPreferences, preload: rootPath('dist/electron/preload.cjs') },
   });
   hardenWindow(window);
+  confirmUnsavedChanges(window);
   window.once('ready-to-show', () => window.show());
   window.on('closed', () => {
     if (win === window) win = undefined;

@@ -4,15 +4,14 @@ import type { RunEngine } from '../contract/results.js';
 import { openStore, type Store, type StoreOptions } from '../db/store.js';
 import { defaultDbPath } from './db-path.js';
 import { EventBus } from './event-bus.js';
-import { exportRun } from './export/export-run.js';
+import { exportCompare, exportRun } from './export/export-run.js';
+import { compareData } from './export/compare-data.js';
+import { libraryHandlers } from './library/library-calls.js';
 import { importK6Upload } from './k6/import/import-upload.js';
 import { k6Status } from './k6/k6-binary.js';
 import { withK6 } from './k6/with-k6.js';
-import { compareIntervals, ROWS_PER_TARGET } from './report/compare-intervals.js';
-import { scenarioDifferences } from '../contract/compare.js';
 import { Orchestrator } from './run/orchestrator.js';
-import { checkWireScenarioName, prepareRun, validateText, type RunOptions } from './run/prepare-run.js';
-import { listBuiltinScenarios, readBuiltinScenarioText } from './scenario/builtin.js';
+import { prepareRun, validateText, type RunOptions, type StartSource } from './run/prepare-run.js';
 
 /** The engine as every host sees it: the contract's handlers, its events, and an orderly close. */
 export interface Engine {
@@ -23,9 +22,9 @@ export interface Engine {
   /** Cancels the active run (storing `reason`), stops its servers, closes the store. */
   close(reason?: string): Promise<void>;
   readonly store: Store;
-  /** In-process hosts (the CLI) only: like runs:start, but `name` may also be a file path. */
-  /** engine 'k6': a local k6 sends the load (LS_ERR_K6_MISSING where none is installed) */
-  startRun(source: { name: string } | { text: string }, opts: RunOptions & { engine?: RunEngine }): Promise<{ runId: number }>;
+  /** Like runs:start, with consent given in-process (the CLI reads files itself and sends their text).
+   *  engine 'k6': a local k6 sends the load (LS_ERR_K6_MISSING where none is installed). */
+  startRun(source: StartSource, opts: RunOptions & { engine?: RunEngine }): Promise<{ runId: number }>;
 }
 
 /** `nativeBinding`: the better-sqlite3 binary for this runtime (the desktop engine process chooses it). */
@@ -35,8 +34,8 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
   const orchestrator = new Orchestrator(store, (event) => bus.emit(event));
   const running = new Map<number, Promise<unknown>>();
 
-  const startRun = async (source: { name: string } | { text: string }, opts: RunOptions & { engine?: RunEngine }): Promise<{ runId: number }> => {
-    const prepared = prepareRun(source, opts);
+  const startRun = async (source: StartSource, opts: RunOptions & { engine?: RunEngine }): Promise<{ runId: number }> => {
+    const prepared = prepareRun(store, source, opts);
     const { runId, done } = orchestrator.start(opts.engine === 'k6' ? withK6(prepared, store) : prepared);
     running.set(runId, done);
     void done.finally(() => running.delete(runId));
@@ -44,31 +43,17 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
   };
 
   const handlers: EngineHandlers = {
-    'scenarios:list': async () => listBuiltinScenarios(),
-    'scenarios:get': async ({ name }) => ({ name, text: readBuiltinScenarioText(name) }),
-    'scenarios:validate': async ({ text }) => validateText(text),
-    // Over the wire a name is a built-in only (never a host path); the CLI starts files via startRun.
+    ...libraryHandlers(store),
+    'scenarios:validate': async ({ text, quick }) => validateText(text, quick),
+    // A name is a built-in or a library scenario (engine/library/lookup.ts), never a host path.
     'runs:start': async ({ scenario, quick, set, allowRemote, allowCommands, engine }) =>
-      startRun('name' in scenario ? { name: checkWireScenarioName(scenario.name) } : { text: scenario.text }, { quick, set, engine, consent: { allowRemote: allowRemote ?? false, allowCommands: allowCommands ?? false } }),
+      startRun(scenario, { quick, set, engine, consent: { allowRemote: allowRemote ?? false, allowCommands: allowCommands ?? false } }),
     'runs:cancel': async ({ runId, reason }) => ({ cancelled: orchestrator.cancel(runId, reason) }),
     'runs:list': async (filter) => store.listRuns(filter),
     'runs:get': async ({ runId }) => store.getRun(runId),
     'runs:windows': async ({ runId }) => store.getWindows(runId),
     'runs:requests': async ({ runId, targetId, limit }) => store.getRequests(runId, targetId, limit),
-    'runs:compare': async ({ runIds }) => {
-      const runs = runIds.map((id) => store.getRun(id));
-      const windows = runIds.map((id) => store.getWindows(id).windows);
-      const intervals = compareIntervals(runs, {
-        windows: (i) => windows[i] ?? [],
-        rows: (i, targetId) => store.getRequests(runIds[i]!, targetId, ROWS_PER_TARGET).points,
-      });
-      return {
-        runs,
-        histograms: runIds.flatMap((runId) => store.getHistograms(runId).map((h) => ({ ...h, runId }))),
-        intervals,
-        differences: scenarioDifferences(runs),
-      };
-    },
+    'runs:compare': async ({ runIds }) => compareData(store, runIds),
     'runs:delete': async ({ runId }) => {
       if (orchestrator.activeRunId === runId) {
         throw new LoadscopeError('LS_ERR_RUN_ACTIVE', `run ${runId} is still running; cancel it before deleting it`);
@@ -76,6 +61,7 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
       return { deleted: store.deleteRun(runId) };
     },
     'runs:export': async ({ runId, format }) => exportRun(store, runId, format),
+    'runs:exportCompare': async ({ runIds, format }) => exportCompare(store, runIds, format),
     'k6:status': async () => {
       const { available, version, hint } = k6Status();
       return { available, version, hint };

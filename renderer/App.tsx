@@ -8,7 +8,9 @@ import { RunView, startRequest } from './run/RunView';
 import { useMenuActions } from './run/useMenuActions';
 import { downloadExport } from './ui/download';
 import { useLiveRun } from './run/useLiveRun';
+import { draftOf, isDirty, runDraft, type Draft } from './scenarios/draft';
 import { ScenariosView } from './scenarios/ScenariosView';
+import { useUnsavedGuard } from './scenarios/useUnsavedGuard';
 import { useApi } from './ui/ApiContext';
 import { errorMessage } from './ui/format';
 import { ErrorBox } from './ui/widgets';
@@ -25,9 +27,19 @@ export type StartRequest = CallRequest<'runs:start'>;
 
 export function App() {
   const api = useApi();
-  const [route, go] = useRoute();
+  const [route, goRaw] = useRoute();
+  const [draft, setDraft] = useState<Draft | null>(null);
+  useUnsavedGuard(isDirty(draft));
+  // Leaving the Scenarios view with unsaved changes asks first (the draft itself is kept either way).
+  const go = useCallback(
+    (next: Route) => {
+      if (route.view === 'scenarios' && next.view !== 'scenarios' && isDirty(draft) && !window.confirm('The scenario editor has unsaved changes. Leave anyway? (They stay in the editor until you open another scenario.)')) return;
+      goRaw(next);
+    },
+    [goRaw, route.view, draft],
+  );
   const live = useLiveRun(api);
-  const [editorText, setEditorText] = useState<string | null>(null);
+
   const [source, setSource] = useState<ScenarioSource | null>(null);
   const [quick, setQuick] = useState(true);
   const [menuError, setMenuError] = useState<string | null>(null);
@@ -36,13 +48,17 @@ export function App() {
   const start = useCallback(
     (request: StartRequest) => {
       live.store.reset('starting');
-      go({ view: 'run' });
+      // The Run view shows what was started (an editor's draft stays in the editor, so no guard here).
+      const from = request.scenario;
+      if ('name' in from) setSource({ kind: 'builtin', name: from.name });
+      else if ('text' in from) setSource({ kind: 'file', fileName: from.origin ?? 'from the editor', text: from.text });
+      goRaw({ view: 'run' });
       startWithConsent(api, request, (question) => window.confirm(question)).then(
         ({ runId }) => live.store.adopt(runId),
         (err: unknown) => live.store.fail(errorMessage(err)),
       );
     },
-    [api, go, live.store],
+    [api, goRaw, live.store],
   );
 
   const cancel = useCallback(async () => {
@@ -69,10 +85,20 @@ export function App() {
 
   const openInEditor = useCallback(
     (text: string) => {
-      setEditorText(text);
-      go({ view: 'scenarios' });
+      setDraft(draftOf(text, 'from the Run view', null, false));
+      goRaw({ view: 'scenarios' });
     },
-    [go],
+    [goRaw],
+  );
+
+  const openRunScenario = useCallback(
+    (runId: number) => {
+      api.invoke('runs:scenario', { runId }).then((s) => {
+        setDraft(runDraft(runId, s));
+        goRaw({ view: 'scenarios' });
+      }, (err: unknown) => setMenuError(errorMessage(err)));
+    },
+    [api, goRaw],
   );
 
   return (
@@ -109,11 +135,13 @@ export function App() {
           <HistoryView
             runId={route.runId}
             open={(runId) => go({ view: 'history', runId })}
+            openScenario={openRunScenario}
+            runAgain={(runId) => start({ scenario: { runId } })}
             compare={(runIds) => go({ view: 'compare', runIds })}
           />
         )}
         {route.view === 'compare' && <CompareView runIds={route.runIds} setRunIds={(runIds) => go({ view: 'compare', runIds })} />}
-        {route.view === 'scenarios' && <ScenariosView initialText={editorText} start={start} busy={running} />}
+        {route.view === 'scenarios' && <ScenariosView draft={draft} setDraft={setDraft} start={start} busy={running} />}
       </main>
     </div>
   );

@@ -6,6 +6,7 @@ import { ApiProvider } from './ui/ApiContext';
 import './styles/base.css';
 import './styles/layout.css';
 import './styles/widgets.css';
+import './styles/editor.css';
 
 const root = document.getElementById('root');
 if (root === null) throw new Error('index.html has no #root element');

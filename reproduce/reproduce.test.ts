@@ -2,6 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openStore } from '../db/store.js';
+import { histograms, newRun, phaseResult } from '../db/test-support/factories.js';
 import { createEngine, type Engine } from '../engine/engine.js';
 import { FULL_MARKER, QUICK_MARKER } from './reproduction-doc.js';
 import { reproduce } from './reproduce.js';
@@ -43,5 +45,24 @@ describe('reproduce', () => {
 
   it('refuses an --only that matches no seed', async () => {
     await expect(reproduce(engine, { ...base, quick: true, out: join(dir, 'x.md'), only: ['007'] })).rejects.toMatchObject({ code: 'LS_ERR_BAD_REQUEST' });
+  });
+});
+
+describe('reproduce: run reports', () => {
+  it("writes each scenario's HTML report next to the document and links it from the scenario's section", async () => {
+    const store = openStore(join(dir, 'runs.db'));
+    const runId = store.createRun(newRun({ scenarioName: 'seed-002-sequential', title: 'Sequential <stored>' }));
+    const targetId = store.createTarget({ runId, cellIndex: 0, serverIndex: 0, label: 'single', architecture: 'single' });
+    store.savePhase(targetId, phaseResult(0), histograms());
+    store.finishRun(runId, 'completed', null);
+    store.close();
+
+    const out = join(dir, 'docs', 'reproductions.md');
+    await reproduce(engine, { ...base, quick: false, only: ['002'], out });
+    const doc = readFileSync(out, 'utf8');
+    expect(doc).toContain('Report: [reports/seed-002-sequential.html](reports/seed-002-sequential.html)');
+    const html = readFileSync(join(dir, 'docs', 'reports', 'seed-002-sequential.html'), 'utf8');
+    expect(html).toContain(`Run ${runId}: Sequential &#60;stored&#62;`);
+    expect(html).toContain('data-chart-id="percentiles-total"');
   });
 });

@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { LoadscopeError } from '../contract/errors.js';
 import type { RunSummary } from '../contract/results.js';
 import type { Engine } from '../engine/engine.js';
+import { runExport } from '../engine/export/export-run.js';
 import { machineInfo } from '../engine/machine-info.js';
 import { FULL_MARKER, reproductionDoc, type ReproducedScenario } from './reproduction-doc.js';
 import { seedScenario, selectSeedScenarios } from './seeds.js';
@@ -131,6 +132,20 @@ async function runOne(engine: Engine, name: string, at: { index: number; count: 
   }
 }
 
+/**
+ * Each scenario's run as a self-contained HTML report next to the document (reports/<scenario>.html),
+ * linked from its section, so a reader can open every phase and chart of the run the figures came from.
+ */
+async function writeReports(engine: Engine, scenarios: ReproducedScenario[], docDir: string): Promise<void> {
+  mkdirSync(join(docDir, 'reports'), { recursive: true });
+  for (const s of scenarios) {
+    if (s.run === null) continue;
+    const report = `reports/${s.name}.html`;
+    writeFileSync(join(docDir, report), (await runExport(engine.store, s.run.id, 'html')).bytes);
+    s.report = report;
+  }
+}
+
 export async function reproduce(engine: Engine, opts: ReproduceOptions): Promise<ReproduceResult> {
   const names = selectSeedScenarios(opts.only);
   if (names.length === 0) {
@@ -144,8 +159,9 @@ export async function reproduce(engine: Engine, opts: ReproduceOptions): Promise
     scenarios.push(opts.fromDb ? await latestStored(engine, name, opts.quick) : await runOne(engine, name, { index: i + 1, count: names.length, startedMs }, opts));
   }
   if (opts.signal?.aborted) return { out: opts.out, scenarios, written: false };
-  const text = reproductionDoc({ quick: opts.quick, command: opts.command, generatedAt: new Date().toISOString(), scenarios, machine: machineInfo() });
   mkdirSync(dirname(opts.out), { recursive: true });
+  await writeReports(engine, scenarios, dirname(opts.out));
+  const text = reproductionDoc({ quick: opts.quick, command: opts.command, generatedAt: new Date().toISOString(), scenarios, machine: machineInfo() });
   writeFileSync(opts.out, text);
   return { out: opts.out, scenarios, written: true };
 }

@@ -34,6 +34,7 @@ function storedRun(id: number, name: string, targets: TargetResult[], quick = fa
     cells: loaded.cells.map(({ index, label, params }) => ({ index, label, params })),
     targets,
     report: [],
+    thresholds: [],
   };
 }
 

@@ -18,6 +18,8 @@ export interface ReproducedScenario {
   run: RunSummary | null;
   /** why there is no run (not found in the store, refused to start) */
   error?: string;
+  /** the run's HTML report, relative to the document */
+  report?: string;
 }
 
 export interface ReproductionDocInput {
@@ -127,6 +129,7 @@ function scenarioSection(entry: ReproducedScenario, quick: boolean): { lines: st
   }
   const duration = run.durationMs === null ? '' : `, took ${formatDuration(run.durationMs)}`;
   lines.push(`Run ${run.id} (${run.quick ? 'quick profile' : 'full size'}), ${run.status}${run.reason ? ` (${run.reason})` : ''}, started ${run.createdAt}${duration}.`);
+  if (entry.report) lines.push('', `Report: [${entry.report}](${entry.report}) (self-contained HTML: the scenario, every phase's figures, every chart; opens from disk).`);
   if (scenario?.description) lines.push('', `> ${scenario.description}`);
 
   lines.push('', "#### The write-up's figures", '');

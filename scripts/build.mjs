@@ -2,7 +2,7 @@
 // (vite -> dist/renderer), the Electron main and preload (esbuild -> dist/electron), and the
 // published scenario JSON Schema. Runs as `prepare`, so a fresh `npm install` leaves it all built.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,6 +19,9 @@ function step(label, command, args) {
   console.log(`build: ${label} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 }
 
+// from scratch: a file moved or deleted in the sources must not live on in dist/ (tests, the CLI and
+// the packaged app would still load it)
+rmSync(join(root, 'dist'), { recursive: true, force: true });
 step('node code', bin('tsc'), ['-p', 'tsconfig.node.json']);
 if (existsSync(join(root, 'renderer', 'index.html'))) {
   step('renderer', bin('vite'), ['build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']);

@@ -106,10 +106,12 @@ describe('architecture behaviour', () => {
 
   it('single with concurrency 1 never overlaps two requests', async () => {
     const server = await startServer('single', { concurrency: 1 });
+    const t0 = performance.now();
     const answers = await Promise.all(Array.from({ length: 5 }, () => get(`${server.url}/sleep?ms=50`)));
-    const waits = answers.map((a) => a.timing?.waitMs ?? -1).sort((a, b) => a - b);
-    // Served one after another: the k-th waited for the k before it (about k x 50 ms).
-    for (let k = 1; k < waits.length; k++) expect(waits[k]!).toBeGreaterThanOrEqual(k * 50 - 5);
+    // Served one after another: five 50 ms sleeps take at least 250 ms however they arrived (how long
+    // each waited depends on when it arrived, which a busy machine staggers), and never two at once.
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(245);
+    expect(answers.every((a) => a.status === 200)).toBe(true);
     const s = await stats(server.url);
     expect(s.maxBusy).toBe(1);
     expect(s.handled).toBe(5);

@@ -1,8 +1,13 @@
 import { Option, type Command } from 'commander';
-import { RUN_ENGINES, type RunEngine } from '../../contract/results.js';
+import { readFileSync } from 'node:fs';
+import type { ParsedCallRequest } from '../../contract/api.js';
+import { resolveScenarioFile } from '../../engine/scenario/load.js';
+import { LoadscopeError } from '../../contract/errors.js';
+import { RUN_ENGINES, type RunEngine, type RunStatus } from '../../contract/results.js';
+import { THRESHOLD_FAILED_EXIT_CODE } from '../../contract/thresholds.js';
 import { formatReportTables } from '../format/report.js';
 import { formatRunSummary, runSummaryJson } from '../format/run-summary.js';
-import { collectSet, dbOption, withEngine } from '../options.js';
+import { collectSet, dbOption, parseRunId, withEngine } from '../options.js';
 import { attachProgress } from '../progress.js';
 import { cancelReason, onStopSignal, signalExitCode, type StopSignal } from '../signals.js';
 
@@ -14,13 +19,41 @@ interface RunCliOptions {
   allowCommands: boolean;
   engine: RunEngine;
   db?: string;
+  fromRun?: number;
 }
+
+/** A file is read here (the engine takes names and text, never paths); a name goes as it is. */
+function runSource(ref: string | undefined, fromRun: number | undefined): ParsedCallRequest<'runs:start'>['scenario'] {
+  if (fromRun !== undefined) {
+    if (ref !== undefined) throw new LoadscopeError('LS_ERR_BAD_REQUEST', 'give a scenario or --from-run, not both');
+    return { runId: fromRun };
+  }
+  if (ref === undefined) throw new LoadscopeError('LS_ERR_BAD_REQUEST', 'which scenario? give a file, a name (see `loadscope scenarios`) or --from-run <run>');
+  const path = resolveScenarioFile(ref);
+  return path === undefined ? { name: ref } : { text: readFileSync(path, 'utf8'), origin: path };
+}
+
+/** 0 completed (every threshold passed), 1 failed, 130 cancelled, 99 completed with a threshold failed. */
+export function runExitCode(status: RunStatus, thresholdsFailed: boolean): number {
+  if (status === 'cancelled') return 130;
+  if (status !== 'completed') return 1;
+  return thresholdsFailed ? THRESHOLD_FAILED_EXIT_CODE : 0;
+}
+
+const EXIT_CODES_HELP = `
+Exit codes:
+  0    the run completed and every threshold passed
+  1    the run failed (a server did not start or crashed, or the run could not be stored)
+  2    bad usage or an invalid scenario
+  ${THRESHOLD_FAILED_EXIT_CODE}   the run completed but a threshold failed (gate CI on this)
+  130  cancelled (Ctrl-C)`;
 
 export function registerRun(program: Command): void {
   program
     .command('run')
-    .description('run a scenario (a file or a built-in name), store it, and print its summary')
-    .argument('<scenario>', 'a scenario file (.json) or a built-in name (see `loadscope scenarios`)')
+    .description('run a scenario (a file, or a built-in or library name), store it, and print its summary')
+    .argument('[scenario]', 'a scenario file (.json), or a built-in or library name (see `loadscope scenarios`)')
+    .option('--from-run <run>', "run a stored run's scenario again (its own text, quick and --set)", parseRunId)
     .option('--quick', "use the scenario's quick profile (smaller sizes, same shape)", false)
     .option('--json', 'print one JSON document instead of tables', false)
     .option('--set <path=value>', 'override a scenario value, e.g. --set phases[0].count=50 (repeatable)', collectSet, {})
@@ -28,14 +61,16 @@ export function registerRun(program: Command): void {
     .option('--allow-commands', "consent to run the scenario's external server commands", false)
     .addOption(new Option('--engine <engine>', 'who sends the load: native (Loadscope\'s driver) or k6 (a local k6 binary)').choices(RUN_ENGINES).default('native'))
     .addOption(dbOption())
-    .action(async (scenario: string, opts: RunCliOptions) => {
+    .addHelpText('after', EXIT_CODES_HELP)
+    .action(async (scenario: string | undefined, opts: RunCliOptions) => {
+      const source = runSource(scenario, opts.fromRun);
       let stoppedBy: StopSignal | null = null;
       const status = await withEngine(opts.db, async (engine) => {
         const detach = attachProgress(engine, process.stderr);
         let runId: number;
         try {
           const consent = { allowRemote: opts.allowRemote, allowCommands: opts.allowCommands };
-          ({ runId } = await engine.startRun({ name: scenario }, { quick: opts.quick, set: opts.set, consent, engine: opts.engine }));
+          ({ runId } = await engine.startRun(source, { quick: opts.quick, set: opts.set, consent, engine: opts.engine }));
         } catch (err) {
           detach();
           throw err;
@@ -61,10 +96,9 @@ export function registerRun(program: Command): void {
           process.stdout.write(formatRunSummary(run) + '\n');
           if (run.report.length > 0) process.stdout.write('\n' + formatReportTables(run.report) + '\n');
         }
-        return run.status;
+        return { status: run.status, thresholdsFailed: run.thresholds.some((t) => !t.passed) };
       });
       if (stoppedBy !== null) process.exitCode = signalExitCode(stoppedBy);
-      else if (status === 'cancelled') process.exitCode = 130;
-      else if (status !== 'completed') process.exitCode = 1;
+      else process.exitCode = runExitCode(status.status, status.thresholdsFailed);
     });
 }

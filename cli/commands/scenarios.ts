@@ -1,5 +1,10 @@
 import type { Command } from 'commander';
-import { listBuiltinScenarios } from '../../engine/scenario/index.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { ScenarioListItem } from '../../contract/api.js';
+import { LoadscopeError } from '../../contract/errors.js';
+import type { Engine } from '../../engine/engine.js';
+import { dbOption, withEngine } from '../options.js';
 
 /** Left-aligned columns (the text here is words, not numbers). */
 function table(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<string>>): string {
@@ -10,33 +15,95 @@ function table(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<stri
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 3)}...` : text);
 
+function printList(items: readonly ScenarioListItem[], json: boolean): void {
+  const broken = items.filter((i) => i.error !== undefined);
+  if (broken.length > 0) process.exitCode = 1;
+  if (json) return void process.stdout.write(JSON.stringify(items, null, 2) + '\n');
+  if (items.length === 0) return void process.stdout.write('no scenarios\n');
+  const rows = items.map((i) => {
+    const source = i.source === 'library' ? `library v${i.version ?? '?'}` : i.source;
+    return i.error !== undefined
+      ? [i.name, source, 'INVALID (see below)', '', '', '']
+      : [i.name, source, clip(i.title, 60), clip(i.servers.join(', '), 50), String(i.phases), String(i.cells)];
+  });
+  process.stdout.write(table(['NAME', 'SOURCE', 'TITLE', 'SERVERS', 'PHASES', 'CELLS'], rows) + '\n');
+  for (const b of broken) process.stderr.write(`\n${b.name} is invalid: ${b.error}\n`);
+}
+
+/** A library scenario's id by name; a built-in or unknown name is refused with the reason. */
+async function libraryId(engine: Engine, name: string): Promise<number> {
+  const found = await engine.handlers['scenarios:get']({ name });
+  if (found.id === undefined) throw new LoadscopeError('LS_ERR_BAD_REQUEST', `'${name}' is a built-in scenario (read-only); \`loadscope scenarios export ${name}\` and import a copy to change it`);
+  return found.id;
+}
+
+/** --db is the parent's option (`loadscope scenarios import x.json --db d` and `scenarios --db d import x.json` alike). */
+const dbOf = (scenarios: Command): { db?: string } => {
+  const db: unknown = scenarios.opts().db;
+  return typeof db === 'string' ? { db } : {};
+};
+
 /**
- * `loadscope scenarios`: the built-in scenarios. One that does not validate is listed as INVALID with
- * its problems (and exit code 1), rather than hidden or breaking the listing.
+ * `loadscope scenarios`: the built-in scenarios and your library, and the library's verbs. One that
+ * does not validate is listed as INVALID with its problems (and exit code 1), not hidden.
  */
 export function registerScenarios(program: Command): void {
-  program
+  const scenarios = program
     .command('scenarios')
-    .description('list the built-in scenarios (name, title, servers, phases, matrix cells)')
+    .description('list the built-in scenarios and your library (name, source, title, servers, phases, matrix cells); import, export, rename, delete')
     .option('--json', 'print the list as JSON', false)
-    .action((opts: { json: boolean }) => {
-      const items = listBuiltinScenarios();
-      const broken = items.filter((i) => i.error !== undefined);
-      if (broken.length > 0) process.exitCode = 1;
-      if (opts.json) {
-        process.stdout.write(JSON.stringify(items, null, 2) + '\n');
-        return;
+    .addOption(dbOption())
+    .action(async (opts: { json: boolean; db?: string }) => {
+      printList(await withEngine(opts.db, (engine) => engine.handlers['scenarios:list']({})), opts.json);
+    });
+
+  scenarios
+    .command('import')
+    .description('add a scenario file to your library (checked first: a broken file stores nothing)')
+    .argument('<file>', 'a scenario .json file')
+    .action(async (file: string) => {
+      const opts = dbOf(scenarios);
+      const path = resolve(file);
+      let text: string;
+      try {
+        text = readFileSync(path, 'utf8');
+      } catch (err) {
+        throw new LoadscopeError('LS_ERR_SCENARIO_NOT_FOUND', `cannot read ${path}: ${err instanceof Error ? err.message : String(err)}`);
       }
-      if (items.length === 0) {
-        process.stdout.write('no built-in scenarios\n');
-        return;
-      }
-      const rows = items.map((i) =>
-        i.error !== undefined
-          ? [i.name, 'INVALID (see below)', '', '', '']
-          : [i.name, clip(i.title, 60), clip(i.servers.join(', '), 50), String(i.phases), String(i.cells)],
-      );
-      process.stdout.write(table(['NAME', 'TITLE', 'SERVERS', 'PHASES', 'CELLS'], rows) + '\n');
-      for (const b of broken) process.stderr.write(`\n${b.name} is invalid: ${b.error}\n`);
+      const saved = await withEngine(opts.db, (engine) => engine.handlers['library:import']({ text, source: path }));
+      process.stdout.write(`imported '${saved.name}' (library scenario ${saved.id}, version ${saved.version})\n`);
+    });
+
+  scenarios
+    .command('export')
+    .description("write a scenario's JSON (built-in or library) to a file, or to stdout")
+    .argument('<name>')
+    .argument('[file]', 'where to write it; absent: stdout')
+    .action(async (name: string, file: string | undefined) => {
+      const opts = dbOf(scenarios);
+      const { text } = await withEngine(opts.db, (engine) => engine.handlers['scenarios:get']({ name }));
+      if (file === undefined) process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+      else writeFileSync(file, text);
+    });
+
+  scenarios
+    .command('rename')
+    .description('rename a library scenario (a new version; runs keep the version they ran)')
+    .argument('<name>')
+    .argument('<new-name>')
+    .action(async (name: string, newName: string) => {
+      const opts = dbOf(scenarios);
+      const saved = await withEngine(opts.db, async (engine) => engine.handlers['library:rename']({ id: await libraryId(engine, name), name: newName }));
+      process.stdout.write(`renamed to '${saved.name}' (version ${saved.version})\n`);
+    });
+
+  scenarios
+    .command('delete')
+    .description('delete a library scenario and its versions (refused while runs refer to it, unless --force; the runs keep their copy)')
+    .argument('<name>')
+    .option('--force', 'delete even though stored runs refer to it', false)
+    .action(async (name: string, opts: { force: boolean }) => {
+      const result = await withEngine(dbOf(scenarios).db, async (engine) => engine.handlers['library:delete']({ id: await libraryId(engine, name), force: opts.force }));
+      process.stdout.write(`deleted '${name}'${result.runs > 0 ? ` (${result.runs} runs keep their copy)` : ''}\n`);
     });
 }

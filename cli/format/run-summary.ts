@@ -1,5 +1,6 @@
 import { clampPercentiles, glossaryLines } from '../../contract/measurement.js';
-import type { ErrorCounts, LatencyStats, RunSummary } from '../../contract/results.js';
+import type { ErrorCounts, RunSummary } from '../../contract/results.js';
+import { stats5 } from '../../contract/report/run-report.js';
 import { fmtDuration, fmtMs, fmtNum, textTable } from './table.js';
 
 const errorsText = (errors: ErrorCounts) =>
@@ -31,13 +32,23 @@ export function formatRunSummary(run: RunSummary): string {
   }
   // A k6 run's times start at its send time, not an intended time: said before the figures.
   const engine = run.engine === 'k6' ? `load sent by k6: ${run.engineNote ?? ''}\n` : '';
-  return `${head}\n${engine}${textTable(header, rows)}\n${glossaryLines(['total', 'wait', 'processing', 'server wait', 'lag']).join('\n')}`;
+  const table = `${head}\n${engine}${textTable(header, rows)}\n${glossaryLines(['total', 'wait', 'processing', 'server wait', 'lag']).join('\n')}`;
+  return run.thresholds.length > 0 ? `${table}\n\n${formatThresholds(run)}` : table;
 }
 
-const pick = (stats: LatencyStats | null) => {
-  const s = clampPercentiles(stats);
-  return s ? { mean: s.mean, p50: s.p50, p90: s.p90, p99: s.p99, max: s.max } : null;
-};
+/** One line per threshold checked: PASS/FAIL, the check, where, and the value measured. */
+export function formatThresholds(run: RunSummary): string {
+  const failed = run.thresholds.filter((t) => !t.passed).length;
+  const head = `Thresholds: ${run.thresholds.length - failed} passed, ${failed} failed`;
+  const rows = run.thresholds.map((t) => {
+    const cell = run.cells.length > 1 ? ` [${run.cells[t.cellIndex]?.label ?? t.cellIndex}]` : '';
+    return [t.passed ? 'PASS' : 'FAIL', t.check, `${t.server}${cell} / ${t.phase}`, t.measured === null ? 'no value' : fmtNum(t.measured, 3)];
+  });
+  return `${head}\n${textTable(['', 'check', 'server / phase', 'measured'], rows)}`;
+}
+
+// the five figures every report shows (contract/report), so `show --json` and the exports agree by construction
+const pick = stats5;
 
 /** The --json document: run id, status, and per server per phase the headline figures in ms. */
 export function runSummaryJson(run: RunSummary) {
@@ -73,5 +84,19 @@ export function runSummaryJson(run: RunSummary) {
       })),
     })),
     report: run.report,
+    thresholds: {
+      passed: run.thresholds.every((t) => t.passed),
+      results: run.thresholds.map((t) => ({
+        check: t.check,
+        server: t.server,
+        cell: run.cells[t.cellIndex]?.params ?? {},
+        phase: t.phase,
+        metric: t.metric,
+        op: t.op,
+        limit: t.limit,
+        measured: t.measured,
+        passed: t.passed,
+      })),
+    },
   };
 }

@@ -65,6 +65,7 @@ export function statusForCode(code: ErrorCode): number {
     case 'LS_ERR_SCENARIO_NOT_FOUND':
       return 404;
     case 'LS_ERR_RUN_ACTIVE':
+    case 'LS_ERR_SCENARIO_CONFLICT':
       return 409;
     case 'LS_ERR_SCENARIO_INVALID':
       return 422;

@@ -2,12 +2,14 @@ import { migration001 } from './001-initial.js';
 import { migration002 } from './002-sampling-levels.js';
 import { migration003 } from './003-measurement-set.js';
 import { migration004 } from './004-run-consent.js';
-import { migration005 } from './005-run-engine.js';
+import { migration005 } from './005-thresholds.js';
+import { migration006 } from './006-scenario-library.js';
+import { migration007 } from './007-run-engine.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
 
 /** Every migration, in order: versions 1..n without gaps (checked when applied). */
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -26,11 +26,13 @@ function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
-export async function startHost(startTimeoutMs = 30_000): Promise<RunningHost> {
+/** `dbPath`: a database that already holds runs (its owner removes it); a fresh one in the data folder otherwise. */
+export async function startHost(startTimeoutMs = 30_000, dbPath?: string): Promise<RunningHost> {
   const dataDir = mkdtempSync(join(tmpdir(), 'loadscope-e2e-'));
-  const child = spawn(process.execPath, [rootPath('bin/loadscope.js'), 'ui', '--port', '0', '--db', join(dataDir, 'runs.db')], {
+  const db = dbPath ?? join(dataDir, 'runs.db');
+  const child = spawn(process.execPath, [rootPath('bin/loadscope.js'), 'ui', '--port', '0', '--db', db], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, LOADSCOPE_DB: join(dataDir, 'runs.db') },
+    env: { ...process.env, LOADSCOPE_DB: db },
   });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

@@ -179,7 +179,8 @@ export class ClientGroup implements Timed, GroupPort {
   ) {
     this.stats = owner.stats;
     this.templates = compileTemplates(phase);
-    const seed = ((phase.executor === 'rate' ? (phase.seed ?? 0) : 0) * 1000003 + phaseIndex * 7919 + clientIndex * 104729 + 1) >>> 0;
+    const phaseSeed = 'seed' in phase && typeof phase.seed === 'number' ? phase.seed : 0;
+    const seed = (phaseSeed * 1000003 + phaseIndex * 7919 + clientIndex * 104729 + 1) >>> 0;
     this.picker = new TemplatePicker(
       phase.requests.map((r) => r.weight),
       new Prng(seed ^ 0x9e3779b9),

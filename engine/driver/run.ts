@@ -6,6 +6,7 @@ import { Scheduler } from './scheduler.js';
 import { PhaseStats, RowSink } from './stats.js';
 import type { DriverPhaseResult, DriverPlan, DriverResult, FromWorkerMessage } from './types.js';
 import { shouldWarm, warmUp } from './warmup.js';
+import { executorOf } from './executors/index.js';
 
 export type Post = (msg: FromWorkerMessage, transfer?: ArrayBuffer[]) => void;
 
@@ -46,9 +47,10 @@ class PhaseRun implements GroupOwner {
     }
     const hardStop = this.startUs + p.maxDurationMs * 1000;
     this.timers.push(setTimeout(() => this.abort(ABORT_DEADLINE), msUntil(hardStop)));
-    if (p.executor === 'rate') {
-      // arrivals stop at durationMs; whatever is still waiting or in flight gets timeoutMs more
-      const end = Math.min(hardStop, this.startUs + (p.durationMs + p.timeoutMs) * 1000);
+    const arrivalsEnd = executorOf(p).arrivalsEndMs(p);
+    if (arrivalsEnd !== null) {
+      // arrivals stop; whatever is still waiting or in flight gets timeoutMs more
+      const end = Math.min(hardStop, this.startUs + (arrivalsEnd + p.timeoutMs) * 1000);
       this.timers.push(setTimeout(() => this.abort(ABORT_DEADLINE), msUntil(end)));
     }
     for (const g of this.groups) if (!g.finished) g.start();

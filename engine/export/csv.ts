@@ -1,6 +1,10 @@
 import { deriveTimes } from '../../contract/measurement.js';
 import type { RunSummary } from '../../contract/results.js';
 import type { Store } from '../../db/store.js';
+import { csvRow } from './csv-cell.js';
+
+/** A text cell, quoted and formula-neutralised (the one implementation: csv-cell.ts). */
+export { csvText as quote } from './csv-cell.js';
 
 // One row per request; every time in ms with microsecond precision, derived as everywhere else
 // (contract/measurement.ts: total, wait, processing, server wait, lag).
@@ -9,16 +13,7 @@ export const CSV_HEADER = [
   'total_ms', 'wait_ms', 'processing_ms', 'server_wait_ms', 'lag_ms', 'status', 'bytes', 'error',
 ].join(',');
 
-const ms = (us: number | null): string => (us === null ? '' : (us / 1000).toFixed(3));
-
-/**
- * A text cell: a leading = + - @ tab or CR would make a spreadsheet run it as a formula (labels and
- * names come from scenario files), so such a value gets a leading ' (OWASP's CSV injection advice).
- */
-export function quote(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
+const ms = (us: number | null): number | null => (us === null ? null : Number((us / 1000).toFixed(3)));
 
 /** The CSV of a run's raw requests, line by line, so a large run is never held in memory at once. */
 export function* csvLines(store: Store, run: RunSummary): Generator<string> {
@@ -29,15 +24,15 @@ export function* csvLines(store: Store, run: RunSummary): Generator<string> {
     const target = targets.get(row.targetId);
     const phase = target?.phases.find((p) => p.index === row.phaseIdx);
     const t = deriveTimes(row);
-    yield [
+    yield csvRow([
       run.id,
-      quote(target?.label ?? String(row.targetId)),
-      quote(cells.get(target?.cellIndex ?? -1) ?? ''),
-      quote(phase?.name ?? String(row.phaseIdx)),
+      target?.label ?? String(row.targetId),
+      cells.get(target?.cellIndex ?? -1) ?? '',
+      phase?.name ?? String(row.phaseIdx),
       row.clientIdx,
       ms(row.intendedUs), ms(row.sentUs), ms(row.firstByteUs), ms(row.doneUs),
       ms(t.totalUs), ms(t.waitUs), ms(t.processingUs), ms(t.serverWaitUs), ms(t.lagUs),
-      row.status, row.bytes, quote(row.error ?? ''),
-    ].join(',');
+      row.status, row.bytes, row.error,
+    ]);
   }
 }

@@ -1,15 +1,54 @@
-import type { ExportResult } from '../../contract/api.js';
+import type { ExportFormat, ExportResult } from '../../contract/api.js';
+import { buildCompareReport } from '../../contract/report/compare-report.js';
+import { LIGHT } from '../../contract/report/palette.js';
+import { buildRunReport } from '../../contract/report/run-report.js';
 import type { Store } from '../../db/store.js';
+import { compareData } from './compare-data.js';
+import { CSV_EOL } from './csv-cell.js';
 import { csvLines } from './csv.js';
-import { renderRunPng } from './png.js';
+import { compareHtml, runHtml } from './html.js';
+import { runSummaryPng } from './png.js';
+import { reportInput } from './report-data.js';
+import { compareCsv, summaryCsv } from './summary-csv.js';
+
+// Every export of a run or a comparison, as bytes and a file name: the CLI writes them to a file,
+// the UI's buttons receive them through the API. One function each, so both give the same file.
+
+export interface ExportFile {
+  fileName: string;
+  mimeType: string;
+  bytes: Buffer;
+}
+
+/** The request CSV, for callers that hold it whole (the API); the CLI streams csvLines instead. */
+export function requestCsv(store: Store, runId: number): string {
+  return [...csvLines(store, store.getRun(runId))].join(CSV_EOL) + CSV_EOL;
+}
+
+export async function runExport(store: Store, runId: number, format: ExportFormat): Promise<ExportFile> {
+  const base = `loadscope-run-${runId}`;
+  if (format === 'csv') return { fileName: `${base}.csv`, mimeType: 'text/csv', bytes: Buffer.from(requestCsv(store, runId)) };
+  const report = buildRunReport(reportInput(store, runId), LIGHT);
+  if (format === 'csv-summary') return { fileName: `${base}-summary.csv`, mimeType: 'text/csv', bytes: Buffer.from(summaryCsv(runId, report.rows)) };
+  if (format === 'png') return { fileName: `${base}.png`, mimeType: 'image/png', bytes: await runSummaryPng(report) };
+  return { fileName: `${base}.html`, mimeType: 'text/html', bytes: Buffer.from(runHtml(report)) };
+}
+
+export async function compareExport(store: Store, runIds: readonly number[], format: 'html' | 'csv'): Promise<ExportFile> {
+  const { intervals, differences } = compareData(store, runIds);
+  const report = buildCompareReport({ runs: runIds.map((id) => reportInput(store, id)), intervals, differences }, LIGHT);
+  const base = `loadscope-compare-${runIds.join('-')}`;
+  if (format === 'csv') return { fileName: `${base}.csv`, mimeType: 'text/csv', bytes: Buffer.from(compareCsv(runIds.map((id) => ({ id })), report.pairs)) };
+  return { fileName: `${base}.html`, mimeType: 'text/html', bytes: Buffer.from(compareHtml(report)) };
+}
+
+const asResult = (f: ExportFile): ExportResult => ({ fileName: f.fileName, mimeType: f.mimeType, base64: f.bytes.toString('base64') });
 
 /** An export as the contract carries it (base64), for the UI's download buttons. */
-export async function exportRun(store: Store, runId: number, format: 'csv' | 'png'): Promise<ExportResult> {
-  const run = store.getRun(runId);
-  if (format === 'png') {
-    const png = await renderRunPng(run);
-    return { fileName: `loadscope-run-${runId}.png`, mimeType: 'image/png', base64: png.toString('base64') };
-  }
-  const text = [...csvLines(store, run)].join('\n') + '\n';
-  return { fileName: `loadscope-run-${runId}.csv`, mimeType: 'text/csv', base64: Buffer.from(text).toString('base64') };
+export async function exportRun(store: Store, runId: number, format: ExportFormat): Promise<ExportResult> {
+  return asResult(await runExport(store, runId, format));
+}
+
+export async function exportCompare(store: Store, runIds: readonly number[], format: 'html' | 'csv'): Promise<ExportResult> {
+  return asResult(await compareExport(store, runIds, format));
 }

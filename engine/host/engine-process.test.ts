@@ -58,7 +58,7 @@ describe('the engine process answers as the engine in this process does', () => 
     const name = (await local.handlers['scenarios:list']({}))[0]!.name;
     expect(await engine.handlers['scenarios:get']({ name })).toEqual(await local.handlers['scenarios:get']({ name }));
     for (const text of [JSON.stringify(createScenario()), '{"name": 5}', 'not json']) {
-      expect(await engine.handlers['scenarios:validate']({ text })).toEqual(await local.handlers['scenarios:validate']({ text }));
+      expect(await engine.handlers['scenarios:validate']({ text, quick: false })).toEqual(await local.handlers['scenarios:validate']({ text, quick: false }));
     }
   });
 
@@ -129,7 +129,7 @@ describe('a run in the engine process', () => {
 
     await engine.close();
     expect(engine.isAlive()).toBe(false);
-    await vi.waitFor(async () => expect((await descendants()).filter((pid) => !before.includes(pid))).toEqual([]), { timeout: 5000, interval: 50 });
+    await vi.waitFor(async () => expect((await descendants()).filter((pid) => !before.includes(pid))).toEqual([]), { timeout: 15_000, interval: 50 });
     await expect(engine.handlers['scenarios:list']({})).rejects.toMatchObject({ code: 'LS_ERR_INTERNAL', message: expect.stringMatching(/closed/) });
     const store = openStore(dbPath);
     try {
@@ -199,7 +199,7 @@ describe('when the app goes away without closing the engine', () => {
     const host = join(dir, 'host.mjs');
     writeFileSync(
       host,
-      `import { startEngineProcess } from ${JSON.stringify(pathToFileURL(distPath('engine/engine-process.ts')).href)};
+      `import { startEngineProcess } from ${JSON.stringify(pathToFileURL(distPath('engine/host/engine-process.ts')).href)};
 const engine = startEngineProcess({ dbPath: ${JSON.stringify(join(dir, 'orphan.db'))} });
 engine.subscribe((e) => { if (e.event === 'run:phase') console.log(JSON.stringify({ enginePid: engine.pid })); });
 await engine.handlers['runs:start']({ scenario: { text: ${JSON.stringify(JSON.stringify(createScenario({ name: 'orphan', phases: [{ executor: 'rate', rate: 20, durationMs: 60_000, requests: [{ path: '/fib?n=5' }] }] })))} }, quick: false, set: {} });
@@ -209,7 +209,15 @@ await engine.handlers['runs:start']({ scenario: { text: ${JSON.stringify(JSON.st
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     // wide deadlines: on a busy machine the engine, its server and the first phase take a while
-    await vi.waitFor(() => expect(out).toContain('enginePid'), { timeout: 120_000, interval: 50 });
+    let exited: number | null = null;
+    child.on('exit', (code) => (exited = code ?? -1));
+    await vi.waitFor(
+      () => {
+        if (exited !== null) throw new Error(`the host exited (${exited}) before its run started`);
+        expect(out).toContain('enginePid');
+      },
+      { timeout: 120_000, interval: 50 },
+    );
     const { enginePid } = JSON.parse(out.trim().split('\n')[0]!) as { enginePid: number };
     const servers = await descendantsOf(enginePid);
     expect(servers.length).toBeGreaterThan(0);

@@ -3,6 +3,7 @@ import type { Scenario } from '../../contract/scenario.js';
 import { checkExportTarget } from './k6-target.js';
 import { loadScenario } from '../scenario/index.js';
 import { k6Script } from './k6-script.js';
+import { k6Thresholds } from './k6-thresholds.js';
 import { k8sName, operatorYaml } from './k6-operator.js';
 
 export interface ExportK6Options {
@@ -42,7 +43,7 @@ export function exportK6(ref: string, opts: ExportK6Options = {}): string {
   const { cell, server, label } = pickTarget(loaded.cells, opts.cell ?? 0, opts.server ?? 0);
   // Only this machine (a cluster's target goes in --cluster-target with --operator).
   const target = checkExportTarget(opts.target ?? (server.architecture === 'external' ? server.url : DEFAULT_TARGET));
-  const script = k6Script(cell.scenario, { target, cell: cell.index, server: label });
+  const script = k6Script(cell.scenario, { target, cell: cell.index, server: label, thresholds: k6Thresholds(cell.scenario, label) });
   if (opts.operator === undefined) return script;
   if (!Number.isInteger(opts.operator) || opts.operator < 1) throw bad(`--operator ${opts.operator}: the parallelism must be a whole number >= 1`);
   if (opts.clusterTarget !== undefined && !/^https?:\/\/[^/]/.test(opts.clusterTarget)) throw bad(`--cluster-target ${opts.clusterTarget}: must be an http(s) URL`);

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { PhaseResult } from '../../contract/results.js';
 import type { Store } from '../../db/store.js';
 import type { LoadGenerator } from '../run/run-target.js';
 import { collectK6, targetKey } from './import/collect.js';
@@ -18,7 +19,7 @@ import { k6LoopbackUrl } from './k6-target.js';
 
 /** A generator for one run; it keeps the run's engine note (what k6 dropped, per server) up to date. */
 export function k6Generator(k6: string, runNote: { runId?: number; parts: string[] }, store: Store): LoadGenerator {
-  return async ({ ctx, url: serverUrl, signal, setT0 }) => {
+  return async ({ ctx, url: serverUrl, signal, setT0, phaseEnded }) => {
     // k6 only ever sends load to this machine, whatever the run's consent.
     const url = await k6LoopbackUrl(serverUrl);
     const label = ctx.server.label ?? ctx.server.architecture;
@@ -47,9 +48,14 @@ export function k6Generator(k6: string, runNote: { runId?: number; parts: string
       const collected = await collectK6(files);
       const sinks = new Map<string, TargetSink>();
       let requests = 0;
+      const phases: PhaseResult[] = [];
       for (const acc of collected.targets) {
         const sink = sinkFor(store, ctx.targetId, acc, t0Ms * 1000);
-        savePhases(store, ctx.targetId, acc, ctx.scenario, sink.t0Us);
+        // k6's phase results exist only once its points are read back: thresholds are checked then.
+        for (const phase of savePhases(store, ctx.targetId, acc, ctx.scenario, sink.t0Us)) {
+          phases.push(phase);
+          phaseEnded(phase);
+        }
         sinks.set(targetKey(acc.cell, acc.server), sink);
         requests += [...acc.phases.values()].reduce((n, p) => n + p.count - p.dropped, 0);
       }
@@ -58,7 +64,7 @@ export function k6Generator(k6: string, runNote: { runId?: number; parts: string
       if (note) runNote.parts.push(note);
       if (thresholds) runNote.parts.push(`k6 thresholds were crossed on ${label}.`);
       store.setEngineNote(ctx.runId, [K6_MEASUREMENT_NOTE, ...runNote.parts].join(' '));
-      return { requests, phases: [], failure };
+      return { requests, phases, failure };
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

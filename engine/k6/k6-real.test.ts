@@ -88,6 +88,20 @@ describe.skipIf(!k6.available)(`k6 ${k6.version ?? K6_PINNED} itself`, () => {
     expect(viaK6.targets[0]!.rawRows).toBe(95);
   });
 
+  it("checks the scenario's thresholds on a k6 run's phases, as for a native run", async () => {
+    const withThresholds = JSON.stringify({
+      name: 'k6-thresholds',
+      servers: [{ architecture: 'single' }],
+      phases: [{ name: 'few', executor: 'sequential', count: 5, requests: [{ path: '/sleep?ms=5' }] }],
+      thresholds: [{ check: 'count == 5' }, { check: 'total.p50 < 0', phase: 'few' }],
+    });
+    const events: EngineEvent[] = [];
+    const r = await run('k6', events, { text: withThresholds });
+    expect(r.status, r.reason ?? '').toBe('completed');
+    expect(r.thresholds.map((t) => [t.check, t.phase, t.passed])).toEqual([['count == 5', 'few', true], ['total.p50 < 0', 'few', false]]);
+    expect(events.some((e) => e.event === 'run:thresholds' && e.payload.runId === r.id && e.payload.results.length === 2)).toBe(true);
+  });
+
   it('runs a built-in quick profile (seed 002: three segments, one k6 process each) and stores every phase', async () => {
     const r = await run('k6', [], { name: 'seed-002-sequential' }, true);
     expect(r.status, r.reason ?? '').toBe('completed');

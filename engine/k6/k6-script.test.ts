@@ -1,7 +1,11 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Scenario, type PhaseInput } from '../../contract/scenario.js';
 import { builtinScenarioNames, loadScenario } from '../scenario/index.js';
-import { createScenario } from '../scenario/test-support/factories.js';
+import { createBurstPhase, createScenario } from '../scenario/test-support/factories.js';
+import { k6Thresholds } from './k6-thresholds.js';
 import { planK6, rateUnit, segmentOffsets } from './k6-plan.js';
 import { k6Plan, k6Script } from './k6-script.js';
 import { exportK6 } from './export-k6.js';
@@ -78,5 +82,36 @@ describe('the k6 script generator', () => {
     }
     expect(() => exportK6('seed-002-sequential', { target: 'http://10.0.0.1:80' })).toThrow(/only goes to this machine/);
     expect(() => exportK6('seed-002-sequential', { cell: 9 })).toThrow(/--cell 9/);
+  });
+});
+
+describe("a scenario's thresholds in the k6 script", () => {
+  const scenario = Scenario.parse(
+    createScenario({
+      phases: [createBurstPhase({ name: 'warm' }), createBurstPhase()],
+      thresholds: [
+        { check: 'total.p99 < 250', phase: 'warm' },
+        { check: 'total.mean <= 40', phase: 'phase 2' },
+        { check: 'processing.p999 < 9' },
+        { check: 'total.max < 1', server: 'other' },
+        { check: 'errors.rate < 0.01' },
+      ],
+    }),
+  );
+
+  it('map time checks to k6 thresholds on the script trends, tagged by phase; others stay with Loadscope', () => {
+    expect(k6Thresholds(scenario, 'single')).toEqual({
+      'loadscope_total{phase:warm}': ['p(99)<250'],
+      'loadscope_total{phase:phase 2}': ['avg<=40'],
+      loadscope_proc: ['p(99.9)<9'],
+    });
+  });
+
+  it('go into the exported script', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'ls-k6-thr-')), 'thr.json');
+    writeFileSync(file, JSON.stringify(createScenario({ phases: [createBurstPhase({ name: 'warm' })], thresholds: [{ check: 'total.p99 < 250', phase: 'warm' }] })));
+    const script = exportK6(file);
+    const plan = JSON.parse(script.slice(script.indexOf('const PLAN = ') + 13, script.indexOf('};', script.indexOf('const PLAN = ')) + 1)) as { thresholds: unknown };
+    expect(plan.thresholds).toEqual({ 'loadscope_total{phase:warm}': ['p(99)<250'] });
   });
 });

@@ -10,6 +10,12 @@ import type { LiveWindow, RequestPoint, RunSummary } from '../../contract/result
 // rows, as the phase's own figure is computed; throughput resamples the live windows. The
 // generator is seeded, so the same runs always give the same intervals. Phases with fewer than
 // MIN_BLOCKS blocks get no interval (and so no colour).
+//
+// Resampling sees only the noise inside a run. A shared machine also drifts between runs (another
+// job starts, a core gets busier), which no resampling of one run can show; so each interval is
+// widened by how far each run drifted within itself (the figure of its first half against its
+// second half, combined as independent: sqrt(dA² + dB²) in log space). Two runs of one fixed server
+// on a machine that changes speed are then "within the noise"; a real change is still beyond it.
 
 export const RESAMPLES = 400;
 export const MIN_BLOCKS = 4;
@@ -50,6 +56,35 @@ function blocksOf(rows: readonly RequestPoint[], phaseIndex: number, sample: Sam
 }
 
 /** RESAMPLES bootstrap values of mean, p50, p90 and p99 over resampled blocks (the HDR rank rule). */
+/** mean, p50, p90, p99 of pooled values (the HDR rank rule). */
+function statsOf(values: Float64Array): Record<Stat, number> {
+  const sorted = Float64Array.from(values).sort();
+  const len = sorted.length;
+  let sum = 0;
+  for (let i = 0; i < len; i++) sum += sorted[i]!;
+  const at = (q: number) => sorted[Math.max(0, Math.ceil(q * len) - 1)]!;
+  return { mean: len > 0 ? sum / len : NaN, p50: at(0.5), p90: at(0.9), p99: at(0.99) };
+}
+
+const pool = (blocks: readonly Float64Array[]): Float64Array => {
+  const out = new Float64Array(blocks.reduce((n, b) => n + b.length, 0));
+  let k = 0;
+  for (const b of blocks) {
+    out.set(b, k);
+    k += b.length;
+  }
+  return out;
+};
+
+/** |log(second half / first half)| of each stat: how far the run drifted within itself. */
+function blockDrift(blocks: readonly Float64Array[]): Record<Stat, number> {
+  const half = Math.floor(blocks.length / 2);
+  const a = statsOf(pool(blocks.slice(0, half)));
+  const b = statsOf(pool(blocks.slice(half)));
+  const d = (x: number, y: number) => (x > 0 && y > 0 ? Math.abs(Math.log(y / x)) : 0);
+  return { mean: d(a.mean, b.mean), p50: d(a.p50, b.p50), p90: d(a.p90, b.p90), p99: d(a.p99, b.p99) };
+}
+
 function blockBootstrap(blocks: readonly Float64Array[], prng: Prng): Record<Stat, Float64Array> {
   const out = { mean: new Float64Array(RESAMPLES), p50: new Float64Array(RESAMPLES), p90: new Float64Array(RESAMPLES), p99: new Float64Array(RESAMPLES) };
   const n = blocks.length;
@@ -118,12 +153,30 @@ function quantile(sorted: Float64Array, q: number): number {
 }
 
 /** 95 % interval of B/A from independent bootstrap values of A and B. */
-function ratioInterval(a: Float64Array, b: Float64Array): { low: number; high: number } | null {
+function ratioInterval(a: Float64Array, b: Float64Array, driftA: number, driftB: number): { low: number; high: number } | null {
   const ratios: number[] = [];
   for (let k = 0; k < a.length; k++) if (a[k]! > 0 && Number.isFinite(b[k]!)) ratios.push(b[k]! / a[k]!);
   if (ratios.length < a.length * 0.9) return null;
   const sorted = Float64Array.from(ratios).sort();
-  return { low: quantile(sorted, 0.025), high: quantile(sorted, 0.975) };
+  const widen = Math.exp(Math.hypot(driftA, driftB));
+  return { low: quantile(sorted, 0.025) / widen, high: quantile(sorted, 0.975) * widen };
+}
+
+/** |log(second half / first half)| of the windows' weighted mean. */
+function windowDrift({ values, weights }: Weighted): number {
+  const half = Math.floor(values.length / 2);
+  const mean = (from: number, to: number) => {
+    let s = 0;
+    let w = 0;
+    for (let i = from; i < to; i++) {
+      s += values[i]! * weights[i]!;
+      w += weights[i]!;
+    }
+    return w > 0 ? s / w : NaN;
+  };
+  const a = mean(0, half);
+  const b = mean(half, values.length);
+  return a > 0 && b > 0 ? Math.abs(Math.log(b / a)) : 0;
 }
 
 export interface CompareSamples {
@@ -136,22 +189,25 @@ export interface CompareSamples {
 /** Intervals for every paired phase, compared figure and run against A. */
 export function compareIntervals(runs: readonly RunSummary[], samples: CompareSamples): RatioInterval[] {
   const out: RatioInterval[] = [];
-  const boots = new Map<string, Float64Array | Record<Stat, Float64Array> | null>();
+  type Boot = { values: Float64Array; drift: number } | { values: Record<Stat, Float64Array>; drift: Record<Stat, number> };
+  const boots = new Map<string, Boot | null>();
   const bootOf = (runIndex: number, targetId: number, phaseIndex: number, figure: WindowFigure) => {
     const id = `${runIndex}:${targetId}:${phaseIndex}:${figure.sample}`;
     if (!boots.has(id)) {
       const seed = 1 + runIndex * 7919 + phaseIndex * 104729 + targetId * 31;
       if (figure.sample === 'throughput') {
         const f = figureOf(samples.windows(runIndex).filter((w) => w.targetId === targetId && w.phaseIndex === phaseIndex), figure);
-        boots.set(id, f.values.length < MIN_BLOCKS ? null : bootstrap(f, new Prng(seed)));
+        boots.set(id, f.values.length < MIN_BLOCKS ? null : { values: bootstrap(f, new Prng(seed)), drift: windowDrift(f) });
       } else {
         const blocks = blocksOf(samples.rows(runIndex, targetId), phaseIndex, figure.sample);
-        boots.set(id, blocks.length < MIN_BLOCKS ? null : blockBootstrap(blocks, new Prng(seed)));
+        boots.set(id, blocks.length < MIN_BLOCKS ? null : { values: blockBootstrap(blocks, new Prng(seed)), drift: blockDrift(blocks) });
       }
     }
     const boot = boots.get(id) ?? null;
     if (boot === null) return null;
-    return boot instanceof Float64Array ? boot : figure.sample === 'throughput' ? null : boot[figure.stat];
+    if (boot.values instanceof Float64Array) return { values: boot.values, drift: typeof boot.drift === 'number' ? boot.drift : 0 };
+    if (figure.sample === 'throughput' || typeof boot.drift === 'number') return null;
+    return { values: boot.values[figure.stat], drift: boot.drift[figure.stat] };
   };
   for (const pair of pairPhases(runs)) {
     const base = pair.runs[0];
@@ -166,7 +222,7 @@ export function compareIntervals(runs: readonly RunSummary[], samples: CompareSa
         const ba = bootOf(0, base.targetId, base.phase.index, metric.interval);
         const bb = bootOf(i, other.targetId, other.phase.index, metric.interval);
         if (!ba || !bb) continue;
-        const interval = ratioInterval(ba, bb);
+        const interval = ratioInterval(ba.values, bb.values, ba.drift, bb.drift);
         if (interval) out.push({ pairKey: pair.key, metric: metric.key, run: i, ratio: b / a, ...interval, resamples: RESAMPLES });
       }
     }

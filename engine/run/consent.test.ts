@@ -27,30 +27,30 @@ const none = { quick: false, set: {} };
 
 describe('consent', () => {
   it('refuses a target outside this machine unless allowed, naming the host', () => {
-    expect(() => prepareRun({ text: remote('http://10.1.2.3:8080') }, none)).toThrow(expect.objectContaining({ code: 'LS_ERR_NEEDS_CONSENT', message: expect.stringMatching(/to 10\.1\.2\.3; confirm it in the UI or pass --allow-remote/) }));
-    expect(() => prepareRun({ text: remote('http://example.com/') }, none)).toThrow(/example\.com/);
-    const ok = prepareRun({ text: remote('http://10.1.2.3:8080') }, { ...none, consent: { allowRemote: true, allowCommands: false } });
+    expect(() => prepareRun(engine.store, { text: remote('http://10.1.2.3:8080') }, none)).toThrow(expect.objectContaining({ code: 'LS_ERR_NEEDS_CONSENT', message: expect.stringMatching(/to 10\.1\.2\.3; confirm it in the UI or pass --allow-remote/) }));
+    expect(() => prepareRun(engine.store, { text: remote('http://example.com/') }, none)).toThrow(/example\.com/);
+    const ok = prepareRun(engine.store, { text: remote('http://10.1.2.3:8080') }, { ...none, consent: { allowRemote: true, allowCommands: false } });
     expect(ok.consent).toEqual({ remoteHosts: ['10.1.2.3'], commands: [], allowRemote: true, allowCommands: false });
     // Loopback by text needs nothing (the connection is still checked on its address).
-    expect(prepareRun({ text: remote('http://localhost:9') }, none).consent?.remoteHosts).toEqual([]);
+    expect(prepareRun(engine.store, { text: remote('http://localhost:9') }, none).consent?.remoteHosts).toEqual([]);
   });
 
   it("refuses an external server's command unless allowed, showing argv and cwd", () => {
-    expect(() => prepareRun({ text: withCommand }, none)).toThrow(
+    expect(() => prepareRun(engine.store, { text: withCommand }, none)).toThrow(
       expect.objectContaining({ code: 'LS_ERR_NEEDS_CONSENT', message: expect.stringContaining('["touch","pwned"] in /tmp; confirm them in the UI or pass --allow-commands') }),
     );
     const file = join(dir, 'cmd.json');
     writeFileSync(file, withCommand);
-    expect(() => prepareRun({ name: file }, none)).toThrow(/--allow-commands/);
-    expect(prepareRun({ name: file }, { ...none, consent: { allowRemote: false, allowCommands: true } }).consent?.commands).toEqual([{ argv: ['touch', 'pwned'], cwd: '/tmp' }]);
+    expect(() => prepareRun(engine.store, { text: withCommand, origin: file }, none)).toThrow(/--allow-commands/);
+    expect(prepareRun(engine.store, { text: withCommand, origin: file }, { ...none, consent: { allowRemote: false, allowCommands: true } }).consent?.commands).toEqual([{ argv: ['touch', 'pwned'], cwd: '/tmp' }]);
   });
 
   it('trusts the commands of a built-in, unless --set changes one', () => {
-    expect(prepareRun({ name: 'seed-001-rates' }, { quick: false, set: {} }).consent?.commands).toEqual([]);
-    expect(() => prepareRun({ name: 'seed-001-rates' }, { quick: false, set: { 'servers[4].command': '["sh"]' } })).toThrow(/LS_ERR_NEEDS_CONSENT|--allow-commands/);
+    expect(prepareRun(engine.store, { name: 'seed-001-rates' }, { quick: false, set: {} }).consent?.commands).toEqual([]);
+    expect(() => prepareRun(engine.store, { name: 'seed-001-rates' }, { quick: false, set: { 'servers[4].command': '["sh"]' } })).toThrow(/LS_ERR_NEEDS_CONSENT|--allow-commands/);
   });
 
-  it('runs:start from the wire opens built-ins by name only, never a path on the host', async () => {
+  it('runs:start from the wire opens built-in and library scenarios by name only, never a path on the host', async () => {
     const file = join(dir, 'x.json');
     writeFileSync(file, JSON.stringify(createScenario()));
     for (const name of [file, '../scenarios/ui-smoke.json', 'scenarios/ui-smoke.json', '/etc/passwd']) {

@@ -2,7 +2,7 @@ import type { EngineEvent } from '../../contract/api.js';
 import { LoadscopeError } from '../../contract/errors.js';
 import type { RunEngine, RunStatus, RunSummary } from '../../contract/results.js';
 import type { Scenario } from '../../contract/scenario.js';
-import type { Store } from '../../db/store.js';
+import type { RunSource, Store } from '../../db/store.js';
 import { describeDbError } from '../../db/store-faults.js';
 import { machineInfo } from '../machine-info.js';
 import { renderReport } from '../report/render-report.js';
@@ -15,6 +15,8 @@ export interface PreparedRun {
   scenario: Scenario;
   cells: Cell[];
   quick: boolean;
+  /** what it was started from (stored with the run for "open its scenario" and "run again") */
+  source?: RunSource;
   /** what the run needed beyond this machine and what the person agreed to (stored with the run) */
   consent?: RunConsent & ConsentGiven;
   /** who sends the load (default: the native driver); engine and engineNote are stored with the run */
@@ -52,7 +54,7 @@ export class Orchestrator {
     if (this.active) {
       throw new LoadscopeError('LS_ERR_RUN_ACTIVE', `run ${this.active.id} is still running; cancel it or wait for it to finish`);
     }
-    const { scenario, cells, quick } = prepared;
+    const { scenario, cells, quick, source } = prepared;
     const runId = this.store.createRun({
       scenarioName: scenario.name,
       title: scenario.title ?? scenario.name,
@@ -60,6 +62,7 @@ export class Orchestrator {
       scenario,
       machine: machineInfo(),
       rawCap: scenario.rawRowCap,
+      ...(source ? { source } : {}),
       consent: prepared.consent,
       engine: prepared.engine,
       engineNote: prepared.engineNote,
@@ -113,7 +116,7 @@ export class Orchestrator {
           tracker.observe(event);
           this.emit(event);
         };
-        const outcome: TargetOutcome = await runTarget({ store: this.store, emit, runId, targetId, scenario: cell.scenario, server, signal, allowRemote: consent?.allowRemote ?? false, generator });
+        const outcome: TargetOutcome = await runTarget({ store: this.store, emit, runId, targetId, scenario: cell.scenario, cellIndex: cell.index, server, signal, allowRemote: consent?.allowRemote ?? false, generator });
         tracker.targetEnded();
         this.emit({ event: 'run:target', payload: { runId, targetId, cellIndex: cell.index, serverIndex, label, status: outcome.status, reason: outcome.reason } });
         if (outcome.status === 'failed') failures.push(`${label}${cells.length > 1 ? ` (${cell.label})` : ''}: ${outcome.reason}`);

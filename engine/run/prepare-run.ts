@@ -1,7 +1,8 @@
-import type { ValidationResult } from '../../contract/api.js';
-import { LoadscopeError } from '../../contract/errors.js';
-import { builtinScenarioNames } from '../scenario/builtin.js';
-import { loadScenario, prepareScenarioText, validateScenarioText } from '../scenario/index.js';
+import type { ParsedCallRequest, ValidationResult } from '../../contract/api.js';
+import type { RunSource, Store } from '../../db/store.js';
+import { lookupScenario } from '../library/lookup.js';
+import { runScenarioSource, sourceOfNamed } from '../library/run-source.js';
+import { prepareScenarioText, validateScenarioText } from '../scenario/index.js';
 import { checkConsent, consentNeeded, setTouchesCommands, type ConsentGiven } from './consent.js';
 import type { PreparedRun } from './orchestrator.js';
 
@@ -12,33 +13,43 @@ export interface RunOptions {
   consent?: ConsentGiven;
 }
 
-/**
- * A run's scenario from a built-in name or file path (`name`), or from JSON text (the editor):
- * quick profile and --set applied, validated, matrix expanded, consent checked. Throws with every
- * path and reason, or LS_ERR_NEEDS_CONSENT naming what needs agreeing to.
- */
-export function prepareRun(source: { name: string } | { text: string }, opts: RunOptions): PreparedRun {
-  const loaded = 'name' in source ? loadScenario(source.name, opts) : null;
-  const prepared = loaded ?? prepareScenarioText((source as { text: string }).text, 'the scenario', opts);
-  const given = opts.consent ?? { allowRemote: false, allowCommands: false };
-  const trusted = loaded?.source === 'builtin' && !setTouchesCommands(opts.set);
-  const needed = consentNeeded(prepared.cells, trusted);
-  checkConsent(needed, given);
-  return { scenario: prepared.scenario, cells: prepared.cells, quick: opts.quick, consent: { ...needed, ...given } };
-}
+export type StartSource = ParsedCallRequest<'runs:start'>['scenario'];
 
 /**
- * A scenario name as sent over the wire (UI): a built-in, never a path on the host.
- * Seam for the scenario library (issue 14): accept a library name here too.
+ * A run's scenario from a built-in or library name, from JSON text (the editor, a file the CLI read),
+ * or from a stored run (run again: its own text, quick and --set, plus any given now): quick profile
+ * and --set applied, validated, matrix expanded, consent checked (only a built-in whose --set leaves
+ * its commands alone is trusted). Throws with every path and reason, or LS_ERR_NEEDS_CONSENT.
  */
-export function checkWireScenarioName(name: string): string {
-  // Decided on the list of names alone: the host's file system is not even looked at.
-  if (!builtinScenarioNames().includes(name)) {
-    throw new LoadscopeError('LS_ERR_SCENARIO_NOT_FOUND', `no built-in scenario '${name}' (the UI starts built-ins by name, never a file on the host; open a file in the editor instead)`);
+export function prepareRun(store: Store, from: StartSource, opts: RunOptions): PreparedRun {
+  let source: RunSource;
+  let sourceName: string;
+  let quick = opts.quick;
+  let builtin = false;
+  if ('name' in from) {
+    const named = lookupScenario(store, from.name);
+    builtin = named.source === 'builtin';
+    source = sourceOfNamed(named, opts.set);
+    sourceName = `${named.source === 'builtin' ? 'built-in' : 'library'} scenario '${named.name}'`;
+  } else if ('runId' in from) {
+    const stored = runScenarioSource(store, from.runId);
+    const set = { ...stored.set, ...opts.set };
+    const versionId = stored.origin.kind === 'library' ? store.getRunSource(from.runId)?.libraryVersionId ?? null : null;
+    source = { text: stored.text, set, libraryVersionId: versionId };
+    sourceName = `the scenario of run ${from.runId}`;
+    quick ||= stored.quick;
+    builtin = stored.origin.kind === 'builtin';
+  } else {
+    source = { text: from.text, set: opts.set, libraryVersionId: null };
+    sourceName = from.origin ?? 'the scenario';
   }
-  return name;
+  const prepared = prepareScenarioText(source.text, sourceName, { quick, set: source.set });
+  const given = opts.consent ?? { allowRemote: false, allowCommands: false };
+  const needed = consentNeeded(prepared.cells, builtin && !setTouchesCommands(source.set));
+  checkConsent(needed, given);
+  return { scenario: prepared.scenario, cells: prepared.cells, quick, source, consent: { ...needed, ...given } };
 }
 
-export function validateText(text: string): ValidationResult {
-  return validateScenarioText(text);
+export function validateText(text: string, quick: boolean): ValidationResult {
+  return validateScenarioText(text, { quick });
 }

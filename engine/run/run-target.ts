@@ -4,6 +4,7 @@ import type { Scenario, ServerSpec } from '../../contract/scenario.js';
 import type { Store } from '../../db/store.js';
 import { describeDbError } from '../../db/store-faults.js';
 import { runDriver } from '../driver/driver.js';
+import { checkThresholds } from './thresholds.js';
 import { isServerSkipped, startServer, type ServerSampleData } from '../supervisor/supervisor.js';
 
 export interface TargetContext {
@@ -12,6 +13,7 @@ export interface TargetContext {
   runId: number;
   targetId: number;
   scenario: Scenario;
+  cellIndex: number;
   server: ServerSpec;
   signal: AbortSignal;
   /** the person consented to load outside this machine */
@@ -33,6 +35,8 @@ export interface GeneratorContext {
   setT0(epochMs: number): void;
   /** every store write goes through here: a failing store ends the server run, keeping what was stored */
   write(action: () => void): void;
+  /** called with each phase's result as it ends: checks the scenario's thresholds against it */
+  phaseEnded(result: PhaseResult): void;
 }
 
 export interface GeneratorResult {
@@ -43,7 +47,7 @@ export interface GeneratorResult {
 }
 
 /** Loadscope's own driver (worker threads). */
-export const nativeGenerator: LoadGenerator = async ({ ctx, url, signal, setT0, write }) => {
+export const nativeGenerator: LoadGenerator = async ({ ctx, url, signal, setT0, write, phaseEnded }) => {
   const { store, emit, runId, targetId } = ctx;
   const phaseName = (index: number) => ctx.scenario.phases[index]?.name ?? `phase ${index + 1}`;
   let requests = 0;
@@ -52,7 +56,10 @@ export const nativeGenerator: LoadGenerator = async ({ ctx, url, signal, setT0, 
     {
       onStart: (e) => setT0(e.t0EpochMs),
       onPhaseStart: (e) => emit({ event: 'run:phase', payload: { runId, targetId, phaseIndex: e.phaseIndex, name: phaseName(e.phaseIndex), state: 'started', tMs: e.tMs } }),
-      onPhaseEnd: (e) => emit({ event: 'run:phase', payload: { runId, targetId, phaseIndex: e.phaseIndex, name: phaseName(e.phaseIndex), state: 'ended', tMs: e.tMs } }),
+      onPhaseEnd: (e) => {
+        emit({ event: 'run:phase', payload: { runId, targetId, phaseIndex: e.phaseIndex, name: phaseName(e.phaseIndex), state: 'ended', tMs: e.tMs } });
+        phaseEnded(e.result.result);
+      },
       onWindow: (w) => {
         const window: LiveWindow = { runId, targetId, ...w };
         requests += w.count;
@@ -141,6 +148,15 @@ export async function runTarget(ctx: TargetContext): Promise<TargetOutcome> {
   ctx.signal.addEventListener('abort', onCancel, { once: true });
   store.updateTarget(targetId, { status: 'running', startedAt: new Date().toISOString() });
 
+  // Thresholds are checked here, where every generator's phase end passes (native and k6 alike).
+  const label = ctx.server.label ?? ctx.server.architecture;
+  const thresholdTarget = { targetId, cellIndex: ctx.cellIndex, server: label, architecture: ctx.server.architecture };
+  const phaseEnded = (phase: PhaseResult) => {
+    const results = checkThresholds(ctx.scenario, thresholdTarget, phase);
+    if (results.length === 0) return;
+    write(() => store.saveThresholds(targetId, results));
+    emit({ event: 'run:thresholds', payload: { runId, targetId, results } });
+  };
   let result: GeneratorResult;
   try {
     result = await (ctx.generator ?? nativeGenerator)({
@@ -151,6 +167,7 @@ export async function runTarget(ctx: TargetContext): Promise<TargetOutcome> {
         t0EpochMs = epochMs;
       },
       write,
+      phaseEnded,
     });
   } finally {
     ctx.signal.removeEventListener('abort', onCancel);

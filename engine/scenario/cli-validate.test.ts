@@ -85,8 +85,8 @@ describe('loadscope validate', () => {
 });
 
 describe('loadscope scenarios', () => {
-  it('--json lists the built-ins as ScenarioListItems', () => {
-    const result = cli('scenarios', '--json');
+  it('--json lists the built-ins as ScenarioListItems (an empty library beside them)', () => {
+    const result = cli('scenarios', '--json', '--db', join(dir, 'runs.db'));
     const items = JSON.parse(result.stdout) as Array<{ name: string; source: string; error?: string }>;
     expect(Array.isArray(items)).toBe(true);
     for (const item of items) expect(item.source).toBe('builtin');

@@ -18,20 +18,25 @@ export interface LoadedScenario extends PreparedScenario {
   text: string;
 }
 
+/** The absolute path when `ref` means a file (ends with .json, or exists), else undefined (a name). */
+export function resolveScenarioFile(ref: string): string | undefined {
+  if (!ref.endsWith('.json') && !existsSync(ref)) return undefined;
+  const path = resolve(ref);
+  if (!existsSync(path)) throw new LoadscopeError('LS_ERR_SCENARIO_NOT_FOUND', `no scenario file '${ref}' (${path} does not exist)`);
+  const stat = statSync(path);
+  if (stat.isDirectory()) throw new LoadscopeError('LS_ERR_SCENARIO_NOT_FOUND', `'${ref}' is a directory, not a scenario file (give the .json file inside it)`);
+  if (!stat.isFile()) throw new LoadscopeError('LS_ERR_SCENARIO_NOT_FOUND', `'${ref}' is not a regular file`);
+  // Not read at all when too big: reading a huge file is the memory problem the limit prevents.
+  if (stat.size > MAX_SCENARIO_BYTES) {
+    throw new LoadscopeError('LS_ERR_SCENARIO_INVALID', `${path} is ${stat.size} bytes; a scenario may have at most ${MAX_SCENARIO_BYTES}`);
+  }
+  return path;
+}
+
 /** A file path (ends with .json, or exists) or a built-in name -> where to read it from. */
 export function resolveScenarioRef(ref: string, dir?: string): { name: string; source: 'builtin' | 'file'; path: string } {
-  if (ref.endsWith('.json') || existsSync(ref)) {
-    const path = resolve(ref);
-    if (!existsSync(path)) throw new LoadscopeError('LS_ERR_SCENARIO_NOT_FOUND', `no scenario file '${ref}' (${path} does not exist)`);
-    const stat = statSync(path);
-    if (stat.isDirectory()) throw new LoadscopeError('LS_ERR_SCENARIO_NOT_FOUND', `'${ref}' is a directory, not a scenario file (give the .json file inside it)`);
-    if (!stat.isFile()) throw new LoadscopeError('LS_ERR_SCENARIO_NOT_FOUND', `'${ref}' is not a regular file`);
-    // Not read at all when too big: reading a huge file is the memory problem the limit prevents.
-    if (stat.size > MAX_SCENARIO_BYTES) {
-      throw new LoadscopeError('LS_ERR_SCENARIO_INVALID', `${path} is ${stat.size} bytes; a scenario may have at most ${MAX_SCENARIO_BYTES}`);
-    }
-    return { name: basename(path).replace(/\.json$/, ''), source: 'file', path };
-  }
+  const path = resolveScenarioFile(ref);
+  if (path !== undefined) return { name: basename(path).replace(/\.json$/, ''), source: 'file', path };
   return { name: ref, source: 'builtin', path: builtinScenarioPath(ref, dir) };
 }
 

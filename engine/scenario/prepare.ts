@@ -4,6 +4,7 @@ import { ScenarioInvalidError } from './errors.js';
 import { expandMatrix, type Cell } from './matrix.js';
 import { applyOverrides, type OverrideOptions } from './overrides.js';
 import { parseScenarioText } from './parse-text.js';
+import { planTimeline } from './plan.js';
 import { validateScenario } from './validate.js';
 
 // The whole path from a scenario's text to runnable cells:
@@ -37,7 +38,7 @@ export function prepareScenarioText(text: string, sourceName: string, opts: Over
 export function validateScenarioText(text: string, opts: OverrideOptions = {}): ValidationResult {
   try {
     const { scenario, cells } = prepareScenarioText(text, 'the scenario', opts);
-    return { ok: true, scenario, cells: cells.map(({ index, label, params }) => ({ index, label, params })) };
+    return { ok: true, scenario, cells: cells.map(({ index, label, params }) => ({ index, label, params })), plan: planTimeline(cells, opts.quick ?? false) };
   } catch (err) {
     if (err instanceof ScenarioInvalidError) return { ok: false, issues: err.issues };
     throw err;

@@ -4,6 +4,7 @@ import { tryExpandMatrix } from './matrix.js';
 import { applyQuick } from './overrides.js';
 import { isPlainObject } from './param-path.js';
 import { checkSchema } from './schema-check.js';
+import { thresholdRefIssues } from './threshold-refs.js';
 
 export type ScenarioValidation = { ok: true; scenario: Scenario } | { ok: false; issues: ScenarioIssue[] };
 
@@ -18,6 +19,8 @@ export function validateScenario(input: unknown): ScenarioValidation {
   if (!checked.ok) return checked;
   const matrix = tryExpandMatrix(checked.scenario);
   if (!matrix.ok) return matrix;
+  const refIssues = thresholdRefIssues(checked.scenario, matrix.cells);
+  if (refIssues.length > 0) return { ok: false, issues: refIssues };
   if (isPlainObject(input) && input.quick !== undefined) {
     const quickIssues = checkQuickProfile(input);
     if (quickIssues.length > 0) return { ok: false, issues: quickIssues };

@@ -12,6 +12,7 @@ import {
 } from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
 import type { EChartsOption } from 'echarts';
+import { chartDataUrl, downloadDataUrl, pngName } from './chart-png';
 
 echarts.use([
   LineChart, BarChart, ScatterChart, GridComponent, LegendComponent, TooltipComponent, TitleComponent,
@@ -27,6 +28,8 @@ export interface EChartProps {
   /** Exposed as data-points for tests and for anyone inspecting the page. */
   points?: number;
   ariaLabel?: string;
+  /** the PNG button: the chart's title and its option as the reports draw it (light, titled) */
+  png?: { title: string; option: () => EChartsOption };
 }
 
 /** How many of the option's series have data: exposed as data-series, so an empty chart shows. */
@@ -45,7 +48,7 @@ export function legendNames(option: EChartsOption): string[] {
  * A thin ECharts wrapper: init on mount, setOption on change, resize with its box, dispose on
  * unmount. Updates use lazyUpdate so several in one frame draw once.
  */
-export function EChart({ option, height = 260, notMerge = true, testId, points, ariaLabel }: EChartProps) {
+export function EChart({ option, height = 260, notMerge = true, testId, points, ariaLabel, png }: EChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
 
@@ -67,7 +70,7 @@ export function EChart({ option, height = 260, notMerge = true, testId, points, 
     chart.current?.setOption(option, { notMerge, lazyUpdate: true });
   }, [option, notMerge]);
 
-  return (
+  const chartBox = (
     <div
       ref={box}
       className="echart"
@@ -79,5 +82,20 @@ export function EChart({ option, height = 260, notMerge = true, testId, points, 
       role="img"
       aria-label={ariaLabel}
     />
+  );
+  if (png === undefined) return chartBox;
+  return (
+    <div className="echart-wrap">
+      {chartBox}
+      <button
+        type="button"
+        className="btn chart-png"
+        title={`save "${png.title}" as PNG (2x, white background)`}
+        data-testid="chart-png"
+        onClick={() => downloadDataUrl(chartDataUrl(png.option()), pngName(png.title))}
+      >
+        PNG
+      </button>
+    </div>
   );
 }

@@ -1,17 +1,13 @@
 import { useMemo } from 'react';
-import type { EChartsOption, LineSeriesOption } from 'echarts';
+import type { EChartsOption } from 'echarts';
+import { latencyOption, withTitle, type LatencyMetric, type WindowPercentile } from '../../contract/report/chart-options';
+import { DARK, LIGHT } from '../../contract/report/palette';
 import { EChart } from './EChart';
-import { phaseMarkLine, pointsIn, seconds, type SeriesGroup } from './groups';
+import { pointsIn, type SeriesGroup } from './groups';
+import { baseOption } from './theme';
 import { latencyTooltip } from './tooltip-html';
-import { baseOption, timeAxis, valueAxis } from './theme';
 
-export type LatencyMetric = 'total' | 'wait' | 'processing';
-export type WindowPercentile = 'p50' | 'p90' | 'p99';
-const PERCENTILES = [
-  { key: 'p50', dash: 'solid', width: 2 },
-  { key: 'p90', dash: 'dashed', width: 1.5 },
-  { key: 'p99', dash: 'dotted', width: 1.5 },
-] as const;
+export type { LatencyMetric, WindowPercentile } from '../../contract/report/chart-options';
 
 export interface LatencyChartProps {
   groups: readonly SeriesGroup[];
@@ -26,48 +22,19 @@ export interface LatencyChartProps {
   maxSec?: number;
 }
 
-/** p50 / p90 / p99 of one latency metric per 250 ms window, one colour per server run. */
+/** p50 / p90 / p99 of one latency metric per 250 ms window, one colour per server run (the report's option). */
 export function LatencyChart({ groups, metric, log, version, height = 300, testId, maxSec, percentiles }: LatencyChartProps) {
+  const input = useMemo(() => ({ groups, metric, log, maxSec, percentiles }), [groups, metric, log, version, maxSec, percentiles]);
   const option = useMemo<EChartsOption>(() => {
-    const series: LineSeriesOption[] = [];
-    for (const g of groups) {
-      for (const p of PERCENTILES) {
-        if (percentiles !== undefined && !percentiles.includes(p.key)) continue;
-        const data: [number, number][] = [];
-        for (const w of g.windows) {
-          const stats = w[metric];
-          if (stats === null) continue;
-          const v = stats[p.key];
-          data.push([seconds(w.tMs), log ? Math.max(v, 0.01) : v]);
-        }
-        series.push({
-          type: 'line',
-          // Several servers: one legend entry per server (toggling its three lines); the dash tells
-          // the percentile apart and the tooltip names it from the series id.
-          id: `${g.key}|${p.key}`,
-          name: groups.length === 1 ? p.key : g.name,
-          data,
-          showSymbol: false,
-          sampling: 'lttb',
-          // a single percentile is drawn solid whichever it is
-          lineStyle: { color: g.color, type: percentiles?.length === 1 ? 'solid' : p.dash, width: percentiles?.length === 1 ? 2 : p.width },
-          itemStyle: { color: g.color },
-          markLine: series.length === 0 ? phaseMarkLine(groups) : undefined,
-        });
-      }
-    }
     const base = baseOption();
     return {
-      ...base,
+      ...latencyOption(input, DARK),
       tooltip: {
         ...base.tooltip,
         formatter: (params) => latencyTooltip(Array.isArray(params) ? params : [params], groups.length === 1),
       },
-      xAxis: timeAxis(maxSec),
-      yAxis: valueAxis(`${metric} time (ms)${log ? ', log' : ''}`, { log }),
-      series,
     };
-    // version: the windows arrays are mutated in place by the live store
-  }, [groups, metric, log, version, maxSec, percentiles]);
-  return <EChart option={option} height={height} testId={testId} points={pointsIn(groups)} ariaLabel={`${metric} time percentiles over time`} />;
+  }, [input]);
+  const png = { title: `${metric} time per 250 ms window`, option: () => withTitle(latencyOption(input, LIGHT), `${metric} time per 250 ms window`, LIGHT) };
+  return <EChart option={option} height={height} testId={testId} points={pointsIn(groups)} ariaLabel={`${metric} time percentiles over time`} png={png} />;
 }

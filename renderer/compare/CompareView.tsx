@@ -6,6 +6,7 @@ import { colorAt } from '../charts/theme';
 import { ThroughputChart } from '../charts/ThroughputChart';
 import { Empty, ErrorBox, Panel, Segmented, Toggle } from '../ui/widgets';
 import { CompareTable } from './CompareTable';
+import { CompareExportButtons } from '../run/ExportButtons';
 import { RunChips } from './RunChips';
 import { useCompareData } from './useCompareData';
 import { usePercentileCurves, type CurveGroup } from './usePercentileCurves';
@@ -66,6 +67,7 @@ export function CompareView({ runIds, setRunIds }: { runIds: number[]; setRunIds
       <div className="view-head">
         <h1>Compare</h1>
         <span className="muted">ratios are each run against A, the first; coloured only when beyond run-to-run noise</span>
+        {runIds.length >= 2 && <CompareExportButtons runIds={runIds} />}
       </div>
       <RunChips runIds={runIds} colors={runColors} titles={titles} setRunIds={setRunIds} />
       <ErrorBox message={error} />

@@ -7,6 +7,8 @@
 //             [int64 lowest discernible][int64 highest trackable][float64 int->double ratio]
 //             [payload: ZigZag LEB128 counts; a negative number n means -n empty buckets]
 
+import { curvePoints } from '../../contract/report/percentiles';
+
 const V2_ENCODING = 0x1c849303;
 const V2_COMPRESSED = 0x1c849304;
 const cookieBase = (cookie: number): number => cookie & ~0xf0;
@@ -113,20 +115,7 @@ export function valueAtPercentile(h: DecodedHistogram, percentile: number): numb
   return h.values[h.values.length - 1] ?? 0;
 }
 
-/**
- * Points for a percentile curve in ms: 24 steps per decade of 1/(1-q), up to where the count runs
- * out (beyond 1/(1-q) = count every percentile is the maximum), then the maximum itself.
- */
+/** Points for a percentile curve in ms, as the reports compute them (contract/report/percentiles.ts). */
 export function percentileCurve(h: DecodedHistogram, maxX = 10_000): [number, number][] {
-  const out: [number, number][] = [];
-  if (h.totalCount === 0) return out;
-  const limit = Math.min(maxX, Math.max(h.totalCount, 2));
-  for (let k = 0; ; k++) {
-    const x = 10 ** (k / 24);
-    if (x > limit) break;
-    const q = 100 * (1 - 1 / x);
-    out.push([q, valueAtPercentile(h, q) / 1000]);
-  }
-  out.push([100 * (1 - 1 / limit), (h.values[h.values.length - 1] ?? 0) / 1000]);
-  return out;
+  return curvePoints(h.totalCount, (q) => valueAtPercentile(h, q), h.values[h.values.length - 1] ?? 0, maxX);
 }

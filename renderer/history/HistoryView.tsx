@@ -12,10 +12,12 @@ export interface HistoryViewProps {
   runId: number | null;
   open: (runId: number | null) => void;
   compare: (runIds: number[]) => void;
+  openScenario: (runId: number) => void;
+  runAgain: (runId: number) => void;
 }
 
 /** Every stored run: filter, open, delete, and pick several to compare. */
-export function HistoryView({ runId, open, compare }: HistoryViewProps) {
+export function HistoryView({ runId, open, compare, openScenario, runAgain }: HistoryViewProps) {
   const api = useApi();
   const [text, setText] = useState('');
   const [status, setStatus] = useState<RunStatus | ''>('');
@@ -23,7 +25,7 @@ export function HistoryView({ runId, open, compare }: HistoryViewProps) {
   const [error, setError] = useState<string | null>(null);
   const { runs, error: listError, reload } = useRunList(text, status);
 
-  if (runId !== null) return <RunDetail runId={runId} back={() => open(null)} compareWith={(id) => compare([id])} />;
+  if (runId !== null) return <RunDetail runId={runId} back={() => open(null)} compareWith={(id) => compare([id])} openScenario={openScenario} runAgain={runAgain} />;
 
   const remove = (id: number) => {
     api.invoke('runs:delete', { runId: id }).then(
@@ -73,7 +75,7 @@ export function HistoryView({ runId, open, compare }: HistoryViewProps) {
       {runs !== null && runs.length === 0 ? (
         <Empty>{text !== '' || status !== '' ? 'No run matches this filter.' : 'No runs stored yet. Start one from the Run view.'}</Empty>
       ) : (
-        <RunTable runs={runs ?? []} selected={selected} toggle={toggle} open={(id) => open(id)} remove={remove} />
+        <RunTable runs={runs ?? []} selected={selected} toggle={toggle} open={(id) => open(id)} remove={remove} runAgain={runAgain} />
       )}
     </div>
   );

@@ -6,7 +6,17 @@ import { useStoredRun } from '../run/useRunSummary';
 import { Empty, ErrorBox } from '../ui/widgets';
 
 /** A stored run, shown as the Run view shows a run that just ended. */
-export function RunDetail({ runId, back, compareWith }: { runId: number; back: () => void; compareWith: (runId: number) => void }) {
+export interface RunDetailProps {
+  runId: number;
+  back: () => void;
+  compareWith: (runId: number) => void;
+  /** opens the scenario this run was started from in the editor */
+  openScenario: (runId: number) => void;
+  /** starts the same scenario (the same version, quick and overrides) again */
+  runAgain: (runId: number) => void;
+}
+
+export function RunDetail({ runId, back, compareWith, openScenario, runAgain }: RunDetailProps) {
   const { run, error } = useStoredRun(runId, true);
   const series = useMemo(() => (run === null ? null : fromStored(run.summary, run.windows, run.samples)), [run]);
   return (
@@ -16,6 +26,12 @@ export function RunDetail({ runId, back, compareWith }: { runId: number; back: (
           ← History
         </button>
         <span className="spacer" />
+        <button type="button" className="btn" onClick={() => openScenario(runId)} data-testid="open-run-scenario">
+          Open its scenario
+        </button>
+        <button type="button" className="btn btn-primary" onClick={() => runAgain(runId)} data-testid="run-again">
+          Run again
+        </button>
         <button type="button" className="btn" onClick={() => compareWith(runId)}>
           Compare with…
         </button>

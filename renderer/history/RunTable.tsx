@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { RunListItem } from '../../contract/results';
 import { count, formatDate, formatDuration, num } from '../ui/format';
+import { ThresholdTallyBadge } from '../thresholds/ThresholdBadges';
 import { Badge } from '../ui/widgets';
 
 export interface RunTableProps {
@@ -9,10 +10,11 @@ export interface RunTableProps {
   toggle: (id: number) => void;
   open: (id: number) => void;
   remove: (id: number) => void;
+  runAgain: (id: number) => void;
 }
 
 /** The run list; deleting asks for a confirmation in the row itself. */
-export function RunTable({ runs, selected, toggle, open, remove }: RunTableProps) {
+export function RunTable({ runs, selected, toggle, open, remove, runAgain }: RunTableProps) {
   const [confirming, setConfirming] = useState<number | null>(null);
   return (
     <div className="table-wrap panel">
@@ -59,7 +61,7 @@ export function RunTable({ runs, selected, toggle, open, remove }: RunTableProps
                 <div className="muted small">{formatDate(r.createdAt).split(' ')[1]}</div>
               </td>
               <td className="left">
-                <Badge status={r.status} />
+                <Badge status={r.status} /> <ThresholdTallyBadge tally={r.thresholds} />
               </td>
               <td className="num">{formatDuration(r.durationMs)}</td>
               <td className="num">{count(r.requests)}</td>
@@ -81,6 +83,9 @@ export function RunTable({ runs, selected, toggle, open, remove }: RunTableProps
                   <>
                     <button type="button" className="btn btn-small" onClick={() => open(r.id)} data-testid="open-run">
                       Open
+                    </button>
+                    <button type="button" className="btn btn-small" disabled={r.status === 'running'} onClick={() => runAgain(r.id)} title="the same scenario, version, quick and overrides">
+                      Run again
                     </button>
                     <button type="button" className="btn btn-small btn-ghost" disabled={r.status === 'running'} onClick={() => setConfirming(r.id)} aria-label={`delete run ${r.id}`}>
                       Delete

@@ -1,5 +1,6 @@
 import type { RunSummary } from '../../contract/results';
 import { count, formatDate, formatDuration, formatMs } from '../ui/format';
+import { ThresholdList, ThresholdTallyBadge } from '../thresholds/ThresholdBadges';
 import { Badge, Stat } from '../ui/widgets';
 import { ExportButtons } from './ExportButtons';
 import { MeanBars } from './MeanBars';
@@ -21,6 +22,12 @@ function totals(summary: RunSummary) {
   return { requests, errors, meanTotal: requests === 0 ? null : weighted / requests };
 }
 
+function tallyOf(summary: RunSummary) {
+  if (summary.thresholds.length === 0) return null;
+  const failed = summary.thresholds.filter((x) => !x.passed).length;
+  return { passed: summary.thresholds.length - failed, failed };
+}
+
 /** A finished run: headline figures, export, the scenario's report, the per-server bars and tables. */
 export function RunResults({ summary, showHeader }: { summary: RunSummary; showHeader: boolean }) {
   const t = totals(summary);
@@ -30,6 +37,7 @@ export function RunResults({ summary, showHeader }: { summary: RunSummary; showH
         {showHeader && (
           <div className="results-title">
             <Badge status={summary.status} />
+            <ThresholdTallyBadge tally={tallyOf(summary)} />
             <h2>{summary.title}</h2>
             <span className="muted">
               run #{summary.id} · {summary.scenarioName}
@@ -51,6 +59,7 @@ export function RunResults({ summary, showHeader }: { summary: RunSummary; showH
       </div>
       {summary.reason !== null && <div className="notice">{summary.reason}</div>}
       {summary.engine === 'k6' && <div className="notice" data-testid="engine-note">Load sent by k6. {summary.engineNote}</div>}
+      <ThresholdList run={summary} />
       <ReportTables tables={summary.report} />
       <div className="chart-grid">
         <MeanBars targets={summary.targets} />

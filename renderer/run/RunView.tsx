@@ -1,7 +1,9 @@
 import { useMemo, useState } from 'react';
 import type { StartRequest } from '../App';
 import { parseScenarioText } from '../scenarios/scenario-info';
+import { Timeline } from '../scenarios/Timeline';
 import { useScenarioList, useScenarioText } from '../scenarios/useScenarioList';
+import { useValidation } from '../scenarios/useValidation';
 import { errorMessage } from '../ui/format';
 import { Empty, ErrorBox, Panel } from '../ui/widgets';
 import type { LiveRunStore } from './live-run-store';
@@ -9,7 +11,7 @@ import { RunCharts } from './RunCharts';
 import { RunProgress } from './RunProgress';
 import { RunResults } from './RunResults';
 import { ScenarioOutline } from './ScenarioOutline';
-import { ScenarioPicker, type ScenarioSource } from './ScenarioPicker';
+import { FIRST_TRY, ScenarioPicker, type ScenarioSource } from './ScenarioPicker';
 import { useStoredRun } from './useRunSummary';
 import type { RunEngine } from '../../contract/results';
 import { K6Toggle } from '../k6/K6Toggle';
@@ -41,11 +43,12 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
   const { quick, setQuick } = setup;
   const [cancelError, setCancelError] = useState<string | null>(null);
   const [engine, setEngine] = useState<RunEngine>('native');
-  const first = scenarios.list?.[0];
+  const first = scenarios.list?.find((s) => s.name === FIRST_TRY) ?? scenarios.list?.[0];
   const source: ScenarioSource | null = setup.source ?? (first !== undefined ? { kind: 'builtin', name: first.name } : null);
   const builtin = useScenarioText(source?.kind === 'builtin' ? source.name : null);
   const text = source?.kind === 'file' ? source.text : builtin.text;
   const parsed = useMemo(() => (text === null ? null : parseScenarioText(text)), [text]);
+  const preview = useValidation(text ?? '', quick);
   const running = store.phase === 'starting' || store.phase === 'running';
   const finishedRun = useStoredRun(store.phase === 'finished' ? store.runId : null, false);
 
@@ -80,6 +83,7 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
         {parsed?.ok === true && !running && !(store.phase === 'finished' && store.scenario !== null) && (
           <>
             <ScenarioOutline scenario={parsed.scenario} compact={store.phase !== 'idle'} />
+            {preview.state === 'done' && preview.result.ok && store.phase === 'idle' && <Timeline plan={preview.result.plan} />}
             {quickOverrides.length > 0 && (
               <div className="muted small quick-note">
                 quick profile: {quickOverrides.map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(' · ')}
@@ -90,7 +94,9 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
       </Panel>
       <ErrorBox message={store.error} />
       <ErrorBox message={cancelError} onDismiss={() => setCancelError(null)} />
-      {store.phase === 'idle' && store.error === null && <Empty>Pick a scenario and press Start run. Live charts appear here while it runs.</Empty>}
+      {store.phase === 'idle' && store.error === null && (
+        <Empty>New here? {FIRST_TRY} is picked: a 5-second first try (two servers, quick on). Press Start run and watch the live charts; then write your own under Scenarios.</Empty>
+      )}
       {store.phase !== 'idle' && <RunProgress store={store} />}
       {store.phase !== 'idle' && store.scenario !== null && (
         <Panel title={<>{running ? 'Running' : 'Ran'}: {store.scenario.title ?? store.scenario.name} <span className="muted">as the engine runs it{store.scenario.name !== (parsed?.ok === true ? parsed.scenario.name : store.scenario.name) ? ' (not the scenario picked above)' : ''}</span></>} testId="running-outline">

@@ -1,7 +1,26 @@
 import { useRef } from 'react';
 import type { ScenarioListItem } from '../../contract/api';
 
+/** By name (a built-in or a library scenario), or a file's text. */
 export type ScenarioSource = { kind: 'builtin'; name: string } | { kind: 'file'; fileName: string; text: string };
+
+/** The quick first try a newcomer starts with (small: two servers, 2.5 s each). */
+export const FIRST_TRY = 'ui-smoke';
+
+function optionValue(list: readonly ScenarioListItem[] | null, name: string): string {
+  return `${list?.find((s) => s.name === name)?.source === 'library' ? 'library' : 'builtin'}:${name}`;
+}
+
+/** Start here (the first try), your library, the seed experiments, anything else built in. */
+export function groupScenarios(list: readonly ScenarioListItem[]): Array<{ label: string; items: ScenarioListItem[] }> {
+  const groups = [
+    { label: 'Start here', items: list.filter((s) => s.name === FIRST_TRY) },
+    { label: 'Your scenarios', items: list.filter((s) => s.source === 'library') },
+    { label: 'Seed experiments (the paper)', items: list.filter((s) => s.source !== 'library' && s.name.startsWith('seed-')) },
+    { label: 'Other built-ins', items: list.filter((s) => s.source !== 'library' && s.name !== FIRST_TRY && !s.name.startsWith('seed-')) },
+  ];
+  return groups.filter((g) => g.items.length > 0);
+}
 
 export interface PickerProps {
   list: readonly ScenarioListItem[] | null;
@@ -19,7 +38,8 @@ export interface PickerProps {
 /** The Run view's toolbar: which scenario, quick or full, Start and Cancel. */
 export function ScenarioPicker(p: PickerProps) {
   const fileInput = useRef<HTMLInputElement>(null);
-  const value = p.source === null ? '' : p.source.kind === 'builtin' ? `builtin:${p.source.name}` : 'file';
+  const value = p.source === null ? '' : p.source.kind === 'builtin' ? optionValue(p.list, p.source.name) : 'file';
+  const groups = groupScenarios(p.list ?? []);
   const openFile = (file: File | undefined) => {
     if (file === undefined) return;
     file.text().then((text) => p.onSource({ kind: 'file', fileName: file.name, text }), () => undefined);
@@ -34,15 +54,20 @@ export function ScenarioPicker(p: PickerProps) {
           disabled={p.running}
           onChange={(e) => {
             const v = e.target.value;
-            if (v.startsWith('builtin:')) p.onSource({ kind: 'builtin', name: v.slice('builtin:'.length) });
+            const name = /^(builtin|library):(.*)$/.exec(v)?.[2];
+            if (name !== undefined) p.onSource({ kind: 'builtin', name });
           }}
         >
           {p.list === null && <option value="">loading…</option>}
           {p.source?.kind === 'file' && <option value="file">{p.source.fileName} (file)</option>}
-          {p.list?.map((s) => (
-            <option key={s.name} value={`builtin:${s.name}`}>
-              {s.title} ({s.name})
-            </option>
+          {groups.map((g) => (
+            <optgroup key={g.label} label={g.label}>
+              {g.items.map((s) => (
+                <option key={s.name} value={`${s.source === 'library' ? 'library' : 'builtin'}:${s.name}`}>
+                  {s.title} ({s.name})
+                </option>
+              ))}
+            </optgroup>
           ))}
         </select>
       </label>

@@ -1,33 +1,65 @@
-import { useEffect, useState } from 'react';
+import { useRef, useState } from 'react';
+import type { ScenarioListItem } from '../../contract/api';
 import type { StartRequest } from '../App';
 import { useApi } from '../ui/ApiContext';
 import { errorMessage } from '../ui/format';
 import { ErrorBox } from '../ui/widgets';
+import { draftOf, duplicateText, freshName, isDirty, templateText, type Draft } from './draft';
+import { ScenarioCard } from './ScenarioCard';
 import { ScenarioEditor } from './ScenarioEditor';
 import { useScenarioList } from './useScenarioList';
 
-/** The built-in scenarios, and an editor to change one or write a new one. */
-export function ScenariosView({ initialText, start, busy }: { initialText: string | null; start: (r: StartRequest) => void; busy: boolean }) {
-  const api = useApi();
-  const { list, error } = useScenarioList();
-  const [text, setText] = useState(initialText ?? '');
-  const [source, setSource] = useState(initialText === null ? '' : 'from the Run view');
-  const [loadError, setLoadError] = useState<string | null>(null);
-  useEffect(() => {
-    if (initialText !== null) {
-      setText(initialText);
-      setSource('from the Run view');
-    }
-  }, [initialText]);
+export interface ScenariosViewProps {
+  draft: Draft | null;
+  setDraft: (d: Draft) => void;
+  start: (r: StartRequest) => void;
+  busy: boolean;
+}
 
-  const load = (name: string) => {
-    api.invoke('scenarios:get', { name }).then(
-      (r) => {
-        setText(r.text);
-        setSource(`copy of built-in "${r.name}"`);
-        setLoadError(null);
+const discardOk = (draft: Draft | null) => !isDirty(draft) || window.confirm('The editor has unsaved changes. Discard them?');
+
+/** Your scenarios and the built-ins, and the editor: New, Import, Duplicate, Edit, Rename, Delete. */
+export function ScenariosView({ draft, setDraft, start, busy }: ScenariosViewProps) {
+  const api = useApi();
+  const { list, error, refresh } = useScenarioList();
+  const [actionError, setActionError] = useState<string | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const fail = (err: unknown) => setActionError(errorMessage(err));
+  const library = list?.filter((s) => s.source === 'library') ?? [];
+  const builtins = list?.filter((s) => s.source !== 'library') ?? [];
+
+  const open = (s: ScenarioListItem) => {
+    if (!discardOk(draft)) return;
+    setActionError(null);
+    api.invoke('scenarios:get', { name: s.name }).then((r) => {
+      if (r.id !== undefined) setDraft(draftOf(r.text, `library: ${r.name} v${r.version ?? '?'}`, r.id, true));
+      else setDraft(draftOf(duplicateText(r.text, freshName(list, `${r.name}-copy`)), `copy of built-in ${r.name}`, null, false));
+    }, fail);
+  };
+  const create = () => {
+    if (!discardOk(draft)) return;
+    setDraft(draftOf(templateText(freshName(list)), 'new, from the template', null, false));
+  };
+  const importFile = (file: File | undefined) => {
+    if (file === undefined) return;
+    setActionError(null);
+    file.text().then((text) => api.invoke('library:import', { text, source: file.name })).then(() => refresh(), fail);
+  };
+  const rename = (s: ScenarioListItem) => {
+    const name = window.prompt(`Rename '${s.name}' to:`, s.name);
+    if (name === null || name === s.name || s.id === undefined) return;
+    api.invoke('library:rename', { id: s.id, name }).then(() => refresh(), fail);
+  };
+  const remove = (s: ScenarioListItem) => {
+    if (s.id === undefined || !window.confirm(`Delete '${s.name}' and all its saved versions?`)) return;
+    const id = s.id;
+    api.invoke('library:delete', { id }).then(
+      () => refresh(),
+      (err: unknown) => {
+        const message = errorMessage(err);
+        if (!message.includes('refer to') || !window.confirm(`${message}\n\nDelete it anyway?`)) return fail(err);
+        api.invoke('library:delete', { id, force: true }).then(() => refresh(), fail);
       },
-      (err: unknown) => setLoadError(errorMessage(err)),
     );
   };
 
@@ -35,41 +67,34 @@ export function ScenariosView({ initialText, start, busy }: { initialText: strin
     <div className="view scenarios-view" data-testid="scenarios-view">
       <div className="view-head">
         <h1>Scenarios</h1>
-        <span className="muted">{list === null ? 'loading…' : `${list.length} built-in`}</span>
+        <span className="muted">{list === null ? 'loading…' : `${library.length} yours · ${builtins.length} built-in`}</span>
+        <span className="spacer" />
+        <button type="button" className="btn btn-primary" onClick={create} data-testid="new-scenario">
+          New scenario
+        </button>
+        <button type="button" className="btn" onClick={() => fileInput.current?.click()}>
+          Import…
+        </button>
+        <input ref={fileInput} type="file" accept=".json,application/json" hidden data-testid="import-file" onChange={(e) => importFile(e.target.files?.[0])} />
       </div>
-      <ErrorBox message={error ?? loadError} />
+      <ErrorBox message={error ?? actionError} onDismiss={() => setActionError(null)} />
       <div className="scenarios-layout">
         <div className="scenario-list" data-testid="scenario-list">
-          {list?.map((s) => (
-            <article key={s.name} className="scenario-card">
-              <header>
-                <h3>{s.title}</h3>
-                <code className="muted">{s.name}</code>
-              </header>
-              <p>{s.description}</p>
-              <div className="card-meta">
-                {s.servers.map((x, i) => (
-                  <span key={i} className="chip">
-                    {x}
-                  </span>
-                ))}
-              </div>
-              <div className="card-foot">
-                <span className="muted small">
-                  {s.phases} phase{s.phases === 1 ? '' : 's'} · {s.cells} cell{s.cells === 1 ? '' : 's'}
-                </span>
-                <span className="spacer" />
-                <button type="button" className="btn btn-small" onClick={() => load(s.name)}>
-                  Edit a copy
-                </button>
-                <button type="button" className="btn btn-small btn-primary" disabled={busy} onClick={() => start({ scenario: { name: s.name }, quick: true })}>
-                  Run quick
-                </button>
-              </div>
-            </article>
+          <h3 className="list-head">Your scenarios</h3>
+          {library.length === 0 && <p className="muted small">None yet: start a New one, or duplicate a built-in to edit it.</p>}
+          {library.map((s) => (
+            <ScenarioCard key={`l:${s.name}`} s={s} busy={busy} onOpen={() => open(s)} onRun={() => start({ scenario: { name: s.name }, quick: true })} onRename={() => rename(s)} onDelete={() => remove(s)} />
+          ))}
+          <h3 className="list-head">Built-in (read-only)</h3>
+          {builtins.map((s) => (
+            <ScenarioCard key={`b:${s.name}`} s={s} busy={busy} onOpen={() => open(s)} onRun={() => start({ scenario: { name: s.name }, quick: true })} />
           ))}
         </div>
-        <ScenarioEditor text={text} setText={setText} start={start} busy={busy} source={source} />
+        {draft === null ? (
+          <div className="editor-empty muted">Press New scenario, or open one on the left, to edit it here.</div>
+        ) : (
+          <ScenarioEditor draft={draft} setDraft={setDraft} start={start} busy={busy} onSaved={refresh} />
+        )}
       </div>
     </div>
   );

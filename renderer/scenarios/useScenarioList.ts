@@ -1,13 +1,14 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { ScenarioListItem } from '../../contract/api';
 import { useApi } from '../ui/ApiContext';
 import { errorMessage } from '../ui/format';
 
-/** The built-in scenarios, loaded once per mount. */
-export function useScenarioList(): { list: ScenarioListItem[] | null; error: string | null } {
+/** The built-in and library scenarios; `refresh` reloads them (after a save, import, rename, delete). */
+export function useScenarioList(): { list: ScenarioListItem[] | null; error: string | null; refresh: () => void } {
   const api = useApi();
   const [list, setList] = useState<ScenarioListItem[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [generation, setGeneration] = useState(0);
   useEffect(() => {
     let live = true;
     api.invoke('scenarios:list', {}).then(
@@ -17,11 +18,12 @@ export function useScenarioList(): { list: ScenarioListItem[] | null; error: str
     return () => {
       live = false;
     };
-  }, [api]);
-  return { list, error };
+  }, [api, generation]);
+  const refresh = useCallback(() => setGeneration((g) => g + 1), []);
+  return { list, error, refresh };
 }
 
-/** A built-in scenario's text, or null while it loads. */
+/** A scenario's text by name (built-in or library), or null while it loads. */
 export function useScenarioText(name: string | null): { text: string | null; error: string | null } {
   const api = useApi();
   const [state, setState] = useState<{ name: string | null; text: string | null; error: string | null }>({ name: null, text: null, error: null });

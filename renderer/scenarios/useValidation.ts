@@ -5,24 +5,25 @@ import { errorMessage } from '../ui/format';
 
 export type Validation = { state: 'empty' } | { state: 'checking' } | { state: 'done'; result: ValidationResult } | { state: 'failed'; message: string };
 
-/** Validates the editor's text with the engine's own schema, 300 ms after the last keystroke. */
-export function useValidation(text: string): Validation {
+/** Validates the text with the engine's own validator (quick profile applied when asked), 300 ms after the last change. */
+export function useValidation(text: string, quick = false): Validation {
   const api = useApi();
-  const [v, setV] = useState<{ text: string; value: Validation }>({ text: '', value: { state: 'empty' } });
+  const key = `${quick ? 'q' : 'f'}:${text}`;
+  const [v, setV] = useState<{ key: string; value: Validation }>({ key: '', value: { state: 'empty' } });
   useEffect(() => {
     if (text.trim() === '') return;
     let live = true;
     const timer = setTimeout(() => {
-      api.invoke('scenarios:validate', { text }).then(
-        (result) => live && setV({ text, value: { state: 'done', result } }),
-        (err: unknown) => live && setV({ text, value: { state: 'failed', message: errorMessage(err) } }),
+      api.invoke('scenarios:validate', { text, quick }).then(
+        (result) => live && setV({ key, value: { state: 'done', result } }),
+        (err: unknown) => live && setV({ key, value: { state: 'failed', message: errorMessage(err) } }),
       );
     }, 300);
     return () => {
       live = false;
       clearTimeout(timer);
     };
-  }, [api, text]);
+  }, [api, text, quick, key]);
   if (text.trim() === '') return { state: 'empty' };
-  return v.text === text ? v.value : { state: 'checking' };
+  return v.key === key ? v.value : { state: 'checking' };
 }

@@ -62,6 +62,8 @@ export interface ExecutorModule<P extends Phase = Phase> {
   plan(phase: P): ProgressPlan;
   /** requests the phase is expected to make, all clients (Infinity when only time bounds it) */
   expectedRequests(phase: P): number;
+  /** open loop: when arrivals stop (ms from the phase start); what is still waiting or in flight then gets timeoutMs more. Null: no such end */
+  arrivalsEndMs(phase: P): number | null;
   /** `closed: 10 users, 1000 requests`: the phase's size in words */
   describe(phase: P): string;
   /** the state machine of one client group */

@@ -51,6 +51,16 @@ export function createFakeEngine(): FakeEngine {
     'runs:export': async () => notFaked('runs:export'),
     'k6:status': async () => notFaked('k6:status'),
     'runs:import-k6': async () => notFaked('runs:import-k6'),
+    'runs:exportCompare': async () => notFaked('runs:exportCompare'),
+    'library:save': async (r) => ({ id: 3, name: 'mine', version: record('library:save', r).id === undefined ? 1 : 2 }),
+    'library:import': async () => notFaked('library:import'),
+    'library:rename': async () => notFaked('library:rename'),
+    'library:delete': async (r) => {
+      if (!record('library:delete', r).force) throw new LoadscopeError('LS_ERR_SCENARIO_CONFLICT', '1 stored run refers to it');
+      return { deleted: true, runs: 1 };
+    },
+    'library:versions': async () => notFaked('library:versions'),
+    'runs:scenario': async () => notFaked('runs:scenario'),
   };
   return { handlers, seen, subscribe: (listener) => bus.subscribe(listener), emit: (event) => bus.emit(event) };
 }
@@ -133,6 +143,20 @@ export function describeTransportCases(label: string, open: () => Promise<Transp
       t.engine.emit(finished);
       await vi.waitFor(() => expect(finishes).toHaveLength(2));
       expect(got).toEqual([1]);
+    });
+
+    it('carries the library calls: save, run again by run id, and a refused delete with its own code', async () => {
+      await expect(t.api.invoke('library:save', { text: '{}' })).resolves.toEqual({ id: 3, name: 'mine', version: 1 });
+      await expect(t.api.invoke('runs:start', { scenario: { runId: 5 }, quick: true })).resolves.toEqual({ runId: 7 });
+      const refused = await rejection(t.api.invoke('library:delete', { id: 3 }));
+      expect(refused).toMatchObject({ code: 'LS_ERR_SCENARIO_CONFLICT', message: '1 stored run refers to it' });
+      await expect(t.api.invoke('library:delete', { id: 3, force: true })).resolves.toEqual({ deleted: true, runs: 1 });
+      expect(t.engine.seen.map((s) => s.request)).toEqual([
+        { text: '{}' },
+        { scenario: { runId: 5 }, quick: true, set: {} },
+        { id: 3, force: false },
+        { id: 3, force: true },
+      ]);
     });
 
     it('brings an engine error across with the same code and message', async () => {

@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import { LoadscopeError } from '../../../contract/errors.js';
+import type { PhaseResult } from '../../../contract/results.js';
 import type { Scenario } from '../../../contract/scenario.js';
 import type { Store } from '../../../db/store.js';
 import { collectK6, targetKey, type Collected } from './collect.js';
@@ -38,14 +39,17 @@ function phaseIndexes(acc: TargetAcc): Map<string, number> {
   return out;
 }
 
-export function savePhases(store: Store, targetId: number, acc: TargetAcc, scenario: Scenario | null, t0Us: number): void {
+export function savePhases(store: Store, targetId: number, acc: TargetAcc, scenario: Scenario | null, t0Us: number): PhaseResult[] {
   const indexes = phaseIndexes(acc);
+  const saved: PhaseResult[] = [];
   for (const p of acc.ordered()) {
     const index = indexes.get(p.key)!;
     const phase = scenario?.phases[index];
     const { result, histograms } = p.result(index, phase ? `${phase.executor} (k6)` : 'k6', phase?.clients ?? 1, t0Us);
     store.savePhase(targetId, result, histograms);
+    saved.push(result);
   }
+  return saved;
 }
 
 export function sinkFor(store: Store, targetId: number, acc: TargetAcc, t0Us?: number): TargetSink {

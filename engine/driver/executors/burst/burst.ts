@@ -32,6 +32,7 @@ export const burst: ExecutorModule<BurstPhase> = {
   plannedMs: () => null,
   plan: (p) => ({ kind: 'requests', requests: p.count * p.clients }),
   expectedRequests: (p) => p.count * p.clients,
+  arrivalsEndMs: () => null,
   describe: (p) => `burst of ${p.count}`,
   create: (p) => new Burst(p.count),
 };

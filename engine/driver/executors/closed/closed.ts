@@ -11,6 +11,7 @@ export const closed: ExecutorModule<Closed> = {
   plannedMs: (p) => (p.count === undefined ? (p.durationMs ?? null) : null),
   plan: (p) => (p.count !== undefined ? { kind: 'requests', requests: p.count * p.clients } : { kind: 'time', durationMs: p.durationMs ?? 0 }),
   expectedRequests: (p) => (p.count ?? Infinity) * p.clients,
+  arrivalsEndMs: () => null,
   describe: (p) => {
     const amount = [p.count !== undefined ? `${p.count} requests` : '', p.durationMs !== undefined ? `up to ${p.durationMs} ms` : ''].filter(Boolean).join(', ');
     return `closed: ${p.users} users, ${amount}${p.thinkMs > 0 ? `, think ${p.thinkMs} ms` : ''}`;

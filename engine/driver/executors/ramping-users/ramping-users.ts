@@ -95,6 +95,7 @@ export const rampingUsers: ExecutorModule<RampingUsersPhase> = {
   plannedMs: totalMs,
   plan: (p) => ({ kind: 'time', durationMs: totalMs(p) }),
   expectedRequests: () => Infinity,
+  arrivalsEndMs: () => null,
   describe: (p) => `ramping users: ${[p.startUsers, ...p.stages.map((s) => `${s.target} over ${s.durationMs} ms`)].join(' -> ')}${p.thinkMs > 0 ? `, think ${p.thinkMs} ms` : ''}`,
   create: (p, { startUs }) => new RampingUsers(new UserRamp(p.startUsers, p.stages), p.thinkMs * 1000, startUs + Math.min(totalMs(p), p.maxDurationMs) * 1000),
 };

@@ -50,6 +50,7 @@ export const rate: ExecutorModule<RatePhase> = {
   plannedMs: (p) => p.durationMs,
   plan: (p) => ({ kind: 'time', durationMs: p.durationMs }),
   expectedRequests: (p) => ((p.rate + (p.rampTo ?? p.rate)) / 2) * (p.durationMs / 1000) * p.clients,
+  arrivalsEndMs: (p) => p.durationMs,
   describe: (p) => `rate ${p.rate}/s${p.rampTo !== undefined ? ` -> ${p.rampTo}/s` : ''} for ${p.durationMs} ms (${p.arrivals})`,
   create: (p, { seed }) => new Rate(new ArrivalProcess(p.rate, p.rampTo, p.durationMs, p.arrivals === 'poisson' ? new Prng(seed) : null)),
 };

@@ -9,6 +9,7 @@ export const sequential: ExecutorModule<SequentialPhase> = {
   plannedMs: () => null,
   plan: (p) => ({ kind: 'requests', requests: p.count * p.clients }),
   expectedRequests: (p) => p.count * p.clients,
+  arrivalsEndMs: () => null,
   describe: (p) => `sequential: ${p.count} requests one after another`,
   create: (p, { startUs }) => new ClosedLoop(1, p.count, 0, startUs + p.maxDurationMs * 1000),
 };

@@ -1,0 +1,303 @@
+import type { BarSeriesOption, EChartsOption, LineSeriesOption } from 'echarts';
+import { ERROR_COLOR, FONT_FAMILY, METRIC_COLORS, type Palette } from './palette.js';
+import { errorsPerSecond, seconds, type SeriesGroup } from './series.js';
+
+// Every chart's ECharts option, as data (no functions), so the same option is drawn on screen, in
+// the HTML report (embedded as JSON) and in the PNGs (server-side). The screen adds its tooltip
+// formatters on top; colours, axis names with units and series are decided here only.
+
+export type LatencyMetric = 'total' | 'wait' | 'processing';
+export type WindowPercentile = 'p50' | 'p90' | 'p99';
+export type ServerMetric = 'cpu' | 'memory';
+
+const PERCENTILES = [
+  { key: 'p50', dash: 'solid', width: 2 },
+  { key: 'p90', dash: 'dashed', width: 1.5 },
+  { key: 'p99', dash: 'dotted', width: 1.5 },
+] as const;
+
+export const AXIS_NAMES = {
+  time: 'time since server start (s)',
+  latency: (metric: LatencyMetric, log: boolean) => `${metric} time (ms)${log ? ', log' : ''}`,
+  throughput: 'throughput (req/s)',
+  throughputErrors: 'requests, errors (req/s)',
+  inFlight: 'in flight (requests)',
+  cpu: 'server CPU (%, 100 = 1 core)',
+  rss: 'server RSS (MB)',
+  processes: 'processes',
+  meanTime: 'mean time (ms)',
+  percentile: 'percentile (log scale toward the tail)',
+  percentileLatency: (log: boolean) => `latency (ms)${log ? ', log' : ''}`,
+} as const;
+
+export function axisStyle(p: Palette) {
+  return {
+    nameTextStyle: { color: p.muted, fontSize: 12 },
+    axisLabel: { color: p.muted, fontSize: 11 },
+    axisLine: { lineStyle: { color: p.line } },
+    axisTick: { lineStyle: { color: p.line } },
+    splitLine: { lineStyle: { color: p.split } },
+  };
+}
+
+export function timeAxis(p: Palette, maxSec?: number) {
+  return { type: 'value' as const, name: AXIS_NAMES.time, nameLocation: 'middle' as const, nameGap: 26, min: 0, max: maxSec, ...axisStyle(p), splitLine: { show: false } };
+}
+
+export function valueAxis(p: Palette, name: string, opts: { log?: boolean; position?: 'left' | 'right'; min?: number } = {}) {
+  const style = axisStyle(p);
+  return {
+    type: opts.log === true ? ('log' as const) : ('value' as const),
+    name,
+    nameLocation: 'middle' as const,
+    nameGap: 46,
+    position: opts.position,
+    min: opts.min,
+    ...style,
+    splitLine: opts.position === 'right' ? { show: false } : style.splitLine,
+  };
+}
+
+export function baseOption(p: Palette): EChartsOption {
+  return {
+    backgroundColor: p.background,
+    animation: false,
+    textStyle: { color: p.text, fontFamily: FONT_FAMILY },
+    grid: { left: 64, right: 28, top: 52, bottom: 44, containLabel: false },
+    legend: { top: 0, left: 'center', type: 'scroll', textStyle: { color: p.text, fontSize: 12 }, itemWidth: 18, itemHeight: 8, pageTextStyle: { color: p.muted } },
+    tooltip: { trigger: 'axis', backgroundColor: p.tooltipBackground, borderColor: p.tooltipBorder, textStyle: { color: p.tooltipText, fontSize: 12 }, axisPointer: { lineStyle: { color: '#56607a' } } },
+  };
+}
+
+/** The phase starts as vertical dashed lines, labelled once even where several servers share them. */
+export function phaseMarkLine(groups: readonly SeriesGroup[], p: Palette) {
+  const seen: number[] = [];
+  const data: { xAxis: number; name: string }[] = [];
+  for (const g of groups) {
+    for (const ph of g.phases) {
+      if (seen.some((t) => Math.abs(t - ph.tMs) < 150)) continue;
+      seen.push(ph.tMs);
+      data.push({ xAxis: seconds(ph.tMs), name: ph.name });
+    }
+  }
+  return {
+    symbol: 'none',
+    silent: true,
+    animation: false,
+    lineStyle: { color: p.phaseLine, type: 'dashed' as const, width: 1, opacity: 0.7 },
+    // left-aligned from the line's top, so a phase starting at 0 s clears the y axis' top label
+    label: { formatter: '{b}', color: p.phaseLabel, fontSize: 11, position: 'end' as const, distance: 4, align: 'left' as const, padding: [0, 0, 0, 4] },
+    data,
+  };
+}
+
+export interface LatencyInput {
+  groups: readonly SeriesGroup[];
+  metric: LatencyMetric;
+  log: boolean;
+  /** which percentile lines to draw (all three when absent) */
+  percentiles?: readonly WindowPercentile[];
+  maxSec?: number;
+}
+
+/** p50 / p90 / p99 of one latency metric per 250 ms window, one colour per server run. */
+export function latencyOption(input: LatencyInput, p: Palette): EChartsOption {
+  const { groups, metric, log, percentiles } = input;
+  const series: LineSeriesOption[] = [];
+  const one = percentiles?.length === 1;
+  for (const g of groups) {
+    for (const pc of PERCENTILES) {
+      if (percentiles !== undefined && !percentiles.includes(pc.key)) continue;
+      const data: [number, number][] = [];
+      for (const w of g.windows) {
+        const stats = w[metric];
+        if (stats === null) continue;
+        data.push([seconds(w.tMs), log ? Math.max(stats[pc.key], 0.01) : stats[pc.key]]);
+      }
+      series.push({
+        type: 'line',
+        // several servers: one legend entry per server; the dash tells the percentile apart
+        id: `${g.key}|${pc.key}`,
+        name: groups.length === 1 ? pc.key : g.name,
+        data,
+        showSymbol: false,
+        sampling: 'lttb',
+        lineStyle: { color: g.color, type: one ? 'solid' : pc.dash, width: one ? 2 : pc.width },
+        itemStyle: { color: g.color },
+        markLine: series.length === 0 ? phaseMarkLine(groups, p) : undefined,
+      });
+    }
+  }
+  return { ...baseOption(p), xAxis: timeAxis(p, input.maxSec), yAxis: valueAxis(p, AXIS_NAMES.latency(metric, log), { log }), series };
+}
+
+/** Completed requests per second and errors per second, per 250 ms window. */
+export function throughputOption(input: { groups: readonly SeriesGroup[]; maxSec?: number }, p: Palette): EChartsOption {
+  const { groups } = input;
+  const series: LineSeriesOption[] = [];
+  let anyErrors = false;
+  for (const g of groups) {
+    series.push({
+      type: 'line',
+      name: groups.length === 1 ? 'throughput' : g.name,
+      data: g.windows.map((w) => [seconds(w.tMs), w.throughput]),
+      showSymbol: false,
+      sampling: 'lttb',
+      lineStyle: { color: g.color, width: 2 },
+      itemStyle: { color: g.color },
+      areaStyle: groups.length === 1 ? { color: g.color, opacity: 0.12 } : undefined,
+      markLine: series.length === 0 ? phaseMarkLine(groups, p) : undefined,
+    });
+    const errors = errorsPerSecond(g.windows);
+    if (errors.some(([, e]) => e > 0)) {
+      anyErrors = true;
+      series.push({ type: 'line', id: `${g.key}|errors`, name: 'errors', data: errors, showSymbol: false, lineStyle: { color: ERROR_COLOR, width: 1.5, type: 'dashed' }, itemStyle: { color: ERROR_COLOR } });
+    }
+  }
+  return { ...baseOption(p), xAxis: timeAxis(p, input.maxSec), yAxis: valueAxis(p, anyErrors ? AXIS_NAMES.throughputErrors : AXIS_NAMES.throughput, { min: 0 }), series };
+}
+
+/** Requests sent and not yet answered at the end of each window; dashed: open-loop arrivals queued at the client (no free slot yet). */
+export function inFlightOption(input: { groups: readonly SeriesGroup[]; maxSec?: number }, p: Palette): EChartsOption {
+  const { groups } = input;
+  const inFlight: LineSeriesOption[] = groups.map((g, i) => ({
+    type: 'line',
+    name: groups.length === 1 ? 'in flight' : g.name,
+    step: 'end',
+    data: g.windows.map((w) => [seconds(w.tMs), w.inFlight]),
+    showSymbol: false,
+    lineStyle: { color: g.color, width: 2 },
+    itemStyle: { color: g.color },
+    markLine: i === 0 ? phaseMarkLine(groups, p) : undefined,
+  }));
+  // queued arrivals are drawn only where there were any (closed loops never queue)
+  const queued: LineSeriesOption[] = groups
+    .filter((g) => g.windows.some((w) => w.queued > 0))
+    .map((g) => ({
+      type: 'line',
+      id: `${g.key}|queued`,
+      name: groups.length === 1 ? 'queued at the client' : g.name,
+      step: 'end',
+      data: g.windows.map((w) => [seconds(w.tMs), w.queued]),
+      showSymbol: false,
+      lineStyle: { color: g.color, width: 1.5, type: 'dashed' },
+      itemStyle: { color: g.color },
+    }));
+  return { ...baseOption(p), xAxis: timeAxis(p, input.maxSec), yAxis: { ...valueAxis(p, AXIS_NAMES.inFlight, { min: 0 }), minInterval: 1 }, series: [...inFlight, ...queued] };
+}
+
+/** The target's process tree: CPU % (100 = one core), or RSS (MB) with the process count on a second axis. */
+export function serverOption(input: { groups: readonly SeriesGroup[]; metric: ServerMetric; maxSec?: number }, p: Palette): EChartsOption {
+  const { groups, metric } = input;
+  const one = groups.length === 1;
+  const series: LineSeriesOption[] = [];
+  for (const g of groups) {
+    if (metric === 'cpu') {
+      series.push({
+        type: 'line', name: one ? 'CPU' : g.name, showSymbol: false,
+        data: g.samples.map((s) => [seconds(s.tMs), s.cpuPercent]),
+        lineStyle: { color: g.color, width: 2 }, itemStyle: { color: g.color },
+        areaStyle: one ? { color: g.color, opacity: 0.12 } : undefined,
+      });
+    } else {
+      series.push({
+        type: 'line', name: one ? 'RSS' : g.name, id: `${g.key}|rss`, showSymbol: false,
+        data: g.samples.map((s) => [seconds(s.tMs), s.rssBytes / 1_048_576]),
+        lineStyle: { color: g.color, width: 2 }, itemStyle: { color: g.color },
+      });
+      series.push({
+        type: 'line', name: one ? 'processes' : g.name, id: `${g.key}|processes`, showSymbol: false, step: 'end', yAxisIndex: 1,
+        data: g.samples.map((s) => [seconds(s.tMs), s.processes]),
+        lineStyle: { color: g.color, width: 1.5, type: 'dashed' }, itemStyle: { color: g.color },
+      });
+    }
+  }
+  if (series[0] !== undefined) series[0].markLine = phaseMarkLine(groups, p);
+  const base = baseOption(p);
+  return {
+    ...base,
+    grid: { ...(base.grid as object), right: metric === 'memory' ? 56 : 24 },
+    xAxis: timeAxis(p, input.maxSec),
+    yAxis:
+      metric === 'cpu'
+        ? valueAxis(p, AXIS_NAMES.cpu, { min: 0 })
+        : [valueAxis(p, AXIS_NAMES.rss, { min: 0 }), { ...valueAxis(p, AXIS_NAMES.processes, { min: 0, position: 'right' }), nameGap: 34, minInterval: 1 }],
+    series,
+  };
+}
+
+export interface MeanBar {
+  label: string;
+  wait: number | null;
+  processing: number | null;
+  total: number | null;
+}
+
+/** Mean wait, processing and total time per server, side by side (seed 000's figure). */
+export function meanBarsOption(bars: readonly MeanBar[], p: Palette): EChartsOption {
+  const base = baseOption(p);
+  const style = axisStyle(p);
+  const metric = (key: keyof typeof METRIC_COLORS): BarSeriesOption => ({
+    type: 'bar',
+    name: key,
+    data: bars.map((b) => (b[key] === null ? null : Number(b[key].toPrecision(3)))),
+    itemStyle: { color: METRIC_COLORS[key], borderRadius: [3, 3, 0, 0] },
+    barMaxWidth: 36,
+    label: { show: bars.length <= 6, position: 'top', color: p.text, fontSize: 11 },
+  });
+  return {
+    ...base,
+    tooltip: { ...(base.tooltip as object), axisPointer: { type: 'shadow' } },
+    grid: { ...(base.grid as object), bottom: 36, top: 44 },
+    xAxis: { type: 'category', data: bars.map((b) => b.label), ...style, axisLabel: { ...style.axisLabel, fontSize: 12, color: p.text, interval: 0 } },
+    yAxis: valueAxis(p, AXIS_NAMES.meanTime, { min: 0 }),
+    series: [metric('wait'), metric('processing'), metric('total')],
+  };
+}
+
+export interface PercentileCurve {
+  name: string;
+  color: string;
+  /** [percentile 0..100, value in ms] */
+  points: readonly (readonly [number, number])[];
+}
+
+/** x = 1 / (1 - q): 2 is the median, 10 p90, 100 p99, 1000 p99.9 (HdrHistogram's plot). */
+export const percentileX = (percentile: number): number => 1 / (1 - Math.min(percentile, 99.9999) / 100);
+
+/** Latency by percentile from the stored HDR histograms, log-scaled toward the tail. */
+export function percentileOption(input: { curves: readonly PercentileCurve[]; log: boolean }, p: Palette): EChartsOption {
+  const { curves, log } = input;
+  const series: LineSeriesOption[] = curves.map((c) => ({
+    type: 'line',
+    name: c.name,
+    data: c.points.map(([q, v]) => [percentileX(q), log ? Math.max(v, 0.01) : v]),
+    showSymbol: false,
+    step: 'end',
+    lineStyle: { color: c.color, width: 2 },
+    itemStyle: { color: c.color },
+  }));
+  // The axis ends at the decade past the deepest percentile the data reaches: 150 requests say
+  // nothing about p99.99, and an axis drawn out to it leaves most of the chart empty.
+  let deepest = 100;
+  for (const c of curves) for (const [q] of c.points) deepest = Math.max(deepest, percentileX(q));
+  const xMax = Math.min(1_000_000, 10 ** Math.ceil(Math.log10(deepest) - 1e-9));
+  return {
+    ...baseOption(p),
+    xAxis: { type: 'log', name: AXIS_NAMES.percentile, nameLocation: 'middle', nameGap: 26, min: 1, max: xMax, ...axisStyle(p) },
+    yAxis: valueAxis(p, AXIS_NAMES.percentileLatency(log), { log }),
+    series,
+  };
+}
+
+/** A chart as it leaves the app (PNG, HTML): its title and subtitle drawn into the image, room made for them. */
+export function withTitle(option: EChartsOption, title: string, p: Palette, subtitle?: string): EChartsOption {
+  const grid = (option.grid ?? {}) as { top?: number };
+  const legend = option.legend === undefined ? undefined : { ...(option.legend as object), top: subtitle ? 52 : 34 };
+  return {
+    ...option,
+    title: { text: title, subtext: subtitle, left: 'center', top: 4, textStyle: { color: p.text, fontSize: 15, fontWeight: 'bold' }, subtextStyle: { color: p.muted, fontSize: 12 } },
+    legend,
+    grid: { ...grid, top: (grid.top ?? 52) + (subtitle ? 52 : 34) },
+  };
+}

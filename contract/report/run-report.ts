@@ -1,0 +1,227 @@
+import type { EChartsOption } from 'echarts';
+import { clampPercentiles } from '../measurement.js';
+import { ERROR_KINDS, type ErrorKind, type LatencyStats, type LiveWindow, type MachineInfo, type ReportTableResult, type RunSummary, type ServerSample } from '../results.js';
+import { inFlightOption, latencyOption, meanBarsOption, percentileOption, serverOption, throughputOption, withTitle, type LatencyMetric, type MeanBar, type PercentileCurve } from './chart-options.js';
+import { colorAt, type Palette } from './palette.js';
+import { timeExtentSec, type SeriesGroup } from './series.js';
+
+// The one report of a run: the figures and charts every export shows (HTML, PNG, CSV summary) and
+// the CLI prints, computed once from what the store holds. Pure: no Node, no DOM.
+
+/** The headline figures of one latency: the same five `show --json` prints. */
+export interface Stats5 {
+  mean: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+}
+
+export const STAT_KEYS = ['mean', 'p50', 'p90', 'p99', 'max'] as const;
+export const LATENCIES = [
+  { key: 'total', label: 'total', csv: 'total' },
+  { key: 'wait', label: 'wait', csv: 'wait' },
+  { key: 'processing', label: 'processing', csv: 'processing' },
+  { key: 'serverWait', label: 'server wait', csv: 'server_wait' },
+  { key: 'lag', label: 'lag', csv: 'lag' },
+] as const;
+export type LatencyKey = (typeof LATENCIES)[number]['key'];
+
+export function stats5(stats: LatencyStats | null): Stats5 | null {
+  const s = clampPercentiles(stats);
+  return s ? { mean: s.mean, p50: s.p50, p90: s.p90, p99: s.p99, max: s.max } : null;
+}
+
+/** One phase of one server run: a row of every summary table. */
+export interface PhaseRow {
+  targetId: number;
+  /** the server run's name (label, then the cell's parameters when there are several cells) */
+  server: string;
+  label: string;
+  cell: string;
+  phase: string;
+  phaseIndex: number;
+  executor: string;
+  clients: number;
+  durationMs: number;
+  count: number;
+  ok: number;
+  errors: Record<ErrorKind, number>;
+  errorsTotal: number;
+  throughput: number;
+  latency: Record<LatencyKey, Stats5 | null>;
+}
+
+export interface ReportChart {
+  id: string;
+  title: string;
+  /** the option as drawn, title included */
+  option: EChartsOption;
+}
+
+export interface TargetNote {
+  server: string;
+  status: string;
+  reason: string | null;
+}
+
+/** A threshold checked against one phase of one server run (the run model's thresholds, where it has them). */
+export interface ThresholdRow {
+  server: string;
+  phase: string;
+  check: string;
+  limit: number;
+  measured: number | null;
+  passed: boolean;
+}
+
+/** The run's checked thresholds; none for runs (or stores) from before thresholds existed. */
+export function thresholdsOf(run: RunSummary): ThresholdRow[] {
+  const list = (run as { thresholds?: readonly ThresholdRow[] }).thresholds;
+  if (!Array.isArray(list)) return [];
+  return list.map((t: ThresholdRow) => ({ server: t.server, phase: t.phase, check: t.check, limit: t.limit, measured: t.measured, passed: t.passed }));
+}
+
+export interface RunReport {
+  runId: number;
+  title: string;
+  subtitle: string;
+  status: RunSummary['status'];
+  /** why the run did not complete, for the top of every report; null when it completed */
+  problem: string | null;
+  /** server runs that did not complete, with their reasons */
+  targetProblems: TargetNote[];
+  machine: MachineInfo | null;
+  createdAt: string;
+  durationMs: number | null;
+  quick: boolean;
+  scenarioName: string;
+  scenarioText: string;
+  cells: { label: string; params: Record<string, unknown> }[];
+  rows: PhaseRow[];
+  tables: ReportTableResult[];
+  thresholds: ThresholdRow[];
+  charts: ReportChart[];
+}
+
+export interface CurveInput {
+  targetId: number;
+  metric: LatencyMetric;
+  /** [percentile 0..100, ms] */
+  points: [number, number][];
+}
+
+export interface RunReportInput {
+  run: RunSummary;
+  windows: readonly LiveWindow[];
+  samples: readonly ServerSample[];
+  curves: readonly CurveInput[];
+}
+
+export function phaseRows(run: RunSummary): PhaseRow[] {
+  return run.targets.flatMap((t) =>
+    t.phases.map((p) => {
+      const errors = Object.fromEntries(ERROR_KINDS.map((k) => [k, p.errors[k] ?? 0])) as Record<ErrorKind, number>;
+      return {
+        targetId: t.id,
+        server: t.name,
+        label: t.label,
+        cell: run.cells.find((c) => c.index === t.cellIndex)?.label ?? '',
+        phase: p.name,
+        phaseIndex: p.index,
+        executor: p.executor,
+        clients: p.clients,
+        durationMs: p.durationMs,
+        count: p.count,
+        ok: p.ok,
+        errors,
+        errorsTotal: Object.values(errors).reduce((a, b) => a + b, 0),
+        throughput: p.throughput,
+        latency: { total: stats5(p.total), wait: stats5(p.wait), processing: stats5(p.processing), serverWait: stats5(p.serverWait), lag: stats5(p.lag) },
+      };
+    }),
+  );
+}
+
+/** A run's server runs as chart groups, one colour each, in the order the UI gives them. */
+export function runGroups(run: RunSummary, windows: readonly LiveWindow[], samples: readonly ServerSample[], prefix = '', colorOffset = 0): SeriesGroup[] {
+  return run.targets.map((t, i) => {
+    return {
+      key: `${run.id}:${t.id}`,
+      name: prefix === '' ? t.name : `${prefix} ${t.name}`,
+      color: colorAt(colorOffset + i),
+      windows: windows.filter((w) => w.targetId === t.id),
+      samples: samples.filter((s) => s.targetId === t.id),
+      phases: t.phases.map((p) => ({ phaseIndex: p.index, name: p.name, tMs: p.startedMs })),
+    };
+  });
+}
+
+export function meanBars(rows: readonly PhaseRow[], prefix = ''): MeanBar[] {
+  const phases = new Set(rows.map((r) => r.phase)).size;
+  return rows
+    .filter((r) => r.count > 0)
+    .map((r) => ({
+      label: `${prefix}${r.server}${phases > 1 ? `\n${r.phase}` : ''}`,
+      wait: r.latency.wait?.mean ?? null,
+      processing: r.latency.processing?.mean ?? null,
+      total: r.latency.total?.mean ?? null,
+    }));
+}
+
+export function problemOf(run: Pick<RunSummary, 'status' | 'reason'>): string | null {
+  if (run.status === 'completed') return null;
+  if (run.status === 'running') return 'This run was still running when the report was made.';
+  return `This run ${run.status}: ${run.reason ?? 'no reason was recorded'}`;
+}
+
+/** The run's charts, each with its title in the image; `curves` from the stored HDR histograms. */
+export function runCharts(run: RunSummary, groups: readonly SeriesGroup[], rows: readonly PhaseRow[], curves: readonly CurveInput[], p: Palette): ReportChart[] {
+  const maxSec = timeExtentSec(groups);
+  const charts: ReportChart[] = [];
+  const add = (id: string, title: string, option: EChartsOption, subtitle?: string) => charts.push({ id, title, option: withTitle(option, title, p, subtitle) });
+  const pcts = groups.length === 1 ? 'p50 solid · p90 dashed · p99 dotted' : 'per server: p50 solid · p90 dashed · p99 dotted';
+  for (const metric of ['total', 'wait', 'processing'] as const) {
+    add(`latency-${metric}`, `${metric} time per 250 ms window`, latencyOption({ groups, metric, log: false, maxSec }, p), pcts);
+  }
+  for (const metric of ['total', 'wait', 'processing'] as const) {
+    const list: PercentileCurve[] = groups.flatMap((g, i) => {
+      const c = curves.find((x) => x.targetId === run.targets[i]?.id && x.metric === metric);
+      return c && c.points.length > 0 ? [{ name: g.name, color: g.color, points: c.points }] : [];
+    });
+    add(`percentiles-${metric}`, `${metric} time by percentile (all phases, HDR histograms)`, percentileOption({ curves: list, log: false }, p));
+  }
+  add('throughput', 'Throughput and errors', throughputOption({ groups, maxSec }, p));
+  add('in-flight', 'Requests in flight', inFlightOption({ groups, maxSec }, p));
+  add('server-cpu', 'Server CPU', serverOption({ groups, metric: 'cpu', maxSec }, p));
+  add('server-memory', 'Server memory and processes', serverOption({ groups, metric: 'memory', maxSec }, p), 'RSS solid · processes dashed');
+  add('mean-bars', 'Mean wait, processing and total time', meanBarsOption(meanBars(rows), p));
+  return charts;
+}
+
+export function buildRunReport(input: RunReportInput, p: Palette): RunReport {
+  const { run } = input;
+  const rows = phaseRows(run);
+  const groups = runGroups(run, input.windows, input.samples);
+  return {
+    runId: run.id,
+    title: `Run ${run.id}: ${run.title}`,
+    subtitle: `${run.scenarioName}${run.quick ? ' · quick profile' : ''} · ${run.status} · ${run.createdAt}`,
+    status: run.status,
+    problem: problemOf(run),
+    targetProblems: run.targets
+      .filter((t) => t.status !== 'completed')
+      .map((t) => ({ server: t.name, status: t.status, reason: t.reason })),
+    machine: run.machine,
+    createdAt: run.createdAt,
+    durationMs: run.durationMs,
+    quick: run.quick,
+    scenarioName: run.scenarioName,
+    scenarioText: JSON.stringify(run.scenario, null, 2),
+    cells: run.cells.map((c) => ({ label: c.label, params: c.params })),
+    rows,
+    tables: run.report,
+    thresholds: thresholdsOf(run),
+    charts: runCharts(run, groups, rows, input.curves, p),
+  };
+}

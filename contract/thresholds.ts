@@ -1,0 +1,84 @@
+import { z } from 'zod';
+
+// Pass/fail thresholds, like k6's: `total.p99 < 250`, `errors.rate < 0.01`, `throughput > 900`.
+// Each is checked against every phase result it applies to (optionally only one phase, by name, or
+// one server, by label) when the phase's result is stored; a run with a failed threshold makes
+// `loadscope run` exit with THRESHOLD_FAILED_EXIT_CODE so CI can gate on it.
+
+/** `loadscope run`'s exit code when the run completed but a threshold failed (k6 uses the same). */
+export const THRESHOLD_FAILED_EXIT_CODE = 99;
+
+const STATS = ['mean', 'min', 'p50', 'p66', 'p75', 'p80', 'p90', 'p95', 'p98', 'p99', 'p999', 'max'] as const;
+export const THRESHOLD_METRICS = [
+  'count', 'errors', 'errors.count', 'errors.rate', 'throughput', 'durationMs',
+  ...(['total', 'wait', 'processing', 'serverWait'] as const).flatMap((m) => STATS.map((s) => `${m}.${s}` as const)),
+] as const;
+export type ThresholdMetric = (typeof THRESHOLD_METRICS)[number];
+
+export const THRESHOLD_OPS = ['<=', '>=', '==', '<', '>'] as const;
+export type ThresholdOp = (typeof THRESHOLD_OPS)[number];
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+// Longest first, so `errors.rate` is not read as `errors` followed by junk.
+const metricAlternatives = [...THRESHOLD_METRICS].sort((a, b) => b.length - a.length).map(escape).join('|');
+const CHECK_PATTERN = `^\\s*(${metricAlternatives})\\s*(<=|>=|==|<|>)\\s*(-?\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?)\\s*$`;
+const CHECK_RE = new RegExp(CHECK_PATTERN);
+
+export interface ParsedCheck {
+  metric: ThresholdMetric;
+  op: ThresholdOp;
+  limit: number;
+}
+
+/** `total.p99 < 250` -> its parts; null when it is not a check. */
+export function parseThresholdCheck(check: string): ParsedCheck | null {
+  const m = CHECK_RE.exec(check);
+  if (!m) return null;
+  return { metric: m[1] as ThresholdMetric, op: m[2] as ThresholdOp, limit: Number(m[3]) };
+}
+
+export function compareThreshold(measured: number, op: ThresholdOp, limit: number): boolean {
+  switch (op) {
+    case '<':
+      return measured < limit;
+    case '<=':
+      return measured <= limit;
+    case '>':
+      return measured > limit;
+    case '>=':
+      return measured >= limit;
+    case '==':
+      return measured === limit;
+  }
+}
+
+export const Threshold = z.strictObject({
+  check: z
+    .string()
+    .regex(CHECK_RE, `must be "<metric> <op> <number>", e.g. "total.p99 < 250"; metrics: ${THRESHOLD_METRICS.slice(0, 6).join(', ')}, total|wait|processing|serverWait.<mean|min|max|p50..p999>; ops: < <= > >= ==`)
+    .describe('"<metric> <op> <number>", e.g. "total.p99 < 250", "errors.rate < 0.01", "throughput > 900" (times in ms)'),
+  phase: z.string().min(1).optional().describe('only this phase (by name, or "phase N"); absent: every phase'),
+  server: z.string().min(1).optional().describe('only this server (by label, or architecture); absent: every server'),
+});
+export type Threshold = z.output<typeof Threshold>;
+
+/** One threshold checked against one phase of one server run. */
+export const ThresholdResult = z.object({
+  targetId: z.number(),
+  cellIndex: z.number(),
+  server: z.string(),
+  phaseIndex: z.number(),
+  phase: z.string(),
+  check: z.string(),
+  metric: z.string(),
+  op: z.string(),
+  limit: z.number(),
+  /** null when the phase has no value for the metric (e.g. processing without Server-Timing): a fail */
+  measured: z.number().nullable(),
+  passed: z.boolean(),
+});
+export type ThresholdResult = z.infer<typeof ThresholdResult>;
+
+/** A run's thresholds at a glance: null when the scenario has none. */
+export const ThresholdTally = z.object({ passed: z.number(), failed: z.number() }).nullable();
+export type ThresholdTally = z.infer<typeof ThresholdTally>;

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+// The timeline preview of a scenario, drawn before anything runs: per matrix cell, per server, its
+// phases on the server run's own time axis (each server run starts its clock at its first phase).
+
+export const PlannedPhase = z.object({
+  index: z.number(),
+  name: z.string(),
+  executor: z.string(),
+  /** ms from the server run start */
+  startMs: z.number(),
+  /** null: it lasts until its requests are done (burst, count-bound closed and sequential phases) */
+  durationMs: z.number().nullable(),
+  /** null when it depends on the server's speed (a timed closed phase) */
+  expectedRequests: z.number().nullable(),
+  /** what drives it: "100 → 500 req/s", "20 users", "200 at once", "50 one after another" */
+  load: z.string(),
+});
+export type PlannedPhase = z.infer<typeof PlannedPhase>;
+
+export const TimelinePlan = z.object({
+  quick: z.boolean(),
+  cells: z.array(
+    z.object({
+      index: z.number(),
+      label: z.string(),
+      servers: z.array(z.object({ label: z.string(), phases: z.array(PlannedPhase) })),
+    }),
+  ),
+});
+export type TimelinePlan = z.infer<typeof TimelinePlan>;

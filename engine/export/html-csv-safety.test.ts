@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { parse } from 'csv-parse/sync';
+import { LIGHT } from '../../contract/report/palette.js';
+import { buildRunReport } from '../../contract/report/run-report.js';
+import type { RunSummary } from '../../contract/results.js';
+import { machine, phaseResult } from '../../db/test-support/factories.js';
+import { csvRow, csvText } from './csv-cell.js';
+import { runHtml } from './html.js';
+
+// User text in the exports stays text: HTML-escaped in the report (a label cannot add markup or end
+// the embedded JSON early), and in CSV quoted per RFC 4180 with formulas neutralised.
+
+const EVIL = '</script><img src=x onerror=alert(1)>&"\'';
+
+function run(overrides: Partial<RunSummary> = {}): RunSummary {
+  return {
+    id: 7, scenarioName: EVIL, title: EVIL, status: 'failed', reason: `crashed ${EVIL}`, quick: true,
+    createdAt: '2026-01-01T00:00:00Z', endedAt: null, durationMs: 1000, machine, scenario: { name: EVIL },
+    cells: [{ index: 0, label: '', params: {} }],
+    targets: [{ id: 1, cellIndex: 0, serverIndex: 0, label: EVIL, name: EVIL, architecture: 'single', status: 'failed', reason: EVIL, startedAt: null, durationMs: 1000, phases: [phaseResult(0, { name: EVIL })], peakCpu: null, peakRssBytes: null, peakProcesses: null, rawRows: 0, rawSampled: false }],
+    report: [{ title: EVIL, unit: 'ms', header: [EVIL], rows: [[EVIL]] }],
+    thresholds: [],
+    engine: 'native',
+    engineNote: null,
+    ...overrides,
+  };
+}
+
+describe('the HTML report escapes user text', () => {
+  it('no label, name, reason or title becomes markup, and the data block ends only where it should', () => {
+    const html = runHtml(buildRunReport({ run: run(), windows: [], samples: [], curves: [] }, LIGHT));
+    expect(html).not.toContain('<img src=x');
+    expect(html.match(/<\/script>/g)).toHaveLength(3); // the data, ECharts, the drawing script
+    expect(html).toContain('This run failed: crashed &#60;/script&#62;');
+    const data = html.slice(html.indexOf('id="loadscope-data">') + 20, html.indexOf('</script>'));
+    expect(() => JSON.parse(data)).not.toThrow();
+  });
+});
+
+describe('CSV cells', () => {
+  it('quote per RFC 4180 and neutralise formulas in text, not in numbers', () => {
+    expect(csvText('=SUM(A1)')).toBe("'=SUM(A1)");
+    expect(csvText('+1')).toBe("'+1");
+    expect(csvText('-x')).toBe("'-x");
+    expect(csvText('@x')).toBe("'@x");
+    expect(csvText('\tx')).toBe("'\tx");
+    expect(csvText('\rx')).toBe("\"'\rx\"");
+    expect(csvText('a,"b"')).toBe('"a,""b"""');
+    const line = csvRow([-1.5, 'a\nb', null, '=1+1']);
+    expect(line).toBe('-1.5,"a\nb",,\'=1+1');
+    expect(parse(`x,y,z,w\r\n${line}\r\n`, { columns: true })).toEqual([{ x: '-1.5', y: 'a\nb', z: '', w: "'=1+1" }]);
+  });
+});
+
+describe('thresholds in the HTML report', () => {
+  it('lists every checked threshold with pass or FAIL when the run has them, and nothing when it has none', () => {
+    const thresholds = [
+      { targetId: 1, cellIndex: 0, server: 'single', phaseIndex: 0, phase: 'p', check: 'total.p99 < 250', metric: 'total.p99', op: '<', limit: 250, measured: 12.5, passed: true },
+      { targetId: 1, cellIndex: 0, server: EVIL, phaseIndex: 0, phase: 'p', check: 'throughput > 900', metric: 'throughput', op: '>', limit: 900, measured: 100, passed: false },
+    ];
+    const html = runHtml(buildRunReport({ run: { ...run(), thresholds } as RunSummary, windows: [], samples: [], curves: [] }, LIGHT));
+    expect(html).toContain('1 of 2 failed');
+    expect(html).toMatch(/<tr class="pass">.*total\.p99 &#60; 250.*data-value="12.5".*>pass</);
+    expect(html).toMatch(/<tr class="fail">.*throughput &#62; 900.*>FAIL</);
+    expect(runHtml(buildRunReport({ run: run(), windows: [], samples: [], curves: [] }, LIGHT))).not.toContain('Thresholds');
+  });
+});

@@ -1,0 +1,104 @@
+import { ERROR_KINDS } from '../../contract/results.js';
+import { LATENCIES, STAT_KEYS, type PhaseRow, type RunReport } from '../../contract/report/run-report.js';
+
+// Pieces of the HTML reports. Every piece of text that came from a user (labels, names, reasons,
+// the scenario) goes through esc(); numbers carry their exact value in data-value for tests and
+// for anyone who copies them.
+
+export function esc(value: unknown): string {
+  return String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** A number as a table shows it: whole numbers bare, others with as many decimals as their size needs. */
+export function fmt(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '-';
+  if (Number.isInteger(value)) return value.toLocaleString('en-US');
+  const abs = Math.abs(value);
+  if (abs >= 1000) return value.toFixed(0);
+  if (abs >= 100) return value.toFixed(1);
+  if (abs >= 1) return value.toFixed(2);
+  return value.toFixed(3);
+}
+
+export const num = (value: number | null | undefined, field: string): string =>
+  `<td class="num" data-field="${esc(field)}"${value === null || value === undefined ? '' : ` data-value="${value}"`}>${fmt(value)}</td>`;
+
+/** A phase of a server run: its counts and errors by kind, then its latencies by percentile. */
+export function phaseTables(r: PhaseRow): string {
+  const counts = [
+    ['requests', r.count], ['ok', r.ok], ['errors', r.errorsTotal],
+    ...ERROR_KINDS.map((k) => [`errors ${k}`, r.errors[k]] as const),
+    ['throughput (req/s)', r.throughput], ['duration (ms)', r.durationMs], ['clients', r.clients],
+  ] as const;
+  const fields: Record<string, string> = { requests: 'count', ok: 'ok', errors: 'errorsTotal', 'throughput (req/s)': 'throughput', 'duration (ms)': 'durationMs', clients: 'clients' };
+  const countHead = counts.map(([name]) => `<th>${esc(name)}</th>`).join('');
+  const countRow = counts.map(([name, v]) => num(v, fields[name] ?? `errors.${name.slice(7)}`)).join('');
+  const latRows = LATENCIES.map((l) => {
+    const s = r.latency[l.key];
+    return `<tr><th class="left">${esc(l.label)}</th>${STAT_KEYS.map((k) => num(s?.[k], `${l.key}.${k}`)).join('')}</tr>`;
+  }).join('');
+  return `<section class="phase" data-target-id="${r.targetId}" data-phase-index="${r.phaseIndex}">
+<h3>${esc(r.server)} <span class="muted">· ${esc(r.phase)} (${esc(r.executor)})</span></h3>
+<table class="data counts"><thead><tr>${countHead}</tr></thead><tbody><tr>${countRow}</tr></tbody></table>
+<table class="data latency"><thead><tr><th class="left">time (ms)</th>${STAT_KEYS.map((k) => `<th>${k}</th>`).join('')}</tr></thead><tbody>${latRows}</tbody></table>
+</section>`;
+}
+
+export function problemBlock(report: Pick<RunReport, 'problem' | 'targetProblems'>): string {
+  const lines = report.targetProblems.map((t) => `<li>${esc(t.server)}: ${esc(t.status)}${t.reason ? ` - ${esc(t.reason)}` : ''}</li>`).join('');
+  if (report.problem === null && lines === '') return '';
+  return `<div class="problem" data-testid="problem">${report.problem === null ? '' : `<p><b>${esc(report.problem)}</b></p>`}${lines === '' ? '' : `<ul>${lines}</ul>`}</div>`;
+}
+
+export function machineBlock(report: RunReport): string {
+  const m = report.machine;
+  const items: [string, string][] = [
+    ['created', report.createdAt],
+    ['duration', report.durationMs === null ? '-' : `${(report.durationMs / 1000).toFixed(1)} s`],
+    ['scenario', report.scenarioName],
+    ['profile', report.quick ? 'quick' : 'full'],
+    ...(m === null ? [] : ([['machine', `${m.hostname} · ${m.platform} · ${m.cpus} × ${m.cpuModel} · ${(m.memoryBytes / 2 ** 30).toFixed(1)} GiB`], ['versions', `Node ${m.node} · Loadscope ${m.loadscope}`]] as [string, string][])),
+  ];
+  return `<dl class="facts">${items.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join('')}</dl>`;
+}
+
+export function scenarioBlock(report: RunReport): string {
+  const cells =
+    report.cells.length <= 1
+      ? ''
+      : `<table class="data"><thead><tr><th class="left">matrix cell</th></tr></thead><tbody>${report.cells.map((c) => `<tr><td class="left">${esc(c.label)}</td></tr>`).join('')}</tbody></table>`;
+  return `<h2>Scenario</h2><p>${esc(report.scenarioName)}${report.quick ? ' · <b>quick profile</b> (shortened phases)' : ''} · ${report.cells.length} matrix cell(s)</p>${cells}
+<details open><summary>the scenario as run (JSON, as the editor shows it)</summary><pre class="scenario">${esc(report.scenarioText)}</pre></details>`;
+}
+
+export function reportTablesBlock(report: RunReport): string {
+  if (report.tables.length === 0) return '';
+  const tables = report.tables.map((t) => {
+    const head = t.header.map((h) => `<th>${esc(h)}</th>`).join('');
+    const body = t.rows.map((r) => `<tr>${r.map((v) => (typeof v === 'number' ? `<td class="num" data-value="${v}">${fmt(v)}</td>` : `<td class="left">${esc(v ?? '-')}</td>`)).join('')}</tr>`).join('');
+    return `<h3>${esc(t.title)} <span class="muted">(times in ${esc(t.unit)})</span></h3><table class="data report-table"><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
+  });
+  return `<h2>The scenario's report tables</h2>${tables.join('')}`;
+}
+
+export const STYLE = `
+body{font-family:"Segoe UI",system-ui,"DejaVu Sans",sans-serif;color:#1f2328;background:#fff;margin:24px;max-width:1500px}
+h1{margin:0 0 4px;font-size:24px} h2{margin:28px 0 8px;font-size:19px;border-bottom:1px solid #d0d7de;padding-bottom:4px} h3{margin:16px 0 6px;font-size:15px}
+.muted{color:#57606a;font-weight:normal} .problem{border:2px solid #cf222e;background:#ffebe9;padding:8px 14px;margin:12px 0;border-radius:6px;color:#82071e}
+table.data{border-collapse:collapse;margin:4px 0 8px;font-size:13px} table.data th,table.data td{border:1px solid #d0d7de;padding:3px 8px;text-align:right}
+table.data .left{text-align:left} table.data thead th{background:#f6f8fa}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;font-size:14px} dt{color:#57606a}
+pre.scenario{background:#f6f8fa;padding:10px;font-size:12px;overflow:auto;max-height:480px}
+.charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(620px,1fr));gap:12px} .chart{height:400px;border:1px solid #eaeef2}
+.runs{display:grid;grid-auto-flow:column;grid-auto-columns:minmax(480px,1fr);gap:20px;overflow-x:auto}
+td.better{color:#1a7f37} td.worse{color:#cf222e} tr.pass .verdict{color:#1a7f37;font-weight:bold} tr.fail .verdict{color:#cf222e;font-weight:bold}`;
+
+export function thresholdsBlock(report: RunReport): string {
+  if (report.thresholds.length === 0) return '';
+  const failed = report.thresholds.filter((t) => !t.passed).length;
+  const rows = report.thresholds
+    .map((t) => `<tr class="${t.passed ? 'pass' : 'fail'}"><td class="left">${esc(t.server)}</td><td class="left">${esc(t.phase)}</td><td class="left"><code>${esc(t.check)}</code></td>${num(t.measured, 'measured')}<td class="left verdict">${t.passed ? 'pass' : 'FAIL'}</td></tr>`)
+    .join('');
+  return `<h2>Thresholds <span class="muted">${failed === 0 ? `all ${report.thresholds.length} passed` : `${failed} of ${report.thresholds.length} failed`}</span></h2>
+<table class="data thresholds" data-failed="${failed}"><thead><tr><th class="left">server</th><th class="left">phase</th><th class="left">check</th><th>measured</th><th class="left">result</th></tr></thead><tbody>${rows}</tbody></table>`;
+}

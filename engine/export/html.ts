@@ -1,0 +1,108 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { AXIS_NAMES } from '../../contract/report/chart-options.js';
+import { beyondNoise } from '../../contract/compare.js';
+import { ratioVerdict, runTag, type CompareReport, type PhasePair } from '../../contract/report/compare-report.js';
+import type { ReportChart, RunReport } from '../../contract/report/run-report.js';
+import { esc, fmt, machineBlock, phaseTables, problemBlock, reportTablesBlock, scenarioBlock, STYLE, thresholdsBlock } from './html-parts.js';
+
+// The self-contained HTML report: one file with ECharts inlined, the charts' options embedded as
+// JSON, drawn in the browser (interactive: tooltips, legend toggles) with no network access; a
+// Content-Security-Policy forbids any fetch, so the file behaves the same from disk or from mail.
+
+let echartsSource: string | undefined;
+function echartsJs(): string {
+  echartsSource ??= readFileSync(createRequire(import.meta.url).resolve('echarts/dist/echarts.min.js'), 'utf8');
+  return echartsSource;
+}
+
+/** JSON for a <script> element: no "</script>" or "<!--" can end it early. */
+const scriptJson = (data: unknown): string => JSON.stringify(data).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+
+const DRAW = `(function(){
+var data=JSON.parse(document.getElementById('loadscope-data').textContent);
+function pct(x){var q=100*(1-1/x);return q<=0?'0%':Number(q.toPrecision(6))+'%';}
+data.charts.forEach(function(c){
+  var el=document.getElementById('chart-'+c.id);
+  var o=c.option;
+  if(o.xAxis&&o.xAxis.name===data.percentileAxis){o.xAxis.axisLabel=Object.assign({},o.xAxis.axisLabel,{formatter:pct});}
+  var chart=echarts.init(el,null,{renderer:'canvas'});
+  chart.setOption(o);
+  el.setAttribute('data-drawn','1');
+  el.setAttribute('data-series',String((o.series||[]).filter(function(x){return x.data&&x.data.length>0;}).length));
+  window.addEventListener('resize',function(){chart.resize();});
+});
+document.body.setAttribute('data-charts-drawn',String(data.charts.length));
+})();`;
+
+function chartsBlock(charts: readonly ReportChart[]): string {
+  return `<div class="charts">${charts.map((c) => `<div class="chart" id="chart-${esc(c.id)}" data-chart-id="${esc(c.id)}" role="img" aria-label="${esc(c.title)}"></div>`).join('')}</div>`;
+}
+
+function page(title: string, body: string, charts: readonly ReportChart[]): string {
+  const data = { percentileAxis: AXIS_NAMES.percentile, charts: charts.map((c) => ({ id: c.id, option: c.option })) };
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(title)}</title><style>${STYLE}</style></head>
+<body>
+${body}
+<script type="application/json" id="loadscope-data">${scriptJson(data)}</script>
+<script>${echartsJs()}</script>
+<script>${DRAW}</script>
+</body></html>
+`;
+}
+
+function runSection(report: RunReport, withCharts: boolean): string {
+  return `${machineBlock(report)}
+${scenarioBlock(report)}
+${thresholdsBlock(report)}
+<h2>Phases</h2>${report.rows.length === 0 ? '<p>No phase ran.</p>' : report.rows.map(phaseTables).join('\n')}
+${withCharts ? `<h2>Charts</h2>${chartsBlock(report.charts)}` : ''}
+${reportTablesBlock(report)}`;
+}
+
+export function runHtml(report: RunReport): string {
+  const body = `<header data-run-id="${report.runId}"><h1>${esc(report.title)}</h1><div class="muted">${esc(report.subtitle)}</div></header>
+${problemBlock(report)}
+${runSection(report, true)}
+<footer class="muted"><p>Written by Loadscope. Times are ms unless a heading says otherwise.</p></footer>`;
+  return page(report.title, body, report.charts);
+}
+
+function pairTable(report: CompareReport, pair: PhasePair): string {
+  const runs = report.runs;
+  const head = `<th class="left">metric</th>${runs.map((r, i) => `<th>${esc(runTag(i, { id: r.runId }))}</th>`).join('')}${runs.slice(1).map((_, i) => `<th>${String.fromCharCode(66 + i)}/A</th>`).join('')}`;
+  const body = pair.metrics
+    .map((m) => {
+      const values = m.values.map((v) => `<td class="num"${v === null ? '' : ` data-value="${v}"`}>${fmt(v)}</td>`).join('');
+      const ratios = m.ratios
+        .slice(1)
+        .map((v, k) => {
+          const iv = m.intervals[k + 1] ?? null;
+          const title = iv === null ? 'no interval: too few stored rows or windows to tell this ratio from noise' : `95 % interval ${iv.low.toFixed(3)} - ${iv.high.toFixed(3)}: ${beyondNoise(iv) ? 'beyond the noise' : 'within the noise'}`;
+          const interval = iv === null ? '' : ` <span class="muted">[${iv.low.toFixed(2)}-${iv.high.toFixed(2)}]</span>`;
+          return `<td class="num ratio ${ratioVerdict(m, iv)}" title="${esc(title)}" data-beyond-noise="${iv !== null && beyondNoise(iv)}"${v === null ? '' : ` data-value="${v}"`}>${v === null ? '-' : `×${v.toFixed(2)}`}${interval}</td>`;
+        })
+        .join('');
+      return `<tr data-metric="${esc(m.key)}"><th class="left">${esc(m.label)}</th>${values}${ratios}</tr>`;
+    })
+    .join('');
+  return `<section class="pair" data-server="${esc(pair.server)}" data-phase="${esc(pair.phase)}"><h3>${esc(pair.server)} <span class="muted">· ${esc(pair.phase)}</span></h3>
+<table class="data paired"><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></section>`;
+}
+
+export function compareHtml(report: CompareReport): string {
+  const heads = report.runs.map((r, i) => `<li><b>${esc(runTag(i, { id: r.runId }))}</b> ${esc(r.title)} <span class="muted">${esc(r.subtitle)}</span></li>`).join('');
+  const problems = report.runs.map((r, i) => (problemBlock(r) === '' ? '' : `<div><b>${esc(runTag(i, { id: r.runId }))}</b>${problemBlock(r)}</div>`)).join('');
+  const body = `<header><h1>${esc(report.title)}</h1><ul>${heads}</ul></header>${problems}
+${report.differences.length === 0 ? '' : `<div class="problem"><b>The runs did not run the same scenario the same way:</b><ul>${report.differences.map((d) => `<li>${esc(d)}</li>`).join('')}</ul></div>`}
+<h2>Paired phases <span class="muted">(paired by server label, matrix cell and phase name, as the compare view pairs them; ratios are each run against A, marked better/worse only where the 95 % bootstrap interval excludes 1)</span></h2>
+${report.pairs.map((p) => pairTable(report, p)).join('\n')}
+<h2>Charts</h2>${chartsBlock(report.charts)}
+<h2>The runs side by side</h2>
+<div class="runs">${report.runs.map((r, i) => `<div class="run" data-run-id="${r.runId}"><h2>${esc(runTag(i, { id: r.runId }))} ${esc(r.title)}</h2>${runSection(r, false)}</div>`).join('')}</div>`;
+  return page(report.title, body, report.charts);
+}

@@ -1,0 +1,28 @@
+import * as hdr from 'hdr-histogram-js';
+import { curvePoints } from '../../contract/report/percentiles.js';
+import type { CurveInput, RunReportInput } from '../../contract/report/run-report.js';
+import type { Store } from '../../db/store.js';
+
+// What a report is made from, read from the store: the run, its 250 ms windows and server samples,
+// and per server run the percentile curves of its HDR histograms (all phases added together).
+
+const METRICS = ['total', 'wait', 'processing'] as const;
+
+export function reportInput(store: Store, runId: number): RunReportInput {
+  const run = store.getRun(runId);
+  const { windows, samples } = store.getWindows(runId);
+  const stored = store.getHistograms(runId);
+  const curves: CurveInput[] = [];
+  for (const t of run.targets) {
+    for (const metric of METRICS) {
+      const encoded = stored.filter((h) => h.targetId === t.id).map((h) => h[metric]).filter((s): s is string => s !== null);
+      if (encoded.length === 0) continue;
+      const [first, ...rest] = encoded.map((e) => hdr.decodeFromCompressedBase64(e, 32, false));
+      for (const h of rest) first!.add(h);
+      const h = first!;
+      curves.push({ targetId: t.id, metric, points: curvePoints(h.totalCount, (q) => h.getValueAtPercentile(q), h.maxValue) });
+      for (const x of [first!, ...rest]) x.destroy();
+    }
+  }
+  return { run, windows, samples, curves };
+}

@@ -1,0 +1,53 @@
+import { ERROR_KINDS } from '../../contract/results.js';
+import { LATENCIES, STAT_KEYS, type PhaseRow } from '../../contract/report/run-report.js';
+import type { PhasePair } from '../../contract/report/compare-report.js';
+import type { RunSummary } from '../../contract/results.js';
+import { CSV_EOL, csvRow } from './csv-cell.js';
+
+// The per-phase summary of a run (`export --csv FILE --summary`) and the paired table of a
+// comparison, as CSV: one row per server run and phase, units in the column names.
+
+export const SUMMARY_HEADER = [
+  'run_id', 'server', 'label', 'cell', 'phase', 'executor', 'clients', 'duration_ms', 'requests', 'ok', 'errors',
+  ...ERROR_KINDS.map((k) => `errors_${k}`),
+  'throughput_rps',
+  ...LATENCIES.flatMap((l) => STAT_KEYS.map((s) => `${l.csv}_${s}_ms`)),
+];
+
+export function summaryCsv(runId: number, rows: readonly PhaseRow[]): string {
+  const lines = [SUMMARY_HEADER.join(',')];
+  for (const r of rows) {
+    lines.push(
+      csvRow([
+        runId, r.server, r.label, r.cell, r.phase, r.executor, r.clients, r.durationMs, r.count, r.ok, r.errorsTotal,
+        ...ERROR_KINDS.map((k) => r.errors[k]),
+        r.throughput,
+        ...LATENCIES.flatMap((l) => STAT_KEYS.map((s) => r.latency[l.key]?.[s] ?? null)),
+      ]),
+    );
+  }
+  return lines.join(CSV_EOL) + CSV_EOL;
+}
+
+/** The unit a compare metric's label names ('total p99 (ms)' -> ms), '' for counts. */
+const unitOf = (label: string): string => /\(([^)]+)\)$/.exec(label)?.[1] ?? '';
+const metricColumn = (key: string, unit: string) => `${key.replace(/\./g, '_')}${unit === 'ms' ? '_ms' : unit === 'req/s' ? '_rps' : ''}`;
+
+/**
+ * The compare view's paired table: one row per paired phase and metric; a value column per run, and
+ * per later run its ratio to the first with the ratio's 95 % bootstrap interval (empty where the
+ * engine could not tell it from noise for lack of data).
+ */
+export function compareCsv(runs: readonly Pick<RunSummary, 'id'>[], pairs: readonly PhasePair[]): string {
+  const first = runs[0]!.id;
+  const later = runs.slice(1);
+  const header = ['server', 'phase', 'metric', 'unit', ...runs.map((r) => `run_${r.id}`), ...later.flatMap((r) => [`ratio_${r.id}_to_${first}`, `ratio_${r.id}_ci95_low`, `ratio_${r.id}_ci95_high`])];
+  const lines = [header.join(',')];
+  for (const p of pairs) {
+    for (const m of p.metrics) {
+      const unit = unitOf(m.label);
+      lines.push(csvRow([p.server, p.phase, metricColumn(m.key, unit), unit, ...m.values, ...later.flatMap((_, k) => [m.ratios[k + 1], m.intervals[k + 1]?.low, m.intervals[k + 1]?.high])]));
+    }
+  }
+  return lines.join(CSV_EOL) + CSV_EOL;
+}

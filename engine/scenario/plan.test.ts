@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { readBuiltinScenarioText } from './builtin.js';
+import { validateScenarioText } from './prepare.js';
+import { createScenario } from './test-support/factories.js';
+
+const planOf = (text: string, quick: boolean) => {
+  const result = validateScenarioText(text, { quick });
+  if (!result.ok) throw new Error(JSON.stringify(result.issues));
+  return result.plan;
+};
+
+describe('the timeline plan', () => {
+  it('follows the quick profile: its matrix cells and its sizes, not the full ones', () => {
+    const text = readBuiltinScenarioText('seed-003-delays');
+    const full = planOf(text, false);
+    const quick = planOf(text, true);
+    expect(full.cells).toHaveLength(10);
+    expect(quick.quick).toBe(true);
+    expect(quick.cells.length).toBeLessThan(full.cells.length);
+    expect(quick.cells.map((c) => c.servers[0]!.phases[0]!.load)).not.toContain(full.cells[0]!.servers[0]!.phases[0]!.load);
+  });
+
+  it('places phases by offset or after the previous one, with expected requests and the load that drives them', () => {
+    const text = JSON.stringify(createScenario({
+      servers: [{ architecture: 'single' }, { architecture: 'cluster', label: 'c2' }],
+      phases: [
+        { name: 'ramp', executor: 'rate', rate: 100, rampTo: 500, durationMs: 2000, requests: [{ path: '/' }] },
+        { name: 'users', executor: 'closed', users: 20, durationMs: 1000, requests: [{ path: '/' }] },
+        { name: 'late', executor: 'burst', count: 5, clients: 2, at: 5000, requests: [{ path: '/' }] },
+      ],
+    }));
+    const [cell] = planOf(text, false).cells;
+    expect(cell!.servers.map((s) => s.label)).toEqual(['single', 'c2']);
+    expect(cell!.servers[1]!.phases).toEqual([
+      { index: 0, name: 'ramp', executor: 'rate', startMs: 0, durationMs: 2000, expectedRequests: 600, load: '100 → 500 req/s' },
+      { index: 1, name: 'users', executor: 'closed', startMs: 2000, durationMs: 1000, expectedRequests: null, load: '20 users' },
+      { index: 2, name: 'late', executor: 'burst', startMs: 5000, durationMs: null, expectedRequests: 10, load: '5 at once × 2 clients' },
+    ]);
+  });
+});

@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { Phase } from '../../../contract/scenario';
+import { getAt, type Segment } from './doc-path';
+import { Field, Item, Section, SelectField, type FormBinding } from './form-fields';
+
+// Phases: executor, size, rate and ramp, users, offset, and their request templates with expectations.
+
+// The executors and their fields come from the contract's own phase schemas, so an executor or a
+// field added there shows up here (numbers as number fields, enums as choices, lists as JSON).
+const COMMON = new Set(['name', 'executor', 'at', 'clients', 'requests', 'keepAlive', 'timeoutMs', 'maxDurationMs', 'seed']);
+const LABELS: Record<string, string> = { rate: 'rate (req/s)', rampTo: 'ramp to (req/s)', durationMs: 'duration (ms)', count: 'requests', thinkMs: 'think (ms)', maxInFlight: 'max in flight' };
+
+interface PhaseField {
+  key: string;
+  kind: 'number' | 'json' | 'choice';
+  choices: string[];
+  hint: string;
+  fallback?: string;
+}
+
+const PHASE_SCHEMAS = new Map<string, PhaseField[]>(
+  Phase.options.map((o) => {
+    const schema = z.toJSONSchema(o, { io: 'input' });
+    const props = (schema.properties ?? {}) as Record<string, { type?: string; enum?: unknown[]; description?: string; default?: unknown }>;
+    const fields: PhaseField[] = Object.entries(props)
+      .filter(([k]) => !COMMON.has(k))
+      .map(([key, p]) => ({
+        key,
+        kind: Array.isArray(p.enum) ? 'choice' : p.type === 'number' || p.type === 'integer' ? 'number' : 'json',
+        choices: Array.isArray(p.enum) ? p.enum.map(String) : [],
+        hint: p.description ?? '',
+        ...(typeof p.default === 'string' ? { fallback: p.default } : {}),
+      }));
+    return [o.shape.executor.value, fields];
+  }),
+);
+const EXECUTORS: readonly string[] = [...PHASE_SCHEMAS.keys()];
+
+/** A phase switched to another executor keeps what all phases share and gets that executor's sizes. */
+function switchExecutor(phase: unknown, executor: string): Record<string, unknown> {
+  const p = (typeof phase === 'object' && phase !== null ? phase : {}) as Record<string, unknown>;
+  const keep = Object.fromEntries([...COMMON].filter((k) => k !== 'executor' && p[k] !== undefined).map((k) => [k, p[k]]));
+  const sizes: Record<string, Record<string, unknown>> = {
+    rate: { rate: 50, durationMs: 2000 },
+    closed: { users: 10, durationMs: 2000 },
+    burst: { count: 20 },
+    sequential: { count: 20 },
+  };
+  return { ...keep, executor, ...sizes[executor], requests: keep.requests ?? [{ path: '/fib?n=20' }] };
+}
+
+function ExecutorFields({ b, at }: { b: FormBinding; at: readonly Segment[] }) {
+  const executor = getAt(b.doc, [...at, 'executor']);
+  const fields = typeof executor === 'string' ? (PHASE_SCHEMAS.get(executor) ?? []) : [];
+  return (
+    <>
+      {fields.map((f) =>
+        f.kind === 'choice' ? (
+          <SelectField key={f.key} b={b} path={[...at, f.key]} label={LABELS[f.key] ?? f.key} options={f.choices} {...(f.fallback ? { fallback: f.fallback } : {})} />
+        ) : (
+          <Field key={f.key} b={b} path={[...at, f.key]} label={LABELS[f.key] ?? f.key} kind={f.kind} hint={f.hint} />
+        ),
+      )}
+    </>
+  );
+}
+
+function RequestsEditor({ b, at }: { b: FormBinding; at: readonly Segment[] }) {
+  const requests = getAt(b.doc, [...at, 'requests']);
+  const list = Array.isArray(requests) ? requests : [];
+  return (
+    <div className="form-requests">
+      {list.map((_, r) => (
+        <div key={r} className="form-request">
+          <SelectField b={b} path={[...at, 'requests', r, 'method']} label="method" options={['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']} fallback="GET" />
+          <Field b={b} path={[...at, 'requests', r, 'path']} label="path" placeholder="/fib?n=30" />
+          <Field b={b} path={[...at, 'requests', r, 'weight']} label="weight" kind="number" placeholder="1" />
+          <Field b={b} path={[...at, 'requests', r, 'expect', 'status']} label="expect status" kind="number" placeholder="any" />
+          <Field b={b} path={[...at, 'requests', r, 'expect', 'bodyIncludes']} label="expect body has" />
+          {list.length > 1 && (
+            <button type="button" className="btn-link" onClick={() => b.update([...at, 'requests', r], undefined)}>
+              remove request
+            </button>
+          )}
+        </div>
+      ))}
+      <button type="button" className="btn-link" onClick={() => b.update([...at, 'requests', list.length], { path: '/' })}>
+        + request template
+      </button>
+    </div>
+  );
+}
+
+export function PhasesSection({ b }: { b: FormBinding }) {
+  const phases = getAt(b.doc, ['phases']);
+  const list = Array.isArray(phases) ? phases : [];
+  return (
+    <Section title="Phases" addLabel="phase" path="phases" b={b} onAdd={() => b.update(['phases', list.length], switchExecutor({ name: `phase-${list.length + 1}` }, 'closed'))}>
+      {list.map((phase, i) => {
+        const at: Segment[] = ['phases', i];
+        return (
+          <Item key={i} title={`phase ${i + 1}`} path={`phases[${i}]`} b={b} onRemove={() => b.update(at, undefined)}>
+            <Field b={b} path={[...at, 'name']} label="name" placeholder={`phase ${i + 1}`} />
+            <SelectField b={b} path={[...at, 'executor']} label="executor" options={EXECUTORS} onSelect={(v) => b.update(at, switchExecutor(phase, v))} />
+            <Field b={b} path={[...at, 'at']} label="at (ms)" kind="number" placeholder="after previous" hint="start offset from the server run start" />
+            <Field b={b} path={[...at, 'clients']} label="clients" kind="number" placeholder="1" />
+            <ExecutorFields b={b} at={at} />
+            <RequestsEditor b={b} at={at} />
+          </Item>
+        );
+      })}
+    </Section>
+  );
+}

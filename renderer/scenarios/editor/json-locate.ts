@@ -1,0 +1,50 @@
+import { json } from '@codemirror/lang-json';
+import { ensureSyntaxTree, syntaxTree } from '@codemirror/language';
+import { EditorState } from '@codemirror/state';
+import type { SyntaxNode } from '@lezer/common';
+import { parseDocPath } from './doc-path';
+
+// Where a validation issue's path (`phases[1].rate`) is in the code view's text: walk the JSON syntax
+// tree down the path as far as it goes (a missing key marks its parent object), so every issue gets
+// a marker on a real line.
+
+const children = (node: SyntaxNode): SyntaxNode[] => {
+  const out: SyntaxNode[] = [];
+  for (let c = node.firstChild; c; c = c.nextSibling) out.push(c);
+  return out;
+};
+
+const VALUE_NODES = new Set(['Object', 'Array', 'String', 'Number', 'True', 'False', 'Null']);
+
+export function locatePath(state: EditorState, path: string): { from: number; to: number } {
+  const tree = ensureSyntaxTree(state, state.doc.length, 2000) ?? syntaxTree(state);
+  let node: SyntaxNode | null = children(tree.topNode).find((c) => VALUE_NODES.has(c.name)) ?? null;
+  if (!node) return { from: 0, to: Math.min(1, state.doc.length) };
+  let mark: { from: number; to: number } = { from: node.from, to: Math.min(node.to, node.from + 1) };
+  for (const seg of parseDocPath(path)) {
+    let next: SyntaxNode | null = null;
+    if (typeof seg === 'number' && node.name === 'Array') {
+      next = children(node).filter((c) => VALUE_NODES.has(c.name))[seg] ?? null;
+      if (next) mark = { from: next.from, to: next.to };
+    } else if (typeof seg === 'string' && node.name === 'Object') {
+      const prop: SyntaxNode | undefined = children(node).find((p) => {
+        const name = p.getChild('PropertyName');
+        return p.name === 'Property' && name !== null && state.sliceDoc(name.from + 1, name.to - 1) === seg;
+      });
+      const name = prop?.getChild('PropertyName');
+      next = prop ? (children(prop).find((c) => VALUE_NODES.has(c.name)) ?? null) : null;
+      if (name) mark = { from: name.from, to: next?.to ?? name.to };
+    }
+    if (!next) break;
+    node = next;
+  }
+  // Keep a marker on one line: a whole object or array is marked at its first line.
+  const line = state.doc.lineAt(mark.from);
+  return { from: mark.from, to: Math.max(mark.from + 1, Math.min(mark.to, line.to)) };
+}
+
+/** The 1-based line of each issue in `text` (its own line for a JSON syntax error, else its path's). */
+export function issueLines(text: string, issues: ReadonlyArray<{ path: string; line?: number }>): number[] {
+  const state = EditorState.create({ doc: text, extensions: [json()] });
+  return issues.map((i) => i.line ?? state.doc.lineAt(locatePath(state, i.path).from).number);
+}
