@@ -139,7 +139,9 @@ describe('architecture behaviour', () => {
       const s = await stats(server.url);
       return s.processes === 2 ? s : undefined;
     });
-    expect(shrunk.retired).toBe(3);
+    // every process above min is retired (how many were added depends on how the four requests
+    // overlapped, which a busy machine staggers)
+    expect(shrunk.retired).toBe(shrunk.spawned - 1);
     expect(await pidtree(server.pid)).toHaveLength(1);
   });
 
