@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBrowser, type OpenBrowser } from './test-support/browser.js';
 import { startHost, type RunningHost } from './test-support/host.js';
 import { until } from './test-support/poll.js';
+import { codeEditorText, typeIntoCodeEditor } from './test-support/code-editor.js';
 
 // Numbers a person can trust, in the real UI: a matrix run names every cell ("single - ...=1") in
 // the server-run chips, the chart legend and the per-phase table; and Compare of runs of two
@@ -32,11 +33,14 @@ function page(): Page {
 const byTestId = (id: string) => page().getByTestId(id);
 
 /** Runs a scenario from the editor (as a person pastes one in) and waits for it to finish; its run id. */
-async function runFromEditor(scenario: object): Promise<number> {
+async function runFromEditor(scenario: { name: string }): Promise<number> {
   await byTestId('nav-scenarios').click();
   const card = byTestId('scenario-list').locator('article', { hasText: 'ui-smoke' });
-  await card.getByRole('button', { name: 'Edit a copy' }).click();
-  await byTestId('scenario-editor').fill(JSON.stringify(scenario, null, 2));
+  await card.getByRole('button', { name: 'Duplicate to edit' }).click();
+  await page().locator('[data-testid="validation"][data-ok="true"]').waitFor({ timeout: 15_000 });
+  await page().getByRole('radio', { name: 'Code' }).click();
+  await typeIntoCodeEditor(page(), JSON.stringify(scenario, null, 2));
+  await until(() => codeEditorText(page()), (text) => text.includes(`"name": "${scenario.name}"`), 'the code view to hold the scenario');
   await page().locator('[data-testid="validation"][data-ok="true"]').waitFor({ timeout: 15_000 });
   await byTestId('editor-run').click();
   const runLabel = byTestId('run-progress').getByText(/^run #\d+$/);
