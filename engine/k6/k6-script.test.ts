@@ -33,7 +33,7 @@ describe('the k6 script generator', () => {
     expect(o[1]).toMatchObject({ executor: 'per-vu-iterations', vus: 2, iterations: 30 });
     expect(o[2]).toMatchObject({ executor: 'shared-iterations', vus: 8, iterations: 100 });
     expect(o[3]).toMatchObject({ executor: 'constant-vus', vus: 4, duration: '2000ms' });
-    expect(o[4]).toMatchObject({ executor: 'constant-arrival-rate', rate: 200, timeUnit: '1s', duration: '1997.5ms', maxVUs: 64, preAllocatedVUs: 20 });
+    expect(o[4]).toMatchObject({ executor: 'constant-arrival-rate', rate: 200, timeUnit: '1s', duration: '1997.5ms', maxVUs: 64, preAllocatedVUs: 64 });
     expect(o[5]).toMatchObject({ executor: 'ramping-arrival-rate', startRate: 40, stages: [{ target: 40, duration: '312.5ms' }] });
     expect(o[6]).toMatchObject({ executor: 'ramping-arrival-rate', startRate: 20, stages: [{ target: 180, duration: '3000ms' }], maxVUs: 10 });
     expect(o[7]).toMatchObject({ executor: 'ramping-vus', startVUs: 1, stages: [{ target: 5, duration: '1000ms' }, { target: 0, duration: '500ms' }] });

@@ -69,6 +69,13 @@ describe('import-k6', () => {
     expect(store.getRun(summary.runId).engineNote).toMatch(/Dropped iterations \(requests never sent.*'phase 1' on single: 12/);
   });
 
+  it('names a phase by its phase tag even when a dropped iteration (scenario tags only) came first', async () => {
+    const lines = [droppedLine(10, 0, 3, 'single', true), ...Array.from({ length: 5 }, (_, i) => requestLine({ endMs: 20 + i * 50, totalMs: 30, phase: 0 }))];
+    const summary = await importK6Files(store, [file('dropped-first.json', lines)]);
+    const phases = store.getRun(summary.runId).targets[0]!.phases;
+    expect(phases.map((p) => [p.name, p.count])).toEqual([['phase 1', 8]]);
+  });
+
   it("reads k6's CSV output, tags from extra_tags and Server-Timing from metadata", async () => {
     const header = 'metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,scenario,service,status,subproto,tls_version,url,extra_tags,metadata';
     const row = (t: number, v: number) => `loadscope_total,${t},${v},,,,,,,,,p0_a,,200,,,,"phase=a&phase_idx=0&server=s&cell=0&ls_result=ok","st_proc=2.5"`;

@@ -27,7 +27,7 @@ export class PhaseAcc {
 
   constructor(
     readonly key: string,
-    readonly ref: PhaseRef,
+    public ref: PhaseRef,
   ) {}
 
   add(r: K6Request): void {
@@ -104,6 +104,8 @@ export class TargetAcc {
     const key = ref.index === null ? `name:${ref.name}` : `idx:${ref.index}`;
     let acc = this.phases.get(key);
     if (!acc) this.phases.set(key, (acc = new PhaseAcc(key, ref)));
+    // whichever point came first, the phase is named by its phase tag where any point carries one
+    else if (ref.tagged && !acc.ref.tagged) acc.ref = ref;
     return acc;
   }
 

@@ -24,8 +24,10 @@ export interface K6Request {
 export interface PhaseRef {
   /** the scenario's phase index where the script says it (tag phase_idx or a p<i>_ scenario name) */
   index: number | null;
-  /** the phase name, or k6's scenario name for foreign scripts */
+  /** the phase name, or k6's scenario name where the point has no phase tag */
   name: string;
+  /** true when `name` is the script's phase tag (k6's dropped_iterations carry only the scenario name) */
+  tagged: boolean;
 }
 
 export interface K6Dropped {
@@ -48,7 +50,7 @@ export function phaseRef(tags: Record<string, string>): PhaseRef {
   const scenario = tags.scenario ?? 'default';
   const fromName = /^p(\d+)_/.exec(scenario);
   const index = numOrNull(tags.phase_idx) ?? (fromName ? Number(fromName[1]) : null);
-  return { index, name: tags.phase ?? scenario };
+  return { index, name: tags.phase ?? scenario, tagged: tags.phase !== undefined };
 }
 
 const where = (tags: Record<string, string>) => ({ cell: numOrNull(tags.cell) ?? 0, server: tags.server ?? UNKNOWN_SERVER, phase: phaseRef(tags) });

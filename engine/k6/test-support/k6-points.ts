@@ -29,8 +29,10 @@ export function requestLine(r: FakeRequest): string {
   });
 }
 
-export function droppedLine(endMs: number, phase: number, count: number, server = 'single'): string {
-  return JSON.stringify({ metric: 'dropped_iterations', type: 'Point', data: { time: time(endMs), value: count, tags: tags(phase, server) } });
+/** k6's own dropped_iterations carry the scenario's tags only (no per-request `phase` tag): `asK6` writes them so. */
+export function droppedLine(endMs: number, phase: number, count: number, server = 'single', asK6 = false): string {
+  const { phase: _name, phase_idx: _idx, ...scenarioTags } = tags(phase, server);
+  return JSON.stringify({ metric: 'dropped_iterations', type: 'Point', data: { time: time(endMs), value: count, tags: asK6 ? scenarioTags : tags(phase, server) } });
 }
 
 export const metricLine = (name: string) => JSON.stringify({ type: 'Metric', data: { name, type: 'trend', contains: 'time', thresholds: [], submetrics: null }, metric: name });
