@@ -137,10 +137,12 @@ describe("a scenario's thresholds in the k6 script", () => {
     ]);
   });
 
-  it('match a server by label or architecture, and tag by phase index where two phases share a name', () => {
+  it('match a server by label or architecture, and tag by phase index where two phases share a name or k6 could not read it', () => {
     const twins = Scenario.parse(createScenario({ phases: [createBurstPhase({ name: 'x' }), createBurstPhase({ name: 'x' })], thresholds: [{ check: 'count == 5', server: 'single' }] }));
     expect(k6Thresholds(twins, ['mine', 'single']).thresholds).toEqual({ 'loadscope_requests{phase_idx:0}': ['count==5'], 'loadscope_requests{phase_idx:1}': ['count==5'] });
     expect(k6Thresholds(twins, ['mine', 'thread-pool']).thresholds).toEqual({});
+    const odd = Scenario.parse(createScenario({ phases: [createBurstPhase({ name: 'a, b: {c}' })], thresholds: [{ check: 'count == 3' }] }));
+    expect(k6Thresholds(odd, 'single').thresholds).toEqual({ 'loadscope_requests{phase_idx:0}': ['count==3'] });
   });
 
   it('go into the exported script, with the notes in its header', () => {

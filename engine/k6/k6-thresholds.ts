@@ -62,13 +62,15 @@ function mapCheck(c: ParsedCheck, phase: Phases[number], phaseName: string): Map
 
 /**
  * k6 thresholds for one server's script, each on the submetric of its phase (tag `phase`, or
- * `phase_idx` where two phases share a name). `server` names the server as a threshold may: its label
+ * `phase_idx` where two phases share a name, or it has a character k6 reads in a tag list). `server` names the server as a threshold may: its label
  * and its architecture.
  */
 export function k6Thresholds(scenario: Pick<Scenario, 'thresholds' | 'phases'>, server: string | readonly string[]): K6Thresholds {
   const serverNames: readonly string[] = typeof server === 'string' ? [server] : server;
   const names = scenario.phases.map((p, i) => p.name ?? `phase ${i + 1}`);
-  const tagOf = (i: number) => (names.filter((n) => n === names[i]).length > 1 ? `phase_idx:${i}` : `phase:${names[i]}`);
+  // k6 splits a submetric's tags on ',' and ':' and ends them at '}': such a name is tagged by index too.
+  const byIndex = (i: number) => names.filter((n) => n === names[i]).length > 1 || /[,:{}"'\n]/.test(names[i]!);
+  const tagOf = (i: number) => (byIndex(i) ? `phase_idx:${i}` : `phase:${names[i]}`);
   const out: K6Thresholds = { thresholds: {}, notes: [] };
   for (const t of scenario.thresholds ?? []) {
     if (t.server !== undefined && !serverNames.includes(t.server)) continue;
