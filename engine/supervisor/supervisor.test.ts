@@ -129,10 +129,11 @@ describe('fixture servers (the bundled protocol)', () => {
     expect(await aliveAmong([], [pid])).toEqual([]);
   });
 
-  it("gives a bundled server that starts many processes longer to be ready (seed 000's 100 cluster workers are not ready in 15 s on a busy machine)", () => {
+  it("gives a bundled server that starts many processes or threads longer to be ready (seed 000's 100 cluster workers, seed 003's 128 pool threads are not ready in 15 s on a busy machine)", () => {
     expect(bundledReadyTimeoutMs({ architecture: 'single' })).toBe(15_300);
     expect(bundledReadyTimeoutMs({ architecture: 'cluster', options: { workers: 100 } })).toBe(15_000 + 300 * 101);
     expect(bundledReadyTimeoutMs({ architecture: 'autoscale', options: { initial: 100, min: 100, max: 200, idleMs: 60_000 } })).toBe(15_000 + 300 * 101);
+    expect(bundledReadyTimeoutMs({ architecture: 'thread-pool', options: { threads: 128 } })).toBe(15_000 + 300 * 129);
     expect(bundledReadyTimeoutMs({ architecture: 'offload', options: { workers: 4, httpWorkers: 2 } })).toBeGreaterThan(bundledReadyTimeoutMs({ architecture: 'offload', options: { workers: 4 } }));
   });
 
