@@ -173,10 +173,11 @@ const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, e
 const machine =
   `${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores, ${os.platform()} ${os.release()}, Node ${process.version}; ` +
   `undici ${version('undici')}, autocannon ${version('autocannon')}, better-sqlite3 ${version('better-sqlite3')}`;
+const INSTALL = { wrk: '`apt-get install wrk`', oha: '`cargo install oha`, or a release binary on PATH' };
 const wholeNotes = [
   `Whole tool: ${whole.rounds} round(s) of ${whole.seconds} s per generator, ${USERS} connections/users, order rotated each round; each generator's whole process (start-up, every thread and child) ${whole.pinned ? 'pinned to core 0, the hello server to core 1' : 'unpinned (no taskset)'}; CPU = user + system time from /proc (the OS's accounting), start-up included.`,
   `Every request stored: ${whole.allStored ? 'yes (request rows in the run\'s database = requests counted)' : '**no** (fewer request rows than requests; see the round lines)'}; stored rows per round: ${whole.perRound.map((f) => n(f.stored)).join(', ')}.`,
-  ...(whole.missing.length ? [`Not installed here: ${whole.missing.join(', ')} (\`apt-get install wrk\`; oha: \`cargo install oha\` or a release binary on PATH). The bench runs without them.`] : []),
+  ...(whole.missing.length ? [`Not installed here: ${whole.missing.map((m) => `${m} (${INSTALL[m]})`).join(', ')}; the bench runs without them.`] : []),
   `Load average (1 min): ${load0.toFixed(1)} before the start-up table, ${loadStartup.toFixed(1)} after it, ${loadWhole.toFixed(1)} after the whole-tool rounds.`,
 ];
 const notes = [
