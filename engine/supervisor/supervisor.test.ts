@@ -4,7 +4,7 @@ import type { ExternalServer } from '../../contract/scenario.js';
 import { rootPath } from '../paths.js';
 import { aliveAmong, cpusAllowed, freePort, waitFor } from './test-support/helpers.js';
 import { listProcs, procKey, treeOf } from './process-tree.js';
-import { isServerSkipped, runningServerCount, startScriptServer, startServer, type ExitInfo, type RunningServer, type ServerSampleData } from './supervisor.js';
+import { bundledReadyTimeoutMs, isServerSkipped, runningServerCount, startScriptServer, startServer, type ExitInfo, type RunningServer, type ServerSampleData } from './supervisor.js';
 
 // The supervisor against fixture servers (test-support/*.mjs) that misbehave on purpose. The bundled
 // architectures are covered in bundled.test.ts, the orphan guarantees in orphans.test.ts.
@@ -127,6 +127,13 @@ describe('fixture servers (the bundled protocol)', () => {
     expect(String((err as Error).message)).toMatch(/not ready within 1500 ms[\s\S]*listening on/);
     const pid = Number(/\(pid (\d+)\)/.exec(lines.join('\n'))?.[1]);
     expect(await aliveAmong([], [pid])).toEqual([]);
+  });
+
+  it("gives a bundled server that starts many processes longer to be ready (seed 000's 100 cluster workers are not ready in 15 s on a busy machine)", () => {
+    expect(bundledReadyTimeoutMs({ architecture: 'single' })).toBe(15_300);
+    expect(bundledReadyTimeoutMs({ architecture: 'cluster', options: { workers: 100 } })).toBe(15_000 + 300 * 101);
+    expect(bundledReadyTimeoutMs({ architecture: 'autoscale', options: { initial: 100, min: 100, max: 200, idleMs: 60_000 } })).toBe(15_000 + 300 * 101);
+    expect(bundledReadyTimeoutMs({ architecture: 'offload', options: { workers: 4, httpWorkers: 2 } })).toBeGreaterThan(bundledReadyTimeoutMs({ architecture: 'offload', options: { workers: 4 } }));
   });
 
   it('cancels a start through its AbortSignal', async () => {

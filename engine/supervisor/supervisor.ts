@@ -87,9 +87,26 @@ function notStarted(message: string): LoadscopeError {
   return new LoadscopeError('LS_ERR_SERVER_START', message);
 }
 
+/** Start-up time allowed per process a bundled server starts before it is ready (a busy 2-core machine starts about 3-10 Node processes a second). */
+const READY_MS_PER_PROCESS = 300;
+
+/** How many processes a bundled server starts before it reports ready. */
+function processesAtStart(spec: Pick<BundledServer, 'architecture'> & { options?: object }): number {
+  const o = (spec.options ?? {}) as { workers?: number; initial?: number; httpWorkers?: number };
+  if (spec.architecture === 'cluster') return 1 + (o.workers ?? 2);
+  if (spec.architecture === 'autoscale') return 1 + (o.initial ?? 1);
+  if (spec.architecture === 'offload') return 1 + (o.workers ?? 2) + (o.httpWorkers ?? 0);
+  return 1;
+}
+
+/** The readiness deadline of a bundled server: it grows with the processes it starts (100 cluster workers are not ready in 15 s on a busy laptop). */
+export function bundledReadyTimeoutMs(spec: Pick<BundledServer, 'architecture'> & { options?: object }): number {
+  return DEFAULT_READY_TIMEOUT_MS + READY_MS_PER_PROCESS * processesAtStart(spec);
+}
+
 async function startBundled(spec: BundledServer, opts: StartOptions): Promise<RunningServer> {
   const launch = launchSpec(spec.architecture, spec.options);
-  return startScriptServer(launch.file, launch.args, { label: spec.label ?? spec.architecture, cores: spec.cores }, opts);
+  return startScriptServer(launch.file, launch.args, { label: spec.label ?? spec.architecture, cores: spec.cores }, { ...opts, readyTimeoutMs: opts.readyTimeoutMs ?? bundledReadyTimeoutMs(spec) });
 }
 
 /**
