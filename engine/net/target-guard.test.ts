@@ -1,9 +1,10 @@
 import type { LookupAddress } from 'node:dns';
+import diagnostics from 'node:diagnostics_channel';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Client } from 'undici';
 import { TargetUrl } from '../../contract/scenario.js';
 import { compileH1, H1Connection } from '../driver/h1.js';
-import { runDriver } from '../driver/driver.js';
+import { runDriver, type DriverPlan, type DriverResult } from '../driver/driver.js';
+import { Runner } from '../driver/run.js';
 import { burst, req } from '../driver/test-support/phases.js';
 import { startTestServer, type TestServer } from '../driver/test-support/server.js';
 import { pollUrl } from '../supervisor/readiness.js';
@@ -21,6 +22,14 @@ const fakeResolver = (host: string, _o: unknown, cb: (err: NodeJS.ErrnoException
   if (!found) return cb(Object.assign(new Error(`ENOTFOUND ${host}`), { code: 'ENOTFOUND' }), []);
   cb(null, found.split(',').map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
 };
+
+// Here 'localhost' "resolves" to TEST-NET-1 (192.0.2.1). A connection that skipped the guard's
+// lookup would resolve it through the system, to 127.0.0.1 (/etc/hosts), and reach the test server:
+// the test then fails, and still no packet (not even a DNS query) leaves this machine.
+const localhostElsewhere: typeof fakeResolver = (host, options, cb) => (host === 'localhost' ? cb(null, [{ address: '192.0.2.1', family: 4 }]) : fakeResolver(host, options, cb));
+
+/** The driver's phase runner in this thread (runDriver's worker sets its own resolver), so the fake resolver applies. */
+const runPhases = (baseUrl: string, phases: DriverPlan['phases']): Promise<DriverResult> => new Runner({ baseUrl, phases }, () => undefined).run();
 
 let server: TestServer | null = null;
 afterEach(async () => {
@@ -81,30 +90,40 @@ describe('target guard', () => {
     expect(lookedUp).toEqual(['remote.test', 'loop.test']);
   });
 
-  it('guards undici connections the same way', async () => {
+  it("guards the driver's undici connections (ClientGroup, keepAlive: false): refused in the lookup, nothing connects", async () => {
     server = await startTestServer();
-    configureTargetGuard(false, fakeResolver);
-    const { targetLookup } = await import('./target-guard.js');
-    const get = async (base: string) => {
-      const client = new Client(base, { connect: { lookup: targetLookup() } });
-      try {
-        const res = await client.request({ path: '/ok', method: 'GET' });
-        await res.body.text();
-        return `status ${res.statusCode}`;
-      } catch (err) {
-        return String((err as { code?: string }).code);
-      } finally {
-        await client.close();
-      }
-    };
-    expect(await get(`http://remote.test:${server.port}`)).toBe('LS_ERR_NOT_LOOPBACK');
-    expect(await get(`http://loop.test:${server.port}`)).toBe('status 200');
+    configureTargetGuard(false, localhostElsewhere);
+    const phase = burst(3, '/ok', { keepAlive: false });
+    expect(compileH1(phase, server.url)).toBeNull(); // not the fast path: the phase goes through undici
+    const refusals: unknown[] = [];
+    const onConnectError = (message: unknown) => refusals.push((message as { error: unknown }).error);
+    diagnostics.subscribe('undici:client:connectError', onConnectError);
+    try {
+      const remote = await runPhases(`http://localhost:${server.port}`, [phase]);
+      expect(remote.phases[0]!.result).toMatchObject({ count: 3, errors: { other: 3 } });
+      expect(server.connections).toBe(0);
+      expect(refusals).toHaveLength(3);
+      for (const err of refusals) expect(err).toMatchObject({ code: 'LS_ERR_NOT_LOOPBACK', message: expect.stringMatching(/^[^\n]*refused localhost \(192\.0\.2\.1\)$/) });
+
+      const local = await runPhases(`http://loop.test:${server.port}`, [phase]);
+      expect(local.phases[0]!.result).toMatchObject({ count: 3, errors: { refused: 0, reset: 0, timeout: 0, http: 0, body: 0, other: 0 } });
+      expect(server.connections).toBe(3);
+      expect(refusals).toHaveLength(3);
+    } finally {
+      diagnostics.unsubscribe('undici:client:connectError', onConnectError);
+    }
   });
 
   it('guards readiness probes on the resolved address', async () => {
-    configureTargetGuard(false, fakeResolver);
-    const probe = pollUrl('http://remote.test:9/');
-    await expect(probe.done).rejects.toMatchObject({ code: 'LS_ERR_NOT_LOOPBACK' });
+    server = await startTestServer();
+    configureTargetGuard(false, localhostElsewhere);
+    const probe = pollUrl(`http://localhost:${server.port}/ok`);
+    await expect(probe.done).rejects.toMatchObject({ code: 'LS_ERR_NOT_LOOPBACK', message: expect.stringContaining('refused localhost (192.0.2.1)') });
     probe.cancel();
+    expect(server.connections).toBe(0);
+    const loop = pollUrl(`http://loop.test:${server.port}/ok`);
+    await loop.done;
+    loop.cancel();
+    expect(server.connections).toBe(1);
   });
 });
