@@ -138,7 +138,7 @@ const startupTable = markdown([
     `${n(s.wallMs)} ms`,
     `${n(s.wallMinMs)}–${n(s.wallMaxMs)} ms`,
     s.cpuMs === null ? 'n/a' : `${n(s.cpuMs)} ms`,
-    i === 0 ? '(floor)' : `+${n(s.wallMs - floor.wallMs)} ms`,
+    i === 0 ? '(floor)' : `${s.wallMs >= floor.wallMs ? '+' : '−'}${n(Math.abs(s.wallMs - floor.wallMs))} ms`,
     i === 0 ? '' : verdict(s.wallMs < STARTUP_TARGET_MS) + (s.exit === 0 ? '' : ` (exit ${s.exit})`),
   ]),
 ]);
