@@ -1,20 +1,24 @@
-// `npm run bench`: builds the Node code if dist/ is stale, runs the driver and store benchmarks
-// (bench/driver.ts, bench/store-insert.ts, from dist/), prints one table of figures with ratios
-// against peers measured in the same run, and writes it to bench/results.md so it can be cited.
+// `npm run bench`: builds the Node code if dist/ is stale, then measures the tool as users meet it
+// (the start-up of verbs that send no load, bench/startup.mjs; `loadscope run` as a whole process
+// beside autocannon, wrk and oha, bench/whole-tool.mjs) and, as component figures, the driver and
+// the store alone (bench/driver.ts, bench/store-insert.ts, from dist/). Prints the tables with ratios
+// against peers measured in the same run and writes them to bench/results.md so they can be cited.
 // Asserts nothing: figures on a shared machine are noisy, which is why each is a median of rounds
 // and the per-round spread is shown.
-//   node bench/run.mjs [--quick]     --quick: 1 short round each, no 1M-request memory run
+//   node bench/run.mjs [--short]     --short (or --quick): a quick look, 1 short round each, no 1M-request memory run
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { measureStartup, STARTUP_TARGET_MS } from './startup.mjs';
+import { measureWholeTool, USERS } from './whole-tool.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const quick = process.argv.includes('--quick');
-const SOURCES = ['contract', 'engine', 'db', 'servers', 'bench'];
+const quick = process.argv.includes('--quick') || process.argv.includes('--short');
+const SOURCES = ['contract', 'engine', 'db', 'servers', 'bench', 'cli'];
 
 /** Newest .ts source under the folders the benchmarks load, vs the oldest of their outputs. */
 function stale() {
@@ -42,6 +46,8 @@ if (why !== null) {
     if (!existsSync(join(root, 'dist/bench/driver.js'))) process.exit(tsc.status ?? 1);
     console.log('tsc reported errors (see above); running the benchmarks from what it emitted');
   }
+  // the CLI's chunks (bin/loadscope.js runs them only when they are at least as new as tsc's output)
+  spawnSync(process.execPath, [join(root, 'scripts/build-cli.mjs')], { cwd: root, stdio: 'inherit' });
 }
 
 /** Runs a built benchmark, echoing its lines; resolves with its last line parsed as JSON. */
@@ -67,6 +73,10 @@ function runBench(file, args) {
 
 const load0 = os.loadavg()[0];
 const started = new Date();
+const startup = await measureStartup(root, quick ? 5 : 15);
+const loadStartup = os.loadavg()[0];
+const whole = await measureWholeTool(root, quick ? { seconds: 3, rounds: 1 } : { seconds: 10, rounds: 3 });
+const loadWhole = os.loadavg()[0];
 const driver = await runBench('driver.js', quick ? ['3', '1', '--no-memory'] : ['6', '3']);
 const store = await runBench('store-insert.js', quick ? ['200000', '1'] : ['1000000', '3']);
 const load1 = os.loadavg()[0];
@@ -112,9 +122,44 @@ if (driver.memory) {
   rows.push(['driver: peak RSS recording 1M requests', `${n(m.peakRssMB)} MB`, '', '', '5M-request run < 400 MB', `${n(m.requests)} req at ${n(m.perCpuS)} req/CPU-s`]);
 }
 
-const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-const line = (r) => `| ${r.map((cell, c) => cell.padEnd(widths[c])).join(' | ')} |`;
-const table = [line(rows[0]), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.slice(1).map(line)].join('\n');
+/** A markdown table, columns padded so it reads in a terminal too. */
+function markdown(rows) {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  const line = (r) => `| ${r.map((cell, c) => cell.padEnd(widths[c])).join(' | ')} |`;
+  return [line(rows[0]), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.slice(1).map(line)].join('\n');
+}
+const table = markdown(rows);
+
+const floor = startup[0];
+const startupTable = markdown([
+  ['Command (whole process)', 'Wall, median', 'Wall min–max', 'CPU, median', 'Above the floor (wall)', `Target < ${STARTUP_TARGET_MS} ms`],
+  ...startup.map((s, i) => [
+    s.label,
+    `${n(s.wallMs)} ms`,
+    `${n(s.wallMinMs)}–${n(s.wallMaxMs)} ms`,
+    s.cpuMs === null ? 'n/a' : `${n(s.cpuMs)} ms`,
+    i === 0 ? '(floor)' : `${s.wallMs >= floor.wallMs ? '+' : '−'}${n(Math.abs(s.wallMs - floor.wallMs))} ms`,
+    i === 0 ? '' : verdict(s.wallMs < STARTUP_TARGET_MS) + (s.exit === 0 ? '' : ` (exit ${s.exit})`),
+  ]),
+]);
+
+const wholeRatio = (peer) => whole.ratios[peer];
+const wholeTable = markdown([
+  ['Generator (whole process, pinned to core 0)', 'Requests/CPU-s (median)', 'Rounds (min–max)', 'loadscope / this (same run)', 'Target'],
+  ...whole.names.map((name) => {
+    const all = whole.perRound.map((f) => f[name].perCpuS);
+    const r = wholeRatio(name);
+    const target = name === 'autocannon' ? 1 : name === 'wrk' ? 0.8 : null;
+    return [
+      name === 'loadscope' ? '`loadscope run` (every request stored)' : name,
+      n(whole.perCpuS[name]),
+      range(all),
+      r ? `${n(r.median, 2)}${r.all.length > 1 ? ` (${range(r.all, 2)})` : ''}` : '',
+      r && target !== null ? `≥ ${target}: ${verdict(r.median >= target)}` : '',
+    ];
+  }),
+  ...whole.missing.map((name) => [name, 'not installed', '', '', name === 'wrk' ? '≥ 0.8: not measured' : '']),
+]);
 
 const cpus = os.cpus();
 const version = (pkg) => {
@@ -128,6 +173,13 @@ const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, e
 const machine =
   `${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores, ${os.platform()} ${os.release()}, Node ${process.version}; ` +
   `undici ${version('undici')}, autocannon ${version('autocannon')}, better-sqlite3 ${version('better-sqlite3')}`;
+const INSTALL = { wrk: '`apt-get install wrk`', oha: '`cargo install oha`, or a release binary on PATH' };
+const wholeNotes = [
+  `Whole tool: ${whole.rounds} round(s) of ${whole.seconds} s per generator, ${USERS} connections/users, order rotated each round; each generator's whole process (start-up, every thread and child) ${whole.pinned ? 'pinned to core 0, the hello server to core 1' : 'unpinned (no taskset)'}; CPU = user + system time from /proc (the OS's accounting), start-up included.`,
+  `Every request stored: ${whole.allStored ? 'yes (request rows in the run\'s database = requests counted)' : '**no** (fewer request rows than requests; see the round lines)'}; stored rows per round: ${whole.perRound.map((f) => n(f.stored)).join(', ')}.`,
+  ...(whole.missing.length ? [`Not installed here: ${whole.missing.map((m) => `${m} (${INSTALL[m]})`).join(', ')}; the bench runs without them.`] : []),
+  `Load average (1 min): ${load0.toFixed(1)} before the start-up table, ${loadStartup.toFixed(1)} after it, ${loadWhole.toFixed(1)} after the whole-tool rounds.`,
+];
 const notes = [
   `Pinning: ${driver.pinned ? 'hello server on core 1, each load generator alone on core 0 (taskset)' : 'none (taskset not available): processes float'}.`,
   `Driver figures: median of ${driver.rounds} rounds of ${driver.seconds} s per generator, order rotated each round; CPU = process.cpuUsage() of the load generator's process (all threads).`,
@@ -136,7 +188,10 @@ const notes = [
   `Load average (1 min) on this shared machine: ${load0.toFixed(1)} at the start, ${load1.toFixed(1)} at the end; other jobs were running, so absolute figures are noisy (see the min–max column) and the same-run ratios are what to cite.`,
 ];
 
-console.log(`\n${table}\n`);
+console.log(`\nStart-up of verbs that send no load (median of ${quick ? 5 : 15} runs each, interleaved):\n${startupTable}\n`);
+console.log(`The whole tool:\n${wholeTable}\n`);
+for (const note of wholeNotes) console.log(note);
+console.log(`\nComponent figures (the driver and the store alone):\n${table}\n`);
 for (const note of notes) console.log(note);
 
 const md = `# Benchmark results
@@ -144,6 +199,24 @@ const md = `# Benchmark results
 Last run: ${started.toISOString()} (commit ${commit}${quick ? ', --quick' : ''}), \`npm run bench\`.
 
 Machine: ${machine}.
+
+## Start-up of the verbs that send no load
+
+The whole \`node bin/loadscope.js <verb>\` process, Node's own start-up included, beside \`node -e 0\` (the floor) measured in the same interleaved rounds; median of ${quick ? 5 : 15} runs each.
+
+${startupTable}
+
+## The whole tool: \`loadscope run\` beside autocannon and wrk
+
+${wholeTable}
+
+${wholeNotes.map((x) => `- ${x}`).join('\n')}
+
+Per-round figures (req/CPU-s): ${whole.names.map((name) => `${name} ${whole.perRound.map((f) => n(f[name].perCpuS)).join(', ')}`).join('; ')}.
+
+## Component figures: the driver and the store alone
+
+Not what a user meets: the driver's rows are dropped (no store) and its CPU is counted from the phase start; the store is fed in isolation.
 
 ${table}
 

@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { LoadscopeError, toApiError } from '../contract/errors.js';
-import { commands } from './commands/index.js';
+import { verbs, verbsFor } from './commands/index.js';
 import { version } from './version.js';
 
 // `npx loadscope <verb>`: every verb has --help and exits non-zero with a one-line reason on bad input
@@ -11,7 +11,9 @@ const program = new Command('loadscope')
   .showHelpAfterError('(add --help for usage)')
   .exitOverride();
 
-for (const register of commands) register(program);
+// Only the verb this command line names is imported (see verbsFor): start-up is most of what
+// `--version`, `list` or `validate` cost.
+for (const register of await Promise.all(verbsFor(process.argv.slice(2)).map((name) => verbs[name]!()))) register(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -4,14 +4,14 @@ import type { RunEngine } from '../contract/results.js';
 import { openStore, type Store, type StoreOptions } from '../db/store.js';
 import { defaultDbPath } from './db-path.js';
 import { EventBus } from './event-bus.js';
-import { exportCompare, exportRun } from './export/export-run.js';
-import { compareData } from './export/compare-data.js';
-import { libraryHandlers } from './library/library-calls.js';
-import { importK6Upload } from './k6/import/import-upload.js';
-import { k6Status } from './k6/k6-binary.js';
-import { withK6 } from './k6/with-k6.js';
-import { Orchestrator } from './run/orchestrator.js';
-import { prepareRun, validateText, type RunOptions, type StartSource } from './run/prepare-run.js';
+import { lazyCalls } from './lazy-calls.js';
+import type { Orchestrator } from './run/orchestrator.js';
+import type { RunOptions, StartSource } from './run/prepare-run.js';
+
+// Only the store is opened eagerly: the orchestrator (driver, supervisor, undici), the scenario
+// library (zod schemas), the exporters (ECharts, canvas) and k6 support are imported on first use,
+// so verbs that send no load start fast (docs/architecture.md, "Lazy loading").
+const LIBRARY_CALLS = ['scenarios:list', 'scenarios:get', 'library:save', 'library:import', 'library:rename', 'library:delete', 'library:versions', 'runs:scenario'] as const;
 
 /** The engine as every host sees it: the contract's handlers, its events, and an orderly close. */
 export interface Engine {
@@ -31,43 +31,53 @@ export interface Engine {
 export function createEngine(options: { dbPath?: string; nativeBinding?: string; store?: StoreOptions } = {}): Engine {
   const store = openStore(defaultDbPath(options.dbPath), { ...options.store, nativeBinding: options.nativeBinding });
   const bus = new EventBus();
-  const orchestrator = new Orchestrator(store, (event) => bus.emit(event));
+  // A promise, so two calls racing to the first run share one orchestrator.
+  let orchestrator: Promise<Orchestrator> | undefined;
+  let loaded: Orchestrator | undefined;
+  const theOrchestrator = () =>
+    (orchestrator ??= import('./run/orchestrator.js').then((m) => (loaded = new m.Orchestrator(store, (event) => bus.emit(event)))));
   const running = new Map<number, Promise<unknown>>();
 
   const startRun = async (source: StartSource, opts: RunOptions & { engine?: RunEngine }): Promise<{ runId: number }> => {
+    const [runner, { prepareRun }, k6] = await Promise.all([
+      theOrchestrator(),
+      import('./run/prepare-run.js'),
+      opts.engine === 'k6' ? import('./k6/with-k6.js') : undefined,
+    ]);
     const prepared = prepareRun(store, source, opts);
-    const { runId, done } = orchestrator.start(opts.engine === 'k6' ? withK6(prepared, store) : prepared);
+    const { runId, done } = runner.start(k6 ? k6.withK6(prepared, store) : prepared);
     running.set(runId, done);
     void done.finally(() => running.delete(runId));
     return { runId };
   };
 
   const handlers: EngineHandlers = {
-    ...libraryHandlers(store),
-    'scenarios:validate': async ({ text, quick }) => validateText(text, quick),
+    ...lazyCalls(LIBRARY_CALLS, async () => (await import('./library/library-calls.js')).libraryHandlers(store)),
+    'scenarios:validate': async ({ text, quick }) => (await import('./run/prepare-run.js')).validateText(text, quick),
     // A name is a built-in or a library scenario (engine/library/lookup.ts), never a host path.
     'runs:start': async ({ scenario, quick, set, allowRemote, allowCommands, engine }) =>
       startRun(scenario, { quick, set, engine, consent: { allowRemote: allowRemote ?? false, allowCommands: allowCommands ?? false } }),
-    'runs:cancel': async ({ runId, reason }) => ({ cancelled: orchestrator.cancel(runId, reason) }),
+    // no orchestrator yet: no run was ever started by this engine, so none is active
+    'runs:cancel': async ({ runId, reason }) => ({ cancelled: loaded?.cancel(runId, reason) ?? false }),
     'runs:list': async (filter) => store.listRuns(filter),
     'runs:get': async ({ runId }) => store.getRun(runId),
     'runs:windows': async ({ runId }) => store.getWindows(runId),
     'runs:requests': async ({ runId, targetId, limit }) => store.getRequests(runId, targetId, limit),
-    'runs:compare': async ({ runIds }) => compareData(store, runIds),
+    'runs:compare': async ({ runIds }) => (await import('./export/compare-data.js')).compareData(store, runIds),
     'runs:delete': async ({ runId }) => {
-      if (orchestrator.activeRunId === runId) {
+      if (loaded?.activeRunId === runId) {
         throw new LoadscopeError('LS_ERR_RUN_ACTIVE', `run ${runId} is still running; cancel it before deleting it`);
       }
       return { deleted: store.deleteRun(runId) };
     },
-    'runs:export': async ({ runId, format }) => exportRun(store, runId, format),
-    'runs:exportCompare': async ({ runIds, format }) => exportCompare(store, runIds, format),
+    'runs:export': async ({ runId, format }) => (await import('./export/export-run.js')).exportRun(store, runId, format),
+    'runs:exportCompare': async ({ runIds, format }) => (await import('./export/export-run.js')).exportCompare(store, runIds, format),
     'k6:status': async () => {
-      const { available, version, hint } = k6Status();
+      const { available, version, hint } = (await import('./k6/k6-binary.js')).k6Status();
       return { available, version, hint };
     },
     'runs:import-k6': async ({ files }) => {
-      const { runId, requests, dropped, note } = await importK6Upload(store, files);
+      const { runId, requests, dropped, note } = await (await import('./k6/import/import-upload.js')).importK6Upload(store, files);
       return { runId, requests, dropped, note };
     },
   };
@@ -84,7 +94,7 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
     close: async (reason?: string) => {
       if (closed) return;
       closed = true;
-      await orchestrator.shutdown(reason);
+      if (orchestrator) await (await orchestrator).shutdown(reason);
       store.close();
     },
   };

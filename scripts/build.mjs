@@ -1,4 +1,5 @@
-// Builds everything `npx loadscope` and `npm start` need: Node code (tsc -> dist/), the renderer
+// Builds everything `npx loadscope` and `npm start` need: Node code (tsc -> dist/), the CLI's lazy
+// chunks (esbuild -> dist/cli-bundle), the renderer
 // (vite -> dist/renderer), the Electron main and preload (esbuild -> dist/electron), and the
 // published scenario JSON Schema. Runs as `prepare`, so a fresh `npm install` leaves it all built.
 import { spawnSync } from 'node:child_process';
@@ -23,6 +24,8 @@ function step(label, command, args) {
 // the packaged app would still load it)
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 step('node code', bin('tsc'), ['-p', 'tsconfig.node.json']);
+// after tsc: bin/loadscope.js runs the bundle only when it is at least as new as dist/cli
+step('cli chunks', process.execPath, [join(root, 'scripts', 'build-cli.mjs')]);
 if (existsSync(join(root, 'renderer', 'index.html'))) {
   step('renderer', bin('vite'), ['build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']);
 }

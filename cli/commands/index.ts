@@ -1,33 +1,35 @@
 import type { Command } from 'commander';
-import { registerCompare } from './compare.js';
-import { registerDelete } from './delete.js';
-import { registerExport } from './export.js';
-import { registerExportK6 } from './export-k6.js';
-import { registerImportK6 } from './import-k6.js';
-import { registerList } from './list.js';
-import { registerReproduce } from './reproduce.js';
-import { registerRun } from './run.js';
-import { registerScenarios } from './scenarios.js';
-import { registerServe } from './serve.js';
-import { registerServers } from './servers.js';
-import { registerShow } from './show.js';
-import { registerUi } from './ui.js';
-import { registerValidate } from './validate.js';
 
-/** Every verb, one file each. */
-export const commands: ReadonlyArray<(program: Command) => void> = [
-  registerRun,
-  registerList,
-  registerShow,
-  registerCompare,
-  registerExport,
-  registerExportK6,
-  registerImportK6,
-  registerDelete,
-  registerScenarios,
-  registerValidate,
-  registerServers,
-  registerServe,
-  registerUi,
-  registerReproduce,
-];
+type Register = (program: Command) => void;
+
+/**
+ * Every verb, one file each, in the order `--help` lists them. Each is imported only when used
+ * (cli/main.ts): `loadscope list` must not parse the driver, the exporters or the browser host.
+ */
+export const verbs: Readonly<Record<string, () => Promise<Register>>> = {
+  run: async () => (await import('./run.js')).registerRun,
+  list: async () => (await import('./list.js')).registerList,
+  show: async () => (await import('./show.js')).registerShow,
+  compare: async () => (await import('./compare.js')).registerCompare,
+  export: async () => (await import('./export.js')).registerExport,
+  'export-k6': async () => (await import('./export-k6.js')).registerExportK6,
+  'import-k6': async () => (await import('./import-k6.js')).registerImportK6,
+  delete: async () => (await import('./delete.js')).registerDelete,
+  scenarios: async () => (await import('./scenarios.js')).registerScenarios,
+  validate: async () => (await import('./validate.js')).registerValidate,
+  servers: async () => (await import('./servers.js')).registerServers,
+  serve: async () => (await import('./serve.js')).registerServe,
+  ui: async () => (await import('./ui.js')).registerUi,
+  reproduce: async () => (await import('./reproduce.js')).registerReproduce,
+};
+
+/**
+ * The verbs a command line needs registered: none for `--version`, the one it names, and every verb
+ * otherwise (`--help`, `help run`, no verb, an unknown verb: the listing and "did you mean" see all).
+ * The program itself takes no option with a value, so the first word not starting with '-' is the verb.
+ */
+export function verbsFor(args: readonly string[]): string[] {
+  if (args[0] === '--version' || args[0] === '-V') return [];
+  const verb = args.find((a) => !a.startsWith('-'));
+  return verb !== undefined && Object.hasOwn(verbs, verb) ? [verb] : Object.keys(verbs);
+}

@@ -1,0 +1,134 @@
+// The whole tool as a user meets it (issue 13): `loadscope run` of a closed-loop 50-user scenario
+// that stores every request, as a child process, beside autocannon's CLI and wrk / oha where
+// installed; each generator's whole process (start-up, every thread, every child) pinned to core 0,
+// the hello server on core 1; CPU as the OS accounts it (bench/process-cost.mjs). Requests per
+// CPU-second = completed responses / that CPU time. Install the optional peers with
+// `apt-get install wrk` and `cargo install oha` (or a release binary on PATH); absent, their rows
+// say so and the rest runs.
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import { join } from 'node:path';
+import { measureProcess, median } from './process-cost.mjs';
+
+const require = createRequire(import.meta.url);
+export const USERS = 50;
+const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+const have = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
+
+const SERVER = `
+const http = require('node:http');
+const s = http.createServer({ keepAliveTimeout: 60000 }, (req, res) => {
+  res.writeHead(200, { 'content-type': 'text/plain', 'server-timing': 'wait;dur=0.010, proc;dur=0.020' });
+  res.end('hello world');
+});
+s.listen(0, '127.0.0.1', () => console.log(s.address().port));
+`;
+
+async function startServer() {
+  const args = [process.execPath, '-e', SERVER];
+  const child = hasTaskset ? spawn('taskset', ['-c', '1', ...args], { stdio: ['ignore', 'pipe', 'inherit'] }) : spawn(args[0], args.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
+  const [line] = await once(child.stdout, 'data');
+  return { child, url: `http://127.0.0.1:${String(line).trim()}` };
+}
+
+function scenario(url, seconds) {
+  return {
+    name: 'bench-whole-tool',
+    title: `closed loop, ${USERS} users, ${seconds} s, every request stored`,
+    servers: [{ label: 'hello', architecture: 'external', url }],
+    phases: [{ name: 'load', executor: 'closed', users: USERS, durationMs: seconds * 1000, requests: [{ path: '/' }] }],
+    // every request kept as a raw row: no sampling
+    rawRowCap: 100_000_000,
+  };
+}
+
+/** Each generator: how to run it and how to read the completed requests off its output. */
+function generators(root, tmp, url, seconds) {
+  const scenarioFile = join(tmp, 'whole-tool.json');
+  writeFileSync(scenarioFile, JSON.stringify(scenario(url, seconds)));
+  const list = [
+    {
+      name: 'loadscope',
+      command: process.execPath,
+      args: (round) => [join(root, 'bin', 'loadscope.js'), 'run', scenarioFile, '--json', '--db', join(tmp, `runs-${round}.db`)],
+      requests: (out) => {
+        const run = JSON.parse(out);
+        if (run.status !== 'completed') throw new Error(`loadscope run ended ${run.status}: ${run.reason}`);
+        return run.servers[0].phases[0].count;
+      },
+    },
+    {
+      name: 'autocannon',
+      command: process.execPath,
+      args: () => [require.resolve('autocannon/autocannon.js'), '-c', String(USERS), '-d', String(seconds), '--json', url],
+      requests: (out) => JSON.parse(out).requests.total,
+    },
+  ];
+  if (have('wrk')) {
+    list.push({
+      name: 'wrk',
+      command: 'wrk',
+      args: () => ['-t1', `-c${USERS}`, `-d${seconds}s`, url],
+      requests: (out) => Number(/(\d+) requests in/.exec(out)?.[1] ?? NaN),
+    });
+  }
+  if (have('oha')) {
+    list.push({
+      name: 'oha',
+      command: 'oha',
+      args: () => ['-z', `${seconds}s`, '-c', String(USERS), '--no-tui', url],
+      // the status code distribution: "[200] 123456 responses"
+      requests: (out) => [...out.matchAll(/\[\d{3}\]\s+(\d+) responses/g)].reduce((sum, m) => sum + Number(m[1]), 0),
+    });
+  }
+  return list;
+}
+
+/** Request rows in a run's database: that every request was stored, not sampled. */
+function storedRows(db) {
+  const Database = require('better-sqlite3');
+  const conn = new Database(db, { readonly: true });
+  try {
+    return conn.prepare('SELECT count(*) AS n FROM requests').get().n;
+  } finally {
+    conn.close();
+  }
+}
+
+/** Rounds of every generator in a rotating order; medians of requests per CPU-second and the same-run ratios. */
+export async function measureWholeTool(root, { seconds, rounds }) {
+  const tmp = mkdtempSync(join(os.tmpdir(), 'loadscope-whole-'));
+  const server = await startServer();
+  try {
+    const gens = generators(root, tmp, server.url, seconds);
+    const perRound = [];
+    for (let round = 0; round < rounds; round++) {
+      const order = gens.map((_, i) => gens[(i + round) % gens.length]);
+      const figures = {};
+      for (const g of order) {
+        const r = await measureProcess(g.command, g.args(round), { cwd: root, pin: hasTaskset ? 0 : undefined, stdout: 'pipe' });
+        if (r.code !== 0) throw new Error(`${g.name} exited with ${r.code}: ${r.stderr.slice(-500)}`);
+        const requests = g.requests(r.stdout);
+        figures[g.name] = { requests, cpuS: r.cpuS, wallS: r.wallS, perCpuS: requests / r.cpuS };
+        if (g.name === 'loadscope') figures.stored = storedRows(join(tmp, `runs-${round}.db`));
+      }
+      perRound.push(figures);
+      console.log(
+        `whole tool, round ${round + 1}: ${gens.map((g) => `${g.name} ${Math.round(figures[g.name].perCpuS)} req/CPU-s (${figures[g.name].requests} req, ${figures[g.name].cpuS.toFixed(2)} CPU-s)`).join(' | ')}` +
+          `; loadscope stored ${figures.stored} request rows`,
+      );
+    }
+    const names = gens.map((g) => g.name);
+    const perCpuS = Object.fromEntries(names.map((n) => [n, median(perRound.map((f) => f[n].perCpuS))]));
+    const ratiosTo = (peer) => perRound.map((f) => f.loadscope.perCpuS / f[peer].perCpuS);
+    const ratios = Object.fromEntries(names.filter((n) => n !== 'loadscope').map((n) => [n, { median: median(ratiosTo(n)), all: ratiosTo(n) }]));
+    const allStored = perRound.every((f) => f.stored === f.loadscope.requests);
+    return { seconds, rounds, pinned: hasTaskset, names, perCpuS, perRound, ratios, allStored, missing: ['wrk', 'oha'].filter((n) => !names.includes(n)) };
+  } finally {
+    server.child.kill();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
