@@ -43,7 +43,8 @@ export function exportK6(ref: string, opts: ExportK6Options = {}): string {
   const { cell, server, label } = pickTarget(loaded.cells, opts.cell ?? 0, opts.server ?? 0);
   // Only this machine (a cluster's target goes in --cluster-target with --operator).
   const target = checkExportTarget(opts.target ?? (server.architecture === 'external' ? server.url : DEFAULT_TARGET));
-  const script = k6Script(cell.scenario, { target, cell: cell.index, server: label, thresholds: k6Thresholds(cell.scenario, label) });
+  const { thresholds, notes } = k6Thresholds(cell.scenario, [label, server.architecture]);
+  const script = k6Script(cell.scenario, { target, cell: cell.index, server: label, thresholds, thresholdNotes: notes });
   if (opts.operator === undefined) return script;
   if (!Number.isInteger(opts.operator) || opts.operator < 1) throw bad(`--operator ${opts.operator}: the parallelism must be a whole number >= 1`);
   if (opts.clusterTarget !== undefined && !/^https?:\/\/[^/]/.test(opts.clusterTarget)) throw bad(`--cluster-target ${opts.clusterTarget}: must be an http(s) URL`);

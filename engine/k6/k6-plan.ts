@@ -32,7 +32,7 @@ export function rateUnit(perSecond: number): { rate: number; timeUnit: string } 
 }
 
 /** Length of a phase when the scenario says it, else null. */
-function knownLengthMs(p: Phase): number | null {
+export function knownLengthMs(p: Phase): number | null {
   if (p.executor === 'rate') return p.durationMs;
   if (p.executor === 'closed' && p.count === undefined && p.durationMs !== undefined) return p.durationMs;
   if (p.executor === 'ramping-users') return p.stages.reduce((sum, s) => sum + s.durationMs, 0);

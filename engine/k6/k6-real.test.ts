@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../contract/api.js';
 import type { RunSummary } from '../../contract/results.js';
 import { createEngine, type Engine } from '../engine.js';
+import { startServer } from '../supervisor/supervisor.js';
 import { builtinScenarioNames, loadScenario } from '../scenario/index.js';
 import { exportK6 } from './export-k6.js';
 import { K6_PINNED, k6Status } from './k6-binary.js';
@@ -104,6 +105,50 @@ describe.skipIf(!k6.available)(`k6 ${k6.version ?? K6_PINNED} itself`, () => {
     expect(r.status, r.reason ?? '').toBe('completed');
     expect(r.thresholds.map((t) => [t.check, t.phase, t.passed])).toEqual([['count == 5', 'few', true], ['total.p50 < 0', 'few', false]]);
     expect(events.some((e) => e.event === 'run:thresholds' && e.payload.runId === r.id && e.payload.results.length === 2)).toBe(true);
+  });
+
+  it('accepts a threshold of every kind on its submetric, and fails the run on a crossed count threshold only (exit 99)', async () => {
+    // Two sequential phases at a fixed `at` run side by side in one segment: a plain `k6 run` of the script.
+    const file = join(dir, 'every-threshold.json');
+    const sleepy = [{ path: '/sleep?ms=5' }];
+    writeFileSync(file, JSON.stringify({
+      name: 'k6-threshold-kinds',
+      servers: [{ architecture: 'single' }],
+      phases: [
+        { name: 'few', executor: 'sequential', count: 5, at: 0, requests: sleepy },
+        { name: 'more', executor: 'sequential', count: 3, at: 0, requests: sleepy },
+        { executor: 'rate', rate: 10, durationMs: 500, at: 0, requests: sleepy },
+      ],
+      thresholds: [
+        { check: 'count == 5', phase: 'few' },
+        { check: 'count == 4', phase: 'more' },
+        { check: 'errors == 0' }, { check: 'errors.count < 1' }, { check: 'errors.rate < 0.5' },
+        { check: 'throughput > 1' }, { check: 'durationMs < 60000' },
+        { check: 'total.p99 < 60000' }, { check: 'wait.mean < 60000' }, { check: 'processing.max < 60000' }, { check: 'serverWait.p999 < 60000' },
+      ],
+    }));
+    const server = await startServer({ architecture: 'single', options: { concurrency: 0 } });
+    try {
+      const script = join(dir, 'every-threshold.js');
+      writeFileSync(script, exportK6(file, { target: server.url }));
+      const inspect = spawnSync(k6.path!, ['inspect', '--execution-requirements', script], { encoding: 'utf8', timeout: 60_000 });
+      expect(inspect.stderr).toBe('');
+      const options = JSON.parse(inspect.stdout) as { thresholds: Record<string, unknown> };
+      expect(Object.keys(options.thresholds)).toEqual(expect.arrayContaining(['loadscope_requests{phase:few}', 'loadscope_error_count{phase:more}', 'loadscope_errors{phase:phase 3}', 'loadscope_server_wait{phase:few}']));
+
+      const summary = join(dir, 'summary.json');
+      const run = spawnSync(k6.path!, ['run', '--quiet', '--no-color', `--summary-export=${summary}`, script], { encoding: 'utf8', timeout: 120_000 });
+      expect(run.status, run.stderr).toBe(99);
+      expect(run.stderr).toMatch(/thresholds on metrics 'loadscope_requests\{phase:more\}' have been crossed/);
+      // k6's summary: true = crossed
+      const metrics = (JSON.parse(readFileSync(summary, 'utf8')) as { metrics: Record<string, { count?: number; thresholds?: Record<string, boolean> }> }).metrics;
+      expect(metrics['loadscope_requests{phase:few}']).toMatchObject({ count: 5, thresholds: { 'count==5': false } });
+      expect(metrics['loadscope_requests{phase:more}']).toMatchObject({ count: 3, thresholds: { 'count==4': true } });
+      const crossed = Object.entries(metrics).flatMap(([name, m]) => Object.entries(m.thresholds ?? {}).filter(([, v]) => v).map(([t]) => `${name} ${t}`));
+      expect(crossed).toEqual(['loadscope_requests{phase:more} count==4']);
+    } finally {
+      await server.stop();
+    }
   });
 
   it('runs a built-in quick profile (seed 002: three segments, one k6 process each) and stores every phase', async () => {

@@ -5,7 +5,8 @@
 // kind, classified as the native driver does) and the status, with the server's Server-Timing as
 // point metadata (st_wait, st_proc): one line per request in `--out json`, which is what
 // `loadscope import-k6` reads. The trends loadscope_wait / _proc / _server_wait are for k6's own
-// summary and thresholds.
+// summary and thresholds, as are loadscope_requests (Counter), loadscope_error_count (Counter) and
+// loadscope_errors (Rate), one point each per request, for count and error thresholds.
 
 export const K6_RUNTIME = String.raw`
 const TARGET = String(__ENV.LOADSCOPE_TARGET || PLAN.target).replace(/\/+$/, '');
@@ -15,6 +16,9 @@ const total = new Trend('loadscope_total', true);
 const wait = new Trend('loadscope_wait', true);
 const proc = new Trend('loadscope_proc', true);
 const serverWait = new Trend('loadscope_server_wait', true);
+const requests = new Counter('loadscope_requests');
+const errorCount = new Counter('loadscope_error_count');
+const errors = new Rate('loadscope_errors');
 
 function buildScenarios() {
   const out = {};
@@ -107,6 +111,9 @@ export function runPhase() {
   total.add(totalMs, { ls_result: kind, status: String(res.status) });
   delete md.st_proc;
   delete md.st_wait;
+  requests.add(1);
+  errorCount.add(kind === 'ok' ? 0 : 1);
+  errors.add(kind !== 'ok');
   if (kind !== 'refused') {
     wait.add(st.proc === null ? totalMs : Math.max(0, totalMs - st.proc));
     if (st.proc !== null) proc.add(st.proc);

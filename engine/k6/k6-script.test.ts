@@ -88,30 +88,71 @@ describe('the k6 script generator', () => {
 describe("a scenario's thresholds in the k6 script", () => {
   const scenario = Scenario.parse(
     createScenario({
-      phases: [createBurstPhase({ name: 'warm' }), createBurstPhase()],
+      phases: [
+        createBurstPhase({ name: 'warm' }),
+        createBurstPhase(),
+        { name: 'open', executor: 'rate', rate: 50, durationMs: 2000, requests: req },
+      ],
       thresholds: [
         { check: 'total.p99 < 250', phase: 'warm' },
         { check: 'total.mean <= 40', phase: 'phase 2' },
-        { check: 'processing.p999 < 9' },
+        { check: 'processing.p999 < 9', phase: 'warm' },
+        { check: 'wait.p50 < 7', phase: 'warm' },
+        { check: 'serverWait.max < 3', phase: 'warm' },
         { check: 'total.max < 1', server: 'other' },
+        { check: 'count == 5', phase: 'warm' },
+        { check: 'errors == 0', phase: 'warm' },
+        { check: 'errors.count < 2', phase: 'phase 2' },
         { check: 'errors.rate < 0.01' },
+        { check: 'throughput > 40' },
+        { check: 'durationMs < 5000', phase: 'open' },
       ],
     }),
   );
 
-  it('map time checks to k6 thresholds on the script trends, tagged by phase; others stay with Loadscope', () => {
-    expect(k6Thresholds(scenario, 'single')).toEqual({
+  it('map every kind of check to a k6 threshold on the phase\'s submetric; one without a phase becomes one per phase', () => {
+    const { thresholds, notes } = k6Thresholds(scenario, 'single');
+    expect(thresholds).toEqual({
       'loadscope_total{phase:warm}': ['p(99)<250'],
       'loadscope_total{phase:phase 2}': ['avg<=40'],
-      loadscope_proc: ['p(99.9)<9'],
+      'loadscope_proc{phase:warm}': ['p(99.9)<9'],
+      'loadscope_wait{phase:warm}': ['p(50)<7'],
+      'loadscope_server_wait{phase:warm}': ['max<3'],
+      'loadscope_requests{phase:warm}': ['count==5'],
+      'loadscope_error_count{phase:warm}': ['count==0'],
+      'loadscope_error_count{phase:phase 2}': ['count<2'],
+      'loadscope_errors{phase:warm}': ['rate<0.01'],
+      'loadscope_errors{phase:phase 2}': ['rate<0.01'],
+      'loadscope_errors{phase:open}': ['rate<0.01'],
+      // throughput over the rate phase's planned 2 s: a count; the bursts have no known length
+      'loadscope_requests{phase:open}': ['count>80'],
     });
+    // every check k6 judges differently, or not at all, is named
+    expect(notes).toEqual([
+      expect.stringMatching(/^errors.rate on "open" \(k6 counts requests it sent: its dropped_iterations/),
+      expect.stringMatching(/^throughput on "warm" is not exported: k6's rate is per second of the whole test/),
+      expect.stringMatching(/^throughput on "phase 2" is not exported/),
+      expect.stringMatching(/^throughput > 40 on "open" is exported as count > 80 \(over the phase's planned 2000 ms/),
+      expect.stringMatching(/^durationMs on "open" is not exported: k6 has no metric of one phase's duration/),
+    ]);
   });
 
-  it('go into the exported script', () => {
+  it('match a server by label or architecture, and tag by phase index where two phases share a name or k6 could not read it', () => {
+    const twins = Scenario.parse(createScenario({ phases: [createBurstPhase({ name: 'x' }), createBurstPhase({ name: 'x' })], thresholds: [{ check: 'count == 5', server: 'single' }] }));
+    expect(k6Thresholds(twins, ['mine', 'single']).thresholds).toEqual({ 'loadscope_requests{phase_idx:0}': ['count==5'], 'loadscope_requests{phase_idx:1}': ['count==5'] });
+    expect(k6Thresholds(twins, ['mine', 'thread-pool']).thresholds).toEqual({});
+    const odd = Scenario.parse(createScenario({ phases: [createBurstPhase({ name: 'a, b: {c}' })], thresholds: [{ check: 'count == 3' }] }));
+    expect(k6Thresholds(odd, 'single').thresholds).toEqual({ 'loadscope_requests{phase_idx:0}': ['count==3'] });
+  });
+
+  it('go into the exported script, with the notes in its header', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'ls-k6-thr-')), 'thr.json');
-    writeFileSync(file, JSON.stringify(createScenario({ phases: [createBurstPhase({ name: 'warm' })], thresholds: [{ check: 'total.p99 < 250', phase: 'warm' }] })));
+    writeFileSync(file, JSON.stringify(createScenario({ phases: [createBurstPhase({ name: 'warm' })], thresholds: [{ check: 'total.p99 < 250', phase: 'warm' }, { check: 'count == 5' }, { check: 'durationMs < 9' }] })));
     const script = exportK6(file);
     const plan = JSON.parse(script.slice(script.indexOf('const PLAN = ') + 13, script.indexOf('};', script.indexOf('const PLAN = ')) + 1)) as { thresholds: unknown };
-    expect(plan.thresholds).toEqual({ 'loadscope_total{phase:warm}': ['p(99)<250'] });
+    expect(plan.thresholds).toEqual({ 'loadscope_total{phase:warm}': ['p(99)<250'], 'loadscope_requests{phase:warm}': ['count==5'] });
+    expect(script).toMatch(/^\/\/ {3}durationMs on "warm" is not exported/m);
+    expect(script).toContain("new Counter('loadscope_requests')");
+    expect(script).toContain("new Rate('loadscope_errors')");
   });
 });

@@ -11,6 +11,8 @@ export interface K6ScriptOptions {
   server: string;
   /** k6 thresholds, by metric name */
   thresholds?: Record<string, string[]>;
+  /** where a threshold's k6 form differs from Loadscope's check, or is left out (see k6-thresholds.ts) */
+  thresholdNotes?: string[];
 }
 
 interface PlanTemplate {
@@ -74,12 +76,14 @@ export function k6Script(scenario: Scenario, opts: K6ScriptOptions): string {
       "// every segment runs in one k6 process, each starting after the previous one's hard stop.",
     );
   }
+  const thresholdNotes = opts.thresholdNotes ?? [];
+  if (thresholdNotes.length > 0) notes.push("// Thresholds: k6 judges these differently from Loadscope's check, or not at all:", ...thresholdNotes.map((n) => `//   ${n.replace(/\s+/g, ' ')}`));
   return [
     ...notes,
     "import http from 'k6/http';",
     "import exec from 'k6/execution';",
     "import { check, sleep } from 'k6';",
-    "import { Trend } from 'k6/metrics';",
+    "import { Counter, Rate, Trend } from 'k6/metrics';",
     '',
     `const PLAN = ${JSON.stringify(plan, null, 2)};`,
     K6_RUNTIME,

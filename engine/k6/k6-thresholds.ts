@@ -1,12 +1,23 @@
-import { parseThresholdCheck } from '../../contract/thresholds.js';
+import { parseThresholdCheck, type ParsedCheck } from '../../contract/thresholds.js';
 import type { Scenario } from '../../contract/scenario.js';
+import { knownLengthMs } from './k6-plan.js';
 
 // A scenario's thresholds as k6 thresholds, so an exported script gates a k6-operator run as
 // `loadscope run` would: `total.p99 < 250` on phase "steady" -> 'loadscope_total{phase:steady}': ['p(99)<250'].
-// Only the per-request times the script records as Trends map; counts, rates and throughput have no
-// k6 metric of the same meaning and stay with Loadscope (checked when the results are imported or run).
+// Loadscope checks a threshold against each phase on its own, so one without a phase becomes one k6
+// threshold per phase (an untagged k6 threshold would judge all phases pooled). Every k6 form that is
+// not exactly Loadscope's quantity, and every check left out, gets a note in the script's header.
 
-const TRENDS: Record<string, string> = { total: 'loadscope_total', processing: 'loadscope_proc', serverWait: 'loadscope_server_wait' };
+const TRENDS: Record<string, string> = { total: 'loadscope_total', wait: 'loadscope_wait', processing: 'loadscope_proc', serverWait: 'loadscope_server_wait' };
+/** The script's per-request counters (k6-runtime.ts): a Counter of requests, a Counter and a Rate of errors. */
+export const K6_COUNT_METRICS = { requests: 'loadscope_requests', errorCount: 'loadscope_error_count', errorRate: 'loadscope_errors' } as const;
+
+export interface K6Thresholds {
+  /** options.thresholds: k6 expressions by (sub)metric */
+  thresholds: Record<string, string[]>;
+  /** one line per check that k6 judges differently from Loadscope, or cannot judge */
+  notes: string[];
+}
 
 function k6Stat(stat: string): string | null {
   if (stat === 'mean') return 'avg';
@@ -16,27 +27,65 @@ function k6Stat(stat: string): string | null {
   return m ? `p(${m[1]})` : null;
 }
 
-/** k6 thresholds by metric (with a phase tag where the threshold names a phase) for one server's script. */
-export function k6Thresholds(scenario: Pick<Scenario, 'thresholds' | 'phases'>, server: string): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  // The script tags a phase with its name or "phase N"; a threshold may name it either way.
-  const tagOf = (phase: string): string | undefined => {
-    const names = scenario.phases.map((p, i) => p.name ?? `phase ${i + 1}`);
-    const index = scenario.phases.findIndex((p, i) => p.name === phase || `phase ${i + 1}` === phase);
-    return index < 0 ? undefined : names[index];
-  };
+type Phases = Scenario['phases'];
+type Mapped = { metric: string; expr: string; note?: string } | { skip: string };
+
+/** One check on one phase as a k6 threshold, or why it has none. */
+function mapCheck(c: ParsedCheck, phase: Phases[number], phaseName: string): Mapped {
+  const dropsNote = phase.executor === 'rate' ? ` (k6 counts requests it sent: its dropped_iterations, which Loadscope counts as unsent requests, are not in it)` : '';
+  switch (c.metric) {
+    case 'count':
+      return { metric: K6_COUNT_METRICS.requests, expr: `count${c.op}${c.limit}`, note: dropsNote ? `count on "${phaseName}"${dropsNote}` : undefined };
+    case 'errors':
+    case 'errors.count':
+      return { metric: K6_COUNT_METRICS.errorCount, expr: `count${c.op}${c.limit}`, note: dropsNote ? `${c.metric} on "${phaseName}"${dropsNote}` : undefined };
+    case 'errors.rate':
+      return { metric: K6_COUNT_METRICS.errorRate, expr: `rate${c.op}${c.limit}`, note: dropsNote ? `errors.rate on "${phaseName}"${dropsNote}` : undefined };
+    case 'throughput': {
+      // k6's Counter rate divides by the whole test's duration, not the phase's: a different quantity.
+      const ms = knownLengthMs(phase);
+      if (ms === null) return { skip: `throughput on "${phaseName}" is not exported: k6's rate is per second of the whole test, and this phase's length is not known in advance` };
+      const limit = Number(((c.limit * ms) / 1000).toFixed(6));
+      return { metric: K6_COUNT_METRICS.requests, expr: `count${c.op}${limit}`, note: `throughput ${c.op} ${c.limit} on "${phaseName}" is exported as count ${c.op} ${limit} (over the phase's planned ${ms} ms; Loadscope divides by its measured duration; k6's own rate would be over the whole test)` };
+    }
+    case 'durationMs':
+      return { skip: `durationMs on "${phaseName}" is not exported: k6 has no metric of one phase's duration` };
+    default: {
+      const [family, stat] = c.metric.split('.');
+      const trend = family === undefined ? undefined : TRENDS[family];
+      const k6 = stat === undefined ? null : k6Stat(stat);
+      if (trend === undefined || k6 === null) return { skip: `${c.metric} on "${phaseName}" is not exported: no k6 metric` };
+      return { metric: trend, expr: `${k6}${c.op}${c.limit}` };
+    }
+  }
+}
+
+/**
+ * k6 thresholds for one server's script, each on the submetric of its phase (tag `phase`, or
+ * `phase_idx` where two phases share a name, or it has a character k6 reads in a tag list). `server` names the server as a threshold may: its label
+ * and its architecture.
+ */
+export function k6Thresholds(scenario: Pick<Scenario, 'thresholds' | 'phases'>, server: string | readonly string[]): K6Thresholds {
+  const serverNames: readonly string[] = typeof server === 'string' ? [server] : server;
+  const names = scenario.phases.map((p, i) => p.name ?? `phase ${i + 1}`);
+  // k6 splits a submetric's tags on ',' and ':' and ends them at '}': such a name is tagged by index too.
+  const byIndex = (i: number) => names.filter((n) => n === names[i]).length > 1 || /[,:{}"'\n]/.test(names[i]!);
+  const tagOf = (i: number) => (byIndex(i) ? `phase_idx:${i}` : `phase:${names[i]}`);
+  const out: K6Thresholds = { thresholds: {}, notes: [] };
   for (const t of scenario.thresholds ?? []) {
-    if (t.server !== undefined && t.server !== server) continue;
+    if (t.server !== undefined && !serverNames.includes(t.server)) continue;
     const parsed = parseThresholdCheck(t.check);
     if (!parsed) continue;
-    const [family, stat] = parsed.metric.split('.');
-    const trend = family === undefined ? undefined : TRENDS[family];
-    const k6 = stat === undefined ? null : k6Stat(stat);
-    if (trend === undefined || k6 === null) continue;
-    const tag = t.phase === undefined ? undefined : tagOf(t.phase);
-    if (t.phase !== undefined && tag === undefined) continue;
-    const key = tag === undefined ? trend : `${trend}{phase:${tag}}`;
-    (out[key] ??= []).push(`${k6}${parsed.op}${parsed.limit}`);
+    scenario.phases.forEach((phase, i) => {
+      if (t.phase !== undefined && t.phase !== phase.name && t.phase !== `phase ${i + 1}`) return;
+      const mapped = mapCheck(parsed, phase, names[i]!);
+      if ('skip' in mapped) {
+        out.notes.push(`${mapped.skip} ("${t.check.trim()}"; Loadscope checks it when the result is imported).`);
+        return;
+      }
+      (out.thresholds[`${mapped.metric}{${tagOf(i)}}`] ??= []).push(mapped.expr);
+      if (mapped.note) out.notes.push(`${mapped.note}.`);
+    });
   }
   return out;
 }

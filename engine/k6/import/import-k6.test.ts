@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../../db/store.js';
-import { droppedLine, metricLine, requestLine } from '../test-support/k6-points.js';
+import { counterLines, droppedLine, metricLine, requestLine } from '../test-support/k6-points.js';
 import { importK6Files } from './import-k6.js';
 import { parseTimeUs } from './k6-time.js';
 
@@ -37,7 +37,9 @@ describe('import-k6', () => {
 
   it('merges two result files (two k6-operator pods, one gzipped) into one run: phases from tags, totals, Server-Timing, errors by kind', async () => {
     const podA = file('pod-0.json', [metricLine('loadscope_total'), ...[0, 1, 2].map((i) => requestLine({ endMs: 10 + i * 10, totalMs: 5, phase: 0, proc: 2, wait: 1 })), 'time="..." level=info msg="a log line kubectl logs mixes in"']);
-    const podB = file('pod-1.json.gz', [...[0, 1].map((i) => requestLine({ endMs: 15 + i * 10, totalMs: 7, phase: 0, proc: 3 })), requestLine({ endMs: 500, totalMs: 40, phase: 1, result: 'http', status: 503 }), requestLine({ endMs: 520, totalMs: 1, phase: 1, result: 'refused', status: 0 })], true);
+    // pod B's requests come with the script's threshold counters (one point each per request): not requests themselves
+    const bRequests = [...[0, 1].map((i) => ({ endMs: 15 + i * 10, totalMs: 7, phase: 0, proc: 3 })), { endMs: 500, totalMs: 40, phase: 1, result: 'http', status: 503 }, { endMs: 520, totalMs: 1, phase: 1, result: 'refused', status: 0 }];
+    const podB = file('pod-1.json.gz', bRequests.flatMap((r) => [requestLine(r), ...counterLines(r)]), true);
     const summary = await importK6Files(store, [podA, podB]);
     expect(summary).toMatchObject({ requests: 7, dropped: 0, skippedLines: 1 });
     const run = store.getRun(summary.runId);

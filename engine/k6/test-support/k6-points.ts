@@ -36,3 +36,10 @@ export function droppedLine(endMs: number, phase: number, count: number, server 
 }
 
 export const metricLine = (name: string) => JSON.stringify({ type: 'Metric', data: { name, type: 'trend', contains: 'time', thresholds: [], submetrics: null }, metric: name });
+
+/** The script's per-request threshold metrics (loadscope_requests, _error_count, _errors), which an import must not count as requests. */
+export function counterLines(r: FakeRequest): string[] {
+  const error = (r.result ?? 'ok') !== 'ok' ? 1 : 0;
+  const point = (metric: string, value: number) => JSON.stringify({ metric, type: 'Point', data: { time: time(r.endMs), value, tags: tags(r.phase, r.server ?? 'single'), metadata: {} } });
+  return [point('loadscope_requests', 1), point('loadscope_error_count', error), point('loadscope_errors', error)];
+}
