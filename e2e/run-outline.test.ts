@@ -32,6 +32,17 @@ function engineSizes(quick: boolean): { users: number; threads: number; counts: 
 const { page, byTestId, browser } = useWorkbench();
 const outline = (sizes: string) => page().locator(`[data-testid="scenario-outline"][data-sizes="${sizes}"]`);
 
+/** The outline, marked with these sizes, holds the engine's figures for them and not the other setting's users. */
+async function expectOutlined(sizes: 'quick' | 'full', want: ReturnType<typeof engineSizes>, other: ReturnType<typeof engineSizes>): Promise<void> {
+  const text = (await outline(sizes).textContent({ timeout: 15_000 })) ?? '';
+  // the load column says the counts each cell runs, not the base count no cell runs
+  expect(text).toContain(`${want.users} users, ${want.counts.split(' · ').map((c) => Number(c).toLocaleString('en-US')).join(' · ')} requests`);
+  expect(text).toContain(`threads ${want.threads}`);
+  expect(text).toContain(`phases[0].count: ${want.counts}`);
+  expect(text).toContain(`Matrix (${want.cells} cells)`);
+  expect(text).not.toContain(`${other.users} users`);
+}
+
 describe('the Run view outlines what will run, in Chromium', () => {
   it('shows the quick profile’s real sizes with quick on, the full ones with it off', async () => {
     const quick = engineSizes(true);
@@ -41,24 +52,14 @@ describe('the Run view outlines what will run, in Chromium', () => {
     await byTestId('scenario-select').selectOption(`builtin:${SEED}`);
     expect(await byTestId('quick-toggle').isChecked()).toBe(true);
 
-    const quickText = (await outline('quick').textContent({ timeout: 15_000 })) ?? '';
-    expect(quickText).toContain(`${quick.users} users`);
-    expect(quickText).toContain(`threads ${quick.threads}`);
-    expect(quickText).toContain(`phases[0].count: ${quick.counts}`);
-    expect(quickText).toContain(`Matrix (${quick.cells} cells)`);
-    expect(quickText).not.toContain(`${full.users} users`);
+    await expectOutlined('quick', quick, full);
     await outline('quick').scrollIntoViewIfNeeded();
     await screenshot(page(), 'run-outline-quick');
 
     // the checkbox is drawn as a switch; a person clicks its label
     await page().locator('label.toggle', { has: byTestId('quick-toggle') }).click();
     await until(() => byTestId('quick-toggle').isChecked(), (on) => !on, 'quick to be off');
-    const fullText = (await outline('full').textContent({ timeout: 15_000 })) ?? '';
-    expect(fullText).toContain(`${full.users} users`);
-    expect(fullText).toContain(`threads ${full.threads}`);
-    expect(fullText).toContain(`phases[0].count: ${full.counts}`);
-    expect(fullText).toContain(`Matrix (${full.cells} cells)`);
-    expect(fullText).not.toContain(`${quick.users} users`);
+    await expectOutlined('full', full, quick);
   });
 
   it('after Run in the editor, describes that scenario in the sizes it runs with', async () => {

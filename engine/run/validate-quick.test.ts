@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ValidationResult } from '../../contract/api.js';
 import { openStore, type Store } from '../../db/store.js';
+import { tempDir } from '../../db/test-support/factories.js';
 import { builtinScenarioNames, readBuiltinScenarioText } from '../scenario/builtin.js';
 import { prepareRun, validateText } from './prepare-run.js';
 
@@ -11,15 +9,15 @@ import { prepareRun, validateText } from './prepare-run.js';
 // must hold the quick profile's sizes exactly as `runs:start` will run them, and survive the client's
 // parse of the typed contract (a JSON round trip, as over the wire).
 
-let dir: string;
+let temp: ReturnType<typeof tempDir>;
 let store: Store;
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'loadscope-validate-quick-'));
-  store = openStore(join(dir, 'runs.db'));
+  temp = tempDir();
+  store = openStore(temp.dbPath);
 });
 afterAll(() => {
   store.close();
-  rmSync(dir, { recursive: true, force: true });
+  temp.remove();
 });
 
 const overWire = (r: ValidationResult) => ValidationResult.parse(JSON.parse(JSON.stringify(r)));

@@ -1,5 +1,5 @@
 import type { Scenario } from '../../contract/scenario';
-import { phaseLoad, phasePaths, phaseStart, serverLine } from '../scenarios/scenario-info';
+import { matrixFieldsOf, phaseLoad, phasePaths, phaseStart, serverLine } from '../scenarios/scenario-info';
 
 export interface OutlineProps {
   scenario: Scenario;
@@ -59,7 +59,7 @@ export function ScenarioOutline({ scenario, compact = false, sizes, cells }: Out
                   <td className="left">{p.name ?? `phase ${i + 1}`}</td>
                   <td className="left">{phaseStart(p, i)}</td>
                   <td className="left">{p.executor}</td>
-                  <td className="left">{phaseLoad(p)}</td>
+                  <td className="left">{phaseLoad(p, matrixFieldsOf(scenario.matrix, i))}</td>
                   <td className="left mono">{phasePaths(p)}</td>
                 </tr>
               ))}
