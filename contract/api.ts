@@ -12,6 +12,7 @@ import {
   ServerSample,
 } from './results.js';
 import { libraryCalls } from './library.js';
+import { Scenario } from './scenario.js';
 import { ThresholdResult } from './thresholds.js';
 import { TimelinePlan } from './timeline.js';
 
@@ -41,7 +42,8 @@ export const ScenarioListItem = z.object({
 export type ScenarioListItem = z.infer<typeof ScenarioListItem>;
 
 export const ValidationResult = z.discriminatedUnion('ok', [
-  z.object({ ok: z.literal(true), scenario: z.unknown(), cells: z.array(CellInfo), plan: TimelinePlan }),
+  /** `scenario`: as the engine will run it (defaults filled, the quick profile applied when asked), so the UI never re-derives sizes */
+  z.object({ ok: z.literal(true), scenario: Scenario, cells: z.array(CellInfo), plan: TimelinePlan }),
   z.object({
     ok: z.literal(false),
     issues: z.array(z.object({ path: z.string(), message: z.string(), line: z.number().optional(), column: z.number().optional() })),

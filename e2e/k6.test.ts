@@ -1,38 +1,22 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { k6Status } from '../engine/k6/k6-binary.js';
 import { droppedLine, requestLine } from '../engine/k6/test-support/k6-points.js';
-import { openBrowser, type OpenBrowser } from './test-support/browser.js';
-import { startHost, type RunningHost } from './test-support/host.js';
+import { useWorkbench } from './test-support/workbench.js';
 
 // k6 in the workbench: importing two k6 result files from History makes one run, marked as a k6 run
 // with what k6 did not measure and what it dropped; "run with k6" is offered exactly where k6 is installed.
 
-let host: RunningHost | undefined;
-let chromium: OpenBrowser | undefined;
 let dir: string;
 
-function page(): Page {
-  if (chromium === undefined) throw new Error('the browser did not start');
-  return chromium.page;
-}
-const byTestId = (id: string) => page().getByTestId(id);
-
 describe('k6 in the workbench, in Chromium', () => {
-  beforeAll(async () => {
+  const { page, byTestId } = useWorkbench();
+  beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'loadscope-e2e-k6-'));
-    host = await startHost();
-    chromium = await openBrowser(host.url);
-    await byTestId('run-view').waitFor();
   });
-  afterAll(async () => {
-    await chromium?.close();
-    await host?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('offers "run with k6" only where k6 is installed', async () => {
     await byTestId('start-run').waitFor();

@@ -1,9 +1,7 @@
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openBrowser, type OpenBrowser } from './test-support/browser.js';
-import { startHost, type RunningHost } from './test-support/host.js';
+import { describe, expect, it } from 'vitest';
 import { until } from './test-support/poll.js';
-import { codeEditorText, typeIntoCodeEditor } from './test-support/code-editor.js';
+import { codeEditorText, duplicateIntoCodeView, typeIntoCodeEditor } from './test-support/code-editor.js';
+import { useWorkbench } from './test-support/workbench.js';
 
 // Numbers a person can trust, in the real UI: a matrix run names every cell ("single - ...=1") in
 // the server-run chips, the chart legend and the per-phase table; and Compare of runs of two
@@ -22,23 +20,12 @@ const PLAIN = {
 };
 const CELL_NAMES = ['single - servers[0].options.concurrency=1', 'single - servers[0].options.concurrency=2'];
 
-let host: RunningHost | undefined;
-let chromium: OpenBrowser | undefined;
 const runIds: number[] = [];
-
-function page(): Page {
-  if (chromium === undefined) throw new Error('the browser did not start');
-  return chromium.page;
-}
-const byTestId = (id: string) => page().getByTestId(id);
+const { page, byTestId, browser } = useWorkbench();
 
 /** Runs a scenario from the editor (as a person pastes one in) and waits for it to finish; its run id. */
 async function runFromEditor(scenario: { name: string }): Promise<number> {
-  await byTestId('nav-scenarios').click();
-  const card = byTestId('scenario-list').locator('article', { hasText: 'ui-smoke' });
-  await card.getByRole('button', { name: 'Duplicate to edit' }).click();
-  await page().locator('[data-testid="validation"][data-ok="true"]').waitFor({ timeout: 15_000 });
-  await page().getByRole('radio', { name: 'Code' }).click();
+  await duplicateIntoCodeView(page(), 'ui-smoke');
   await typeIntoCodeEditor(page(), JSON.stringify(scenario, null, 2));
   await until(() => codeEditorText(page()), (text) => text.includes(`"name": "${scenario.name}"`), 'the code view to hold the scenario');
   await page().locator('[data-testid="validation"][data-ok="true"]').waitFor({ timeout: 15_000 });
@@ -53,17 +40,6 @@ async function runFromEditor(scenario: { name: string }): Promise<number> {
 }
 
 describe('numbers you can trust, in Chromium', () => {
-  beforeAll(async () => {
-    host = await startHost();
-    chromium = await openBrowser(host.url);
-    await byTestId('run-view').waitFor();
-  });
-
-  afterAll(async () => {
-    await chromium?.close();
-    await host?.stop();
-  });
-
   it('a matrix run names each cell in the chips, the legend and the table', async () => {
     await runFromEditor(MATRIX);
     const chips = await byTestId('run-progress').locator('.target-chip').allInnerTexts();
@@ -93,6 +69,6 @@ describe('numbers you can trust, in Chromium', () => {
     expect(ratios.length).toBeGreaterThan(0);
     expect(ratios.every((r) => r === '-')).toBe(true);
     expect(await table.locator('td.better, td.worse').count()).toBe(0);
-    expect(chromium?.problems ?? []).toEqual([]);
+    expect(browser().problems).toEqual([]);
   });
 });

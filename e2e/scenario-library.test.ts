@@ -1,10 +1,9 @@
-import type { Dialog, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openBrowser, type OpenBrowser } from './test-support/browser.js';
+import type { Dialog } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { codeEditorText, typeIntoCodeEditor } from './test-support/code-editor.js';
-import { startHost, type RunningHost } from './test-support/host.js';
 import { until } from './test-support/poll.js';
 import { screenshot } from './test-support/screenshots.js';
+import { useWorkbench } from './test-support/workbench.js';
 
 // A person writing their own scenario in the browser host, end to end: New from the template, two
 // servers and a ramp then a closed phase with thresholds in the form, the timeline, the code view
@@ -14,17 +13,17 @@ import { screenshot } from './test-support/screenshots.js';
 
 const NAME = 'two-servers-ramp';
 
-let host: RunningHost | undefined;
-let chromium: OpenBrowser | undefined;
 let savedText = '';
 let firstRunId = 0;
 const dialogs: string[] = [];
 
-function page(): Page {
-  if (chromium === undefined) throw new Error('the browser did not start');
-  return chromium.page;
-}
-const byTestId = (id: string) => page().getByTestId(id);
+const { page, byTestId, browser } = useWorkbench({
+  onPage: (p) =>
+    p.on('dialog', (d: Dialog) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    }),
+});
 const field = (path: string) => page().locator(`[data-testid="field-${path}"]`);
 const codeText = () => codeEditorText(page());
 const typeCode = (text: string) => typeIntoCodeEditor(page(), text);
@@ -40,21 +39,6 @@ async function finishedRunId(notBefore: number): Promise<number> {
 }
 
 describe('writing, saving and running your own scenario in Chromium', () => {
-  beforeAll(async () => {
-    host = await startHost();
-    chromium = await openBrowser(host.url);
-    page().on('dialog', (d: Dialog) => {
-      dialogs.push(d.message());
-      void d.dismiss();
-    });
-    await byTestId('run-view').waitFor();
-  });
-
-  afterAll(async () => {
-    await chromium?.close();
-    await host?.stop();
-  });
-
   it('starts a newcomer at the quick first try, with the seed experiments grouped', async () => {
     const select = byTestId('scenario-select');
     await select.locator('option[value="builtin:ui-smoke"]').waitFor({ state: 'attached' });
@@ -185,6 +169,6 @@ describe('writing, saving and running your own scenario in Chromium', () => {
     const results = page().locator(`[data-testid="run-results"][data-run-id="${again}"]`);
     expect(await results.getByTestId('threshold-tally').first().getAttribute('data-passed')).toBe('true');
     expect(await results.getByTestId('threshold').count()).toBe(5);
-    expect(chromium?.problems ?? []).toEqual([]);
+    expect(browser().problems).toEqual([]);
   });
 });

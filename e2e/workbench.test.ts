@@ -1,10 +1,8 @@
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openBrowser, type OpenBrowser } from './test-support/browser.js';
-import { startHost, type RunningHost } from './test-support/host.js';
+import { describe, expect, it } from 'vitest';
 import { pointsOf, until } from './test-support/poll.js';
 import { screenshot } from './test-support/screenshots.js';
-import { codeEditorText, typeIntoCodeEditor } from './test-support/code-editor.js';
+import { codeEditorText, duplicateIntoCodeView, typeIntoCodeEditor } from './test-support/code-editor.js';
+import { useWorkbench } from './test-support/workbench.js';
 
 // The workbench as a person uses it: the real browser host (`loadscope ui`) on a fresh database,
 // Debian's Chromium, the ui-smoke built-in (two servers one after the other, single and cluster, each 2.5 s at 50 req/s). The tests
@@ -13,16 +11,8 @@ import { codeEditorText, typeIntoCodeEditor } from './test-support/code-editor.j
 
 const SCENARIO = 'builtin:ui-smoke';
 
-let host: RunningHost | undefined;
-let chromium: OpenBrowser | undefined;
 const runIds: number[] = [];
-
-function page(): Page {
-  if (chromium === undefined) throw new Error('the browser did not start');
-  return chromium.page;
-}
-
-const byTestId = (id: string) => page().getByTestId(id);
+const { page, byTestId, browser } = useWorkbench();
 
 /** Picks ui-smoke in the Run view, quick on, and presses Start; resolves with the new run's id. */
 async function startSmokeRun(): Promise<number> {
@@ -55,17 +45,6 @@ async function waitFinished(): Promise<void> {
 }
 
 describe('the workbench in Chromium against the browser host', () => {
-  beforeAll(async () => {
-    host = await startHost();
-    chromium = await openBrowser(host.url);
-    await byTestId('run-view').waitFor();
-  });
-
-  afterAll(async () => {
-    await chromium?.close();
-    await host?.stop();
-  });
-
   it('starts the quick ui-smoke scenario from the Run view and its live charts gain points while it runs', async () => {
     const runId = await startSmokeRun();
     runIds.push(runId);
@@ -158,11 +137,7 @@ describe('the workbench in Chromium against the browser host', () => {
   });
 
   it('duplicates a built-in into the scenario editor and validates it', async () => {
-    await byTestId('nav-scenarios').click();
-    const card = byTestId('scenario-list').locator('article', { hasText: 'ui-smoke' });
-    await card.getByRole('button', { name: 'Duplicate to edit' }).click();
-    await page().locator('[data-testid="validation"][data-ok="true"]').waitFor({ timeout: 15_000 });
-    await page().getByRole('radio', { name: 'Code' }).click();
+    await duplicateIntoCodeView(page(), 'ui-smoke');
     expect(await codeEditorText(page())).toContain('"name": "ui-smoke-copy"');
     // the list back at its top, as a person first sees it
     await page().evaluate('document.querySelector(\'[data-testid="scenario-list"]\').scrollTop = 0');
@@ -174,6 +149,6 @@ describe('the workbench in Chromium against the browser host', () => {
     await bad.waitFor({ timeout: 15_000 });
     expect(await bad.innerText()).toMatch(/rate/);
     expect(await byTestId('editor-run').isDisabled()).toBe(true);
-    expect(chromium?.problems ?? []).toEqual([]);
+    expect(browser().problems).toEqual([]);
   });
 });

@@ -50,6 +50,8 @@ export function App() {
       live.store.reset('starting');
       // The Run view shows what was started (an editor's draft stays in the editor, so no guard here).
       const from = request.scenario;
+      // ... and with the quick setting it was started with (the editor has its own toggle)
+      if (request.quick !== undefined) setQuick(request.quick);
       if ('name' in from) setSource({ kind: 'builtin', name: from.name });
       else if ('text' in from) setSource({ kind: 'file', fileName: from.origin ?? 'from the editor', text: from.text });
       goRaw({ view: 'run' });

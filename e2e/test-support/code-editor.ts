@@ -21,3 +21,12 @@ export async function typeIntoCodeEditor(page: Page, text: string): Promise<void
   await page.keyboard.press('ControlOrMeta+a');
   await page.keyboard.insertText(text);
 }
+
+/** Scenarios -> "Duplicate to edit" on a built-in's card, then the code view of the (valid) copy. */
+export async function duplicateIntoCodeView(page: Page, builtin: string): Promise<void> {
+  await page.getByTestId('nav-scenarios').click();
+  const card = page.getByTestId('scenario-list').locator('article', { hasText: builtin });
+  await card.getByRole('button', { name: 'Duplicate to edit' }).click();
+  await page.locator('[data-testid="validation"][data-ok="true"]').waitFor({ timeout: 15_000 });
+  await page.getByRole('radio', { name: 'Code' }).click();
+}

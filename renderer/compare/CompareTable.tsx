@@ -1,23 +1,12 @@
 import type { CompareResult } from '../../contract/api';
-import { beyondNoise, COMPARE_METRICS, intervalKey, pairPhases, type CompareMetric, type RatioInterval } from '../../contract/compare';
+import { beyondNoise, COMPARE_METRICS, intervalKey, pairPhases } from '../../contract/compare';
 import { count, num, ratio } from '../ui/format';
 import { Panel } from '../ui/widgets';
+import { intervalText, ratioClass } from './ratio-colour';
 
 // Pairs by server label, matrix cell and phase name (contract/compare.ts, the same as the CLI's
 // `compare`): a run without that server run and phase shows "-". A ratio is coloured only when its
 // 95 % bootstrap interval excludes 1; the interval is on hover.
-
-function ratioClass(metric: CompareMetric, interval: RatioInterval | undefined): string {
-  if (!interval || !beyondNoise(interval)) return '';
-  const up = interval.low > 1;
-  return up === metric.higherIsBetter ? 'better' : 'worse';
-}
-
-function intervalText(interval: RatioInterval | undefined): string {
-  if (!interval) return 'no interval: too few stored rows or windows to tell this ratio from noise';
-  const f = (v: number) => v.toFixed(3);
-  return `95 % interval ${f(interval.low)} – ${f(interval.high)} (bootstrap, ${interval.resamples} resamples): ${beyondNoise(interval) ? 'beyond the noise' : 'within the noise'}`;
-}
 
 /** One table per paired phase: each run's figures side by side, and every run against the first as B/A. */
 export function CompareTable({ result }: { result: CompareResult }) {

@@ -13,6 +13,7 @@ import { RunResults } from './RunResults';
 import { ScenarioOutline } from './ScenarioOutline';
 import { FIRST_TRY, ScenarioPicker, type ScenarioSource } from './ScenarioPicker';
 import { useStoredRun } from './useRunSummary';
+import { outlineSource, type OutlineSource } from './outline-source';
 import type { RunEngine } from '../../contract/results';
 import { K6Toggle } from '../k6/K6Toggle';
 
@@ -61,6 +62,7 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
     cancel().catch((err: unknown) => setCancelError(errorMessage(err)));
   };
   const quickOverrides = parsed?.ok === true && quick ? Object.entries(parsed.scenario.quick ?? {}) : [];
+  const outline = parsed?.ok === true ? outlineSource(parsed.scenario, preview, quick) : null;
 
   return (
     <div className="view run-view" data-testid="run-view" data-phase={store.phase}>
@@ -82,11 +84,11 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
         {parsed?.ok === false && <ErrorBox message={`This scenario does not validate: ${parsed.message}`} />}
         {parsed?.ok === true && !running && !(store.phase === 'finished' && store.scenario !== null) && (
           <>
-            <ScenarioOutline scenario={parsed.scenario} compact={store.phase !== 'idle'} />
+            {outline !== null && <PlannedOutline outline={outline} quick={quick} compact={store.phase !== 'idle'} />}
             {preview.state === 'done' && preview.result.ok && store.phase === 'idle' && <Timeline plan={preview.result.plan} />}
             {quickOverrides.length > 0 && (
               <div className="muted small quick-note">
-                quick profile: {quickOverrides.map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(' · ')}
+                quick profile (sizes above as the engine applies it): {quickOverrides.map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(' · ')}
               </div>
             )}
           </>
@@ -113,4 +115,27 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
       )}
     </div>
   );
+}
+
+/** The outline before a run, in the sizes the engine answered for the quick setting (never the text's own sizes while it is asked). */
+function PlannedOutline({ outline, quick, compact }: { outline: OutlineSource; quick: boolean; compact: boolean }) {
+  switch (outline.state) {
+    case 'ready':
+      return <ScenarioOutline scenario={outline.scenario} compact={compact} sizes={outline.sizes} cells={outline.cells} />;
+    case 'pending':
+      return (
+        <div className="muted small" data-testid="scenario-outline" data-sizes="pending">
+          working out the {quick ? 'quick' : 'full'} sizes the engine will run…
+        </div>
+      );
+    case 'invalid':
+      return <ErrorBox message={`The engine refuses this scenario${quick ? ' with its quick profile' : ''}: ${outline.message}`} />;
+    case 'unresolved':
+      return (
+        <>
+          <div className="muted small">Full sizes as written: the engine did not answer ({outline.message}){quick ? '; the quick profile will change them' : ''}.</div>
+          <ScenarioOutline scenario={outline.scenario} compact={compact} sizes="full" />
+        </>
+      );
+  }
 }

@@ -1,11 +1,20 @@
 import type { Scenario } from '../../contract/scenario';
-import { phaseLoad, phasePaths, phaseStart, serverLine } from '../scenarios/scenario-info';
+import { matrixFieldsOf, phaseLoad, phasePaths, phaseStart, serverLine } from '../scenarios/scenario-info';
+
+export interface OutlineProps {
+  scenario: Scenario;
+  compact?: boolean;
+  /** which sizes these are (the engine's answer for the quick setting), when known */
+  sizes?: 'quick' | 'full';
+  /** how many matrix cells the engine expands it to, when known */
+  cells?: number;
+}
 
 /** What a scenario will do: its servers, its phases in order, and the matrix it expands to. */
-export function ScenarioOutline({ scenario, compact = false }: { scenario: Scenario; compact?: boolean }) {
+export function ScenarioOutline({ scenario, compact = false, sizes, cells }: OutlineProps) {
   const matrix = Object.entries(scenario.matrix ?? {});
   return (
-    <div className={`outline ${compact ? 'compact' : ''}`} data-testid="scenario-outline">
+    <div className={`outline ${compact ? 'compact' : ''}`} data-testid="scenario-outline" data-sizes={sizes}>
       {scenario.description !== undefined && !compact && <p className="description">{scenario.description}</p>}
       <div className="outline-cols">
         <div>
@@ -19,7 +28,7 @@ export function ScenarioOutline({ scenario, compact = false }: { scenario: Scena
           </ul>
           {matrix.length > 0 && (
             <>
-              <h4>Matrix</h4>
+              <h4>Matrix{cells !== undefined ? ` (${cells} cells)` : ''}</h4>
               <ul className="plain">
                 {matrix.map(([path, values]) => (
                   <li key={path}>
@@ -50,7 +59,7 @@ export function ScenarioOutline({ scenario, compact = false }: { scenario: Scena
                   <td className="left">{p.name ?? `phase ${i + 1}`}</td>
                   <td className="left">{phaseStart(p, i)}</td>
                   <td className="left">{p.executor}</td>
-                  <td className="left">{phaseLoad(p)}</td>
+                  <td className="left">{phaseLoad(p, matrixFieldsOf(scenario.matrix, i))}</td>
                   <td className="left mono">{phasePaths(p)}</td>
                 </tr>
               ))}

@@ -23,24 +23,37 @@ export function parseScenarioText(text: string): ParsedScenario {
 
 const sec = (ms: number): string => (ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`);
 
-export function phaseLoad(p: Phase): string {
-  const clients = p.clients > 1 ? ` × ${p.clients} clients` : '';
+/** A phase field's values across the matrix cells ("count" -> [10, 128]), from `phases[i].count` or `phases[*].count`. */
+export function matrixFieldsOf(matrix: Readonly<Record<string, readonly unknown[]>> | undefined, index: number): Map<string, readonly unknown[]> {
+  const out = new Map<string, readonly unknown[]>();
+  for (const [path, values] of Object.entries(matrix ?? {})) {
+    const m = /^phases\[(\d+|\*)\]\.(\w+)$/.exec(path);
+    if (m !== null && (m[1] === '*' || Number(m[1]) === index)) out.set(m[2]!, values);
+  }
+  return out;
+}
+
+/** What load a phase puts on a server; a field the matrix varies shows its values per cell ("10 · 128 requests"), not the base value no cell runs. */
+export function phaseLoad(p: Phase, varied: ReadonlyMap<string, readonly unknown[]> = new Map()): string {
+  const n = (field: string, value: number): string => varied.get(field)?.map((v) => (typeof v === 'number' ? count(v) : JSON.stringify(v))).join(' · ') ?? count(value);
+  const s = (field: string, ms: number): string => (varied.has(field) ? `${varied.get(field)!.map((v) => (typeof v === 'number' ? sec(v) : JSON.stringify(v))).join(' · ')}` : sec(ms));
+  const clients = p.clients > 1 ? ` × ${n('clients', p.clients)} clients` : '';
   switch (p.executor) {
     case 'burst':
-      return `${count(p.count)} requests at once${clients}`;
+      return `${n('count', p.count)} requests at once${clients}`;
     case 'closed': {
-      const size = p.count !== undefined ? `${count(p.count)} requests` : `for ${sec(p.durationMs ?? 0)}`;
-      const think = p.thinkMs > 0 ? `, ${p.thinkMs} ms think` : '';
-      return `${count(p.users)} users, ${size}${think}${clients}`;
+      const size = p.count !== undefined ? `${n('count', p.count)} requests` : `for ${s('durationMs', p.durationMs ?? 0)}`;
+      const think = p.thinkMs > 0 || varied.has('thinkMs') ? `, ${n('thinkMs', p.thinkMs)} ms think` : '';
+      return `${n('users', p.users)} users, ${size}${think}${clients}`;
     }
     case 'rate': {
-      const rate = p.rampTo !== undefined ? `${count(p.rate)} → ${count(p.rampTo)} req/s` : `${count(p.rate)} req/s`;
-      return `${rate} for ${sec(p.durationMs)} (${p.arrivals})${clients}`;
+      const rate = p.rampTo !== undefined ? `${n('rate', p.rate)} → ${n('rampTo', p.rampTo)} req/s` : `${n('rate', p.rate)} req/s`;
+      return `${rate} for ${s('durationMs', p.durationMs)} (${p.arrivals})${clients}`;
     }
     case 'sequential':
-      return `${count(p.count)} requests one after another${clients}`;
+      return `${n('count', p.count)} requests one after another${clients}`;
     case 'ramping-users':
-      return `users ${[p.startUsers, ...p.stages.map((s) => `${count(s.target)} over ${sec(s.durationMs)}`)].join(' → ')}${p.thinkMs > 0 ? `, ${p.thinkMs} ms think` : ''}${clients}`;
+      return `users ${[p.startUsers, ...p.stages.map((st) => `${count(st.target)} over ${sec(st.durationMs)}`)].join(' → ')}${p.thinkMs > 0 ? `, ${p.thinkMs} ms think` : ''}${clients}`;
   }
 }
 
