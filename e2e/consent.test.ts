@@ -3,13 +3,12 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Dialog, Page } from 'playwright-core';
+import type { Dialog } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openBrowser, type OpenBrowser } from './test-support/browser.js';
 import { typeIntoCodeEditor } from './test-support/code-editor.js';
-import { startHost, type RunningHost } from './test-support/host.js';
 import { until } from './test-support/poll.js';
 import { screenshot } from './test-support/screenshots.js';
+import { useWorkbench } from './test-support/workbench.js';
 
 // Consent in the real UI (window.confirm in Chromium, against the real engine's refusal): a target
 // outside this machine is confirmed naming the host, an external server's command showing its argv
@@ -20,19 +19,21 @@ import { screenshot } from './test-support/screenshots.js';
 // off this machine). The command that does run is node serving "ok" on a loopback port; it first
 // writes a marker file, so "nothing was spawned" is seen directly.
 
-let host: RunningHost | undefined;
-let chromium: OpenBrowser | undefined;
 let cwd = '';
 let port = 0;
 /** what the next consent question is answered */
 let answer: 'accept' | 'dismiss' = 'dismiss';
 const questions: string[] = [];
 
-function page(): Page {
-  if (chromium === undefined) throw new Error('the browser did not start');
-  return chromium.page;
-}
-const byTestId = (id: string) => page().getByTestId(id);
+const { page, byTestId, host, browser } = useWorkbench({
+  onPage: (p) =>
+    p.on('dialog', (d: Dialog) => {
+      // leaving an edited draft is always fine here; every other question is a consent question
+      if (d.message().includes('unsaved changes')) return void d.accept();
+      questions.push(d.message());
+      void (answer === 'accept' ? d.accept() : d.dismiss());
+    }),
+});
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -61,7 +62,7 @@ async function runFromEditor(text: string): Promise<void> {
 }
 
 function stored(): { id: number; status: string; consent: unknown }[] {
-  const db = new Database(join(host!.dataDir, 'runs.db'), { readonly: true, fileMustExist: true });
+  const db = new Database(join(host().dataDir, 'runs.db'), { readonly: true, fileMustExist: true });
   try {
     const rows = db.prepare('SELECT id, status, consent_json FROM runs ORDER BY id').all() as { id: number; status: string; consent_json: string | null }[];
     return rows.map((r) => ({ id: r.id, status: r.status, consent: r.consent_json === null ? null : JSON.parse(r.consent_json) }));
@@ -76,20 +77,9 @@ describe('consent before load leaves the machine or a command runs, in Chromium'
   beforeAll(async () => {
     cwd = mkdtempSync(join(tmpdir(), 'loadscope-consent-e2e-'));
     port = await freePort();
-    host = await startHost();
-    chromium = await openBrowser(host.url);
-    page().on('dialog', (d: Dialog) => {
-      // leaving an edited draft is always fine here; every other question is a consent question
-      if (d.message().includes('unsaved changes')) return void d.accept();
-      questions.push(d.message());
-      void (answer === 'accept' ? d.accept() : d.dismiss());
-    });
-    await byTestId('run-view').waitFor();
   });
 
-  afterAll(async () => {
-    await chromium?.close();
-    await host?.stop();
+  afterAll(() => {
     if (cwd !== '') rmSync(cwd, { recursive: true, force: true });
   });
 
@@ -126,7 +116,7 @@ describe('consent before load leaves the machine or a command runs, in Chromium'
     expect(stored()).toEqual([{ id: runId, status: 'completed', consent: { remoteHosts: [], commands: [{ argv: argv(), cwd }], allowRemote: false, allowCommands: true } }]);
     await screenshot(page(), 'consent-command-run');
     // the page's only errors are the engine's three consent refusals (two declined, one before the yes)
-    const problems = chromium?.problems ?? [];
+    const problems = browser().problems;
     expect(problems.filter((p) => p === 'http 403: POST /api/runs:start')).toHaveLength(3);
     expect(problems.filter((p) => !/\b403\b.*\/api\/runs:start/.test(p))).toEqual([]);
   });
