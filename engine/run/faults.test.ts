@@ -1,5 +1,4 @@
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import pidtree from 'pidtree';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -13,6 +12,7 @@ import { rate } from '../driver/test-support/phases.js';
 import { startTestServer, type TestServer } from '../driver/test-support/server.js';
 import { createEngine } from '../engine.js';
 import { rootPath } from '../paths.js';
+import { listProcs } from '../supervisor/process-tree.js';
 import { createScenario } from '../scenario/test-support/factories.js';
 
 // Faults mid-run keep everything measured so far and record what happened and when: the driver's
@@ -33,8 +33,14 @@ afterEach(async () => {
 
 /** Descendant processes of this one whose command line contains `needle` (Linux /proc). */
 async function descendants(needle: string): Promise<number[]> {
-  const pids = await pidtree(process.pid);
-  return pids.filter((pid) => {
+  const procs = await listProcs();
+  const mine = new Set([process.pid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of procs) if (mine.has(p.ppid) && !mine.has(p.pid)) (mine.add(p.pid), (grew = true));
+  }
+  mine.delete(process.pid);
+  return [...mine].filter((pid) => {
     try {
       return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(needle);
     } catch {
@@ -47,20 +53,22 @@ describe('faults mid-run', () => {
   it("a bundled server's worker killed: the run goes on with the others and records which, how and when", async () => {
     const dbPath = join(dir, 'runs.db');
     const engine = createEngine({ dbPath });
+    // 20 s of load leaves a wide window to find a worker on a busy machine; the kill comes once
+    // requests are stored, so the run has both workers' answers before and one worker's after.
     const scenario = createScenario({
       name: 'worker-killed',
       servers: [{ architecture: 'cluster', options: { workers: 2 } }],
-      phases: [{ executor: 'rate', rate: 100, durationMs: 6000, requests: [{ path: '/fib?n=5' }] }],
+      phases: [{ executor: 'rate', rate: 50, durationMs: 20_000, requests: [{ path: '/fib?n=5' }] }],
     });
     const { runId } = await engine.handlers['runs:start']({ scenario: { text: JSON.stringify(scenario) }, quick: false, set: {} });
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + 90_000;
     let victim: number | undefined;
     while (victim === undefined) {
       expect(Date.now(), 'no request was stored').toBeLessThan(deadline);
-      const stored = engine.store.getRun(runId).targets[0]?.phases.length ?? 0;
+      expect(engine.store.getRun(runId).status, 'the run ended before a worker could be found').toBe('running');
       const rows = [...engine.store.iterateRequests(runId)].length;
-      if (rows > 20 || stored > 0) victim = (await descendants('cluster-worker'))[0];
-      else await new Promise((r) => setTimeout(r, 100));
+      if (rows > 20) victim = (await descendants('cluster-worker'))[0];
+      if (victim === undefined) await new Promise((r) => setTimeout(r, 100));
     }
     process.kill(victim, 'SIGKILL');
     await engine.waitForRun(runId);
@@ -69,7 +77,7 @@ describe('faults mid-run', () => {
     expect(run.status).toBe('completed');
     expect(run.targets[0]!.reason).toMatch(new RegExp(`worker ${victim} exited \\(SIGKILL\\), \\d+\\.\\d s after the start`));
     expect(run.targets[0]!.phases[0]!.count).toBeGreaterThan(20);
-  });
+  }, 150_000);
 
   it("the driver's worker thread dying: what it measured is kept, the death and its time are recorded", async () => {
     server = await startTestServer();
