@@ -200,6 +200,30 @@ export const ReportTable = z.strictObject({
 });
 export type ReportTable = z.output<typeof ReportTable>;
 
+/**
+ * A capacity search (issue 17): phases[0], a rate phase, is the step; its rate is the first rate
+ * offered and its durationMs each step's length. The rate doubles (factor) while every limit holds,
+ * then bisects between the highest rate that held and the lowest that broke (contract/capacity/).
+ */
+export const CapacitySearch = z.strictObject({
+  maxRate: z.number().min(0.1).max(1_000_000).default(20_000).describe('never offer more than this (req/s)'),
+  factor: z.number().min(1.1).max(10).default(2).describe('rate multiplier while every limit holds'),
+  tolerance: z.number().min(0.01).max(1).default(0.1).describe('stop when (lowest broken - highest held) / highest held is at most this'),
+  maxSteps: z.number().int().min(1).max(50).default(12).describe('at most this many steps per server'),
+  maxDurationMs: z.number().int().min(1000).max(86_400_000).default(600_000).describe('no step starts that would end after this, per server'),
+  latency: z
+    .strictObject({
+      sample: z.enum(['total', 'wait', 'processing']).default('total'),
+      stat: z.enum(['p50', 'p90', 'p99']).default('p99'),
+      maxMs: z.number().positive().describe('the step breaks when this percentile is above it'),
+    })
+    .describe('the latency bound'),
+  maxErrorRate: z.number().min(0).max(1).default(0.01).describe('errors / requests above this breaks a step'),
+  minAchievedRatio: z.number().min(0).max(1).default(0.95).describe('achieved / offered rate below this breaks a step'),
+  maxLagMs: z.number().positive().default(5).describe("the generator's schedule lag p99 above this stops the search: the generator was the limit"),
+});
+export type CapacitySearch = z.output<typeof CapacitySearch>;
+
 export const Scenario = z.strictObject({
   $schema: z.string().optional(),
   schemaVersion: z.literal(SCENARIO_SCHEMA_VERSION).default(SCENARIO_SCHEMA_VERSION),
@@ -213,6 +237,7 @@ export const Scenario = z.strictObject({
   report: z.strictObject({ tables: z.array(ReportTable).min(1) }).optional(),
   thresholds: z.array(Threshold).optional().describe('pass/fail checks on each phase result; a failed one makes `loadscope run` exit 99'),
   rawRowCap: z.number().int().min(0).default(1_000_000).describe('raw request rows stored per run before sampling'),
+  capacity: CapacitySearch.optional().describe("find each server's capacity: phases[0] (a rate phase) is stepped"),
 });
 export type Scenario = z.output<typeof Scenario>;
 export type ScenarioInput = z.input<typeof Scenario>;

@@ -16,6 +16,8 @@ try {
   const runner = new Runner((workerData as { plan: DriverPlan }).plan, post);
   port.on('message', (msg: ToWorkerMessage) => {
     if (msg.type === 'cancel') runner.cancel();
+    else if (msg.type === 'append') void runner.append(msg.phase);
+    else runner.close();
   });
   runner.run().catch((err: unknown) => post({ type: 'error', ...toApiError(err) }));
 } catch (err) {

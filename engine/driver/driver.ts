@@ -29,7 +29,9 @@ export function runDriver(plan: DriverPlan, listener: DriverListener, signal?: A
   if (signal?.aborted) return Promise.resolve({ cancelled: true, t0EpochMs: Date.now(), durationMs: 0, phases: [] });
 
   return new Promise<DriverResult>((resolve, reject) => {
-    const worker = startDistWorker('engine/driver/driver-worker.ts', { workerData: { plan } });
+    // a listener that chooses the next phase keeps the worker's plan open for it
+    const open = listener.nextPhase !== undefined;
+    const worker = startDistWorker('engine/driver/driver-worker.ts', { workerData: { plan: { ...plan, open } } });
     const ended: DriverPhaseResult[] = [];
     let t0EpochMs = Date.now();
     let settled = false;
@@ -67,10 +69,17 @@ export function runDriver(plan: DriverPlan, listener: DriverListener, signal?: A
           case 'phase-start':
             listener.onPhaseStart?.({ phaseIndex: msg.phaseIndex, tMs: msg.tMs });
             break;
-          case 'phase-end':
+          case 'phase-end': {
             ended.push(msg.result);
-            listener.onPhaseEnd?.({ phaseIndex: msg.phaseIndex, tMs: msg.tMs, result: msg.result });
+            const e = { phaseIndex: msg.phaseIndex, tMs: msg.tMs, result: msg.result };
+            listener.onPhaseEnd?.(e);
+            if (open && !signal?.aborted) {
+              const next = listener.nextPhase?.(e) ?? null;
+              const reply: ToWorkerMessage = next === null ? { type: 'close' } : { type: 'append', phase: next };
+              worker.postMessage(reply);
+            }
             break;
+          }
           case 'window':
             listener.onWindow?.(msg.window);
             break;

@@ -114,11 +114,14 @@ export class Runner {
     this.rows = new RowSink(plan.rawRows !== false, (rows, count) => post({ type: 'rows', rows, count }, [rows.buffer as ArrayBuffer]));
     this.runs = plan.phases.map(() => null);
     this.results = plan.phases.map(() => null);
-    this.warm = plan.phases.map((p) => {
-      if (p.executor !== 'rate' || compileH1(p, plan.baseUrl) === null) return null;
-      const n = Math.min(p.maxInFlight, Math.ceil(Math.max(p.rate, p.rampTo ?? 0) * WARM_S));
-      return Array.from({ length: p.clients }, () => Array.from({ length: n }, () => new H1Connection(plan.baseUrl, p.timeoutMs)));
-    });
+    this.warm = plan.phases.map((p) => this.warmFor(p));
+  }
+
+  /** The connections a rate phase's first WARM_S of arrivals would open (null: none needed). */
+  private warmFor(p: Phase): H1Connection[][] | null {
+    if (p.executor !== 'rate' || compileH1(p, this.plan.baseUrl) === null) return null;
+    const n = Math.min(p.maxInFlight, Math.ceil(Math.max(p.rate, p.rampTo ?? 0) * WARM_S));
+    return Array.from({ length: p.clients }, () => Array.from({ length: n }, () => new H1Connection(this.plan.baseUrl, p.timeoutMs)));
   }
 
   async run(): Promise<DriverResult> {
@@ -139,8 +142,31 @@ export class Runner {
     return done;
   }
 
-  private async preconnect(): Promise<void> {
-    const opens = this.warm.flatMap((byClient) => (byClient ?? []).flat().map((c) => c.open()));
+  /**
+   * An open plan's next phase (a capacity search's step): it starts once its first connections are
+   * open (as before t0, so the step's lag is the schedule's, not a connect cascade's), on the same t0.
+   */
+  async append(phase: Phase): Promise<void> {
+    if (this.cancelled || this.finished || !this.plan.open) return;
+    const i = this.plan.phases.length;
+    this.plan.phases.push(phase);
+    this.runs.push(null);
+    this.results.push(null);
+    this.warm.push(this.warmFor(phase));
+    await this.preconnect([this.warm[i] ?? null]);
+    if (this.cancelled || this.finished) return;
+    this.startPhase(i, nowUs());
+  }
+
+  /** An open plan gets no more phases: the run ends when the running ones have. */
+  close(): void {
+    if (!this.plan.open) return;
+    this.plan.open = false;
+    if (this.ended === this.plan.phases.length) this.finish();
+  }
+
+  private async preconnect(warm: readonly (H1Connection[][] | null)[] = this.warm): Promise<void> {
+    const opens = warm.flatMap((byClient) => (byClient ?? []).flat().map((c) => c.open()));
     if (opens.length === 0) return;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([Promise.all(opens), new Promise<void>((resolve) => (timer = setTimeout(resolve, PRECONNECT_MAX_MS)))]);
@@ -179,7 +205,8 @@ export class Runner {
     const next = run.index + 1;
     if (next < this.plan.phases.length && this.plan.phases[next]!.at === undefined) this.startPhase(next, run.endUs);
     const started = this.runs.filter((r) => r !== null).length;
-    const allDone = this.ended === this.plan.phases.length || (this.cancelled && this.ended === started);
+    // an open plan waits for its next phase ('append') or its end ('close')
+    const allDone = (this.ended === this.plan.phases.length && !this.plan.open) || (this.cancelled && this.ended === started);
     if (allDone) this.finish();
   }
 

@@ -14,6 +14,8 @@ export interface DriverPlan {
   rawRows?: boolean;
   /** the person consented to load outside this machine (default false: refused at connect time) */
   allowRemote?: boolean;
+  /** more phases may be appended as phases end (a capacity search): the run ends on 'close' */
+  open?: boolean;
 }
 
 export interface PhaseEvent {
@@ -74,12 +76,17 @@ export interface DriverListener {
   onWindow?(w: DriverWindow): void;
   /** rows transferred from the worker: the listener owns the batch */
   onRows?(batch: RawRowBatch): void;
+  /**
+   * With a plan that is `open`: called as each phase ends, answers the phase to run next (appended
+   * after it, on the same t0) or null to end the run. Not called after a cancel.
+   */
+  nextPhase?(e: PhaseEndEvent): Phase | null;
   /** the worker thread, once started (diagnostics, and tests that kill it) */
   onWorker?(worker: import('node:worker_threads').Worker): void;
 }
 
 /** parent -> worker */
-export type ToWorkerMessage = { type: 'cancel' };
+export type ToWorkerMessage = { type: 'cancel' } | { type: 'append'; phase: Phase } | { type: 'close' };
 
 /** worker -> parent */
 export type FromWorkerMessage =

@@ -37,7 +37,12 @@ async function descendants(needle: string): Promise<number[]> {
   const mine = new Set([process.pid]);
   for (let grew = true; grew; ) {
     grew = false;
-    for (const p of procs) if (mine.has(p.ppid) && !mine.has(p.pid)) (mine.add(p.pid), (grew = true));
+    for (const p of procs) {
+      if (mine.has(p.ppid) && !mine.has(p.pid)) {
+        mine.add(p.pid);
+        grew = true;
+      }
+    }
   }
   mine.delete(process.pid);
   return [...mine].filter((pid) => {

@@ -1,9 +1,10 @@
 import type { EngineEvent } from '../../contract/api.js';
-import type { LiveWindow, PhaseResult, ServerSample } from '../../contract/results.js';
+import type { PhaseResult, ServerSample } from '../../contract/results.js';
 import type { Scenario, ServerSpec } from '../../contract/scenario.js';
 import type { Store } from '../../db/store.js';
 import { describeDbError } from '../../db/store-faults.js';
-import { runDriver } from '../driver/driver.js';
+import { capacityGenerator } from './capacity-generator.js';
+import { nativeGenerator } from './driver-generator.js';
 import { checkThresholds } from './thresholds.js';
 import { isServerSkipped, startServer, type ServerSampleData } from '../supervisor/supervisor.js';
 
@@ -45,34 +46,6 @@ export interface GeneratorResult {
   /** why the load generator itself failed, if it did */
   failure: string | null;
 }
-
-/** Loadscope's own driver (worker threads). */
-export const nativeGenerator: LoadGenerator = async ({ ctx, url, signal, setT0, write, phaseEnded }) => {
-  const { store, emit, runId, targetId } = ctx;
-  const phaseName = (index: number) => ctx.scenario.phases[index]?.name ?? `phase ${index + 1}`;
-  let requests = 0;
-  const result = await runDriver(
-    { baseUrl: url, phases: ctx.scenario.phases, allowRemote: ctx.allowRemote },
-    {
-      onStart: (e) => setT0(e.t0EpochMs),
-      onPhaseStart: (e) => emit({ event: 'run:phase', payload: { runId, targetId, phaseIndex: e.phaseIndex, name: phaseName(e.phaseIndex), state: 'started', tMs: e.tMs } }),
-      onPhaseEnd: (e) => {
-        emit({ event: 'run:phase', payload: { runId, targetId, phaseIndex: e.phaseIndex, name: phaseName(e.phaseIndex), state: 'ended', tMs: e.tMs } });
-        phaseEnded(e.result.result);
-      },
-      onWindow: (w) => {
-        const window: LiveWindow = { runId, targetId, ...w };
-        requests += w.count;
-        write(() => store.insertWindows([window]));
-        emit({ event: 'run:window', payload: window });
-      },
-      onRows: (batch) => write(() => store.insertRequests(targetId, batch.rows, batch.count)),
-    },
-    signal,
-  );
-  for (const phase of result.phases) write(() => store.savePhase(targetId, phase.result, phase.histograms));
-  return { requests, phases: result.phases.map((p) => p.result), failure: result.failure ?? null };
-};
 
 export interface TargetOutcome {
   status: 'completed' | 'failed' | 'cancelled' | 'skipped';
@@ -159,7 +132,7 @@ export async function runTarget(ctx: TargetContext): Promise<TargetOutcome> {
   };
   let result: GeneratorResult;
   try {
-    result = await (ctx.generator ?? nativeGenerator)({
+    result = await (ctx.generator ?? (ctx.scenario.capacity ? capacityGenerator(ctx.scenario.capacity) : nativeGenerator))({
       ctx,
       url: server.url,
       signal: driverAbort.signal,

@@ -1,4 +1,5 @@
 import type { Scenario, ScenarioIssue } from '../../contract/scenario.js';
+import { capacityIssues } from './capacity-check.js';
 import { ScenarioInvalidError } from './errors.js';
 import { tryExpandMatrix } from './matrix.js';
 import { applyQuick } from './overrides.js';
@@ -19,7 +20,8 @@ export function validateScenario(input: unknown): ScenarioValidation {
   if (!checked.ok) return checked;
   const matrix = tryExpandMatrix(checked.scenario);
   if (!matrix.ok) return matrix;
-  const refIssues = thresholdRefIssues(checked.scenario, matrix.cells);
+  const capacity = new Map(matrix.cells.flatMap((c) => capacityIssues(c.scenario)).map((i) => [`${i.path} ${i.message}`, i]));
+  const refIssues = [...thresholdRefIssues(checked.scenario, matrix.cells), ...capacity.values()];
   if (refIssues.length > 0) return { ok: false, issues: refIssues };
   if (isPlainObject(input) && input.quick !== undefined) {
     const quickIssues = checkQuickProfile(input);

@@ -1,0 +1,94 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { stepInputsOf, stepRate, targetCapacity } from '../../contract/capacity/steps.js';
+import type { CapacitySearch, ScenarioInput } from '../../contract/scenario.js';
+import { Scenario } from '../../contract/scenario.js';
+import { createEngine, type Engine } from '../engine.js';
+
+// The capacity search against real bundled servers. The known capacity comes from a server whose
+// limit is time, not CPU: `single` with concurrency 1 answering /sleep?ms=20 serves exactly one
+// request per 20 ms however busy the machine is, so 50 req/s (a little less with timer overhead).
+
+let dir: string;
+let engine: Engine;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'loadscope-capacity-'));
+  engine = createEngine({ dbPath: join(dir, 'runs.db') });
+});
+afterEach(async () => {
+  await engine.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function search(input: ScenarioInput) {
+  const { runId } = await engine.handlers['runs:start']({ scenario: { text: JSON.stringify(input) }, quick: false, set: {} });
+  await engine.waitForRun(runId);
+  const run = await engine.handlers['runs:get']({ runId });
+  const { windows, samples } = engine.store.getWindows(runId);
+  const scenario = Scenario.parse(input);
+  const target = run.targets[0]!;
+  const startRate = scenario.phases[0]!.executor === 'rate' ? scenario.phases[0]!.rate : 0;
+  return { run, target, capacity: targetCapacity(scenario.capacity!, stepInputsOf(startRate, target.id, target.phases, windows, samples)) };
+}
+
+const sequential = (capacity: Partial<CapacitySearch> & Pick<CapacitySearch, 'latency'>, durationMs = 2000): ScenarioInput => ({
+  name: 'capacity-known',
+  servers: [{ architecture: 'single', options: { concurrency: 1 } }],
+  phases: [{ executor: 'rate', rate: 20, durationMs, timeoutMs: 5000, requests: [{ path: '/sleep?ms=20' }] }],
+  capacity: { tolerance: 0.1, maxRate: 1000, ...capacity },
+});
+
+describe('capacity search', () => {
+  it('finds a known capacity (a sequential server at 20 ms a request: 50 req/s) within 20 %, each step a stored phase on one timeline', async () => {
+    const { run, target, capacity } = await search(sequential({ latency: { sample: 'total', stat: 'p99', maxMs: 300 } }));
+    expect(run.status).toBe('completed');
+    const { result, steps } = capacity;
+    if (process.env.LS_DEBUG) console.log(JSON.stringify({ steps: steps.map((s) => [s.rate, Math.round(s.throughput), s.total.p99, s.verdict]), result, usl: capacity.usl && { sigma: capacity.usl.sigma, kappa: capacity.usl.kappa, lambda: capacity.usl.lambda, r2: capacity.usl.r2 } }));
+    // 20, 40 hold; 80 breaks; then it bisects towards 50
+    expect(steps.slice(0, 3).map((s) => [s.rate, s.verdict.held])).toEqual([[20, true], [40, true], [80, false]]);
+    expect(result.sustainable).toBeGreaterThanOrEqual(40);
+    expect(result.sustainable).toBeLessThanOrEqual(55);
+    expect(result.interval[1]).toBeLessThanOrEqual(60);
+    expect(['throughput', 'latency']).toContain(result.limitedBy);
+    expect(capacity.ended).toBe('complete');
+    // each step is a phase named by its rate, one after another on the server run's timeline
+    expect(target.phases.map((p) => stepRate(p.name))).toEqual(steps.map((s) => s.rate));
+    for (let i = 1; i < target.phases.length; i++) expect(target.phases[i]!.startedMs).toBeGreaterThanOrEqual(target.phases[i - 1]!.startedMs + target.phases[i - 1]!.durationMs);
+    // the knee is the lowest broken step, whose wait (queued in the server) dwarfs the held steps'
+    const knee = steps[result.kneeStep!]!;
+    expect(knee.verdict.held).toBe(false);
+    expect(knee.total.p99).toBeGreaterThan(steps[0]!.total.p99);
+  }, 150_000);
+
+  it('stops at its time bound: no step starts that would end after maxDurationMs, and says so', async () => {
+    const input: ScenarioInput = {
+      name: 'capacity-bounded',
+      servers: [{ architecture: 'single' }],
+      phases: [{ executor: 'rate', rate: 20, durationMs: 1000, timeoutMs: 1000, requests: [{ path: '/sleep?ms=1' }] }],
+      capacity: { maxRate: 100_000, maxDurationMs: 5000, maxLagMs: 10_000, latency: { sample: 'total', stat: 'p99', maxMs: 10_000 } },
+    };
+    const { target, capacity } = await search(input);
+    expect(capacity.ended).toBe('time bound');
+    expect(capacity.steps.length).toBeGreaterThanOrEqual(1);
+    expect(capacity.steps.length).toBeLessThanOrEqual(4);
+    const last = target.phases.at(-1)!;
+    expect(last.startedMs + last.durationMs).toBeLessThanOrEqual(5000 + 1000);
+    expect(capacity.result.limitedBy).toBe('max rate');
+  }, 120_000);
+
+  it('a generator that cannot keep its schedule ends the search, reported as the generator, not the server', async () => {
+    // a lag bound no generator meets: the first step is judged the generator's
+    const { capacity } = await search(sequential({ maxLagMs: 1e-6, latency: { sample: 'total', stat: 'p99', maxMs: 300 } }, 1000));
+    expect(capacity.steps).toHaveLength(1);
+    expect(capacity.result.limitedBy).toBe('generator');
+    expect(capacity.result.detail).toMatch(/the load generator could not keep its schedule at 20 req\/s/);
+  }, 120_000);
+
+  it('validation names the JSON path when the scenario cannot be searched', async () => {
+    const bad = { ...sequential({ latency: { sample: 'total', stat: 'p99', maxMs: 300 } }), phases: [{ executor: 'closed', users: 2, durationMs: 1000, requests: [{ path: '/' }] }] };
+    const answer = await engine.handlers['scenarios:validate']({ text: JSON.stringify(bad) });
+    expect(answer).toMatchObject({ ok: false, issues: [{ path: 'phases[0].executor', message: expect.stringMatching(/steps a rate phase/) }] });
+  });
+});

@@ -1,0 +1,53 @@
+import type { LiveWindow, PhaseResult } from '../../contract/results.js';
+import type { Phase } from '../../contract/scenario.js';
+import { runDriver } from '../driver/driver.js';
+import type { LoadGenerator } from './run-target.js';
+
+/**
+ * What an open driver plan runs after each phase (a capacity search's steps): the next phase with
+ * its name, or null to end. Given each phase's result and the most arrivals queued in its windows.
+ */
+export type NextPhase = (ended: PhaseResult, queuedMax: number, tMs: number) => { phase: Phase; name: string } | null;
+
+/** Loadscope's own driver (worker threads); with `next`, phases are appended as they end. */
+export function driverGenerator(next?: NextPhase): LoadGenerator {
+  return async ({ ctx, url, signal, setT0, write, phaseEnded }) => {
+    const { store, emit, runId, targetId } = ctx;
+    const names = ctx.scenario.phases.map((p, i) => p.name ?? `phase ${i + 1}`);
+    const phaseName = (index: number) => names[index] ?? `phase ${index + 1}`;
+    const queuedMax: number[] = [];
+    let requests = 0;
+    const result = await runDriver(
+      { baseUrl: url, phases: ctx.scenario.phases, allowRemote: ctx.allowRemote },
+      {
+        onStart: (e) => setT0(e.t0EpochMs),
+        onPhaseStart: (e) => emit({ event: 'run:phase', payload: { runId, targetId, phaseIndex: e.phaseIndex, name: phaseName(e.phaseIndex), state: 'started', tMs: e.tMs } }),
+        onPhaseEnd: (e) => {
+          emit({ event: 'run:phase', payload: { runId, targetId, phaseIndex: e.phaseIndex, name: phaseName(e.phaseIndex), state: 'ended', tMs: e.tMs } });
+          phaseEnded(e.result.result);
+        },
+        ...(next && {
+          nextPhase: (e) => {
+            const chosen = next(e.result.result, queuedMax[e.phaseIndex] ?? 0, e.tMs);
+            if (chosen === null) return null;
+            names.push(chosen.name);
+            return { ...chosen.phase, name: chosen.name };
+          },
+        }),
+        onWindow: (w) => {
+          const window: LiveWindow = { runId, targetId, ...w };
+          requests += w.count;
+          queuedMax[w.phaseIndex] = Math.max(queuedMax[w.phaseIndex] ?? 0, w.queued);
+          write(() => store.insertWindows([window]));
+          emit({ event: 'run:window', payload: window });
+        },
+        onRows: (batch) => write(() => store.insertRequests(targetId, batch.rows, batch.count)),
+      },
+      signal,
+    );
+    for (const phase of result.phases) write(() => store.savePhase(targetId, phase.result, phase.histograms));
+    return { requests, phases: result.phases.map((p) => p.result), failure: result.failure ?? null };
+  };
+}
+
+export const nativeGenerator: LoadGenerator = driverGenerator();
