@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { measureAgreement } from './agreement.mjs';
 import { measureStartup, STARTUP_TARGET_MS } from './startup.mjs';
 import { measureWholeTool, USERS } from './whole-tool.mjs';
 
@@ -77,6 +78,7 @@ const startup = await measureStartup(root, quick ? 5 : 15);
 const loadStartup = os.loadavg()[0];
 const whole = await measureWholeTool(root, quick ? { seconds: 3, rounds: 1 } : { seconds: 10, rounds: 3 });
 const loadWhole = os.loadavg()[0];
+const agreement = await measureAgreement(root, quick ? { seconds: 3, rounds: 1 } : { seconds: 10, rounds: 3 });
 const driver = await runBench('driver.js', quick ? ['3', '1', '--no-memory'] : ['6', '3']);
 const store = await runBench('store-insert.js', quick ? ['200000', '1'] : ['1000000', '3']);
 const load1 = os.loadavg()[0];
@@ -161,6 +163,34 @@ const wholeTable = markdown([
   ...whole.missing.map((name) => [name, 'not installed', '', '', name === 'wrk' ? '≥ 0.8: not measured' : '']),
 ]);
 
+const ms3 = (x) => (x === null || x === undefined || Number.isNaN(x) ? '—' : `${n(x, x < 10 ? 3 : 1)} ms`);
+const agreementTable = markdown([
+  ['Rate', 'Tool (whole process, pinned to core 0)', 'p50', 'p90', 'p99', 'max', 'achieved', 'Loadscope lag p99 / max', 'Targets (loadscope vs oha, same run)'],
+  ...agreement.results.flatMap((r) => [
+    [
+      `${n(r.rate)}/s`,
+      '`loadscope run` (every request stored)',
+      ms3(r.loadscope.p50),
+      ms3(r.loadscope.p90),
+      ms3(r.loadscope.p99),
+      ms3(r.loadscope.max),
+      `${n(r.loadscope.achieved)}/s (${n(((r.loadscope.achieved - r.rate) / r.rate) * 100, 2)}%)`,
+      `${ms3(r.loadscope.lagP99)} / ${ms3(r.loadscope.lagMax)}`,
+      [
+        r.oha ? `p99 ${n(r.p99Ratio, 2)}× (≤ 1.5: ${verdict(r.p99Ratio <= 1.5)}), max ${n(r.maxRatio, 2)}× (≤ 2: ${verdict(r.maxRatio <= 2)})` : 'oha not installed',
+        `rate within 1%: ${verdict(Math.abs(r.loadscope.achieved - r.rate) / r.rate <= 0.01)}`,
+        ...(r.rate === 1000 ? [`lag p99 < 0.5 ms: ${verdict(r.loadscope.lagP99 < 0.5)}`] : []),
+      ].join('; '),
+    ],
+    ...(r.oha ? [['', 'oha --latency-correction', ms3(r.oha.p50), ms3(r.oha.p90), ms3(r.oha.p99), ms3(r.oha.max), `${n(r.oha.achieved)}/s`, '', '']] : []),
+  ]),
+]);
+const agreementNotes = [
+  `Server: ${agreement.server}, on core 1; each generator's whole process ${agreement.pinned ? 'pinned to core 0' : 'unpinned (no taskset)'}; ${agreement.rounds} round(s) of ${agreement.seconds} s per tool and rate, order alternated; medians.`,
+  'Both tools time each request from when it should have been sent (Loadscope: the intended time; oha: --latency-correction), so a tool that falls behind its schedule shows it as latency; Loadscope also reports its own lag (sent − intended) so a tail that is the generator\'s own is visible as such.',
+  ...(agreement.oha ? [] : ['oha not installed (`cargo install oha --locked`): only Loadscope\'s rows.']),
+];
+
 const cpus = os.cpus();
 const version = (pkg) => {
   try {
@@ -191,6 +221,8 @@ const notes = [
 console.log(`\nStart-up of verbs that send no load (median of ${quick ? 5 : 15} runs each, interleaved):\n${startupTable}\n`);
 console.log(`The whole tool:\n${wholeTable}\n`);
 for (const note of wholeNotes) console.log(note);
+console.log(`\nLatency agreement, open loop:\n${agreementTable}\n`);
+for (const note of agreementNotes) console.log(note);
 console.log(`\nComponent figures (the driver and the store alone):\n${table}\n`);
 for (const note of notes) console.log(note);
 
@@ -213,6 +245,12 @@ ${wholeTable}
 ${wholeNotes.map((x) => `- ${x}`).join('\n')}
 
 Per-round figures (req/CPU-s): ${whole.names.map((name) => `${name} ${whole.perRound.map((f) => n(f[name].perCpuS)).join(', ')}`).join('; ')}.
+
+## Latency agreement: open loop against nginx, beside oha
+
+${agreementTable}
+
+${agreementNotes.map((x) => `- ${x}`).join('\n')}
 
 ## Component figures: the driver and the store alone
 

@@ -89,7 +89,11 @@ class PhaseRun implements GroupOwner {
  * through `post`.
  */
 export class Runner {
-  readonly scheduler = new Scheduler();
+  readonly scheduler = new Scheduler(() => {
+    let n = 0;
+    for (const r of this.runs) if (r && r.endUs < 0) n += r.inFlight;
+    return n;
+  });
   readonly rows: RowSink;
   private readonly windowMs: number;
   private readonly runs: (PhaseRun | null)[];

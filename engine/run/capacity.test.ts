@@ -88,7 +88,7 @@ describe('capacity search', () => {
 
   it('validation names the JSON path when the scenario cannot be searched', async () => {
     const bad = { ...sequential({ latency: { sample: 'total', stat: 'p99', maxMs: 300 } }), phases: [{ executor: 'closed', users: 2, durationMs: 1000, requests: [{ path: '/' }] }] };
-    const answer = await engine.handlers['scenarios:validate']({ text: JSON.stringify(bad) });
+    const answer = await engine.handlers['scenarios:validate']({ text: JSON.stringify(bad), quick: false });
     expect(answer).toMatchObject({ ok: false, issues: [{ path: 'phases[0].executor', message: expect.stringMatching(/steps a rate phase/) }] });
   });
 });
