@@ -1,5 +1,6 @@
 import { clampPercentiles, glossaryLines } from '../../contract/measurement.js';
 import type { ErrorCounts, RunSummary } from '../../contract/results.js';
+import { generatorTailNote } from '../../contract/generator-lag.js';
 import { stats5 } from '../../contract/report/run-report.js';
 import { fmtDuration, fmtMs, fmtNum, textTable } from './table.js';
 
@@ -15,6 +16,7 @@ export function formatRunSummary(run: RunSummary): string {
     `${run.reason ? ` (${run.reason})` : ''}, ${fmtDuration(run.durationMs)}`;
   const header = ['server / phase', 'requests', 'errors', 'req/s', 'total mean (ms)', 'total p50 (ms)', 'total p99 (ms)', 'total max (ms)', 'wait mean (ms)', 'processing mean (ms)', 'server wait p99 (ms)', 'lag p99 (ms)'];
   const rows: string[][] = [];
+  const notes: string[] = [];
   for (const target of run.targets) {
     const name = target.name;
     if (target.phases.length === 0) {
@@ -28,11 +30,14 @@ export function formatRunSummary(run: RunSummary): string {
         fmtMs(total.mean), fmtMs(total.p50), fmtMs(total.p99), fmtMs(total.max),
         fmtMs(p.wait.mean), fmtMs(p.processing?.mean), fmtMs(clampPercentiles(p.serverWait)?.p99), fmtMs(clampPercentiles(p.lag).p99),
       ]);
+      const note = generatorTailNote(p);
+      if (note) notes.push(`note: ${name} / ${p.name}: ${note}`);
     }
   }
   // A k6 run's times start at its send time, not an intended time: said before the figures.
   const engine = run.engine === 'k6' ? `load sent by k6: ${run.engineNote ?? ''}\n` : '';
-  const table = `${head}\n${engine}${textTable(header, rows)}\n${glossaryLines(['total', 'wait', 'processing', 'server wait', 'lag']).join('\n')}`;
+  const said = notes.length > 0 ? `${notes.join('\n')}\n` : '';
+  const table = `${head}\n${engine}${textTable(header, rows)}\n${said}${glossaryLines(['total', 'wait', 'processing', 'server wait', 'lag']).join('\n')}`;
   return run.thresholds.length > 0 ? `${table}\n\n${formatThresholds(run)}` : table;
 }
 
