@@ -42,7 +42,7 @@ export function CompareView({ runIds, setRunIds }: { runIds: number[]; setRunIds
   const groups = useMemo<(SeriesGroup & CurveGroup)[]>(() => {
     if (data === null) return [];
     const out: (SeriesGroup & CurveGroup)[] = [];
-    data.result.runs.forEach((run, i) => {
+    data.runs.forEach((run, i) => {
       const s = data.series.find((x) => x.runId === run.id);
       for (const t of s?.targets ?? []) {
         const name = `${letter(i)} #${run.id} ${t.label}`;
@@ -56,14 +56,14 @@ export function CompareView({ runIds, setRunIds }: { runIds: number[]; setRunIds
 
   const phaseNames = useMemo(() => {
     const names = new Map<number, string>();
-    for (const r of data?.result.runs ?? []) for (const t of r.targets) for (const p of t.phases) if (!names.has(p.index)) names.set(p.index, p.name);
+    for (const r of data?.runs ?? []) for (const t of r.targets) for (const p of t.phases) if (!names.has(p.index)) names.set(p.index, p.name);
     return [...names].sort((a, b) => a[0] - b[0]);
   }, [data]);
-  const titles = useMemo(() => new Map((data?.result.runs ?? []).map((r) => [r.id, r.title])), [data]);
+  const titles = useMemo(() => new Map((data?.runs ?? []).map((r) => [r.id, r.title])), [data]);
   const runColors = runIds.map((id) => groups.find((g) => g.runId === id)?.color ?? '#8b95a7');
 
   return (
-    <div className="view compare-view" data-testid="compare-view" data-runs={data?.result.runs.length ?? 0}>
+    <div className="view compare-view" data-testid="compare-view" data-runs={data?.runs.length ?? 0}>
       <div className="view-head">
         <h1>Compare</h1>
         <span className="muted">ratios are each run against A, the first; coloured only when beyond run-to-run noise</span>
@@ -71,7 +71,7 @@ export function CompareView({ runIds, setRunIds }: { runIds: number[]; setRunIds
       </div>
       <RunChips runIds={runIds} colors={runColors} titles={titles} setRunIds={setRunIds} />
       <ErrorBox message={error} />
-      {data !== null && data.result.differences.length > 0 && (
+      {data?.result && data.result.differences.length > 0 && (
         <div className="notice warning" data-testid="compare-warning">
           <strong>These runs come from different scenarios</strong>, so their figures may not be comparable:
           <ul className="plain">
@@ -128,7 +128,7 @@ export function CompareView({ runIds, setRunIds }: { runIds: number[]; setRunIds
             </Panel>
           </div>
           <h2 className="section-title">Per server and phase</h2>
-          <CompareTable result={data.result} />
+          {data.result ? <CompareTable result={data.result} /> : <Empty>Computing each ratio's interval from the stored requests…</Empty>}
         </>
       )}
     </div>

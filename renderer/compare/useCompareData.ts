@@ -1,15 +1,23 @@
 import { useEffect, useState } from 'react';
 import type { CompareResult } from '../../contract/api';
+import type { RunSummary } from '../../contract/results';
 import { fromStored, type RunSeries } from '../run/run-data';
 import { useApi } from '../ui/ApiContext';
 import { errorMessage } from '../ui/format';
 
 export interface CompareData {
-  result: CompareResult;
+  /** the runs in the order asked for */
+  runs: RunSummary[];
   series: RunSeries[];
+  /** runs:compare (histograms, intervals, differences): null while it is still being computed */
+  result: CompareResult | null;
 }
 
-/** runs:compare (summaries and encoded histograms) plus each run's windows for the over-time charts. */
+/**
+ * Each run's summary and windows first (cheap: the over-time charts draw from them at once), then
+ * runs:compare, whose bootstrap intervals over the stored raw rows take seconds for runs of a
+ * million requests: the charts never wait for the table's intervals.
+ */
 export function useCompareData(runIds: readonly number[]): { data: CompareData | null; error: string | null; loading: boolean } {
   const api = useApi();
   const key = runIds.join(',');
@@ -18,16 +26,15 @@ export function useCompareData(runIds: readonly number[]): { data: CompareData |
     if (runIds.length === 0) return;
     let live = true;
     const ids = key.split(',').map(Number);
-    Promise.all([api.invoke('runs:compare', { runIds: ids }), Promise.all(ids.map((runId) => api.invoke('runs:windows', { runId })))]).then(
-      ([result, windows]) => {
+    const fail = (err: unknown) => live && setState({ key, data: null, error: errorMessage(err) });
+    Promise.all([Promise.all(ids.map((runId) => api.invoke('runs:get', { runId }))), Promise.all(ids.map((runId) => api.invoke('runs:windows', { runId })))]).then(
+      ([runs, windows]) => {
         if (!live) return;
-        const series = result.runs.map((summary) => {
-          const w = windows[ids.indexOf(summary.id)] ?? { windows: [], samples: [] };
-          return fromStored(summary, w.windows, w.samples);
-        });
-        setState({ key, data: { result, series }, error: null });
+        const series = runs.map((summary, i) => fromStored(summary, windows[i]?.windows ?? [], windows[i]?.samples ?? []));
+        setState({ key, data: { runs, series, result: null }, error: null });
+        api.invoke('runs:compare', { runIds: ids }).then((result) => live && setState({ key, data: { runs, series, result }, error: null }), fail);
       },
-      (err: unknown) => live && setState({ key, data: null, error: errorMessage(err) }),
+      fail,
     );
     return () => {
       live = false;
