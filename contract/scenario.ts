@@ -210,7 +210,7 @@ export const CapacitySearch = z.strictObject({
   factor: z.number().min(1.1).max(10).default(2).describe('rate multiplier while every limit holds'),
   tolerance: z.number().min(0.01).max(1).default(0.1).describe('stop when (lowest broken - highest held) / highest held is at most this'),
   maxSteps: z.number().int().min(1).max(50).default(12).describe('at most this many steps per server'),
-  maxDurationMs: z.number().int().min(1000).max(86_400_000).default(600_000).describe('no step starts that would end after this, per server'),
+  maxDurationMs: z.number().int().min(1000).max(86_400_000).default(600_000).describe("no step starts whose arrivals would end after this, per server (its last answers get at most the phase's timeoutMs more)"),
   latency: z
     .strictObject({
       sample: z.enum(['total', 'wait', 'processing']).default('total'),
@@ -220,7 +220,7 @@ export const CapacitySearch = z.strictObject({
     .describe('the latency bound'),
   maxErrorRate: z.number().min(0).max(1).default(0.01).describe('errors / requests above this breaks a step'),
   minAchievedRatio: z.number().min(0).max(1).default(0.95).describe('achieved / offered rate below this breaks a step'),
-  maxLagMs: z.number().positive().default(5).describe("the generator's schedule lag p99 above this stops the search: the generator was the limit"),
+  maxLagMs: z.number().positive().default(5).describe("the generator's schedule lag p90 above this stops the search: the generator was the limit"),
 });
 export type CapacitySearch = z.output<typeof CapacitySearch>;
 

@@ -51,7 +51,7 @@ describe('the capacity search', () => {
   });
 
   it('stops at once when the generator could not keep its schedule, and says the generator was the limit', () => {
-    const steps = search((rate) => (rate < 400 ? { held: true } : { held: false, limit: 'generator', detail: 'schedule lag p99 9 ms > 5 ms' }));
+    const steps = search((rate) => (rate < 400 ? { held: true } : { held: false, limit: 'generator', detail: 'schedule lag p90 9 ms > 5 ms' }));
     expect(steps.map((s) => s.rate)).toEqual([50, 100, 200, 400]);
     const r = capacityOf(steps);
     expect(r.limitedBy).toBe('generator');

@@ -131,7 +131,10 @@ export class Runner {
   async run(): Promise<DriverResult> {
     const done = new Promise<DriverResult>((resolve) => (this.resolveDone = resolve));
     // before t0, and before 'started' (so a caller's CPU or time measure starts after it): see warmup.ts
-    if (shouldWarm(this.plan.phases, this.plan.baseUrl)) await warmUp(1000);
+    // an open plan (a capacity search) is warmed even when its first step is small: every later,
+    // larger step is judged by the generator's lag too
+    const searching = this.plan.open === true && this.plan.phases.some((p) => p.executor === 'rate');
+    if (searching || shouldWarm(this.plan.phases, this.plan.baseUrl)) await warmUp(1000);
     if (this.finished) return done;
     await this.preconnect();
     if (this.finished) return done;

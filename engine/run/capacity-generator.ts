@@ -20,8 +20,9 @@ export function capacityGenerator(search: CapacitySearch): LoadGenerator {
     const generator = driverGenerator((ended, queuedMax, tMs) => {
       steps.push({ rate: offered, verdict: judgeStep(offered, ended, limits, queuedMax) });
       const next = nextRate(steps, plan);
-      // time bound: no step starts that would end after maxDurationMs (its in-flight tail included)
-      if (next === null || tMs + stepMs + template.timeoutMs > search.maxDurationMs) return null;
+      // time bound: no step starts whose arrivals would end after maxDurationMs (its last answers
+      // then get at most timeoutMs more)
+      if (next === null || tMs + stepMs > search.maxDurationMs) return null;
       offered = next;
       return { phase: { ...template, rate: next }, name: stepName(next) };
     });

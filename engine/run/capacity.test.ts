@@ -62,7 +62,7 @@ describe('capacity search', () => {
     expect(knee.total.p99).toBeGreaterThan(steps[0]!.total.p99);
   }, 150_000);
 
-  it('stops at its time bound: no step starts that would end after maxDurationMs, and says so', async () => {
+  it('stops at its time bound: no step starts whose arrivals would end after maxDurationMs, and says so', async () => {
     const input: ScenarioInput = {
       name: 'capacity-bounded',
       servers: [{ architecture: 'single' }],
@@ -72,8 +72,10 @@ describe('capacity search', () => {
     const { target, capacity } = await search(input);
     expect(capacity.ended).toBe('time bound');
     expect(capacity.steps.length).toBeGreaterThanOrEqual(1);
-    expect(capacity.steps.length).toBeLessThanOrEqual(4);
+    expect(capacity.steps.length).toBeLessThanOrEqual(5);
+    for (const p of target.phases) expect(p.startedMs + 1000).toBeLessThanOrEqual(5000);
     const last = target.phases.at(-1)!;
+    // its last answers get at most timeoutMs (1 s) more
     expect(last.startedMs + last.durationMs).toBeLessThanOrEqual(5000 + 1000);
     expect(capacity.result.limitedBy).toBe('max rate');
   }, 120_000);
