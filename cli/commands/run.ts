@@ -5,6 +5,7 @@ import { resolveScenarioFile } from '../../engine/scenario/load.js';
 import { LoadscopeError } from '../../contract/errors.js';
 import { RUN_ENGINES, type RunEngine, type RunStatus } from '../../contract/results.js';
 import { THRESHOLD_FAILED_EXIT_CODE } from '../../contract/thresholds.js';
+import { capacityJson, formatCapacity, storedCapacity } from '../format/capacity.js';
 import { formatReportTables } from '../format/report.js';
 import { formatRunSummary, runSummaryJson } from '../format/run-summary.js';
 import { collectSet, dbOption, parseRunId, withEngine } from '../options.js';
@@ -90,10 +91,12 @@ export function registerRun(program: Command): void {
           onStopSignal(() => undefined);
         }
         const run = await engine.handlers['runs:get']({ runId });
+        const capacity = await storedCapacity(run, () => engine.handlers['runs:windows']({ runId }));
         if (opts.json) {
-          process.stdout.write(JSON.stringify(runSummaryJson(run), null, 2) + '\n');
+          process.stdout.write(JSON.stringify({ ...runSummaryJson(run), ...(capacity && { capacity: capacityJson(capacity) }) }, null, 2) + '\n');
         } else {
           process.stdout.write(formatRunSummary(run) + '\n');
+          if (capacity && capacity.length > 0) process.stdout.write('\n' + formatCapacity(capacity) + '\n');
           if (run.report.length > 0) process.stdout.write('\n' + formatReportTables(run.report) + '\n');
         }
         return { status: run.status, thresholdsFailed: run.thresholds.some((t) => !t.passed) };
