@@ -8,7 +8,7 @@ import { machineInfo } from '../machine-info.js';
 import { renderReport } from '../report/render-report.js';
 import type { Cell } from '../scenario/index.js';
 import type { ConsentGiven, RunConsent } from './consent.js';
-import { RunProgress } from './run-progress.js';
+import { RunProgress, targetPlanOf } from './run-progress.js';
 import { runTarget, type LoadGenerator, type TargetOutcome } from './run-target.js';
 
 export interface PreparedRun {
@@ -98,7 +98,7 @@ export class Orchestrator {
       event: 'run:started',
       payload: { runId, scenarioName: scenario.name, title: scenario.title ?? scenario.name, cells: cells.map(({ index, label, params }) => ({ index, label, params })), totalTargets: targets.length, scenario },
     });
-    const tracker = new RunProgress(targets.map((t) => t.cell.scenario.phases));
+    const tracker = new RunProgress(targets.map((t) => targetPlanOf(t.cell.scenario)));
     const progress = setInterval(() => this.emit({ event: 'run:progress', payload: { runId, ...tracker.snapshot() } }), 500);
     progress.unref();
 

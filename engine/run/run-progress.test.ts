@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../contract/api.js';
-import { Phase, type PhaseInput } from '../../contract/scenario.js';
-import { RunProgress } from './run-progress.js';
+import { Phase, Scenario, type PhaseInput } from '../../contract/scenario.js';
+import { RunProgress, targetPlanOf } from './run-progress.js';
 
 // Progress is computed once, in the engine: from requests done of planned (count phases) and load
 // time (timed phases). For every executor it rises while the phase runs (not only when it ends),
@@ -69,5 +69,33 @@ describe('run progress', () => {
   it('a count-based matrix run gives a remaining time once under way, not "unknown" throughout', () => {
     const { remaining } = simulate(phases.sequential!, 4, 'completed');
     expect(remaining.slice(4).every((r) => r !== null && r > 0)).toBe(true);
+  });
+});
+
+describe('run progress of a capacity search', () => {
+  it('its steps count into one span timed by the search bound: not 100 % after the first step, rising through later steps', () => {
+    const scenario = Scenario.parse({
+      name: 'search',
+      servers: [{ architecture: 'single' }],
+      phases: [{ executor: 'rate', rate: 10, durationMs: 1000, timeoutMs: 1000, requests }],
+      capacity: { maxSteps: 5, maxDurationMs: 60_000, latency: { maxMs: 100 } },
+    });
+    expect(targetPlanOf(scenario)).toEqual({ searchMs: 10_000 });
+    let clock = 0;
+    const progress = new RunProgress([targetPlanOf(scenario)], () => clock);
+    progress.targetStarted();
+    const seen: number[] = [];
+    for (let step = 0; step < 4; step++) {
+      progress.observe({ event: 'run:phase', payload: { runId: 1, targetId: 1, phaseIndex: step, name: `${step}`, state: 'started', tMs: clock } });
+      clock += 1000;
+      progress.observe({ event: 'run:phase', payload: { runId: 1, targetId: 1, phaseIndex: step, name: `${step}`, state: 'ended', tMs: clock } });
+      seen.push(progress.snapshot().fraction);
+    }
+    expect(seen[0]).toBeCloseTo(0.1, 5);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]!).toBeGreaterThan(seen[i - 1]!);
+    expect(seen.at(-1)!).toBeLessThan(1);
+    progress.targetEnded();
+    progress.finish('completed');
+    expect(progress.snapshot().fraction).toBe(1);
   });
 });

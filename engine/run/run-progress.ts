@@ -1,13 +1,15 @@
 import type { EngineEvent } from '../../contract/api.js';
 import type { RunStatus } from '../../contract/results.js';
-import type { Phase } from '../../contract/scenario.js';
+import type { Phase, Scenario } from '../../contract/scenario.js';
 import { executorOf, type ProgressPlan } from '../driver/executors/index.js';
 
 // A run's progress, computed once, here; the UI and the CLI only display it.
 //
 //   per phase:   requests done / requests planned        (count phases: burst, sequential, closed+count)
 //                load time since its start / planned time (timed phases: rate, closed+duration, ramps)
-//   per server run: the mean of its phases' fractions
+//   per server run: the mean of its phases' fractions; a capacity search (its steps are appended
+//                as they end) is one timed span: load time / the search's time bound
+//                (min(maxDurationMs, maxSteps x (step + timeoutMs))), 100 % only when it ends
 //   the run:     (server runs done + the current one's fraction) / server runs
 //
 // It never goes down, stays below 100 % until the run completes, and a cancelled or failed run keeps
@@ -20,6 +22,17 @@ export interface ProgressSnapshot {
   remainingMs: number | null;
   requests: number;
   fraction: number;
+}
+
+/** What one server run will run: its phases, or a capacity search (steps appended as they end). */
+export type TargetPlan = readonly Phase[] | { searchMs: number };
+
+/** A cell's plan: a capacity search is timed by its bound, as it cannot know its step count. */
+export function targetPlanOf(scenario: Pick<Scenario, 'phases' | 'capacity'>): TargetPlan {
+  const c = scenario.capacity;
+  const step = scenario.phases[0];
+  if (c === undefined || step === undefined || step.executor !== 'rate') return scenario.phases;
+  return { searchMs: Math.min(c.maxDurationMs + step.timeoutMs, c.maxSteps * (step.durationMs + step.timeoutMs)) };
 }
 
 interface PhaseState {
@@ -35,6 +48,8 @@ export class RunProgress {
   private requestsDone = 0;
   private targetsDone = 0;
   private phases: PhaseState[] = [];
+  /** the current server run is a capacity search: every step counts into its one span */
+  private search = false;
   private loadStartedAt: number | null = null;
   private loadDoneMs = 0;
   private highest = 0;
@@ -42,8 +57,8 @@ export class RunProgress {
   private readonly startedAt: number;
 
   constructor(
-    /** the phases of each server run, in order */
-    private readonly targets: readonly (readonly Phase[])[],
+    /** the phases of each server run, in order (or its capacity search) */
+    private readonly targets: readonly TargetPlan[],
     private readonly now: () => number = () => performance.now(),
   ) {
     this.startedAt = now();
@@ -51,8 +66,9 @@ export class RunProgress {
 
   /** The next server run begins. */
   targetStarted(): void {
-    const phases = this.targets[this.targetsDone] ?? [];
-    this.phases = phases.map((p) => ({ plan: executorOf(p).plan(p), requests: 0, startedAt: null, ended: false }));
+    const plan = this.targets[this.targetsDone] ?? [];
+    this.search = 'searchMs' in plan;
+    this.phases = 'searchMs' in plan ? [{ plan: { kind: 'time', durationMs: plan.searchMs }, requests: 0, startedAt: null, ended: false }] : plan.map((p) => ({ plan: executorOf(p).plan(p), requests: 0, startedAt: null, ended: false }));
     this.loadStartedAt = null;
   }
 
@@ -60,14 +76,16 @@ export class RunProgress {
   observe(event: EngineEvent): void {
     if (event.event === 'run:window') {
       this.requestsDone += event.payload.count;
-      const phase = event.payload.phaseIndex === null ? undefined : this.phases[event.payload.phaseIndex];
+      const index = this.search ? 0 : event.payload.phaseIndex;
+      const phase = index === null ? undefined : this.phases[index];
       if (phase) phase.requests += event.payload.count;
     } else if (event.event === 'run:phase') {
-      const phase = this.phases[event.payload.phaseIndex];
+      const phase = this.phases[this.search ? 0 : event.payload.phaseIndex];
       this.loadStartedAt ??= this.now();
       if (!phase) return;
       if (event.payload.state === 'started') phase.startedAt ??= this.now();
-      else phase.ended = true;
+      // a search's span ends with its server run, not with a step
+      else if (!this.search) phase.ended = true;
     }
   }
 
@@ -110,9 +128,11 @@ export class RunProgress {
   }
 
   private remaining(fraction: number, loadMs: number): number | null {
-    const timed = this.targets.every((phases) => phases.every((p) => executorOf(p).plan(p).kind === 'time'));
+    // a search's bound is an upper bound, not its length: extrapolated like a count phase
+    const lists = this.targets.filter((t): t is readonly Phase[] => !('searchMs' in t));
+    const timed = lists.length === this.targets.length && lists.every((phases) => phases.every((p) => executorOf(p).plan(p).kind === 'time'));
     if (timed) {
-      const planned = this.targets.reduce((sum, phases) => sum + phases.reduce((s, p) => s + (executorOf(p).plannedMs(p) ?? 0), 0), 0);
+      const planned = lists.reduce((sum, phases) => sum + phases.reduce((s, p) => s + (executorOf(p).plannedMs(p) ?? 0), 0), 0);
       return Math.max(0, planned * (1 - fraction));
     }
     // extrapolate the load time so far; too early to say below 2 %
