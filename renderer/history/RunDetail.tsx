@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { CapacitySection } from '../capacity/CapacitySection';
 import { fromStored } from '../run/run-data';
 import { RunCharts } from '../run/RunCharts';
 import { RunResults } from '../run/RunResults';
@@ -41,6 +42,7 @@ export function RunDetail({ runId, back, compareWith, openScenario, runAgain }: 
       {run !== null && series !== null && (
         <>
           <RunResults summary={run.summary} showHeader />
+          <CapacitySection summary={run.summary} windows={run.windows} samples={run.samples} />
           <h2 className="section-title">Over time</h2>
           <RunCharts series={series} version={0} live={false} />
         </>

@@ -12,6 +12,7 @@ import { RunProgress } from './RunProgress';
 import { RunResults } from './RunResults';
 import { ScenarioOutline } from './ScenarioOutline';
 import { FIRST_TRY, ScenarioPicker, type ScenarioSource } from './ScenarioPicker';
+import { CapacitySection } from '../capacity/CapacitySection';
 import { useStoredRun } from './useRunSummary';
 import { outlineSource, type OutlineSource } from './outline-source';
 import type { RunEngine } from '../../contract/results';
@@ -51,7 +52,8 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
   const parsed = useMemo(() => (text === null ? null : parseScenarioText(text)), [text]);
   const preview = useValidation(text ?? '', quick);
   const running = store.phase === 'starting' || store.phase === 'running';
-  const finishedRun = useStoredRun(store.phase === 'finished' ? store.runId : null, false);
+  // windows too: a capacity search's section judges its stored steps with them
+  const finishedRun = useStoredRun(store.phase === 'finished' ? store.runId : null, true);
 
   const onStart = () => {
     if (source === null) return;
@@ -107,6 +109,7 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
       )}
       <ErrorBox message={finishedRun.error} />
       {finishedRun.run !== null && <RunResults summary={finishedRun.run.summary} showHeader={false} />}
+      {finishedRun.run !== null && <CapacitySection summary={finishedRun.run.summary} windows={finishedRun.run.windows} samples={finishedRun.run.samples} />}
       {store.phase !== 'idle' && (
         <>
           {finishedRun.run !== null && <h2 className="section-title">Over time</h2>}

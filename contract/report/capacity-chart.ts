@@ -1,0 +1,78 @@
+import type { EChartsOption, LineSeriesOption, ScatterSeriesOption } from 'echarts';
+import type { ServerCapacity } from '../capacity/run-capacity.js';
+import { uslThroughput } from '../capacity/usl.js';
+import { axisStyle, baseOption, valueAxis } from './chart-options.js';
+import { colorAt, type Palette } from './palette.js';
+
+// A capacity search drawn (the workbench and reports use the same options): latency against the
+// offered rate, every server overlaid with its knee marked (the "hockey stick" per architecture),
+// and throughput against concurrency with the fitted Universal Scalability Law over the points.
+
+export type CapacityStat = 'p50' | 'p90' | 'p99';
+
+const sig = (v: number) => Number(v.toPrecision(3));
+
+/** Total time (this percentile) per offered rate, a line per server; the knee (lowest rate that broke) marked. */
+export function capacityCurveOption(servers: readonly ServerCapacity[], stat: CapacityStat, p: Palette): EChartsOption {
+  const series: LineSeriesOption[] = servers.map(({ name, capacity }, i) => {
+    const color = colorAt(i);
+    const points = [...capacity.steps].sort((a, b) => a.rate - b.rate).map((s) => [s.rate, Math.max(0.01, sig(s.total[stat]))] as [number, number]);
+    const knee = capacity.result.kneeStep === null ? null : capacity.steps[capacity.result.kneeStep]!;
+    return {
+      type: 'line',
+      name,
+      data: points,
+      symbolSize: 7,
+      lineStyle: { color, width: 2 },
+      itemStyle: { color },
+      markPoint: knee
+        ? {
+            symbol: 'pin',
+            symbolSize: 34,
+            label: { color: '#fff', fontSize: 10, formatter: 'knee' },
+            itemStyle: { color },
+            data: [{ name: `${name} knee`, coord: [knee.rate, Math.max(0.01, sig(knee.total[stat]))], value: knee.rate }],
+          }
+        : undefined,
+    };
+  });
+  return {
+    ...baseOption(p),
+    tooltip: { ...(baseOption(p).tooltip as object), trigger: 'item' },
+    xAxis: { type: 'log', name: 'offered rate (req/s), log', nameLocation: 'middle', nameGap: 26, ...axisStyle(p) },
+    yAxis: valueAxis(p, `total ${stat} (ms), log`, { log: true }),
+    series,
+  };
+}
+
+/** Throughput against concurrency (requests in flight): measured points and the fitted USL curve per server. */
+export function uslOption(servers: readonly ServerCapacity[], p: Palette): EChartsOption {
+  const series: (LineSeriesOption | ScatterSeriesOption)[] = [];
+  servers.forEach(({ name, capacity }, i) => {
+    const color = colorAt(i);
+    const points = capacity.steps.map((s) => [sig(s.concurrency), sig(s.throughput)] as [number, number]);
+    series.push({ type: 'scatter', name, data: points, symbolSize: 8, itemStyle: { color } });
+    const fit = capacity.usl;
+    if (fit === null) return;
+    const maxN = Math.max(...points.map(([n]) => n), Number.isFinite(fit.peakN) ? fit.peakN : 0) * 1.2;
+    const curve = Array.from({ length: 60 }, (_, k) => {
+      const n = Math.max(0.01, (maxN * (k + 1)) / 60);
+      return [sig(n), sig(uslThroughput(fit, n))] as [number, number];
+    });
+    series.push({
+      type: 'line',
+      name: `${name} USL fit (σ ${sig(fit.sigma)}, κ ${sig(fit.kappa)}, peak ${sig(fit.peakX)} req/s)`,
+      data: curve,
+      showSymbol: false,
+      lineStyle: { color, width: 1.5, type: 'dashed' },
+      itemStyle: { color },
+    });
+  });
+  return {
+    ...baseOption(p),
+    tooltip: { ...(baseOption(p).tooltip as object), trigger: 'item' },
+    xAxis: { type: 'value', name: 'concurrency: requests in flight (throughput × mean total time)', nameLocation: 'middle', nameGap: 26, min: 0, ...axisStyle(p) },
+    yAxis: valueAxis(p, 'throughput (req/s)', { min: 0 }),
+    series,
+  };
+}

@@ -1,0 +1,84 @@
+import { useMemo, useState } from 'react';
+import type { EChartsOption, LineSeriesOption } from 'echarts';
+import { runCapacity } from '../../contract/capacity/run-capacity';
+import { capacityCurveOption, uslOption, type CapacityStat } from '../../contract/report/capacity-chart';
+import { withTitle } from '../../contract/report/chart-options';
+import { DARK, LIGHT } from '../../contract/report/palette';
+import type { LiveWindow, RunSummary, ServerSample } from '../../contract/results';
+import { EChart } from '../charts/EChart';
+import { Panel, Segmented } from '../ui/widgets';
+
+// A capacity search's results (contract/capacity/): each server's latency against the offered rate
+// overlaid with its knee marked, throughput against concurrency with the fitted USL, and the table.
+// Nothing for a run that is not a search.
+
+const STATS = [
+  { value: 'p50', label: 'p50' },
+  { value: 'p90', label: 'p90' },
+  { value: 'p99', label: 'p99' },
+] as const;
+
+const sig = (v: number | null) => (v === null ? '-' : Number.isFinite(v) ? Number(v.toPrecision(3)).toLocaleString('en-US') : '∞');
+const knees = (o: EChartsOption) => (o.series as LineSeriesOption[]).filter((s) => (s.markPoint?.data?.length ?? 0) > 0).length;
+
+export function CapacitySection({ summary, windows, samples }: { summary: RunSummary; windows: readonly LiveWindow[]; samples: readonly ServerSample[] }) {
+  const servers = useMemo(() => runCapacity(summary, { windows, samples }), [summary, windows, samples]);
+  const [stat, setStat] = useState<CapacityStat>('p99');
+  const curve = useMemo(() => (servers ? capacityCurveOption(servers, stat, DARK) : null), [servers, stat]);
+  const usl = useMemo(() => (servers ? uslOption(servers, DARK) : null), [servers]);
+  if (servers === null || servers.length === 0 || curve === null || usl === null) return null;
+  const steps = servers.reduce((n, s) => n + s.capacity.steps.length, 0);
+  return (
+    <section data-testid="capacity-section" data-servers={servers.length} data-knees={knees(curve)}>
+      <h2 className="section-title">Capacity</h2>
+      <div className="chart-grid">
+        <Panel
+          className="span-2"
+          title={<>Latency against the offered rate <span className="muted">total {stat}, every server overlaid; the pin marks each knee (the lowest rate that broke)</span></>}
+          actions={<Segmented label="percentile" value={stat} options={STATS} onChange={setStat} />}
+        >
+          <EChart option={curve} height={340} testId="capacity-curve-chart" points={steps} ariaLabel="latency against offered rate per server" png={{ title: `Latency (total ${stat}) against the offered rate`, option: () => withTitle(capacityCurveOption(servers, stat, LIGHT), `Latency (total ${stat}) against the offered rate`, LIGHT) }} />
+        </Panel>
+        <Panel className="span-2" title={<>Throughput against concurrency <span className="muted">measured steps and the Universal Scalability Law fitted to them (dashed)</span></>}>
+          <EChart option={usl} height={320} testId="capacity-usl-chart" points={steps} ariaLabel="throughput against concurrency with the USL fit" png={{ title: 'Throughput against concurrency, USL fit', option: () => withTitle(uslOption(servers, LIGHT), 'Throughput against concurrency, USL fit', LIGHT) }} />
+        </Panel>
+      </div>
+      <div className="table-wrap panel">
+        <table className="data compact" data-testid="capacity-table">
+          <thead>
+            <tr>
+              <th>server</th>
+              <th>sustainable (req/s)</th>
+              <th>bracket (req/s)</th>
+              <th>limited by</th>
+              <th>knee (req/s)</th>
+              <th>search ended</th>
+              <th>USL σ</th>
+              <th>USL κ</th>
+              <th>USL peak (req/s)</th>
+              <th>USL R²</th>
+            </tr>
+          </thead>
+          <tbody>
+            {servers.map(({ targetId, name, capacity: { result, steps: s, ended, usl: fit, uslNote } }) => (
+              <tr key={targetId} title={`${result.detail}${uslNote ? `; no scalability fit: ${uslNote}` : ''}`}>
+                <td>{name}</td>
+                <td className="num">{sig(result.sustainable)}</td>
+                <td className="num">
+                  {sig(result.interval[0])} – {sig(result.interval[1])}
+                </td>
+                <td>{result.limitedBy}</td>
+                <td className="num">{result.kneeStep === null ? '-' : sig(s[result.kneeStep]!.rate)}</td>
+                <td>{ended}</td>
+                <td className="num">{fit ? sig(fit.sigma) : '-'}</td>
+                <td className="num">{fit ? sig(fit.kappa) : '-'}</td>
+                <td className="num">{fit ? sig(fit.peakX) : '-'}</td>
+                <td className="num">{fit ? sig(fit.r2) : '-'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
