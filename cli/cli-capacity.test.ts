@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,6 +51,24 @@ describe('loadscope run / show of a capacity search', () => {
     expect(show.stdout).toMatch(/^\s+80\s+[\d.]+.*broke: /m);
     const json = JSON.parse(cli('show', String(runJson.runId), '--json').stdout);
     expect(json.capacity).toEqual(runJson.capacity);
+  });
+
+  it('the HTML report has a Capacity section (table and both charts) and the PNG leads with its curves', () => {
+    const html = join(dir, 'report.html');
+    const png = join(dir, 'report.png');
+    const out = cli('export', String(runJson.runId), '--html', html, '--png', png);
+    expect(out.status, out.stderr).toBe(0);
+    const text = readFileSync(html, 'utf8');
+    expect(text).toMatch(/<section class="capacity" data-servers="1"><h2>Capacity /);
+    expect(text).toMatch(/<tr data-server="sequential"[^>]*><td class="left">sequential<\/td><td class="num" data-value="40">40<\/td><td class="num">40 – 60<\/td>/);
+    const section = text.slice(text.indexOf('<section class="capacity"'), text.indexOf('</section>', text.indexOf('<section class="capacity"')));
+    expect(section).toContain('data-chart-id="capacity-curve"');
+    expect(section).toContain('data-chart-id="capacity-usl"');
+    // the options drawn: the knee pinned on the curve
+    const data = JSON.parse(text.slice(text.indexOf('id="loadscope-data">') + 20, text.indexOf('</script>', text.indexOf('id="loadscope-data">'))));
+    const curve = data.charts.find((c: { id: string }) => c.id === 'capacity-curve');
+    expect(curve.option.series[0].markPoint.data[0].coord[0]).toBe(60);
+    expect(readFileSync(png).subarray(1, 4).toString()).toBe('PNG');
   });
 
   it('a run that is not a capacity search prints no capacity section', () => {

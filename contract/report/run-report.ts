@@ -2,6 +2,8 @@ import type { EChartsOption } from 'echarts';
 import { clampPercentiles } from '../measurement.js';
 import { ERROR_KINDS, type ErrorKind, type LatencyStats, type LiveWindow, type MachineInfo, type ReportTableResult, type RunSummary, type ServerSample } from '../results.js';
 import { inFlightOption, latencyOption, meanBarsOption, percentileOption, serverOption, throughputOption, withTitle, type LatencyMetric, type MeanBar, type PercentileCurve } from './chart-options.js';
+import { runCapacity, type ServerCapacity } from '../capacity/run-capacity.js';
+import { capacityCurveOption, uslOption } from './capacity-chart.js';
 import { colorAt, type Palette } from './palette.js';
 import { timeExtentSec, type SeriesGroup } from './series.js';
 
@@ -102,6 +104,8 @@ export interface RunReport {
   tables: ReportTableResult[];
   thresholds: ThresholdRow[];
   charts: ReportChart[];
+  /** a capacity search's per-server figures (its charts are 'capacity-curve' and 'capacity-usl'); null for other runs */
+  capacity: ServerCapacity[] | null;
 }
 
 export interface CurveInput {
@@ -203,6 +207,14 @@ export function buildRunReport(input: RunReportInput, p: Palette): RunReport {
   const { run } = input;
   const rows = phaseRows(run);
   const groups = runGroups(run, input.windows, input.samples);
+  const capacity = runCapacity(run, input);
+  const charts = runCharts(run, groups, rows, input.curves, p);
+  if (capacity !== null && capacity.length > 0) {
+    charts.unshift(
+      { id: 'capacity-curve', title: 'Latency (total p99) against the offered rate', option: withTitle(capacityCurveOption(capacity, 'p99', p), 'Latency (total p99) against the offered rate', p, 'every server overlaid; the pin marks each knee') },
+      { id: 'capacity-usl', title: 'Throughput against concurrency, USL fit', option: withTitle(uslOption(capacity, p), 'Throughput against concurrency, USL fit', p, 'measured steps, fitted Universal Scalability Law dashed') },
+    );
+  }
   return {
     runId: run.id,
     title: `Run ${run.id}: ${run.title}`,
@@ -222,6 +234,7 @@ export function buildRunReport(input: RunReportInput, p: Palette): RunReport {
     rows,
     tables: run.report,
     thresholds: thresholdsOf(run),
-    charts: runCharts(run, groups, rows, input.curves, p),
+    charts,
+    capacity,
   };
 }

@@ -44,7 +44,9 @@ export async function runSummaryPng(report: RunReport): Promise<Buffer> {
   const rows = report.rows.slice(0, 40);
   const headerH = 110 + (report.problem ? 34 : 0) + report.targetProblems.length * 22;
   const tableH = 30 + 22 * (rows.length + 1);
-  const charts = MAIN_CHARTS.map((id) => report.charts.find((c) => c.id === id)).filter((c): c is ReportChart => c !== undefined);
+  // a capacity search leads with its two curves
+  const main = report.capacity !== null && report.capacity.length > 0 ? ['capacity-curve', 'capacity-usl', ...MAIN_CHARTS.slice(0, 4)] : MAIN_CHARTS;
+  const charts = main.map((id) => report.charts.find((c) => c.id === id)).filter((c): c is ReportChart => c !== undefined);
   const height = headerH + tableH + Math.ceil(charts.length / 2) * (CHART_H + 10) + 20;
   const canvas = createCanvas(WIDTH, height);
   const ctx = canvas.getContext('2d');
