@@ -134,6 +134,8 @@ export const calls = {
     response: CompareResult,
   },
   'runs:delete': { request: RunId, response: z.object({ deleted: z.boolean() }) },
+  /** makes these runs, in this order, one group of repeated runs (named by the first run's id) */
+  'runs:group': { request: z.strictObject({ runIds: z.array(z.number().int().positive()).min(1).max(50) }), response: z.object({ groupId: z.number() }) },
   'runs:export': {
     request: z.strictObject({ runId: z.number().int().positive(), format: ExportFormat }),
     response: ExportResult,

@@ -115,6 +115,10 @@ export const MachineInfo = z.object({
 });
 export type MachineInfo = z.infer<typeof MachineInfo>;
 
+/** A run's place in a group of repeated runs (`run --repeat N`): the group is named by its first run's id. */
+export const RunGroupRef = z.object({ id: z.number(), index: z.number(), size: z.number() });
+export type RunGroupRef = z.infer<typeof RunGroupRef>;
+
 export const RunSummary = z.object({
   id: z.number(),
   scenarioName: z.string(),
@@ -136,6 +140,7 @@ export const RunSummary = z.object({
   report: z.array(ReportTableResult),
   /** every threshold checked, per server run and phase */
   thresholds: z.array(ThresholdResult),
+  group: RunGroupRef.nullable().default(null),
 });
 export type RunSummary = z.infer<typeof RunSummary>;
 
@@ -154,6 +159,7 @@ export const RunListItem = z.object({
   /** mean total time over all requests, ms */
   meanTotalMs: z.number().nullable(),
   thresholds: ThresholdTally,
+  group: RunGroupRef.nullable().default(null),
 });
 export type RunListItem = z.infer<typeof RunListItem>;
 

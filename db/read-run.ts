@@ -61,6 +61,7 @@ function thresholdTally(r: Row, where: string): { passed: number; failed: number
 export class RunReader {
   private readonly run: Database.Statement;
   private readonly exists: Database.Statement;
+  private readonly groupSize: Database.Statement;
   private readonly cells: Database.Statement;
   private readonly targets: Database.Statement;
   private readonly phases: Database.Statement;
@@ -74,6 +75,7 @@ export class RunReader {
     this.thresholdStore = new ThresholdStore(db);
     this.run = db.prepare('SELECT * FROM runs WHERE id = ?');
     this.exists = db.prepare('SELECT 1 FROM runs WHERE id = ?').pluck();
+    this.groupSize = db.prepare('SELECT count(*) FROM runs WHERE group_id = ?').pluck();
     this.cells = db.prepare('SELECT idx, label, params_json FROM cells WHERE run_id = ? ORDER BY idx');
     this.targets = db.prepare('SELECT * FROM targets WHERE run_id = ? ORDER BY id');
     this.phases = db.prepare(
@@ -91,7 +93,7 @@ export class RunReader {
     );
     // Per-run aggregates as correlated subqueries, so only the runs inside the limit pay for them.
     this.list = db.prepare(
-      `SELECT r.id, r.scenario_name, r.title, r.status, r.quick, r.created_at, r.duration_ms, r.engine,
+      `SELECT r.id, r.scenario_name, r.title, r.status, r.quick, r.created_at, r.duration_ms, r.engine, r.group_id, r.group_index,
          (SELECT coalesce(sum(p.count), 0) FROM phases p JOIN targets t ON t.id = p.target_id WHERE t.run_id = r.id) AS requests,
          (SELECT coalesce(sum(p.count - p.ok), 0) FROM phases p JOIN targets t ON t.id = p.target_id WHERE t.run_id = r.id) AS errors,
          (SELECT sum(json_extract(p.total_json, '$.mean') * json_extract(p.total_json, '$.count')) / nullif(sum(json_extract(p.total_json, '$.count')), 0)
@@ -105,6 +107,11 @@ export class RunReader {
        ORDER BY r.id DESC
        LIMIT @limit`,
     );
+  }
+
+  private groupOf(id: number | null, index: number | null): { id: number; index: number; size: number } | null {
+    if (id === null || index === null) return null;
+    return { id, index, size: this.groupSize.get(id) as number };
   }
 
   has(runId: number): boolean {
@@ -169,6 +176,7 @@ export class RunReader {
       }),
       report: json(r, 'report_json', where) ?? [],
       thresholds: this.thresholdStore.forRun(runId),
+      group: this.groupOf(optNum(r, 'group_id', where), optNum(r, 'group_index', where)),
     };
     const parsed = RunSummary.safeParse(candidate);
     if (!parsed.success) throw schemaError(where, parsed.error.issues);
@@ -199,6 +207,7 @@ export class RunReader {
         engine: str(r, 'engine', where),
         meanTotalMs: optNum(r, 'mean_total', where),
         thresholds: thresholdTally(r, where),
+        group: this.groupOf(optNum(r, 'group_id', where), optNum(r, 'group_index', where)),
       };
     });
     const parsed = RunListItem.array().safeParse(candidates);

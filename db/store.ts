@@ -117,6 +117,8 @@ export interface Store {
   getHistograms(runId: number): PhaseHistograms[];
   iterateRequests(runId: number): IterableIterator<StoredRequestRow>;
   deleteRun(runId: number): boolean;
+  /** Makes these runs (in this order) one group of repeated runs, named by the first run's id. */
+  groupRuns(runIds: readonly number[]): number;
   /** What a run was started from; null for runs stored before the library existed. */
   getRunSource(runId: number): (RunSource & { quick: boolean }) | null;
   readonly library: ScenarioLibrary;
@@ -205,6 +207,7 @@ function prepareStatements(db: Database.Database) {
     insertSample: db.prepare('INSERT INTO samples (target_id, t_ms, cpu, rss, processes, busy, queue) VALUES (?, ?, ?, ?, ?, ?, ?)'),
     deleteRun: db.prepare('DELETE FROM runs WHERE id = ?'),
     setEngineNote: db.prepare('UPDATE runs SET engine_note = ? WHERE id = ?'),
+    setGroup: db.prepare('UPDATE runs SET group_id = ?, group_index = ? WHERE id = ?'),
     runSource: db.prepare('SELECT quick, source_text, source_set_json, library_version_id FROM runs WHERE id = ?'),
   };
 }
@@ -337,6 +340,17 @@ class SqliteStore implements Store {
 
   setEngineNote(runId: number, note: string | null): void {
     if (this.stmt.setEngineNote.run(note, runId).changes === 0) throw runNotFound(runId);
+  }
+
+  groupRuns(runIds: readonly number[]): number {
+    const groupId = runIds[0];
+    if (groupId === undefined) throw new LoadscopeError('LS_ERR_BAD_REQUEST', 'a group needs at least one run');
+    this.db.transaction(() => {
+      runIds.forEach((runId, index) => {
+        if (this.stmt.setGroup.run(groupId, index, runId).changes === 0) throw runNotFound(runId);
+      });
+    })();
+    return groupId;
   }
 
   saveThresholds(targetId: number, results: readonly ThresholdResult[]): void {

@@ -35,6 +35,7 @@ function storedRun(id: number, name: string, targets: TargetResult[], quick = fa
     targets,
     report: [],
     thresholds: [],
+    group: null,
   };
 }
 

@@ -25,8 +25,9 @@ export function registerList(program: Command): void {
         const rows = runs.map((r) => [
           String(r.id), r.scenarioName + (r.quick ? ' (quick)' : ''), r.createdAt.replace('T', ' ').slice(0, 19), r.status,
           fmtDuration(r.durationMs), fmtNum(r.requests), fmtNum(r.errors), fmtMs(r.meanTotalMs), r.servers.join(', '),
+          r.group === null ? '' : `${r.group.id} (${r.group.index + 1} of ${r.group.size})`,
         ]);
-        process.stdout.write(textTable(['id', 'scenario', 'created', 'status', 'duration', 'requests', 'errors', 'mean total (ms)', 'servers'], rows) + '\n');
+        process.stdout.write(textTable(['id', 'scenario', 'created', 'status', 'duration', 'requests', 'errors', 'mean total (ms)', 'servers', 'group'], rows) + '\n');
       });
     });
 }

@@ -1,11 +1,13 @@
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import type { ParsedCallRequest } from '../../contract/api.js';
 import { resolveScenarioFile } from '../../engine/scenario/load.js';
 import { LoadscopeError } from '../../contract/errors.js';
-import { RUN_ENGINES, type RunEngine, type RunStatus } from '../../contract/results.js';
+import { groupFigures } from '../../contract/group-stats.js';
+import { RUN_ENGINES, type RunEngine, type RunStatus, type RunSummary } from '../../contract/results.js';
 import { THRESHOLD_FAILED_EXIT_CODE } from '../../contract/thresholds.js';
 import { capacityJson, formatCapacity, storedCapacity } from '../format/capacity.js';
+import { formatGroup, groupJson } from '../format/group.js';
 import { formatReportTables } from '../format/report.js';
 import { formatRunSummary, runSummaryJson } from '../format/run-summary.js';
 import { collectSet, dbOption, parseRunId, withEngine } from '../options.js';
@@ -21,6 +23,14 @@ interface RunCliOptions {
   engine: RunEngine;
   db?: string;
   fromRun?: number;
+  repeat: number;
+}
+
+/** --repeat: a whole number of runs, 1 to 50 (every load loop is bounded). */
+function parseRepeat(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > 50) throw new InvalidArgumentError(`--repeat takes a whole number of runs from 1 to 50, got '${value}'`);
+  return n;
 }
 
 /** A file is read here (the engine takes names and text, never paths); a name goes as it is. */
@@ -57,6 +67,7 @@ export function registerRun(program: Command): void {
     .option('--from-run <run>', "run a stored run's scenario again (its own text, quick and --set)", parseRunId)
     .option('--quick', "use the scenario's quick profile (smaller sizes, same shape)", false)
     .option('--json', 'print one JSON document instead of tables', false)
+    .option('--repeat <n>', "run it n times (1-50), one after another, stored as one group; prints each figure's mean with its 95 % interval across the runs", parseRepeat, 1)
     .option('--set <path=value>', 'override a scenario value, e.g. --set phases[0].count=50 (repeatable)', collectSet, {})
     .option('--allow-remote', 'consent to send load to a target outside this machine (named in the scenario)', false)
     .option('--allow-commands', "consent to run the scenario's external server commands", false)
@@ -67,39 +78,58 @@ export function registerRun(program: Command): void {
       const source = runSource(scenario, opts.fromRun);
       let stoppedBy: StopSignal | null = null;
       const status = await withEngine(opts.db, async (engine) => {
-        const detach = attachProgress(engine, process.stderr);
-        let runId: number;
-        try {
-          const consent = { allowRemote: opts.allowRemote, allowCommands: opts.allowCommands };
-          ({ runId } = await engine.startRun(source, { quick: opts.quick, set: opts.set, consent, engine: opts.engine }));
-        } catch (err) {
-          detach();
-          throw err;
+        const runs: RunSummary[] = [];
+        // one run after another; a signal, a failed or a cancelled run ends the repeats, keeping what ran
+        for (let i = 0; i < opts.repeat && stoppedBy === null; i++) {
+          if (opts.repeat > 1) process.stderr.write(`run ${i + 1} of ${opts.repeat}\n`);
+          const detach = attachProgress(engine, process.stderr);
+          let runId: number;
+          try {
+            const consent = { allowRemote: opts.allowRemote, allowCommands: opts.allowCommands };
+            ({ runId } = await engine.startRun(source, { quick: opts.quick, set: opts.set, consent, engine: opts.engine }));
+          } catch (err) {
+            detach();
+            throw err;
+          }
+          // Ctrl-C, SIGTERM and SIGHUP cancel cleanly: what was measured is kept, the servers are
+          // stopped and the run is stored as cancelled naming the signal.
+          const offSignals = onStopSignal((signal) => {
+            stoppedBy ??= signal;
+            void engine.handlers['runs:cancel']({ runId, reason: cancelReason(signal) });
+          });
+          try {
+            await engine.waitForRun(runId);
+          } finally {
+            detach();
+            // A signal during the summary below still finds a handler (and is ignored) rather than killing us.
+            offSignals();
+            onStopSignal(() => undefined);
+          }
+          const run = await engine.handlers['runs:get']({ runId });
+          runs.push(run);
+          if (run.status !== 'completed') break;
         }
-        // Ctrl-C, SIGTERM and SIGHUP cancel cleanly: what was measured is kept, the servers are
-        // stopped and the run is stored as cancelled naming the signal.
-        const offSignals = onStopSignal((signal) => {
-          stoppedBy ??= signal;
-          void engine.handlers['runs:cancel']({ runId, reason: cancelReason(signal) });
-        });
-        try {
-          await engine.waitForRun(runId);
-        } finally {
-          detach();
-          // A signal during the summary below still finds a handler (and is ignored) rather than killing us.
-          offSignals();
-          onStopSignal(() => undefined);
+        const groupId = runs.length > 1 ? (await engine.handlers['runs:group']({ runIds: runs.map((r) => r.id) })).groupId : null;
+        const json: unknown[] = [];
+        for (const stored of runs) {
+          const run = groupId === null ? stored : await engine.handlers['runs:get']({ runId: stored.id });
+          const capacity = await storedCapacity(run, () => engine.handlers['runs:windows']({ runId: run.id }));
+          if (opts.json) json.push({ ...runSummaryJson(run), ...(capacity && { capacity: capacityJson(capacity) }) });
+          else {
+            process.stdout.write(formatRunSummary(run) + '\n');
+            if (capacity && capacity.length > 0) process.stdout.write('\n' + formatCapacity(capacity) + '\n');
+            if (run.report.length > 0) process.stdout.write('\n' + formatReportTables(run.report) + '\n');
+          }
         }
-        const run = await engine.handlers['runs:get']({ runId });
-        const capacity = await storedCapacity(run, () => engine.handlers['runs:windows']({ runId }));
+        const figures = groupId === null ? [] : groupFigures(runs);
         if (opts.json) {
-          process.stdout.write(JSON.stringify({ ...runSummaryJson(run), ...(capacity && { capacity: capacityJson(capacity) }) }, null, 2) + '\n');
-        } else {
-          process.stdout.write(formatRunSummary(run) + '\n');
-          if (capacity && capacity.length > 0) process.stdout.write('\n' + formatCapacity(capacity) + '\n');
-          if (run.report.length > 0) process.stdout.write('\n' + formatReportTables(run.report) + '\n');
+          const doc = groupId === null ? json[0] : { group: { id: groupId, runIds: runs.map((r) => r.id), figures: groupJson(figures) }, runs: json };
+          process.stdout.write(JSON.stringify(doc, null, 2) + '\n');
+        } else if (groupId !== null) {
+          process.stdout.write('\n' + formatGroup(groupId, runs.map((r) => r.id), figures) + '\n');
         }
-        return { status: run.status, thresholdsFailed: run.thresholds.some((t) => !t.passed) };
+        const worst = runs.find((r) => r.status !== 'completed')?.status ?? 'completed';
+        return { status: worst, thresholdsFailed: runs.some((r) => r.thresholds.some((t) => !t.passed)) };
       });
       if (stoppedBy !== null) process.exitCode = signalExitCode(stoppedBy);
       else process.exitCode = runExitCode(status.status, status.thresholdsFailed);

@@ -2,17 +2,24 @@ import type { Command } from 'commander';
 import { capacityJson, formatCapacity, storedCapacity } from '../format/capacity.js';
 import { formatReportTables } from '../format/report.js';
 import { formatRunSummary, runSummaryJson } from '../format/run-summary.js';
+import { LoadscopeError } from '../../contract/errors.js';
+import { groupFigures } from '../../contract/group-stats.js';
+import { formatGroup, groupJson } from '../format/group.js';
+import type { Engine } from '../../engine/engine.js';
 import { dbOption, parseRunId, withEngine } from '../options.js';
 
 export function registerShow(program: Command): void {
   program
     .command('show')
     .description("print a stored run's per-phase figures and its report tables")
-    .argument('<run>', 'run id (see `loadscope list`)', parseRunId)
+    .argument('[run]', 'run id (see `loadscope list`)', parseRunId)
+    .option('--group <id>', 'a group of repeated runs (`run --repeat N`): each figure\'s mean with its 95 % interval across them', parseRunId)
     .option('--json', 'print one JSON document', false)
     .addOption(dbOption())
-    .action(async (runId: number, opts: { json: boolean; db?: string }) => {
+    .action(async (runId: number | undefined, opts: { json: boolean; db?: string; group?: number }) => {
       await withEngine(opts.db, async (engine) => {
+        if (opts.group !== undefined) return showGroup(engine, opts.group, opts.json);
+        if (runId === undefined) throw new LoadscopeError('LS_ERR_BAD_REQUEST', 'which run? give a run id (see `loadscope list`) or --group <id>');
         const run = await engine.handlers['runs:get']({ runId });
         // a capacity search's figures, judged from the stored steps the way the engine judged them
         const capacity = await storedCapacity(run, () => engine.handlers['runs:windows']({ runId }));
@@ -22,4 +29,15 @@ export function registerShow(program: Command): void {
         if (run.report.length > 0) process.stdout.write('\n' + formatReportTables(run.report) + '\n');
       });
     });
+}
+
+/** The figures of a group of repeated runs, across them. */
+async function showGroup(engine: Engine, groupId: number, json: boolean): Promise<void> {
+  const members = (await engine.handlers['runs:list']({ limit: 10_000 })).filter((r) => r.group?.id === groupId).sort((a, b) => a.group!.index - b.group!.index);
+  if (members.length === 0) throw new LoadscopeError('LS_ERR_RUN_NOT_FOUND', `no group ${groupId}; \`loadscope list\` shows each grouped run's group`);
+  const runs = await Promise.all(members.map((m) => engine.handlers['runs:get']({ runId: m.id })));
+  const figures = groupFigures(runs);
+  const runIds = runs.map((r) => r.id);
+  if (json) return void process.stdout.write(JSON.stringify({ group: { id: groupId, runIds, figures: groupJson(figures) } }, null, 2) + '\n');
+  process.stdout.write(formatGroup(groupId, runIds, figures) + '\n');
 }

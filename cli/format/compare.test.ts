@@ -9,7 +9,7 @@ import { compareJson, formatCompare } from './compare.js';
 
 function run(id: number, phase: PhaseResult): RunSummary {
   const target = { id: id * 10, cellIndex: 0, serverIndex: 0, label: 'single', name: 'single', architecture: 'single', status: 'completed' as const, reason: null, startedAt: null, durationMs: 1000, phases: [phase], peakCpu: null, peakRssBytes: null, peakProcesses: null, rawRows: 100, rawSampled: false };
-  return { id, scenarioName: 'fixed', title: 'fixed', status: 'completed', reason: null, quick: false, createdAt: '2026-11-23', endedAt: null, durationMs: 1000, machine, scenario: {}, engine: 'native', engineNote: null, cells: [], targets: [target], report: [], thresholds: [] };
+  return { id, scenarioName: 'fixed', title: 'fixed', status: 'completed', reason: null, quick: false, createdAt: '2026-11-23', endedAt: null, durationMs: 1000, machine, scenario: {}, engine: 'native', engineNote: null, cells: [], targets: [target], report: [], thresholds: [], group: null };
 }
 
 const a = run(1, phaseResult(0, { name: 'steady', total: stats(100) }));

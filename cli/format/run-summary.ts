@@ -14,6 +14,7 @@ const errorsText = (errors: ErrorCounts) =>
 export function formatRunSummary(run: RunSummary): string {
   const head = `Run ${run.id}: ${run.title} (${run.scenarioName}${run.quick ? ', quick' : ''}) - ${run.status}` +
     `${run.reason ? ` (${run.reason})` : ''}, ${fmtDuration(run.durationMs)}`;
+  const grouped = run.group === null ? '' : `\nrun ${run.group.index + 1} of ${run.group.size} in group ${run.group.id} (\`loadscope show --group ${run.group.id}\` shows the figures across them)`;
   const header = ['server / phase', 'requests', 'errors', 'req/s', 'total mean (ms)', 'total p50 (ms)', 'total p99 (ms)', 'total max (ms)', 'wait mean (ms)', 'processing mean (ms)', 'server wait p99 (ms)', 'lag p99 (ms)'];
   const rows: string[][] = [];
   const notes: string[] = [];
@@ -37,7 +38,7 @@ export function formatRunSummary(run: RunSummary): string {
   // A k6 run's times start at its send time, not an intended time: said before the figures.
   const engine = run.engine === 'k6' ? `load sent by k6: ${run.engineNote ?? ''}\n` : '';
   const said = notes.length > 0 ? `${notes.join('\n')}\n` : '';
-  const table = `${head}\n${engine}${textTable(header, rows)}\n${said}${glossaryLines(['total', 'wait', 'processing', 'server wait', 'lag']).join('\n')}`;
+  const table = `${head}${grouped}\n${engine}${textTable(header, rows)}\n${said}${glossaryLines(['total', 'wait', 'processing', 'server wait', 'lag']).join('\n')}`;
   return run.thresholds.length > 0 ? `${table}\n\n${formatThresholds(run)}` : table;
 }
 

@@ -20,6 +20,7 @@ function run(overrides: Partial<RunSummary> = {}): RunSummary {
     targets: [{ id: 1, cellIndex: 0, serverIndex: 0, label: EVIL, name: EVIL, architecture: 'single', status: 'failed', reason: EVIL, startedAt: null, durationMs: 1000, phases: [phaseResult(0, { name: EVIL })], peakCpu: null, peakRssBytes: null, peakProcesses: null, rawRows: 0, rawSampled: false }],
     report: [{ title: EVIL, unit: 'ms', header: [EVIL], rows: [[EVIL]] }],
     thresholds: [],
+    group: null,
     engine: 'native',
     engineNote: null,
     ...overrides,

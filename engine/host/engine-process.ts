@@ -158,6 +158,7 @@ export function startEngineProcess(options: EngineProcessOptions = {}): EnginePr
     'runs:requests': (r) => call('runs:requests', r),
     'runs:compare': (r) => call('runs:compare', r),
     'runs:delete': (r) => call('runs:delete', r),
+    'runs:group': (r) => call('runs:group', r),
     'runs:export': (r) => call('runs:export', r),
     'runs:exportCompare': (r) => call('runs:exportCompare', r),
     'k6:status': (r) => call('k6:status', r),
