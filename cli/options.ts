@@ -1,4 +1,4 @@
-import { Option } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import { LoadscopeError } from '../contract/errors.js';
 
 export const dbOption = () => new Option('--db <path>', 'the database file (default: LOADSCOPE_DB or your data folder)');
@@ -29,4 +29,11 @@ export function collectSet(value: string, previous: Record<string, string>): Rec
   const eq = value.indexOf('=');
   if (eq <= 0) throw new LoadscopeError('LS_ERR_BAD_REQUEST', `--set takes path=value, got '${value}'`);
   return { ...previous, [value.slice(0, eq)]: value.slice(eq + 1) };
+}
+
+/** --repeat: a whole number of runs, 1 to 50 (every load loop is bounded). */
+export function parseRepeat(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > 50) throw new InvalidArgumentError(`--repeat takes a whole number of runs from 1 to 50, got '${value}'`);
+  return n;
 }

@@ -66,3 +66,18 @@ describe('reproduce: run reports', () => {
     expect(html).toContain('data-chart-id="percentiles-total"');
   });
 });
+
+describe('reproduce --repeat', () => {
+  it('runs the scenario N times as one group and the document gives each ratio across them', async () => {
+    const out = join(dir, 'docs', 'reproductions.md');
+    const result = await reproduce(engine, { command: 'npx loadscope reproduce --quick --repeat 2', fromDb: false, quick: true, only: ['002'], repeat: 2, out });
+    const [entry] = result.scenarios;
+    expect(entry!.repeats?.map((r) => r.group)).toEqual([
+      { id: entry!.repeats![0]!.id, index: 0, size: 2 },
+      { id: entry!.repeats![0]!.id, index: 1, size: 2 },
+    ]);
+    const doc = readFileSync(out, 'utf8');
+    expect(doc).toContain(`#### Across 2 runs (${entry!.repeats!.map((r) => r.id).join(', ')})`);
+    expect(doc).toMatch(/\| 002-two-clients \(required\) \| - \| [\d.]+, [\d.]+ \| [\d.]+ \| [\d.]+ – [\d.]+ \| ratio in 1\.6\.\.2\.4 \| (yes|\*\*no\*\*) \|/);
+  }, 120_000);
+});

@@ -43,6 +43,8 @@ export interface ReproduceOptions {
   out: string;
   /** replace a full-size document with a quick one */
   force?: boolean;
+  /** run each scenario this many times, stored as one group; the document states each ratio's interval (default 1) */
+  repeat?: number;
   command: string;
   onProgress?: (p: ReproduceProgress) => void;
   signal?: AbortSignal;
@@ -132,6 +134,26 @@ async function runOne(engine: Engine, name: string, at: { index: number; count: 
   }
 }
 
+/** `repeat` runs of one scenario, one after another, grouped; a run that does not complete ends the repeats. */
+async function runRepeated(engine: Engine, name: string, at: { index: number; count: number; startedMs: number }, opts: ReproduceOptions): Promise<ReproducedScenario> {
+  const repeat = opts.repeat ?? 1;
+  const runs: RunSummary[] = [];
+  let first: ReproducedScenario | null = null;
+  for (let k = 0; k < repeat && !opts.signal?.aborted; k++) {
+    const one = await runOne(engine, name, at, opts);
+    first ??= one;
+    if (one.run === null) break;
+    runs.push(one.run);
+    if (one.run.status !== 'completed') break;
+  }
+  if (runs.length > 1) {
+    await engine.handlers['runs:group']({ runIds: runs.map((r) => r.id) });
+    const grouped = await Promise.all(runs.map((r) => engine.handlers['runs:get']({ runId: r.id })));
+    return { name, run: grouped[0]!, repeats: grouped };
+  }
+  return first ?? { name, run: null, error: 'cancelled before it started' };
+}
+
 /**
  * Each scenario's run as a self-contained HTML report next to the document (reports/<scenario>.html),
  * linked from its section, so a reader can open every phase and chart of the run the figures came from.
@@ -156,7 +178,7 @@ export async function reproduce(engine: Engine, opts: ReproduceOptions): Promise
   const scenarios: ReproducedScenario[] = [];
   for (const [i, name] of names.entries()) {
     if (opts.signal?.aborted) break;
-    scenarios.push(opts.fromDb ? await latestStored(engine, name, opts.quick) : await runOne(engine, name, { index: i + 1, count: names.length, startedMs }, opts));
+    scenarios.push(opts.fromDb ? await latestStored(engine, name, opts.quick) : await runRepeated(engine, name, { index: i + 1, count: names.length, startedMs }, opts));
   }
   if (opts.signal?.aborted) return { out: opts.out, scenarios, written: false };
   mkdirSync(dirname(opts.out), { recursive: true });

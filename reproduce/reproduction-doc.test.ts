@@ -117,3 +117,23 @@ describe('reproductionDoc', () => {
     expect(quick).toContain('judge this on a full-size run');
   });
 });
+
+describe('reproductionDoc of repeated runs', () => {
+  // seed 002's two-clients check (ratio of durations, 1.6..2.4) in three runs: 2.0, 2.1, 1.7
+  const runs = [4_000, 4_200, 3_400].map((twoClients, i) =>
+    storedRun(20 + i, 'seed-002-sequential', [
+      target('rudy (single, concurrency 1)', 0, [
+        { name: '1 client, no delay', total: 0.3, durationMs: 30 },
+        { name: '1 client, 40 ms delay', total: 41, durationMs: 2_000 },
+        { name: '2 clients, 40 ms delay', total: 41, durationMs: twoClients },
+      ]),
+    ]),
+  );
+  const doc = reproductionDoc({ quick: false, command: 'npx loadscope reproduce --repeat 3', generatedAt: '2025-01-02T04:00:00.000Z', scenarios: [{ name: 'seed-002-sequential', run: runs[0]!, repeats: runs }] });
+
+  it("states each ratio in every run, its mean and 95 % interval, and whether the whole interval satisfies the shape", () => {
+    expect(doc).toContain('#### Across 3 runs (20, 21, 22)');
+    // mean 1.93, sd 0.208, half-width 4.303 * 0.208 / sqrt(3) = 0.517: 1.42 .. 2.45, which leaves 1.6..2.4
+    expect(doc).toMatch(/\| 002-two-clients \(required\) \| - \| 2, 2\.10, 1\.70 \| 1\.93 \| 1\.42 – 2\.45 \| ratio in 1\.6\.\.2\.4 \| \*\*no\*\* \|/);
+  });
+});

@@ -1,6 +1,7 @@
 import type { MachineInfo, RunSummary } from '../contract/results.js';
 import { Scenario } from '../contract/scenario.js';
-import { checksFor, evaluateCheck, rangeText, type CheckResult } from './expectations.js';
+import { meanInterval, type MeanInterval } from '../contract/group-stats.js';
+import { checksFor, evaluateCheck, rangeText, type CheckResult, type ShapeCheck } from './expectations.js';
 import { formatNumber, formatTable } from '../engine/report/format-table.js';
 import { renderReport } from '../engine/report/render-report.js';
 import { SEEDS, seedScenario } from './seeds.js';
@@ -20,6 +21,8 @@ export interface ReproducedScenario {
   error?: string;
   /** the run's HTML report, relative to the document */
   report?: string;
+  /** with `--repeat N`: every run of the group, in order (`run` is the first) */
+  repeats?: RunSummary[];
 }
 
 export interface ReproductionDocInput {
@@ -111,6 +114,53 @@ function checksSection(results: readonly CheckResult[], quick: boolean): string[
   return lines;
 }
 
+/** A check's value in every run of a group, per case, with its 95 % interval and whether all of it lies in the shape's range. */
+export interface RepeatedCase {
+  label: string;
+  values: (number | null)[];
+  interval: MeanInterval;
+  /** every value the interval allows satisfies the shape; null without an interval */
+  wholeIntervalHolds: boolean | null;
+}
+
+function inRange(check: Pick<ShapeCheck, 'min' | 'max'>, lo: number, hi: number): boolean {
+  return (check.min === undefined || lo >= check.min) && (check.max === undefined || hi <= check.max);
+}
+
+export function repeatedCases(check: ShapeCheck, scenario: Scenario, runs: readonly RunSummary[]): RepeatedCase[] {
+  const perRun = runs.map((r) => evaluateCheck(check, scenario, r));
+  const labels = [...new Set(perRun.flatMap((r) => r.cases.map((c) => c.label)))];
+  return labels.map((label) => {
+    const values = perRun.map((r) => r.cases.find((c) => c.label === label)?.value ?? null);
+    const interval = meanInterval(values.filter((v): v is number => v !== null));
+    const wholeIntervalHolds = interval.low === null || interval.high === null ? null : inRange(check, interval.low, interval.high);
+    return { label, values, interval, wholeIntervalHolds };
+  });
+}
+
+function repeatsSection(entry: ReproducedScenario, scenario: Scenario): string[] {
+  const runs = entry.repeats ?? [];
+  if (runs.length < 2) return [];
+  const lines = [
+    '',
+    `#### Across ${runs.length} runs (${runs.map((r) => r.id).join(', ')})`,
+    '',
+    "Each shape check's ratio in every run, its mean with a 95 % interval (Student's t) and whether the whole interval satisfies the shape: a shape that holds in one run but whose interval crosses the bound may not hold again.",
+    '',
+    '| check | case | each run | mean | 95 % interval | expected | whole interval satisfies |',
+    '| --- | --- | --- | ---: | --- | --- | --- |',
+  ];
+  for (const check of checksFor(entry.name)) {
+    for (const c of repeatedCases(check, scenario, runs)) {
+      const id = check.required ? `${check.id} (required)` : check.id;
+      const interval = c.interval.low === null ? '-' : `${num(c.interval.low)} – ${num(c.interval.high)}`;
+      const whole = c.wholeIntervalHolds === null ? 'no interval' : c.wholeIntervalHolds ? 'yes' : '**no**';
+      lines.push(`| ${esc(id)} | ${esc(c.label || '-')} | ${c.values.map(num).join(', ')} | ${num(c.interval.mean)} | ${interval} | ${esc(rangeText(check))} | ${whole} |`);
+    }
+  }
+  return lines;
+}
+
 function targetsNote(run: RunSummary): string[] {
   const bad = run.targets.filter((t) => t.status !== 'completed');
   if (bad.length === 0) return [];
@@ -146,6 +196,7 @@ function scenarioSection(entry: ReproducedScenario, quick: boolean): { lines: st
   const results = scenario ? checksFor(entry.name).map((c) => evaluateCheck(c, scenario, run)) : [];
   if (scenario) lines.push(...winnersSection(entry.name, scenario, run));
   lines.push(...checksSection(results, quick));
+  if (scenario) lines.push(...repeatsSection(entry, scenario));
   return { lines, results };
 }
 
@@ -179,7 +230,11 @@ export function reproductionDoc(input: ReproductionDocInput): string {
     '',
     `Machine: ${machines.length > 0 ? machines.join('; ') : 'unknown'}.`,
     '',
-    dates.length > 0 ? `Runs made between ${dates[0]} and ${dates[dates.length - 1]}; each figure is one run.` : 'No runs.',
+    dates.length === 0
+      ? 'No runs.'
+      : input.scenarios.some((sc) => (sc.repeats?.length ?? 0) > 1)
+        ? `Runs made between ${dates[0]} and ${dates[dates.length - 1]}; the tables show each scenario's first run, and "Across N runs" each shape's ratio in every run with its 95 % interval.`
+        : `Runs made between ${dates[0]} and ${dates[dates.length - 1]}; each figure is one run (\`npx loadscope reproduce --repeat 3\` runs each scenario three times and states each shape's interval across them).`,
     '',
     'Each write-up is a reference for the shape (who wins, by roughly how much), not for absolute values: its hardware is not ours. The checks below state each shape as a ratio with the range it allows; their definitions are in reproduce/expectations.ts and the write-ups\' transcribed figures in reproduce/writeup-figures.ts.',
     '',

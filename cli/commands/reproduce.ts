@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { dbOption, withEngine } from '../options.js';
+import { dbOption, parseRepeat, withEngine } from '../options.js';
 import { cancelReason, onStopSignal, signalExitCode, type StopSignal } from '../signals.js';
 
 interface ReproduceCliOptions {
@@ -9,6 +9,7 @@ interface ReproduceCliOptions {
   only?: string;
   out: string;
   db?: string;
+  repeat: number;
 }
 
 export function registerReproduce(program: Command): void {
@@ -20,6 +21,7 @@ export function registerReproduce(program: Command): void {
     .option('--from-db', 'run nothing: regenerate the document from the latest stored run of each scenario', false)
     .option('--out <file>', 'where to write the document', 'docs/reproductions.md')
     .option('--force', 'let a quick document replace a full-size one', false)
+    .option('--repeat <n>', "run each scenario n times (1-50), stored as one group; the document gives each shape's ratio with its 95 % interval across them", parseRepeat, 1)
     .addOption(dbOption())
     .action(async (opts: ReproduceCliOptions) => {
       const { reproduce } = await import('../../reproduce/reproduce.js');
@@ -48,6 +50,7 @@ export function registerReproduce(program: Command): void {
             force: opts.force,
             only: opts.only?.split(',').filter((s) => s.trim() !== ''),
             out: opts.out,
+            repeat: opts.repeat,
             command: ['npx loadscope', ...process.argv.slice(2)].join(' '),
             onProgress,
             signal: abort.signal,

@@ -1,4 +1,4 @@
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import type { ParsedCallRequest } from '../../contract/api.js';
 import { resolveScenarioFile } from '../../engine/scenario/load.js';
@@ -10,7 +10,7 @@ import { capacityJson, formatCapacity, storedCapacity } from '../format/capacity
 import { formatGroup, groupJson } from '../format/group.js';
 import { formatReportTables } from '../format/report.js';
 import { formatRunSummary, runSummaryJson } from '../format/run-summary.js';
-import { collectSet, dbOption, parseRunId, withEngine } from '../options.js';
+import { collectSet, dbOption, parseRepeat, parseRunId, withEngine } from '../options.js';
 import { attachProgress } from '../progress.js';
 import { cancelReason, onStopSignal, signalExitCode, type StopSignal } from '../signals.js';
 
@@ -26,12 +26,6 @@ interface RunCliOptions {
   repeat: number;
 }
 
-/** --repeat: a whole number of runs, 1 to 50 (every load loop is bounded). */
-function parseRepeat(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n < 1 || n > 50) throw new InvalidArgumentError(`--repeat takes a whole number of runs from 1 to 50, got '${value}'`);
-  return n;
-}
 
 /** A file is read here (the engine takes names and text, never paths); a name goes as it is. */
 function runSource(ref: string | undefined, fromRun: number | undefined): ParsedCallRequest<'runs:start'>['scenario'] {
