@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../db/store.js';
 import { histograms, newRun, phaseResult } from '../db/test-support/factories.js';
 import { createEngine, type Engine } from '../engine/engine.js';
+import { loadScenario } from '../engine/scenario/index.js';
 import { FULL_MARKER, QUICK_MARKER } from './reproduction-doc.js';
 import { reproduce } from './reproduce.js';
 
@@ -64,6 +65,25 @@ describe('reproduce: run reports', () => {
     const html = readFileSync(join(dir, 'docs', 'reports', 'seed-002-sequential.html'), 'utf8');
     expect(html).toContain(`Run ${runId}: Sequential &#60;stored&#62;`);
     expect(html).toContain('data-chart-id="percentiles-total"');
+  });
+});
+
+describe('reproduce --from-db of a group', () => {
+  it('takes the latest run\'s whole group of repeated runs', async () => {
+    const store = openStore(join(dir, 'runs.db'));
+    const ids = [0, 1, 2].map(() => {
+      const runId = store.createRun(newRun({ scenarioName: 'seed-002-sequential', scenario: loadScenario('seed-002-sequential').scenario }));
+      const targetId = store.createTarget({ runId, cellIndex: 0, serverIndex: 0, label: 'single', architecture: 'single' });
+      store.savePhase(targetId, phaseResult(0), histograms());
+      store.finishRun(runId, 'completed', null);
+      return runId;
+    });
+    store.groupRuns(ids);
+    store.close();
+    const out = join(dir, 'docs', 'reproductions.md');
+    const result = await reproduce(engine, { ...base, quick: false, only: ['002'], out });
+    expect(result.scenarios[0]!.repeats?.map((r) => r.id)).toEqual(ids);
+    expect(readFileSync(out, 'utf8')).toContain(`#### Across 3 runs (${ids.join(', ')})`);
   });
 });
 

@@ -70,6 +70,13 @@ async function latestStored(engine: Engine, name: string, quick: boolean): Promi
   const list = await engine.handlers['runs:list']({ text: name, limit: 10_000 });
   const found = list.find((r) => r.scenarioName === name && r.quick === quick && (r.status === 'completed' || r.status === 'failed'));
   if (!found) return { name, run: null, error: `no stored ${quick ? 'quick' : 'full-size'} run of ${name} in this database` };
+  // the latest run's whole group, where it was one of repeated runs
+  const group = found.group;
+  if (group !== null && group.size > 1) {
+    const members = list.filter((r) => r.group?.id === group.id).sort((a, b) => a.group!.index - b.group!.index);
+    const repeats = await Promise.all(members.map((m) => engine.handlers['runs:get']({ runId: m.id })));
+    return { name, run: repeats[0]!, repeats };
+  }
   return { name, run: await engine.handlers['runs:get']({ runId: found.id }) };
 }
 
