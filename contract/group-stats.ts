@@ -33,6 +33,16 @@ export function meanInterval(values: readonly number[], floor = Number.NEGATIVE_
 export const GROUP_METRICS = ['throughput', 'total.p50', 'total.p90', 'total.p99', 'wait.p99', 'processing.p99'] as const;
 export type GroupMetric = (typeof GROUP_METRICS)[number];
 
+/** How each figure is named in tables (the CLI's and the workbench's). */
+export const GROUP_METRIC_LABELS: Record<GroupMetric, string> = {
+  throughput: 'req/s',
+  'total.p50': 'total p50 (ms)',
+  'total.p90': 'total p90 (ms)',
+  'total.p99': 'total p99 (ms)',
+  'wait.p99': 'wait p99 (ms)',
+  'processing.p99': 'processing p99 (ms)',
+};
+
 export interface GroupFigure {
   server: string;
   phase: string;

@@ -135,5 +135,7 @@ describe('reproductionDoc of repeated runs', () => {
     expect(doc).toContain('#### Across 3 runs (20, 21, 22)');
     // mean 1.93, sd 0.208, half-width 4.303 * 0.208 / sqrt(3) = 0.517: 1.42 .. 2.45, which leaves 1.6..2.4
     expect(doc).toMatch(/\| 002-two-clients \(required\) \| - \| 2, 2\.10, 1\.70 \| 1\.93 \| 1\.42 – 2\.45 \| ratio in 1\.6\.\.2\.4 \| \*\*no\*\* \|/);
+    // the summary's required shapes say it too: one run's verdict is not the last word
+    expect(doc).toContain('ratio in 1.6..2.4: holds; across 3 runs: mean 1.93, 95 % interval 1.42 – 2.45: the whole interval **does not** satisfy it.');
   });
 });

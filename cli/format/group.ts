@@ -1,17 +1,9 @@
-import type { GroupFigure } from '../../contract/group-stats.js';
+import { GROUP_METRIC_LABELS, type GroupFigure } from '../../contract/group-stats.js';
 import { fmtMs, fmtNum, textTable } from './table.js';
 
 // The figures of a group of repeated runs: per server and phase, each figure's mean with its 95 %
 // interval across the runs (contract/group-stats.ts), and the value of each run.
 
-const LABELS: Record<GroupFigure['metric'], string> = {
-  throughput: 'req/s',
-  'total.p50': 'total p50 (ms)',
-  'total.p90': 'total p90 (ms)',
-  'total.p99': 'total p99 (ms)',
-  'wait.p99': 'wait p99 (ms)',
-  'processing.p99': 'processing p99 (ms)',
-};
 
 const value = (metric: GroupFigure['metric'], v: number | null) => (v === null ? '-' : metric === 'throughput' ? fmtNum(v, 1) : fmtMs(v));
 
@@ -21,7 +13,7 @@ export function formatGroup(groupId: number, runIds: readonly number[], figures:
     .filter((f) => f.interval.n > 0)
     .map((f) => [
       `${f.server} / ${f.phase}`,
-      LABELS[f.metric],
+      GROUP_METRIC_LABELS[f.metric],
       value(f.metric, f.interval.mean),
       f.interval.low === null ? '-' : `${value(f.metric, f.interval.low)} – ${value(f.metric, f.interval.high)}`,
       f.values.map((v) => value(f.metric, v)).join(', '),

@@ -8,6 +8,7 @@ import { Empty, ErrorBox, Panel, Segmented, Toggle } from '../ui/widgets';
 import { CompareTable } from './CompareTable';
 import { CompareExportButtons } from '../run/ExportButtons';
 import { RunChips } from './RunChips';
+import { GroupTable } from './GroupTable';
 import { useCompareData } from './useCompareData';
 import { usePercentileCurves, type CurveGroup } from './usePercentileCurves';
 
@@ -128,6 +129,7 @@ export function CompareView({ runIds, setRunIds }: { runIds: number[]; setRunIds
             </Panel>
           </div>
           <h2 className="section-title">Per server and phase</h2>
+          <GroupTable runs={data.runs} />
           {data.result ? <CompareTable result={data.result} /> : <Empty>Computing each ratio's interval from the stored requests…</Empty>}
         </>
       )}

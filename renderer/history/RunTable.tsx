@@ -13,6 +13,14 @@ export interface RunTableProps {
   runAgain: (id: number) => void;
 }
 
+/** The listed runs of a group of repeated runs, in their order. */
+function groupMembers(runs: readonly RunListItem[], groupId: number): number[] {
+  return runs
+    .filter((x) => x.group?.id === groupId)
+    .sort((a, b) => a.group!.index - b.group!.index)
+    .map((x) => x.id);
+}
+
 /** The run list; deleting asks for a confirmation in the row itself. */
 export function RunTable({ runs, selected, toggle, open, remove, runAgain }: RunTableProps) {
   const [confirming, setConfirming] = useState<number | null>(null);
@@ -53,6 +61,14 @@ export function RunTable({ runs, selected, toggle, open, remove, runAgain }: Run
                   {r.scenarioName}
                   {r.quick ? ' · quick' : ''}
                   {r.engine === 'k6' && <span className="engine-k6" title="load sent by k6: times from send time, no intended time" data-testid="engine-k6"> · k6</span>}
+                  {r.group !== null && (
+                    <>
+                      {' · '}
+                      <a href={`#/compare/${groupMembers(runs, r.group.id).join(',')}`} data-testid="run-group" title="compare the runs of this group: each figure's mean with its interval across them">
+                        group {r.group.id} ({r.group.index + 1} of {r.group.size})
+                      </a>
+                    </>
+                  )}
                 </div>
               </td>
               <td className="left small">{r.servers.join(', ')}</td>
