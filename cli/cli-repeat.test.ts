@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +48,16 @@ describe('loadscope run --repeat', () => {
     expect(group.stdout).toMatch(new RegExp(`^Group ${doc.group.id}: 3 runs of one scenario`, 'm'));
     expect(group.stdout).toMatch(/^one \/ load\s+total p99 \(ms\)\s+[\d.]+\s+[\d.]+ – [\d.]+/m);
     expect(JSON.parse(cli('show', '--group', String(doc.group.id), '--json').stdout).group.figures).toEqual(doc.group.figures);
+  });
+
+  it("the HTML comparison of the group's runs gives each figure across them", () => {
+    const html = join(dir, 'group.html');
+    const out = cli('compare', ...doc.group.runIds.map(String), '--html', html);
+    expect(out.status, out.stderr).toBe(0);
+    const text = readFileSync(html, 'utf8');
+    expect(text).toContain(`<section class="group" data-group="${doc.group.id}"><h2>Across the 3 runs of group ${doc.group.id}`);
+    const p99 = doc.group.figures.find((f) => f.server === 'one' && f.phase === 'load' && f.metric === 'total.p99')!;
+    expect(text).toContain(`<tr data-metric="total.p99" data-server="one" data-phase="load"><th class="left">one / load</th><td class="left">total p99 (ms)</td><td class="num" data-value="${p99.mean}">`);
   });
 
   it('refuses a repeat count that is not 1 to 50, and an unknown group, saying why', () => {

@@ -84,3 +84,9 @@ export function groupFigures(runs: readonly Pick<RunSummary, 'targets'>[]): Grou
     }),
   );
 }
+
+/** The group all these runs belong to, or null when they are not all runs of one group (two at least). */
+export function commonGroup(runs: readonly Pick<RunSummary, 'group'>[]): number | null {
+  const id = runs[0]?.group?.id;
+  return id !== undefined && runs.length >= 2 && runs.every((r) => r.group?.id === id) ? id : null;
+}

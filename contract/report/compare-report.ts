@@ -1,5 +1,6 @@
 import type { EChartsOption } from 'echarts';
 import { beyondNoise, COMPARE_METRICS, intervalKey, pairPhases, type RatioInterval } from '../compare.js';
+import { commonGroup, groupFigures, type GroupFigure } from '../group-stats.js';
 import type { RunSummary } from '../results.js';
 import { latencyOption, meanBarsOption, percentileOption, throughputOption, withTitle, type PercentileCurve } from './chart-options.js';
 import type { Palette } from './palette.js';
@@ -69,6 +70,8 @@ export interface CompareReport {
   /** how the runs' scenarios differ from A's */
   differences: string[];
   charts: ReportChart[];
+  /** the runs are one group of repeated runs: each figure across them */
+  group: { id: number; figures: GroupFigure[] } | null;
 }
 
 export interface CompareInput {
@@ -107,5 +110,11 @@ export function buildCompareReport(input: CompareInput, p: Palette): CompareRepo
     pairs: pairedTable(runs, input.intervals),
     differences: [...input.differences],
     charts,
+    group: groupOf(runs),
   };
+}
+
+function groupOf(runs: readonly RunSummary[]): CompareReport['group'] {
+  const id = commonGroup(runs);
+  return id === null ? null : { id, figures: groupFigures(runs).filter((f) => f.interval.n > 0) };
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { AXIS_NAMES } from '../../contract/report/chart-options.js';
 import { beyondNoise } from '../../contract/compare.js';
+import { GROUP_METRIC_LABELS } from '../../contract/group-stats.js';
 import { ratioVerdict, runTag, type CompareReport, type PhasePair } from '../../contract/report/compare-report.js';
 import type { ReportChart, RunReport } from '../../contract/report/run-report.js';
 import { capacityBlock, esc, fmt, machineBlock, phaseTables, problemBlock, reportTablesBlock, scenarioBlock, STYLE, thresholdsBlock } from './html-parts.js';
@@ -98,6 +99,18 @@ function pairTable(report: CompareReport, pair: PhasePair): string {
 <table class="data paired"><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></section>`;
 }
 
+/** Runs of one group of repeated runs: each figure's mean with its 95 % interval across them. */
+function groupBlock(report: CompareReport): string {
+  if (report.group === null) return '';
+  const n = report.runs.length;
+  const sig = (v: number | null) => (v === null ? '-' : String(Number(v.toPrecision(3))));
+  const rows = report.group.figures
+    .map((f) => `<tr data-metric="${esc(f.metric)}" data-server="${esc(f.server)}" data-phase="${esc(f.phase)}"><th class="left">${esc(f.server)} / ${esc(f.phase)}</th><td class="left">${esc(GROUP_METRIC_LABELS[f.metric])}</td><td class="num" data-value="${f.interval.mean}">${sig(f.interval.mean)}</td><td class="num">${f.interval.low === null ? '-' : `${sig(f.interval.low)} – ${sig(f.interval.high)}`}</td><td class="num">${f.values.map(sig).join(', ')}</td></tr>`)
+    .join('');
+  return `<section class="group" data-group="${report.group.id}"><h2>Across the ${n} runs of group ${report.group.id} <span class="muted">(each figure's mean with its 95 % interval, Student's t with ${n - 1} degrees of freedom)</span></h2>
+<table class="data"><thead><tr><th class="left">server / phase</th><th class="left">figure</th><th>mean</th><th>95 % interval</th><th>each run</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+}
+
 export function compareHtml(report: CompareReport): string {
   const heads = report.runs.map((r, i) => `<li><b>${esc(runTag(i, { id: r.runId }))}</b> ${esc(r.title)} <span class="muted">${esc(r.subtitle)}</span></li>`).join('');
   const problems = report.runs.map((r, i) => (problemBlock(r) === '' ? '' : `<div><b>${esc(runTag(i, { id: r.runId }))}</b>${problemBlock(r)}</div>`)).join('');
@@ -105,6 +118,7 @@ export function compareHtml(report: CompareReport): string {
 ${report.differences.length === 0 ? '' : `<div class="problem"><b>The runs did not run the same scenario the same way:</b><ul>${report.differences.map((d) => `<li>${esc(d)}</li>`).join('')}</ul></div>`}
 <h2>Paired phases <span class="muted">(paired by server label, matrix cell and phase name, as the compare view pairs them; ratios are each run against A, marked better/worse only where the 95 % bootstrap interval excludes 1)</span></h2>
 ${report.pairs.map((p) => pairTable(report, p)).join('\n')}
+${groupBlock(report)}
 <h2>Charts</h2>${chartsBlock(report.charts)}
 <h2>The runs side by side</h2>
 <div class="runs">${report.runs.map((r, i) => `<div class="run" data-run-id="${r.runId}"><h2>${esc(runTag(i, { id: r.runId }))} ${esc(r.title)}</h2>${runSection(r, false)}</div>`).join('')}</div>`;

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { GROUP_METRIC_LABELS, groupFigures } from '../../contract/group-stats';
+import { commonGroup, GROUP_METRIC_LABELS, groupFigures } from '../../contract/group-stats';
 import type { RunSummary } from '../../contract/results';
 
 // Runs of one group of repeated runs (`run --repeat N`), compared: each figure's mean with its 95 %
@@ -7,11 +7,6 @@ import type { RunSummary } from '../../contract/results';
 
 const sig = (v: number | null) => (v === null ? '-' : Number(v.toPrecision(3)).toLocaleString('en-US'));
 
-/** The group all these runs belong to, or null when they are not exactly one group's runs. */
-export function commonGroup(runs: readonly RunSummary[]): number | null {
-  const id = runs[0]?.group?.id;
-  return id !== undefined && runs.length >= 2 && runs.every((r) => r.group?.id === id) ? id : null;
-}
 
 export function GroupTable({ runs }: { runs: readonly RunSummary[] }) {
   const group = commonGroup(runs);
