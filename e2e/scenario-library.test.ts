@@ -43,7 +43,8 @@ describe('writing, saving and running your own scenario in Chromium', () => {
     const select = byTestId('scenario-select');
     await select.locator('option[value="builtin:ui-smoke"]').waitFor({ state: 'attached' });
     expect(await select.inputValue()).toBe('builtin:ui-smoke');
-    expect(await select.locator('optgroup').evaluateAll((gs) => gs.map((g) => g.getAttribute('label')))).toEqual(['Start here', 'Seed experiments (the paper)']);
+    expect(await select.locator('optgroup').evaluateAll((gs) => gs.map((g) => g.getAttribute('label')))).toEqual(['Start here', 'Seed experiments (the paper)', 'Other built-ins']);
+    expect(await select.locator('optgroup[label="Other built-ins"] option').evaluateAll((os) => os.map((o) => o.getAttribute('value')))).toEqual(['builtin:capacity-architectures']);
     expect(await byTestId('run-view').innerText()).toContain('New here? ui-smoke is picked');
   });
 
