@@ -206,8 +206,9 @@ export type ReportTable = z.output<typeof ReportTable>;
  * then bisects between the highest rate that held and the lowest that broke (contract/capacity/).
  */
 export const CapacitySearch = z.strictObject({
-  maxRate: z.number().min(0.1).max(1_000_000).default(20_000).describe('never offer more than this (req/s)'),
-  factor: z.number().min(1.1).max(10).default(2).describe('rate multiplier while every limit holds'),
+  maxRate: z.number().min(0.1).max(1_000_000).default(20_000).describe('rate mode (phases[0] a rate phase): never offer more than this (req/s)'),
+  maxUsers: z.number().int().min(1).max(10_000).default(1000).describe('users mode (phases[0] a closed phase): never run more users than this'),
+  factor: z.number().min(1.1).max(10).default(2).describe('load multiplier while every limit holds'),
   tolerance: z.number().min(0.01).max(1).default(0.1).describe('stop when (lowest broken - highest held) / highest held is at most this'),
   maxSteps: z.number().int().min(1).max(50).default(12).describe('at most this many steps per server'),
   maxDurationMs: z.number().int().min(1000).max(86_400_000).default(600_000).describe("no step starts whose arrivals would end after this, per server (its last answers get at most the phase's timeoutMs more)"),
@@ -219,8 +220,8 @@ export const CapacitySearch = z.strictObject({
     })
     .describe('the latency bound'),
   maxErrorRate: z.number().min(0).max(1).default(0.01).describe('errors / requests above this breaks a step'),
-  minAchievedRatio: z.number().min(0).max(1).default(0.95).describe('achieved / offered rate below this breaks a step'),
-  maxLagMs: z.number().positive().default(5).describe("the generator's schedule lag p90 above this stops the search: the generator was the limit"),
+  minAchievedRatio: z.number().min(0).max(1).default(0.95).describe('rate mode: achieved / offered rate below this breaks a step; users mode: throughput below this share of the best held with fewer users breaks it'),
+  maxLagMs: z.number().positive().default(5).describe("the generator's schedule lag p90 (users mode: p50) above this stops the search: the generator was the limit"),
 });
 export type CapacitySearch = z.output<typeof CapacitySearch>;
 
@@ -237,7 +238,7 @@ export const Scenario = z.strictObject({
   report: z.strictObject({ tables: z.array(ReportTable).min(1) }).optional(),
   thresholds: z.array(Threshold).optional().describe('pass/fail checks on each phase result; a failed one makes `loadscope run` exit 99'),
   rawRowCap: z.number().int().min(0).default(1_000_000).describe('raw request rows stored per run before sampling'),
-  capacity: CapacitySearch.optional().describe("find each server's capacity: phases[0] (a rate phase) is stepped"),
+  capacity: CapacitySearch.optional().describe("find each server's capacity: phases[0] is stepped (a rate phase: its rate; a closed phase: its users)"),
 });
 export type Scenario = z.output<typeof Scenario>;
 export type ScenarioInput = z.input<typeof Scenario>;

@@ -1,9 +1,10 @@
 import { runCapacity, type ServerCapacity } from '../../contract/capacity/run-capacity.js';
+import { CAPACITY_MEANS, modeOf, OFFERED_UNIT } from '../../contract/capacity/search.js';
 import type { LiveWindow, RunSummary, ServerSample } from '../../contract/results.js';
 import { fmtMs, fmtNum, textTable } from './table.js';
 
 // A capacity search's figures as `loadscope show` and `loadscope run` print them: one line per server
-// (the sustainable rate with its bracket, what limited it, the knee, the scalability fit), then each
+// (the sustainable load, req/s or users, with its bracket, what limited it, the knee, the scalability fit), then each
 // server's steps. `capacityJson` is the same figures for --json.
 
 const rate = (r: number | null) => (r === null ? '-' : fmtNum(r, Number.isInteger(r) || r >= 100 ? 0 : 1));
@@ -11,13 +12,15 @@ const sig = (v: number) => (Number.isFinite(v) ? Number(v.toPrecision(3)).toStri
 const range = ([lo, hi]: [number, number]) => `${sig(lo)}–${sig(hi)}`;
 
 export function formatCapacity(servers: readonly ServerCapacity[]): string {
-  const head = ['server', 'sustainable (req/s)', 'bracket (req/s)', 'limited by', 'knee', 'search ended', 'USL σ', 'USL κ', 'USL peak (req/s)', 'USL R²'];
+  const mode = modeOf(servers);
+  const unit = OFFERED_UNIT[mode];
+  const head = ['server', `sustainable (${unit})`, `bracket (${unit})`, 'limited by', 'knee', 'search ended', 'USL σ', 'USL κ', 'USL peak (req/s)', 'USL R²'];
   const rows = servers.map(({ name, capacity: { result, steps, usl, ended } }) => [
     name,
     rate(result.sustainable),
     `${rate(result.interval[0])} – ${rate(result.interval[1])}`,
     result.limitedBy,
-    result.kneeStep === null ? '-' : `${rate(steps[result.kneeStep]!.rate)} req/s`,
+    result.kneeStep === null ? '-' : `${rate(steps[result.kneeStep]!.offered)} ${unit}`,
     ended,
     usl ? `${sig(usl.sigma)} (${range(usl.interval.sigma)})` : '-',
     usl ? `${sig(usl.kappa)} (${range(usl.interval.kappa)})` : '-',
@@ -25,11 +28,11 @@ export function formatCapacity(servers: readonly ServerCapacity[]): string {
     usl ? sig(usl.r2) : '-',
   ]);
   const why = servers.map(({ name, capacity }) => `  ${name}: ${capacity.result.detail}${capacity.uslNote ? `; no scalability fit: ${capacity.uslNote}` : ''}`);
-  const stepHead = ['server', 'offered (req/s)', 'achieved (req/s)', 'total p50 (ms)', 'total p90 (ms)', 'total p99 (ms)', 'wait p99 (ms)', 'processing p99 (ms)', 'server CPU (%)', 'in flight', 'verdict'];
+  const stepHead = ['server', `offered (${unit})`, 'achieved (req/s)', 'total p50 (ms)', 'total p90 (ms)', 'total p99 (ms)', 'wait p99 (ms)', 'processing p99 (ms)', 'server CPU (%)', 'in flight', 'verdict'];
   const stepRows = servers.flatMap(({ name, capacity }) =>
     capacity.steps.map((s, i) => [
       i === 0 ? name : '',
-      rate(s.rate),
+      rate(s.offered),
       fmtNum(s.throughput, 1),
       fmtMs(s.total.p50),
       fmtMs(s.total.p90),
@@ -42,7 +45,7 @@ export function formatCapacity(servers: readonly ServerCapacity[]): string {
     ]),
   );
   return [
-    'Capacity (the highest offered open-loop rate that held every limit, below the lowest that broke)',
+    `Capacity (${CAPACITY_MEANS[mode]})`,
     textTable(head, rows),
     ...why,
     '',
@@ -55,11 +58,13 @@ export function capacityJson(servers: readonly ServerCapacity[]) {
   return servers.map(({ targetId, name, capacity }) => ({
     targetId,
     name,
+    mode: capacity.mode,
+    unit: OFFERED_UNIT[capacity.mode],
     sustainable: capacity.result.sustainable,
     interval: capacity.result.interval,
     limitedBy: capacity.result.limitedBy,
     detail: capacity.result.detail,
-    kneeRate: capacity.result.kneeStep === null ? null : capacity.steps[capacity.result.kneeStep]!.rate,
+    knee: capacity.result.kneeStep === null ? null : capacity.steps[capacity.result.kneeStep]!.offered,
     ended: capacity.ended,
     usl: capacity.usl && { lambda: capacity.usl.lambda, sigma: capacity.usl.sigma, kappa: capacity.usl.kappa, peakN: capacity.usl.peakN, peakX: capacity.usl.peakX, rmse: capacity.usl.rmse, r2: capacity.usl.r2, interval: capacity.usl.interval },
     uslNote: capacity.uslNote,

@@ -1,28 +1,31 @@
 import type { LiveWindow, PhaseResult, ServerSample } from '../results.js';
 import type { CapacitySearch } from '../scenario.js';
-import { capacityOf, judgeStep, nextRate, type CapacityResult, type StepVerdict } from './search.js';
+import { capacityOf, judgeStep, nextOffered, OFFERED_UNIT, type CapacityMode, type CapacityResult, type CapacityStep, type StepVerdict } from './search.js';
 import { fitUsl, UslFitError, type UslFit } from './usl.js';
 
-// A stored capacity search read back: each step is a stored phase named by its offered rate
-// ("400 req/s"), so the CLI, the UI and reports judge the same stored figures the same way the
-// engine did while it ran, and fit the scalability curve to them.
+// A stored capacity search read back: each step is a stored phase named by its offered load
+// ("400 req/s", "8 users"), so the CLI, the UI and reports judge the same stored figures the same way
+// the engine did while it ran, and fit the scalability curve to them.
 
-const RATE_NAME = /^(\d+(?:\.\d+)?) req\/s$/;
+const STEP_NAME: Record<CapacityMode, RegExp> = { rate: /^(\d+(?:\.\d+)?) req\/s$/, users: /^(\d+) users$/ };
 
-/** A step's phase name: its offered rate. */
-export const stepName = (rate: number): string => `${Number(rate.toPrecision(4))} req/s`;
+/** A step's phase name: its offered load. */
+export const stepName = (mode: CapacityMode, offered: number): string => `${Number(offered.toPrecision(4))} ${OFFERED_UNIT[mode]}`;
 
-/** The offered rate a step's phase name states, or null for a phase that is not a step. */
-export function stepRate(name: string): number | null {
-  const m = RATE_NAME.exec(name);
+/** The offered load a step's phase name states, or null for a phase that is not a step of this mode. */
+export function stepOffered(mode: CapacityMode, name: string): number | null {
+  const m = STEP_NAME[mode].exec(name);
   return m ? Number(m[1]) : null;
 }
+
+/** What a scenario's capacity search steps: users for a closed-loop phases[0], else the rate. */
+export const capacityModeOf = (executor: string | undefined): CapacityMode => (executor === 'closed' ? 'users' : 'rate');
 
 type Percentiles = { p50: number; p90: number; p99: number };
 
 export interface CapacityPoint {
-  /** offered rate (req/s) */
-  rate: number;
+  /** the offered load: req/s (rate mode) or users (users mode) */
+  offered: number;
   /** achieved throughput (req/s) */
   throughput: number;
   /** requests in flight on average (Little's law: throughput x mean total time): the USL's N */
@@ -39,6 +42,8 @@ export interface CapacityPoint {
 export type SearchEnd = 'complete' | 'step count' | 'time bound';
 
 export interface TargetCapacity {
+  /** what was stepped: the open-loop rate or the closed-loop users */
+  mode: CapacityMode;
   steps: CapacityPoint[];
   result: CapacityResult;
   ended: SearchEnd;
@@ -48,8 +53,9 @@ export interface TargetCapacity {
 }
 
 export interface StepInputs {
-  /** the first rate offered (the scenario's phases[0].rate) */
-  startRate: number;
+  mode: CapacityMode;
+  /** the first load offered (the scenario's phases[0].rate or .users) */
+  start: number;
   phases: readonly PhaseResult[];
   /** the most arrivals queued in any window of each phase (by phase index) */
   queuedMax?: ReadonlyMap<number, number>;
@@ -59,26 +65,29 @@ export interface StepInputs {
 
 const pct = (s: { p50: number; p90: number; p99: number }): Percentiles => ({ p50: s.p50, p90: s.p90, p99: s.p99 });
 
-export function targetCapacity(search: CapacitySearch, { startRate, phases, queuedMax, cpuPercent }: StepInputs): TargetCapacity {
+export function targetCapacity(search: CapacitySearch, { mode, start, phases, queuedMax, cpuPercent }: StepInputs): TargetCapacity {
   const limits = { latency: search.latency, maxErrorRate: search.maxErrorRate, minAchievedRatio: search.minAchievedRatio, maxLagMs: search.maxLagMs };
   const steps: CapacityPoint[] = [];
+  const judged: CapacityStep[] = [];
   for (const p of [...phases].sort((a, b) => a.index - b.index)) {
-    const rate = stepRate(p.name);
-    if (rate === null) continue;
+    const offered = stepOffered(mode, p.name);
+    if (offered === null) continue;
+    const verdict = judgeStep(mode, offered, p, limits, queuedMax?.get(p.index) ?? 0, judged);
+    judged.push({ offered, throughput: p.throughput, verdict });
     steps.push({
-      rate,
+      offered,
       throughput: p.throughput,
       concurrency: (p.throughput * p.total.mean) / 1000,
       total: pct(p.total),
       wait: pct(p.wait),
       processing: p.processing ? pct(p.processing) : null,
       cpuPercent: cpuPercent?.get(p.index) ?? null,
-      verdict: judgeStep(rate, p, limits, queuedMax?.get(p.index) ?? 0),
+      verdict,
     });
   }
-  const result = capacityOf(steps);
-  const plan = { startRate, maxRate: search.maxRate, factor: search.factor, tolerance: search.tolerance, maxSteps: Number.POSITIVE_INFINITY };
-  const ended: SearchEnd = nextRate(steps, plan) === null ? 'complete' : steps.length >= search.maxSteps ? 'step count' : 'time bound';
+  const result = capacityOf(mode, steps);
+  const plan = { mode, start, max: mode === 'users' ? search.maxUsers : search.maxRate, factor: search.factor, tolerance: search.tolerance, maxSteps: Number.POSITIVE_INFINITY };
+  const ended: SearchEnd = nextOffered(steps, plan) === null ? 'complete' : steps.length >= search.maxSteps ? 'step count' : 'time bound';
   let usl: UslFit | null = null;
   let uslNote: string | null = null;
   try {
@@ -87,7 +96,7 @@ export function targetCapacity(search: CapacitySearch, { startRate, phases, queu
     if (!(err instanceof UslFitError)) throw err;
     uslNote = err.message;
   }
-  return { steps, result, ended, usl, uslNote };
+  return { mode, steps, result, ended, usl, uslNote };
 }
 
 /**
@@ -95,7 +104,8 @@ export function targetCapacity(search: CapacitySearch, { startRate, phases, queu
  * phase's windows, and its mean sampled CPU during each phase.
  */
 export function stepInputsOf(
-  startRate: number,
+  mode: CapacityMode,
+  start: number,
   targetId: number,
   phases: readonly PhaseResult[],
   windows: readonly Pick<LiveWindow, 'targetId' | 'phaseIndex' | 'queued'>[],
@@ -112,5 +122,5 @@ export function stepInputsOf(
     const inside = mine.filter((s) => s.tMs >= p.startedMs && s.tMs <= p.startedMs + p.durationMs);
     if (inside.length > 0) cpuPercent.set(p.index, inside.reduce((sum, s) => sum + s.cpuPercent, 0) / inside.length);
   }
-  return { startRate, phases, queuedMax, cpuPercent };
+  return { mode, start, phases, queuedMax, cpuPercent };
 }

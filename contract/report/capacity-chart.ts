@@ -1,22 +1,23 @@
 import type { EChartsOption, LineSeriesOption, ScatterSeriesOption } from 'echarts';
 import type { ServerCapacity } from '../capacity/run-capacity.js';
+import { modeOf, OFFERED_UNIT } from '../capacity/search.js';
 import { uslThroughput } from '../capacity/usl.js';
 import { axisStyle, baseOption, valueAxis } from './chart-options.js';
 import { colorAt, type Palette } from './palette.js';
 
 // A capacity search drawn (the workbench and reports use the same options): latency against the
-// offered rate, every server overlaid with its knee marked (the "hockey stick" per architecture),
+// offered load (rate or users), every server overlaid with its knee marked (the "hockey stick" per architecture),
 // and throughput against concurrency with the fitted Universal Scalability Law over the points.
 
 export type CapacityStat = 'p50' | 'p90' | 'p99';
 
 const sig = (v: number) => Number(v.toPrecision(3));
 
-/** Total time (this percentile) per offered rate, a line per server; the knee (lowest rate that broke) marked. */
+/** Total time (this percentile) per offered load, a line per server; the knee (lowest load that broke) marked. */
 export function capacityCurveOption(servers: readonly ServerCapacity[], stat: CapacityStat, p: Palette): EChartsOption {
   const series: LineSeriesOption[] = servers.map(({ name, capacity }, i) => {
     const color = colorAt(i);
-    const points = [...capacity.steps].sort((a, b) => a.rate - b.rate).map((s) => [s.rate, Math.max(0.01, sig(s.total[stat]))] as [number, number]);
+    const points = [...capacity.steps].sort((a, b) => a.offered - b.offered).map((s) => [s.offered, Math.max(0.01, sig(s.total[stat]))] as [number, number]);
     const knee = capacity.result.kneeStep === null ? null : capacity.steps[capacity.result.kneeStep]!;
     return {
       type: 'line',
@@ -31,7 +32,7 @@ export function capacityCurveOption(servers: readonly ServerCapacity[], stat: Ca
             symbolSize: 34,
             label: { color: '#fff', fontSize: 10, formatter: 'knee' },
             itemStyle: { color },
-            data: [{ name: `${name} knee`, coord: [knee.rate, Math.max(0.01, sig(knee.total[stat]))], value: knee.rate }],
+            data: [{ name: `${name} knee`, coord: [knee.offered, Math.max(0.01, sig(knee.total[stat]))], value: knee.offered }],
           }
         : undefined,
     };
@@ -39,11 +40,14 @@ export function capacityCurveOption(servers: readonly ServerCapacity[], stat: Ca
   return {
     ...baseOption(p),
     tooltip: { ...(baseOption(p).tooltip as object), trigger: 'item' },
-    xAxis: { type: 'log', name: 'offered rate (req/s), log', nameLocation: 'middle', nameGap: 26, ...axisStyle(p) },
+    xAxis: { type: 'log', name: `${offeredAxis(servers)}, log`, nameLocation: 'middle', nameGap: 26, ...axisStyle(p) },
     yAxis: valueAxis(p, `total ${stat} (ms), log`, { log: true }),
     series,
   };
 }
+
+/** The offered load's axis name: the open-loop rate or the closed-loop users. */
+export const offeredAxis = (servers: readonly ServerCapacity[]): string => (modeOf(servers) === 'users' ? `closed-loop ${OFFERED_UNIT.users}` : `offered rate (${OFFERED_UNIT.rate})`);
 
 /** Throughput against concurrency (requests in flight): measured points and the fitted USL curve per server. */
 export function uslOption(servers: readonly ServerCapacity[], p: Palette): EChartsOption {

@@ -3,6 +3,7 @@ import { clampPercentiles } from '../measurement.js';
 import { ERROR_KINDS, type ErrorKind, type LatencyStats, type LiveWindow, type MachineInfo, type ReportTableResult, type RunSummary, type ServerSample } from '../results.js';
 import { inFlightOption, latencyOption, meanBarsOption, percentileOption, serverOption, throughputOption, withTitle, type LatencyMetric, type MeanBar, type PercentileCurve } from './chart-options.js';
 import { runCapacity, type ServerCapacity } from '../capacity/run-capacity.js';
+import { modeOf, OFFERED_LOAD } from '../capacity/search.js';
 import { capacityCurveOption, uslOption } from './capacity-chart.js';
 import { colorAt, type Palette } from './palette.js';
 import { timeExtentSec, type SeriesGroup } from './series.js';
@@ -211,7 +212,7 @@ export function buildRunReport(input: RunReportInput, p: Palette): RunReport {
   const charts = runCharts(run, groups, rows, input.curves, p);
   if (capacity !== null && capacity.length > 0) {
     charts.unshift(
-      { id: 'capacity-curve', title: 'Latency (total p99) against the offered rate', option: withTitle(capacityCurveOption(capacity, 'p99', p), 'Latency (total p99) against the offered rate', p, 'every server overlaid; the pin marks each knee') },
+      { id: 'capacity-curve', title: `Latency (total p99) against ${OFFERED_LOAD[modeOf(capacity)]}`, option: withTitle(capacityCurveOption(capacity, 'p99', p), `Latency (total p99) against ${OFFERED_LOAD[modeOf(capacity)]}`, p, 'every server overlaid; the pin marks each knee') },
       { id: 'capacity-usl', title: 'Throughput against concurrency, USL fit', option: withTitle(uslOption(capacity, p), 'Throughput against concurrency, USL fit', p, 'measured steps, fitted Universal Scalability Law dashed') },
     );
   }

@@ -1,3 +1,4 @@
+import { modeOf, OFFERED_UNIT } from '../../contract/capacity/search.js';
 import { ERROR_KINDS } from '../../contract/results.js';
 import { LATENCIES, STAT_KEYS, type PhaseRow, type RunReport } from '../../contract/report/run-report.js';
 
@@ -103,15 +104,16 @@ export function thresholdsBlock(report: RunReport): string {
 <table class="data thresholds" data-failed="${failed}"><thead><tr><th class="left">server</th><th class="left">phase</th><th class="left">check</th><th>measured</th><th class="left">result</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
-/** A capacity search's table: per server the sustainable rate, its bracket, the limit, the knee and the USL fit. */
+/** A capacity search's table: per server the sustainable load, its bracket, the limit, the knee and the USL fit. */
 export function capacityBlock(report: RunReport): string {
   if (report.capacity === null || report.capacity.length === 0) return '';
   const sig = (v: number | null) => (v === null ? '-' : Number.isFinite(v) ? String(Number(v.toPrecision(3))) : '∞');
   const rows = report.capacity
     .map(({ name, capacity: { result, steps, ended, usl } }) => {
-      const knee = result.kneeStep === null ? null : steps[result.kneeStep]!.rate;
+      const knee = result.kneeStep === null ? null : steps[result.kneeStep]!.offered;
       return `<tr data-server="${esc(name)}" title="${esc(result.detail)}"><td class="left">${esc(name)}</td><td class="num" data-value="${result.sustainable ?? ''}">${sig(result.sustainable)}</td><td class="num">${sig(result.interval[0])} – ${sig(result.interval[1])}</td><td class="left">${esc(result.limitedBy)}</td><td class="num">${sig(knee)}</td><td class="left">${esc(ended)}</td><td class="num">${usl ? sig(usl.sigma) : '-'}</td><td class="num">${usl ? sig(usl.kappa) : '-'}</td><td class="num">${usl ? sig(usl.peakX) : '-'}</td><td class="num">${usl ? sig(usl.r2) : '-'}</td></tr>`;
     })
     .join('');
-  return `<table class="data capacity"><thead><tr><th class="left">server</th><th>sustainable (req/s)</th><th>bracket (req/s)</th><th class="left">limited by</th><th>knee (req/s)</th><th class="left">search ended</th><th>USL σ</th><th>USL κ</th><th>USL peak (req/s)</th><th>USL R²</th></tr></thead><tbody>${rows}</tbody></table>`;
+  const unit = OFFERED_UNIT[modeOf(report.capacity)];
+  return `<table class="data capacity"><thead><tr><th class="left">server</th><th>sustainable (${unit})</th><th>bracket (${unit})</th><th class="left">limited by</th><th>knee (${unit})</th><th class="left">search ended</th><th>USL σ</th><th>USL κ</th><th>USL peak (req/s)</th><th>USL R²</th></tr></thead><tbody>${rows}</tbody></table>`;
 }

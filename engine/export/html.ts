@@ -5,6 +5,7 @@ import { beyondNoise } from '../../contract/compare.js';
 import { GROUP_METRIC_LABELS } from '../../contract/group-stats.js';
 import { ratioVerdict, runTag, type CompareReport, type PhasePair } from '../../contract/report/compare-report.js';
 import type { ReportChart, RunReport } from '../../contract/report/run-report.js';
+import { CAPACITY_MEANS, modeOf } from '../../contract/capacity/search.js';
 import { capacityBlock, esc, fmt, machineBlock, phaseTables, problemBlock, reportTablesBlock, scenarioBlock, STYLE, thresholdsBlock } from './html-parts.js';
 
 // The self-contained HTML report: one file with ECharts inlined, the charts' options embedded as
@@ -63,7 +64,7 @@ function runSection(report: RunReport, withCharts: boolean): string {
   return `${machineBlock(report)}
 ${scenarioBlock(report)}
 ${thresholdsBlock(report)}
-${capacity === '' ? '' : `<section class="capacity" data-servers="${report.capacity?.length ?? 0}"><h2>Capacity <span class="muted">(the highest offered open-loop rate that held every limit, below the lowest that broke)</span></h2>${capacity}${withCharts ? chartsBlock(report.charts.filter(isCapacityChart)) : ''}</section>`}
+${capacity === '' ? '' : `<section class="capacity" data-servers="${report.capacity?.length ?? 0}"><h2>Capacity <span class="muted">(${esc(CAPACITY_MEANS[modeOf(report.capacity ?? [])])})</span></h2>${capacity}${withCharts ? chartsBlock(report.charts.filter(isCapacityChart)) : ''}</section>`}
 <h2>Phases</h2>${report.rows.length === 0 ? '<p>No phase ran.</p>' : report.rows.map(phaseTables).join('\n')}
 ${withCharts ? `<h2>Charts</h2>${chartsBlock(report.charts.filter((c) => !isCapacityChart(c)))}` : ''}
 ${reportTablesBlock(report)}`;

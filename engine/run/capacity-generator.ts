@@ -1,32 +1,35 @@
-import { judgeStep, nextRate, type CapacityStep } from '../../contract/capacity/search.js';
-import { stepName } from '../../contract/capacity/steps.js';
-import type { CapacitySearch, RatePhase } from '../../contract/scenario.js';
+import { judgeStep, nextOffered, type CapacityStep } from '../../contract/capacity/search.js';
+import { capacityModeOf, stepName } from '../../contract/capacity/steps.js';
+import type { CapacitySearch, ClosedPhase, RatePhase } from '../../contract/scenario.js';
 import { driverGenerator } from './driver-generator.js';
 import type { LoadGenerator } from './run-target.js';
 
-// A capacity search against one server: phases[0] is offered at its rate, judged when it ends
-// (contract/capacity/search.ts), and the next rate is appended to the same driver run (one t0, one
-// timeline; each step stored as a phase named by its rate) until the bracket is narrow enough, the
-// step count or the time bound is reached, or the generator was the limit.
+// A capacity search against one server: phases[0] is offered at its rate (or run with its users),
+// judged when it ends (contract/capacity/search.ts), and the next load is appended to the same driver
+// run (one t0, one timeline; each step stored as a phase named by its load) until the bracket is
+// narrow enough, the step count or the time bound is reached, or the generator was the limit.
 
 export function capacityGenerator(search: CapacitySearch): LoadGenerator {
   return (g) => {
-    const template = g.ctx.scenario.phases[0] as RatePhase;
+    const template = g.ctx.scenario.phases[0] as RatePhase | ClosedPhase;
+    const mode = capacityModeOf(template.executor);
+    const at = (offered: number): RatePhase | ClosedPhase => (template.executor === 'rate' ? { ...template, rate: offered } : { ...template, users: offered });
+    const start = template.executor === 'rate' ? template.rate : template.users;
     const steps: CapacityStep[] = [];
     const limits = { latency: search.latency, maxErrorRate: search.maxErrorRate, minAchievedRatio: search.minAchievedRatio, maxLagMs: search.maxLagMs };
-    const plan = { startRate: template.rate, maxRate: search.maxRate, factor: search.factor, tolerance: search.tolerance, maxSteps: search.maxSteps };
-    const stepMs = template.durationMs;
-    let offered = template.rate;
+    const plan = { mode, start, max: mode === 'users' ? search.maxUsers : search.maxRate, factor: search.factor, tolerance: search.tolerance, maxSteps: search.maxSteps };
+    const stepMs = template.durationMs ?? 0;
+    let offered = start;
     const generator = driverGenerator((ended, queuedMax, tMs) => {
-      steps.push({ rate: offered, verdict: judgeStep(offered, ended, limits, queuedMax) });
-      const next = nextRate(steps, plan);
-      // time bound: no step starts whose arrivals would end after maxDurationMs (its last answers
-      // then get at most timeoutMs more)
+      steps.push({ offered, throughput: ended.throughput, verdict: judgeStep(mode, offered, ended, limits, queuedMax, steps) });
+      const next = nextOffered(steps, plan);
+      // time bound: no step starts whose load would end after maxDurationMs (its last answers then
+      // get at most timeoutMs more)
       if (next === null || tMs + stepMs > search.maxDurationMs) return null;
       offered = next;
-      return { phase: { ...template, rate: next }, name: stepName(next) };
+      return { phase: at(next), name: stepName(mode, next) };
     });
-    const first = { ...template, name: stepName(template.rate) };
+    const first = { ...template, name: stepName(mode, start) };
     return generator({ ...g, ctx: { ...g.ctx, scenario: { ...g.ctx.scenario, phases: [first] } } });
   };
 }

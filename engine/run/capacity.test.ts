@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { stepInputsOf, stepRate, targetCapacity } from '../../contract/capacity/steps.js';
+import { capacityModeOf, stepInputsOf, stepOffered, targetCapacity } from '../../contract/capacity/steps.js';
 import type { CapacitySearch, ScenarioInput } from '../../contract/scenario.js';
 import { Scenario } from '../../contract/scenario.js';
 import { createEngine, type Engine } from '../engine.js';
@@ -29,8 +29,10 @@ async function search(input: ScenarioInput) {
   const { windows, samples } = engine.store.getWindows(runId);
   const scenario = Scenario.parse(input);
   const target = run.targets[0]!;
-  const startRate = scenario.phases[0]!.executor === 'rate' ? scenario.phases[0]!.rate : 0;
-  return { run, target, capacity: targetCapacity(scenario.capacity!, stepInputsOf(startRate, target.id, target.phases, windows, samples)) };
+  const first = scenario.phases[0]!;
+  const start = first.executor === 'rate' ? first.rate : first.executor === 'closed' ? first.users : 0;
+  const mode = capacityModeOf(first.executor);
+  return { run, target, capacity: targetCapacity(scenario.capacity!, stepInputsOf(mode, start, target.id, target.phases, windows, samples)) };
 }
 
 const sequential = (capacity: Partial<CapacitySearch> & Pick<CapacitySearch, 'latency'>, durationMs = 2000): ScenarioInput => ({
@@ -45,16 +47,16 @@ describe('capacity search', () => {
     const { run, target, capacity } = await search(sequential({ latency: { sample: 'total', stat: 'p99', maxMs: 300 } }));
     expect(run.status).toBe('completed');
     const { result, steps } = capacity;
-    if (process.env.LS_DEBUG) console.log(JSON.stringify({ steps: steps.map((s) => [s.rate, Math.round(s.throughput), s.total.p99, s.verdict]), result, usl: capacity.usl && { sigma: capacity.usl.sigma, kappa: capacity.usl.kappa, lambda: capacity.usl.lambda, r2: capacity.usl.r2 } }));
+    if (process.env.LS_DEBUG) console.log(JSON.stringify({ steps: steps.map((s) => [s.offered, Math.round(s.throughput), s.total.p99, s.verdict]), result, usl: capacity.usl && { sigma: capacity.usl.sigma, kappa: capacity.usl.kappa, lambda: capacity.usl.lambda, r2: capacity.usl.r2 } }));
     // 20, 40 hold; 80 breaks; then it bisects towards 50
-    expect(steps.slice(0, 3).map((s) => [s.rate, s.verdict.held])).toEqual([[20, true], [40, true], [80, false]]);
+    expect(steps.slice(0, 3).map((s) => [s.offered, s.verdict.held])).toEqual([[20, true], [40, true], [80, false]]);
     expect(result.sustainable).toBeGreaterThanOrEqual(40);
     expect(result.sustainable).toBeLessThanOrEqual(55);
     expect(result.interval[1]).toBeLessThanOrEqual(60);
     expect(['throughput', 'latency']).toContain(result.limitedBy);
     expect(capacity.ended).toBe('complete');
     // each step is a phase named by its rate, one after another on the server run's timeline
-    expect(target.phases.map((p) => stepRate(p.name))).toEqual(steps.map((s) => s.rate));
+    expect(target.phases.map((p) => stepOffered('rate', p.name))).toEqual(steps.map((s) => s.offered));
     for (let i = 1; i < target.phases.length; i++) expect(target.phases[i]!.startedMs).toBeGreaterThanOrEqual(target.phases[i - 1]!.startedMs + target.phases[i - 1]!.durationMs);
     // the knee is the lowest broken step, whose wait (queued in the server) dwarfs the held steps'
     const knee = steps[result.kneeStep!]!;
@@ -77,7 +79,7 @@ describe('capacity search', () => {
     const last = target.phases.at(-1)!;
     // its last answers get at most timeoutMs (1 s) more
     expect(last.startedMs + last.durationMs).toBeLessThanOrEqual(5000 + 1000);
-    expect(capacity.result.limitedBy).toBe('max rate');
+    expect(capacity.result.limitedBy).toBe('max load');
   }, 120_000);
 
   it('a generator that cannot keep its schedule ends the search, reported as the generator, not the server', async () => {
@@ -89,8 +91,35 @@ describe('capacity search', () => {
   }, 120_000);
 
   it('validation names the JSON path when the scenario cannot be searched', async () => {
-    const bad = { ...sequential({ latency: { sample: 'total', stat: 'p99', maxMs: 300 } }), phases: [{ executor: 'closed', users: 2, durationMs: 1000, requests: [{ path: '/' }] }] };
+    const bad = { ...sequential({ latency: { sample: 'total', stat: 'p99', maxMs: 300 } }), phases: [{ executor: 'burst', count: 2, requests: [{ path: '/' }] }] };
     const answer = await engine.handlers['scenarios:validate']({ text: JSON.stringify(bad), quick: false });
-    expect(answer).toMatchObject({ ok: false, issues: [{ path: 'phases[0].executor', message: expect.stringMatching(/steps a rate phase/) }] });
+    expect(answer).toMatchObject({ ok: false, issues: [{ path: 'phases[0].executor', message: expect.stringMatching(/steps a rate phase \(its rate\) or a closed phase \(its users\), not 'burst'/) }] });
+    const counted = { ...bad, phases: [{ executor: 'closed', users: 2, count: 100, durationMs: 1000, requests: [{ path: '/' }] }] };
+    expect(await engine.handlers['scenarios:validate']({ text: JSON.stringify(counted), quick: false })).toMatchObject({ ok: false, issues: [{ path: 'phases[0].count', message: expect.stringMatching(/lasts durationMs/) }] });
   });
+
+  it('users mode: finds a known number of users (a sequential server at 50 ms a request) by stepping closed-loop users', async () => {
+    // a sequential server serves N closed-loop users in turn: each request waits for the other N - 1,
+    // so its total time is N x 50 ms (and never less, however busy the machine): with total p90 at
+    // most 245 ms, 4 users hold (200 ms, 45 ms to spare for the machine) and 5 break (250 ms)
+    const input: ScenarioInput = {
+      name: 'capacity-users',
+      servers: [{ architecture: 'single', options: { concurrency: 1 } }],
+      phases: [{ executor: 'closed', users: 1, durationMs: 1500, timeoutMs: 5000, requests: [{ path: '/sleep?ms=50' }] }],
+      capacity: { maxUsers: 64, latency: { sample: 'total', stat: 'p90', maxMs: 245 } },
+    };
+    const { run, target, capacity } = await search(input);
+    expect(run.status).toBe('completed');
+    if (process.env.LS_DEBUG) console.log(JSON.stringify(capacity.steps.map((s) => [s.offered, Math.round(s.throughput), s.total.p90, s.verdict])));
+    expect(capacity.mode).toBe('users');
+    // 1, 2, 4 hold; 8 breaks; then it bisects (6, 5): 4 users, bracket [4, 5]
+    expect(capacity.steps.slice(0, 4).map((s) => [s.offered, s.verdict.held])).toEqual([[1, true], [2, true], [4, true], [8, false]]);
+    expect(capacity.result).toMatchObject({ sustainable: 4, interval: [4, 5], limitedBy: 'latency' });
+    expect(capacity.result.detail).toMatch(/ at 5 users$/);
+    expect(capacity.ended).toBe('complete');
+    expect(target.phases.map((p) => p.name)).toEqual(capacity.steps.map((s) => `${s.offered} users`));
+    for (const s of capacity.steps) expect(Number.isInteger(s.offered)).toBe(true);
+    // the queue the users form: 4 users' median is about 4 times 1 user's
+    expect(capacity.steps[2]!.total.p50).toBeGreaterThan(capacity.steps[0]!.total.p50 * 3);
+  }, 150_000);
 });

@@ -31,8 +31,8 @@ export type TargetPlan = readonly Phase[] | { searchMs: number };
 export function targetPlanOf(scenario: Pick<Scenario, 'phases' | 'capacity'>): TargetPlan {
   const c = scenario.capacity;
   const step = scenario.phases[0];
-  if (c === undefined || step === undefined || step.executor !== 'rate') return scenario.phases;
-  return { searchMs: Math.min(c.maxDurationMs + step.timeoutMs, c.maxSteps * (step.durationMs + step.timeoutMs)) };
+  if (c === undefined || step === undefined || (step.executor !== 'rate' && step.executor !== 'closed')) return scenario.phases;
+  return { searchMs: Math.min(c.maxDurationMs + step.timeoutMs, c.maxSteps * ((step.durationMs ?? 0) + step.timeoutMs)) };
 }
 
 interface PhaseState {

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { EChartsOption, LineSeriesOption } from 'echarts';
 import { runCapacity } from '../../contract/capacity/run-capacity';
+import { modeOf, OFFERED_LOAD, OFFERED_UNIT } from '../../contract/capacity/search';
 import { capacityCurveOption, uslOption, type CapacityStat } from '../../contract/report/capacity-chart';
 import { withTitle } from '../../contract/report/chart-options';
 import { DARK, LIGHT } from '../../contract/report/palette';
@@ -8,7 +9,7 @@ import type { LiveWindow, RunSummary, ServerSample } from '../../contract/result
 import { EChart } from '../charts/EChart';
 import { Panel, Segmented } from '../ui/widgets';
 
-// A capacity search's results (contract/capacity/): each server's latency against the offered rate
+// A capacity search's results (contract/capacity/): each server's latency against the offered load
 // overlaid with its knee marked, throughput against concurrency with the fitted USL, and the table.
 // Nothing for a run that is not a search.
 
@@ -28,16 +29,18 @@ export function CapacitySection({ summary, windows, samples }: { summary: RunSum
   const usl = useMemo(() => (servers ? uslOption(servers, DARK) : null), [servers]);
   if (servers === null || servers.length === 0 || curve === null || usl === null) return null;
   const steps = servers.reduce((n, s) => n + s.capacity.steps.length, 0);
+  const load = OFFERED_LOAD[modeOf(servers)];
+  const unit = OFFERED_UNIT[modeOf(servers)];
   return (
     <section data-testid="capacity-section" data-servers={servers.length} data-knees={knees(curve)}>
       <h2 className="section-title">Capacity</h2>
       <div className="chart-grid">
         <Panel
           className="span-2"
-          title={<>Latency against the offered rate <span className="muted">total {stat}, every server overlaid; the pin marks each knee (the lowest rate that broke)</span></>}
+          title={<>Latency against {load} <span className="muted">total {stat}, every server overlaid; the pin marks each knee (the lowest load that broke)</span></>}
           actions={<Segmented label="percentile" value={stat} options={STATS} onChange={setStat} />}
         >
-          <EChart option={curve} height={340} testId="capacity-curve-chart" points={steps} ariaLabel="latency against offered rate per server" png={{ title: `Latency (total ${stat}) against the offered rate`, option: () => withTitle(capacityCurveOption(servers, stat, LIGHT), `Latency (total ${stat}) against the offered rate`, LIGHT) }} />
+          <EChart option={curve} height={340} testId="capacity-curve-chart" points={steps} ariaLabel={`latency against ${load} per server`} png={{ title: `Latency (total ${stat}) against ${load}`, option: () => withTitle(capacityCurveOption(servers, stat, LIGHT), `Latency (total ${stat}) against ${load}`, LIGHT) }} />
         </Panel>
         <Panel className="span-2" title={<>Throughput against concurrency <span className="muted">measured steps and the Universal Scalability Law fitted to them (dashed)</span></>}>
           <EChart option={usl} height={320} testId="capacity-usl-chart" points={steps} ariaLabel="throughput against concurrency with the USL fit" png={{ title: 'Throughput against concurrency, USL fit', option: () => withTitle(uslOption(servers, LIGHT), 'Throughput against concurrency, USL fit', LIGHT) }} />
@@ -48,10 +51,10 @@ export function CapacitySection({ summary, windows, samples }: { summary: RunSum
           <thead>
             <tr>
               <th>server</th>
-              <th>sustainable (req/s)</th>
-              <th>bracket (req/s)</th>
+              <th>sustainable ({unit})</th>
+              <th>bracket ({unit})</th>
               <th>limited by</th>
-              <th>knee (req/s)</th>
+              <th>knee ({unit})</th>
               <th>search ended</th>
               <th>USL σ</th>
               <th>USL κ</th>
@@ -68,7 +71,7 @@ export function CapacitySection({ summary, windows, samples }: { summary: RunSum
                   {sig(result.interval[0])} – {sig(result.interval[1])}
                 </td>
                 <td>{result.limitedBy}</td>
-                <td className="num">{result.kneeStep === null ? '-' : sig(s[result.kneeStep]!.rate)}</td>
+                <td className="num">{result.kneeStep === null ? '-' : sig(s[result.kneeStep]!.offered)}</td>
                 <td>{ended}</td>
                 <td className="num">{fit ? sig(fit.sigma) : '-'}</td>
                 <td className="num">{fit ? sig(fit.kappa) : '-'}</td>
