@@ -16,6 +16,19 @@ describe('capacity charts', () => {
     expect(series[1]!.markPoint!.data).toEqual([expect.objectContaining({ coord: [800, 500] })]);
   });
 
+  it('draws wait or processing instead of total when asked, with the knee on that curve', () => {
+    const option = capacityCurveOption(servers, 'p99', DARK, 'wait');
+    const series = option.series as LineSeriesOption[];
+    expect((series[0]!.data as number[][]).map(([, v]) => v)).toEqual([1, 1, 1, 1]);
+    expect(series[0]!.markPoint!.data).toEqual([expect.objectContaining({ coord: [400, 1] })]);
+    expect((option.yAxis as { name: string }).name).toBe('wait p99 (ms), log');
+    // a server without Server-Timing has no processing times: no points, no knee, no error
+    const blind = servers.map((s) => ({ ...s, capacity: { ...s.capacity, steps: s.capacity.steps.map((st) => ({ ...st, processing: null })) } }));
+    const none = capacityCurveOption(blind, 'p99', DARK, 'processing').series as LineSeriesOption[];
+    expect(none.map((s) => (s.data as unknown[]).length)).toEqual([0, 0]);
+    expect(none.every((s) => s.markPoint === undefined)).toBe(true);
+  });
+
   it('draws the measured points and the fitted USL curve per server', () => {
     const series = uslOption(servers, DARK).series as LineSeriesOption[];
     expect(series.map((s) => s.type)).toEqual(['scatter', 'line', 'scatter', 'line']);

@@ -11,14 +11,18 @@ import { colorAt, type Palette } from './palette.js';
 
 export type CapacityStat = 'p50' | 'p90' | 'p99';
 
+/** Which time a capacity curve draws: total, or its split into wait and processing. */
+export type CapacitySample = 'total' | 'wait' | 'processing';
+
 const sig = (v: number) => Number(v.toPrecision(3));
 
-/** Total time (this percentile) per offered load, a line per server; the knee (lowest load that broke) marked. */
-export function capacityCurveOption(servers: readonly ServerCapacity[], stat: CapacityStat, p: Palette): EChartsOption {
+/** A time (this percentile) per offered load, a line per server; the knee (lowest load that broke) marked. Steps without processing times (a server without Server-Timing) draw no point. */
+export function capacityCurveOption(servers: readonly ServerCapacity[], stat: CapacityStat, p: Palette, sample: CapacitySample = 'total'): EChartsOption {
   const series: LineSeriesOption[] = servers.map(({ name, capacity }, i) => {
     const color = colorAt(i);
-    const points = [...capacity.steps].sort((a, b) => a.offered - b.offered).map((s) => [s.offered, Math.max(0.01, sig(s.total[stat]))] as [number, number]);
-    const knee = capacity.result.kneeStep === null ? null : capacity.steps[capacity.result.kneeStep]!;
+    const points = [...capacity.steps].sort((a, b) => a.offered - b.offered).flatMap((s) => (s[sample] === null ? [] : [[s.offered, Math.max(0.01, sig(s[sample][stat]))] as [number, number]]));
+    const kneeStep = capacity.result.kneeStep === null ? null : capacity.steps[capacity.result.kneeStep]!;
+    const knee = kneeStep?.[sample] ? { offered: kneeStep.offered, at: kneeStep[sample][stat] } : null;
     return {
       type: 'line',
       name,
@@ -32,7 +36,7 @@ export function capacityCurveOption(servers: readonly ServerCapacity[], stat: Ca
             symbolSize: 34,
             label: { color: '#fff', fontSize: 10, formatter: 'knee' },
             itemStyle: { color },
-            data: [{ name: `${name} knee`, coord: [knee.offered, Math.max(0.01, sig(knee.total[stat]))], value: knee.offered }],
+            data: [{ name: `${name} knee`, coord: [knee.offered, Math.max(0.01, sig(knee.at))], value: knee.offered }],
           }
         : undefined,
     };
@@ -41,7 +45,7 @@ export function capacityCurveOption(servers: readonly ServerCapacity[], stat: Ca
     ...baseOption(p),
     tooltip: { ...(baseOption(p).tooltip as object), trigger: 'item' },
     xAxis: { type: 'log', name: `${offeredAxis(servers)}, log`, nameLocation: 'middle', nameGap: 26, ...axisStyle(p) },
-    yAxis: valueAxis(p, `total ${stat} (ms), log`, { log: true }),
+    yAxis: valueAxis(p, `${sample} ${stat} (ms), log`, { log: true }),
     series,
   };
 }

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import type { EChartsOption, LineSeriesOption } from 'echarts';
 import { runCapacity } from '../../contract/capacity/run-capacity';
 import { modeOf, OFFERED_LOAD, OFFERED_UNIT } from '../../contract/capacity/search';
-import { capacityCurveOption, uslOption, type CapacityStat } from '../../contract/report/capacity-chart';
+import { capacityCurveOption, uslOption, type CapacitySample, type CapacityStat } from '../../contract/report/capacity-chart';
 import { withTitle } from '../../contract/report/chart-options';
 import { DARK, LIGHT } from '../../contract/report/palette';
 import type { LiveWindow, RunSummary, ServerSample } from '../../contract/results';
@@ -19,13 +19,20 @@ const STATS = [
   { value: 'p99', label: 'p99' },
 ] as const;
 
+const SAMPLES = [
+  { value: 'total', label: 'total' },
+  { value: 'wait', label: 'wait' },
+  { value: 'processing', label: 'processing' },
+] as const;
+
 const sig = (v: number | null) => (v === null ? '-' : Number.isFinite(v) ? Number(v.toPrecision(3)).toLocaleString('en-US') : '∞');
 const knees = (o: EChartsOption) => (o.series as LineSeriesOption[]).filter((s) => (s.markPoint?.data?.length ?? 0) > 0).length;
 
 export function CapacitySection({ summary, windows, samples }: { summary: RunSummary; windows: readonly LiveWindow[]; samples: readonly ServerSample[] }) {
   const servers = useMemo(() => runCapacity(summary, { windows, samples }), [summary, windows, samples]);
   const [stat, setStat] = useState<CapacityStat>('p99');
-  const curve = useMemo(() => (servers ? capacityCurveOption(servers, stat, DARK) : null), [servers, stat]);
+  const [sample, setSample] = useState<CapacitySample>('total');
+  const curve = useMemo(() => (servers ? capacityCurveOption(servers, stat, DARK, sample) : null), [servers, stat, sample]);
   const usl = useMemo(() => (servers ? uslOption(servers, DARK) : null), [servers]);
   if (servers === null || servers.length === 0 || curve === null || usl === null) return null;
   const steps = servers.reduce((n, s) => n + s.capacity.steps.length, 0);
@@ -37,10 +44,15 @@ export function CapacitySection({ summary, windows, samples }: { summary: RunSum
       <div className="chart-grid">
         <Panel
           className="span-2"
-          title={<>Latency against {load} <span className="muted">total {stat}, every server overlaid; the pin marks each knee (the lowest load that broke)</span></>}
-          actions={<Segmented label="percentile" value={stat} options={STATS} onChange={setStat} />}
+          title={<>Latency against {load} <span className="muted">{sample} {stat}, every server overlaid; the pin marks each knee (the lowest load that broke)</span></>}
+          actions={
+            <>
+              <Segmented label="time" value={sample} options={SAMPLES} onChange={setSample} />
+              <Segmented label="percentile" value={stat} options={STATS} onChange={setStat} />
+            </>
+          }
         >
-          <EChart option={curve} height={340} testId="capacity-curve-chart" points={steps} ariaLabel={`latency against ${load} per server`} png={{ title: `Latency (total ${stat}) against ${load}`, option: () => withTitle(capacityCurveOption(servers, stat, LIGHT), `Latency (total ${stat}) against ${load}`, LIGHT) }} />
+          <EChart option={curve} height={340} testId="capacity-curve-chart" points={steps} ariaLabel={`latency against ${load} per server`} png={{ title: `Latency (${sample} ${stat}) against ${load}`, option: () => withTitle(capacityCurveOption(servers, stat, LIGHT, sample), `Latency (${sample} ${stat}) against ${load}`, LIGHT) }} />
         </Panel>
         <Panel className="span-2" title={<>Throughput against concurrency <span className="muted">measured steps and the Universal Scalability Law fitted to them (dashed)</span></>}>
           <EChart option={usl} height={320} testId="capacity-usl-chart" points={steps} ariaLabel="throughput against concurrency with the USL fit" png={{ title: 'Throughput against concurrency, USL fit', option: () => withTitle(uslOption(servers, LIGHT), 'Throughput against concurrency, USL fit', LIGHT) }} />

@@ -74,7 +74,7 @@ export function ScenarioPicker(p: PickerProps) {
       <button type="button" className="btn" disabled={p.running} onClick={() => fileInput.current?.click()}>
         Open file…
       </button>
-      <input ref={fileInput} type="file" accept=".json,application/json" hidden onChange={(e) => openFile(e.target.files?.[0])} />
+      <input ref={fileInput} type="file" accept=".json,application/json" hidden data-testid="scenario-file-input" onChange={(e) => openFile(e.target.files?.[0])} />
       {p.onEdit !== null && (
         <button type="button" className="btn" onClick={p.onEdit}>
           Edit
