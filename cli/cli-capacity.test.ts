@@ -34,11 +34,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('loadscope run / show of a capacity search', () => {
   it('--json carries each server\'s sustainable rate, bracket, limit, knee and steps', () => {
-    const [server] = runJson.capacity as { name: string; sustainable: number; interval: [number, number]; limitedBy: string; kneeRate: number; ended: string; steps: { rate: number; verdict: { held: boolean } }[] }[];
+    const [server] = runJson.capacity as { name: string; sustainable: number; interval: [number, number]; mode: string; unit: string; limitedBy: string; knee: number; ended: string; steps: { offered: number; verdict: { held: boolean } }[] }[];
     expect(server!.name).toBe('sequential');
     // 20, 40 held; 80 broke; 60 broke (4 steps): sustainable 40, bracket [40, 60]
-    expect(server!.steps.map((s) => [s.rate, s.verdict.held])).toEqual([[20, true], [40, true], [80, false], [60, false]]);
-    expect(server).toMatchObject({ sustainable: 40, interval: [40, 60], kneeRate: 60, ended: 'step count' });
+    expect(server!.steps.map((s) => [s.offered, s.verdict.held])).toEqual([[20, true], [40, true], [80, false], [60, false]]);
+    expect(server).toMatchObject({ mode: 'rate', unit: 'req/s', sustainable: 40, interval: [40, 60], knee: 60, ended: 'step count' });
     expect(['throughput', 'latency']).toContain(server!.limitedBy);
   });
 

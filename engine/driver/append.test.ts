@@ -54,4 +54,25 @@ describe('driver: phases appended as they end', () => {
     expect(result.cancelled).toBe(true);
     expect(result.phases).toHaveLength(1);
   });
+
+  it('starts no appended phase that would end after the time bound at its real start, however late the choice came', async () => {
+    // the choice of the next phase takes 100 ms (a busy machine): chosen at ~300 ms, a 300 ms phase
+    // would end by 600 ms, inside a 650 ms bound; started no earlier than ~400 ms it would not
+    const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+    const plan = (appendUntilMs: number) => ({ baseUrl: server.url, phases: [{ ...rate(20, 300), name: 'a' }], appendUntilMs });
+    const late = (asked: number[]) => (e: PhaseEndEvent) => {
+      asked.push(e.phaseIndex);
+      if (e.phaseIndex > 0) return null;
+      sleep(100);
+      return { ...rate(20, 300), name: 'b' };
+    };
+    const askedLate: number[] = [];
+    const bounded = await runDriver(plan(650), { nextPhase: late(askedLate) });
+    expect(bounded.cancelled).toBe(false);
+    expect(bounded.phases.map((p) => p.result.name)).toEqual(['a']);
+    expect(askedLate).toEqual([0]);
+    // the same choice with room to spare runs
+    const roomy = await runDriver(plan(60_000), { nextPhase: late([]) });
+    expect(roomy.phases.map((p) => p.result.name)).toEqual(['a', 'b']);
+  });
 });

@@ -155,14 +155,24 @@ export class Runner {
    */
   async append(phase: Phase): Promise<void> {
     if (this.cancelled || this.finished || !this.plan.open) return;
+    const warm = this.warmFor(phase);
+    const closeWarm = () => (warm ?? []).flat().forEach((c) => c.close());
+    await this.preconnect([warm]);
+    if (this.cancelled || this.finished) return closeWarm();
+    // the time bound holds at the phase's real start, which comes after the choice of it (the main
+    // thread's judgement, the connections opened above): a busy machine can put it past the bound
+    const startUs = nowUs();
+    const plannedMs = executorOf(phase).plannedMs(phase);
+    if (this.plan.appendUntilMs !== undefined && (plannedMs === null || startUs / 1000 + plannedMs > this.plan.appendUntilMs)) {
+      closeWarm();
+      return this.close();
+    }
     const i = this.plan.phases.length;
     this.plan.phases.push(phase);
     this.runs.push(null);
     this.results.push(null);
-    this.warm.push(this.warmFor(phase));
-    await this.preconnect([this.warm[i] ?? null]);
-    if (this.cancelled || this.finished) return;
-    this.startPhase(i, nowUs());
+    this.warm.push(warm);
+    this.startPhase(i, startUs);
   }
 
   /** An open plan gets no more phases: the run ends when the running ones have. */

@@ -16,6 +16,11 @@ export interface DriverPlan {
   allowRemote?: boolean;
   /** more phases may be appended as phases end (a capacity search): the run ends on 'close' */
   open?: boolean;
+  /**
+   * An open plan's time bound (ms after t0): an appended phase starts only when its planned length
+   * ends by then, judged at its real start; otherwise the plan closes instead.
+   */
+  appendUntilMs?: number;
 }
 
 export interface PhaseEvent {

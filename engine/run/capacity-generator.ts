@@ -24,11 +24,12 @@ export function capacityGenerator(search: CapacitySearch): LoadGenerator {
       steps.push({ offered, throughput: ended.throughput, verdict: judgeStep(mode, offered, ended, limits, queuedMax, steps) });
       const next = nextOffered(steps, plan);
       // time bound: no step starts whose load would end after maxDurationMs (its last answers then
-      // get at most timeoutMs more)
+      // get at most timeoutMs more); checked here from the last step's end, and by the driver again
+      // at the step's real start
       if (next === null || tMs + stepMs > search.maxDurationMs) return null;
       offered = next;
       return { phase: at(next), name: stepName(mode, next) };
-    });
+    }, search.maxDurationMs);
     const first = { ...template, name: stepName(mode, start) };
     return generator({ ...g, ctx: { ...g.ctx, scenario: { ...g.ctx.scenario, phases: [first] } } });
   };

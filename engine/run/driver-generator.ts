@@ -9,8 +9,11 @@ import type { LoadGenerator } from './run-target.js';
  */
 export type NextPhase = (ended: PhaseResult, queuedMax: number, tMs: number) => { phase: Phase; name: string } | null;
 
-/** Loadscope's own driver (worker threads); with `next`, phases are appended as they end. */
-export function driverGenerator(next?: NextPhase): LoadGenerator {
+/**
+ * Loadscope's own driver (worker threads); with `next`, phases are appended as they end, and none
+ * starts whose planned length would end after `appendUntilMs` (ms after t0).
+ */
+export function driverGenerator(next?: NextPhase, appendUntilMs?: number): LoadGenerator {
   return async ({ ctx, url, signal, setT0, write, phaseEnded }) => {
     const { store, emit, runId, targetId } = ctx;
     const names = ctx.scenario.phases.map((p, i) => p.name ?? `phase ${i + 1}`);
@@ -18,7 +21,7 @@ export function driverGenerator(next?: NextPhase): LoadGenerator {
     const queuedMax: number[] = [];
     let requests = 0;
     const result = await runDriver(
-      { baseUrl: url, phases: ctx.scenario.phases, allowRemote: ctx.allowRemote },
+      { baseUrl: url, phases: ctx.scenario.phases, allowRemote: ctx.allowRemote, ...(appendUntilMs !== undefined && { appendUntilMs }) },
       {
         onStart: (e) => setT0(e.t0EpochMs),
         onPhaseStart: (e) => emit({ event: 'run:phase', payload: { runId, targetId, phaseIndex: e.phaseIndex, name: phaseName(e.phaseIndex), state: 'started', tMs: e.tMs } }),

@@ -1,23 +1,7 @@
 import { useEffect, useRef } from 'react';
-import * as echarts from 'echarts/core';
-import { BarChart, LineChart, ScatterChart } from 'echarts/charts';
-import {
-  DataZoomComponent,
-  GridComponent,
-  LegendComponent,
-  MarkAreaComponent,
-  MarkLineComponent,
-  TitleComponent,
-  TooltipComponent,
-} from 'echarts/components';
-import { CanvasRenderer } from 'echarts/renderers';
 import type { EChartsOption } from 'echarts';
 import { chartDataUrl, downloadDataUrl, pngName } from './chart-png';
-
-echarts.use([
-  LineChart, BarChart, ScatterChart, GridComponent, LegendComponent, TooltipComponent, TitleComponent,
-  MarkLineComponent, MarkAreaComponent, DataZoomComponent, CanvasRenderer,
-]);
+import { echarts } from './echarts-parts';
 
 export interface EChartProps {
   option: EChartsOption;

@@ -1,4 +1,4 @@
-import * as echarts from 'echarts/core';
+import { echarts } from './echarts-parts';
 import type { EChartsOption } from 'echarts';
 import { withFormatters } from '../../contract/report/formatters';
 

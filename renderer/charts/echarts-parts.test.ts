@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import type { EChartsOption } from 'echarts';
+import { syntheticCapacity } from '../../contract/capacity/test-support/synthetic-capacity';
+import { capacityCurveOption, uslOption } from '../../contract/report/capacity-chart';
+import { inFlightOption, latencyOption, meanBarsOption, percentileOption, serverOption, throughputOption } from '../../contract/report/chart-options';
+import { DARK } from '../../contract/report/palette';
+import type { SeriesGroup } from '../../contract/report/series';
+import { unregisteredParts } from './echarts-parts';
+
+// Tree-shaken ECharts draws an option's unregistered parts as nothing, silently: the capacity
+// curves' knee pins (markPoint) were missing from the workbench until this test named them.
+
+const groups: SeriesGroup[] = [
+  {
+    key: '1:1',
+    name: 'single',
+    color: '#5b9dff',
+    windows: [{ runId: 1, targetId: 1, tMs: 250, phaseIndex: 0, count: 5, throughput: 20, errors: {}, inFlight: 2, queued: 0, total: { mean: 3, p50: 2, p90: 5, p99: 9, max: 10 }, wait: { mean: 1, p50: 1, p90: 2, p99: 3, max: 4 }, processing: { mean: 2, p50: 1, p90: 3, p99: 6, max: 6 } }],
+    samples: [{ runId: 1, targetId: 1, tMs: 300, cpuPercent: 50, rssBytes: 50e6, processes: 2, busy: null, queue: null }],
+    phases: [{ phaseIndex: 0, name: 'p', tMs: 0 }],
+  },
+];
+const servers = [syntheticCapacity('single', [100, 200, 400, 300], 400)];
+
+describe('the ECharts parts the workbench registers', () => {
+  const options: Record<string, EChartsOption> = {
+    latency: latencyOption({ groups, metric: 'wait', log: false }, DARK),
+    throughput: throughputOption({ groups }, DARK),
+    inFlight: inFlightOption({ groups }, DARK),
+    cpu: serverOption({ groups, metric: 'cpu' }, DARK),
+    bars: meanBarsOption([{ label: 'single', wait: 1, processing: 2, total: 3 }], DARK),
+    curves: percentileOption({ curves: [{ name: 'single', color: '#5b9dff', points: [[50, 1], [99, 4]] }], log: false }, DARK),
+    capacityCurve: capacityCurveOption(servers, 'p99', DARK),
+    capacityUsl: uslOption(servers, DARK),
+  };
+  for (const [name, option] of Object.entries(options)) {
+    it(`draws every part of the ${name} chart`, () => expect(unregisteredParts(option)).toEqual([]));
+  }
+
+  it('names what is missing', () => {
+    expect(unregisteredParts({ series: [{ type: 'pie', data: [] }, { type: 'line', data: [], markPoint: { data: [] } }] })).toEqual(['pie']);
+  });
+});
