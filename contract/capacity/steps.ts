@@ -1,6 +1,6 @@
 import type { LiveWindow, PhaseResult, ServerSample } from '../results.js';
 import type { CapacitySearch } from '../scenario.js';
-import { capacityOf, judgeStep, nextOffered, OFFERED_UNIT, type CapacityMode, type CapacityResult, type CapacityStep, type StepVerdict } from './search.js';
+import { capacityOf, judgeStep, nextOffered, OFFERED_UNIT, type CapacityLimits, type CapacityMode, type CapacityResult, type CapacityStep, type SearchPlan, type StepVerdict } from './search.js';
 import { fitUsl, UslFitError, type UslFit } from './usl.js';
 
 // A stored capacity search read back: each step is a stored phase named by its offered load
@@ -20,6 +20,12 @@ export function stepOffered(mode: CapacityMode, name: string): number | null {
 
 /** What a scenario's capacity search steps: users for a closed-loop phases[0], else the rate. */
 export const capacityModeOf = (executor: string | undefined): CapacityMode => (executor === 'closed' ? 'users' : 'rate');
+
+/** The limits a scenario's capacity block states: the engine and every view judge steps by these. */
+export const searchLimits = (search: CapacitySearch): CapacityLimits => ({ latency: search.latency, maxErrorRate: search.maxErrorRate, minAchievedRatio: search.minAchievedRatio, maxLagMs: search.maxLagMs });
+
+/** The plan a scenario's capacity block states for a search of this mode starting at `start`. */
+export const searchPlan = (search: CapacitySearch, mode: CapacityMode, start: number, maxSteps = search.maxSteps): SearchPlan => ({ mode, start, max: mode === 'users' ? search.maxUsers : search.maxRate, factor: search.factor, tolerance: search.tolerance, maxSteps });
 
 type Percentiles = { p50: number; p90: number; p99: number };
 
@@ -66,7 +72,7 @@ export interface StepInputs {
 const pct = (s: { p50: number; p90: number; p99: number }): Percentiles => ({ p50: s.p50, p90: s.p90, p99: s.p99 });
 
 export function targetCapacity(search: CapacitySearch, { mode, start, phases, queuedMax, cpuPercent }: StepInputs): TargetCapacity {
-  const limits = { latency: search.latency, maxErrorRate: search.maxErrorRate, minAchievedRatio: search.minAchievedRatio, maxLagMs: search.maxLagMs };
+  const limits = searchLimits(search);
   const steps: CapacityPoint[] = [];
   const judged: CapacityStep[] = [];
   for (const p of [...phases].sort((a, b) => a.index - b.index)) {
@@ -86,7 +92,8 @@ export function targetCapacity(search: CapacitySearch, { mode, start, phases, qu
     });
   }
   const result = capacityOf(mode, steps);
-  const plan = { mode, start, max: mode === 'users' ? search.maxUsers : search.maxRate, factor: search.factor, tolerance: search.tolerance, maxSteps: Number.POSITIVE_INFINITY };
+  // the step bound is not replayed: a search that stopped at it is told apart below
+  const plan = searchPlan(search, mode, start, Number.POSITIVE_INFINITY);
   const ended: SearchEnd = nextOffered(steps, plan) === null ? 'complete' : steps.length >= search.maxSteps ? 'step count' : 'time bound';
   let usl: UslFit | null = null;
   let uslNote: string | null = null;

@@ -211,8 +211,9 @@ export function buildRunReport(input: RunReportInput, p: Palette): RunReport {
   const capacity = runCapacity(run, input);
   const charts = runCharts(run, groups, rows, input.curves, p);
   if (capacity !== null && capacity.length > 0) {
+    const curveTitle = `Latency (total p99) against ${OFFERED_LOAD[modeOf(capacity)]}`;
     charts.unshift(
-      { id: 'capacity-curve', title: `Latency (total p99) against ${OFFERED_LOAD[modeOf(capacity)]}`, option: withTitle(capacityCurveOption(capacity, 'p99', p), `Latency (total p99) against ${OFFERED_LOAD[modeOf(capacity)]}`, p, 'every server overlaid; the pin marks each knee') },
+      { id: 'capacity-curve', title: curveTitle, option: withTitle(capacityCurveOption(capacity, 'p99', p), curveTitle, p, 'every server overlaid; the pin marks each knee') },
       { id: 'capacity-usl', title: 'Throughput against concurrency, USL fit', option: withTitle(uslOption(capacity, p), 'Throughput against concurrency, USL fit', p, 'measured steps, fitted Universal Scalability Law dashed') },
     );
   }

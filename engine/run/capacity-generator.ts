@@ -1,5 +1,5 @@
 import { judgeStep, nextOffered, type CapacityStep } from '../../contract/capacity/search.js';
-import { capacityModeOf, stepName } from '../../contract/capacity/steps.js';
+import { capacityModeOf, searchLimits, searchPlan, stepName } from '../../contract/capacity/steps.js';
 import type { CapacitySearch, ClosedPhase, RatePhase } from '../../contract/scenario.js';
 import { driverGenerator } from './driver-generator.js';
 import type { LoadGenerator } from './run-target.js';
@@ -16,8 +16,8 @@ export function capacityGenerator(search: CapacitySearch): LoadGenerator {
     const at = (offered: number): RatePhase | ClosedPhase => (template.executor === 'rate' ? { ...template, rate: offered } : { ...template, users: offered });
     const start = template.executor === 'rate' ? template.rate : template.users;
     const steps: CapacityStep[] = [];
-    const limits = { latency: search.latency, maxErrorRate: search.maxErrorRate, minAchievedRatio: search.minAchievedRatio, maxLagMs: search.maxLagMs };
-    const plan = { mode, start, max: mode === 'users' ? search.maxUsers : search.maxRate, factor: search.factor, tolerance: search.tolerance, maxSteps: search.maxSteps };
+    const limits = searchLimits(search);
+    const plan = searchPlan(search, mode, start);
     const stepMs = template.durationMs ?? 0;
     let offered = start;
     const generator = driverGenerator((ended, queuedMax, tMs) => {
