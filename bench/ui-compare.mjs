@@ -4,51 +4,25 @@
 // (`loadscope ui --port 0`), opens #/compare/1,2 in Chromium and times from the navigation to the
 // first chart with points drawn (the chart's data-points attribute), over a few fresh page loads.
 //   node bench/ui-compare.mjs [requests per run] [loads]     (defaults 1000000, 3)
-import { spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { chromium } from 'playwright-core';
-
-const SERVER = `
-require('node:http').createServer({ keepAliveTimeout: 60000 }, (req, res) => {
-  res.writeHead(200, { 'content-type': 'text/plain', 'server-timing': 'wait;dur=0.010, proc;dur=0.020' });
-  res.end('hello world');
-}).listen(0, '127.0.0.1', function () { console.log(this.address().port); });
-`;
-
-function browserPath() {
-  for (const p of ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome']) if (existsSync(p)) return p;
-  const which = spawnSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' });
-  return which.status === 0 ? which.stdout.trim() : null;
-}
-
-async function startHost(root, db) {
-  const child = spawn(process.execPath, [join(root, 'bin/loadscope.js'), 'ui', '--port', '0', '--db', db], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: child.stdout });
-  for await (const line of lines) {
-    const m = /^Loadscope workbench: (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)$/.exec(line);
-    if (m) return { child, url: m[1] };
-  }
-  throw new Error('loadscope ui printed no URL');
-}
+import { browserPath, launchBrowser, startHelloServer, startHost } from './ui-support.mjs';
 
 export async function measureUiCompare(root, { requests = 1_000_000, loads = 3 } = {}) {
   const executablePath = browserPath();
   if (executablePath === null) return { skipped: 'no Chromium found (apt-get install chromium)' };
   const tmp = mkdtempSync(join(os.tmpdir(), 'loadscope-ui-bench-'));
-  const server = spawn(process.execPath, ['-e', SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = await startHelloServer();
   try {
-    const [port] = await once(server.stdout, 'data');
     const db = join(tmp, 'runs.db');
     const scenario = join(tmp, 'million.json');
     writeFileSync(
       scenario,
       JSON.stringify({
         name: 'bench-ui-compare',
-        servers: [{ label: 'hello', architecture: 'external', url: `http://127.0.0.1:${String(port).trim()}` }],
+        servers: [{ label: 'hello', architecture: 'external', url: server.url }],
         phases: [{ name: 'load', executor: 'closed', users: 50, count: requests, maxDurationMs: 1_800_000, requests: [{ path: '/' }] }],
         rawRowCap: requests,
       }),
@@ -59,12 +33,7 @@ export async function measureUiCompare(root, { requests = 1_000_000, loads = 3 }
       console.log(`ui-compare: run ${i + 1} stored (${requests.toLocaleString('en-US')} requests)`);
     }
     const host = await startHost(root, db);
-    const context = await chromium.launchPersistentContext(join(tmp, 'profile'), {
-      executablePath,
-      headless: true,
-      viewport: { width: 1280, height: 800 },
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    });
+    const context = await launchBrowser(executablePath, join(tmp, 'profile'));
     const times = [];
     const tables = [];
     try {
@@ -87,7 +56,7 @@ export async function measureUiCompare(root, { requests = 1_000_000, loads = 3 }
     const sorted = [...times].sort((a, b) => a - b);
     return { requests, loads, firstChartMs: sorted[Math.floor(sorted.length / 2)], allMs: times, tableMs: tables };
   } finally {
-    server.kill();
+    server.child.kill();
     rmSync(tmp, { recursive: true, force: true });
   }
 }

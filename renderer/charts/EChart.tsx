@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { EChartsOption } from 'echarts';
 import { chartDataUrl, downloadDataUrl, pngName } from './chart-png';
+import { dropDraw, queueDraw } from './draw-queue';
 import { echarts } from './echarts-parts';
 
 export interface EChartProps {
@@ -30,7 +31,7 @@ export function legendNames(option: EChartsOption): string[] {
 
 /**
  * A thin ECharts wrapper: init on mount, setOption on change, resize with its box, dispose on
- * unmount. Updates use lazyUpdate so several in one frame draw once.
+ * unmount. Updates are queued so that a view redrawing many charts spreads them over frames.
  */
 export function EChart({ option, height = 260, notMerge = true, testId, points, ariaLabel, png }: EChartProps) {
   const box = useRef<HTMLDivElement>(null);
@@ -45,13 +46,19 @@ export function EChart({ option, height = 260, notMerge = true, testId, points, 
     observer.observe(el);
     return () => {
       observer.disconnect();
+      dropDraw(el);
       instance.dispose();
       chart.current = null;
     };
   }, []);
 
   useEffect(() => {
-    chart.current?.setOption(option, { notMerge, lazyUpdate: true });
+    const instance = chart.current;
+    if (instance === null || box.current === null) return;
+    // drawn in a coming frame, a few charts per frame (draw-queue.ts), not all in this one
+    queueDraw(box.current, () => {
+      if (!instance.isDisposed()) instance.setOption(option, { notMerge });
+    });
   }, [option, notMerge]);
 
   const chartBox = (

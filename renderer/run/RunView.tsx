@@ -6,7 +6,7 @@ import { useScenarioList, useScenarioText } from '../scenarios/useScenarioList';
 import { useValidation } from '../scenarios/useValidation';
 import { errorMessage } from '../ui/format';
 import { Empty, ErrorBox, Panel } from '../ui/widgets';
-import type { LiveRunStore } from './live-run-store';
+import type { LiveRun } from './useLiveRun';
 import { RunCharts } from './RunCharts';
 import { RunProgress } from './RunProgress';
 import { RunResults } from './RunResults';
@@ -27,7 +27,7 @@ export interface RunSetup {
 }
 
 export interface RunViewProps {
-  live: { store: LiveRunStore; version: number };
+  live: LiveRun;
   setup: RunSetup;
   start: (request: StartRequest) => void;
   cancel: () => Promise<void>;
@@ -40,7 +40,7 @@ export function startRequest(source: ScenarioSource, quick: boolean, engine: Run
 
 /** Pick a scenario, start it, watch it live, and read its results when it ends. */
 export function RunView({ live, setup, start, cancel, openInEditor }: RunViewProps) {
-  const { store, version } = live;
+  const { store, chartVersion } = live;
   const scenarios = useScenarioList();
   const { quick, setQuick } = setup;
   const [cancelError, setCancelError] = useState<string | null>(null);
@@ -113,7 +113,7 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
       {store.phase !== 'idle' && (
         <>
           {finishedRun.run !== null && <h2 className="section-title">Over time</h2>}
-          <RunCharts series={store.series} version={version} live running={running} />
+          <RunCharts series={store.series} version={chartVersion} live running={running} />
         </>
       )}
     </div>

@@ -23,6 +23,18 @@ describe('LiveRunStore', () => {
     expect(store.series.targets[0]?.windows).toHaveLength(8);
   });
 
+  it('moves the charts\' version with the series only: progress and the end redraw no chart', () => {
+    const store = new LiveRunStore();
+    store.adopt(1);
+    const charts = store.seriesVersion;
+    store.progressed({ runId: 1, elapsedMs: 500, remainingMs: 500, requests: 3, fraction: 0.5 });
+    store.ended({ runId: 1, status: 'completed', reason: null });
+    expect(store.seriesVersion).toBe(charts);
+    expect(store.version).toBeGreaterThan(charts);
+    store.window(createWindow({ runId: 1 }));
+    expect(store.seriesVersion).toBe(charts + 1);
+  });
+
   it('shows the progress exactly as the engine computed it (the renderer does not recompute it)', () => {
     const store = new LiveRunStore();
     store.adopt(1);

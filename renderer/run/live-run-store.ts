@@ -32,11 +32,14 @@ export class LiveRunStore {
   /** As the engine computed it (engine/run/run-progress.ts); never recomputed here. */
   readonly series: RunSeries = { runId: 0, targets: [] };
   version = 0;
+  /** Bumped only when what the charts draw changes (not by progress): charts redraw on this one. */
+  seriesVersion = 0;
   /** Called after every change (the hook batches these into animation frames). */
   onChange: (() => void) | null = null;
 
-  private touch(): void {
+  private touch(series = true): void {
     this.version++;
+    if (series) this.seriesVersion++;
     this.onChange?.();
   }
 
@@ -131,13 +134,13 @@ export class LiveRunStore {
   progressed(p: EventPayload<'run:progress'>): void {
     if (!this.mine(p.runId)) return;
     this.progress = { elapsedMs: p.elapsedMs, remainingMs: p.remainingMs, requests: p.requests, fraction: p.fraction };
-    this.touch();
+    this.touch(false);
   }
 
   ended(p: EventPayload<'run:finished'>): void {
     if (!this.mine(p.runId)) return;
     this.finished = { status: p.status, reason: p.reason };
     this.phase = 'finished';
-    this.touch();
+    this.touch(false);
   }
 }
