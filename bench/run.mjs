@@ -14,6 +14,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { measureAgreement } from './agreement.mjs';
 import { measureStartup, STARTUP_TARGET_MS } from './startup.mjs';
+import { FRAME_TARGET_MS, measureUiLive } from './ui-live.mjs';
 import { measureWholeTool, USERS } from './whole-tool.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -79,6 +80,14 @@ const loadStartup = os.loadavg()[0];
 const whole = await measureWholeTool(root, quick ? { seconds: 3, rounds: 1 } : { seconds: 10, rounds: 3 });
 const loadWhole = os.loadavg()[0];
 const agreement = await measureAgreement(root, quick ? { seconds: 3, rounds: 1 } : { seconds: 10, rounds: 3 });
+const uiLive = [];
+for (let i = 0; i < (quick ? 1 : 3); i++) {
+  const r = await measureUiLive(root, quick ? { runSeconds: 12, tracedSeconds: 5 } : { runSeconds: 20, tracedSeconds: 10 });
+  if (r.skipped) break;
+  uiLive.push(r);
+  console.log(`ui-live, round ${i + 1}: work per frame p95 ${r.workP95Ms.toFixed(1)} ms, frame interval p95 ${r.intervalP95Ms.toFixed(1)} ms, ${r.dropped} of ${r.frames} frames over 33 ms`);
+}
+const micro = await runBench('micro.js', quick ? ['--short'] : []);
 const driver = await runBench('driver.js', quick ? ['3', '1', '--no-memory'] : ['6', '3']);
 const store = await runBench('store-insert.js', quick ? ['200000', '1'] : ['1000000', '3']);
 const load1 = os.loadavg()[0];
@@ -191,6 +200,23 @@ const agreementNotes = [
   ...(agreement.oha ? [] : ['oha not installed (`cargo install oha --locked`): only Loadscope\'s rows.']),
 ];
 
+const medianOf = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const uiTable =
+  uiLive.length === 0
+    ? 'Not measured: no Chromium found (the test command installs one; or `apt-get install chromium`).'
+    : markdown([
+        ['Measure (Run view while a closed-loop 50-user run streams)', 'Median', 'Rounds (min–max)', 'Target'],
+        ['main-thread work per frame, p95', `${n(medianOf(uiLive.map((r) => r.workP95Ms)), 1)} ms`, range(uiLive.map((r) => r.workP95Ms), 1, ' ms'), `< ${FRAME_TARGET_MS} ms: ${verdict(medianOf(uiLive.map((r) => r.workP95Ms)) < FRAME_TARGET_MS)}`],
+        ['main-thread work per frame, max', `${n(medianOf(uiLive.map((r) => r.workMaxMs)), 1)} ms`, range(uiLive.map((r) => r.workMaxMs), 1, ' ms'), ''],
+        ['frame interval, p95 (60 Hz: 16.7 ms)', `${n(medianOf(uiLive.map((r) => r.intervalP95Ms)), 1)} ms`, range(uiLive.map((r) => r.intervalP95Ms), 1, ' ms'), ''],
+        ['frames over 33 ms (dropped one or more)', `${n(medianOf(uiLive.map((r) => (r.dropped / r.frames) * 100)), 1)} %`, range(uiLive.map((r) => (r.dropped / r.frames) * 100), 1, ' %'), ''],
+        ...uiLive[0].draws.map((d) => [`one draw of ${d.chart} (median of round 1)`, `${n(d.medianMs, 1)} ms`, `${d.draws} draws, max ${n(d.maxMs, 1)} ms`, '']),
+      ]);
+const microTable = markdown([
+  ['Hot-path piece (micro-benchmark, bench/micro.ts)', 'ns per op (median)', 'ops/s'],
+  ...micro.micro.map((m) => [m.name, n(m.nsPerOp, m.nsPerOp < 100 ? 1 : 0), n(m.opsPerS)]),
+]);
+
 const cpus = os.cpus();
 const version = (pkg) => {
   try {
@@ -223,7 +249,9 @@ console.log(`The whole tool:\n${wholeTable}\n`);
 for (const note of wholeNotes) console.log(note);
 console.log(`\nLatency agreement, open loop:\n${agreementTable}\n`);
 for (const note of agreementNotes) console.log(note);
+console.log(`\nThe live view while a run streams:\n${uiTable}\n`);
 console.log(`\nComponent figures (the driver and the store alone):\n${table}\n`);
+console.log(`\nThe hot path, piece by piece:\n${microTable}\n`);
 for (const note of notes) console.log(note);
 
 const md = `# Benchmark results
@@ -252,6 +280,12 @@ ${agreementTable}
 
 ${agreementNotes.map((x) => `- ${x}`).join('\n')}
 
+## The live view while a run streams
+
+bench/ui-live.mjs: the browser host and Chromium on this machine beside the run itself (a closed loop of 50 users against a Node hello server, the most live data this machine makes); a Chromium trace of the Run view over ${quick ? 5 : 10} s of the run, ${uiLive.length} round(s). Work per frame: the page's main-thread task time between one animation frame and the next.
+
+${uiTable}
+
 ## Component figures: the driver and the store alone
 
 Not what a user meets: the driver's rows are dropped (no store) and its CPU is counted from the phase start; the store is fed in isolation.
@@ -261,6 +295,12 @@ ${table}
 ${notes.map((x) => `- ${x}`).join('\n')}
 
 Per-round figures (req/CPU-s): loadscope ${perCpuSAll.loadscope.map((x) => n(x)).join(', ')}; autocannon ${perCpuSAll.autocannon.map((x) => n(x)).join(', ')}; undici ${perCpuSAll.undici.map((x) => n(x)).join(', ')}.
+
+## The hot path, piece by piece
+
+What each step that runs once per request costs, alone (\`npm run bench:micro\`, bench/micro.ts): a regression in one piece shows here before it is lost in the whole tool's noise.
+
+${microTable}
 `;
 writeFileSync(join(root, 'bench/results.md'), md);
 console.log('\nwritten to bench/results.md');
