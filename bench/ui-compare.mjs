@@ -5,10 +5,10 @@
 // first chart with points drawn (the chart's data-points attribute), over a few fresh page loads.
 //   node bench/ui-compare.mjs [requests per run] [loads]     (defaults 1000000, 3)
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { browserPath, launchBrowser, startHelloServer, startHost } from './ui-support.mjs';
+import { browserPath, launchBrowser, startHelloServer, startHost, writeHelloScenario } from './ui-support.mjs';
 
 export async function measureUiCompare(root, { requests = 1_000_000, loads = 3 } = {}) {
   const executablePath = browserPath();
@@ -18,15 +18,7 @@ export async function measureUiCompare(root, { requests = 1_000_000, loads = 3 }
   try {
     const db = join(tmp, 'runs.db');
     const scenario = join(tmp, 'million.json');
-    writeFileSync(
-      scenario,
-      JSON.stringify({
-        name: 'bench-ui-compare',
-        servers: [{ label: 'hello', architecture: 'external', url: server.url }],
-        phases: [{ name: 'load', executor: 'closed', users: 50, count: requests, maxDurationMs: 1_800_000, requests: [{ path: '/' }] }],
-        rawRowCap: requests,
-      }),
-    );
+    writeHelloScenario(scenario, 'bench-ui-compare', server.url, { count: requests, maxDurationMs: 1_800_000 }, { rawRowCap: requests });
     for (let i = 0; i < 2; i++) {
       const r = spawnSync(process.execPath, [join(root, 'bin/loadscope.js'), 'run', scenario, '--json', '--db', db], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26 });
       if (r.status !== 0) throw new Error(`loadscope run exited ${r.status}: ${r.stderr.slice(-400)}`);

@@ -11,7 +11,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { browserPath, launchBrowser, startHelloServer, startHost } from './ui-support.mjs';
+import { browserPath, launchBrowser, startHelloServer, startHost, writeHelloScenario } from './ui-support.mjs';
 
 export const FRAME_TARGET_MS = 16;
 
@@ -97,14 +97,7 @@ export async function measureUiLive(root, { runSeconds = 20, tracedSeconds = 10 
   let context = null;
   try {
     const scenario = join(tmp, 'streaming.json');
-    writeFileSync(
-      scenario,
-      JSON.stringify({
-        name: 'bench-ui-live',
-        servers: [{ label: 'hello', architecture: 'external', url: server.url }],
-        phases: [{ name: 'load', executor: 'closed', users: 50, durationMs: runSeconds * 1000, requests: [{ path: '/' }] }],
-      }),
-    );
+    writeHelloScenario(scenario, 'bench-ui-live', server.url, { durationMs: runSeconds * 1000 });
     host = await startHost(root, join(tmp, 'runs.db'));
     context = await launchBrowser(executablePath, join(tmp, 'profile'));
     const page = context.pages()[0] ?? (await context.newPage());

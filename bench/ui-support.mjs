@@ -2,7 +2,7 @@
 // as a user starts it (`loadscope ui --port 0`), and Chromium found where the test command puts it.
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { chromium } from 'playwright-core';
@@ -26,6 +26,11 @@ export function browserPath() {
   for (const p of ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome']) if (existsSync(p)) return p;
   const which = spawnSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' });
   return which.status === 0 ? which.stdout.trim() : null;
+}
+
+/** A scenario file of one closed-loop phase of 50 users against the hello server at `url`. */
+export function writeHelloScenario(file, name, url, phase, extra = {}) {
+  writeFileSync(file, JSON.stringify({ name, servers: [{ label: 'hello', architecture: 'external', url }], phases: [{ name: 'load', executor: 'closed', users: 50, requests: [{ path: '/' }], ...phase }], ...extra }));
 }
 
 /** `loadscope ui --port 0 --db <db>`; resolves once it prints its URL. */
