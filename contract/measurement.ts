@@ -1,4 +1,5 @@
-import { ERROR_KINDS, type ErrorKind, type LatencyStats, type RequestPoint } from './results.js';
+import { ERROR_KINDS } from './error-kinds.js';
+import type { ErrorKind, LatencyStats, RequestPoint } from './results.js';
 
 // The one home of what Loadscope measures per request. The driver fills rows in this layout, the
 // store writes and reads them by these names, and CSV, scatter and histograms derive their times

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { ERROR_KINDS } from './error-kinds.js';
 import { ThresholdResult, ThresholdTally } from './thresholds.js';
 
 // What a run produces, as the engine reports it and the store gives it back. Times in ms unless a
 // name says otherwise. The derived times (total, wait, processing, server wait, lag) are defined
 // once, in contract/measurement.ts, and named the same everywhere (engine, db, UI, CSV).
 
-export const ERROR_KINDS = ['refused', 'reset', 'timeout', 'http', 'body', 'other'] as const;
+export { ERROR_KINDS };
 export const ErrorKind = z.enum(ERROR_KINDS);
 export type ErrorKind = z.infer<typeof ErrorKind>;
 export const ErrorCounts = z.partialRecord(ErrorKind, z.number());

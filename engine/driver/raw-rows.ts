@@ -1,4 +1,5 @@
-import { ERROR_KINDS, type ErrorKind, type RequestPoint } from '../../contract/results.js';
+import { ERROR_KINDS } from '../../contract/error-kinds.js';
+import type { ErrorKind, RequestPoint } from '../../contract/results.js';
 import { REQUEST_STRIDE, readRow, requestPoint } from '../../contract/measurement.js';
 
 // Raw per-request rows, as the driver worker records them and the store writes them: the layout of

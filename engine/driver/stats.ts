@@ -1,5 +1,6 @@
 import { encodeIntoCompressedBase64 } from 'hdr-histogram-js';
-import { ERROR_KINDS, type ErrorCounts, type PhaseResult } from '../../contract/results.js';
+import { ERROR_KINDS } from '../../contract/error-kinds.js';
+import type { ErrorCounts, PhaseResult } from '../../contract/results.js';
 import type { Phase } from '../../contract/scenario.js';
 import { FastHistogram, latencyStats } from './fast-histogram.js';
 import { inLatencyHistograms, waitOf } from '../../contract/measurement.js';

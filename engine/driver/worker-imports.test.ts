@@ -1,0 +1,27 @@
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { rootPath } from '../paths.js';
+
+// The driver's worker thread starts at every run (and every capacity step's run), on the core that
+// then sends the load: what it imports is start-up paid before the first request. zod alone was
+// ~100 ms of CPU there (a 1-request `loadscope run` cost 0.62 CPU-s with it, 0.43-0.51 without), and
+// the worker needs no schema, only names such as ERROR_KINDS (contract/error-kinds.ts).
+describe("the driver worker's imports", () => {
+  it('do not include zod, nor any module that builds the contract schemas', async () => {
+    const result = await build({
+      absWorkingDir: rootPath('.'),
+      entryPoints: ['engine/driver/driver-worker.ts'],
+      bundle: true,
+      write: false,
+      metafile: true,
+      format: 'esm',
+      platform: 'node',
+      external: ['undici', 'ws'],
+      logLevel: 'silent',
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.some((f) => f.includes('engine/driver/run.ts'))).toBe(true); // the graph was walked
+    expect(inputs.filter((f) => f.includes('node_modules/zod/'))).toEqual([]);
+    expect(inputs.filter((f) => /contract\/(results|scenario)\.ts$/.test(f))).toEqual([]);
+  });
+});
