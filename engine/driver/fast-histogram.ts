@@ -84,6 +84,36 @@ export class FastHistogram {
     return h;
   }
 
+  /**
+   * Mean and standard deviation in µs, exactly as hdr-histogram-js computes them from the same
+   * slots (each slot's median-equivalent value), in one pass over the counts: its getters walk the
+   * histogram with an iterator, twice for the deviation (~70 ms per phase for the driver's eight).
+   */
+  moments(): { mean: number; stddev: number } {
+    if (this.count === 0) return { mean: 0, stddev: 0 };
+    const counts = this.counts;
+    let total = 0;
+    for (let i = 0; i < counts.length; i++) {
+      const c = counts[i]!;
+      if (c !== 0) total += this.medianInIndex(i) * c;
+    }
+    const mean = total / this.count;
+    let squares = 0;
+    for (let i = 0; i < counts.length; i++) {
+      const c = counts[i]!;
+      if (c === 0) continue;
+      const d = this.medianInIndex(i) - mean;
+      squares += d * d * c;
+    }
+    return { mean, stddev: Math.sqrt(squares / this.count) };
+  }
+
+  /** HDR's median-equivalent value of slot i: its lowest value plus half its width. */
+  private medianInIndex(i: number): number {
+    const bucket = Math.max(0, (i >> this.halfMag) - 1);
+    return this.valueFromIndex(i) + Math.floor(2 ** bucket / 2);
+  }
+
   /** Short live stats in ms (percentiles as the highest value of their slot, never above the max). */
   windowStats(): WindowLatency | null {
     if (this.count === 0) return null;
@@ -111,16 +141,19 @@ export function newHdr(digits: 2 | 3 = 3): Histogram {
   });
 }
 
-/** LatencyStats in ms from an HDR histogram in µs; exactMaxUs (when known) is the true maximum. */
-export function latencyStats(h: Histogram, exactMaxUs?: number): LatencyStats {
+/**
+ * LatencyStats in ms from an HDR histogram in µs; exactMaxUs (when known) is the true maximum, and
+ * momentsUs (FastHistogram.moments, the same figures) saves walking the histogram for mean and deviation.
+ */
+export function latencyStats(h: Histogram, exactMaxUs?: number, momentsUs?: { mean: number; stddev: number }): LatencyStats {
   const n = h.totalCount;
   const at = (p: number): number => (n === 0 ? 0 : h.getValueAtPercentile(p) / 1000);
   return clampPercentiles({
     count: n,
-    mean: n === 0 ? 0 : h.mean / 1000,
+    mean: n === 0 ? 0 : (momentsUs?.mean ?? h.mean) / 1000,
     min: n === 0 ? 0 : h.minNonZeroValue === Number.MAX_SAFE_INTEGER ? 0 : h.minNonZeroValue / 1000,
     max: n === 0 ? 0 : (exactMaxUs ?? h.maxValue) / 1000,
-    stddev: n === 0 ? 0 : h.stdDeviation / 1000,
+    stddev: n === 0 ? 0 : (momentsUs?.stddev ?? h.stdDeviation) / 1000,
     p50: at(50),
     p66: at(66),
     p75: at(75),

@@ -31,6 +31,10 @@ describe('FastHistogram', () => {
     expect(converted.totalCount).toBe(direct.totalCount);
     for (const p of [1, 10, 50, 90, 99, 99.9, 100]) expect(converted.getValueAtPercentile(p)).toBe(direct.getValueAtPercentile(p));
     expect(converted.mean).toBeCloseTo(direct.mean, 6);
+    // the phase summary's mean and deviation, computed from the slots without HDR's iterator
+    const moments = fast.moments();
+    expect(moments.mean / direct.mean).toBeCloseTo(1, 12);
+    expect(moments.stddev / direct.stdDeviation).toBeCloseTo(1, 12);
     const decoded = decodeFromCompressedBase64(encodeIntoCompressedBase64(converted));
     expect(decoded.getValueAtPercentile(99)).toBe(direct.getValueAtPercentile(99));
   });
@@ -46,6 +50,7 @@ describe('FastHistogram', () => {
     expect(w.max).toBe(1000);
     h.reset();
     expect(h.windowStats()).toBeNull();
+    expect(h.moments()).toEqual({ mean: 0, stddev: 0 });
   });
 });
 

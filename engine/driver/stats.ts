@@ -156,11 +156,11 @@ export class PhaseStats {
       ok: this.ok,
       errors: allErrorCounts(this.errors),
       throughput: durationMs > 0 ? this.count / (durationMs / 1000) : 0,
-      total: latencyStats(total, this.total.max),
-      wait: latencyStats(wait, this.wait.max),
-      processing: processing ? latencyStats(processing, this.processing.max) : null,
-      serverWait: serverWait ? latencyStats(serverWait, this.serverWait.max) : null,
-      lag: latencyStats(lag, this.lag.max),
+      total: latencyStats(total, this.total.max, this.total.moments()),
+      wait: latencyStats(wait, this.wait.max, this.wait.moments()),
+      processing: processing ? latencyStats(processing, this.processing.max, this.processing.moments()) : null,
+      serverWait: serverWait ? latencyStats(serverWait, this.serverWait.max, this.serverWait.moments()) : null,
+      lag: latencyStats(lag, this.lag.max, this.lag.moments()),
     };
     return {
       result,
