@@ -64,11 +64,15 @@ export function tryExpandMatrix(scenario: Scenario): MatrixExpansion {
     return { ok: false, issues: [{ path: 'matrix', message: `makes ${runs} server runs (cells x servers); at most ${MAX_SERVER_RUNS} are allowed` }] };
   }
 
-  // One value at a time, on the base scenario.
+  // One value at a time, on the base scenario. With a single entry these are the cells themselves,
+  // kept so that each is built (and schema-checked) once.
+  const single: Built[] = [];
   for (const entry of parsed) {
     entry.values.forEach((value, j) => {
       const where = formatPath(['matrix', entry.key, j]);
-      for (const problem of cellProblems(base, [[entry.segments, value]])) issues.push({ path: where, message: problem });
+      const built = build(base, [[entry.segments, value]]);
+      if (parsed.length === 1) single.push(built);
+      if (!built.ok) for (const problem of built.problems) issues.push({ path: where, message: problem });
     });
   }
   if (issues.length > 0) return { ok: false, issues };
@@ -89,7 +93,7 @@ export function tryExpandMatrix(scenario: Scenario): MatrixExpansion {
     const ordered: Record<string, unknown> = {};
     for (const entry of parsed) ordered[entry.key] = params[entry.key];
     const label = parsed.map((e) => `${e.key}=${labelValue(ordered[e.key])}`).join(', ');
-    const result = build(base, choice);
+    const result = single[index] ?? build(base, choice);
     if (!result.ok) {
       for (const problem of result.problems) issues.push({ path: 'matrix', message: `cell ${label}: ${problem}` });
       continue;
@@ -112,11 +116,6 @@ function build(base: object, choice: Array<[PathSegment[], unknown]>): Built {
   const checked = checkSchema(input);
   if (checked.ok) return { ok: true, scenario: checked.scenario };
   return { ok: false, problems: checked.issues.map((i) => `makes ${i.path} invalid: ${i.message}`) };
-}
-
-function cellProblems(base: object, choice: Array<[PathSegment[], unknown]>): string[] {
-  const result = build(base, choice);
-  return result.ok ? [] : result.problems;
 }
 
 /** How a value reads in a cell label: numbers and strings bare, server lists by their names. */

@@ -1,7 +1,7 @@
 import type { ValidationResult } from '../../contract/api.js';
 import type { Scenario } from '../../contract/scenario.js';
 import { ScenarioInvalidError } from './errors.js';
-import { expandMatrix, type Cell } from './matrix.js';
+import type { Cell } from './matrix.js';
 import { applyOverrides, type OverrideOptions } from './overrides.js';
 import { parseScenarioText } from './parse-text.js';
 import { planTimeline } from './plan.js';
@@ -26,7 +26,7 @@ export function prepareScenario(input: unknown, sourceName: string, opts: Overri
   }
   const validation = validateScenario(overridden);
   if (!validation.ok) throw new ScenarioInvalidError(sourceName, validation.issues);
-  return { scenario: validation.scenario, cells: expandMatrix(validation.scenario) };
+  return { scenario: validation.scenario, cells: validation.cells };
 }
 
 /** Same, from JSON text (the editor, or an opened file). */

@@ -1,13 +1,14 @@
 import type { Scenario, ScenarioIssue } from '../../contract/scenario.js';
 import { capacityIssues } from './capacity-check.js';
 import { ScenarioInvalidError } from './errors.js';
-import { tryExpandMatrix } from './matrix.js';
+import { tryExpandMatrix, type Cell } from './matrix.js';
 import { applyQuick } from './overrides.js';
 import { isPlainObject } from './param-path.js';
 import { checkSchema } from './schema-check.js';
 import { thresholdRefIssues } from './threshold-refs.js';
 
-export type ScenarioValidation = { ok: true; scenario: Scenario } | { ok: false; issues: ScenarioIssue[] };
+/** On success, the matrix's cells too: expanding checks every cell through the schema, so it is done once. */
+export type ScenarioValidation = { ok: true; scenario: Scenario; cells: Cell[] } | { ok: false; issues: ScenarioIssue[] };
 
 /**
  * Every problem of a scenario input, each with its path and a reason, or the scenario with its
@@ -27,7 +28,7 @@ export function validateScenario(input: unknown): ScenarioValidation {
     const quickIssues = checkQuickProfile(input);
     if (quickIssues.length > 0) return { ok: false, issues: quickIssues };
   }
-  return { ok: true, scenario: checked.scenario };
+  return { ok: true, scenario: checked.scenario, cells: matrix.cells };
 }
 
 function checkQuickProfile(input: unknown): ScenarioIssue[] {
