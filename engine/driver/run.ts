@@ -21,6 +21,13 @@ const msUntil = (us: number): number => Math.max(0, (us - nowUs()) / 1000);
 const WARM_S = 0.002;
 const PRECONNECT_MAX_MS = 1000;
 
+// Raw rows go to the main thread every ROWS_FLUSH_MS, not only at each 250 ms window: the main
+// thread stores a batch as soon as it arrives, and on a core it shares with this thread one window's
+// worth of inserts at once delayed the sends due just after each window edge (pinned 1,000 req/s
+// against nginx: a third of the requests over 0.5 ms fell in the 25 ms after an edge; flushing every
+// 25 ms halved those requests and took the lag p99 from 1.1-1.6 to 0.6-0.8 ms).
+const ROWS_FLUSH_MS = 25;
+
 /** One phase while it runs: its client groups, its stats, its deadlines. */
 class PhaseRun implements GroupOwner {
   readonly stats: PhaseStats;
@@ -100,6 +107,7 @@ export class Runner {
   private readonly results: (DriverPhaseResult | null)[];
   private readonly startTimers: NodeJS.Timeout[] = [];
   private windowTimer: NodeJS.Timeout | null = null;
+  private rowsTimer: NodeJS.Timeout | null = null;
   private windowIndex = 0;
   /** phases that ended since the last window (they still get that window) */
   private endedSinceWindow: PhaseRun[] = [];
@@ -141,6 +149,7 @@ export class Runner {
     setT0(performance.now());
     this.post({ type: 'started', t0EpochMs: performance.timeOrigin + t0() });
     this.armWindow();
+    this.rowsTimer = setInterval(() => this.rows.flush(), ROWS_FLUSH_MS);
     this.plan.phases.forEach((p, i) => {
       if (p.at !== undefined) this.startTimers.push(setTimeout(() => this.startPhase(i, p.at! * 1000), msUntil(p.at * 1000)));
       else if (i === 0) this.startPhase(0, 0);
@@ -251,6 +260,7 @@ export class Runner {
     if (this.finished) return;
     this.finished = true;
     if (this.windowTimer) clearTimeout(this.windowTimer);
+    if (this.rowsTimer) clearInterval(this.rowsTimer);
     for (const t of this.startTimers) clearTimeout(t);
     this.scheduler.stop();
     // opened ahead for a phase that never started (idle ones only: close() leaves a busy one alone)
