@@ -50,6 +50,36 @@ describe('consent', () => {
     expect(() => prepareRun(engine.store, { name: 'seed-001-rates' }, { quick: false, set: { 'servers[4].command': '["sh"]' } })).toThrow(/LS_ERR_NEEDS_CONSENT|--allow-commands/);
   });
 
+  // Regression (issue 23): consent was decided from the --set key's text (/command|cwd/), so a whole
+  // server or server list set by a key without those words ran its command unasked, and the stored
+  // consent said no command ran. Consent is now decided on the scenario as it will run.
+  describe('--set that adds a command under a key not naming it', () => {
+    const evil = { label: 'evil', architecture: 'external', url: 'http://127.0.0.1:9', command: ['touch', 'pwned'], cwd: '/tmp', readiness: { timeoutMs: 1 } };
+    const single = { label: 'single', architecture: 'single' };
+    const sets: [string, Record<string, string>][] = [
+      ['servers[4]={...}', { 'servers[4]': JSON.stringify(evil) }],
+      ['servers=[...]', { servers: JSON.stringify([single, evil]) }],
+      ['servers[4].cwd (the built-in command elsewhere)', { 'servers[4].cwd': '"/tmp"' }],
+    ];
+    for (const [what, set] of sets) {
+      it(`${what}: refused without --allow-commands, listed in the stored consent with it`, async () => {
+        const opts = { quick: true, set };
+        expect(() => prepareRun(engine.store, { name: 'seed-001-rates' }, opts)).toThrow(expect.objectContaining({ code: 'LS_ERR_NEEDS_CONSENT' }));
+        // the UI's runs:start takes the same path
+        await expect(engine.handlers['runs:start']({ scenario: { name: 'seed-001-rates' }, ...opts })).rejects.toMatchObject({ code: 'LS_ERR_NEEDS_CONSENT' });
+        const allowed = prepareRun(engine.store, { name: 'seed-001-rates' }, { ...opts, consent: { allowRemote: false, allowCommands: true } });
+        expect(allowed.consent?.commands.length).toBeGreaterThan(0);
+        expect(allowed.consent?.allowCommands).toBe(true);
+      });
+    }
+
+    it('a stored run of a built-in run again with such a --set is refused too', async () => {
+      const { runId } = await engine.handlers['runs:start']({ scenario: { text: remote('http://127.0.0.1:9') }, quick: true, set: {} });
+      await engine.waitForRun(runId);
+      expect(() => prepareRun(engine.store, { runId }, { quick: true, set: { 'servers[0]': JSON.stringify(evil) } })).toThrow(expect.objectContaining({ code: 'LS_ERR_NEEDS_CONSENT' }));
+    });
+  });
+
   it('runs:start from the wire opens built-in and library scenarios by name only, never a path on the host', async () => {
     const file = join(dir, 'x.json');
     writeFileSync(file, JSON.stringify(createScenario()));

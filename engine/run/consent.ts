@@ -5,8 +5,11 @@ import type { Cell } from '../scenario/index.js';
 // What a run may do beyond this machine's bundled servers, and what the person agreed to. Two
 // things need explicit consent: load outside this machine (--allow-remote / the UI's confirmation
 // naming the host) and running an external server's `command` (--allow-commands / the UI's
-// confirmation showing argv and cwd). Built-in scenarios ship with Loadscope, so their commands are
-// trusted unless --set changed a command or cwd. The consent given is stored with the run.
+// confirmation showing argv and cwd). Built-in scenarios ship with Loadscope, so the commands their
+// own text runs are trusted; anything else the prepared scenario would run (a command added or changed
+// by --set, however the key is spelled: `servers[4]={...}`, `servers=[...]`, a matrix cell) needs
+// consent. It is decided on the scenario as it will run, never on the text of an override's key.
+// The consent given is stored with the run.
 
 export interface ConsentGiven {
   allowRemote: boolean;
@@ -19,7 +22,27 @@ export interface RunConsent {
   commands: { argv: string[]; cwd: string }[];
 }
 
-export function consentNeeded(cells: readonly Cell[], trustedCommands: boolean): RunConsent {
+/** The identity of a command a server runs: its argv and the cwd as written (unset: the current folder). */
+function commandKey(argv: readonly string[], cwd: string | undefined): string {
+  return JSON.stringify([argv, cwd ?? null]);
+}
+
+/** The commands a (prepared, as it will run) set of cells would start, each by its key. */
+export function commandsOf(cells: readonly Cell[]): Set<string> {
+  const keys = new Set<string>();
+  for (const cell of cells) {
+    for (const server of cell.scenario.servers) {
+      if (server.architecture === 'external' && server.command) keys.add(commandKey(server.command, server.cwd));
+    }
+  }
+  return keys;
+}
+
+/**
+ * What the run needs consent for. `trusted` holds the commands a built-in's own text runs (see
+ * commandsOf); every other command of the cells as they will run is listed.
+ */
+export function consentNeeded(cells: readonly Cell[], trusted: ReadonlySet<string> = new Set()): RunConsent {
   const remote = new Set<string>();
   const commands = new Map<string, { argv: string[]; cwd: string }>();
   for (const cell of cells) {
@@ -29,7 +52,7 @@ export function consentNeeded(cells: readonly Cell[], trustedCommands: boolean):
         const host = url === undefined ? null : remoteHostOf(url);
         if (host !== null) remote.add(host);
       }
-      if (server.command && !trustedCommands) {
+      if (server.command && !trusted.has(commandKey(server.command, server.cwd))) {
         const entry = { argv: server.command, cwd: server.cwd ?? process.cwd() };
         commands.set(JSON.stringify(entry), entry);
       }
@@ -50,9 +73,4 @@ export function checkConsent(needed: RunConsent, given: ConsentGiven): void {
     const list = needed.commands.map((c) => `${JSON.stringify(c.argv)} in ${c.cwd}`).join('; ');
     throw new LoadscopeError('LS_ERR_NEEDS_CONSENT', `this scenario runs commands on this machine: ${list}; confirm them in the UI or pass --allow-commands`);
   }
-}
-
-/** --set paths that change what a built-in runs or where. */
-export function setTouchesCommands(set: Record<string, string>): boolean {
-  return Object.keys(set).some((path) => /command|cwd/.test(path));
 }

@@ -3,7 +3,7 @@ import type { RunSource, Store } from '../../db/store.js';
 import { lookupScenario } from '../library/lookup.js';
 import { runScenarioSource, sourceOfNamed } from '../library/run-source.js';
 import { prepareScenarioText, validateScenarioText } from '../scenario/index.js';
-import { checkConsent, consentNeeded, setTouchesCommands, type ConsentGiven } from './consent.js';
+import { checkConsent, commandsOf, consentNeeded, type ConsentGiven } from './consent.js';
 import type { PreparedRun } from './orchestrator.js';
 
 export interface RunOptions {
@@ -18,8 +18,8 @@ export type StartSource = ParsedCallRequest<'runs:start'>['scenario'];
 /**
  * A run's scenario from a built-in or library name, from JSON text (the editor, a file the CLI read),
  * or from a stored run (run again: its own text, quick and --set, plus any given now): quick profile
- * and --set applied, validated, matrix expanded, consent checked (only a built-in whose --set leaves
- * its commands alone is trusted). Throws with every path and reason, or LS_ERR_NEEDS_CONSENT.
+ * and --set applied, validated, matrix expanded, consent checked on the scenario as it will run (a
+ * built-in's own commands are trusted, any other command needs --allow-commands). Throws with every path and reason, or LS_ERR_NEEDS_CONSENT.
  */
 export function prepareRun(store: Store, from: StartSource, opts: RunOptions): PreparedRun {
   let source: RunSource;
@@ -45,7 +45,10 @@ export function prepareRun(store: Store, from: StartSource, opts: RunOptions): P
   }
   const prepared = prepareScenarioText(source.text, sourceName, { quick, set: source.set });
   const given = opts.consent ?? { allowRemote: false, allowCommands: false };
-  const needed = consentNeeded(prepared.cells, builtin && !setTouchesCommands(source.set));
+  // A built-in's own commands are trusted: those its text runs with this profile and no overrides.
+  // Whatever the overrides add or change is judged on the prepared cells, not on the keys' text.
+  const trusted = builtin ? commandsOf(prepareScenarioText(source.text, sourceName, { quick, set: {} }).cells) : new Set<string>();
+  const needed = consentNeeded(prepared.cells, trusted);
   checkConsent(needed, given);
   return { scenario: prepared.scenario, cells: prepared.cells, quick, source, consent: { ...needed, ...given } };
 }
