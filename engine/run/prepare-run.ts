@@ -2,7 +2,8 @@ import type { ParsedCallRequest, ValidationResult } from '../../contract/api.js'
 import type { RunSource, Store } from '../../db/store.js';
 import { lookupScenario } from '../library/lookup.js';
 import { runScenarioSource, sourceOfNamed } from '../library/run-source.js';
-import { prepareScenarioText, validateScenarioText } from '../scenario/index.js';
+import { packageRoot } from '../paths.js';
+import { prepareScenarioText, validateScenarioText, type PreparedScenario } from '../scenario/index.js';
 import { checkConsent, commandsOf, consentNeeded, type ConsentGiven } from './consent.js';
 import type { PreparedRun } from './orchestrator.js';
 
@@ -43,14 +44,30 @@ export function prepareRun(store: Store, from: StartSource, opts: RunOptions): P
     source = { text: from.text, set: opts.set, libraryVersionId: null };
     sourceName = from.origin ?? 'the scenario';
   }
-  const prepared = prepareScenarioText(source.text, sourceName, { quick, set: source.set });
+  const prepare = (set: Record<string, string>) => {
+    const p = prepareScenarioText(source.text, sourceName, { quick, set });
+    return builtin ? commandsFromPackage(p) : p;
+  };
+  const prepared = prepare(source.set);
   const given = opts.consent ?? { allowRemote: false, allowCommands: false };
   // A built-in's own commands are trusted: those its text runs with this profile and no overrides.
   // Whatever the overrides add or change is judged on the prepared cells, not on the keys' text.
-  const trusted = builtin ? commandsOf(prepareScenarioText(source.text, sourceName, { quick, set: {} }).cells) : new Set<string>();
+  const trusted = builtin ? commandsOf(prepare({}).cells) : new Set<string>();
   const needed = consentNeeded(prepared.cells, trusted);
   checkConsent(needed, given);
   return { scenario: prepared.scenario, cells: prepared.cells, quick, source, consent: { ...needed, ...given } };
+}
+
+/**
+ * A built-in's commands name files of the package (`node scenarios/assets/nginx-4k.mjs`): with no cwd
+ * of their own they run from the package root, so a built-in runs the same from any folder.
+ */
+function commandsFromPackage(prepared: PreparedScenario): PreparedScenario {
+  const fix = <S extends { servers: PreparedScenario['scenario']['servers'] }>(s: S): S => ({
+    ...s,
+    servers: s.servers.map((server) => (server.architecture === 'external' && server.command && server.cwd === undefined ? { ...server, cwd: packageRoot() } : server)),
+  });
+  return { scenario: fix(prepared.scenario), cells: prepared.cells.map((cell) => ({ ...cell, scenario: fix(cell.scenario) })) };
 }
 
 export function validateText(text: string, quick: boolean): ValidationResult {
