@@ -1,11 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { rootPath } from '../paths.js';
 import { validateScenarioText } from './index.js';
 
 // Property tests: random and mutated scenarios through validation, in-process. None may throw or
-// hang; each rejection names a path and a reason. 10,000+ inputs in all (the counts below), seeded
+// hang; each rejection names a path and a reason, and each acceptance is checked independently: the
+// input (and the scenario as it will run) must satisfy the published JSON Schema, read with ajv, so a
+// validator that waved garbage through fails here. 10,000+ inputs in all (the counts below), seeded
 // so a failure reproduces; fast-check prints the seed and the shrunk counterexample.
 
 const scenarioFiles = [
@@ -15,9 +18,28 @@ const scenarioFiles = [
 const seeds = scenarioFiles.map((f) => readFileSync(f, 'utf8'));
 const seedValues = seeds.map((t) => JSON.parse(t) as unknown);
 
+// the published file, not the zod schema the validator itself uses: an independent reading
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+// zod names its startsWith check as this format; the pattern beside it holds the rule itself
+ajv.addFormat('starts_with', true);
+const schemaValid = ajv.compile(JSON.parse(readFileSync(rootPath('scenarios/scenario.schema.json'), 'utf8')) as object);
+const schemaErrors = () => JSON.stringify(schemaValid.errors?.slice(0, 3));
+
+/** How many inputs each property saw accepted and refused (each property must see both). */
+const tally = { accepted: 0, refused: 0 };
+const resetTally = () => Object.assign(tally, { accepted: 0, refused: 0 });
+
 function checkAnswer(text: string): void {
   const result = validateScenarioText(text);
-  if (result.ok) return;
+  if (result.ok) {
+    tally.accepted++;
+    // an accepted text is a JSON object the published schema accepts, and so is what will run
+    const input: unknown = JSON.parse(text);
+    expect(schemaValid(input), `accepted, but the schema refuses the input: ${schemaErrors()}\n${text.slice(0, 400)}`).toBe(true);
+    expect(schemaValid(result.scenario), `accepted, but the schema refuses the prepared scenario: ${schemaErrors()}`).toBe(true);
+    return;
+  }
+  tally.refused++;
   expect(result.issues.length).toBeGreaterThan(0);
   for (const issue of result.issues) {
     expect(typeof issue.path === 'string' && issue.path.length > 0, JSON.stringify(issue)).toBe(true);
@@ -66,7 +88,30 @@ describe('scenario validation under random input', () => {
       },
       { requiredKeys: [] },
     );
-    fc.assert(fc.property(fc.oneof(fc.jsonValue(), shaped), (value) => checkAnswer(JSON.stringify(value) ?? 'null')), { numRuns: 4000, seed: 12 });
+    resetTally();
+    // near-valid scenarios (each field valid 4 times in 5), so that a good share is accepted and the
+    // schema check above has work
+    const mostly = <T,>(valid: fc.Arbitrary<T>, ...bad: T[]) => fc.oneof({ arbitrary: valid, weight: 4 }, { arbitrary: fc.constantFrom(...bad), weight: 1 });
+    const requests = fc.array(fc.record({ path: mostly(fc.constantFrom('/', '/fib?n=5', '/sleep?ms=1'), 'fib', ''), method: mostly(fc.constantFrom('GET', 'POST'), 'get', 'TRACE ') }, { requiredKeys: ['path'] }), { minLength: 1, maxLength: 2 });
+    const plausible = fc.record(
+      {
+        name: mostly(fc.constant('ok-name'), 'Bad Name', ''),
+        servers: fc.array(fc.record({ architecture: mostly(fc.constantFrom('single', 'cluster', 'thread-pool', 'offload'), 'nope'), label: mostly(fc.string({ minLength: 1, maxLength: 6 }), ''), cores: mostly(fc.integer({ min: 1, max: 3 }), 0, 1.5) }, { requiredKeys: ['architecture'] }), { minLength: 1, maxLength: 3 }),
+        phases: fc.array(
+          fc.oneof(
+            fc.record({ executor: fc.constant('burst'), count: mostly(fc.integer({ min: 1, max: 50 }), 0, -1), requests }),
+            fc.record({ executor: fc.constant('rate'), rate: mostly(fc.integer({ min: 1, max: 100 }), 0), durationMs: mostly(fc.integer({ min: 100, max: 5000 }), 0), requests }),
+            fc.record({ executor: fc.constant('closed'), users: mostly(fc.integer({ min: 1, max: 8 }), 0), durationMs: mostly(fc.integer({ min: 100, max: 5000 }), -5), requests }),
+          ),
+          { minLength: 1, maxLength: 3 },
+        ),
+      },
+      { requiredKeys: ['name', 'servers', 'phases'] },
+    );
+    fc.assert(fc.property(fc.oneof(fc.jsonValue(), shaped, plausible), (value) => checkAnswer(JSON.stringify(value) ?? 'null')), { numRuns: 4000, seed: 12 });
+    // the generator reaches both sides of the validator (a property that only ever saw refusals would check nothing about acceptance)
+    expect(tally.accepted).toBeGreaterThan(0);
+    expect(tally.refused).toBeGreaterThan(0);
   });
 
   it('structural mutations of every built-in and example scenario: 4,000', () => {
@@ -74,11 +119,15 @@ describe('scenario validation under random input', () => {
       const all = paths(seedValues[i]);
       return fc.tuple(fc.constant(i), fc.constantFrom(...all), fc.constantFrom<Mutation>('replace', 'delete', 'wrap', 'duplicate'), leaf);
     });
+    resetTally();
     fc.assert(fc.property(arb, ([i, path, how, value]) => checkAnswer(JSON.stringify(mutate(seedValues[i], path, how, value)))), { numRuns: 4000, seed: 34 });
+    expect(tally.accepted).toBeGreaterThan(0);
+    expect(tally.refused).toBeGreaterThan(0);
   });
 
   it('byte-level mutations of the scenario texts (insert, delete, truncate): 2,500', () => {
     const arb = fc.tuple(fc.integer({ min: 0, max: seeds.length - 1 }), fc.nat(), fc.nat({ max: 40 }), fc.string({ maxLength: 6, unit: 'binary' }));
+    resetTally();
     fc.assert(
       fc.property(arb, ([i, at, drop, insert]) => {
         const text = seeds[i]!;
@@ -87,5 +136,7 @@ describe('scenario validation under random input', () => {
       }),
       { numRuns: 2500, seed: 56 },
     );
+    expect(tally.accepted).toBeGreaterThan(0);
+    expect(tally.refused).toBeGreaterThan(0);
   });
 });
