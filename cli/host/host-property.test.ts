@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
-import { CALL_NAMES } from '../../contract/api.js';
+import { ApiError, CALL_NAMES, calls, isCallName } from '../../contract/api.js';
 import { createEngine, type Engine } from '../../engine/engine.js';
 import { startBrowserHost, type BrowserHost } from './browser-host.js';
 import { encodeFrame, openRawWs } from './raw-ws-client.js';
@@ -27,14 +27,14 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function call(name: string, body: string): Promise<{ status: number; json: { code?: string; message?: string } }> {
+async function call(name: string, body: string): Promise<{ status: number; json: unknown }> {
   const res = await fetch(`http://127.0.0.1:${host.port}/api/${/^[\w:-]+$/.test(name) ? name : encodeURIComponent(name)}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-loadscope-token': host.token },
     body,
   });
   const text = await res.text();
-  return { status: res.status, json: JSON.parse(text) as { code?: string; message?: string } };
+  return { status: res.status, json: JSON.parse(text) as unknown };
 }
 
 describe('browser host under random input', () => {
@@ -45,20 +45,37 @@ describe('browser host under random input', () => {
       fc.jsonValue().map((v) => JSON.stringify(v) ?? 'null'),
       fc.record({ runId: fc.oneof(fc.integer(), fc.double(), fc.string()), text: fc.string(), limit: fc.integer(), format: fc.string(), runIds: fc.array(fc.integer()) }, { requiredKeys: [] }).map((v) => JSON.stringify(v)),
       fc.string({ unit: 'binary', maxLength: 200 }),
+      // an empty request: the calls that take one answer 200, so that branch is checked too
+      fc.constant('{}'),
     );
+    const seen = { answered: 0, refused: 0 };
     await fc.assert(
       fc.asyncProperty(fc.oneof(fc.constantFrom(...names), fc.string({ maxLength: 20 })), body, async (name, text) => {
         const { status, json } = await call(name, text);
         expect(status, `${name} ${text} -> ${JSON.stringify(json)}`).toBeLessThan(500);
-        if (status !== 200) expect(json.code && json.message, JSON.stringify(json)).toBeTruthy();
+        // every answer is checked: a 200 is the call's own response (by the contract's schema), a
+        // refusal names its code and the problem
+        if (status === 200) {
+          seen.answered++;
+          expect(isCallName(name), `200 for an unknown call ${name}`).toBe(true);
+          if (isCallName(name)) expect(calls[name].response.safeParse(json).success, `${name} ${text} -> ${JSON.stringify(json).slice(0, 300)}`).toBe(true);
+        } else {
+          seen.refused++;
+          const refusal = ApiError.safeParse(json);
+          expect(refusal.success && refusal.data.code.length > 0 && refusal.data.message.length > 0, JSON.stringify(json)).toBe(true);
+        }
       }),
       { numRuns: 600, seed: 78 },
     );
+    expect(seen.answered, 'some random calls were answered (200)').toBeGreaterThan(0);
+    expect(seen.refused).toBeGreaterThan(0);
     // runs:start: malformed shapes only (never a valid scenario)
     await fc.assert(
       fc.asyncProperty(fc.jsonValue(), async (v) => {
-        const { status } = await call('runs:start', JSON.stringify({ scenario: { text: JSON.stringify(v) ?? 'x' }, quick: true }));
+        const { status, json } = await call('runs:start', JSON.stringify({ scenario: { text: JSON.stringify(v) ?? 'x' }, quick: true }));
         expect(status).toBeLessThan(500);
+        // never started (a run list stays empty below), so always refused with a code and a reason
+        expect(ApiError.safeParse(json).success, JSON.stringify(json)).toBe(true);
       }),
       { numRuns: 200, seed: 79 },
     );

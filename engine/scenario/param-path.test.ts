@@ -84,7 +84,8 @@ describe('paths into a scenario', () => {
             node = (node as Record<string, unknown>)[k];
           } else break;
         }
-        if (segments.length === 0 || segments[0]!.kind !== 'key') return;
+        // the root is an object and there is at least one choice: every path starts with a key (no input is skipped)
+        expect(segments[0]?.kind).toBe('key');
         const before = JSON.stringify(obj);
         const path = formatPath(segments);
         const out = setPath(obj, path, value);
