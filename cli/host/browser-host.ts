@@ -5,6 +5,7 @@ import { WebSocket, WebSocketServer } from 'ws';
 import { toApiError } from '../../contract/errors.js';
 import { dispatchCall, type EngineApiSurface } from '../../engine/host/api-dispatch.js';
 import { rootPath } from '../../engine/paths.js';
+import { guardCall, holdCallGuard } from './call-guard.js';
 import { checkHostAndOrigin, securityHeaders, statusForCode, tokenMatches } from './security.js';
 import { readStatic } from './static-files.js';
 
@@ -13,7 +14,9 @@ import { readStatic } from './static-files.js';
 //   POST /api/<call name>   header x-loadscope-token, JSON request -> 200 JSON response | 4xx/5xx {code, message}
 //   GET  /events?token=...  WebSocket upgrade; every engine event as JSON {event, payload}
 //   GET  /...               the renderer's files (no token: they are the public build), strict CSP
-// Every request body is parsed against the contract (dispatchCall) before the engine sees it.
+// Every request body is parsed against the contract (dispatchCall) before the engine sees it, and
+// no call can end the process: whatever a handler throws, when or wherever, is that call's error
+// (call-guard.ts).
 
 export interface BrowserHostOptions {
   engine: EngineApiSurface;
@@ -106,7 +109,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       return sendError(res, 400, 'LS_ERR_BAD_REQUEST', `${name}: the body is not JSON`);
     }
     try {
-      const response = await dispatchCall(engine.handlers, name, request);
+      const response = await guardCall(name, () => dispatchCall(engine.handlers, name, request));
       send(res, 200, JSON.stringify(response ?? null), 'application/json; charset=utf-8', { 'cache-control': 'no-store' });
     } catch (err) {
       const apiError = toApiError(err);
@@ -139,14 +142,20 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     return handleStatic(req, res, rawPath);
   }
 
+  const releaseGuard = holdCallGuard();
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
-      if (err instanceof HttpError) {
-        res.shouldKeepAlive = false;
-        sendError(res, err.status, err.code, err.message);
-      } else {
-        const apiError = toApiError(err);
-        sendError(res, 500, apiError.code, apiError.message);
+      try {
+        if (err instanceof HttpError) {
+          res.shouldKeepAlive = false;
+          sendError(res, err.status, err.code, err.message);
+        } else {
+          const apiError = toApiError(err);
+          sendError(res, 500, apiError.code, apiError.message);
+        }
+      } catch {
+        // the answer itself failed (an unsendable message): that one connection ends, not the host
+        res.destroy();
       }
     });
   });
@@ -191,9 +200,14 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   });
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const failed = (err: Error) => {
+      releaseGuard();
+      unsubscribe();
+      reject(err);
+    };
+    server.once('error', failed);
     server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
+      server.off('error', failed);
       resolve();
     });
   });
@@ -209,6 +223,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     clientCount: () => wss.clients.size,
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
+        releaseGuard();
         unsubscribe();
         for (const ws of wss.clients) ws.terminate();
         wss.close();

@@ -1,4 +1,7 @@
-import { isDropped, requestOfPoint, type K6Dropped } from './k6-request.js';
+import { basename } from 'node:path';
+import { LoadscopeError } from '../../../contract/errors.js';
+import { MAX_NAME_CHARS, MAX_PHASE_RUNS, MAX_TARGETS, refuse } from './import-limits.js';
+import { isDropped, requestOfPoint } from './k6-request.js';
 import { TargetAcc } from './k6-accumulator.js';
 import { readPoints, type ReadStats } from './read-points.js';
 
@@ -7,6 +10,8 @@ import { readPoints, type ReadStats } from './read-points.js';
 // same cell, server and phase tags as its siblings', and k6's execution segments make their request
 // counts add up. A server run's points come from the Loadscope script's `loadscope_total` where it
 // has any (they carry Server-Timing and the native error kinds), else from k6's http_req_duration.
+// Memory is per server run and phase, both counted against stated limits; dropped iterations are
+// summed as they come, not kept one by one.
 
 export interface Collected {
   targets: TargetAcc[];
@@ -18,34 +23,59 @@ export interface Collected {
 
 export const targetKey = (cell: number, server: string) => `${cell}\u0000${server}`;
 
+/** Accumulators by server run, counting every (server run, phase) made across maps against the limits. */
+class Accs {
+  readonly map = new Map<string, TargetAcc>();
+  constructor(private readonly count: { targets: number; phases: number }) {}
+
+  get(cell: number, server: string, where: string): TargetAcc {
+    const key = targetKey(cell, server);
+    let acc = this.map.get(key);
+    if (!acc) {
+      if (++this.count.targets > MAX_TARGETS) throw tooMany(where, `${MAX_TARGETS} server runs (cell and server tags)`);
+      this.map.set(key, (acc = new TargetAcc(cell, server)));
+    }
+    return acc;
+  }
+
+  /** After adding to `acc`: a phase it did not have counts. */
+  counted(acc: TargetAcc, phasesBefore: number, where: string): void {
+    this.count.phases += acc.phases.size - phasesBefore;
+    if (this.count.phases > MAX_PHASE_RUNS) throw tooMany(where, `${MAX_PHASE_RUNS} phases across its server runs`);
+  }
+}
+
+const tooMany = (where: string, what: string) => new LoadscopeError('LS_ERR_BAD_REQUEST', `${where}: more than ${what} in one import; nothing was stored`);
+
 export async function collectK6(files: readonly string[]): Promise<Collected> {
   const stats: ReadStats = { points: 0, skipped: 0 };
-  const bySource = { loadscope: new Map<string, TargetAcc>(), http: new Map<string, TargetAcc>() };
-  const dropped: K6Dropped[] = [];
+  const count = { targets: 0, phases: 0 };
+  const bySource = { loadscope: new Accs(count), http: new Accs(count) };
+  const dropped = new Accs(count);
   let scenarioName: string | null = null;
   for (const file of files) {
+    const name = basename(file);
     for await (const point of readPoints(file, stats)) {
-      const r = requestOfPoint(point);
+      const r = requestOfPoint(point, name);
       if (r === null) continue;
-      scenarioName ??= point.tags.ls_scenario ?? null;
-      if (isDropped(r)) {
-        dropped.push(r);
-        continue;
-      }
-      const map = bySource[r.source];
-      const key = targetKey(r.cell, r.server);
-      let acc = map.get(key);
-      if (!acc) map.set(key, (acc = new TargetAcc(r.cell, r.server)));
-      acc.add(r);
+      const where = `${name} line ${point.line ?? '?'}`;
+      const tagged = point.tags.ls_scenario;
+      if (tagged !== undefined && tagged.length > MAX_NAME_CHARS) refuse(where, 'tags.ls_scenario', tagged, `at most ${MAX_NAME_CHARS} characters`);
+      scenarioName ??= tagged ?? null;
+      const accs = isDropped(r) ? dropped : bySource[r.source];
+      const acc = accs.get(r.cell, r.server, where);
+      const before = acc.phases.size;
+      if (isDropped(r)) acc.phase(r.phase).addDropped(r);
+      else acc.add(r);
+      accs.counted(acc, before, where);
     }
   }
-  const chosen = new Map(bySource.http);
-  for (const [key, acc] of bySource.loadscope) chosen.set(key, acc);
-  for (const d of dropped) {
-    const key = targetKey(d.cell, d.server);
+  const chosen = new Map(bySource.http.map);
+  for (const [key, acc] of bySource.loadscope.map) chosen.set(key, acc);
+  for (const [key, d] of dropped.map) {
     let acc = chosen.get(key);
     if (!acc) chosen.set(key, (acc = new TargetAcc(d.cell, d.server)));
-    acc.phase(d.phase).addDropped(d);
+    for (const p of d.phases.values()) acc.phase(p.ref).addDropped({ cell: d.cell, server: d.server, phase: p.ref, count: p.dropped });
   }
   const targets = [...chosen.values()].sort((a, b) => a.cell - b.cell || a.firstStartUs - b.firstStartUs);
   return { targets, stats, scenarioName, files: files.length };

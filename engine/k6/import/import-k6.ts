@@ -81,21 +81,32 @@ export async function importK6Files(store: Store, files: readonly string[], opts
     engine: 'k6',
     engineNote: note,
   });
-  const cells = [...new Set(c.targets.map((t) => t.cell))].sort((a, b) => a - b);
-  store.addCells(runId, cells.map((index) => ({ index, label: cells.length > 1 ? `cell ${index}` : '', params: {} })));
-  const sinks = new Map<string, TargetSink>();
-  c.targets.forEach((acc) => {
-    const serverIndex = scenario?.servers.findIndex((s) => (s.label ?? s.architecture) === acc.server) ?? -1;
-    const architecture = serverIndex >= 0 ? scenario!.servers[serverIndex]!.architecture : 'k6';
-    const targetId = store.createTarget({ runId, cellIndex: acc.cell, serverIndex: Math.max(0, serverIndex), label: acc.server, architecture, status: 'running' });
-    const sink = sinkFor(store, targetId, acc);
-    savePhases(store, targetId, acc, scenario, sink.t0Us);
-    sinks.set(targetKey(acc.cell, acc.server), sink);
-    const durationMs = Number.isFinite(acc.lastEndUs) ? Math.round((acc.lastEndUs - acc.firstStartUs) / 1000) : 0;
-    const startedAt = Number.isFinite(acc.firstStartUs) ? new Date(acc.firstStartUs / 1000).toISOString() : null;
-    store.updateTarget(targetId, { status: 'completed', startedAt, durationMs });
-  });
-  await writeRows(files, sinks);
-  store.finishRun(runId, 'completed', null);
+  // A failure after this (a file changed between the passes, a full disk) takes the run with it:
+  // a failed import stores nothing, rather than a run `show` calls damaged.
+  try {
+    const cells = [...new Set(c.targets.map((t) => t.cell))].sort((a, b) => a - b);
+    store.addCells(runId, cells.map((index) => ({ index, label: cells.length > 1 ? `cell ${index}` : '', params: {} })));
+    const sinks = new Map<string, TargetSink>();
+    c.targets.forEach((acc) => {
+      const serverIndex = scenario?.servers.findIndex((s) => (s.label ?? s.architecture) === acc.server) ?? -1;
+      const architecture = serverIndex >= 0 ? scenario!.servers[serverIndex]!.architecture : 'k6';
+      const targetId = store.createTarget({ runId, cellIndex: acc.cell, serverIndex: Math.max(0, serverIndex), label: acc.server, architecture, status: 'running' });
+      const sink = sinkFor(store, targetId, acc);
+      savePhases(store, targetId, acc, scenario, sink.t0Us);
+      sinks.set(targetKey(acc.cell, acc.server), sink);
+      const durationMs = Number.isFinite(acc.lastEndUs) ? Math.round((acc.lastEndUs - acc.firstStartUs) / 1000) : 0;
+      const startedAt = Number.isFinite(acc.firstStartUs) ? new Date(acc.firstStartUs / 1000).toISOString() : null;
+      store.updateTarget(targetId, { status: 'completed', startedAt, durationMs });
+    });
+    await writeRows(files, sinks);
+    store.finishRun(runId, 'completed', null);
+  } catch (err) {
+    try {
+      store.deleteRun(runId);
+    } catch {
+      // the store itself failed (the reason is err); the run stays, marked by the store's own checks
+    }
+    throw err;
+  }
   return { runId, requests, dropped, skippedLines: c.stats.skipped, note };
 }

@@ -4,9 +4,27 @@ import { basename, join } from 'node:path';
 import type { Store } from '../../../db/store.js';
 import { importK6Files, type ImportSummary } from './import-k6.js';
 
-/** Files handed over by the UI (name + base64) imported as one run; they pass through a temp folder. */
+// Files handed over by the UI pass through a temp folder, removed when the import ends whichever way
+// it ends; one still there when the process exits (an import that never settled) goes then.
+
+const open = new Set<string>();
+let hooked = false;
+const removeAll = () => {
+  for (const dir of open) rmSync(dir, { recursive: true, force: true });
+  open.clear();
+};
+
+/** The upload's temp folders not yet removed (for tests). */
+export const openUploadDirs = (): readonly string[] => [...open];
+
+/** Files handed over by the UI (name + base64) imported as one run. */
 export async function importK6Upload(store: Store, files: readonly { name: string; base64: string }[]): Promise<ImportSummary> {
+  if (!hooked) {
+    hooked = true;
+    process.once('exit', removeAll);
+  }
   const dir = mkdtempSync(join(tmpdir(), 'loadscope-k6-upload-'));
+  open.add(dir);
   try {
     const paths = files.map((f, i) => {
       const path = join(dir, `${i}-${basename(f.name).replace(/[^\w.-]+/g, '_')}`);
@@ -15,6 +33,7 @@ export async function importK6Upload(store: Store, files: readonly { name: strin
     });
     return await importK6Files(store, paths);
   } finally {
+    open.delete(dir);
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -1,11 +1,13 @@
 import type { ErrorKind } from '../../../contract/results.js';
 import { ERROR_KINDS } from '../../../contract/results.js';
+import { MAX_CELLS, MAX_DROPPED, MAX_DURATION_MS, MAX_NAME_CHARS, MAX_PHASE_INDEX, MAX_TIME_US, MIN_TIME_US, at, inRange, refuse } from './import-limits.js';
 import type { K6Point } from './read-points.js';
 
 // What one k6 point says about requests. A script from `loadscope export-k6` adds one
 // `loadscope_total` point per request (outcome, status and Server-Timing on it); any other k6 script
 // has only k6's own `http_req_duration` points, read with k6's tags. `dropped_iterations` are
-// arrivals k6 never started.
+// arrivals k6 never started. Every number read from a point that is used is checked against its
+// range here (import-limits.ts), so nonsense is refused with the file, line and field named.
 
 export interface K6Request {
   source: 'loadscope' | 'http';
@@ -46,14 +48,34 @@ const numOrNull = (s: string | undefined): number | null => {
   return Number.isFinite(n) ? n : null;
 };
 
-export function phaseRef(tags: Record<string, string>): PhaseRef {
-  const scenario = tags.scenario ?? 'default';
-  const fromName = /^p(\d+)_/.exec(scenario);
-  const index = numOrNull(tags.phase_idx) ?? (fromName ? Number(fromName[1]) : null);
-  return { index, name: tags.phase ?? scenario, tagged: tags.phase !== undefined };
+/** A numeric tag or metadata entry: absent or not a number is null; a number out of range is refused. */
+function checkedNum(where: string, field: string, s: string | undefined, min: number, max: number, int: boolean): number | null {
+  if (s === undefined || s.trim() === '') return null;
+  const n = Number(s);
+  if (Number.isNaN(n)) return null;
+  return inRange(where, field, n, min, max, int);
 }
 
-const where = (tags: Record<string, string>) => ({ cell: numOrNull(tags.cell) ?? 0, server: tags.server ?? UNKNOWN_SERVER, phase: phaseRef(tags) });
+function name(where: string, field: string, s: string | undefined): string | undefined {
+  if (s !== undefined && s.length > MAX_NAME_CHARS) refuse(where, field, s, `at most ${MAX_NAME_CHARS} characters`);
+  return s;
+}
+
+export function phaseRef(tags: Record<string, string>, where = 'k6 output'): PhaseRef {
+  const scenario = name(where, 'tags.scenario', tags.scenario) ?? 'default';
+  // p<i>_ is the exported script's naming; a foreign scenario that only looks like it names no index
+  const fromName = /^p(\d{1,6})_/.exec(scenario);
+  const guessed = fromName && Number(fromName[1]) <= MAX_PHASE_INDEX ? Number(fromName[1]) : null;
+  const index = checkedNum(where, 'tags.phase_idx', tags.phase_idx, 0, MAX_PHASE_INDEX, true) ?? guessed;
+  const phase = name(where, 'tags.phase', tags.phase);
+  return { index, name: phase ?? scenario, tagged: phase !== undefined };
+}
+
+const whereOf = (tags: Record<string, string>, at: string) => ({
+  cell: checkedNum(at, 'tags.cell', tags.cell, 0, MAX_CELLS - 1, true) ?? 0,
+  server: name(at, 'tags.server', tags.server) ?? UNKNOWN_SERVER,
+  phase: phaseRef(tags, at),
+});
 
 /** k6's error codes as the native driver's error kinds (the same mapping as the generated script). */
 export function errorKindOfK6(tags: Record<string, string>): ErrorKind | null {
@@ -75,24 +97,27 @@ function lsResult(s: string | undefined): ErrorKind | null {
   return (ERROR_KINDS as readonly string[]).includes(s) ? (s as ErrorKind) : 'other';
 }
 
-export function requestOfPoint(p: K6Point): K6Request | K6Dropped | null {
+/** `file` names where the point came from in a refusal (with the point's line where it has one). */
+export function requestOfPoint(p: K6Point, file = 'k6 output'): K6Request | K6Dropped | null {
+  if (p.metric !== 'loadscope_total' && p.metric !== 'http_req_duration' && p.metric !== 'dropped_iterations') return null;
+  const where = p.line === undefined ? file : at(file, p.line);
+  const endUs = inRange(where, 'data.time (µs since 1970)', p.timeUs, MIN_TIME_US, MAX_TIME_US);
+  if (p.metric === 'dropped_iterations') return { ...whereOf(p.tags, where), count: inRange(where, 'data.value (dropped iterations)', p.value, 0, MAX_DROPPED, true) };
+  const totalMs = inRange(where, 'data.value (a duration in ms)', p.value, 0, MAX_DURATION_MS);
+  const status = checkedNum(where, 'tags.status', p.tags.status, 0, 999, true) ?? 0;
   if (p.metric === 'loadscope_total') {
     return {
       source: 'loadscope',
-      ...where(p.tags),
-      endUs: p.timeUs,
-      totalMs: p.value,
+      ...whereOf(p.tags, where),
+      endUs,
+      totalMs,
       error: lsResult(p.tags.ls_result),
-      status: numOrNull(p.tags.status) ?? 0,
-      procMs: numOrNull(p.metadata.st_proc),
-      serverWaitMs: numOrNull(p.metadata.st_wait),
+      status,
+      procMs: checkedNum(where, 'metadata.st_proc (ms)', p.metadata.st_proc, 0, MAX_DURATION_MS, false),
+      serverWaitMs: checkedNum(where, 'metadata.st_wait (ms)', p.metadata.st_wait, 0, MAX_DURATION_MS, false),
     };
   }
-  if (p.metric === 'http_req_duration') {
-    return { source: 'http', ...where(p.tags), endUs: p.timeUs, totalMs: p.value, error: errorKindOfK6(p.tags), status: numOrNull(p.tags.status) ?? 0, procMs: null, serverWaitMs: null };
-  }
-  if (p.metric === 'dropped_iterations') return { ...where(p.tags), count: p.value };
-  return null;
+  return { source: 'http', ...whereOf(p.tags, where), endUs, totalMs, error: errorKindOfK6(p.tags), status, procMs: null, serverWaitMs: null };
 }
 
 export const isDropped = (r: K6Request | K6Dropped): r is K6Dropped => 'count' in r;

@@ -1,15 +1,15 @@
 import { parse as parseCsv } from 'csv-parse';
-import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
+import { basename } from 'node:path';
+import { pipeline, Readable } from 'node:stream';
 import { LoadscopeError } from '../../../contract/errors.js';
+import { fileBytes, linesOf } from './bounded-input.js';
+import { MAX_LINE_BYTES, MIB } from './import-limits.js';
 import { parseTimeUs } from './k6-time.js';
 
-// k6's result files, one point at a time, never a whole file in memory: `--out json` (NDJSON, one
-// object a line; `kubectl logs` of an operator pod mixes in log lines, which are counted and skipped)
-// and `--out csv`, either gzipped (detected by its magic bytes, not its name).
+// k6's result files, one point at a time, never a whole file (or a whole long line) in memory:
+// `--out json` (NDJSON, one object a line; `kubectl logs` of an operator pod mixes in log lines, which
+// are counted and skipped) and `--out csv`, either gzipped (detected by its magic bytes, not its name).
+// Lines and gzip expansion are bounded (bounded-input.ts, import-limits.ts).
 
 export interface K6Point {
   metric: string;
@@ -18,6 +18,8 @@ export interface K6Point {
   value: number;
   tags: Record<string, string>;
   metadata: Record<string, string>;
+  /** the line of its file (CSV: where its record ends); absent for k6's live stdout */
+  line?: number;
 }
 
 export interface ReadStats {
@@ -26,32 +28,10 @@ export interface ReadStats {
   skipped: number;
 }
 
-async function isGzip(path: string): Promise<boolean> {
-  const fh = await open(path, 'r');
-  try {
-    const { bytesRead, buffer } = await fh.read(Buffer.alloc(2), 0, 2, 0);
-    return bytesRead === 2 && buffer[0] === 0x1f && buffer[1] === 0x8b;
-  } finally {
-    await fh.close();
-  }
-}
-
-async function openText(path: string): Promise<Readable> {
-  const raw = createReadStream(path);
-  return (await isGzip(path)) ? raw.pipe(createGunzip()) : raw;
-}
-
 /** The first non-empty line decides: CSV has k6's header, anything else is read as NDJSON. */
-async function looksLikeCsv(path: string): Promise<boolean> {
-  const input = await openText(path);
-  const lines = createInterface({ input, crlfDelay: Infinity });
-  try {
-    for await (const line of lines) if (line.trim() !== '') return line.startsWith('metric_name,');
-    return false;
-  } finally {
-    lines.close();
-    input.destroy();
-  }
+async function looksLikeCsv(path: string, name: string): Promise<boolean> {
+  for await (const { text } of linesOf(fileBytes(path, name), name)) if (text.trim() !== '') return text.startsWith('metric_name,');
+  return false;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -101,33 +81,47 @@ export function pointFromCsvRecord(rec: Record<string, string>): K6Point | 'skip
   return { metric, timeUs, value: v, tags: { ...tags, ...ampersandPairs(extra) }, metadata: ampersandPairs(metadata) };
 }
 
+interface CsvRow {
+  record: Record<string, string>;
+  info: { lines: number };
+}
+
+function csvRows(path: string, name: string): AsyncIterable<CsvRow> {
+  const parser = parseCsv({ columns: true, relax_column_count: true, skip_empty_lines: true, max_record_size: MAX_LINE_BYTES, info: true });
+  // pipeline: an error of the bounded input (gzip bomb) reaches the parser, hence the loop reading it
+  return pipeline(Readable.from(fileBytes(path, name)), parser, () => undefined) as AsyncIterable<CsvRow>;
+}
+
+const csvTooLong = (err: unknown): err is { code: string; lines: number } =>
+  typeof err === 'object' && err !== null && 'code' in err && err.code === 'CSV_MAX_RECORD_SIZE';
+
 /** Every point of one k6 result file, in file order. */
 export async function* readPoints(path: string, stats: ReadStats): AsyncGenerator<K6Point> {
+  const name = basename(path);
   try {
-    if (await looksLikeCsv(path)) {
-      const records = (await openText(path)).pipe(parseCsv({ columns: true, relax_column_count: true, skip_empty_lines: true }));
-      for await (const rec of records as AsyncIterable<Record<string, string>>) {
-        const p = pointFromCsvRecord(rec);
+    if (await looksLikeCsv(path, name)) {
+      for await (const { record, info } of csvRows(path, name)) {
+        const p = pointFromCsvRecord(record);
         if (p === 'skip') stats.skipped++;
         else {
           stats.points++;
-          yield p;
+          yield { ...p, line: info.lines };
         }
       }
       return;
     }
-    const lines = createInterface({ input: await openText(path), crlfDelay: Infinity });
-    for await (const line of lines) {
-      const p = pointFromJsonLine(line);
+    for await (const { text, line } of linesOf(fileBytes(path, name), name)) {
+      const p = pointFromJsonLine(text);
       if (p === 'skip') stats.skipped++;
       else if (p !== null) {
         stats.points++;
-        yield p;
+        yield { ...p, line };
       }
     }
   } catch (err) {
     if (err instanceof LoadscopeError) throw err;
+    if (csvTooLong(err)) throw new LoadscopeError('LS_ERR_BAD_REQUEST', `${name} line ${err.lines} is longer than ${MIB(MAX_LINE_BYTES)}, the most one k6 result record may have; nothing was stored`);
     const reason = err instanceof Error ? err.message : String(err);
-    throw new LoadscopeError('LS_ERR_BAD_REQUEST', `cannot read the k6 result file ${path}: ${reason}`);
+    throw new LoadscopeError('LS_ERR_BAD_REQUEST', `cannot read the k6 result file ${name}: ${reason.split('\n')[0]}`);
   }
 }

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { COL, NO_ERROR, REQUEST_STRIDE, errorCode } from '../../../contract/measurement.js';
 import { ERROR_KINDS } from '../../../contract/results.js';
 import type { Store, WindowInput } from '../../../db/store.js';
@@ -107,7 +108,7 @@ export async function writeRows(files: readonly string[], sinks: ReadonlyMap<str
   const stats = { points: 0, skipped: 0 };
   for (const file of files) {
     for await (const point of readPoints(file, stats)) {
-      const r = requestOfPoint(point);
+      const r = requestOfPoint(point, basename(file));
       if (r === null || isDropped(r)) continue;
       const sink = sinks.get(targetKey(r.cell, r.server));
       if (sink && sink.acc.source === r.source) sink.add(r);
