@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ScenarioListItem } from '../../contract/api.js';
 import { LoadscopeError } from '../../contract/errors.js';
 import type { Engine } from '../../engine/engine.js';
+import { MAX_SCENARIO_BYTES } from '../../engine/scenario/limits.js';
 import { dbOption, withEngine } from '../options.js';
 
 /** Left-aligned columns (the text here is words, not numbers). */
@@ -37,6 +39,34 @@ async function libraryId(engine: Engine, name: string): Promise<number> {
   return found.id;
 }
 
+const tooBig = (path: string, size: number | null) => new LoadscopeError('LS_ERR_SCENARIO_INVALID', `${path} is ${size ?? `more than ${MAX_SCENARIO_BYTES}`} bytes; a scenario may have at most ${MAX_SCENARIO_BYTES}`);
+
+/**
+ * A scenario file's text, never reading more than the limit allows: a regular file is refused by its
+ * size before any byte is read; a pipe or device (no size: /dev/zero, a FIFO) by reading at most one
+ * byte past the limit.
+ */
+async function readScenarioFile(path: string): Promise<string> {
+  const cannot = (err: unknown) => new LoadscopeError('LS_ERR_SCENARIO_NOT_FOUND', `cannot read ${path}: ${err instanceof Error ? err.message : String(err)}`);
+  const fh = await open(path, 'r').catch((err: unknown) => Promise.reject(cannot(err)));
+  try {
+    const stat = await fh.stat();
+    if (stat.isDirectory()) throw new LoadscopeError('LS_ERR_SCENARIO_NOT_FOUND', `${path} is a directory, not a scenario file`);
+    if (stat.isFile() && stat.size > MAX_SCENARIO_BYTES) throw tooBig(path, stat.size);
+    const buf = Buffer.alloc(MAX_SCENARIO_BYTES + 1);
+    let n = 0;
+    while (n < buf.length) {
+      const { bytesRead } = await fh.read(buf, n, buf.length - n, null).catch((err: unknown) => Promise.reject(cannot(err)));
+      if (bytesRead === 0) break;
+      n += bytesRead;
+    }
+    if (n > MAX_SCENARIO_BYTES) throw tooBig(path, null);
+    return buf.toString('utf8', 0, n);
+  } finally {
+    await fh.close();
+  }
+}
+
 /** --db is the parent's option (`loadscope scenarios import x.json --db d` and `scenarios --db d import x.json` alike). */
 const dbOf = (scenarios: Command): { db?: string } => {
   const db: unknown = scenarios.opts().db;
@@ -64,12 +94,7 @@ export function registerScenarios(program: Command): void {
     .action(async (file: string) => {
       const opts = dbOf(scenarios);
       const path = resolve(file);
-      let text: string;
-      try {
-        text = readFileSync(path, 'utf8');
-      } catch (err) {
-        throw new LoadscopeError('LS_ERR_SCENARIO_NOT_FOUND', `cannot read ${path}: ${err instanceof Error ? err.message : String(err)}`);
-      }
+      const text = await readScenarioFile(path);
       const saved = await withEngine(opts.db, (engine) => engine.handlers['library:import']({ text, source: path }));
       process.stdout.write(`imported '${saved.name}' (library scenario ${saved.id}, version ${saved.version})\n`);
     });
