@@ -22,8 +22,9 @@ export function registerExportK6(program: Command): void {
     .option('--quick', "use the scenario's quick profile", false)
     .option('--set <path=value>', 'override a scenario value (repeatable)', collectSet, {})
     .option('--operator <n>', 'print a ConfigMap and a k6-operator TestRun with parallelism N instead', wholeNumber('--operator'))
-    .option('--cluster-target <url>', 'with --operator: the URL the runner pods send to (LOADSCOPE_TARGET)')
-    .action((scenario: string, opts: { cell: number; server: number; target?: string; quick: boolean; set: Record<string, string>; operator?: number; clusterTarget?: string }) => {
+    .option('--cluster-target <url>', 'with --operator: the URL the runner pods send to (LOADSCOPE_TARGET; needs --allow-remote)')
+    .option('--allow-remote', "consent to the script sending outside this machine (no k6 address block list)", false)
+    .action((scenario: string, opts: { cell: number; server: number; target?: string; quick: boolean; set: Record<string, string>; operator?: number; clusterTarget?: string; allowRemote: boolean }) => {
       process.stdout.write(exportK6(scenario, opts));
     });
 }

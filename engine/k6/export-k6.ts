@@ -19,6 +19,8 @@ export interface ExportK6Options {
   operator?: number;
   /** for --operator: the URL the pods send to inside the cluster (Loadscope itself sends nothing there) */
   clusterTarget?: string;
+  /** --allow-remote: the script may send outside this machine (no k6 address block list) */
+  allowRemote?: boolean;
 }
 
 /** Where a bundled server listens when the script is run by hand: `loadscope serve <arch> --port 8080`. */
@@ -44,10 +46,17 @@ export function exportK6(ref: string, opts: ExportK6Options = {}): string {
   // Only this machine (a cluster's target goes in --cluster-target with --operator).
   const target = checkExportTarget(opts.target ?? (server.architecture === 'external' ? server.url : DEFAULT_TARGET));
   const { thresholds, notes } = k6Thresholds(cell.scenario, [label, server.architecture]);
-  const script = k6Script(cell.scenario, { target, cell: cell.index, server: label, thresholds, thresholdNotes: notes });
+  const allowRemote = opts.allowRemote ?? false;
+  if (opts.operator !== undefined) {
+    if (!Number.isInteger(opts.operator) || opts.operator < 1) throw bad(`--operator ${opts.operator}: the parallelism must be a whole number >= 1`);
+    if (opts.clusterTarget !== undefined && !/^https?:\/\/[^/]/.test(opts.clusterTarget)) throw bad(`--cluster-target ${JSON.stringify(opts.clusterTarget)}: must be an http(s) URL`);
+    // The pods send to the cluster's address, which the block list of a script without consent refuses.
+    if (opts.clusterTarget !== undefined && !allowRemote) {
+      throw new LoadscopeError('LS_ERR_NEEDS_CONSENT', `--cluster-target sends load outside this machine (from the runner pods); pass --allow-remote`);
+    }
+  }
+  const script = k6Script(cell.scenario, { target, cell: cell.index, server: label, thresholds, thresholdNotes: notes, allowRemote });
   if (opts.operator === undefined) return script;
-  if (!Number.isInteger(opts.operator) || opts.operator < 1) throw bad(`--operator ${opts.operator}: the parallelism must be a whole number >= 1`);
-  if (opts.clusterTarget !== undefined && !/^https?:\/\/[^/]/.test(opts.clusterTarget)) throw bad(`--cluster-target ${opts.clusterTarget}: must be an http(s) URL`);
   const name = k8sName(`loadscope-${cell.scenario.name}${loaded.cells.length > 1 ? `-c${cell.index}` : ''}`);
   return operatorYaml({ parallelism: opts.operator, name, target: opts.clusterTarget }, script);
 }

@@ -20,13 +20,14 @@ import { k6LoopbackUrl } from './k6-target.js';
 /** A generator for one run; it keeps the run's engine note (what k6 dropped, per server) up to date. */
 export function k6Generator(k6: string, runNote: { runId?: number; parts: string[] }, store: Store): LoadGenerator {
   return async ({ ctx, url: serverUrl, signal, setT0, phaseEnded }) => {
-    // k6 only ever sends load to this machine, whatever the run's consent.
+    // k6 is only ever pointed at this machine, whatever the run's consent; without consent its
+    // block list also keeps whatever it connects to there (k6-block-list.ts).
     const url = await k6LoopbackUrl(serverUrl);
     const label = ctx.server.label ?? ctx.server.architecture;
     const dir = mkdtempSync(join(tmpdir(), 'loadscope-k6-'));
     try {
       const script = join(dir, 'script.js');
-      writeFileSync(script, k6Script(ctx.scenario, { target: url, cell: 0, server: label }));
+      writeFileSync(script, k6Script(ctx.scenario, { target: url, cell: 0, server: label, allowRemote: ctx.allowRemote ?? false }));
       const t0Ms = Date.now();
       setT0(t0Ms);
       const phaseName = (i: number) => ctx.scenario.phases[i]?.name ?? `phase ${i + 1}`;

@@ -15,7 +15,7 @@ const validate = ajv.compile(schema);
 
 describe('the k6-operator TestRun', () => {
   it('passes the schema of the operator CRD, with the script from the ConfigMap next to it', () => {
-    const yaml = exportK6('seed-001-rates', { quick: true, cell: 1, operator: 4, clusterTarget: 'http://single.default.svc:8080' });
+    const yaml = exportK6('seed-001-rates', { quick: true, cell: 1, operator: 4, clusterTarget: 'http://single.default.svc:8080', allowRemote: true });
     interface Doc {
       metadata: { name: string };
       data: Record<string, string>;

@@ -38,6 +38,10 @@ function buildScenarios() {
 export const options = {
   scenarios: buildScenarios(),
   thresholds: PLAN.thresholds,
+  // Load stays where the scenario sends it: a redirect is recorded, not followed, and k6 refuses to
+  // connect to any address in PLAN.blockedIPs (everything off this machine, unless --allow-remote).
+  maxRedirects: 0,
+  blacklistIPs: PLAN.blockedIPs,
   discardResponseBodies: true,
   summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(99)', 'max'],
 };

@@ -9,6 +9,7 @@ import { k6Thresholds } from './k6-thresholds.js';
 import { planK6, rateUnit, segmentOffsets } from './k6-plan.js';
 import { k6Plan, k6Script } from './k6-script.js';
 import { exportK6 } from './export-k6.js';
+import { OUTSIDE_LOOPBACK } from './k6-block-list.js';
 
 const scenarioOf = (phases: PhaseInput[]) => Scenario.parse(createScenario({ phases }));
 const opts = { target: 'http://127.0.0.1:9', cell: 0, server: 'single' };
@@ -82,6 +83,34 @@ describe('the k6 script generator', () => {
     }
     expect(() => exportK6('seed-002-sequential', { target: 'http://10.0.0.1:80' })).toThrow(/only goes to this machine/);
     expect(() => exportK6('seed-002-sequential', { cell: 9 })).toThrow(/--cell 9/);
+  });
+});
+
+describe('where a generated script may send', () => {
+  const planOf = (script: string) => JSON.parse(script.slice(script.indexOf('const PLAN = ') + 13, script.indexOf('};', script.indexOf('const PLAN = ')) + 1)) as { blockedIPs: string[] };
+
+  it('never follows a redirect, and blocks every address off this machine unless the person consented; the header says which', () => {
+    const s = scenarioOf([{ executor: 'sequential', count: 1, requests: req }]);
+    const kept = k6Script(s, opts);
+    expect(kept).toContain('maxRedirects: 0,');
+    expect(kept).toContain('blacklistIPs: PLAN.blockedIPs,');
+    expect(planOf(kept).blockedIPs).toEqual(OUTSIDE_LOOPBACK);
+    expect(kept).toMatch(/^\/\/ Redirects are not followed \(maxRedirects: 0\)/m);
+    expect(kept).toMatch(/^\/\/ Load stays on this machine: k6's blacklistIPs refuses every address outside 127\.0\.0\.0\/8 and ::1,$/m);
+
+    const remote = k6Script(s, { ...opts, allowRemote: true });
+    expect(remote).toContain('maxRedirects: 0,');
+    expect(planOf(remote).blockedIPs).toEqual([]);
+    expect(remote).toMatch(/^\/\/ Made with --allow-remote: k6 may send to addresses outside this machine/m);
+    expect(remote).not.toMatch(/Load stays on this machine/);
+  });
+
+  it('export-k6 takes the consent from --allow-remote, and the operator\'s cluster target needs it', () => {
+    expect(planOf(exportK6('seed-002-sequential', { quick: true })).blockedIPs).toEqual(OUTSIDE_LOOPBACK);
+    expect(planOf(exportK6('seed-002-sequential', { quick: true, allowRemote: true })).blockedIPs).toEqual([]);
+    expect(() => exportK6('seed-002-sequential', { quick: true, operator: 2, clusterTarget: 'http://svc.default.svc:80' })).toThrow(
+      expect.objectContaining({ code: 'LS_ERR_NEEDS_CONSENT', message: expect.stringMatching(/--cluster-target .*--allow-remote/) }),
+    );
   });
 });
 

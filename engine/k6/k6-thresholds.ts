@@ -1,5 +1,6 @@
 import { parseThresholdCheck, type ParsedCheck } from '../../contract/thresholds.js';
 import type { Scenario } from '../../contract/scenario.js';
+import { quoted } from './k6-literal.js';
 import { knownLengthMs } from './k6-plan.js';
 
 // A scenario's thresholds as k6 thresholds, so an exported script gates a k6-operator run as
@@ -31,30 +32,32 @@ type Phases = Scenario['phases'];
 type Mapped = { metric: string; expr: string; note?: string } | { skip: string };
 
 /** One check on one phase as a k6 threshold, or why it has none. */
-function mapCheck(c: ParsedCheck, phase: Phases[number], phaseName: string): Mapped {
+function mapCheck(c: ParsedCheck, phase: Phases[number], name: string): Mapped {
+  // The phase's name goes into a note (a comment of the script): quoted, never verbatim.
+  const phaseName = quoted(name);
   const dropsNote = phase.executor === 'rate' ? ` (k6 counts requests it sent: its dropped_iterations, which Loadscope counts as unsent requests, are not in it)` : '';
   switch (c.metric) {
     case 'count':
-      return { metric: K6_COUNT_METRICS.requests, expr: `count${c.op}${c.limit}`, note: dropsNote ? `count on "${phaseName}"${dropsNote}` : undefined };
+      return { metric: K6_COUNT_METRICS.requests, expr: `count${c.op}${c.limit}`, note: dropsNote ? `count on ${phaseName}${dropsNote}` : undefined };
     case 'errors':
     case 'errors.count':
-      return { metric: K6_COUNT_METRICS.errorCount, expr: `count${c.op}${c.limit}`, note: dropsNote ? `${c.metric} on "${phaseName}"${dropsNote}` : undefined };
+      return { metric: K6_COUNT_METRICS.errorCount, expr: `count${c.op}${c.limit}`, note: dropsNote ? `${c.metric} on ${phaseName}${dropsNote}` : undefined };
     case 'errors.rate':
-      return { metric: K6_COUNT_METRICS.errorRate, expr: `rate${c.op}${c.limit}`, note: dropsNote ? `errors.rate on "${phaseName}"${dropsNote}` : undefined };
+      return { metric: K6_COUNT_METRICS.errorRate, expr: `rate${c.op}${c.limit}`, note: dropsNote ? `errors.rate on ${phaseName}${dropsNote}` : undefined };
     case 'throughput': {
       // k6's Counter rate divides by the whole test's duration, not the phase's: a different quantity.
       const ms = knownLengthMs(phase);
-      if (ms === null) return { skip: `throughput on "${phaseName}" is not exported: k6's rate is per second of the whole test, and this phase's length is not known in advance` };
+      if (ms === null) return { skip: `throughput on ${phaseName} is not exported: k6's rate is per second of the whole test, and this phase's length is not known in advance` };
       const limit = Number(((c.limit * ms) / 1000).toFixed(6));
-      return { metric: K6_COUNT_METRICS.requests, expr: `count${c.op}${limit}`, note: `throughput ${c.op} ${c.limit} on "${phaseName}" is exported as count ${c.op} ${limit} (over the phase's planned ${ms} ms; Loadscope divides by its measured duration; k6's own rate would be over the whole test)` };
+      return { metric: K6_COUNT_METRICS.requests, expr: `count${c.op}${limit}`, note: `throughput ${c.op} ${c.limit} on ${phaseName} is exported as count ${c.op} ${limit} (over the phase's planned ${ms} ms; Loadscope divides by its measured duration; k6's own rate would be over the whole test)` };
     }
     case 'durationMs':
-      return { skip: `durationMs on "${phaseName}" is not exported: k6 has no metric of one phase's duration` };
+      return { skip: `durationMs on ${phaseName} is not exported: k6 has no metric of one phase's duration` };
     default: {
       const [family, stat] = c.metric.split('.');
       const trend = family === undefined ? undefined : TRENDS[family];
       const k6 = stat === undefined ? null : k6Stat(stat);
-      if (trend === undefined || k6 === null) return { skip: `${c.metric} on "${phaseName}" is not exported: no k6 metric` };
+      if (trend === undefined || k6 === null) return { skip: `${c.metric} on ${phaseName} is not exported: no k6 metric` };
       return { metric: trend, expr: `${k6}${c.op}${c.limit}` };
     }
   }
@@ -68,8 +71,9 @@ function mapCheck(c: ParsedCheck, phase: Phases[number], phaseName: string): Map
 export function k6Thresholds(scenario: Pick<Scenario, 'thresholds' | 'phases'>, server: string | readonly string[]): K6Thresholds {
   const serverNames: readonly string[] = typeof server === 'string' ? [server] : server;
   const names = scenario.phases.map((p, i) => p.name ?? `phase ${i + 1}`);
-  // k6 splits a submetric's tags on ',' and ':' and ends them at '}': such a name is tagged by index too.
-  const byIndex = (i: number) => names.filter((n) => n === names[i]).length > 1 || /[,:{}"'\n]/.test(names[i]!);
+  // k6 splits a submetric's tags on ',' and ':', ends them at '}' and trims spaces and quotes: a name
+  // that is not plain words is tagged by index, as is one that two phases share.
+  const byIndex = (i: number) => names.filter((n) => n === names[i]).length > 1 || !/^[\w.-]+(?: [\w.-]+)*$/.test(names[i]!);
   const tagOf = (i: number) => (byIndex(i) ? `phase_idx:${i}` : `phase:${names[i]}`);
   const out: K6Thresholds = { thresholds: {}, notes: [] };
   for (const t of scenario.thresholds ?? []) {
@@ -80,7 +84,7 @@ export function k6Thresholds(scenario: Pick<Scenario, 'thresholds' | 'phases'>, 
       if (t.phase !== undefined && t.phase !== phase.name && t.phase !== `phase ${i + 1}`) return;
       const mapped = mapCheck(parsed, phase, names[i]!);
       if ('skip' in mapped) {
-        out.notes.push(`${mapped.skip} ("${t.check.trim()}"; Loadscope checks it when the result is imported).`);
+        out.notes.push(`${mapped.skip} (${quoted(t.check.trim())}; Loadscope checks it when the result is imported).`);
         return;
       }
       (out.thresholds[`${mapped.metric}{${tagOf(i)}}`] ??= []).push(mapped.expr);

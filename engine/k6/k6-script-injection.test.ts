@@ -1,0 +1,219 @@
+import * as acorn from 'acorn';
+import fc from 'fast-check';
+import { parseAllDocuments } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { Scenario, type ScenarioInput } from '../../contract/scenario.js';
+import { createScenario } from '../scenario/test-support/factories.js';
+import { operatorYaml, testRunObject } from './k6-operator.js';
+import { k6Plan, k6Script, type K6ScriptOptions } from './k6-script.js';
+import { k6Thresholds } from './k6-thresholds.js';
+
+// A scenario's strings are data: whatever they hold, the generated script is the same program (the
+// same tokens once string literals are masked, every comment in the header), its PLAN is a pure data
+// literal that evaluates back to the exact strings, and the operator's YAML holds the script as data.
+// acorn is a real ES parser (here through eslint's espree): it reads U+2028, `*/` and `<!--` as k6's
+// goja and a browser would.
+
+/** Every string field of a scenario that reaches the script. */
+interface Strings {
+  scenarioName: string;
+  label: string;
+  target: string;
+  phaseNames: [string, string, string];
+  method: string;
+  path: string;
+  headerName: string;
+  headerValue: string;
+  body: string;
+  bodyIncludes: string;
+  /** whitespace inside a threshold check (the regex allows any \s, U+2028 included) */
+  checkSpace: string;
+  clusterTarget: string;
+}
+
+const PLACEHOLDER: Strings = {
+  scenarioName: 'name',
+  label: 'label',
+  target: 'http://127.0.0.1:9',
+  phaseNames: ['a', 'b', 'c'],
+  method: 'GET',
+  path: '/p',
+  headerName: 'h',
+  headerValue: 'v',
+  body: 'b',
+  bodyIncludes: 'i',
+  checkSpace: ' ',
+  clusterTarget: 'http://x:1',
+};
+
+// What breaks out of a comment, a string, a template or a page, as fragments to mix with anything.
+const FRAGMENTS = ['\n', '\r', '\r\n', '\u2028', '\u2029', '*/', '/*', '//', '</script>', '<!--', '-->', '"', "'", '`', '${', '}', '\\', '\\u2028', ')', ';', '\u202e', '\u2066', '\ud800', '\u0000', '\u001b[2J', 'throw 1;'];
+const hostile = fc.oneof(
+  fc.string({ unit: 'binary' }),
+  fc.array(fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ maxLength: 3 })), { maxLength: 8 }).map((parts) => parts.join('')),
+);
+const space = fc.array(fc.constantFrom(' ', '\t', '\n', '\r', '\u2028', '\u2029', '\u00a0', '\ufeff'), { minLength: 1, maxLength: 3 }).map((s) => s.join(''));
+
+const strings: fc.Arbitrary<Strings> = fc.record({
+  scenarioName: hostile,
+  label: hostile,
+  target: hostile,
+  phaseNames: fc.tuple(hostile, hostile, hostile),
+  method: hostile,
+  path: hostile,
+  headerName: hostile,
+  headerValue: hostile,
+  body: hostile,
+  bodyIncludes: hostile,
+  checkSpace: space,
+  clusterTarget: hostile,
+});
+
+/** A scenario with every kind of phase and threshold note, then the strings put in (past validation: the generator must hold on its own). */
+function scenarioWith(s: Strings): { scenario: Scenario; opts: K6ScriptOptions } {
+  const [a, b, c] = s.phaseNames;
+  const requests = [{ method: 'GET' as const, path: '/x', headers: { h: 'v' }, body: 'b', expect: { status: 200, bodyIncludes: 'i' } }];
+  const input: ScenarioInput = createScenario({
+    phases: [
+      { name: 'a', executor: 'sequential', count: 2, requests },
+      { name: 'b', executor: 'rate', rate: 5, durationMs: 1000, arrivals: 'poisson', requests },
+      { name: 'c', executor: 'closed', users: 1, durationMs: 500, keepAlive: false, requests },
+    ],
+    thresholds: [
+      { check: 'durationMs < 9', phase: 'a' },
+      { check: 'throughput > 1', phase: 'b' },
+      { check: 'errors.rate < 0.5', phase: 'b' },
+      { check: 'throughput > 1', phase: 'a' },
+      { check: 'total.p99 < 9', phase: 'c', server: 'single' },
+    ],
+  });
+  const scenario = Scenario.parse(input);
+  scenario.name = s.scenarioName;
+  scenario.phases.forEach((p, i) => {
+    p.name = [a, b, c][i];
+    for (const r of p.requests) {
+      // the schema allows a few methods; the generator must not rely on it
+      (r as { method: string }).method = s.method;
+      r.path = s.path;
+      r.headers = { [s.headerName]: s.headerValue };
+      r.body = s.body;
+      r.expect = { status: 200, bodyIncludes: s.bodyIncludes };
+    }
+  });
+  const names = [a, b, c];
+  scenario.thresholds = scenario.thresholds!.map((t, i) => ({
+    ...t,
+    check: `${s.checkSpace}${t.check.replace(/ /g, s.checkSpace)}${s.checkSpace}`,
+    phase: names[[0, 1, 1, 0, 2][i]!],
+    server: t.server === undefined ? undefined : s.label,
+  }));
+  const { thresholds, notes } = k6Thresholds(scenario, [s.label, 'single']);
+  return { scenario, opts: { target: s.target, cell: 0, server: s.label, thresholds, thresholdNotes: notes } };
+}
+
+interface Parsed {
+  /** tokens outside PLAN's initializer, string literals masked */
+  tokens: string[];
+  comments: acorn.Comment[];
+  /** where the first token starts: everything before it is the header */
+  firstToken: number;
+  plan: unknown;
+}
+
+/** The value of a pure data literal; anything else (a call, a name, a template) throws. */
+function evaluate(node: acorn.Node): unknown {
+  const n = node as acorn.Expression;
+  switch (n.type) {
+    case 'Literal':
+      if (n.regex !== undefined || n.bigint !== undefined) throw new Error(`not data: ${n.raw}`);
+      return n.value;
+    case 'UnaryExpression':
+      if (n.operator !== '-' || n.argument.type !== 'Literal' || typeof n.argument.value !== 'number') throw new Error('not data: a unary expression');
+      return -n.argument.value;
+    case 'ArrayExpression':
+      return n.elements.map((e) => (e === null || e.type === 'SpreadElement' ? (() => { throw new Error('not data: a hole or a spread'); })() : evaluate(e)));
+    case 'ObjectExpression': {
+      const out: Record<string, unknown> = {};
+      for (const p of n.properties) {
+        if (p.type !== 'Property' || p.computed || p.kind !== 'init' || p.method || p.shorthand || p.key.type !== 'Literal' || typeof p.key.value !== 'string') throw new Error('not data: a property that is not "key": value');
+        // defineProperty, as JSON.parse does: a "__proto__" key is an own property
+        Object.defineProperty(out, p.key.value, { value: evaluate(p.value), enumerable: true, writable: true, configurable: true });
+      }
+      return out;
+    }
+    default:
+      throw new Error(`not data: ${n.type}`);
+  }
+}
+
+function parse(script: string): Parsed {
+  const comments: acorn.Comment[] = [];
+  const options: acorn.Options = { ecmaVersion: 'latest', sourceType: 'module', onComment: comments };
+  const program = acorn.parse(script, options);
+  const decl = program.body.find((s): s is acorn.VariableDeclaration => s.type === 'VariableDeclaration' && s.declarations[0]?.id.type === 'Identifier' && s.declarations[0].id.name === 'PLAN');
+  const init = decl?.declarations[0]?.init;
+  if (!init) throw new Error('no PLAN');
+  const tokens: string[] = [];
+  let firstToken = -1;
+  for (const t of acorn.tokenizer(script, { ecmaVersion: 'latest', sourceType: 'module' })) {
+    if (firstToken < 0) firstToken = t.start;
+    if (t.start >= init.start && t.end <= init.end) continue;
+    tokens.push(t.type === acorn.tokTypes.string ? 'string' : `${t.type.label}:${String((t as acorn.Token & { value?: unknown }).value ?? '')}`);
+  }
+  return { tokens, comments, firstToken, plan: evaluate(init) };
+}
+
+const reference = (() => {
+  const { scenario, opts } = scenarioWith(PLACEHOLDER);
+  return parse(k6Script(scenario, opts));
+})();
+
+/** The script is safe text wherever it lands: nothing that ends a comment, a line to old JS, or a page. */
+const UNSAFE_ANYWHERE = /[\u2028\u2029\u202a-\u202e\u2066-\u2069]|\*\/|<\/script|<!--|-->/i;
+
+function checkScript(s: Strings): void {
+  const { scenario, opts } = scenarioWith(s);
+  const script = k6Script(scenario, opts);
+  const got = parse(script);
+  // the same program: the runtime's tokens, nothing more, nothing less
+  expect(got.tokens).toEqual(reference.tokens);
+  // the header is `//` lines only, one per line (how many depends on which phases a threshold names);
+  // the runtime's comments are its own
+  const header = got.comments.filter((c) => c.end <= got.firstToken);
+  expect(header.every((c) => c.type === 'Line')).toBe(true);
+  expect(header).toHaveLength(script.slice(0, got.firstToken).split('\n').length - 1);
+  const runtimeComments = (p: Parsed) => p.comments.filter((c) => c.end > p.firstToken).map((c) => c.value);
+  expect(runtimeComments(got)).toEqual(runtimeComments(reference));
+  expect(script).not.toMatch(UNSAFE_ANYWHERE);
+  // PLAN is the plan, to the exact string (JS semantics: U+2028, lone surrogates, `__proto__`)
+  expect(got.plan).toEqual(JSON.parse(JSON.stringify(k6Plan(scenario, opts))));
+  const plan = got.plan as { scenario: string; server: string; target: string; phases: { name: string; templates: { method: string; path: string; headers: Record<string, string>; body: string; bodyIncludes: string }[] }[] };
+  expect([plan.scenario, plan.server, plan.target]).toEqual([s.scenarioName, s.label, s.target]);
+  expect(plan.phases.map((p) => p.name)).toEqual(s.phaseNames);
+  for (const p of plan.phases) {
+    const t = p.templates[0]!;
+    expect([t.method, t.path, t.body, t.bodyIncludes, Object.getOwnPropertyDescriptor(t.headers, s.headerName)?.value]).toEqual([s.method, s.path, s.body, s.bodyIncludes, s.headerValue]);
+  }
+  // the operator's YAML: the script and the cluster target come back exactly
+  const o = { parallelism: 2, name: 'loadscope-x', target: s.clusterTarget };
+  const docs = parseAllDocuments(operatorYaml(o, script)).map((d) => d.toJS() as Record<string, unknown>);
+  expect(docs).toHaveLength(2);
+  expect((docs[0]!.data as Record<string, string>)['script.js']).toBe(script);
+  expect(docs[1]).toEqual(testRunObject(o));
+}
+
+describe('scenario strings in the generated k6 script', () => {
+  it('are data in every field: the same program as with placeholders, PLAN evaluating back to the exact strings, the YAML holding the script', () => {
+    fc.assert(fc.property(strings, checkScript), { numRuns: 300, seed: 23 });
+  });
+
+  it('a label with a newline and code after it does not run that code (the script is the same program)', () => {
+    const label = 'single\nthrow new Error("injected by a label");\n// ';
+    const { scenario, opts } = scenarioWith({ ...PLACEHOLDER, label, phaseNames: ['a\n});throw 1;//', 'b */ throw 2; /*', 'c'] });
+    const script = k6Script(scenario, opts);
+    const got = parse(script);
+    expect(got.tokens).toEqual(reference.tokens);
+    expect(got.tokens).not.toContain('throw:throw');
+    expect(script).toContain('server "single\\nthrow new Error(\\"injected by a label\\");\\n// ")');
+  });
+});
