@@ -30,6 +30,7 @@ import type { HistogramSet } from '../contract/measurement.js';
 import type { StoredRequestRow } from './request-reader.js';
 import { recoverInterrupted, registerStore, unregisterStore } from './recover.js';
 import { describeDbError, isCannotWrite, openReadOnly, probeWritable, readOnlyError } from './store-faults.js';
+import { DiskReserve, isDiskFull } from './disk-reserve.js';
 
 export type { ListRunsOptions } from './read-run.js';
 export type { LibraryEntry, LibraryVersion, LibraryVersionRef } from './scenario-library.js';
@@ -116,6 +117,8 @@ export interface Store {
   getRequests(runId: number, targetId: number, limit: number): RequestPage;
   getHistograms(runId: number): PhaseHistograms[];
   iterateRequests(runId: number): IterableIterator<StoredRequestRow>;
+  /** Raw request rows stored for a server run (after sampling): what a run cut short still has. */
+  storedRows(targetId: number): number;
   deleteRun(runId: number): boolean;
   /** Makes these runs (in this order) one group of repeated runs, named by the first run's id. */
   groupRuns(runIds: readonly number[]): number;
@@ -158,12 +161,12 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     if (options.maxPageCount !== undefined) db.pragma(`max_page_count = ${Math.floor(options.maxPageCount)}`);
     migrate(db, undefined, `the database at ${full}`);
     probeWritable(db);
-    return new SqliteStore(db, full, null);
+    return new SqliteStore(db, full, null, new DiskReserve(full === ':memory:' ? null : `${full}-reserve`));
   } catch (err) {
     db?.close();
     // A disk that will not take writes (full, read-only, no permission) still shows the history.
     const readOnly = full !== ':memory:' && isCannotWrite(err) ? openReadOnly(full, options.nativeBinding) : null;
-    if (readOnly) return new SqliteStore(readOnly, full, describeDbError(err));
+    if (readOnly) return new SqliteStore(readOnly, full, describeDbError(err), new DiskReserve(null));
     if (err instanceof LoadscopeError) throw err;
     throw new LoadscopeError('LS_ERR_DB', `cannot open the database at ${full}: ${describeDbError(err)}`);
   }
@@ -209,6 +212,7 @@ function prepareStatements(db: Database.Database) {
     setEngineNote: db.prepare('UPDATE runs SET engine_note = ? WHERE id = ?'),
     setGroup: db.prepare('UPDATE runs SET group_id = ?, group_index = ? WHERE id = ?'),
     runSource: db.prepare('SELECT quick, source_text, source_set_json, library_version_id FROM runs WHERE id = ?'),
+    storedRows: db.prepare('SELECT count(*) FROM requests WHERE target_id = ?').pluck(),
   };
 }
 
@@ -223,12 +227,16 @@ class SqliteStore implements Store {
   private readonly thresholds: ThresholdStore;
   readonly library: ScenarioLibrary;
   private open = true;
+  /** a write failed for want of space and the reserve was given up (cleared when a run starts again) */
+  private diskFull = false;
 
   constructor(
     private readonly db: Database.Database,
     readonly path: string,
     /** why the store could not be opened for writing, or null */
     readonly readOnly: string | null,
+    /** room kept on the disk for the end of a run (see disk-reserve.ts) */
+    private readonly reserve: DiskReserve,
   ) {
     if (readOnly === null) recoverInterrupted(db);
     registerStore(this.storeId);
@@ -244,7 +252,8 @@ class SqliteStore implements Store {
     if (this.readOnly !== null) throw readOnlyError(this.path, this.readOnly);
     const cap = run.rawCap ?? DEFAULT_RAW_CAP;
     if (!Number.isInteger(cap) || cap < 0) throw new LoadscopeError('LS_ERR_BAD_REQUEST', `rawCap must be a whole number >= 0, got ${cap}`);
-    const result = this.stmt.createRun.run(
+    this.makeRoom();
+    const result = this.writing(() => this.stmt.createRun.run(
       run.scenarioName,
       run.title,
       run.quick ? 1 : 0,
@@ -261,23 +270,23 @@ class SqliteStore implements Store {
       run.source?.libraryVersionId ?? null,
       run.engine ?? 'native',
       run.engineNote ?? null,
-    );
+    ));
     return Number(result.lastInsertRowid);
   }
 
   addCells(runId: number, cells: readonly CellInfo[]): void {
-    this.db.transaction(() => {
+    this.writing(this.db.transaction(() => {
       for (const c of cells) this.stmt.addCell.run(runId, c.index, c.label, toJson(c.params));
-    })();
+    }));
   }
 
   createTarget(t: NewTarget): number {
-    const result = this.stmt.createTarget.run(t.runId, t.cellIndex, t.serverIndex, t.label, t.architecture, t.status ?? 'pending', t.startedAt ?? null);
+    const result = this.writing(() => this.stmt.createTarget.run(t.runId, t.cellIndex, t.serverIndex, t.label, t.architecture, t.status ?? 'pending', t.startedAt ?? null));
     return Number(result.lastInsertRowid);
   }
 
   updateTarget(targetId: number, u: TargetUpdate): void {
-    this.db.transaction(() => {
+    this.writing(this.db.transaction(() => {
       const current: unknown = this.stmt.getTarget.get(targetId);
       if (typeof current !== 'object' || current === null) throw targetNotFound(targetId);
       const c = new Map(Object.entries(current));
@@ -292,11 +301,11 @@ class SqliteStore implements Store {
         pick(u.peakProcesses, 'peak_processes'),
         targetId,
       );
-    })();
+    }));
   }
 
   finishRun(runId: number, status: Exclude<RunStatus, 'running'>, reason: string | null, report?: readonly ReportTableResult[]): void {
-    this.db.transaction(() => {
+    this.writing(this.db.transaction(() => {
       const createdAt = this.stmt.runCreatedAt.get(runId);
       if (typeof createdAt !== 'string') throw runNotFound(runId);
       const now = new Date();
@@ -309,11 +318,11 @@ class SqliteStore implements Store {
         this.stmt.endTargets.run('failed', 'the run ended while this server was still running', runId);
       }
       this.stmt.skipTargets.run(`the run ${status} first`, runId);
-    })();
+    }));
   }
 
   savePhase(targetId: number, p: PhaseResult, h: HistogramSet): void {
-    this.stmt.savePhase.run(
+    this.writing(() => this.stmt.savePhase.run(
       targetId,
       p.index,
       p.name,
@@ -335,11 +344,11 @@ class SqliteStore implements Store {
       h.processing,
       h.serverWait,
       h.lag,
-    );
+    ));
   }
 
   setEngineNote(runId: number, note: string | null): void {
-    if (this.stmt.setEngineNote.run(note, runId).changes === 0) throw runNotFound(runId);
+    if (this.writing(() => this.stmt.setEngineNote.run(note, runId)).changes === 0) throw runNotFound(runId);
   }
 
   groupRuns(runIds: readonly number[]): number {
@@ -354,11 +363,11 @@ class SqliteStore implements Store {
   }
 
   saveThresholds(targetId: number, results: readonly ThresholdResult[]): void {
-    if (results.length > 0) this.thresholds.save(targetId, results);
+    if (results.length > 0) this.writing(() => this.thresholds.save(targetId, results));
   }
 
   insertWindows(batch: readonly WindowInput[]): void {
-    this.db.transaction(() => {
+    this.writing(this.db.transaction(() => {
       for (const w of batch) {
         this.stmt.insertWindow.run(
           w.targetId,
@@ -374,17 +383,17 @@ class SqliteStore implements Store {
           w.queued ?? 0,
         );
       }
-    })();
+    }));
   }
 
   insertSamples(batch: readonly SampleInput[]): void {
-    this.db.transaction(() => {
+    this.writing(this.db.transaction(() => {
       for (const s of batch) this.stmt.insertSample.run(s.targetId, s.tMs, s.cpuPercent, s.rssBytes, s.processes, s.busy, s.queue);
-    })();
+    }));
   }
 
   insertRequests(targetId: number, rows: Float64Array, rowCount?: number): void {
-    this.writer.insert(targetId, rows, rowCount);
+    this.writing(() => this.writer.insert(targetId, rows, rowCount));
   }
 
   listRuns(options?: ListRunsOptions): RunListItem[] {
@@ -417,6 +426,10 @@ class SqliteStore implements Store {
     return deleted;
   }
 
+  storedRows(targetId: number): number {
+    return Number(this.stmt.storedRows.get(targetId));
+  }
+
   getRunSource(runId: number): (RunSource & { quick: boolean }) | null {
     const found = this.stmt.runSource.get(runId);
     if (found === undefined) throw runNotFound(runId);
@@ -430,6 +443,35 @@ class SqliteStore implements Store {
       set: isStringRecord(set) ? set : {},
       libraryVersionId: optNum(r, 'library_version_id', `run ${runId}`),
     };
+  }
+
+  /**
+   * Every write of a run goes through here. The first one that fails for want of space gives up the
+   * reserve, so the end of the run (its status, reason and figures) can still be written, and stops
+   * automatic checkpoints, which would grow the database file into that room.
+   */
+  private writing<T>(action: () => T): T {
+    try {
+      return action();
+    } catch (err) {
+      if (isDiskFull(err) && !this.diskFull) {
+        this.diskFull = true;
+        this.reserve.release();
+        this.db.pragma('wal_autocheckpoint = 0');
+      }
+      throw err;
+    }
+  }
+
+  /** A run starts only with its reserve on the disk: otherwise a full disk could not take its end. */
+  private makeRoom(): void {
+    if (!this.reserve.ensure()) {
+      throw new LoadscopeError('LS_ERR_DB', `disk full: no room beside the database at ${this.path} to start a run (SQLITE_FULL); free disk space and start it again`);
+    }
+    if (this.diskFull) {
+      this.diskFull = false;
+      this.db.pragma('wal_autocheckpoint = 1000');
+    }
   }
 
   close(): void {

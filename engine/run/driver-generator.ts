@@ -14,7 +14,7 @@ export type NextPhase = (ended: PhaseResult, queuedMax: number, tMs: number) => 
  * starts whose planned length would end after `appendUntilMs` (ms after t0).
  */
 export function driverGenerator(next?: NextPhase, appendUntilMs?: number): LoadGenerator {
-  return async ({ ctx, url, signal, setT0, write, phaseEnded }) => {
+  return async ({ ctx, url, signal, setT0, write, keep, phaseEnded }) => {
     const { store, emit, runId, targetId } = ctx;
     const names = ctx.scenario.phases.map((p, i) => p.name ?? `phase ${i + 1}`);
     const phaseName = (index: number) => names[index] ?? `phase ${index + 1}`;
@@ -48,7 +48,8 @@ export function driverGenerator(next?: NextPhase, appendUntilMs?: number): LoadG
       },
       signal,
     );
-    for (const phase of result.phases) write(() => store.savePhase(targetId, phase.result, phase.histograms));
+    // keep, not write: after a full disk the phases' figures still go in (the store gave up its reserve for them)
+    for (const phase of result.phases) keep(() => store.savePhase(targetId, phase.result, phase.histograms));
     return { requests, phases: result.phases.map((p) => p.result), failure: result.failure ?? null };
   };
 }

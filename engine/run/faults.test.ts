@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -16,7 +16,8 @@ import { listProcs } from '../supervisor/process-tree.js';
 import { createScenario } from '../scenario/test-support/factories.js';
 
 // Faults mid-run keep everything measured so far and record what happened and when: the driver's
-// worker thread dying, the store's disk filling up (SQLite's max_page_count, not a real full disk),
+// worker thread dying, the store's disk filling up (a real full tmpfs where it can be mounted, and
+// SQLite's max_page_count),
 // a database that cannot be written (opened read-only), a damaged run (still deletable), and SQLite
 // errors that always carry their code. (A server killed mid-run: orchestrator.test.ts.)
 
@@ -121,7 +122,7 @@ describe('faults mid-run', () => {
     const run = await engine.handlers['runs:get']({ runId });
     await engine.close();
     expect(run.status).toBe('failed');
-    expect(run.targets[0]!.reason).toMatch(/^the store stopped taking writes \d+\.\d s after the start \(.*SQLITE_FULL.*\); what was stored until then is kept$/);
+    expect(run.targets[0]!.reason).toMatch(/^disk full: the store stopped taking writes \d+\.\d s after the start \(.*SQLITE_FULL.*\); [\d,]+ request rows? (was|were) kept$/);
     const db = new Database(dbPath, { readonly: true });
     const kept = db.prepare('SELECT count(*) FROM requests').pluck().get() as number;
     const status = db.prepare('SELECT status FROM runs WHERE id = ?').pluck().get(runId);
@@ -129,6 +130,40 @@ describe('faults mid-run', () => {
     expect(kept).toBeGreaterThan(0);
     expect(status).toBe('failed');
   });
+
+  it('a real disk filling up mid-run (a 4 MiB tmpfs): the run ends failed, "disk full", with its kept row count and figures', async (ctx) => {
+    // A real full file system, not SQLite's page limit: the WAL and the database file meet ENOSPC.
+    const disk = join(dir, 'disk');
+    mkdirSync(disk);
+    const mount = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', disk], { encoding: 'utf8' });
+    if (mount.status !== 0) return ctx.skip(`a tmpfs cannot be mounted here (needs root and mount rights): ${mount.stderr.trim()}`);
+    try {
+      const dbPath = join(disk, 'runs.db');
+      const engine = createEngine({ dbPath });
+      // 120 s of 400 req/s is far more than 4 MiB of WAL: the disk fills within seconds, at any speed.
+      const scenario = createScenario({ name: 'fill-disk', phases: [{ executor: 'rate', rate: 400, durationMs: 120_000, requests: [{ path: '/fib?n=5' }] }] });
+      const { runId } = await engine.handlers['runs:start']({ scenario: { text: JSON.stringify(scenario) }, quick: false, set: {} });
+      await engine.waitForRun(runId);
+      const run = await engine.handlers['runs:get']({ runId });
+      const [listed] = await engine.handlers['runs:list']({ limit: 1 });
+      await engine.close();
+      expect(run.status).toBe('failed');
+      const said = /^disk full: the store stopped taking writes \d+\.\d s after the start \(.*SQLITE_FULL.*\); ([\d,]+) request rows were kept$/.exec(run.reason ?? '');
+      expect(said, run.reason ?? 'no reason').not.toBeNull();
+      expect(run.targets[0]!.status).toBe('failed');
+      // the summary figures of the phase cut short were written after the disk filled
+      expect(run.targets[0]!.phases.length).toBe(1);
+      expect(listed).toMatchObject({ id: runId, status: 'failed' });
+      expect(listed!.requests).toBeGreaterThan(0);
+      const db = new Database(dbPath, { readonly: true });
+      const kept = db.prepare('SELECT count(*) FROM requests').pluck().get() as number;
+      db.close();
+      expect(kept).toBeGreaterThan(0);
+      expect(Number(said![1]!.replace(/,/g, ''))).toBe(kept);
+    } finally {
+      spawnSync('umount', ['-l', disk]);
+    }
+  }, 180_000);
 
   it('a database that cannot be written opens read-only: history stays readable, a new run says why not', async () => {
     const dbPath = join(dir, 'runs.db');

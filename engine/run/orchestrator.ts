@@ -4,6 +4,7 @@ import type { RunEngine, RunStatus, RunSummary } from '../../contract/results.js
 import type { Scenario } from '../../contract/scenario.js';
 import type { RunSource, Store } from '../../db/store.js';
 import { describeDbError } from '../../db/store-faults.js';
+import { isDiskFull } from '../../db/disk-reserve.js';
 import { machineInfo } from '../machine-info.js';
 import { renderReport } from '../report/render-report.js';
 import type { Cell } from '../scenario/index.js';
@@ -103,6 +104,9 @@ export class Orchestrator {
     progress.unref();
 
     const failures: string[] = [];
+    let started = 0;
+    /** why the store ended the run early (a full disk), or null */
+    let stoppedBy: string | null = null;
     let status: RunStatus = 'completed';
     let reason: string | null = null;
     try {
@@ -110,6 +114,7 @@ export class Orchestrator {
         if (signal.aborted) break;
         const label = server.label ?? server.architecture;
         const targetId = this.store.createTarget({ runId, cellIndex: cell.index, serverIndex, label, architecture: server.architecture });
+        started++;
         this.emit({ event: 'run:target', payload: { runId, targetId, cellIndex: cell.index, serverIndex, label, status: 'running', reason: null } });
         tracker.targetStarted();
         const emit = (event: EngineEvent) => {
@@ -117,11 +122,20 @@ export class Orchestrator {
           this.emit(event);
         };
         const outcome: TargetOutcome = await runTarget({ store: this.store, emit, runId, targetId, scenario: cell.scenario, cellIndex: cell.index, server, signal, allowRemote: consent?.allowRemote ?? false, generator });
-        tracker.targetEnded();
+        tracker.targetEnded(outcome.status);
         this.emit({ event: 'run:target', payload: { runId, targetId, cellIndex: cell.index, serverIndex, label, status: outcome.status, reason: outcome.reason } });
         if (outcome.status === 'failed') failures.push(`${label}${cells.length > 1 ? ` (${cell.label})` : ''}: ${outcome.reason}`);
+        // A store that stopped taking writes (a full disk) would fail every server after this one too.
+        if (outcome.storeFailed) {
+          stoppedBy = outcome.reason ?? 'the store stopped taking writes';
+          break;
+        }
       }
-      if (signal.aborted) {
+      if (stoppedBy !== null) {
+        status = 'failed';
+        const left = targets.length - started;
+        reason = `${stoppedBy}${left > 0 ? `; ${left} of ${targets.length} server runs were not started` : ''}`;
+      } else if (signal.aborted) {
         status = 'cancelled';
         reason = this.active?.id === runId ? (this.active.reason ?? 'cancelled by the user') : 'cancelled by the user';
       } else if (failures.length > 0) {
@@ -130,7 +144,7 @@ export class Orchestrator {
       }
     } catch (err) {
       status = 'failed';
-      reason = describeDbError(err);
+      reason = `${isDiskFull(err) ? 'disk full: ' : ''}${describeDbError(err)}`;
     } finally {
       clearInterval(progress);
     }

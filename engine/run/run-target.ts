@@ -1,8 +1,9 @@
 import type { EngineEvent } from '../../contract/api.js';
 import type { PhaseResult, ServerSample } from '../../contract/results.js';
 import type { Scenario, ServerSpec } from '../../contract/scenario.js';
-import type { Store } from '../../db/store.js';
+import type { Store, TargetUpdate } from '../../db/store.js';
 import { describeDbError } from '../../db/store-faults.js';
+import { isDiskFull } from '../../db/disk-reserve.js';
 import { capacityGenerator } from './capacity-generator.js';
 import { nativeGenerator } from './driver-generator.js';
 import { checkThresholds } from './thresholds.js';
@@ -36,6 +37,8 @@ export interface GeneratorContext {
   setT0(epochMs: number): void;
   /** every store write goes through here: a failing store ends the server run, keeping what was stored */
   write(action: () => void): void;
+  /** a phase's figures: tried even after the store stopped taking rows (a full disk's reserve has room for them) */
+  keep(action: () => void): void;
   /** called with each phase's result as it ends: checks the scenario's thresholds against it */
   phaseEnded(result: PhaseResult): void;
 }
@@ -52,6 +55,8 @@ export interface TargetOutcome {
   reason: string | null;
   phases: PhaseResult[];
   requests: number;
+  /** the store stopped taking writes (a full disk): the run cannot go on to another server */
+  storeFailed: boolean;
 }
 
 /**
@@ -102,8 +107,16 @@ export async function runTarget(ctx: TargetContext): Promise<TargetOutcome> {
     try {
       action();
     } catch (err) {
-      storeFailure = `the store stopped taking writes ${sinceStart()} (${describeDbError(err)}); what was stored until then is kept`;
+      storeFailure = `${isDiskFull(err) ? 'disk full: ' : ''}the store stopped taking writes ${sinceStart()} (${describeDbError(err)})`;
       driverAbort.abort('store');
+    }
+  }
+  function keep(action: () => void): void {
+    try {
+      action();
+    } catch {
+      // the store would not take even this: the rows and windows stored until then stay, and the
+      // target's reason already says why
     }
   }
 
@@ -111,10 +124,14 @@ export async function runTarget(ctx: TargetContext): Promise<TargetOutcome> {
   try {
     server = await startServer(ctx.server, { onSample, onCrash, onLine, signal: ctx.signal, allowRemote: ctx.allowRemote });
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
+    const message = err instanceof Error ? err.message : String(err);
+    // the supervisor names the server in its messages; the target carries that name already (and the
+    // run's reason prefixes it once), so a view would print it twice: "my-go-server: my-go-server: ..."
+    const named = `${ctx.server.label ?? ctx.server.architecture}: `;
+    const reason = message.startsWith(named) ? message.slice(named.length) : message;
     const skipped = isServerSkipped(err);
     store.updateTarget(targetId, { status: skipped ? 'skipped' : 'failed', reason, durationMs: Math.round(elapsedMs()) });
-    return { status: skipped ? 'skipped' : 'failed', reason, phases: [], requests: 0 };
+    return { status: skipped ? 'skipped' : 'failed', reason, phases: [], requests: 0, storeFailed: false };
   }
 
   const onCancel = () => driverAbort.abort('cancelled');
@@ -140,6 +157,7 @@ export async function runTarget(ctx: TargetContext): Promise<TargetOutcome> {
         t0EpochMs = epochMs;
       },
       write,
+      keep,
       phaseEnded,
     });
   } finally {
@@ -147,18 +165,25 @@ export async function runTarget(ctx: TargetContext): Promise<TargetOutcome> {
     await server.stop();
   }
 
-  const fault = crashReason ?? result.failure ?? storeFailure;
-  const status = fault !== null ? 'failed' : ctx.signal.aborted ? 'cancelled' : 'completed';
+  const fault = crashReason ?? result.failure ?? (storeFailure === null ? null : `${storeFailure}; ${keptRows(store, targetId)}`);
+  const status: TargetOutcome['status'] = fault !== null ? 'failed' : ctx.signal.aborted ? 'cancelled' : 'completed';
   const said = [fault ?? (status === 'cancelled' ? 'cancelled by the user' : null), ...notes].filter((s): s is string => s !== null);
   const reason = said.length > 0 ? said.join('; ') : null;
-  store.updateTarget(targetId, {
-    status,
-    reason,
-    durationMs: Math.round(elapsedMs()),
-    peakCpu: peaks.cpu,
-    peakRssBytes: peaks.rss,
-    peakProcesses: peaks.processes,
-  });
-  return { status, reason, phases: result.phases, requests: result.requests };
+  const outcome: TargetOutcome = { status, reason, phases: result.phases, requests: result.requests, storeFailed: storeFailure !== null };
+  const update: TargetUpdate = { status, reason, durationMs: Math.round(elapsedMs()), peakCpu: peaks.cpu, peakRssBytes: peaks.rss, peakProcesses: peaks.processes };
+  // After a store failure this may fail too; the run's own end (finishRun) still carries the reason.
+  if (storeFailure !== null) keep(() => store.updateTarget(targetId, update));
+  else store.updateTarget(targetId, update);
+  return outcome;
+}
+
+/** "1,176 request rows were kept": what a run cut short by its store still has. */
+function keptRows(store: Store, targetId: number): string {
+  try {
+    const n = store.storedRows(targetId);
+    return `${n.toLocaleString('en-US')} request row${n === 1 ? ' was' : 's were'} kept`;
+  } catch {
+    return 'what was stored until then is kept';
+  }
 }
 
