@@ -99,3 +99,30 @@ describe('run progress of a capacity search', () => {
     expect(progress.snapshot().fraction).toBe(1);
   });
 });
+
+describe('run progress of a server run that does not complete', () => {
+  it('a cancelled or failed server run counts what it reached, not a whole run (a lone server cancelled at a quarter ended at 99 %)', () => {
+    let clock = 0;
+    const phase = Phase.parse(phases.rate!);
+    const progress = new RunProgress([[phase], [phase]], () => clock);
+    progress.targetStarted();
+    progress.observe({ event: 'run:phase', payload: { runId: 1, targetId: 1, phaseIndex: 0, name: 'p', state: 'started', tMs: 0 } });
+    clock += 1000; // a quarter of the 4 s phase; the cancel ends the phase early
+    progress.observe({ event: 'run:phase', payload: { runId: 1, targetId: 1, phaseIndex: 0, name: 'p', state: 'ended', tMs: 1000 } });
+    expect(progress.snapshot().fraction).toBeCloseTo(0.125, 5);
+    clock += 500; // winding down is not load
+    progress.targetEnded('cancelled');
+    progress.finish('cancelled');
+    expect(progress.snapshot().fraction).toBeCloseTo(0.125, 5);
+
+    // the server never started: nothing reached; the next one completes
+    const failed = new RunProgress([[phase], [phase]], () => clock);
+    failed.targetStarted();
+    failed.targetEnded('failed');
+    expect(failed.snapshot().fraction).toBe(0);
+    failed.targetStarted();
+    failed.targetEnded('completed');
+    failed.finish('failed');
+    expect(failed.snapshot().fraction).toBeCloseTo(0.5, 5);
+  });
+});

@@ -2,6 +2,7 @@ import type { EngineEvent } from '../../contract/api.js';
 import type { RunStatus } from '../../contract/results.js';
 import type { Phase, Scenario } from '../../contract/scenario.js';
 import { executorOf, type ProgressPlan } from '../driver/executors/index.js';
+import type { TargetOutcome } from './run-target.js';
 
 // A run's progress, computed once, here; the UI and the CLI only display it.
 //
@@ -40,6 +41,8 @@ interface PhaseState {
   requests: number;
   startedAt: number | null;
   ended: boolean;
+  /** when it ended: a phase cut short by a cancel counts the time it ran, not its whole plan */
+  endedAt: number | null;
 }
 
 const RUNNING_CAP = 0.99;
@@ -47,6 +50,8 @@ const RUNNING_CAP = 0.99;
 export class RunProgress {
   private requestsDone = 0;
   private targetsDone = 0;
+  /** what the ended server runs reached: 1 each, but a failed or cancelled one only its own fraction */
+  private targetsReached = 0;
   private phases: PhaseState[] = [];
   /** the current server run is a capacity search: every step counts into its one span */
   private search = false;
@@ -68,7 +73,7 @@ export class RunProgress {
   targetStarted(): void {
     const plan = this.targets[this.targetsDone] ?? [];
     this.search = 'searchMs' in plan;
-    this.phases = 'searchMs' in plan ? [{ plan: { kind: 'time', durationMs: plan.searchMs }, requests: 0, startedAt: null, ended: false }] : plan.map((p) => ({ plan: executorOf(p).plan(p), requests: 0, startedAt: null, ended: false }));
+    this.phases = 'searchMs' in plan ? [{ plan: { kind: 'time', durationMs: plan.searchMs }, requests: 0, startedAt: null, ended: false, endedAt: null }] : plan.map((p) => ({ plan: executorOf(p).plan(p), requests: 0, startedAt: null, ended: false, endedAt: null }));
     this.loadStartedAt = null;
   }
 
@@ -85,11 +90,16 @@ export class RunProgress {
       if (!phase) return;
       if (event.payload.state === 'started') phase.startedAt ??= this.now();
       // a search's span ends with its server run, not with a step
-      else if (!this.search) phase.ended = true;
+      else if (!this.search) {
+        phase.ended = true;
+        phase.endedAt ??= this.now();
+      }
     }
   }
 
-  targetEnded(): void {
+  /** A server run ended; one that failed or was cancelled counts what it reached, not a whole run. */
+  targetEnded(status: TargetOutcome['status'] = 'completed'): void {
+    this.targetsReached += status === 'failed' || status === 'cancelled' ? this.currentFraction() : 1;
     if (this.loadStartedAt !== null) this.loadDoneMs += this.now() - this.loadStartedAt;
     this.loadStartedAt = null;
     this.targetsDone += 1;
@@ -101,21 +111,21 @@ export class RunProgress {
     this.final = status === 'completed' ? 1 : Math.min(RUNNING_CAP, this.fraction());
   }
 
+  /** The current server run's phases, each by what it did (an ended phase as far as it got, so a cancel that ends it early does not count it whole). */
   private currentFraction(): number {
     if (this.phases.length === 0) return 0;
     const now = this.now();
     let sum = 0;
     for (const p of this.phases) {
-      if (p.ended) sum += 1;
-      else if (p.plan.kind === 'requests') sum += p.plan.requests > 0 ? Math.min(1, p.requests / p.plan.requests) : 0;
-      else if (p.startedAt !== null) sum += p.plan.durationMs > 0 ? Math.min(1, (now - p.startedAt) / p.plan.durationMs) : 1;
+      if (p.plan.kind === 'requests') sum += p.plan.requests > 0 ? Math.min(1, p.requests / p.plan.requests) : p.ended ? 1 : 0;
+      else if (p.startedAt !== null) sum += p.plan.durationMs > 0 ? Math.min(1, ((p.endedAt ?? now) - p.startedAt) / p.plan.durationMs) : 1;
     }
     return sum / this.phases.length;
   }
 
   private fraction(): number {
     if (this.final !== null) return this.final;
-    const raw = (this.targetsDone + this.currentFraction()) / Math.max(1, this.targets.length);
+    const raw = (this.targetsReached + this.currentFraction()) / Math.max(1, this.targets.length);
     this.highest = Math.max(this.highest, Math.min(RUNNING_CAP, raw));
     return this.highest;
   }

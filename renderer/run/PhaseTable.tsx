@@ -44,7 +44,8 @@ export function PhaseTable({ targets }: { targets: readonly TargetResult[] }) {
                     <tr key={`${t.id}`}>
                       <td className="left">{t.name}</td>
                       <td className="left" colSpan={COLUMNS - 1}>
-                        <Badge status={t.status} /> {t.reason ?? 'no phase ran'}
+                        {/* a failed server run's reason is in the run's note above (once); hover shows it here */}
+                        <Badge status={t.status} /> <span title={t.reason ?? undefined}>{t.status === 'failed' && t.reason !== null ? 'no phase ran: the reason is in the note above' : (t.reason ?? 'no phase ran')}</span>
                       </td>
                     </tr>,
                   ]

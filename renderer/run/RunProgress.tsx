@@ -2,9 +2,10 @@ import type { RunStatus } from '../../contract/results';
 import { count, formatDuration } from '../ui/format';
 import { Badge } from '../ui/widgets';
 import type { LiveRunStore } from './live-run-store';
+import './run-view.css';
 
 /** Progress bar with elapsed and remaining time, the requests so far, and each server run's state. */
-export function RunProgress({ store }: { store: LiveRunStore }) {
+export function RunProgress({ store, showReason = true }: { store: LiveRunStore; /** false where the results print it */ showReason?: boolean }) {
   const p = store.progress;
   const status: RunStatus | 'starting' = store.finished?.status ?? (store.runId === null ? 'starting' : 'running');
   const done = store.finished !== null;
@@ -13,6 +14,9 @@ export function RunProgress({ store }: { store: LiveRunStore }) {
   const fraction = Math.min(1, Math.max(0, p?.fraction ?? 0));
   const requests = p?.requests ?? 0;
   const left = p?.remainingMs ?? null;
+  // a run that stopped short says so, and where: the bar's rest is drawn as not run, not as a full bar
+  const stopped = status === 'cancelled' || status === 'failed' || status === 'interrupted';
+  const percent = Math.round(fraction * 100);
   const remaining = done ? '–' : left === null ? (p === null ? '…' : 'estimating…') : left <= 0 ? 'finishing…' : `~${formatDuration(left)}`;
   return (
     <div className="progress-block" data-testid="run-progress" data-status={status}>
@@ -30,12 +34,29 @@ export function RunProgress({ store }: { store: LiveRunStore }) {
         <span className="progress-figure">
           requests <b>{count(requests)}</b>
         </span>
-        <span className="progress-figure">
-          <b>{Math.round(fraction * 100)}</b> %
+        <span className="progress-figure" data-testid="progress-figure">
+          {stopped ? (
+            <>
+              {status} at <b>{percent}</b> % of the plan
+            </>
+          ) : (
+            <>
+              <b>{percent}</b> %
+            </>
+          )}
         </span>
       </div>
-      <div className="progress-bar" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(fraction * 100)}>
+      <div
+        className={`progress-bar ${stopped ? 'stopped' : ''}`}
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        aria-valuetext={stopped ? `${status} at ${percent} % of the plan` : `${percent} %`}
+        title={stopped ? `${status}: ${percent} % of the planned load ran; the hatched rest did not` : undefined}
+      >
         <div className={`progress-fill ${status}`} style={{ width: `${fraction * 100}%` }} />
+        {stopped && <div className="progress-rest" aria-hidden />}
       </div>
       {store.series.targets.length > 0 && (
         <div className="target-strip">
@@ -47,7 +68,7 @@ export function RunProgress({ store }: { store: LiveRunStore }) {
           ))}
         </div>
       )}
-      {store.finished?.reason != null && <div className="muted small">reason: {store.finished.reason}</div>}
+      {showReason && store.finished?.reason != null && <div className="muted small">reason: {store.finished.reason}</div>}
     </div>
   );
 }

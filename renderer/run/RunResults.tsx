@@ -1,12 +1,13 @@
 import type { RunSummary } from '../../contract/results';
 import { count, formatDate, formatDuration, formatMs } from '../ui/format';
-import { ThresholdList, ThresholdTallyBadge } from '../thresholds/ThresholdBadges';
-import { Badge, Stat } from '../ui/widgets';
+import { RunStatusBadge, ThresholdList, ThresholdTallyBadge } from '../thresholds/ThresholdBadges';
+import { Stat } from '../ui/widgets';
 import { ExportButtons } from './ExportButtons';
 import { MeanBars } from './MeanBars';
 import { PhaseTable } from './PhaseTable';
 import { ReportTables } from './ReportTables';
 import { RequestScatter } from './RequestScatter';
+import './run-view.css';
 
 function totals(summary: RunSummary) {
   let requests = 0;
@@ -28,6 +29,11 @@ function tallyOf(summary: RunSummary) {
   return { passed: summary.thresholds.length - failed, failed };
 }
 
+/** Requests measured in a run: a run with none has nothing to chart or export. */
+export function requestsIn(summary: RunSummary): number {
+  return totals(summary).requests;
+}
+
 /** A finished run: headline figures, export, the scenario's report, the per-server bars and tables. */
 export function RunResults({ summary, showHeader }: { summary: RunSummary; showHeader: boolean }) {
   const t = totals(summary);
@@ -36,7 +42,7 @@ export function RunResults({ summary, showHeader }: { summary: RunSummary; showH
       <div className="results-head">
         {showHeader && (
           <div className="results-title">
-            <Badge status={summary.status} />
+            <RunStatusBadge status={summary.status} tally={tallyOf(summary)} />
             <ThresholdTallyBadge tally={tallyOf(summary)} />
             <h2>{summary.title}</h2>
             <span className="muted">
@@ -45,27 +51,38 @@ export function RunResults({ summary, showHeader }: { summary: RunSummary; showH
             </span>
           </div>
         )}
-        <div className="stats-row">
-        <div className="stats">
-          <Stat label="duration" value={formatDuration(summary.durationMs)} />
-          <Stat label="requests" value={count(t.requests)} />
-          <Stat label="errors" value={count(t.errors)} />
-          <Stat label="mean total time" value={formatMs(t.meanTotal)} />
-          <Stat label="server runs" value={summary.targets.length} />
-        </div>
-        <span className="spacer" />
-        <ExportButtons runId={summary.id} />
-        </div>
+        {t.requests > 0 && (
+          <div className="stats-row">
+            <div className="stats">
+              <Stat label="duration" value={formatDuration(summary.durationMs)} />
+              <Stat label="requests" value={count(t.requests)} />
+              <Stat label="errors" value={count(t.errors)} />
+              <Stat label="mean total time" value={formatMs(t.meanTotal)} />
+              <Stat label="server runs" value={summary.targets.length} />
+            </div>
+            <span className="spacer" />
+            <ExportButtons runId={summary.id} />
+          </div>
+        )}
       </div>
       {summary.reason !== null && <div className="notice">{summary.reason}</div>}
       {summary.engine === 'k6' && <div className="notice" data-testid="engine-note">Load sent by k6. {summary.engineNote}</div>}
-      <ThresholdList run={summary} />
-      <ReportTables tables={summary.report} />
-      <div className="chart-grid">
-        <MeanBars targets={summary.targets} />
-        <RequestScatter runId={summary.id} targets={summary.targets} />
-      </div>
-      <PhaseTable targets={summary.targets} />
+      {t.requests === 0 ? (
+        // nothing to chart, tabulate or export: one line instead of empty charts and files
+        <div className="muted no-requests" data-testid="no-requests">
+          No requests were measured ({formatDuration(summary.durationMs)}, {summary.targets.length} server {summary.targets.length === 1 ? 'run' : 'runs'}): nothing to chart or export.
+        </div>
+      ) : (
+        <>
+          <ThresholdList run={summary} />
+          <ReportTables tables={summary.report} />
+          <div className="chart-grid">
+            <MeanBars targets={summary.targets} />
+            <RequestScatter runId={summary.id} targets={summary.targets} />
+          </div>
+          <PhaseTable targets={summary.targets} />
+        </>
+      )}
       {summary.machine !== null && (
         <div className="machine muted small">
           measured on {summary.machine.hostname}: {summary.machine.cpus} × {summary.machine.cpuModel}, {Math.round(summary.machine.memoryBytes / 1_073_741_824)} GB,

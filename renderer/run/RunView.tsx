@@ -9,7 +9,7 @@ import { Empty, ErrorBox, Panel } from '../ui/widgets';
 import type { LiveRun } from './useLiveRun';
 import { RunCharts } from './RunCharts';
 import { RunProgress } from './RunProgress';
-import { RunResults } from './RunResults';
+import { requestsIn, RunResults } from './RunResults';
 import { ScenarioOutline } from './ScenarioOutline';
 import { FIRST_TRY, ScenarioPicker, type ScenarioSource } from './ScenarioPicker';
 import { CapacitySection } from '../capacity/CapacitySection';
@@ -101,7 +101,7 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
       {store.phase === 'idle' && store.error === null && (
         <Empty>New here? {FIRST_TRY} is picked: a 5-second first try (two servers, quick on). Press Start run and watch the live charts; then write your own under Scenarios.</Empty>
       )}
-      {store.phase !== 'idle' && <RunProgress store={store} />}
+      {store.phase !== 'idle' && <RunProgress store={store} showReason={finishedRun.run === null} />}
       {store.phase !== 'idle' && store.scenario !== null && (
         <Panel title={<>{running ? 'Running' : 'Ran'}: {store.scenario.title ?? store.scenario.name} <span className="muted">as the engine runs it{store.scenario.name !== (parsed?.ok === true ? parsed.scenario.name : store.scenario.name) ? ' (not the scenario picked above)' : ''}</span></>} testId="running-outline">
           <ScenarioOutline scenario={store.scenario} compact />
@@ -110,7 +110,7 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
       <ErrorBox message={finishedRun.error} />
       {finishedRun.run !== null && <RunResults summary={finishedRun.run.summary} showHeader={false} />}
       {finishedRun.run !== null && <CapacitySection summary={finishedRun.run.summary} windows={finishedRun.run.windows} samples={finishedRun.run.samples} />}
-      {store.phase !== 'idle' && (
+      {store.phase !== 'idle' && !(finishedRun.run !== null && requestsIn(finishedRun.run.summary) === 0) && (
         <>
           {finishedRun.run !== null && <h2 className="section-title">Over time</h2>}
           <RunCharts series={store.series} version={chartVersion} live running={running} />
