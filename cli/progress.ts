@@ -1,5 +1,6 @@
 import type { Engine } from '../engine/engine.js';
 import { fmtDuration, fmtNum } from './format/table.js';
+import { clearStatusLine, writeStatusLine } from './terminal-out.js';
 
 /**
  * A one-line progress display (server, phase, elapsed, remaining, requests) for long runs, on a
@@ -27,11 +28,11 @@ export function attachProgress(engine: Engine, out: NodeJS.WriteStream): () => v
       last = `run ${runId}: ${where} - ${fmtDuration(e.payload.elapsedMs)} elapsed${remaining}, ${fmtNum(e.payload.requests)} requests`;
       // a pseudo-terminal may report 0 columns: then assume a common width
       const width = (out.columns ?? 0) > 0 ? out.columns : 100;
-      out.write(`\r${last.slice(0, width - 1)}\x1b[K`);
+      writeStatusLine(out, last, width - 1);
     }
   });
   return () => {
     unsubscribe();
-    if (last) out.write('\r\x1b[K');
+    if (last) clearStatusLine(out);
   };
 }

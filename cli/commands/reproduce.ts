@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { dbOption, parseRepeat, withEngine } from '../options.js';
 import { cancelReason, onStopSignal, signalExitCode, type StopSignal } from '../signals.js';
+import { writeStatusLine } from '../terminal-out.js';
 
 interface ReproduceCliOptions {
   quick: boolean;
@@ -31,8 +32,8 @@ export function registerReproduce(program: Command): void {
       const onProgress: Parameters<typeof reproduce>[1]['onProgress'] = (p) => {
         const line = progressLine(p);
         // Some terminals report 0 columns; then the line is not cut.
-        const width = err.columns > 20 ? err.columns - 1 : line.length;
-        if (err.isTTY) err.write(`\r${line.slice(0, width)}\x1b[K${p.status !== null ? '\n' : ''}`);
+        const width = err.columns > 20 ? err.columns - 1 : Infinity;
+        if (err.isTTY) writeStatusLine(err, line, width, p.status !== null);
         else if (p.status !== null || (p.server === null && p.runId === null)) err.write(line + '\n');
       };
       // SIGINT, SIGTERM and SIGHUP: the current run is cancelled naming the signal (its measurements kept), exit 128+n.

@@ -1,5 +1,9 @@
-/** Aligned plain-text table: first column left-aligned, the rest right-aligned (numbers). */
-export function textTable(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<string>>): string {
+import { terminalSafeInline } from './terminal-safe.js';
+
+/** Aligned plain-text table: first column left-aligned, the rest right-aligned (numbers); cells are terminal-safe. */
+export function textTable(header: readonly string[], rawRows: ReadonlyArray<ReadonlyArray<string>>): string {
+  // cells escaped before measuring: a label's escapes take their width, and its line breaks stay in its cell
+  const rows = rawRows.map((r) => r.map(terminalSafeInline));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]) =>
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
