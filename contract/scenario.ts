@@ -15,9 +15,9 @@ export const SCENARIO_LIMITS = { servers: 64, phases: 64, templates: 256 } as co
 const ms = (what: string) => z.number().min(0).describe(what);
 
 // The WHATWG URL parser, global in Node and browsers; contract/ is compiled without either's lib.
-declare const URL: new (text: string) => { hostname: string; username: string; password: string };
+declare const URL: new (text: string) => { hostname: string; username: string; password: string; origin: string; href: string; pathname: string; search: string; hash: string };
 
-function parseTargetUrl(text: string): { hostname: string } | null {
+function parseTargetUrl(text: string): InstanceType<typeof URL> | null {
   try {
     const url = new URL(text);
     return /^https?:\/\//i.test(text) && url.username === '' && url.password === '' ? url : null;
@@ -43,6 +43,26 @@ export function remoteHostOf(text: string): string | null {
 export const TargetUrl = z
   .string()
   .refine((s) => parseTargetUrl(s) !== null, 'must be an http(s) URL without user:password@ (load outside this machine needs --allow-remote)');
+
+/**
+ * What a base URL has beyond scheme, host and port, described for an error, or null when nothing.
+ * Requests are sent to the origin with each template's path (undici's Client, the native fast path
+ * and k6 alike), so a path, query or fragment here would be lost or make every request invalid.
+ */
+function baseUrlExtra(text: string): string | null {
+  const url = parseTargetUrl(text);
+  if (url === null || url.href === `${url.origin}/`) return null;
+  if (url.pathname !== '/') return `the base URL has a path '${url.pathname}'; put the path in each request's path`;
+  // `http://h/?` has an empty search but is not its origin either: name what follows the host
+  const rest = url.href.slice(url.origin.length + 1);
+  return rest.startsWith('?') ? `the base URL has a query '${rest}'; put it in each request's path` : `the base URL has a fragment '${rest}'; it is scheme, host and port only`;
+}
+
+/** A target's base URL: a TargetUrl of scheme, host and port only (a trailing / is fine). */
+export const BaseUrl = TargetUrl.superRefine((text, ctx) => {
+  const extra = baseUrlExtra(text);
+  if (extra !== null) ctx.addIssue({ code: 'custom', message: extra });
+});
 
 export const RequestTemplate = z.strictObject({
   method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']).default('GET'),
@@ -156,7 +176,7 @@ export type BundledServer = z.output<typeof BundledServer>;
 export const ExternalServer = z.strictObject({
   ...serverCommon,
   architecture: z.literal('external'),
-  url: TargetUrl.describe('base URL requests go to'),
+  url: BaseUrl.describe('base URL requests go to: scheme, host and port (the path goes in each request)'),
   command: z.array(z.string()).min(1).optional().describe('argv to start the target; absent: it is already running'),
   cwd: z.string().optional(),
   readiness: z

@@ -1,6 +1,6 @@
 import type { ScenarioIssue } from '../../contract/scenario.js';
 import { ScenarioInvalidError } from './errors.js';
-import { formatPath, isPlainObject, PathError, setPath } from './param-path.js';
+import { FORBIDDEN_KEYS, formatPath, isPlainObject, PathError, setPath } from './param-path.js';
 
 // Overrides on the raw scenario input, before validation: the `quick` profile (`--quick`) and
 // `--set path=value`. Order: raw input -> quick (if asked) -> set -> validate -> expand the matrix.
@@ -16,6 +16,8 @@ export function applyOverride(input: unknown, key: string, value: unknown): unkn
   if (!isPlainObject(input)) return input; // validation will say what is wrong with it
   if (key.startsWith('matrix.')) {
     const entry = key.slice('matrix.'.length);
+    // `matrix['__proto__'] = value` below would set the copy's prototype, and the entry would vanish
+    if (FORBIDDEN_KEYS.has(entry)) throw new PathError(`"${key}": "${entry}" is not allowed as a matrix key`);
     const matrix: Record<string, unknown> = isPlainObject(input.matrix) ? { ...input.matrix } : {};
     if (value === null) delete matrix[entry];
     else matrix[entry] = value;

@@ -14,7 +14,8 @@ export class PathError extends Error {
 
 const IDENT = /^[A-Za-z_$][\w$]*$/;
 const STEP = /^(?:\[(\d+|\*)\]|\.([A-Za-z_$][\w$]*))/;
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+/** Keys JavaScript gives a meaning of their own: never a path step, nor a key anywhere in a scenario (prototype-keys.ts). */
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 export function parsePath(path: string): PathSegment[] {
   const head = /^[A-Za-z_$][\w$]*/.exec(path);
