@@ -1,32 +1,14 @@
-import { mkdirSync } from 'node:fs';
-import type { Dialog, Page } from 'playwright-core';
+import type { Dialog } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { until } from './test-support/poll.js';
+import { openScenario, shots } from './test-support/run-view.js';
 import { useWorkbench } from './test-support/workbench.js';
 
 // The Run view tells how a run ended as it is: a cancelled run's bar stops where the run stopped (not a
 // full bar at 99 %), a failed one says why once, naming the server once, and a run that measured no
 // requests says so in one line instead of empty charts and export buttons.
 
-const SHOTS = '/tmp/shots-f';
 const { page, byTestId, browser } = useWorkbench({ onPage: (p) => p.on('dialog', (d: Dialog) => void d.accept()) });
-
-/** Opens the scenario as a file in the Run view's picker, as a person would. */
-export async function openScenario(p: Page, name: string, scenario: unknown): Promise<void> {
-  await p.getByTestId('scenario-file-input').setInputFiles({ name: `${name}.json`, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(scenario)) });
-  await until(() => p.getByTestId('scenario-select').inputValue(), (v) => v === 'file', 'the picker to show the file');
-}
-
-/** The visible window at 1440 and 1024 px wide, for a person to look at. */
-export async function shots(p: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const width of [1440, 1024]) {
-    await p.setViewportSize({ width, height: 900 });
-    await p.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
-    await p.screenshot({ path: `${SHOTS}/${name}-${width}.png`, animations: 'disabled' });
-  }
-  await p.setViewportSize({ width: 1280, height: 800 });
-}
 
 const finished = () => page().locator('[data-testid="run-view"][data-phase="finished"]');
 

@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'react';
 import { startWithConsent } from './run/start-with-consent';
 import type { CallRequest } from '../contract/api';
+import type { RunScenarioSource } from '../contract/library';
 import { CompareView } from './compare/CompareView';
 import { HistoryView } from './history/HistoryView';
 import type { ScenarioSource } from './run/ScenarioPicker';
@@ -25,6 +26,13 @@ const NAV: { view: Route['view']; label: string; hint: string }[] = [
 
 export type StartRequest = CallRequest<'runs:start'>;
 
+/** A stored run's scenario as the picker names it: by name while it is the current text, else its text. */
+function pickerSourceOf(runId: number, s: RunScenarioSource): ScenarioSource {
+  const o = s.origin;
+  if (o.kind === 'builtin' || (o.kind === 'library' && o.latest)) return { kind: 'builtin', name: o.name };
+  return { kind: 'file', fileName: o.kind === 'library' ? `${o.name} v${o.version} (run #${runId})` : `${o.name} (run #${runId})`, text: s.text };
+}
+
 export function App() {
   const api = useApi();
   const [route, goRaw] = useRoute();
@@ -41,6 +49,8 @@ export function App() {
   const live = useLiveRun(api);
 
   const [source, setSource] = useState<ScenarioSource | null>(null);
+  // what the last run was started from: the Run view previews a newer pick instead of only that run
+  const [ranSource, setRanSource] = useState<ScenarioSource | null>(null);
   const [quick, setQuick] = useState(true);
   const [menuError, setMenuError] = useState<string | null>(null);
   const running = live.store.phase === 'starting' || live.store.phase === 'running';
@@ -52,8 +62,19 @@ export function App() {
       const from = request.scenario;
       // ... and with the quick setting it was started with (the editor has its own toggle)
       if (request.quick !== undefined) setQuick(request.quick);
-      if ('name' in from) setSource({ kind: 'builtin', name: from.name });
-      else if ('text' in from) setSource({ kind: 'file', fileName: from.origin ?? 'from the editor', text: from.text });
+      const shown = (s: ScenarioSource) => {
+        setSource(s);
+        setRanSource(s);
+      };
+      if ('name' in from) shown({ kind: 'builtin', name: from.name });
+      else if ('text' in from) shown({ kind: 'file', fileName: from.origin ?? 'from the editor', text: from.text });
+      else {
+        // "Run again": the picker shows the run's own scenario (and quick setting), not the last choice
+        api.invoke('runs:scenario', { runId: from.runId }).then((s) => {
+          setQuick(s.quick);
+          shown(pickerSourceOf(from.runId, s));
+        }, (err: unknown) => setMenuError(errorMessage(err)));
+      }
       goRaw({ view: 'run' });
       startWithConsent(api, request, (question) => window.confirm(question)).then(
         ({ runId }) => live.store.adopt(runId),
@@ -132,7 +153,7 @@ export function App() {
             <ErrorBox message={menuError} onDismiss={() => setMenuError(null)} />
           </div>
         )}
-        {route.view === 'run' && <RunView live={live} setup={{ source, setSource, quick, setQuick }} start={start} cancel={cancel} openInEditor={openInEditor} />}
+        {route.view === 'run' && <RunView live={live} setup={{ source, setSource, ranSource, quick, setQuick }} start={start} cancel={cancel} openInEditor={openInEditor} />}
         {route.view === 'history' && (
           <HistoryView
             runId={route.runId}

@@ -22,6 +22,8 @@ import { K6Toggle } from '../k6/K6Toggle';
 export interface RunSetup {
   source: ScenarioSource | null;
   setSource: (s: ScenarioSource) => void;
+  /** the source the last run was started from (null before any) */
+  ranSource: ScenarioSource | null;
   quick: boolean;
   setQuick: (q: boolean) => void;
 }
@@ -35,7 +37,7 @@ export interface RunViewProps {
 }
 
 export function startRequest(source: ScenarioSource, quick: boolean, engine: RunEngine = 'native'): StartRequest {
-  return { scenario: source.kind === 'builtin' ? { name: source.name } : { text: source.text }, quick, ...(engine === 'k6' ? { engine } : {}) };
+  return { scenario: source.kind === 'builtin' ? { name: source.name } : { text: source.text, origin: source.fileName }, quick, ...(engine === 'k6' ? { engine } : {}) };
 }
 
 /** Pick a scenario, start it, watch it live, and read its results when it ends. */
@@ -65,6 +67,8 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
   };
   const quickOverrides = parsed?.ok === true && quick ? Object.entries(parsed.scenario.quick ?? {}) : [];
   const outline = parsed?.ok === true ? outlineSource(parsed.scenario, preview, quick) : null;
+  // before a run, or once another scenario is picked after one: what Start would run, previewed
+  const previewPick = !running && (store.phase !== 'finished' || store.scenario === null || setup.source !== setup.ranSource);
 
   return (
     <div className="view run-view" data-testid="run-view" data-phase={store.phase}>
@@ -84,10 +88,10 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
         <K6Toggle engine={engine} onEngine={setEngine} disabled={running} />
         <ErrorBox message={scenarios.error ?? builtin.error} />
         {parsed?.ok === false && <ErrorBox message={`This scenario does not validate: ${parsed.message}`} />}
-        {parsed?.ok === true && !running && !(store.phase === 'finished' && store.scenario !== null) && (
+        {parsed?.ok === true && previewPick && (
           <>
             {outline !== null && <PlannedOutline outline={outline} quick={quick} compact={store.phase !== 'idle'} />}
-            {preview.state === 'done' && preview.result.ok && store.phase === 'idle' && <Timeline plan={preview.result.plan} />}
+            {preview.state === 'done' && preview.result.ok && <Timeline plan={preview.result.plan} />}
             {quickOverrides.length > 0 && (
               <div className="muted small quick-note">
                 quick profile (sizes above as the engine applies it): {quickOverrides.map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(' · ')}
