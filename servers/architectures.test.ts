@@ -78,6 +78,26 @@ async function stats(url: string): Promise<ServerStats> {
   return ServerStats.parse(JSON.parse((await get(`${url}/__stats`)).text));
 }
 
+/**
+ * Sends `n` requests that each keep the server busy for two minutes, so they overlap however slowly a
+ * busy machine sends them; `release` aborts them (the server is stopped after the test). Overlap is
+ * then a fact the test waits for, not a race with a short sleep.
+ */
+function holdRequests(url: string, n: number): { release(): Promise<void> } {
+  const controller = new AbortController();
+  const pending = Array.from({ length: n }, () =>
+    fetch(`${url}/sleep?ms=120000`, { signal: controller.signal })
+      .then((r) => r.arrayBuffer())
+      .catch(() => undefined),
+  );
+  return {
+    release: async () => {
+      controller.abort();
+      await Promise.all(pending);
+    },
+  };
+}
+
 describe('architecture behaviour', () => {
   it('cluster runs N workers', async () => {
     const server = await startServer('cluster', { workers: 3 });
@@ -115,12 +135,26 @@ describe('architecture behaviour', () => {
     const s = await stats(server.url);
     expect(s.maxBusy).toBe(1);
     expect(s.handled).toBe(5);
+    // three requests certain to overlap: one is worked on, two wait (a limiter that let them through fails here on any machine)
+    const held = holdRequests(server.url, 3);
+    const all = await waitFor('three held requests to arrive', async () => {
+      const now = await stats(server.url);
+      return now.busy + now.queue === 3 ? now : undefined;
+    }, 30_000);
+    expect(all).toMatchObject({ busy: 1, queue: 2, maxBusy: 1 });
+    await held.release();
   });
 
   it('single with no limit overlaps sleeps', async () => {
     const server = await startServer('single', { concurrency: 0 });
-    await Promise.all(Array.from({ length: 5 }, () => get(`${server.url}/sleep?ms=100`)));
-    expect((await stats(server.url)).maxBusy).toBe(5);
+    // five requests held at once: all five are worked on together (a limit of any size below 5 never gets there)
+    const held = holdRequests(server.url, 5);
+    const all = await waitFor('five requests worked on at once', async () => {
+      const now = await stats(server.url);
+      return now.busy === 5 ? now : undefined;
+    }, 30_000);
+    expect(all).toMatchObject({ queue: 0, maxBusy: 5 });
+    await held.release();
   });
 
   it('autoscale grows past its initial size under concurrent load and shrinks back after idleMs', async () => {
@@ -147,11 +181,15 @@ describe('architecture behaviour', () => {
 
   it('autoscale queues beyond max at the Master', async () => {
     const server = await startServer('autoscale', { initial: 1, min: 1, max: 2, idleMs: 10_000 });
-    const answers = await Promise.all(Array.from({ length: 4 }, () => get(`${server.url}/sleep?ms=800`)));
-    const s = await stats(server.url);
+    // four requests held at once: the pool grows to its max of two workers and the other two wait at
+    // the Master (however slowly a busy machine sends them or forks the second worker)
+    const held = holdRequests(server.url, 4);
+    const s = await waitFor('two requests worked on and two queued', async () => {
+      const now = await stats(server.url);
+      return now.busy === 2 && now.queue === 2 ? now : undefined;
+    }, 30_000);
     expect(s.processes).toBe(3);
     expect(s.maxBusy).toBe(2);
-    // Two of the four had to wait for a worker to finish one.
-    expect(answers.filter((a) => (a.timing?.waitMs ?? 0) >= 600).length).toBeGreaterThanOrEqual(2);
+    await held.release();
   });
 });
