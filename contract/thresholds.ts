@@ -82,3 +82,37 @@ export type ThresholdResult = z.infer<typeof ThresholdResult>;
 /** A run's thresholds at a glance: null when the scenario has none. */
 export const ThresholdTally = z.object({ passed: z.number(), failed: z.number() }).nullable();
 export type ThresholdTally = z.infer<typeof ThresholdTally>;
+
+/** What a threshold metric's values are measured in: the one place the views and the CLI take it from. */
+export type ThresholdUnit = 'ms' | 'req/s' | 'ratio' | 'requests' | 'errors';
+
+export function thresholdUnit(metric: ThresholdMetric): ThresholdUnit {
+  if (metric === 'throughput') return 'req/s';
+  if (metric === 'errors.rate') return 'ratio';
+  if (metric === 'count') return 'requests';
+  if (metric === 'errors' || metric === 'errors.count') return 'errors';
+  // durationMs and every latency statistic (total.p99, wait.mean, ...) are in ms
+  return 'ms';
+}
+
+const OP_TEXT: Record<ThresholdOp, string> = { '<': '<', '<=': '≤', '>': '>', '>=': '≥', '==': '=' };
+
+/** A threshold's limit or measured value with its unit: "250 ms", "900 req/s", "1 %" (a rate of 0.01), "30 requests". */
+export function thresholdValueText(metric: ThresholdMetric, value: number): string {
+  const unit = thresholdUnit(metric);
+  const v = unit === 'ratio' ? value * 100 : value;
+  const abs = Math.abs(v);
+  const digits = Number.isInteger(v) ? { maximumFractionDigits: 0 } : abs >= 100 ? { maximumFractionDigits: 0 } : abs >= 10 ? { maximumFractionDigits: 1 } : { maximumSignificantDigits: 3 };
+  const word = unit === 'ratio' ? '%' : v === 1 && (unit === 'requests' || unit === 'errors') ? unit.slice(0, -1) : unit;
+  return `${v.toLocaleString('en-US', digits)} ${word}`;
+}
+
+/** "< 250 ms", "≥ 900 req/s": a check's operator and limit as a person reads them. */
+export function thresholdLimitText(check: ParsedCheck): string {
+  return `${OP_TEXT[check.op]} ${thresholdValueText(check.metric, check.limit)}`;
+}
+
+/** A completed run whose thresholds failed is not a plain "completed" (CI gates it with exit code 99). */
+export function thresholdsFailed(status: string, tally: ThresholdTally): boolean {
+  return status === 'completed' && tally !== null && tally.failed > 0;
+}

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { timeExtentSec, type SeriesGroup } from '../charts/groups';
 import { LatencyChart, type LatencyMetric, type WindowPercentile } from '../charts/LatencyChart';
 import { PercentileCurveChart } from '../charts/PercentileCurveChart';
@@ -10,6 +10,8 @@ import { CompareExportButtons } from '../run/ExportButtons';
 import { RunChips } from './RunChips';
 import { GroupTable } from './GroupTable';
 import { useCompareData } from './useCompareData';
+import { rememberCompareRuns, rememberedCompareRuns } from './remembered-runs';
+import { routeHash } from '../ui/useRoute';
 import { usePercentileCurves, type CurveGroup } from './usePercentileCurves';
 
 const METRICS = [
@@ -29,8 +31,24 @@ const ALL_PERCENTILES: readonly WindowPercentile[] = ['p50', 'p90', 'p99'];
 
 const letter = (i: number) => String.fromCharCode(65 + i);
 
+/**
+ * Opened empty (the sidebar's Compare), the view brings back the runs it last compared; any other
+ * list is remembered. The hash is replaced, not pushed, so Back does not land on the empty view.
+ */
+function useRememberedRuns(runIds: readonly number[]): void {
+  const first = useRef(true);
+  useEffect(() => {
+    const restoring = first.current && runIds.length === 0;
+    first.current = false;
+    if (!restoring) return rememberCompareRuns(runIds);
+    const last = rememberedCompareRuns();
+    if (last.length > 0) window.location.replace(routeHash({ view: 'compare', runIds: last }));
+  }, [runIds]);
+}
+
 /** Two or more stored runs overlaid: latency and throughput over time, percentile curves, and tables. */
 export function CompareView({ runIds, setRunIds }: { runIds: number[]; setRunIds: (ids: number[]) => void }) {
+  useRememberedRuns(runIds);
   const { data, error, loading } = useCompareData(runIds);
   const [metric, setMetric] = useState<LatencyMetric>('total');
   // one percentile by default: three lines per server of every run overlaid are hard to tell apart

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { RUN_STATUSES, type RunStatus } from '../../contract/results';
 import { useApi } from '../ui/ApiContext';
 import { errorMessage } from '../ui/format';
@@ -7,6 +7,7 @@ import { RunDetail } from './RunDetail';
 import { RunTable } from './RunTable';
 import { ImportK6Button } from '../k6/ImportK6Button';
 import { useRunList } from './useRunList';
+import { DEFAULT_SORT, nextSort, sortRuns, type RunSort } from './run-sort';
 
 export interface HistoryViewProps {
   runId: number | null;
@@ -23,7 +24,9 @@ export function HistoryView({ runId, open, compare, openScenario, runAgain }: Hi
   const [status, setStatus] = useState<RunStatus | ''>('');
   const [selected, setSelected] = useState<number[]>([]);
   const [error, setError] = useState<string | null>(null);
+  const [sort, setSort] = useState<RunSort>(DEFAULT_SORT);
   const { runs, error: listError, reload } = useRunList(text, status);
+  const sorted = useMemo(() => (runs === null ? [] : sortRuns(runs, sort)), [runs, sort]);
 
   if (runId !== null) return <RunDetail runId={runId} back={() => open(null)} compareWith={(id) => compare([id])} openScenario={openScenario} runAgain={runAgain} />;
 
@@ -75,7 +78,7 @@ export function HistoryView({ runId, open, compare, openScenario, runAgain }: Hi
       {runs !== null && runs.length === 0 ? (
         <Empty>{text !== '' || status !== '' ? 'No run matches this filter.' : 'No runs stored yet. Start one from the Run view.'}</Empty>
       ) : (
-        <RunTable runs={runs ?? []} selected={selected} toggle={toggle} open={(id) => open(id)} remove={remove} runAgain={runAgain} />
+        <RunTable runs={sorted} selected={selected} toggle={toggle} open={(id) => open(id)} remove={remove} runAgain={runAgain} sort={sort} sortBy={(key) => setSort((s) => nextSort(s, key))} />
       )}
     </div>
   );

@@ -1,16 +1,46 @@
 import type { RunSummary } from '../../contract/results';
-import type { ThresholdTally } from '../../contract/thresholds';
-
-const measuredText = (v: number | null) => (v === null ? 'no value' : Number.isInteger(v) ? String(v) : v.toPrecision(4));
+import { parseThresholdCheck, thresholdLimitText, thresholdsFailed, thresholdValueText, type ThresholdResult, type ThresholdTally } from '../../contract/thresholds';
 
 /** The run's verdict in one badge: "thresholds pass" / "2 of 3 thresholds fail"; nothing without thresholds. */
-export function ThresholdTallyBadge({ tally }: { tally: ThresholdTally }) {
+export function ThresholdTallyBadge({ tally, compact = false }: { tally: ThresholdTally; compact?: boolean }) {
   if (tally === null) return null;
   const failed = tally.failed > 0;
+  const text = failed ? `${tally.failed} of ${tally.passed + tally.failed} thresholds fail` : 'thresholds pass';
+  // compact: a line of text under the status badge (History's rows), not a second badge beside it
+  const className = compact ? `tally-text ${failed ? 'bad' : 'muted'}` : `badge ${failed ? 'badge-failed' : 'badge-completed'}`;
   return (
-    <span className={`badge ${failed ? 'badge-failed' : 'badge-completed'}`} data-testid="threshold-tally" data-passed={failed ? 'false' : 'true'}>
-      {failed ? `${tally.failed} of ${tally.passed + tally.failed} thresholds fail` : 'thresholds pass'}
+    <span className={className} data-testid="threshold-tally" data-passed={failed ? 'false' : 'true'}>
+      {text}
     </span>
+  );
+}
+
+/** The run's status; a completed run whose thresholds failed says so, in the warning colour, not a green "completed". */
+export function RunStatusBadge({ status, tally }: { status: string; tally: ThresholdTally }) {
+  const failed = thresholdsFailed(status, tally);
+  return (
+    <span className={`badge ${failed ? 'badge-thresholds-failed' : `badge-${status}`}`} data-testid="run-status" data-verdict={failed ? 'thresholds-failed' : status}>
+      {/* a narrow column wraps after the dot, never before it */}
+      {failed ? (
+        <>
+          <span className="nowrap">{status} ·</span> <span className="verdict-note">thresholds failed</span>
+        </>
+      ) : (
+        status
+      )}
+    </span>
+  );
+}
+
+/** The check's operator and limit, and the measured value, each with the metric's unit. */
+function ThresholdValues({ t }: { t: ThresholdResult }) {
+  const parsed = parseThresholdCheck(t.check);
+  if (parsed === null) return <td className="num" colSpan={2}>measured {t.measured ?? 'no value'}</td>;
+  return (
+    <>
+      <td className="left nowrap" data-testid="threshold-limit">{thresholdLimitText(parsed)}</td>
+      <td className="num nowrap" data-testid="threshold-measured">{t.measured === null ? 'no value' : thresholdValueText(parsed.metric, t.measured)}</td>
+    </>
   );
 }
 
@@ -24,18 +54,27 @@ export function ThresholdList({ run }: { run: RunSummary }) {
         Thresholds <ThresholdTallyBadge tally={{ passed: run.thresholds.length - failed, failed }} />
       </h3>
       <table className="data compact">
+        <thead>
+          <tr>
+            <th aria-label="verdict" />
+            <th className="left">metric</th>
+            <th className="left">where</th>
+            <th className="left">limit</th>
+            <th>measured</th>
+          </tr>
+        </thead>
         <tbody>
           {run.thresholds.map((t, i) => (
             <tr key={i} data-testid="threshold" data-passed={t.passed ? 'true' : 'false'}>
               <td>
                 <span className={`badge ${t.passed ? 'badge-completed' : 'badge-failed'}`}>{t.passed ? 'pass' : 'fail'}</span>
               </td>
-              <td className="left mono">{t.check}</td>
+              <td className="left mono" title={t.check}>{t.metric}</td>
               <td className="left small">
                 {t.server}
                 {run.cells.length > 1 ? ` [${run.cells[t.cellIndex]?.label ?? t.cellIndex}]` : ''} / {t.phase}
               </td>
-              <td className="num">measured {measuredText(t.measured)}</td>
+              <ThresholdValues t={t} />
             </tr>
           ))}
         </tbody>
