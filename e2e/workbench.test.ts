@@ -30,13 +30,15 @@ async function startSmokeRun(): Promise<number> {
   return until(readId, (id) => id > 0 && !runIds.includes(id), 'the new run to be named in the progress block');
 }
 
-const runPhase = () => page().getAttribute('[data-testid="run-view"]', 'data-phase');
 
-/** Runs in the page: records when the live latency chart's point count changes. */
+/** Runs in the page: records each change of the live latency chart's point count, with the run view's phase at that moment. */
 const RECORD_UPDATES = `(() => {
   const chart = document.querySelector('[data-testid="live-latency-chart"]');
+  const view = document.querySelector('[data-testid="run-view"]');
   window.__lsUpdates = [];
-  new MutationObserver(() => window.__lsUpdates.push(performance.now())).observe(chart, { attributes: true, attributeFilter: ['data-points'] });
+  const record = () => window.__lsUpdates.push({ points: Number(chart.getAttribute('data-points') ?? 0), phase: view.getAttribute('data-phase') });
+  record();
+  new MutationObserver(record).observe(chart, { attributes: true, attributeFilter: ['data-points'] });
 })()`;
 
 async function waitFinished(): Promise<void> {
@@ -52,13 +54,9 @@ describe('the workbench in Chromium against the browser host', () => {
 
     const latency = byTestId('live-latency-chart');
     await latency.waitFor();
-    // every change of the chart's point count, timed in the page (how often the chart redraws)
+    // every change of the chart's point count, recorded in the page with the run's phase at the time
     await page().evaluate(RECORD_UPDATES);
-    // the first windows arrive, then more arrive while the run is still going: the chart is live
     const first = await until(() => pointsOf(latency), (n) => n > 0, 'the live latency chart to get its first point');
-    const later = await until(() => pointsOf(latency), (n) => n >= first + 3, 'the live latency chart to gain points');
-    expect(later).toBeGreaterThan(first);
-    expect(await runPhase()).toBe('running');
     expect(Number(await byTestId('live-throughput-chart').getAttribute('data-series'))).toBeGreaterThan(0);
 
     // the screenshot once the second server is under load (10 windows each); on a busy machine the
@@ -68,12 +66,15 @@ describe('the workbench in Chromium against the browser host', () => {
 
     await waitFinished();
     expect(await byTestId('run-progress').getAttribute('data-status'), await byTestId('run-progress').innerText()).toBe('completed');
-    expect(await pointsOf(latency)).toBeGreaterThanOrEqual(later);
+    expect(await pointsOf(latency)).toBeGreaterThanOrEqual(first);
 
-    // the chart redrew again and again while windows streamed, not once at the end (how often per
-    // second depends on the machine's speed: that is a bench figure, not a test)
-    const times = await page().evaluate<number[]>('window.__lsUpdates');
-    expect(times.length).toBeGreaterThanOrEqual(10);
+    // the chart was live: it gained points in at least two redraws while the run view still said
+    // running, not once at the end. How many redraws a run gets is the machine's speed (at most one
+    // per 250 ms window; a busy machine's page draws fewer): a bench figure, not a test.
+    const updates = await page().evaluate<{ points: number; phase: string | null }[]>('window.__lsUpdates');
+    const live = updates.filter((u) => u.phase === 'running' && u.points > 0);
+    expect(new Set(live.map((u) => u.points)).size, JSON.stringify(updates)).toBeGreaterThanOrEqual(2);
+    for (let i = 1; i < live.length; i++) expect(live[i]!.points, JSON.stringify(updates)).toBeGreaterThanOrEqual(live[i - 1]!.points);
   });
 
   it('shows the finished run with its report table and mean bars', async () => {
