@@ -30,7 +30,6 @@ async function startSmokeRun(): Promise<number> {
   return until(readId, (id) => id > 0 && !runIds.includes(id), 'the new run to be named in the progress block');
 }
 
-
 /** Runs in the page: records each change of the live latency chart's point count, with the run view's phase at that moment. */
 const RECORD_UPDATES = `(() => {
   const chart = document.querySelector('[data-testid="live-latency-chart"]');
