@@ -98,6 +98,13 @@ export interface LatencyInput {
   /** which percentile lines to draw (all three when absent) */
   percentiles?: readonly WindowPercentile[];
   maxSec?: number;
+  /** how many server runs the chart will show (a live run knows before they start) */
+  servers?: number;
+}
+
+/** Legends name the servers when there are (or will be) several; one server's legend names its lines. One meaning for the whole run. */
+function byServer(input: { groups: readonly SeriesGroup[]; servers?: number }): boolean {
+  return Math.max(input.groups.length, input.servers ?? 0) > 1;
 }
 
 /** p50 / p90 / p99 of one latency metric per 250 ms window, one colour per server run. */
@@ -105,6 +112,7 @@ export function latencyOption(input: LatencyInput, p: Palette): EChartsOption {
   const { groups, metric, log, percentiles } = input;
   const series: LineSeriesOption[] = [];
   const one = percentiles?.length === 1;
+  const named = byServer(input);
   for (const g of groups) {
     for (const pc of PERCENTILES) {
       if (percentiles !== undefined && !percentiles.includes(pc.key)) continue;
@@ -118,7 +126,7 @@ export function latencyOption(input: LatencyInput, p: Palette): EChartsOption {
         type: 'line',
         // several servers: one legend entry per server; the dash tells the percentile apart
         id: `${g.key}|${pc.key}`,
-        name: groups.length === 1 ? pc.key : g.name,
+        name: named ? g.name : pc.key,
         data,
         showSymbol: false,
         sampling: 'lttb',
@@ -132,20 +140,21 @@ export function latencyOption(input: LatencyInput, p: Palette): EChartsOption {
 }
 
 /** Completed requests per second and errors per second, per 250 ms window. */
-export function throughputOption(input: { groups: readonly SeriesGroup[]; maxSec?: number }, p: Palette): EChartsOption {
+export function throughputOption(input: { groups: readonly SeriesGroup[]; maxSec?: number; servers?: number }, p: Palette): EChartsOption {
   const { groups } = input;
+  const one = !byServer(input);
   const series: LineSeriesOption[] = [];
   let anyErrors = false;
   for (const g of groups) {
     series.push({
       type: 'line',
-      name: groups.length === 1 ? 'throughput' : g.name,
+      name: one ? 'throughput' : g.name,
       data: g.windows.map((w) => [seconds(w.tMs), w.throughput]),
       showSymbol: false,
       sampling: 'lttb',
       lineStyle: { color: g.color, width: 2 },
       itemStyle: { color: g.color },
-      areaStyle: groups.length === 1 ? { color: g.color, opacity: 0.12 } : undefined,
+      areaStyle: one ? { color: g.color, opacity: 0.12 } : undefined,
       markLine: series.length === 0 ? phaseMarkLine(groups, p) : undefined,
     });
     const errors = errorsPerSecond(g.windows);
@@ -158,11 +167,12 @@ export function throughputOption(input: { groups: readonly SeriesGroup[]; maxSec
 }
 
 /** Requests sent and not yet answered at the end of each window; dashed: open-loop arrivals queued at the client (no free slot yet). */
-export function inFlightOption(input: { groups: readonly SeriesGroup[]; maxSec?: number }, p: Palette): EChartsOption {
+export function inFlightOption(input: { groups: readonly SeriesGroup[]; maxSec?: number; servers?: number }, p: Palette): EChartsOption {
   const { groups } = input;
+  const one = !byServer(input);
   const inFlight: LineSeriesOption[] = groups.map((g, i) => ({
     type: 'line',
-    name: groups.length === 1 ? 'in flight' : g.name,
+    name: one ? 'in flight' : g.name,
     step: 'end',
     data: g.windows.map((w) => [seconds(w.tMs), w.inFlight]),
     showSymbol: false,
@@ -176,7 +186,7 @@ export function inFlightOption(input: { groups: readonly SeriesGroup[]; maxSec?:
     .map((g) => ({
       type: 'line',
       id: `${g.key}|queued`,
-      name: groups.length === 1 ? 'queued at the client' : g.name,
+      name: one ? 'queued at the client' : g.name,
       step: 'end',
       data: g.windows.map((w) => [seconds(w.tMs), w.queued]),
       showSymbol: false,
@@ -187,9 +197,9 @@ export function inFlightOption(input: { groups: readonly SeriesGroup[]; maxSec?:
 }
 
 /** The target's process tree: CPU % (100 = one core), or RSS (MB) with the process count on a second axis. */
-export function serverOption(input: { groups: readonly SeriesGroup[]; metric: ServerMetric; maxSec?: number }, p: Palette): EChartsOption {
+export function serverOption(input: { groups: readonly SeriesGroup[]; metric: ServerMetric; maxSec?: number; servers?: number }, p: Palette): EChartsOption {
   const { groups, metric } = input;
-  const one = groups.length === 1;
+  const one = !byServer(input);
   const series: LineSeriesOption[] = [];
   for (const g of groups) {
     if (metric === 'cpu') {

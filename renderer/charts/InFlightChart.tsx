@@ -11,8 +11,8 @@ const TITLE = 'Requests in flight';
 // dashed: open-loop arrivals queued at the client
 
 /** Requests sent and not yet answered at the end of each window (the report's option). */
-export function InFlightChart({ groups, version, height = 240, maxSec }: { groups: readonly SeriesGroup[]; version?: number; height?: number; maxSec?: number }) {
-  const input = useMemo(() => ({ groups, maxSec }), [groups, version, maxSec]);
+export function InFlightChart({ groups, version, height = 240, maxSec, servers }: { groups: readonly SeriesGroup[]; version?: number; height?: number; maxSec?: number; servers?: number }) {
+  const input = useMemo(() => ({ groups, maxSec, servers }), [groups, version, maxSec, servers]);
   const option = useMemo<EChartsOption>(() => ({ ...inFlightOption(input, DARK), tooltip: { ...baseOption().tooltip, valueFormatter: (v) => `${String(v)} requests` } }), [input]);
   return <EChart option={option} height={height} ariaLabel="requests in flight over time" png={{ title: TITLE, option: () => withTitle(inFlightOption(input, LIGHT), TITLE, LIGHT) }} />;
 }

@@ -20,18 +20,20 @@ export interface LatencyChartProps {
   percentiles?: readonly WindowPercentile[];
   /** the shared end of the time axis (s); the chart's own data when absent */
   maxSec?: number;
+  /** how many server runs it will show (live: before they start), so the legend keeps one meaning */
+  servers?: number;
 }
 
 /** p50 / p90 / p99 of one latency metric per 250 ms window, one colour per server run (the report's option). */
-export function LatencyChart({ groups, metric, log, version, height = 300, testId, maxSec, percentiles }: LatencyChartProps) {
-  const input = useMemo(() => ({ groups, metric, log, maxSec, percentiles }), [groups, metric, log, version, maxSec, percentiles]);
+export function LatencyChart({ groups, metric, log, version, height = 300, testId, maxSec, percentiles, servers }: LatencyChartProps) {
+  const input = useMemo(() => ({ groups, metric, log, maxSec, percentiles, servers }), [groups, metric, log, version, maxSec, percentiles, servers]);
   const option = useMemo<EChartsOption>(() => {
     const base = baseOption();
     return {
       ...latencyOption(input, DARK),
       tooltip: {
         ...base.tooltip,
-        formatter: (params) => latencyTooltip(Array.isArray(params) ? params : [params], groups.length === 1),
+        formatter: (params) => latencyTooltip(Array.isArray(params) ? params : [params], Math.max(groups.length, servers ?? 0) === 1),
       },
     };
   }, [input]);

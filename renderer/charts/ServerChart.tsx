@@ -12,8 +12,8 @@ export type { ServerMetric } from '../../contract/report/chart-options';
  * The target's process tree as the supervisor samples it: CPU % (100 = one core), or RSS (MB) with
  * the process count on a second axis, where seed 000's auto-scaling pool shows as steps.
  */
-export function ServerChart({ groups, metric, version, height = 240, maxSec }: { groups: readonly SeriesGroup[]; metric: ServerMetric; version?: number; height?: number; maxSec?: number }) {
-  const input = useMemo(() => ({ groups, metric, maxSec }), [groups, metric, version, maxSec]);
+export function ServerChart({ groups, metric, version, height = 240, maxSec, servers }: { groups: readonly SeriesGroup[]; metric: ServerMetric; version?: number; height?: number; maxSec?: number; servers?: number }) {
+  const input = useMemo(() => ({ groups, metric, maxSec, servers }), [groups, metric, version, maxSec, servers]);
   const option = useMemo<EChartsOption>(() => {
     const o = serverOption(input, DARK);
     const base = baseOption();

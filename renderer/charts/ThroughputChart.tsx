@@ -9,9 +9,9 @@ import { baseOption, sig3 } from './theme';
 const TITLE = 'Throughput and errors';
 
 /** Completed requests per second and errors per second, per 250 ms window (the report's option). */
-export function ThroughputChart({ groups, version, height = 240, testId, maxSec }: { groups: readonly SeriesGroup[]; version?: number; height?: number; testId?: string; maxSec?: number }) {
+export function ThroughputChart({ groups, version, height = 240, testId, maxSec, servers }: { groups: readonly SeriesGroup[]; version?: number; height?: number; testId?: string; maxSec?: number; servers?: number }) {
   // version: the windows arrays are mutated in place by the live store
-  const input = useMemo(() => ({ groups, maxSec }), [groups, version, maxSec]);
+  const input = useMemo(() => ({ groups, maxSec, servers }), [groups, version, maxSec, servers]);
   const option = useMemo<EChartsOption>(() => ({ ...throughputOption(input, DARK), tooltip: { ...baseOption().tooltip, valueFormatter: (v) => `${sig3(v)} req/s` } }), [input]);
   return <EChart option={option} height={height} testId={testId} ariaLabel="throughput and errors over time" png={{ title: TITLE, option: () => withTitle(throughputOption(input, LIGHT), TITLE, LIGHT) }} />;
 }

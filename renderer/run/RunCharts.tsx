@@ -4,20 +4,19 @@ import { InFlightChart } from '../charts/InFlightChart';
 import { LatencyChart, type LatencyMetric } from '../charts/LatencyChart';
 import { ServerChart } from '../charts/ServerChart';
 import { ThroughputChart } from '../charts/ThroughputChart';
+import { GLOSSARY } from '../../contract/measurement';
+import { Term } from '../ui/Term';
 import { Panel, Segmented, Toggle } from '../ui/widgets';
 import { errorsIn, MAX_POINTS, type RunSeries } from './run-data';
 
-const METRICS = [
-  { value: 'total', label: 'total' },
-  { value: 'wait', label: 'wait' },
-  { value: 'processing', label: 'processing' },
-] as const;
+// each choice explained by the glossary the tables, CLI and docs share (on hover, and the chosen one below the chart)
+const METRICS = (['total', 'wait', 'processing'] as const).map((m) => ({ value: m, label: m, title: `${m}: ${GLOSSARY[m]}` }));
 
 /**
  * The over-time charts of one run, live or stored: latency percentiles, throughput and errors,
  * requests in flight, and the target's CPU, memory and process count. Phase starts are dashed lines.
  */
-export function RunCharts({ series, version, live, running = live }: { series: RunSeries; version: number; live: boolean; running?: boolean }) {
+export function RunCharts({ series, version, live, running = live, servers }: { series: RunSeries; version: number; live: boolean; running?: boolean; /** server runs the run will have (live: known before they start) */ servers?: number }) {
   const [metric, setMetric] = useState<LatencyMetric>('total');
   const [log, setLog] = useState(false);
   const groups = useMemo(() => groupsOf(series), [series, version]);
@@ -43,23 +42,26 @@ export function RunCharts({ series, version, live, running = live }: { series: R
           </>
         }
       >
-        <LatencyChart groups={groups} metric={metric} log={log} version={version} maxSec={maxSec} testId={live ? 'live-latency-chart' : 'run-latency-chart'} />
+        <LatencyChart groups={groups} metric={metric} log={log} version={version} maxSec={maxSec} servers={servers} testId={live ? 'live-latency-chart' : 'run-latency-chart'} />
+        <div className="chart-note metric-note" data-testid="latency-metric-note">
+          <Term name={metric} />: {GLOSSARY[metric]}
+        </div>
         <div className="chart-note">
           {windows === 0 ? 'waiting for the first window…' : `${windows.toLocaleString('en-US')} windows`}
           {thinned && ` · older windows thinned to keep at most ${MAX_POINTS.toLocaleString('en-US')} per server`}
         </div>
       </Panel>
       <Panel title={<>Throughput and errors <span className="muted">{errors === 0 ? (running ? 'no errors so far' : 'no errors') : `${errors.toLocaleString('en-US')} errors`}</span></>}>
-        <ThroughputChart groups={groups} version={version} maxSec={maxSec} testId={live ? 'live-throughput-chart' : undefined} />
+        <ThroughputChart groups={groups} version={version} maxSec={maxSec} servers={servers} testId={live ? 'live-throughput-chart' : undefined} />
       </Panel>
       <Panel title={<>Requests in flight <span className="muted">dashed: queued at the client</span></>}>
-        <InFlightChart groups={groups} version={version} maxSec={maxSec} />
+        <InFlightChart groups={groups} version={version} maxSec={maxSec} servers={servers} />
       </Panel>
       <Panel title="Server CPU">
-        <ServerChart groups={groups} metric="cpu" version={version} maxSec={maxSec} />
+        <ServerChart groups={groups} metric="cpu" version={version} maxSec={maxSec} servers={servers} />
       </Panel>
       <Panel title={<>Server memory and processes <span className="muted">RSS solid · processes dashed</span></>}>
-        <ServerChart groups={groups} metric="memory" version={version} maxSec={maxSec} />
+        <ServerChart groups={groups} metric="memory" version={version} maxSec={maxSec} servers={servers} />
       </Panel>
     </div>
   );
