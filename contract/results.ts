@@ -161,6 +161,8 @@ export const RunListItem = z.object({
   meanTotalMs: z.number().nullable(),
   thresholds: ThresholdTally,
   group: RunGroupRef.nullable().default(null),
+  /** why this run cannot be read in full (a damaged page of the database); absent when it can */
+  damaged: z.string().optional(),
 });
 export type RunListItem = z.infer<typeof RunListItem>;
 

@@ -10,7 +10,9 @@ import {
   type RunStatus,
 } from '../contract/results.js';
 import { ThresholdStore } from './threshold-store.js';
-import { asRow, json, num, optNum, optStr, rows, schemaError, str, type Row } from './sql-read.js';
+import { asRow, damaged, json, num, optNum, optStr, rows, schemaError, str, type Row } from './sql-read.js';
+import { isDamage, listRunByRun } from './list-damaged.js';
+import { describeDbError } from './store-faults.js';
 
 // Reads runs back, parsing every row with the contract's schemas: what leaves the store has been
 // checked, whatever wrote the file.
@@ -58,9 +60,61 @@ function thresholdTally(r: Row, where: string): { passed: number; failed: number
   return { passed, failed: total - passed };
 }
 
+// Per-run aggregates as correlated subqueries, so only the runs inside the limit pay for them.
+function listSql(andWhere: string): string {
+  return `SELECT r.id, r.scenario_name, r.title, r.status, r.quick, r.created_at, r.duration_ms, r.engine, r.group_id, r.group_index,
+         (SELECT coalesce(sum(p.count), 0) FROM phases p JOIN targets t ON t.id = p.target_id WHERE t.run_id = r.id) AS requests,
+         (SELECT coalesce(sum(p.count - p.ok), 0) FROM phases p JOIN targets t ON t.id = p.target_id WHERE t.run_id = r.id) AS errors,
+         (SELECT sum(json_extract(p.total_json, '$.mean') * json_extract(p.total_json, '$.count')) / nullif(sum(json_extract(p.total_json, '$.count')), 0)
+            FROM phases p JOIN targets t ON t.id = p.target_id WHERE t.run_id = r.id) AS mean_total,
+         (SELECT sum(h.passed) FROM thresholds h JOIN targets t ON t.id = h.target_id WHERE t.run_id = r.id) AS thresholds_passed,
+         (SELECT count(*) FROM thresholds h JOIN targets t ON t.id = h.target_id WHERE t.run_id = r.id) AS thresholds_total,
+         (SELECT json_group_array(label) FROM (SELECT label FROM targets WHERE run_id = r.id GROUP BY label ORDER BY min(id))) AS servers_json,
+         (SELECT count(*) FROM runs g WHERE g.group_id = r.group_id) AS group_size
+       FROM runs r
+       WHERE (@status IS NULL OR r.status = @status)
+         AND (@text IS NULL OR r.scenario_name LIKE @like ESCAPE '\\' OR r.title LIKE @like ESCAPE '\\' OR CAST(r.id AS TEXT) = @text)
+         ${andWhere}
+       ORDER BY r.id DESC
+       LIMIT @limit`;
+}
+
+function listGroup(r: Row, where: string): { id: number; index: number; size: number } | null {
+  const id = optNum(r, 'group_id', where);
+  const index = optNum(r, 'group_index', where);
+  return id === null || index === null ? null : { id, index, size: num(r, 'group_size', where) };
+}
+
+/** Rows of the list statement as checked list items. */
+function listItems(found: unknown[]): RunListItem[] {
+  const candidates = rows(found, 'run list').map((r) => {
+    const where = `run ${String(r.id)}`;
+    return {
+      id: num(r, 'id', where),
+      scenarioName: str(r, 'scenario_name', where),
+      title: str(r, 'title', where),
+      status: str(r, 'status', where),
+      quick: num(r, 'quick', where) === 1,
+      createdAt: str(r, 'created_at', where),
+      durationMs: optNum(r, 'duration_ms', where),
+      requests: num(r, 'requests', where),
+      errors: num(r, 'errors', where),
+      servers: json(r, 'servers_json', where),
+      engine: str(r, 'engine', where),
+      meanTotalMs: optNum(r, 'mean_total', where),
+      thresholds: thresholdTally(r, where),
+      group: listGroup(r, where),
+    };
+  });
+  const parsed = RunListItem.array().safeParse(candidates);
+  if (!parsed.success) throw schemaError('run list', parsed.error.issues);
+  return parsed.data;
+}
+
 export class RunReader {
   private readonly run: Database.Statement;
   private readonly exists: Database.Statement;
+  private readonly indexed: Database.Statement;
   private readonly groupSize: Database.Statement;
   private readonly cells: Database.Statement;
   private readonly targets: Database.Statement;
@@ -69,12 +123,14 @@ export class RunReader {
   private readonly samples: Database.Statement;
   private readonly histograms: Database.Statement;
   private readonly list: Database.Statement;
+  private readonly listOne: Database.Statement;
   private readonly thresholdStore: ThresholdStore;
 
-  constructor(db: Database.Database) {
+  constructor(private readonly db: Database.Database) {
     this.thresholdStore = new ThresholdStore(db);
     this.run = db.prepare('SELECT * FROM runs WHERE id = ?');
     this.exists = db.prepare('SELECT 1 FROM runs WHERE id = ?').pluck();
+    this.indexed = db.prepare('SELECT 1 FROM runs INDEXED BY runs_status WHERE id = ?').pluck();
     this.groupSize = db.prepare('SELECT count(*) FROM runs WHERE group_id = ?').pluck();
     this.cells = db.prepare('SELECT idx, label, params_json FROM cells WHERE run_id = ? ORDER BY idx');
     this.targets = db.prepare('SELECT * FROM targets WHERE run_id = ? ORDER BY id');
@@ -91,22 +147,8 @@ export class RunReader {
       `SELECT p.target_id, p.idx, p.hist_total, p.hist_wait, p.hist_processing, p.hist_server_wait, p.hist_lag
        FROM phases p JOIN targets t ON t.id = p.target_id WHERE t.run_id = ? ORDER BY p.target_id, p.idx`,
     );
-    // Per-run aggregates as correlated subqueries, so only the runs inside the limit pay for them.
-    this.list = db.prepare(
-      `SELECT r.id, r.scenario_name, r.title, r.status, r.quick, r.created_at, r.duration_ms, r.engine, r.group_id, r.group_index,
-         (SELECT coalesce(sum(p.count), 0) FROM phases p JOIN targets t ON t.id = p.target_id WHERE t.run_id = r.id) AS requests,
-         (SELECT coalesce(sum(p.count - p.ok), 0) FROM phases p JOIN targets t ON t.id = p.target_id WHERE t.run_id = r.id) AS errors,
-         (SELECT sum(json_extract(p.total_json, '$.mean') * json_extract(p.total_json, '$.count')) / nullif(sum(json_extract(p.total_json, '$.count')), 0)
-            FROM phases p JOIN targets t ON t.id = p.target_id WHERE t.run_id = r.id) AS mean_total,
-         (SELECT sum(h.passed) FROM thresholds h JOIN targets t ON t.id = h.target_id WHERE t.run_id = r.id) AS thresholds_passed,
-         (SELECT count(*) FROM thresholds h JOIN targets t ON t.id = h.target_id WHERE t.run_id = r.id) AS thresholds_total,
-         (SELECT json_group_array(label) FROM (SELECT label FROM targets WHERE run_id = r.id GROUP BY label ORDER BY min(id))) AS servers_json
-       FROM runs r
-       WHERE (@status IS NULL OR r.status = @status)
-         AND (@text IS NULL OR r.scenario_name LIKE @like ESCAPE '\\' OR r.title LIKE @like ESCAPE '\\' OR CAST(r.id AS TEXT) = @text)
-       ORDER BY r.id DESC
-       LIMIT @limit`,
-    );
+    this.list = db.prepare(listSql(''));
+    this.listOne = db.prepare(listSql('AND r.id = @id'));
   }
 
   private groupOf(id: number | null, index: number | null): { id: number; index: number; size: number } | null {
@@ -114,13 +156,34 @@ export class RunReader {
     return { id, index, size: this.groupSize.get(id) as number };
   }
 
+  /** No such run, or (when an index still holds it) a run whose row sits on a damaged page. */
+  missing(runId: number): LoadscopeError {
+    let indexed = false;
+    try {
+      indexed = this.indexed.get(runId) !== undefined;
+    } catch (err) {
+      if (!isDamage(err)) throw err;
+    }
+    return indexed ? damaged(`run ${runId}`, 'its row is missing from the runs table, though its index holds it') : runNotFound(runId);
+  }
+
   has(runId: number): boolean {
     return this.exists.get(runId) !== undefined;
   }
 
+  /** A run whose pages are damaged is LS_ERR_DB naming SQLite's code, like any other damage. */
   getRun(runId: number): RunSummary {
+    try {
+      return this.readRun(runId);
+    } catch (err) {
+      if (err instanceof LoadscopeError || !isDamage(err)) throw err;
+      throw damaged(`run ${runId}`, describeDbError(err));
+    }
+  }
+
+  private readRun(runId: number): RunSummary {
     const found = this.run.get(runId);
-    if (found === undefined) throw runNotFound(runId);
+    if (found === undefined) throw this.missing(runId);
     const where = `run ${runId}`;
     const r = asRow(found, where);
     const phasesByTarget = new Map<number, unknown[]>();
@@ -183,36 +246,16 @@ export class RunReader {
     return parsed.data;
   }
 
+  /** Newest first. A damaged page does not hide the other runs: they are listed one by one, a damaged run marked. */
   listRuns(options: ListRunsOptions = {}): RunListItem[] {
     const text = options.text?.trim() || null;
-    const found = this.list.all({
-      status: options.status ?? null,
-      text,
-      like: text === null ? null : likePattern(text),
-      limit: options.limit ?? 500,
-    });
-    const candidates = rows(found, 'run list').map((r) => {
-      const where = `run ${String(r.id)}`;
-      return {
-        id: num(r, 'id', where),
-        scenarioName: str(r, 'scenario_name', where),
-        title: str(r, 'title', where),
-        status: str(r, 'status', where),
-        quick: num(r, 'quick', where) === 1,
-        createdAt: str(r, 'created_at', where),
-        durationMs: optNum(r, 'duration_ms', where),
-        requests: num(r, 'requests', where),
-        errors: num(r, 'errors', where),
-        servers: json(r, 'servers_json', where),
-        engine: str(r, 'engine', where),
-        meanTotalMs: optNum(r, 'mean_total', where),
-        thresholds: thresholdTally(r, where),
-        group: this.groupOf(optNum(r, 'group_id', where), optNum(r, 'group_index', where)),
-      };
-    });
-    const parsed = RunListItem.array().safeParse(candidates);
-    if (!parsed.success) throw schemaError('run list', parsed.error.issues);
-    return parsed.data;
+    const params = { status: options.status ?? null, text, like: text === null ? null : likePattern(text), limit: options.limit ?? 500 };
+    try {
+      return listItems(this.list.all(params));
+    } catch (err) {
+      if (!isDamage(err)) throw err;
+      return listRunByRun(this.db, params, (id) => listItems(this.listOne.all({ ...params, id }))[0] ?? null);
+    }
   }
 
   getWindows(runId: number): { windows: LiveWindow[]; samples: ServerSample[] } {

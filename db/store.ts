@@ -31,6 +31,7 @@ import type { StoredRequestRow } from './request-reader.js';
 import { recoverInterrupted, registerStore, unregisterStore } from './recover.js';
 import { describeDbError, isCannotWrite, openReadOnly, probeWritable, readOnlyError } from './store-faults.js';
 import { DiskReserve, isDiskFull } from './disk-reserve.js';
+import { cannotRemove, deleteDamagedRun, isDamagedDelete } from './delete-damaged.js';
 
 export type { ListRunsOptions } from './read-run.js';
 export type { LibraryEntry, LibraryVersion, LibraryVersionRef } from './scenario-library.js';
@@ -421,9 +422,20 @@ class SqliteStore implements Store {
   }
 
   deleteRun(runId: number): boolean {
-    const deleted = this.stmt.deleteRun.run(runId).changes > 0;
+    let deleted: boolean;
+    try {
+      deleted = this.writing(() => this.stmt.deleteRun.run(runId)).changes > 0;
+    } catch (err) {
+      // a damaged page under the run: delete what can be reached of it, nothing else
+      if (!isDamagedDelete(err)) throw err;
+      deleted = this.writing(() => deleteDamagedRun(this.db, runId));
+    }
     this.writer.forget(runId);
-    return deleted;
+    if (deleted) return true;
+    // in an index, not in the table: its row sits on a damaged page
+    const missing = this.reader.missing(runId);
+    if (missing.code === 'LS_ERR_DB') throw cannotRemove(runId, missing.message);
+    return false;
   }
 
   storedRows(targetId: number): number {

@@ -23,11 +23,13 @@ export function registerList(program: Command): void {
         if (opts.json) return void process.stdout.write(JSON.stringify(runs, null, 2) + '\n');
         if (runs.length === 0) return void process.stdout.write('no runs stored yet; `loadscope run <scenario>` makes one\n');
         const rows = runs.map((r) => [
-          String(r.id), r.scenarioName + (r.quick ? ' (quick)' : ''), r.createdAt.replace('T', ' ').slice(0, 19), r.status,
+          String(r.id), r.scenarioName + (r.quick ? ' (quick)' : ''), r.createdAt.replace('T', ' ').slice(0, 19), r.damaged === undefined ? r.status : `${r.status}, DAMAGED`,
           fmtDuration(r.durationMs), fmtNum(r.requests), fmtNum(r.errors), fmtMs(r.meanTotalMs), r.servers.join(', '),
           r.group === null ? '' : `${r.group.id} (${r.group.index + 1} of ${r.group.size})`,
         ]);
         process.stdout.write(textTable(['id', 'scenario', 'created', 'status', 'duration', 'requests', 'errors', 'mean total (ms)', 'servers', 'group'], rows) + '\n');
+        // a damaged run is listed with the others, and why it cannot be read is said under the table
+        for (const r of runs) if (r.damaged !== undefined) process.stdout.write(`damaged: ${r.damaged}\n`);
       });
     });
 }

@@ -86,6 +86,7 @@ export function RunTable({ runs, selected, toggle, open, remove, runAgain, sort,
                   {r.scenarioName !== r.title ? ` · ${r.scenarioName}` : ''}
                   {` · ${r.servers.join(', ')}`}
                   {r.quick ? ' · quick' : ''}
+                  {r.damaged !== undefined && <span className="bad" title={r.damaged} data-testid="run-damaged"> · damaged</span>}
                   {r.engine === 'k6' && <span className="engine-k6" title="load sent by k6: times from send time, no intended time" data-testid="engine-k6"> · k6</span>}
                   {r.group !== null && (
                     <>
