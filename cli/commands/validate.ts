@@ -6,6 +6,7 @@ import {
   ScenarioInvalidError,
   summarizeScenario,
 } from '../../engine/scenario/index.js';
+import { terminalSafeInline } from '../format/terminal-safe.js';
 
 interface ValidateOptions {
   quick: boolean;
@@ -41,7 +42,8 @@ export function registerValidate(program: Command): void {
           return;
         }
         const lines = [`OK: ${loaded.source === 'builtin' ? `built-in scenario '${loaded.name}'` : loaded.path}${opts.quick ? ' (quick profile)' : ''}`];
-        lines.push(...summarizeScenario(loaded.scenario, loaded.cells));
+        // one line each: a title or label with a line break must not print a line of its own
+        lines.push(...summarizeScenario(loaded.scenario, loaded.cells).map(terminalSafeInline));
         if (opts.print) lines.push('', JSON.stringify(loaded.scenario, null, 2));
         process.stdout.write(lines.join('\n') + '\n');
       } catch (err) {

@@ -3,6 +3,7 @@ import type { ErrorCounts, RunSummary } from '../../contract/results.js';
 import { generatorTailNote } from '../../contract/generator-lag.js';
 import { stats5 } from '../../contract/report/run-report.js';
 import { fmtDuration, fmtMs, fmtNum, textTable } from './table.js';
+import { terminalSafeInline } from './terminal-safe.js';
 
 const errorsText = (errors: ErrorCounts) =>
   Object.entries(errors)
@@ -12,8 +13,9 @@ const errorsText = (errors: ErrorCounts) =>
 
 /** Per server run, per phase: count, errors, throughput and mean / p50 / p99 of total, wait, processing, server wait, lag. */
 export function formatRunSummary(run: RunSummary): string {
-  const head = `Run ${run.id}: ${run.title} (${run.scenarioName}${run.quick ? ', quick' : ''}) - ${run.status}` +
-    `${run.reason ? ` (${run.reason})` : ''}, ${fmtDuration(run.durationMs)}`;
+  // a title, reason or name with a line break stays on its line (the stream guard escapes the rest)
+  const head = terminalSafeInline(`Run ${run.id}: ${run.title} (${run.scenarioName}${run.quick ? ', quick' : ''}) - ${run.status}` +
+    `${run.reason ? ` (${run.reason})` : ''}, ${fmtDuration(run.durationMs)}`);
   const grouped = run.group === null ? '' : `\nrun ${run.group.index + 1} of ${run.group.size} in group ${run.group.id} (\`loadscope show --group ${run.group.id}\` shows the figures across them)`;
   const header = ['server / phase', 'requests', 'errors', 'req/s', 'total mean (ms)', 'total p50 (ms)', 'total p99 (ms)', 'total max (ms)', 'wait mean (ms)', 'processing mean (ms)', 'server wait p99 (ms)', 'lag p99 (ms)'];
   const rows: string[][] = [];
@@ -32,7 +34,7 @@ export function formatRunSummary(run: RunSummary): string {
         fmtMs(p.wait.mean), fmtMs(p.processing?.mean), fmtMs(clampPercentiles(p.serverWait)?.p99), fmtMs(clampPercentiles(p.lag).p99),
       ]);
       const note = generatorTailNote(p);
-      if (note) notes.push(`note: ${name} / ${p.name}: ${note}`);
+      if (note) notes.push(terminalSafeInline(`note: ${name} / ${p.name}: ${note}`));
     }
   }
   // A k6 run's times start at its send time, not an intended time: said before the figures.
