@@ -116,7 +116,7 @@ describe('terminal text: control and bidi characters in scenario strings', () =>
     }
   });
 
-  it.skipIf(!existsSync(SCRIPT))("on a terminal, the progress line shows them escaped while its own \\r and erase-line still work", () => {
+  it.skipIf(!existsSync(SCRIPT))("on a terminal, the progress line shows them escaped while its own carriage return and erase-line still work", () => {
     const slow = join(dir, 'slow.json');
     writeFileSync(slow, JSON.stringify(createScenario({
       name: 'slow',
