@@ -30,7 +30,7 @@ async function call(base: string, token: string, name: string, body: unknown): P
 }
 
 describe.runIf(built)('loadscope ui and a hostile k6 upload', () => {
-  it('answers an upload with a line over the limit (plain, and a gzip of a 600 MiB line) as that call\'s error, keeps answering, and leaves no temp folder', async () => {
+  it("answers an upload with a line over the limit (plain, and a gzip of a 600 MiB line) as that call's error, keeps answering, and leaves no temp folder", async () => {
     dir = mkdtempSync(join(tmpdir(), 'loadscope-host-faults-'));
     const temp = join(dir, 'tmp');
     mkdirSync(temp);
