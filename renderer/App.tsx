@@ -4,7 +4,7 @@ import type { CallRequest } from '../contract/api';
 import type { RunScenarioSource } from '../contract/library';
 import { CompareView } from './compare/CompareView';
 import { HistoryView } from './history/HistoryView';
-import type { ScenarioSource } from './run/ScenarioPicker';
+import { FIRST_TRY, type ScenarioSource } from './run/ScenarioPicker';
 import { RunView, startRequest } from './run/RunView';
 import { useMenuActions } from './run/useMenuActions';
 import { downloadExport } from './ui/download';
@@ -15,6 +15,8 @@ import { useUnsavedGuard } from './scenarios/useUnsavedGuard';
 import { useApi } from './ui/ApiContext';
 import { errorMessage } from './ui/format';
 import { ErrorBox } from './ui/widgets';
+import { ShortcutHelp } from './ui/ShortcutHelp';
+import { useShortcuts } from './ui/shortcuts';
 import { useRoute, type Route } from './ui/useRoute';
 
 const NAV: { view: Route['view']; label: string; hint: string }[] = [
@@ -88,13 +90,14 @@ export function App() {
     if (live.store.runId !== null) await api.invoke('runs:cancel', { runId: live.store.runId });
   }, [api, live.store]);
 
-  useMenuActions(api, {
-    openScenario: (fileName, text) => {
+  const menu = {
+    openScenario: (fileName: string, text: string) => {
       setSource({ kind: 'file', fileName, text });
       go({ view: 'run' });
     },
     start: () => {
-      if (!running && source !== null) start(startRequest(source, quick));
+      // nothing picked yet: the Run view's own first choice
+      if (!running) start(startRequest(source ?? { kind: 'builtin', name: FIRST_TRY }, quick));
       else go({ view: 'run' });
     },
     cancel: () => void cancel().catch((err: unknown) => setMenuError(errorMessage(err))),
@@ -104,7 +107,25 @@ export function App() {
       if (runId === null) return setMenuError('Export: open a finished run first (Run view or History).');
       api.invoke('runs:export', { runId, format: 'csv' }).then(downloadExport, (err: unknown) => setMenuError(errorMessage(err)));
     },
-  });
+  };
+  useMenuActions(api, menu);
+  // the same actions from the keyboard; in the desktop app its menu has the Ctrl keys (electron/menu.ts)
+  const [help, setHelp] = useState(false);
+  const [askOpenFile, setAskOpenFile] = useState(false);
+  useShortcuts(
+    {
+      'run-start': menu.start,
+      'run-cancel': menu.cancel,
+      'open-scenario': () => {
+        if (running) return;
+        setAskOpenFile(true);
+        go({ view: 'run' });
+      },
+      export: menu.exportRun,
+      help: () => setHelp((h) => !h),
+    },
+    window.loadscope !== undefined,
+  );
 
   const openInEditor = useCallback(
     (text: string) => {
@@ -145,7 +166,13 @@ export function App() {
             {n.view === 'run' && running && <span className="live-dot" title="a run is in progress" />}
           </button>
         ))}
-        <div className="sidebar-foot">load, wait and processing time, per architecture</div>
+        <div className="sidebar-foot">
+          load, wait and processing time, per architecture
+          <br />
+          <button type="button" className="shortcut-hint" onClick={() => setHelp(true)} data-testid="shortcuts-button">
+            keyboard shortcuts: ?
+          </button>
+        </div>
       </nav>
       <main className="content">
         {menuError !== null && (
@@ -153,7 +180,7 @@ export function App() {
             <ErrorBox message={menuError} onDismiss={() => setMenuError(null)} />
           </div>
         )}
-        {route.view === 'run' && <RunView live={live} setup={{ source, setSource, ranSource, quick, setQuick }} start={start} cancel={cancel} openInEditor={openInEditor} />}
+        {route.view === 'run' && <RunView live={live} setup={{ source, setSource, ranSource, quick, setQuick, askOpenFile, openFileAsked: () => setAskOpenFile(false) }} start={start} cancel={cancel} openInEditor={openInEditor} />}
         {route.view === 'history' && (
           <HistoryView
             runId={route.runId}
@@ -166,6 +193,7 @@ export function App() {
         {route.view === 'compare' && <CompareView runIds={route.runIds} setRunIds={(runIds) => go({ view: 'compare', runIds })} />}
         {route.view === 'scenarios' && <ScenariosView draft={draft} setDraft={setDraft} start={start} busy={running} />}
       </main>
+      {help && <ShortcutHelp onClose={() => setHelp(false)} />}
     </div>
   );
 }

@@ -26,6 +26,9 @@ export interface RunSetup {
   ranSource: ScenarioSource | null;
   quick: boolean;
   setQuick: (q: boolean) => void;
+  /** the keyboard asked for the file dialog (Ctrl+O): the picker opens it once, then says so */
+  askOpenFile: boolean;
+  openFileAsked: () => void;
 }
 
 export interface RunViewProps {
@@ -84,6 +87,8 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
           onStart={onStart}
           onCancel={onCancel}
           onEdit={text === null ? null : () => openInEditor(text)}
+          askOpenFile={setup.askOpenFile}
+          openFileAsked={setup.openFileAsked}
         />
         <K6Toggle engine={engine} onEngine={setEngine} disabled={running} />
         <ErrorBox message={scenarios.error ?? builtin.error} />

@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import type { ScenarioListItem } from '../../contract/api';
 
 /** By name (a built-in or a library scenario), or a file's text. */
@@ -33,6 +33,9 @@ export interface PickerProps {
   onStart: () => void;
   onCancel: () => void;
   onEdit: (() => void) | null;
+  /** open the file dialog now (a keyboard shortcut asked), then call openFileAsked */
+  askOpenFile?: boolean;
+  openFileAsked?: () => void;
 }
 
 /** The Run view's toolbar: which scenario, quick or full, Start and Cancel. */
@@ -40,6 +43,12 @@ export function ScenarioPicker(p: PickerProps) {
   const fileInput = useRef<HTMLInputElement>(null);
   const value = p.source === null ? '' : p.source.kind === 'builtin' ? optionValue(p.list, p.source.name) : 'file';
   const groups = groupScenarios(p.list ?? []);
+  const { askOpenFile, openFileAsked, running } = p;
+  useEffect(() => {
+    if (askOpenFile !== true) return;
+    if (!running) fileInput.current?.click();
+    openFileAsked?.();
+  }, [askOpenFile, openFileAsked, running]);
   const openFile = (file: File | undefined) => {
     if (file === undefined) return;
     file.text().then((text) => p.onSource({ kind: 'file', fileName: file.name, text }), () => undefined);
