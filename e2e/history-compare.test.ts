@@ -17,14 +17,18 @@ import { until } from './test-support/poll.js';
 
 const SHOTS = process.env.LOADSCOPE_E2E_SHOTS ?? '';
 
+// a title as long as a matrix cell's: the Compare picker's options are this wide
+const LONG_TITLE = 'Thresholds that fail on purpose: thread-per-request · servers[*].cores=1 · phases[0].count=30 · 2 cores';
+
 let dir: string;
 let host: RunningHost | undefined;
 let browser: OpenBrowser | undefined;
 /** run ids by scenario, in the order they were stored */
 const ids: Record<'alpha' | 'bravo' | 'charlie', number> = { alpha: 0, bravo: 0, charlie: 0 };
 
-const scenario = (name: string, count: number, thresholds: string[]) => ({
+const scenario = (name: string, count: number, thresholds: string[], title?: string) => ({
   name,
+  ...(title !== undefined ? { title } : {}),
   servers: [{ label: 'one', architecture: 'single' }],
   phases: [{ name: 'load', executor: 'burst', count, requests: [{ path: '/sleep?ms=2' }] }],
   ...(thresholds.length > 0 ? { thresholds: thresholds.map((check) => ({ check })) } : {}),
@@ -43,7 +47,7 @@ beforeAll(async () => {
   const db = join(dir, 'runs.db');
   store(db, 'alpha', scenario('alpha-pass', 10, ['total.p99 < 60000', 'errors.rate < 0.5']), 0);
   // 99: completed, a threshold failed
-  store(db, 'bravo', scenario('bravo-thresholds-fail', 30, ['total.p99 < 60000', 'throughput > 1000000', 'count >= 1000000', 'errors.rate < 0.01']), 99);
+  store(db, 'bravo', scenario('bravo-thresholds-fail', 30, ['total.p99 < 60000', 'throughput > 1000000', 'count >= 1000000', 'errors.rate < 0.01'], LONG_TITLE), 99);
   store(db, 'charlie', scenario('charlie-plain', 20, []), 0);
   host = await startHost(30_000, db);
   browser = await openBrowser(host.url);
@@ -65,6 +69,9 @@ async function shot(name: string): Promise<void> {
   await page().evaluate('document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))');
   await page().screenshot({ path: join(SHOTS, `${name}.png`), animations: 'disabled' });
 }
+
+/** The text colour an element is drawn in (runs in the page; this file is typed without the DOM). */
+const COLOUR = (e: unknown): string => (globalThis as unknown as { getComputedStyle(el: unknown): { color: string } }).getComputedStyle(e).color;
 
 async function openHistory(): Promise<void> {
   await page().getByTestId('nav-history').click();
@@ -98,7 +105,7 @@ describe('History and Compare in Chromium (issue 24)', () => {
       }
       await shot(`history-${width}`);
 
-      await page().evaluate((hash) => (window.location.hash = hash), `#/compare/${ids.alpha},${ids.charlie}`);
+      await page().evaluate(`window.location.hash = '#/compare/${ids.alpha},${ids.charlie}'`);
       await page().locator('[data-testid="compare-view"][data-runs="2"]').waitFor({ timeout: 30_000 });
       const add = page().getByTestId('compare-add');
       await until(() => add.locator('option').count(), (n) => n === 2, 'the one run left to add (and the prompt) in the picker');
@@ -158,11 +165,11 @@ describe('History and Compare in Chromium (issue 24)', () => {
     it(`a run whose thresholds failed says so in its badge, and thresholds show units (${width} px)`, async () => {
       await page().setViewportSize({ width, height: 800 });
       await openHistory();
-      const green = await page().locator(`[data-testid="run-row"][data-run-id="${ids.alpha}"]`).getByTestId('run-status').evaluate((e) => getComputedStyle(e).color);
+      const green = await page().locator(`[data-testid="run-row"][data-run-id="${ids.alpha}"]`).getByTestId('run-status').evaluate(COLOUR);
       const failedRow = page().locator(`[data-testid="run-row"][data-run-id="${ids.bravo}"]`);
       const badge = failedRow.getByTestId('run-status');
       expect((await badge.textContent())?.toUpperCase()).toBe('COMPLETED · THRESHOLDS FAILED');
-      expect(await badge.evaluate((e) => getComputedStyle(e).color), 'not the green of a clean completion').not.toBe(green);
+      expect(await badge.evaluate(COLOUR), 'not the green of a clean completion').not.toBe(green);
       expect(await page().locator(`[data-testid="run-row"][data-run-id="${ids.charlie}"]`).getByTestId('run-status').textContent()).toBe('completed');
       await expectInside(badge, 'the failed run\'s badge');
       await shot(`history-badges-${width}`);
@@ -171,7 +178,7 @@ describe('History and Compare in Chromium (issue 24)', () => {
       const head = page().getByTestId('run-detail').getByTestId('run-status');
       await head.waitFor({ timeout: 30_000 });
       expect((await head.textContent())?.toUpperCase()).toBe('COMPLETED · THRESHOLDS FAILED');
-      expect(await head.evaluate((e) => getComputedStyle(e).color)).not.toBe(green);
+      expect(await head.evaluate(COLOUR)).not.toBe(green);
       const rows = page().getByTestId('threshold');
       await until(() => rows.count(), (n) => n === 4, 'the four thresholds');
       const limits = await rows.getByTestId('threshold-limit').allTextContents();
