@@ -2,6 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { terminalSafe, terminalSafeInline } from './terminal-safe.js';
 
+// Property tests of the one function every CLI text goes through before a terminal: no control
+// character, C1 code or bidi override survives (escaped as \uXXXX, visible), and JSON stays valid JSON
+// meaning the same strings.
+
 const RAW = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 // strings rich in the characters that matter, among ordinary ones
 const hostile = fc.string({ unit: fc.oneof(fc.integer({ min: 0, max: 0x9f }).map((c) => String.fromCharCode(c)), fc.constantFrom('\u061c', '\u200e', '\u200f', '\u2028', '\u2029', '\u202a', '\u202e', '\u2066', '\u2069', '\\', '"', 'é', '😀')) });
