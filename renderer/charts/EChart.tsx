@@ -3,6 +3,7 @@ import type { EChartsOption } from 'echarts';
 import { chartDataUrl, downloadDataUrl, pngName } from './chart-png';
 import { dropDraw, queueDraw } from './draw-queue';
 import { echarts } from './echarts-parts';
+import { currentZoom, keepZoom } from './zoom';
 
 export interface EChartProps {
   option: EChartsOption;
@@ -29,6 +30,11 @@ export function legendNames(option: EChartsOption): string[] {
   return [...new Set(list.map((s) => (typeof s.name === 'string' ? s.name : '')).filter((n) => n !== ''))];
 }
 
+function showZoom(el: HTMLElement | null, instance: echarts.ECharts): void {
+  const zoom = currentZoom(instance);
+  if (el !== null && zoom !== null) el.dataset.zoom = `${Math.round(zoom.start)}-${Math.round(zoom.end)}`;
+}
+
 /**
  * A thin ECharts wrapper: init on mount, setOption on change, resize with its box, dispose on
  * unmount. Updates are queued so that a view redrawing many charts spreads them over frames.
@@ -42,6 +48,8 @@ export function EChart({ option, height = 260, notMerge = true, testId, points, 
     if (el === null) return;
     const instance = echarts.init(el, null, { renderer: 'canvas' });
     chart.current = instance;
+    // the zoom as drawn, readable on the page (tests, inspection): start-end in % of the time axis
+    instance.on('datazoom', () => showZoom(el, instance));
     const observer = new ResizeObserver(() => instance.resize());
     observer.observe(el);
     return () => {
@@ -57,7 +65,10 @@ export function EChart({ option, height = 260, notMerge = true, testId, points, 
     if (instance === null || box.current === null) return;
     // drawn in a coming frame, a few charts per frame (draw-queue.ts), not all in this one
     queueDraw(box.current, () => {
-      if (!instance.isDisposed()) instance.setOption(option, { notMerge });
+      // a live chart replaces its whole option every window: the zoom a person set is carried over
+      if (instance.isDisposed()) return;
+      instance.setOption(notMerge ? keepZoom(option, currentZoom(instance)) : option, { notMerge });
+      showZoom(box.current, instance);
     });
   }, [option, notMerge]);
 

@@ -5,6 +5,7 @@ import { DARK, LIGHT } from '../../contract/report/palette';
 import { EChart } from './EChart';
 import type { SeriesGroup } from './groups';
 import { baseOption } from './theme';
+import { withTimeZoom } from './zoom';
 
 const TITLE = 'Requests in flight';
 
@@ -13,6 +14,6 @@ const TITLE = 'Requests in flight';
 /** Requests sent and not yet answered at the end of each window (the report's option). */
 export function InFlightChart({ groups, version, height = 240, maxSec, servers }: { groups: readonly SeriesGroup[]; version?: number; height?: number; maxSec?: number; servers?: number }) {
   const input = useMemo(() => ({ groups, maxSec, servers }), [groups, version, maxSec, servers]);
-  const option = useMemo<EChartsOption>(() => ({ ...inFlightOption(input, DARK), tooltip: { ...baseOption().tooltip, valueFormatter: (v) => `${String(v)} requests` } }), [input]);
+  const option = useMemo<EChartsOption>(() => withTimeZoom({ ...inFlightOption(input, DARK), tooltip: { ...baseOption().tooltip, valueFormatter: (v) => `${String(v)} requests` } }), [input]);
   return <EChart option={option} height={height} ariaLabel="requests in flight over time" png={{ title: TITLE, option: () => withTitle(inFlightOption(input, LIGHT), TITLE, LIGHT) }} />;
 }

@@ -6,6 +6,7 @@ import { EChart } from './EChart';
 import { pointsIn, type SeriesGroup } from './groups';
 import { baseOption } from './theme';
 import { latencyTooltip } from './tooltip-html';
+import { withTimeZoom } from './zoom';
 
 export type { LatencyMetric, WindowPercentile } from '../../contract/report/chart-options';
 
@@ -29,13 +30,13 @@ export function LatencyChart({ groups, metric, log, version, height = 300, testI
   const input = useMemo(() => ({ groups, metric, log, maxSec, percentiles, servers }), [groups, metric, log, version, maxSec, percentiles, servers]);
   const option = useMemo<EChartsOption>(() => {
     const base = baseOption();
-    return {
+    return withTimeZoom({
       ...latencyOption(input, DARK),
       tooltip: {
         ...base.tooltip,
         formatter: (params) => latencyTooltip(Array.isArray(params) ? params : [params], Math.max(groups.length, servers ?? 0) === 1),
       },
-    };
+    });
   }, [input]);
   const png = { title: `${metric} time per 250 ms window`, option: () => withTitle(latencyOption(input, LIGHT), `${metric} time per 250 ms window`, LIGHT) };
   return <EChart option={option} height={height} testId={testId} points={pointsIn(groups)} ariaLabel={`${metric} time percentiles over time`} png={png} />;

@@ -5,6 +5,7 @@ import { DARK, LIGHT } from '../../contract/report/palette';
 import { EChart } from './EChart';
 import type { SeriesGroup } from './groups';
 import { baseOption, sig3 } from './theme';
+import { withTimeZoom } from './zoom';
 
 export type { ServerMetric } from '../../contract/report/chart-options';
 
@@ -17,11 +18,11 @@ export function ServerChart({ groups, metric, version, height = 240, maxSec, ser
   const option = useMemo<EChartsOption>(() => {
     const o = serverOption(input, DARK);
     const base = baseOption();
-    if (metric === 'cpu') return { ...o, tooltip: { ...base.tooltip, valueFormatter: (v) => `${sig3(v)} %` } };
+    if (metric === 'cpu') return withTimeZoom({ ...o, tooltip: { ...base.tooltip, valueFormatter: (v) => `${sig3(v)} %` } });
     // RSS in MB, processes as a count; the processes axis leaves headroom above the highest step
     const series = (o.series as LineSeriesOption[]).map((s) => ({ ...s, tooltip: { valueFormatter: String(s.id).endsWith('|rss') ? (v: unknown) => `${sig3(v)} MB` : (v: unknown) => `${String(v)} processes` } }));
     const [rss, procs] = o.yAxis as object[];
-    return { ...o, series, yAxis: [rss!, { ...procs, max: (e: { max: number }) => Math.max(2, Math.ceil(e.max * 1.25)) }] } as EChartsOption;
+    return withTimeZoom({ ...o, series, yAxis: [rss!, { ...procs, max: (e: { max: number }) => Math.max(2, Math.ceil(e.max * 1.25)) }] } as EChartsOption);
   }, [input]);
   const title = metric === 'cpu' ? 'Server CPU' : 'Server memory and processes';
   return <EChart option={option} height={height} ariaLabel={metric === 'cpu' ? 'server CPU over time' : 'server memory and processes over time'} png={{ title, option: () => withTitle(serverOption(input, LIGHT), title, LIGHT) }} />;

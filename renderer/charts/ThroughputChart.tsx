@@ -5,6 +5,7 @@ import { DARK, LIGHT } from '../../contract/report/palette';
 import { EChart } from './EChart';
 import type { SeriesGroup } from './groups';
 import { baseOption, sig3 } from './theme';
+import { withTimeZoom } from './zoom';
 
 const TITLE = 'Throughput and errors';
 
@@ -12,6 +13,6 @@ const TITLE = 'Throughput and errors';
 export function ThroughputChart({ groups, version, height = 240, testId, maxSec, servers }: { groups: readonly SeriesGroup[]; version?: number; height?: number; testId?: string; maxSec?: number; servers?: number }) {
   // version: the windows arrays are mutated in place by the live store
   const input = useMemo(() => ({ groups, maxSec, servers }), [groups, version, maxSec, servers]);
-  const option = useMemo<EChartsOption>(() => ({ ...throughputOption(input, DARK), tooltip: { ...baseOption().tooltip, valueFormatter: (v) => `${sig3(v)} req/s` } }), [input]);
+  const option = useMemo<EChartsOption>(() => withTimeZoom({ ...throughputOption(input, DARK), tooltip: { ...baseOption().tooltip, valueFormatter: (v) => `${sig3(v)} req/s` } }), [input]);
   return <EChart option={option} height={height} testId={testId} ariaLabel="throughput and errors over time" png={{ title: TITLE, option: () => withTitle(throughputOption(input, LIGHT), TITLE, LIGHT) }} />;
 }

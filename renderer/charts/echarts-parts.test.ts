@@ -6,6 +6,7 @@ import { inFlightOption, latencyOption, meanBarsOption, percentileOption, server
 import { DARK } from '../../contract/report/palette';
 import type { SeriesGroup } from '../../contract/report/series';
 import { unregisteredParts } from './echarts-parts';
+import { withTimeZoom } from './zoom';
 
 // Tree-shaken ECharts draws an option's unregistered parts as nothing, silently: the capacity
 // curves' knee pins (markPoint) were missing from the workbench until this test named them.
@@ -25,6 +26,7 @@ const servers = [syntheticCapacity('single', [100, 200, 400, 300], 400)];
 describe('the ECharts parts the workbench registers', () => {
   const options: Record<string, EChartsOption> = {
     latency: latencyOption({ groups, metric: 'wait', log: false }, DARK),
+    zoomedLatency: withTimeZoom(latencyOption({ groups, metric: 'total', log: false }, DARK)),
     throughput: throughputOption({ groups }, DARK),
     inFlight: inFlightOption({ groups }, DARK),
     cpu: serverOption({ groups, metric: 'cpu' }, DARK),

@@ -1,0 +1,45 @@
+import type { DataZoomComponentOption, EChartsOption } from 'echarts';
+import { DARK } from '../../contract/report/palette';
+import type { echarts } from './echarts-parts';
+
+// Zoom on the time charts (the workbench's, not the reports' PNGs): the wheel or a drag inside the plot,
+// and a slider under it. Windows are never filtered out, so lines keep their shape at the edges.
+
+const SLIDER_HEIGHT = 16;
+
+/** The option with zoom on its time axis, and room under the plot for the slider. */
+export function withTimeZoom(option: EChartsOption): EChartsOption {
+  const grid = (option.grid ?? {}) as Record<string, unknown>;
+  const zoom: DataZoomComponentOption[] = [
+    { type: 'inside', xAxisIndex: 0, filterMode: 'none' },
+    {
+      type: 'slider',
+      xAxisIndex: 0,
+      filterMode: 'none',
+      height: SLIDER_HEIGHT,
+      bottom: 6,
+      // from the plot's left edge; short of the right corner, where the chart's PNG button sits
+      left: 64,
+      right: 72,
+      borderColor: DARK.line,
+      fillerColor: 'rgba(76, 141, 255, 0.18)',
+      textStyle: { color: DARK.muted, fontSize: 10 },
+      dataBackground: { lineStyle: { color: DARK.muted, opacity: 0.5 }, areaStyle: { opacity: 0 } },
+      labelFormatter: (value: number) => `${Math.round(value * 10) / 10} s`,
+    },
+  ];
+  return { ...option, grid: { ...grid, bottom: 44 + SLIDER_HEIGHT + 14 }, dataZoom: zoom };
+}
+
+/** The zoom a person set (start and end, %), to carry over a redraw that replaces the whole option. */
+export function currentZoom(instance: echarts.ECharts): { start: number; end: number } | null {
+  // before the first setOption there is no option at all
+  const zoom = (instance.getOption() as { dataZoom?: { start?: number; end?: number }[] } | undefined)?.dataZoom?.[0];
+  return zoom?.start === undefined || zoom.end === undefined ? null : { start: zoom.start, end: zoom.end };
+}
+
+/** The option with the zoom kept (live charts replace their option every window). */
+export function keepZoom(option: EChartsOption, zoom: { start: number; end: number } | null): EChartsOption {
+  if (zoom === null || !Array.isArray(option.dataZoom)) return option;
+  return { ...option, dataZoom: option.dataZoom.map((z) => ({ ...z, ...zoom })) };
+}
