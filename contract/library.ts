@@ -32,9 +32,10 @@ export const libraryCalls = {
   'library:rename': { request: z.strictObject({ id: Id, name: z.string().min(1).max(200) }), response: LibraryRef },
   /** Refused (LS_ERR_SCENARIO_CONFLICT) while runs refer to it, unless force. */
   'library:delete': { request: z.strictObject({ id: Id, force: z.boolean().default(false) }), response: z.object({ deleted: z.boolean(), runs: z.number() }) },
+  /** Every saved version, oldest first, with its text (the editor opens or restores one). */
   'library:versions': {
     request: z.strictObject({ id: Id }),
-    response: z.array(z.object({ version: z.number(), savedAt: z.string(), runs: z.number() })),
+    response: z.array(z.object({ version: z.number(), savedAt: z.string(), runs: z.number(), text: z.string() })),
   },
   'runs:scenario': { request: z.strictObject({ runId: Id }), response: RunScenarioSource },
 } as const;

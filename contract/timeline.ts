@@ -15,6 +15,10 @@ export const PlannedPhase = z.object({
   expectedRequests: z.number().nullable(),
   /** what drives it: "100 → 500 req/s", "20 users", "200 at once", "50 one after another" */
   load: z.string(),
+  /** a ramp (rate → rampTo, or ramping-users stages): the load at each corner, ms from the phase start */
+  ramp: z
+    .object({ unit: z.enum(['req/s', 'users']), points: z.array(z.object({ atMs: z.number(), value: z.number() })) })
+    .optional(),
 });
 export type PlannedPhase = z.infer<typeof PlannedPhase>;
 

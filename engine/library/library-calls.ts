@@ -57,7 +57,8 @@ export function libraryHandlers(store: Store): LibraryHandlers {
       return { id: saved.id, name: saved.name, version: saved.version };
     },
     'library:delete': async ({ id, force }) => ({ deleted: true, runs: store.library.delete(id, force).runs }),
-    'library:versions': async ({ id }) => store.library.versions(id).map(({ version, savedAt, runs }) => ({ version, savedAt, runs })),
+    'library:versions': async ({ id }) =>
+      store.library.versions(id).map(({ versionId, version, savedAt, runs }) => ({ version, savedAt, runs, text: store.library.version(versionId)?.text ?? '' })),
     'runs:scenario': async ({ runId }) => runScenarioSource(store, runId),
   };
 }

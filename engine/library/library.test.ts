@@ -45,7 +45,7 @@ describe('the scenario library', () => {
     const source = await engine.handlers['runs:scenario']({ runId: first.id });
     expect(source.text).toBe(v1);
     expect(source.origin).toEqual({ kind: 'library', id: saved.id, name: 'mine', version: 1, latest: false });
-    expect(await engine.handlers['library:versions']({ id: saved.id })).toMatchObject([{ version: 1, runs: 1 }, { version: 2, runs: 0 }]);
+    expect(await engine.handlers['library:versions']({ id: saved.id })).toMatchObject([{ version: 1, runs: 1, text: v1 }, { version: 2, runs: 0, text: v2 }]);
 
     const again = await runToEnd({ runId: first.id });
     expect(again.title).toBe('first');

@@ -32,9 +32,17 @@ describe('the timeline plan', () => {
     const [cell] = planOf(text, false).cells;
     expect(cell!.servers.map((s) => s.label)).toEqual(['single', 'c2']);
     expect(cell!.servers[1]!.phases).toEqual([
-      { index: 0, name: 'ramp', executor: 'rate', startMs: 0, durationMs: 2000, expectedRequests: 600, load: '100 → 500 req/s' },
+      { index: 0, name: 'ramp', executor: 'rate', startMs: 0, durationMs: 2000, expectedRequests: 600, load: '100 → 500 req/s', ramp: { unit: 'req/s', points: [{ atMs: 0, value: 100 }, { atMs: 2000, value: 500 }] } },
       { index: 1, name: 'users', executor: 'closed', startMs: 2000, durationMs: 1000, expectedRequests: null, load: '20 users' },
       { index: 2, name: 'late', executor: 'burst', startMs: 5000, durationMs: null, expectedRequests: 10, load: '5 at once × 2 clients' },
     ]);
+  });
+
+  it('gives a ramp its corners: rate → rampTo, and ramping-users stage by stage', () => {
+    const text = JSON.stringify(createScenario({
+      phases: [{ executor: 'ramping-users', startUsers: 2, stages: [{ durationMs: 1000, target: 10 }, { durationMs: 500, target: 4 }], requests: [{ path: '/' }] }],
+    }));
+    const [phase] = planOf(text, false).cells[0]!.servers[0]!.phases;
+    expect(phase!.ramp).toEqual({ unit: 'users', points: [{ atMs: 0, value: 2 }, { atMs: 1000, value: 10 }, { atMs: 1500, value: 4 }] });
   });
 });

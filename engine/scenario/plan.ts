@@ -44,6 +44,17 @@ function load(p: Phase): string {
   }
 }
 
+/** The corners of a ramp, so the timeline draws its slope; undefined for a phase of constant load. */
+function ramp(p: Phase): PlannedPhase['ramp'] {
+  if (p.executor === 'rate' && p.rampTo !== undefined && p.rampTo !== p.rate) {
+    return { unit: 'req/s', points: [{ atMs: 0, value: p.rate }, { atMs: p.durationMs, value: p.rampTo }] };
+  }
+  if (p.executor !== 'ramping-users') return undefined;
+  let at = 0;
+  const points = [{ atMs: 0, value: p.startUsers }, ...p.stages.map((s) => ({ atMs: (at += s.durationMs), value: s.target }))];
+  return { unit: 'users', points };
+}
+
 export function planPhases(phases: readonly Phase[]): PlannedPhase[] {
   let cursor = 0;
   return phases.map((p, index) => {
@@ -51,7 +62,8 @@ export function planPhases(phases: readonly Phase[]): PlannedPhase[] {
     const durationMs = lengthMs(p);
     // An open-ended phase ends when its requests do; the next one (without `at`) starts after it.
     cursor = startMs + (durationMs ?? 0);
-    return { index, name: phaseName(p, index), executor: p.executor, startMs, durationMs, expectedRequests: expected(p), load: load(p) };
+    const shape = ramp(p);
+    return { index, name: phaseName(p, index), executor: p.executor, startMs, durationMs, expectedRequests: expected(p), load: load(p), ...(shape ? { ramp: shape } : {}) };
   });
 }
 
