@@ -116,3 +116,10 @@ export function thresholdLimitText(check: ParsedCheck): string {
 export function thresholdsFailed(status: string, tally: ThresholdTally): boolean {
   return status === 'completed' && tally !== null && tally.failed > 0;
 }
+
+/** The tally of a run's checked thresholds: null when it has none. */
+export function thresholdTally(results: readonly { passed: boolean }[]): ThresholdTally {
+  if (results.length === 0) return null;
+  const failed = results.filter((r) => !r.passed).length;
+  return { passed: results.length - failed, failed };
+}

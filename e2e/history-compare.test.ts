@@ -194,3 +194,19 @@ describe('History and Compare in Chromium (issue 24)', () => {
     });
   }
 });
+
+describe('the Run view after a run whose thresholds failed (issue 24)', () => {
+  it('its progress badge says "completed · thresholds failed", not a green "completed"', async () => {
+    await page().setViewportSize({ width: 1440, height: 800 });
+    // last: this stores a fourth run
+    await page().evaluate(`window.location.hash = '#/history/${ids.bravo}'`);
+    await page().getByTestId('run-again').click();
+    await page().locator('[data-testid="run-view"][data-phase="finished"]').waitFor({ timeout: 60_000 });
+    const badge = page().getByTestId('run-progress').getByTestId('run-status');
+    await until(() => badge.getAttribute('data-verdict'), (v) => v === 'thresholds-failed', 'the finished run\'s verdict in its progress badge');
+    expect((await badge.textContent())?.toUpperCase()).toBe('COMPLETED · THRESHOLDS FAILED');
+    await shot('run-view-thresholds-failed-1440');
+    await page().setViewportSize({ width: 1024, height: 800 });
+    await shot('run-view-thresholds-failed-1024');
+  });
+});

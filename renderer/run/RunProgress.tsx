@@ -1,11 +1,12 @@
 import type { RunStatus } from '../../contract/results';
 import { count, formatDuration } from '../ui/format';
-import { Badge } from '../ui/widgets';
+import type { ThresholdTally } from '../../contract/thresholds';
+import { RunStatusBadge } from '../thresholds/ThresholdBadges';
 import type { LiveRunStore } from './live-run-store';
 import './run-view.css';
 
 /** Progress bar with elapsed and remaining time, the requests so far, and each server run's state. */
-export function RunProgress({ store, showReason = true }: { store: LiveRunStore; /** false where the results print it */ showReason?: boolean }) {
+export function RunProgress({ store, showReason = true, tally = null }: { store: LiveRunStore; /** false where the results print it */ showReason?: boolean; /** the finished run's thresholds: a failed one turns "completed" into a warning */ tally?: ThresholdTally }) {
   const p = store.progress;
   const status: RunStatus | 'starting' = store.finished?.status ?? (store.runId === null ? 'starting' : 'running');
   const done = store.finished !== null;
@@ -21,7 +22,7 @@ export function RunProgress({ store, showReason = true }: { store: LiveRunStore;
   return (
     <div className="progress-block" data-testid="run-progress" data-status={status}>
       <div className="progress-line">
-        <Badge status={status} />
+        <RunStatusBadge status={status} tally={tally} />
         <strong className="run-title">{store.title !== '' ? store.title : 'Starting…'}</strong>
         {store.runId !== null && <span className="muted">run #{store.runId}</span>}
         <span className="spacer" />

@@ -16,6 +16,7 @@ import { CapacitySection } from '../capacity/CapacitySection';
 import { useStoredRun } from './useRunSummary';
 import { outlineSource, type OutlineSource } from './outline-source';
 import type { RunEngine } from '../../contract/results';
+import { thresholdTally } from '../../contract/thresholds';
 import { K6Toggle } from '../k6/K6Toggle';
 
 /** What the Run view is set to start; kept by the App so it survives switching views and menu actions can use it. */
@@ -110,7 +111,7 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
       {store.phase === 'idle' && store.error === null && (
         <Empty>New here? {FIRST_TRY} is picked: a 5-second first try (two servers, quick on). Press Start run and watch the live charts; then write your own under Scenarios.</Empty>
       )}
-      {store.phase !== 'idle' && <RunProgress store={store} showReason={finishedRun.run === null} />}
+      {store.phase !== 'idle' && <RunProgress store={store} showReason={finishedRun.run === null} tally={finishedRun.run === null ? null : thresholdTally(finishedRun.run.summary.thresholds)} />}
       {store.phase !== 'idle' && store.scenario !== null && (
         <Panel title={<>{running ? 'Running' : 'Ran'}: {store.scenario.title ?? store.scenario.name} <span className="muted">as the engine runs it{store.scenario.name !== (parsed?.ok === true ? parsed.scenario.name : store.scenario.name) ? ' (not the scenario picked above)' : ''}</span></>} testId="running-outline">
           <ScenarioOutline scenario={store.scenario} compact />
