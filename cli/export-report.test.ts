@@ -45,7 +45,7 @@ describe('loadscope export', () => {
     expect(new Set(rows.map((row) => row.server))).toContain(`'${HOSTILE_LABEL}`);
   });
 
-  it('--csv --summary: one row per server run and phase, the figures of `show --json`', () => {
+  it('--csv --summary: one row per server run and phase, the figures of `show --json` rounded (ms to 3 decimals, req/s to 2)', () => {
     const [id] = runs.runIds;
     const r = runs.cli(['export', String(id), '--csv', out('summary.csv'), '--summary']);
     expect(r.status, r.stderr).toBe(0);
@@ -58,14 +58,22 @@ describe('loadscope export', () => {
       expect(row.label).toBe(s.label.startsWith('=') ? `'${s.label}` : s.label);
       expect(row.phase).toBe(p.name);
       expect(Number(row.requests)).toBe(p.count);
-      expect(Number(row.throughput_rps)).toBe(p.throughput);
+      expect(Number(row.throughput_rps)).toBe(Number(p.throughput.toFixed(2)));
+      expect(Number(row.duration_ms)).toBe(Number(p.durationMs.toFixed(3)));
       for (const [key, col] of [['total', 'total'], ['wait', 'wait'], ['processing', 'processing'], ['serverWait', 'server_wait'], ['lag', 'lag']] as const) {
         for (const stat of ['mean', 'p50', 'p90', 'p99', 'max'] as const) {
           const want = p[key]?.[stat];
-          expect(row[`${col}_${stat}_ms`] === '' ? undefined : Number(row[`${col}_${stat}_ms`]), `${s.label} ${p.name} ${key} ${stat}`).toBe(want);
+          expect(row[`${col}_${stat}_ms`] === '' ? undefined : Number(row[`${col}_${stat}_ms`]), `${s.label} ${p.name} ${key} ${stat}`).toBe(want === undefined ? undefined : Number(want.toFixed(3)));
         }
       }
     });
+    // no float noise (592.7713210000074): every figure at its stated precision
+    for (const row of rows) {
+      for (const [column, text] of Object.entries(row)) {
+        if (column.endsWith('_ms')) expect(text, column).toMatch(/^(-?\d+(\.\d{1,3})?)?$/);
+        if (column.endsWith('_rps')) expect(text, column).toMatch(/^(\d+(\.\d{1,2})?)?$/);
+      }
+    }
   });
 
   it('--png: a one-page summary that decodes, is drawn, and has its title', async () => {
@@ -137,8 +145,8 @@ describe('loadscope compare --csv', () => {
       const row = totalP99.find((x) => x.server.replace(/^'/, '') === s.name && x.phase === p.name)!;
       expect(row, `${s.name} / ${p.name} is paired`).toBeDefined();
       const pb = sb.servers.find((x) => x.name === s.name)!.phases.find((x) => x.name === p.name)!;
-      expect(Number(row[`run_${a}`])).toBe(p.total!.p99);
-      expect(Number(row[`run_${b}`])).toBe(pb.total!.p99);
+      expect(Number(row[`run_${a}`])).toBe(Number(p.total!.p99.toFixed(3)));
+      expect(Number(row[`run_${b}`])).toBe(Number(pb.total!.p99.toFixed(3)));
       expect(Number(row[`ratio_${b}_to_${a}`])).toBeCloseTo(pb.total!.p99 / p.total!.p99, 9);
     }
   });

@@ -59,6 +59,8 @@ describe('loadscope servers / serve', () => {
 
       child.kill('SIGINT');
       expect(await exited).toBe(0);
+      // one listening line: the server's own ready line is not echoed under the CLI's
+      expect(stdout.match(/listening on/g)).toHaveLength(1);
       await until('the server tree to be gone', () => (groupMembers(pid).length === 0 ? true : undefined), 3000);
     } finally {
       child.kill('SIGKILL');

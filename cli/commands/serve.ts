@@ -2,6 +2,9 @@ import type { Command } from 'commander';
 import { LoadscopeError } from '../../contract/errors.js';
 import { parseArchitecture, parseArchitectureArgs } from '../server-options.js';
 
+/** The line servers/announce.ts prints when a bundled server is ready. */
+const SERVER_READY_LINE = /^loadscope-server \S+ listening on /;
+
 interface ServeFlags {
   port?: string;
   cores?: string;
@@ -43,13 +46,18 @@ export function registerServe(program: Command): void {
       const live = process.stderr.isTTY;
       const server = await startScriptServer(launch.file, launch.args, { label: architecture, cores }, {
         sampleIntervalMs: live ? 2000 : 0,
-        onLine: (line, stream) => (stream === 'stderr' ? process.stderr : process.stdout).write(`${line}\n`),
+        // the server's own ready line says what ours below says: one listening line, not two
+        onLine: (line, stream) => {
+          if (stream === 'stdout' && SERVER_READY_LINE.test(line)) return;
+          (stream === 'stderr' ? process.stderr : process.stdout).write(`${line}\n`);
+        },
         onSample: (s) => {
           const extra = s.busy === null ? '' : `, busy ${s.busy}, queued ${s.queue ?? 0}`;
           process.stderr.write(`  cpu ${s.cpuPercent.toFixed(0)}%, rss ${(s.rssBytes / 2 ** 20).toFixed(0)} MiB, ${s.processes} processes${extra}\n`);
         },
       });
-      process.stdout.write(`${architecture} listening on ${server.url} ${JSON.stringify(options)}${server.cpuList ? ` on cpus ${server.cpuList}` : ''}\n`);
+      const pid = server.pid === null ? '' : ` (pid ${server.pid})`;
+      process.stdout.write(`${architecture} listening on ${server.url}${pid} ${JSON.stringify(options)}${server.cpuList ? ` on cpus ${server.cpuList}` : ''}\n`);
       for (const note of server.notes) process.stdout.write(`note: ${note}\n`);
       process.stdout.write(`try: curl -i '${server.url}/fib?n=30'   stats: ${server.url}/__stats   stop: Ctrl-C\n`);
       const stop = new Promise<'signal'>((resolve) => {

@@ -1,7 +1,9 @@
-import { clampPercentiles, glossaryLines } from '../../contract/measurement.js';
+import { engineGlossaryLines, missingReasons, phaseFigures } from '../../contract/engine-figures.js';
+import { clampPercentiles } from '../../contract/measurement.js';
 import type { ErrorCounts, RunSummary } from '../../contract/results.js';
 import { generatorTailNote } from '../../contract/generator-lag.js';
 import { stats5 } from '../../contract/report/run-report.js';
+import { shortReason } from '../../contract/report/short-reason.js';
 import { fmtDuration, fmtMs, fmtNum, textTable } from './table.js';
 import { terminalSafeInline } from './terminal-safe.js';
 
@@ -15,23 +17,28 @@ const errorsText = (errors: ErrorCounts) =>
 export function formatRunSummary(run: RunSummary): string {
   // a title, reason or name with a line break stays on its line (the stream guard escapes the rest)
   const head = terminalSafeInline(`Run ${run.id}: ${run.title} (${run.scenarioName}${run.quick ? ', quick' : ''}) - ${run.status}` +
-    `${run.reason ? ` (${run.reason})` : ''}, ${fmtDuration(run.durationMs)}`);
+    `${run.reason ? ` (${shortReason(run.reason).join(' ')})` : ''}, ${fmtDuration(run.durationMs)}`);
   const grouped = run.group === null ? '' : `\nrun ${run.group.index + 1} of ${run.group.size} in group ${run.group.id} (\`loadscope show --group ${run.group.id}\` shows the figures across them)`;
   const header = ['server / phase', 'requests', 'errors', 'req/s', 'total mean (ms)', 'total p50 (ms)', 'total p99 (ms)', 'total max (ms)', 'wait mean (ms)', 'processing mean (ms)', 'server wait p99 (ms)', 'lag p99 (ms)'];
   const rows: string[][] = [];
   const notes: string[] = [];
+  // a server that never ran a phase: its status in the row, its reason (a few lines) below it
+  const reasons = new Map<number, string[]>();
   for (const target of run.targets) {
     const name = target.name;
     if (target.phases.length === 0) {
-      rows.push([`${name}: ${target.status}${target.reason ? ` - ${target.reason}` : ''}`, ...header.slice(1).map(() => '')]);
+      if (target.reason) reasons.set(rows.length, shortReason(target.reason));
+      rows.push([`${name}: ${target.status}`, ...header.slice(1).map(() => '')]);
     }
     for (const p of target.phases) {
       const total = clampPercentiles(p.total);
+      // what the run's engine did not measure is "-" (k6: no lag; no wait without Server-Timing)
+      const fig = phaseFigures(run.engine, p).stats;
       rows.push([
         `${name} / ${p.name}`,
         fmtNum(p.count), errorsText(p.errors), fmtNum(p.throughput, 1),
         fmtMs(total.mean), fmtMs(total.p50), fmtMs(total.p99), fmtMs(total.max),
-        fmtMs(p.wait.mean), fmtMs(p.processing?.mean), fmtMs(clampPercentiles(p.serverWait)?.p99), fmtMs(clampPercentiles(p.lag).p99),
+        fmtMs(fig.wait?.mean), fmtMs(fig.processing?.mean), fmtMs(clampPercentiles(fig.serverWait)?.p99), fmtMs(clampPercentiles(fig.lag)?.p99),
       ]);
       const note = generatorTailNote(p);
       if (note) notes.push(terminalSafeInline(`note: ${name} / ${p.name}: ${note}`));
@@ -39,8 +46,9 @@ export function formatRunSummary(run: RunSummary): string {
   }
   // A k6 run's times start at its send time, not an intended time: said before the figures.
   const engine = run.engine === 'k6' ? `load sent by k6: ${run.engineNote ?? ''}\n` : '';
+  const unmeasured = run.engine === 'k6' ? missingReasons(run.engine, run.targets.flatMap((t) => t.phases)).map((r) => `- ${r}`) : [];
   const said = notes.length > 0 ? `${notes.join('\n')}\n` : '';
-  const table = `${head}${grouped}\n${engine}${textTable(header, rows)}\n${said}${glossaryLines(['total', 'wait', 'processing', 'server wait', 'lag']).join('\n')}`;
+  const table = `${head}${grouped}\n${engine}${textTable(header, rows, reasons)}\n${said}${[...unmeasured, ...engineGlossaryLines(run.engine, ['total', 'wait', 'processing', 'server wait', 'lag'])].join('\n')}`;
   return run.thresholds.length > 0 ? `${table}\n\n${formatThresholds(run)}` : table;
 }
 
@@ -77,7 +85,7 @@ export function runSummaryJson(run: RunSummary) {
       cell: run.cells[t.cellIndex]?.params ?? {},
       status: t.status,
       reason: t.reason,
-      phases: t.phases.map((p) => ({
+      phases: t.phases.map((p) => ({ p, fig: phaseFigures(run.engine, p).stats })).map(({ p, fig }) => ({
         name: p.name,
         executor: p.executor,
         count: p.count,
@@ -85,10 +93,10 @@ export function runSummaryJson(run: RunSummary) {
         throughput: p.throughput,
         durationMs: p.durationMs,
         total: pick(p.total),
-        wait: pick(p.wait),
-        processing: pick(p.processing),
-        serverWait: pick(p.serverWait),
-        lag: pick(p.lag),
+        wait: pick(fig.wait),
+        processing: pick(fig.processing),
+        serverWait: pick(fig.serverWait),
+        lag: pick(fig.lag),
       })),
     })),
     report: run.report,

@@ -6,6 +6,18 @@ import { CSV_EOL, csvRow } from './csv-cell.js';
 
 // The per-phase summary of a run (`export --csv FILE --summary`) and the paired table of a
 // comparison, as CSV: one row per server run and phase, units in the column names.
+// Precision, decided here only: times in ms to 3 decimals (a microsecond, the timer's resolution
+// is finer but no reading is that exact), rates in req/s to 2; counts are whole already.
+
+export const MS_DECIMALS = 3;
+export const RATE_DECIMALS = 2;
+
+/** A figure rounded to `decimals` (592.7713210000074 -> 592.771); null stays null (an empty cell). */
+export function rounded(value: number | null | undefined, decimals: number): number | null {
+  if (value === null || value === undefined || !Number.isFinite(value)) return null;
+  return Number(value.toFixed(decimals));
+}
+const ms = (v: number | null | undefined) => rounded(v, MS_DECIMALS);
 
 export const SUMMARY_HEADER = [
   'run_id', 'server', 'label', 'cell', 'phase', 'executor', 'clients', 'duration_ms', 'requests', 'ok', 'errors',
@@ -19,10 +31,10 @@ export function summaryCsv(runId: number, rows: readonly PhaseRow[]): string {
   for (const r of rows) {
     lines.push(
       csvRow([
-        runId, r.server, r.label, r.cell, r.phase, r.executor, r.clients, r.durationMs, r.count, r.ok, r.errorsTotal,
+        runId, r.server, r.label, r.cell, r.phase, r.executor, r.clients, ms(r.durationMs), r.count, r.ok, r.errorsTotal,
         ...ERROR_KINDS.map((k) => r.errors[k]),
-        r.throughput,
-        ...LATENCIES.flatMap((l) => STAT_KEYS.map((s) => r.latency[l.key]?.[s] ?? null)),
+        rounded(r.throughput, RATE_DECIMALS),
+        ...LATENCIES.flatMap((l) => STAT_KEYS.map((s) => ms(r.latency[l.key]?.[s]))),
       ]),
     );
   }
@@ -46,7 +58,8 @@ export function compareCsv(runs: readonly Pick<RunSummary, 'id'>[], pairs: reado
   for (const p of pairs) {
     for (const m of p.metrics) {
       const unit = unitOf(m.label);
-      lines.push(csvRow([p.server, p.phase, metricColumn(m.key, unit), unit, ...m.values, ...later.flatMap((_, k) => [m.ratios[k + 1], m.intervals[k + 1]?.low, m.intervals[k + 1]?.high])]));
+      const value = (v: number | null) => (unit === 'ms' ? ms(v) : unit === 'req/s' ? rounded(v, RATE_DECIMALS) : v);
+      lines.push(csvRow([p.server, p.phase, metricColumn(m.key, unit), unit, ...m.values.map(value), ...later.flatMap((_, k) => [m.ratios[k + 1], m.intervals[k + 1]?.low, m.intervals[k + 1]?.high])]));
     }
   }
   return lines.join(CSV_EOL) + CSV_EOL;

@@ -1,5 +1,6 @@
 import type { Phase } from '../../contract/scenario.js';
 import type { PlannedPhase, TimelinePlan } from '../../contract/timeline.js';
+import { countText } from '../../contract/report/count-text.js';
 import type { Cell } from './matrix.js';
 import { phaseName, serverLabel } from './summary.js';
 
@@ -34,7 +35,7 @@ function load(p: Phase): string {
     case 'rate':
       return `${p.rampTo === undefined ? fmt(p.rate) : `${fmt(p.rate)} → ${fmt(p.rampTo)}`} req/s${clients}`;
     case 'closed':
-      return `${p.users} users${p.count === undefined ? '' : `, ${p.count} requests`}${clients}`;
+      return `${countText(p.users, 'user')}${p.count === undefined ? '' : `, ${countText(p.count, 'request')}`}${clients}`;
     case 'burst':
       return `${p.count} at once${clients}`;
     case 'sequential':

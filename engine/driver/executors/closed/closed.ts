@@ -1,5 +1,6 @@
 import type { ClosedPhase } from '../../../../contract/scenario.js';
 import type { ExecutorModule } from '../executor.js';
+import { countText } from '../../../../contract/report/count-text.js';
 import { ClosedLoop } from './closed-loop.js';
 
 type Closed = ClosedPhase;
@@ -13,8 +14,8 @@ export const closed: ExecutorModule<Closed> = {
   expectedRequests: (p) => (p.count ?? Infinity) * p.clients,
   arrivalsEndMs: () => null,
   describe: (p) => {
-    const amount = [p.count !== undefined ? `${p.count} requests` : '', p.durationMs !== undefined ? `up to ${p.durationMs} ms` : ''].filter(Boolean).join(', ');
-    return `closed: ${p.users} users, ${amount}${p.thinkMs > 0 ? `, think ${p.thinkMs} ms` : ''}`;
+    const amount = [p.count !== undefined ? countText(p.count, 'request') : '', p.durationMs !== undefined ? `up to ${p.durationMs} ms` : ''].filter(Boolean).join(', ');
+    return `closed: ${countText(p.users, 'user')}, ${amount}${p.thinkMs > 0 ? `, think ${p.thinkMs} ms` : ''}`;
   },
   create: (p, { startUs }) => {
     let stopAt = startUs + p.maxDurationMs * 1000;
