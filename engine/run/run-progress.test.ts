@@ -126,3 +126,35 @@ describe('run progress of a server run that does not complete', () => {
     expect(failed.snapshot().fraction).toBeCloseTo(0.5, 5);
   });
 });
+
+describe('remaining time of a count-based matrix', () => {
+  it('extrapolates by requests, so cells of different sizes do not make it jump (16 then 128 requests a cell)', () => {
+    const cell = (count: number) => [Phase.parse({ executor: 'sequential', count, requests })];
+    const sizes = [16, 16, 128, 128];
+    let clock = 0;
+    const progress = new RunProgress(sizes.map(cell), () => clock);
+    const total = sizes.reduce((a, b) => a + b, 0);
+    let done = 0;
+    const estimates: { said: number; truth: number }[] = [];
+    for (const count of sizes) {
+      progress.targetStarted();
+      clock += 3000; // server start-up: not load time
+      progress.observe({ event: 'run:phase', payload: { runId: 1, targetId: 1, phaseIndex: 0, name: 'p', state: 'started', tMs: 0 } });
+      // a steady 8 requests per 250 ms window: 31.25 ms of load per request
+      for (let left = count; left > 0; ) {
+        const n = Math.min(8, left);
+        left -= n;
+        done += n;
+        clock += 250;
+        progress.observe({ event: 'run:window', payload: { runId: 1, targetId: 1, tMs: clock, phaseIndex: 0, count: n, throughput: 0, errors: {}, inFlight: 0, queued: 0, total: null, wait: null, processing: null } });
+        const said = progress.snapshot().remainingMs;
+        if (said !== null && done < total) estimates.push({ said, truth: (total - done) * 31.25 });
+      }
+      progress.observe({ event: 'run:phase', payload: { runId: 1, targetId: 1, phaseIndex: 0, name: 'p', state: 'ended', tMs: clock } });
+      progress.targetEnded('completed');
+    }
+    expect(estimates.length).toBeGreaterThan(20);
+    // within a window's worth of the truth at a steady rate, wherever the run is
+    for (const e of estimates) expect(Math.abs(e.said - e.truth)).toBeLessThan(300);
+  });
+});
