@@ -3,34 +3,17 @@ import type { StartRequest } from '../App';
 import { useApi } from '../ui/ApiContext';
 import { errorMessage } from '../ui/format';
 import { ErrorBox, Panel, Segmented, Toggle } from '../ui/widgets';
-import { CodeView } from './editor/CodeView';
+import { CodeView, type JumpRequest } from './editor/CodeView';
 import { formatDoc } from './editor/doc-path';
 import { FormView } from './editor/FormView';
+import { focusFormField, IssueList } from './editor/IssueList';
 import type { EditorIssue } from './editor/issues';
-import { issueLines } from './editor/json-locate';
 import { isDirty, type Draft } from './draft';
 import { Timeline } from './Timeline';
 import { useValidation } from './useValidation';
+import { VersionList, type LibraryVersion } from './VersionList';
 
 type Mode = 'form' | 'code';
-
-function IssueList({ issues, text }: { issues: readonly EditorIssue[]; text: string }) {
-  const lines = useMemo(() => issueLines(text, issues), [text, issues]);
-  return (
-    <div className="validation bad" data-testid="validation" data-ok="false">
-      <div>
-        {issues.length} problem{issues.length === 1 ? '' : 's'}:
-      </div>
-      <ul className="issues">
-        {issues.map((i, k) => (
-          <li key={k} data-testid="issue" data-path={i.path} data-line={lines[k]}>
-            <span className="muted">line {lines[k]}</span> <code>{i.path === '' ? '(root)' : i.path}</code>: {i.message}
-          </li>
-        ))}
-      </ul>
-    </div>
-  );
-}
 
 function saveText(text: string): string {
   return text.endsWith('\n') ? text : `${text}\n`;
@@ -62,6 +45,7 @@ export function ScenarioEditor({ draft, setDraft, start, busy, onSaved }: Editor
   const [mode, setMode] = useState<Mode>('form');
   const [quick, setQuick] = useState(true);
   const [saveError, setSaveError] = useState<string | null>(null);
+  const [jump, setJump] = useState<JumpRequest | null>(null);
   const v = useValidation(draft.text, quick);
   const text = draft.text;
   const setText = (t: string) => setDraft({ ...draft, text: t });
@@ -77,17 +61,27 @@ export function ScenarioEditor({ draft, setDraft, start, busy, onSaved }: Editor
   const dirty = isDirty(draft);
   const name = parsed.ok && typeof (parsed.doc as { name?: unknown }).name === 'string' ? String((parsed.doc as { name: string }).name) : 'scenario';
 
-  const save = () => {
+  const saveAs = (body: string) => {
     setSaveError(null);
-    api.invoke('library:save', { ...(draft.libraryId === null ? {} : { id: draft.libraryId }), text }).then(
+    api.invoke('library:save', { ...(draft.libraryId === null ? {} : { id: draft.libraryId }), text: body }).then(
       (saved) => {
-        setDraft({ text, baseline: text, libraryId: saved.id, origin: `library: ${saved.name} v${saved.version}` });
+        setDraft({ text: body, baseline: body, libraryId: saved.id, origin: `library: ${saved.name} v${saved.version}`, version: saved.version });
         onSaved();
       },
       (err: unknown) => setSaveError(errorMessage(err)),
     );
   };
-  const run = () => start({ scenario: !dirty && draft.libraryId !== null ? { name } : { text }, quick });
+  const save = () => saveAs(text);
+  const discardOk = () => !dirty || window.confirm('The editor has unsaved changes. Discard them?');
+  const openVersion = (v: LibraryVersion, latest: boolean) => {
+    if (!discardOk() || draft.libraryId === null) return;
+    const origin = `library: ${name} v${v.version}${latest ? '' : ' (an older version: Save makes it the latest)'}`;
+    setDraft({ text: v.text, baseline: v.text, libraryId: draft.libraryId, origin, version: v.version, older: !latest });
+  };
+  const restoreVersion = (v: LibraryVersion) => discardOk() && saveAs(v.text);
+  const pick = (issue: EditorIssue) => (mode === 'code' || !parsed.ok ? setJump((j) => ({ issue, seq: (j?.seq ?? 0) + 1 })) : focusFormField(issue));
+  const run = () => start({ scenario: !dirty && draft.libraryId !== null && draft.older !== true ? { name } : { text }, quick });
+  const saveable = dirty || draft.libraryId === null || draft.older === true;
 
   return (
     <Panel
@@ -115,14 +109,14 @@ export function ScenarioEditor({ draft, setDraft, start, busy, onSaved }: Editor
       {mode === 'code' || !parsed.ok ? (
         <>
           {mode === 'form' && <div className="notice">The text is not JSON yet, so the form cannot show it: fix it here first.</div>}
-          <CodeView text={text} onChange={setText} issues={issues} />
+          <CodeView text={text} onChange={setText} issues={issues} jump={jump} />
         </>
       ) : (
         <FormView doc={parsed.doc} onDoc={(doc) => setText(formatDoc(doc))} issues={issues ?? []} />
       )}
       {v.state === 'checking' && <div className="validation muted">checking…</div>}
       {v.state === 'failed' && <div className="validation bad">Could not validate: {v.message}</div>}
-      {issues !== null && issues.length > 0 && <IssueList issues={issues} text={text} />}
+      {issues !== null && issues.length > 0 && <IssueList issues={issues} text={text} onPick={pick} />}
       {v.state === 'done' && v.result.ok && (
         <>
           <div className="validation ok" data-testid="validation" data-ok="true">
@@ -133,10 +127,11 @@ export function ScenarioEditor({ draft, setDraft, start, busy, onSaved }: Editor
         </>
       )}
       <ErrorBox message={saveError} onDismiss={() => setSaveError(null)} />
+      {draft.libraryId !== null && <VersionList libraryId={draft.libraryId} shown={dirty ? undefined : draft.version} reloadKey={draft.origin} onOpen={openVersion} onRestore={restoreVersion} />}
       <div className="toolbar editor-actions">
         <Toggle checked={quick} onChange={setQuick} label="quick" title="apply the scenario's quick profile (preview and run)" />
         <span className="spacer" />
-        <button type="button" className="btn" disabled={!valid || !dirty} onClick={save} data-testid="editor-save" title={dirty ? undefined : 'no unsaved changes'}>
+        <button type="button" className="btn" disabled={!valid || !saveable} onClick={save} data-testid="editor-save" title={saveable ? undefined : 'no unsaved changes'}>
           {draft.libraryId === null ? 'Save to library' : 'Save'}
         </button>
         <button type="button" className="btn btn-primary" disabled={!valid || busy} onClick={run} data-testid="editor-run" title={busy ? 'a run is in progress' : valid ? undefined : 'fix the problems first'}>

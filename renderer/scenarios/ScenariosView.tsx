@@ -32,7 +32,7 @@ export function ScenariosView({ draft, setDraft, start, busy }: ScenariosViewPro
     if (!discardOk(draft)) return;
     setActionError(null);
     api.invoke('scenarios:get', { name: s.name }).then((r) => {
-      if (r.id !== undefined) setDraft(draftOf(r.text, `library: ${r.name} v${r.version ?? '?'}`, r.id, true));
+      if (r.id !== undefined) setDraft({ ...draftOf(r.text, `library: ${r.name} v${r.version ?? '?'}`, r.id, true), ...(r.version === undefined ? {} : { version: r.version }) });
       else setDraft(draftOf(duplicateText(r.text, freshName(list, `${r.name}-copy`)), `copy of built-in ${r.name}`, null, false));
     }, fail);
   };

@@ -1,9 +1,11 @@
 import type { PlannedPhase, TimelinePlan } from '../../contract/timeline';
 import { count } from '../ui/format';
+import './timeline.css';
 
 // The phases of each server run on a time axis, before anything runs: where each starts (its `at`,
 // or after the previous one), how long it lasts, how many requests it should send, and what drives
 // it. One block per cell of the matrix, as it would run (the quick profile applied when it is on).
+// A ramp is drawn as its slope (the load at each corner), not as a flat block.
 
 /** An open-ended phase (it lasts until its requests are done) is drawn this wide on the axis. */
 const OPEN_SHARE = 0.12;
@@ -16,18 +18,31 @@ function axisEnd(phases: readonly PlannedPhase[]): number {
 
 const sec = (ms: number) => `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s`;
 
+/** The ramp's area in a 100 × 100 box: x is time across the phase, y the load (top = its highest). */
+function RampShape({ ramp, durationMs }: { ramp: NonNullable<PlannedPhase['ramp']>; durationMs: number }) {
+  const top = Math.max(1, ...ramp.points.map((p) => p.value));
+  const corners = ramp.points.map((p) => `${((p.atMs / Math.max(1, durationMs)) * 100).toFixed(2)},${(100 - (p.value / top) * 100).toFixed(2)}`);
+  return (
+    <svg className="tl-ramp" viewBox="0 0 100 100" preserveAspectRatio="none" aria-hidden data-testid="timeline-ramp" data-values={ramp.points.map((p) => p.value).join(' ')}>
+      <polygon points={`0,100 ${corners.join(' ')} 100,100`} />
+    </svg>
+  );
+}
+
 function PhaseBar({ p, end }: { p: PlannedPhase; end: number }) {
   const width = p.durationMs === null ? OPEN_SHARE * 100 : (p.durationMs / end) * 100;
   const title = `${p.name}: ${p.load}; starts at ${sec(p.startMs)}${p.durationMs === null ? ', lasts until its requests are done' : `, lasts ${sec(p.durationMs)}`}${p.expectedRequests === null ? '' : `; about ${count(p.expectedRequests)} requests`}`;
+  const ramp = p.ramp !== undefined && p.durationMs !== null ? p.ramp : null;
   return (
     <div
-      className={`tl-phase tl-${p.executor} ${p.durationMs === null ? 'tl-open' : ''}`}
+      className={`tl-phase tl-${p.executor} ${p.durationMs === null ? 'tl-open' : ''} ${ramp ? 'tl-ramped' : ''}`}
       style={{ left: `${(p.startMs / end) * 100}%`, width: `${Math.max(width, 2)}%` }}
       title={title}
       data-testid="timeline-phase"
       data-start={p.startMs}
       data-requests={p.expectedRequests ?? ''}
     >
+      {ramp && p.durationMs !== null && <RampShape ramp={ramp} durationMs={p.durationMs} />}
       <span className="tl-name">{p.name}</span>
       <span className="tl-load">{p.load}</span>
       <span className="tl-count">{p.expectedRequests === null ? 'as fast as served' : `≈ ${count(p.expectedRequests)} req`}</span>
@@ -56,8 +71,11 @@ export function Timeline({ plan }: { plan: TimelinePlan }) {
                   {server.phases.map((p) => (
                     <PhaseBar key={p.index} p={p} end={end} />
                   ))}
-                  <span className="tl-end small muted">{sec(Math.max(...server.phases.map((p) => p.startMs + (p.durationMs ?? 0))))}</span>
                 </div>
+                {/* its own column, beside the track: below it, the next row covered it */}
+                <span className="tl-end small muted" data-testid="timeline-end" title="when this server run's timed phases end">
+                  {sec(Math.max(...server.phases.map((p) => p.startMs + (p.durationMs ?? 0))))}
+                </span>
               </div>
             );
           })}

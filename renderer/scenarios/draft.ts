@@ -12,6 +12,10 @@ export interface Draft {
   libraryId: number | null;
   /** shown in the editor's header: "new", "copy of built-in x", "library: x v3", "run #12" */
   origin: string;
+  /** the library version the text was opened (or saved) as */
+  version?: number;
+  /** an older library version is shown: Run sends its text (the name runs the latest), Save restores it */
+  older?: boolean;
 }
 
 export const isDirty = (d: Draft | null): boolean => d !== null && d.text !== d.baseline;
@@ -60,7 +64,8 @@ export function draftOf(text: string, origin: string, libraryId: number | null, 
 export function runDraft(runId: number, s: RunScenarioSource): Draft {
   const o = s.origin;
   if (o.kind === 'library') {
-    return draftOf(s.text, `run #${runId}: library ${o.name} v${o.version}${o.latest ? '' : ' (an older version)'}`, o.id, true);
+    return { ...draftOf(s.text, `run #${runId}: library ${o.name} v${o.version}${o.latest ? '' : ' (an older version)'}`, o.id, true), version: o.version, older: !o.latest };
   }
-  return draftOf(s.text, `run #${runId}: ${o.kind === 'builtin' ? `built-in ${o.name}` : o.name} (a copy)`, null, false);
+  // Opened as the run had it: not an unsaved change until edited (Save to library still offers itself).
+  return draftOf(s.text, `run #${runId}: ${o.kind === 'builtin' ? `built-in ${o.name}` : o.name} (a copy)`, null, true);
 }

@@ -11,7 +11,7 @@ import type { JSONSchema7 } from 'json-schema';
 import { useEffect, useRef } from 'react';
 import schemaJson from '../../../scenarios/scenario.schema.json';
 import type { EditorIssue } from './issues';
-import { locatePath } from './json-locate';
+import { issueSegments, locatePath } from './json-locate';
 
 // The code view: CodeMirror 6 with completion and hover docs from the published scenario JSON Schema
 // (codemirror-json-schema), and the engine's own validation issues as inline markers, each at the
@@ -20,7 +20,15 @@ import { locatePath } from './json-locate';
 // The generated file is a JSON Schema by construction (a test checks it equals what zod writes).
 const schema = schemaJson as unknown as JSONSchema7;
 
-export function CodeView({ text, onChange, issues }: { text: string; onChange: (text: string) => void; issues: readonly EditorIssue[] | null }) {
+/** A problem picked in the list: the cursor goes to it (seq tells two clicks on the same one apart). */
+export interface JumpRequest {
+  issue: EditorIssue;
+  seq: number;
+}
+
+const issueRange = (state: EditorState, i: EditorIssue) => (i.line !== undefined ? positionOf(state, i.line, i.column ?? 1) : locatePath(state, issueSegments(i)));
+
+export function CodeView({ text, onChange, issues, jump }: { text: string; onChange: (text: string) => void; issues: readonly EditorIssue[] | null; jump?: JumpRequest | null }) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const onChangeRef = useRef(onChange);
@@ -71,12 +79,17 @@ export function CodeView({ text, onChange, issues }: { text: string; onChange: (
   useEffect(() => {
     const v = view.current;
     if (!v) return;
-    const diagnostics: Diagnostic[] = (issues ?? []).map((i) => {
-      const at = i.line !== undefined ? positionOf(v.state, i.line, i.column ?? 1) : locatePath(v.state, i.path);
-      return { ...at, severity: 'error', message: `${i.path}: ${i.message}`, source: 'loadscope' };
-    });
+    const diagnostics: Diagnostic[] = (issues ?? []).map((i) => ({ ...issueRange(v.state, i), severity: 'error', message: `${i.path}: ${i.message}`, source: 'loadscope' }));
     v.dispatch(setDiagnostics(v.state, diagnostics));
   }, [issues, text]);
+
+  useEffect(() => {
+    const v = view.current;
+    if (!v || !jump) return;
+    const { from } = issueRange(v.state, jump.issue);
+    v.dispatch({ selection: { anchor: from }, scrollIntoView: true });
+    v.focus();
+  }, [jump]);
 
   return <div className="code-view" ref={host} />;
 }

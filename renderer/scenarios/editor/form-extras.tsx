@@ -1,5 +1,7 @@
+import { useMemo } from 'react';
 import { getAt } from './doc-path';
 import { Field, Item, Section, type FormBinding } from './form-fields';
+import { parameterPaths, type ParamPath } from './param-paths';
 
 // Thresholds, the matrix and the quick profile: lists of small rows.
 
@@ -20,22 +22,43 @@ export function ThresholdsSection({ b }: { b: FormBinding }) {
   );
 }
 
+/** The parameter a matrix or quick entry sets, picked by name; the raw path stays editable beside it. */
+function PathPicker({ value, params, onPick, testId }: { value: string; params: readonly ParamPath[]; onPick: (path: string) => void; testId: string }) {
+  const known = params.some((p) => p.path === value);
+  return (
+    <label className="form-field">
+      <span className="field-label">parameter</span>
+      <select value={known ? value : ''} data-testid={testId} onChange={(e) => e.target.value !== '' && onPick(e.target.value)}>
+        {!known && <option value="">(another path: see the path field)</option>}
+        {params.map((p) => (
+          <option key={p.path} value={p.path}>
+            {p.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /** matrix and quick: `path -> values` (matrix) or `path -> value` (quick), keys renamed in place. */
 function KeyedSection({ b, root, title, hint, fresh }: { b: FormBinding; root: 'matrix' | 'quick'; title: string; hint: string; fresh: unknown }) {
   const value = getAt(b.doc, [root]);
   const entries = typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.entries(value) : [];
+  const params = useMemo(() => parameterPaths(b.doc), [b.doc]);
   const rename = (from: string, to: string) => {
     const next = Object.fromEntries(entries.map(([k, v]) => [k === from ? to : k, v]));
     b.update([root], next);
   };
   return (
-    <Section title={title} addLabel="entry" path={root} b={b} onAdd={() => b.update([root, `phases[0].${entries.length === 0 ? 'count' : `x${entries.length}`}`], fresh)}>
+    <Section title={title} addLabel="entry" path={root} b={b} onAdd={() => b.update([root, params.find((p) => !(p.path in Object.fromEntries(entries)))?.path ?? `phases[0].x${entries.length}`], fresh)}>
       {entries.length === 0 && <p className="muted small">{hint}</p>}
       {entries.map(([key], i) => (
-        <Item key={i} title={key} path={`${root}.${key}`} b={b} onRemove={() => b.update([root], entries.length === 1 ? undefined : Object.fromEntries(entries.filter(([k]) => k !== key)))}>
+        <Item key={i} title={params.find((p) => p.path === key)?.label ?? key} path={`${root}.${key}`} b={b} onRemove={() => b.update([root], entries.length === 1 ? undefined : Object.fromEntries(entries.filter(([k]) => k !== key)))}>
+          <PathPicker value={key} params={params} onPick={(to) => to !== key && rename(key, to)} testId={`param-${root}-${i}`} />
           <label className="form-field">
             <span className="field-label">path</span>
-            <input type="text" defaultValue={key} onBlur={(e) => e.target.value !== key && rename(key, e.target.value)} />
+            {/* keyed by the path, so a pick above shows here */}
+            <input key={key} type="text" defaultValue={key} data-testid={`path-${root}-${i}`} onBlur={(e) => e.target.value !== key && rename(key, e.target.value)} />
           </label>
           <Field b={b} path={[root, key]} label={root === 'matrix' ? 'values (JSON list)' : 'value (JSON)'} kind="json" />
         </Item>

@@ -64,13 +64,14 @@ function DraftInput({ value, kind, onCommit, placeholder, testId }: { value: unk
   );
 }
 
-export function Field({ b, path, label, kind = 'text', placeholder, hint }: { b: FormBinding; path: readonly Segment[]; label: string; kind?: Kind; placeholder?: string; hint?: string }) {
+export function Field({ b, path, label, kind = 'text', placeholder, hint, note }: { b: FormBinding; path: readonly Segment[]; label: string; kind?: Kind; placeholder?: string; hint?: string; note?: string }) {
   const key = formatDocPath(path);
   const error = b.errors.get(key);
   return (
     <label className={`form-field ${error ? 'has-error' : ''}`} data-path={key} title={hint}>
       <span className="field-label">{label}</span>
       <DraftInput value={getAt(b.doc, path)} kind={kind} placeholder={placeholder} testId={`field-${key}`} onCommit={(v) => b.update(path, v)} />
+      {note && <span className="field-note">{note}</span>}
       {error && <span className="field-error" data-testid="field-error">{error}</span>}
     </label>
   );

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Phase } from '../../../contract/scenario';
-import { getAt, type Segment } from './doc-path';
+import { formatDocPath, getAt, type Segment } from './doc-path';
 import { Field, Item, Section, SelectField, type FormBinding } from './form-fields';
 
 // Phases: executor, size, rate and ramp, users, offset, and their request templates with expectations.
@@ -36,6 +36,12 @@ const PHASE_SCHEMAS = new Map<string, PhaseField[]>(
 );
 const EXECUTORS: readonly string[] = [...PHASE_SCHEMAS.keys()];
 
+/** The number fields of an executor's phases, with their form labels (the matrix and quick path picker). */
+export function phaseNumberFields(executor: unknown): { key: string; label: string }[] {
+  const fields = typeof executor === 'string' ? (PHASE_SCHEMAS.get(executor) ?? []) : [];
+  return [...fields.filter((f) => f.kind === 'number').map((f) => ({ key: f.key, label: LABELS[f.key] ?? f.key })), { key: 'clients', label: 'client groups' }];
+}
+
 /** A phase switched to another executor keeps what all phases share and gets that executor's sizes. */
 function switchExecutor(phase: unknown, executor: string): Record<string, unknown> {
   const p = (typeof phase === 'object' && phase !== null ? phase : {}) as Record<string, unknown>;
@@ -63,6 +69,25 @@ function ExecutorFields({ b, at }: { b: FormBinding; at: readonly Segment[] }) {
       )}
     </>
   );
+}
+
+/**
+ * `clients` is how many independent client groups run the phase at once, each with the phase's full
+ * load (2 groups of 10 users are 20 users). Most phases have one, so the field shows only when set.
+ */
+function ClientsField({ b, at }: { b: FormBinding; at: readonly Segment[] }) {
+  const clients = getAt(b.doc, [...at, 'clients']);
+  const path = formatDocPath([...at, 'clients']);
+  if (clients === undefined || clients === 1) {
+    if (b.errors.has(path)) return <Field b={b} path={[...at, 'clients']} label="client groups" kind="number" />;
+    return (
+      <button type="button" className="btn-link small" data-testid={`add-clients-${path}`} onClick={() => b.update([...at, 'clients'], 2)} title="run several independent copies of this phase at once">
+        + client groups
+      </button>
+    );
+  }
+  const note = `${typeof clients === 'number' ? clients : 'n'} independent groups at once, each with this phase's full load`;
+  return <Field b={b} path={[...at, 'clients']} label="client groups" kind="number" placeholder="1" hint="independent client groups running this phase at once; empty or 1: one" note={note} />;
 }
 
 function RequestsEditor({ b, at }: { b: FormBinding; at: readonly Segment[] }) {
@@ -103,8 +128,8 @@ export function PhasesSection({ b }: { b: FormBinding }) {
             <Field b={b} path={[...at, 'name']} label="name" placeholder={`phase ${i + 1}`} />
             <SelectField b={b} path={[...at, 'executor']} label="executor" options={EXECUTORS} onSelect={(v) => b.update(at, switchExecutor(phase, v))} />
             <Field b={b} path={[...at, 'at']} label="at (ms)" kind="number" placeholder="after previous" hint="start offset from the server run start" />
-            <Field b={b} path={[...at, 'clients']} label="clients" kind="number" placeholder="1" />
             <ExecutorFields b={b} at={at} />
+            <ClientsField b={b} at={at} />
             <RequestsEditor b={b} at={at} />
           </Item>
         );

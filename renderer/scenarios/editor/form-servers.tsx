@@ -12,13 +12,13 @@ interface OptionField {
   choices: string[] | null;
 }
 
-const optionFields = (arch: Architecture): OptionField[] => {
+export const optionFields = (arch: Architecture): OptionField[] => {
   const schema = z.toJSONSchema(architectureOptions[arch], { io: 'input' });
   const props = (schema.properties ?? {}) as Record<string, { description?: string; enum?: unknown[] }>;
   return Object.entries(props).map(([key, p]) => ({ key, description: p.description ?? '', choices: Array.isArray(p.enum) ? p.enum.map(String) : null }));
 };
 
-const isArchitecture = (v: unknown): v is Architecture => typeof v === 'string' && (ARCHITECTURES as readonly string[]).includes(v);
+export const isArchitecture = (v: unknown): v is Architecture => typeof v === 'string' && (ARCHITECTURES as readonly string[]).includes(v);
 
 export function ServersSection({ b }: { b: FormBinding }) {
   const servers = getAt(b.doc, ['servers']);

@@ -11,12 +11,19 @@ const lineOf = (needle: string) => text.split('\n').findIndex((l) => l.includes(
 
 describe('where an issue is in the text', () => {
   it('finds a path at the line of its field, a missing key at its object, a syntax error at its own line', () => {
-    expect(issueLines(text, [{ path: 'servers[1].options.workers' }, { path: 'phases[0].users' }, { path: 'phases[0].count' }, { path: '(json)', line: 7 }])).toEqual([
+    const at = (path: string, line?: number) => ({ path, message: 'x', ...(line === undefined ? {} : { line }) });
+    expect(issueLines(text, [at('servers[1].options.workers'), at('phases[0].users'), at('phases[0].count'), at('(json)', 7)])).toEqual([
       lineOf('"workers": "two"'),
       lineOf('"users": 3'),
       lineOf('"executor": "closed"') - 1,
       7,
     ]);
+  });
+
+  it('finds an unknown key (reported on its object) at the key itself', () => {
+    const withExtra = formatDoc({ name: 'x', phases: [{ executor: 'closed', users: 3, cuont: 5 }] });
+    const line = withExtra.split('\n').findIndex((l) => l.includes('"cuont"')) + 1;
+    expect(issueLines(withExtra, [{ path: 'phases[0]', message: 'unknown key "cuont" (did you mean "count"?)' }])).toEqual([line]);
   });
 });
 

@@ -2,7 +2,7 @@ import { json } from '@codemirror/lang-json';
 import { ensureSyntaxTree, syntaxTree } from '@codemirror/language';
 import { EditorState } from '@codemirror/state';
 import type { SyntaxNode } from '@lezer/common';
-import { parseDocPath } from './doc-path';
+import { parseDocPath, type Segment } from './doc-path';
 
 // Where a validation issue's path (`phases[1].rate`) is in the code view's text: walk the JSON syntax
 // tree down the path as far as it goes (a missing key marks its parent object), so every issue gets
@@ -16,12 +16,29 @@ const children = (node: SyntaxNode): SyntaxNode[] => {
 
 const VALUE_NODES = new Set(['Object', 'Array', 'String', 'Number', 'True', 'False', 'Null']);
 
-export function locatePath(state: EditorState, path: string): { from: number; to: number } {
+/**
+ * The segments an issue points at: its path, and for an unknown key (reported on the object that
+ * holds it) that key too, so the marker sits on the key, not on the enclosing `{`.
+ */
+export function issueSegments(issue: { path: string; message: string }): Segment[] {
+  const segments = parseDocPath(issue.path);
+  const unknown = /^unknown key ("(?:[^"\\]|\\.)*")/.exec(issue.message);
+  if (unknown) {
+    try {
+      segments.push(JSON.parse(unknown[1]!) as string);
+    } catch {
+      // not a JSON string after all: the object is marked
+    }
+  }
+  return segments;
+}
+
+export function locatePath(state: EditorState, path: string | readonly Segment[]): { from: number; to: number } {
   const tree = ensureSyntaxTree(state, state.doc.length, 2000) ?? syntaxTree(state);
   let node: SyntaxNode | null = children(tree.topNode).find((c) => VALUE_NODES.has(c.name)) ?? null;
   if (!node) return { from: 0, to: Math.min(1, state.doc.length) };
   let mark: { from: number; to: number } = { from: node.from, to: Math.min(node.to, node.from + 1) };
-  for (const seg of parseDocPath(path)) {
+  for (const seg of typeof path === 'string' ? parseDocPath(path) : path) {
     let next: SyntaxNode | null = null;
     if (typeof seg === 'number' && node.name === 'Array') {
       next = children(node).filter((c) => VALUE_NODES.has(c.name))[seg] ?? null;
@@ -44,7 +61,7 @@ export function locatePath(state: EditorState, path: string): { from: number; to
 }
 
 /** The 1-based line of each issue in `text` (its own line for a JSON syntax error, else its path's). */
-export function issueLines(text: string, issues: ReadonlyArray<{ path: string; line?: number }>): number[] {
+export function issueLines(text: string, issues: ReadonlyArray<{ path: string; message: string; line?: number }>): number[] {
   const state = EditorState.create({ doc: text, extensions: [json()] });
-  return issues.map((i) => i.line ?? state.doc.lineAt(locatePath(state, i.path).from).number);
+  return issues.map((i) => i.line ?? state.doc.lineAt(locatePath(state, issueSegments(i)).from).number);
 }
