@@ -26,7 +26,7 @@ export function ThresholdsSection({ b }: { b: FormBinding }) {
 function PathPicker({ value, params, onPick, testId }: { value: string; params: readonly ParamPath[]; onPick: (path: string) => void; testId: string }) {
   const known = params.some((p) => p.path === value);
   return (
-    <label className="form-field">
+    <label className="form-field param-pick">
       <span className="field-label">parameter</span>
       <select value={known ? value : ''} data-testid={testId} onChange={(e) => e.target.value !== '' && onPick(e.target.value)}>
         {!known && <option value="">(another path: see the path field)</option>}
