@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeReportRuns, readCsv, type ReportRuns, type ShowJson } from '../cli/test-support/report-runs.js';
-import { openBrowser, type OpenBrowser } from './test-support/browser.js';
+import { openBrowser, VIEWPORT, type OpenBrowser } from './test-support/browser.js';
 import { startHost, type RunningHost } from './test-support/host.js';
 import { chartInk, figuresOf, noNetwork, phaseFigures, pixels, reportPairs, viewPairs } from './test-support/report-page.js';
 
@@ -34,6 +34,15 @@ function showValue(p: ShowJson['servers'][number]['phases'][number], field: stri
   const stats = p[head as 'total'];
   return stats === null ? undefined : stats[tail as 'p99'];
 }
+
+/** Per run of a comparison's side-by-side section: its column and every table and block in it, as [x, y, width, height]. */
+const SIDE_BY_SIDE_BOXES = `[...document.querySelectorAll('.runs > .run')].map((run) => {
+  const box = (el) => { const r = el.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; };
+  return { run: box(run), boxes: [...run.querySelectorAll('table, pre, dl, h2, h3')].map(box) };
+})`;
+
+const intersects = (a: readonly number[], b: readonly number[]): boolean =>
+  a[0]! < b[0]! + b[2]! - 0.5 && b[0]! < a[0]! + a[2]! - 0.5 && a[1]! < b[1]! + b[3]! - 0.5 && b[1]! < a[1]! + a[3]! - 0.5;
 
 async function openReport(path: string): Promise<void> {
   await page().goto(pathToFileURL(path).href);
@@ -98,6 +107,28 @@ describe('the HTML report, opened from disk with the network off', () => {
     for (const [id, n] of Object.entries(ink)) expect(n, `chart ${id} is drawn`).toBeGreaterThan(500);
     const pairs = await page().locator('section.pair').count();
     expect(pairs).toBe(4); // 2 servers x 2 phases
+  });
+
+  it("the comparison's runs side by side: no run's table or block runs into another run's, at 1440 and 1024 px", async () => {
+    for (const width of [1440, 1024]) {
+      await page().setViewportSize({ width, height: 900 });
+      await openReport(file('compare.html'));
+      const runs = await page().evaluate<{ run: number[]; boxes: number[][] }[]>(SIDE_BY_SIDE_BOXES);
+      expect(runs).toHaveLength(2);
+      const overlaps: string[] = [];
+      runs.forEach((a, i) =>
+        runs.forEach((b, j) => {
+          if (j <= i) return;
+          for (const x of a.boxes) for (const y of b.boxes) if (intersects(x, y)) overlaps.push(`run ${i} [${x.join(',')}] and run ${j} [${y.join(',')}]`);
+        }),
+      );
+      expect(overlaps, `${width} px`).toEqual([]);
+      // and each run's boxes stay inside its own column, inside the window
+      for (const r of runs) for (const box of r.boxes) expect(box[0]! + box[2]!, `${width} px`).toBeLessThanOrEqual(Math.min(r.run[0]! + r.run[2]!, width) + 1);
+      await page().locator('.runs').scrollIntoViewIfNeeded();
+      if (process.env.LOADSCOPE_SHOTS !== undefined) await page().screenshot({ path: join(process.env.LOADSCOPE_SHOTS, `compare-side-by-side-${width}.png`) });
+    }
+    await page().setViewportSize(VIEWPORT);
   });
 });
 

@@ -82,6 +82,8 @@ export function reportTablesBlock(report: RunReport): string {
   return `<h2>The scenario's report tables</h2>${tables.join('')}`;
 }
 
+// In the compare report's side-by-side runs each run keeps to its column: a table wider than it scrolls
+// inside its own box (display:block) instead of running under the next run's tables.
 export const STYLE = `
 body{font-family:"Segoe UI",system-ui,"DejaVu Sans",sans-serif;color:#1f2328;background:#fff;margin:24px;max-width:1500px}
 h1{margin:0 0 4px;font-size:24px} h2{margin:28px 0 8px;font-size:19px;border-bottom:1px solid #d0d7de;padding-bottom:4px} h3{margin:16px 0 6px;font-size:15px}
@@ -91,7 +93,8 @@ table.data .left{text-align:left} table.data thead th{background:#f6f8fa}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;font-size:14px} dt{color:#57606a}
 pre.scenario{background:#f6f8fa;padding:10px;font-size:12px;overflow:auto;max-height:480px}
 .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(620px,1fr));gap:12px} .chart{height:400px;border:1px solid #eaeef2}
-.runs{display:grid;grid-auto-flow:column;grid-auto-columns:minmax(480px,1fr);gap:20px;overflow-x:auto}
+.runs{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,460px),1fr));gap:20px}
+.run{min-width:0} .run h2,.run h3,.run dd{overflow-wrap:anywhere} .run table.data{display:block;max-width:100%;overflow-x:auto} .run dl.facts{grid-template-columns:max-content minmax(0,1fr)}
 td.better{color:#1a7f37} td.worse{color:#cf222e} tr.pass .verdict{color:#1a7f37;font-weight:bold} tr.fail .verdict{color:#cf222e;font-weight:bold}`;
 
 export function thresholdsBlock(report: RunReport): string {
