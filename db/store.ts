@@ -101,8 +101,12 @@ export interface Store {
   addCells(runId: number, cells: readonly CellInfo[]): void;
   createTarget(target: NewTarget): number;
   updateTarget(targetId: number, update: TargetUpdate): void;
-  /** Ends a run. Targets still running become cancelled (run cancelled) or failed; pending ones skipped. */
-  finishRun(runId: number, status: Exclude<RunStatus, 'running'>, reason: string | null, report?: readonly ReportTableResult[]): void;
+  /**
+   * Ends a run. Targets still running become cancelled (run cancelled) or failed; pending ones skipped.
+   * Its duration is from its creation to now unless `durationMs` says otherwise (an import: the span
+   * of its points, not how long reading the files took).
+   */
+  finishRun(runId: number, status: Exclude<RunStatus, 'running'>, reason: string | null, report?: readonly ReportTableResult[], durationMs?: number): void;
   savePhase(targetId: number, phase: PhaseResult, histograms: HistogramSet): void;
   /** Replaces a run's engine note (a k6 run learns what it dropped only at its end). */
   setEngineNote(runId: number, note: string | null): void;
@@ -305,13 +309,13 @@ class SqliteStore implements Store {
     }));
   }
 
-  finishRun(runId: number, status: Exclude<RunStatus, 'running'>, reason: string | null, report?: readonly ReportTableResult[]): void {
+  finishRun(runId: number, status: Exclude<RunStatus, 'running'>, reason: string | null, report?: readonly ReportTableResult[], measuredMs?: number): void {
     this.writing(this.db.transaction(() => {
       const createdAt = this.stmt.runCreatedAt.get(runId);
       if (typeof createdAt !== 'string') throw runNotFound(runId);
       const now = new Date();
       const started = Date.parse(createdAt);
-      const durationMs = Number.isFinite(started) ? now.getTime() - started : null;
+      const durationMs = measuredMs ?? (Number.isFinite(started) ? now.getTime() - started : null);
       this.stmt.finishRun.run(status, reason, now.toISOString(), durationMs, report === undefined ? null : toJson(report), runId);
       if (status !== 'completed') {
         this.stmt.endTargets.run(status === 'cancelled' ? 'cancelled' : 'failed', reason ?? `the run ${status}`, runId);

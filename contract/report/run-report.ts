@@ -1,4 +1,5 @@
 import type { EChartsOption } from 'echarts';
+import { engineGlossaryLines, missingReasons, phaseFigures } from '../engine-figures.js';
 import { clampPercentiles } from '../measurement.js';
 import { ERROR_KINDS, type ErrorKind, type LatencyStats, type LiveWindow, type MachineInfo, type ReportTableResult, type RunSummary, type ServerSample } from '../results.js';
 import { inFlightOption, latencyOption, meanBarsOption, percentileOption, serverOption, throughputOption, withTitle, type LatencyMetric, type MeanBar, type PercentileCurve } from './chart-options.js';
@@ -107,6 +108,8 @@ export interface RunReport {
   charts: ReportChart[];
   /** a capacity search's per-server figures (its charts are 'capacity-curve' and 'capacity-usl'); null for other runs */
   capacity: ServerCapacity[] | null;
+  /** what the run's engine measures where it is not the native driver (engineNotes) */
+  engineNotes: string[];
 }
 
 export interface CurveInput {
@@ -121,6 +124,16 @@ export interface RunReportInput {
   windows: readonly LiveWindow[];
   samples: readonly ServerSample[];
   curves: readonly CurveInput[];
+}
+
+const latencyOf = (s: ReturnType<typeof phaseFigures>['stats']): Record<LatencyKey, Stats5 | null> => ({
+  total: stats5(s.total), wait: stats5(s.wait), processing: stats5(s.processing), serverWait: stats5(s.serverWait), lag: stats5(s.lag),
+});
+
+/** What a k6 run's figures mean and why some are "-", for a report's footnotes; none for a native run. */
+export function engineNotes(run: RunSummary): string[] {
+  if (run.engine !== 'k6') return [];
+  return [`Load sent by k6. ${run.engineNote ?? ''}`.trim(), ...engineGlossaryLines('k6', ['total', 'lag']), ...missingReasons('k6', run.targets.flatMap((t) => t.phases)).map((r) => `- ${r}`)];
 }
 
 export function phaseRows(run: RunSummary): PhaseRow[] {
@@ -142,7 +155,8 @@ export function phaseRows(run: RunSummary): PhaseRow[] {
         errors,
         errorsTotal: Object.values(errors).reduce((a, b) => a + b, 0),
         throughput: p.throughput,
-        latency: { total: stats5(p.total), wait: stats5(p.wait), processing: stats5(p.processing), serverWait: stats5(p.serverWait), lag: stats5(p.lag) },
+        // only what the run's engine measured: a k6 run's lag (and wait without Server-Timing) is null, not 0
+        latency: latencyOf(phaseFigures(run.engine, p).stats),
       };
     }),
   );
@@ -220,7 +234,7 @@ export function buildRunReport(input: RunReportInput, p: Palette): RunReport {
   return {
     runId: run.id,
     title: `Run ${run.id}: ${run.title}`,
-    subtitle: `${run.scenarioName}${run.quick ? ' · quick profile' : ''} · ${run.status} · ${run.createdAt}`,
+    subtitle: `${run.scenarioName}${run.quick ? ' · quick profile' : ''}${run.engine === 'k6' ? ' · load sent by k6' : ''} · ${run.status} · ${run.createdAt}`,
     status: run.status,
     problem: problemOf(run),
     targetProblems: run.targets
@@ -238,5 +252,6 @@ export function buildRunReport(input: RunReportInput, p: Palette): RunReport {
     thresholds: thresholdsOf(run),
     charts,
     capacity,
+    engineNotes: engineNotes(run),
   };
 }

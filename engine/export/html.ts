@@ -74,7 +74,7 @@ export function runHtml(report: RunReport): string {
   const body = `<header data-run-id="${report.runId}"><h1>${esc(report.title)}</h1><div class="muted">${esc(report.subtitle)}</div></header>
 ${problemBlock(report)}
 ${runSection(report, true)}
-<footer class="muted"><p>Written by Loadscope. Times are ms unless a heading says otherwise.</p></footer>`;
+<footer class="muted">${report.engineNotes.map((n) => `<p data-engine-note>${esc(n)}</p>`).join('')}<p>Written by Loadscope. Times are ms unless a heading says otherwise.</p></footer>`;
   return page(report.title, body, report.charts);
 }
 
