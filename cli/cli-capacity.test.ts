@@ -17,7 +17,7 @@ import { fmtNum } from './format/table.js';
 // against its own stored figures (engine/run/test-support/capacity-checks.ts) and against what no
 // machine beats, and every view must print the figures --json states, whatever they are.
 
-type ShownCapacity = { name: string; sustainable: number | null; interval: [number | null, number | null]; mode: string; unit: string; limitedBy: string; knee: number | null; ended: string; steps: { offered: number; throughput: number; verdict: StepVerdict }[] };
+type ShownCapacity = { name: string; sustainable: number | null; lowerBound: boolean; interval: [number | null, number | null]; mode: string; unit: string; limitedBy: string; knee: number | null; ended: string; steps: { offered: number; throughput: number; verdict: StepVerdict }[] };
 const SEARCH = { maxRate: 1000, maxSteps: 4, maxLagMs: 100, latency: { sample: 'total', stat: 'p99', maxMs: 300 } } as const;
 /** A load as the CLI's tables print it. */
 const shown = (r: number | null) => (r === null ? '-' : fmtNum(r, Number.isInteger(r) || r >= 100 ? 0 : 1));
@@ -76,7 +76,11 @@ describe('loadscope run / show of a capacity search', () => {
     const show = cli('show', String(runJson.runId));
     expect(show.status, show.stderr).toBe(0);
     expect(show.stdout).toMatch(/^Capacity \(the highest offered open-loop rate/m);
-    const row = `^sequential\\s+${escape(shown(server!.sustainable))}\\s+${escape(shown(server!.interval[0]))} – ${escape(shown(server!.interval[1]))}\\s+${server!.limitedBy}\\s+${escape(shown(server!.knee))} req/s\\s+${server!.ended}`;
+    // a sustainable load the machine could not drive past is a lower bound ("≥ n"); a bracket with no held step reads "below n"
+    const [held, broke] = server!.interval;
+    const sustainable = server!.sustainable === null ? '-' : `${server!.lowerBound ? '≥ ' : ''}${shown(server!.sustainable)}`;
+    const bracket = broke !== null ? (held === null ? `below ${shown(broke)}` : `${shown(held)} – ${shown(broke)}`) : held === null ? 'not measured' : server!.limitedBy === 'generator' ? `at least ${shown(held)}` : `none broke up to ${shown(held)}`;
+    const row = `^sequential\\s+${escape(sustainable)}\\s+${escape(bracket)}\\s+${server!.limitedBy}\\s+${escape(shown(server!.knee))} req/s\\s+${server!.ended}`;
     expect(show.stdout).toMatch(new RegExp(row, 'm'));
     expect(show.stdout).toMatch(/^Capacity search steps/m);
     // each step on its own line: offered, achieved, and its verdict (held, or broke with the reason)

@@ -58,9 +58,11 @@ describe('the capacity search', () => {
     expect(r.detail).toMatch(/load generator could not keep its schedule at 400 req\/s.*at least 200 req\/s, not measured beyond/);
   });
 
-  it("judges a stored step's phase: the generator's lag first, then errors, achieved rate and latency", () => {
+  it("judges a stored step's phase: the server's errors, achieved rate and latency, then the generator's lag", () => {
     expect(judgeStep('rate', 100, phase({}), limits)).toEqual({ held: true });
-    expect(judgeStep('rate', 100, phase({ lag: flat(9), total: flat(500) }), limits)).toMatchObject({ held: false, limit: 'generator' });
+    expect(judgeStep('rate', 100, phase({ lag: flat(9) }), limits)).toMatchObject({ held: false, limit: 'generator' });
+    // the server failed its latency: the server's, though the generator lagged too (verdicts.test.ts)
+    expect(judgeStep('rate', 100, phase({ lag: flat(9), total: flat(500) }), limits)).toMatchObject({ held: false, limit: 'latency' });
     // lag while arrivals waited for a slot (every connection busy) is the server's: judged by the rest
     expect(judgeStep('rate', 100, phase({ lag: flat(9), total: flat(500) }), limits, 12)).toMatchObject({ held: false, limit: 'latency' });
     expect(judgeStep('rate', 100, phase({ ok: 90 }), limits)).toMatchObject({ held: false, limit: 'errors', detail: 'errors 10 % > 1 %' });

@@ -6,10 +6,12 @@ import type { PhaseResult } from '../results.js';
 // (req/s) or, as the second mode, a number of closed-loop users (whole numbers). Pure functions: the
 // engine runs the steps, the CLI, the UI and reports judge them the same way from stored phases.
 //
-// The generator's own lag is judged first: when Loadscope could not send on schedule although a
-// connection slot was free, the step says nothing about the server, and the search stops saying the
-// generator was the limit. Lag while arrivals queued for a slot (every slot busy: maxInFlight
-// reached) is the server's doing and is judged by the other limits.
+// The server's own limits are judged first (errors, achieved throughput, latency): a step where the
+// server failed one is the server's, whatever the generator's lag, since a late sender does not make
+// answers slow or wrong. Only a step the server held, but whose sends ran late although a connection
+// slot was free, is the generator's: the machine could not drive that load, the search stops, and what
+// it found is a lower bound. Lag while arrivals queued for a slot (every slot busy: maxInFlight
+// reached) is the server's doing and never the generator's.
 
 export type CapacityLimit = 'latency' | 'errors' | 'throughput' | 'generator';
 
@@ -74,9 +76,10 @@ export interface CapacityStep {
 const fmt = (v: number) => Number(v.toPrecision(3)).toString();
 
 /**
- * Judges one step's stored phase against the limits (generator first: its lag voids the rest).
- * `queuedMax`: the most arrivals waiting for a free slot in any of the step's windows; `earlier`: the
- * steps judged before this one (users mode compares throughput with the best that held at fewer users).
+ * Judges one step's stored phase against the limits: the server's (errors, throughput, latency) first,
+ * then the generator's lag. `queuedMax`: the most arrivals waiting for a free slot in any of the step's
+ * windows; `earlier`: the steps judged before this one (users mode compares throughput with the best
+ * that held at fewer users).
  */
 export function judgeStep(mode: CapacityMode, offered: number, phase: PhaseResult, limits: CapacityLimits, queuedMax = 0, earlier: readonly CapacityStep[] = []): StepVerdict {
   // p90, not p99: a step of a few hundred requests has a p99 of one or two sends, and one hiccup
@@ -87,7 +90,16 @@ export function judgeStep(mode: CapacityMode, offered: number, phase: PhaseResul
   // most sends, which the median shows.
   const lagStat = mode === 'users' ? 'p50' : 'p90';
   const lag = phase.lag[lagStat];
-  if (lag > limits.maxLagMs && queuedMax === 0) return { held: false, limit: 'generator', detail: `schedule lag ${lagStat} ${fmt(lag)} ms > ${limits.maxLagMs} ms` };
+  const lagged = lag > limits.maxLagMs && queuedMax === 0;
+  const lagText = `schedule lag ${lagStat} ${fmt(lag)} ms > ${limits.maxLagMs} ms`;
+  const server = serverVerdict(mode, offered, phase, limits, earlier);
+  if (server !== null) return lagged ? { ...server, detail: `${server.detail} (the generator also lagged: ${lagText})` } : server;
+  if (lagged) return { held: false, limit: 'generator', detail: lagText };
+  return { held: true };
+}
+
+/** The first of the server's own limits the step failed, or null when it held them all. */
+function serverVerdict(mode: CapacityMode, offered: number, phase: PhaseResult, limits: CapacityLimits, earlier: readonly CapacityStep[]): Extract<StepVerdict, { held: false }> | null {
   const errors = phase.count - phase.ok;
   const errorRate = phase.count > 0 ? errors / phase.count : 0;
   if (errorRate > limits.maxErrorRate) return { held: false, limit: 'errors', detail: `errors ${fmt(errorRate * 100)} % > ${fmt(limits.maxErrorRate * 100)} %` };
@@ -103,12 +115,14 @@ export function judgeStep(mode: CapacityMode, offered: number, phase: PhaseResul
   const value = phase[sample]?.[stat];
   if (value === undefined) return { held: false, limit: 'latency', detail: `no ${sample} times measured` };
   if (value > maxMs) return { held: false, limit: 'latency', detail: `${sample} ${stat} ${fmt(value)} ms > ${maxMs} ms` };
-  return { held: true };
+  return null;
 }
 
-/** The bracket so far: the highest load that held below the lowest load that broke. */
+const serverBroke = (s: CapacityStep) => !s.verdict.held && s.verdict.limit !== 'generator';
+
+/** The bracket so far: the highest load that held below the lowest load where the server broke (a generator stop ends the search instead). */
 function bracket(steps: readonly CapacityStep[]): { held: number | null; broke: number | null } {
-  const broken = steps.filter((s) => !s.verdict.held).map((s) => s.offered);
+  const broken = steps.filter(serverBroke).map((s) => s.offered);
   const broke = broken.length > 0 ? Math.min(...broken) : null;
   const held = steps.filter((s) => s.verdict.held && (broke === null || s.offered < broke)).map((s) => s.offered);
   return { held: held.length > 0 ? Math.max(...held) : null, broke };
@@ -138,27 +152,54 @@ export function nextOffered(steps: readonly CapacityStep[], plan: SearchPlan): n
 const round = (r: number) => (r >= 100 ? Math.round(r) : Number(r.toPrecision(3)));
 
 export interface CapacityResult {
-  /** the highest offered load that held below every broken one (req/s or users); null: none held */
+  /** the highest offered load that held below every load the server broke at (req/s or users); null: none held */
   sustainable: number | null;
-  /** the bracket it lies in: [highest held, lowest broken] (null upper: nothing broke) */
+  /** the bracket it lies in: [highest held, lowest where the server broke] (null upper: the server never broke) */
   interval: [number | null, number | null];
-  /** what broke at the lowest broken load; 'max load' when nothing broke up to the plan's maximum */
+  /** the limit the server broke first (at the lowest load); 'generator' when only the machine's generator stopped the search; 'max load' when nothing broke up to the plan's maximum */
   limitedBy: CapacityLimit | 'max load';
-  /** the step (index into steps) where the lowest broken load was offered: the knee; null when nothing broke */
+  /** the step (index into steps) where the server broke at the lowest load: the knee; null when the server never broke (a generator stop is no knee) */
   kneeStep: number | null;
+  /** the machine could not drive the load before the server broke: sustainable and bracket are lower bounds */
+  lowerBound: boolean;
   detail: string;
 }
 
 export function capacityOf(mode: CapacityMode, steps: readonly CapacityStep[]): CapacityResult {
   const unit = OFFERED_UNIT[mode];
   const { held, broke } = bracket(steps);
-  if (broke === null) return { sustainable: held, interval: [held, null], limitedBy: 'max load', kneeStep: null, detail: `no limit broke up to the highest load offered (${held ?? 0} ${unit})` };
-  const kneeStep = steps.findIndex((s) => !s.verdict.held && s.offered === broke);
-  const v = steps[kneeStep]!.verdict as Extract<StepVerdict, { held: false }>;
   const generator = steps.find((s) => !s.verdict.held && s.verdict.limit === 'generator');
-  if (generator) {
-    const g = generator.verdict as Extract<StepVerdict, { held: false }>;
-    return { sustainable: held, interval: [held, broke], limitedBy: 'generator', kneeStep, detail: `the load generator could not keep its schedule at ${generator.offered} ${unit} (${g.detail}): the server's capacity is at least ${held ?? 0} ${unit}, not measured beyond` };
+  const stopped = generator ? `the load generator could not keep its schedule at ${generator.offered} ${unit} (${(generator.verdict as Extract<StepVerdict, { held: false }>).detail})` : '';
+  if (broke === null) {
+    if (generator) {
+      const found = held === null ? 'nothing was measured of the server' : `the server's capacity is at least ${held} ${unit}`;
+      return { sustainable: held, interval: [held, null], limitedBy: 'generator', kneeStep: null, lowerBound: true, detail: `${stopped} while the server held every limit: ${found}, not measured beyond` };
+    }
+    return { sustainable: held, interval: [held, null], limitedBy: 'max load', kneeStep: null, lowerBound: false, detail: `no limit broke up to the highest load offered (${held ?? 0} ${unit})` };
   }
-  return { sustainable: held, interval: [held, broke], limitedBy: v.limit, kneeStep, detail: `${v.detail} at ${broke} ${unit}` };
+  const kneeStep = steps.findIndex((s) => serverBroke(s) && s.offered === broke);
+  const v = steps[kneeStep]!.verdict as Extract<StepVerdict, { held: false }>;
+  const parts = [`${v.detail} at ${broke} ${unit}`];
+  if (held === null) parts.push(`below ${broke} ${unit}: ${steps.filter(serverBroke).length > 1 ? 'every load offered broke' : 'the first step already broke'}`);
+  if (generator) parts.push(`${stopped}, so ${held === null ? 'lower loads were' : 'the bracket was'} not measured further`);
+  return { sustainable: held, interval: [held, broke], limitedBy: v.limit, kneeStep, lowerBound: false, detail: parts.join('; ') };
 }
+
+/**
+ * A bracket in words for a table cell, with the view's number format: "100 – 200"; "below 100" when
+ * the first step already broke; "at least 200" when the generator stopped the search first; "none
+ * broke up to 5000" when nothing broke.
+ */
+export function bracketText(result: Pick<CapacityResult, 'interval' | 'limitedBy'>, num: (v: number) => string): string {
+  const [held, broke] = result.interval;
+  if (broke !== null) return held === null ? `below ${num(broke)}` : `${num(held)} – ${num(broke)}`;
+  if (held === null) return 'not measured';
+  return result.limitedBy === 'generator' ? `at least ${num(held)}` : `none broke up to ${num(held)}`;
+}
+
+/** The sustainable load for a table cell: "≥ 200" when it is a lower bound, "-" when none held. */
+export const sustainableText = (result: Pick<CapacityResult, 'sustainable' | 'lowerBound'>, num: (v: number) => string): string =>
+  result.sustainable === null ? '-' : `${result.lowerBound ? '≥ ' : ''}${num(result.sustainable)}`;
+
+/** Said once under a capacity table when the machine, not the server, ended any search. */
+export const LOWER_BOUND_NOTE = 'the machine could not drive this load: the figures are lower bounds (the load generator fell behind its schedule while the server still held every limit)';

@@ -1,7 +1,7 @@
 import type { LiveWindow, PhaseResult, ServerSample } from '../results.js';
 import type { CapacitySearch } from '../scenario.js';
 import { capacityOf, judgeStep, nextOffered, OFFERED_UNIT, type CapacityLimits, type CapacityMode, type CapacityResult, type CapacityStep, type SearchPlan, type StepVerdict } from './search.js';
-import { fitUsl, UslFitError, type UslFit } from './usl.js';
+import { fitUsl, UslFitError, uslPoorNote, type UslFit } from './usl.js';
 
 // A stored capacity search read back: each step is a stored phase named by its offered load
 // ("400 req/s", "8 users"), so the CLI, the UI and reports judge the same stored figures the same way
@@ -55,6 +55,7 @@ export interface TargetCapacity {
   ended: SearchEnd;
   /** the USL fitted to (concurrency, throughput); null with the reason when it cannot be */
   usl: UslFit | null;
+  /** why there is no fit, or why the fit is not drawn (R² below USL_MIN_R2: see uslTrusted) */
   uslNote: string | null;
 }
 
@@ -99,6 +100,7 @@ export function targetCapacity(search: CapacitySearch, { mode, start, phases, qu
   let uslNote: string | null = null;
   try {
     usl = fitUsl(steps.map((s) => ({ n: s.concurrency, x: s.throughput })));
+    uslNote = uslPoorNote(usl);
   } catch (err) {
     if (!(err instanceof UslFitError)) throw err;
     uslNote = err.message;

@@ -104,6 +104,20 @@ const range95 = (xs: number[]): [number, number] => {
 export class UslFitError extends Error {}
 
 /**
+ * Below this R² the fit explains too little of the measured throughput to predict from: the views
+ * draw no curve and grey its figures, saying why. 0.8: a fit that leaves a fifth of the variance
+ * unexplained on a handful of steps has a peak that moves with any one step.
+ */
+export const USL_MIN_R2 = 0.8;
+
+/** Whether a fit is good enough to draw and to predict a peak from. */
+export const uslTrusted = (fit: Pick<UslFit, 'r2'>): boolean => fit.r2 >= USL_MIN_R2;
+
+/** Why a fit is not drawn, or null when it is trusted. */
+export const uslPoorNote = (fit: Pick<UslFit, 'r2'>): string | null =>
+  uslTrusted(fit) ? null : `poor fit (R² ${Number(fit.r2.toPrecision(2))} below ${USL_MIN_R2}): no curve drawn, its σ, κ and peak predict nothing`;
+
+/**
  * Fits the USL to measured (concurrency, throughput) points. Needs at least three distinct
  * concurrencies with positive throughput; otherwise throws UslFitError saying what is missing.
  */

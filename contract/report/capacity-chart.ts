@@ -1,7 +1,7 @@
 import type { EChartsOption, LineSeriesOption, ScatterSeriesOption } from 'echarts';
 import type { ServerCapacity } from '../capacity/run-capacity.js';
 import { modeOf, OFFERED_UNIT } from '../capacity/search.js';
-import { uslThroughput } from '../capacity/usl.js';
+import { uslThroughput, uslTrusted } from '../capacity/usl.js';
 import { axisStyle, baseOption, valueAxis } from './chart-options.js';
 import { colorAt, type Palette } from './palette.js';
 
@@ -16,7 +16,7 @@ export type CapacitySample = 'total' | 'wait' | 'processing';
 
 const sig = (v: number) => Number(v.toPrecision(3));
 
-/** A time (this percentile) per offered load, a line per server; the knee (lowest load that broke) marked. Steps without processing times (a server without Server-Timing) draw no point. */
+/** A time (this percentile) per offered load, a line per server; the knee (lowest load where the server broke, never a generator stop) marked. Steps without processing times (a server without Server-Timing) draw no point. */
 export function capacityCurveOption(servers: readonly ServerCapacity[], stat: CapacityStat, p: Palette, sample: CapacitySample = 'total'): EChartsOption {
   const series: LineSeriesOption[] = servers.map(({ name, capacity }, i) => {
     const color = colorAt(i);
@@ -61,7 +61,8 @@ export function uslOption(servers: readonly ServerCapacity[], p: Palette): EChar
     const points = capacity.steps.map((s) => [sig(s.concurrency), sig(s.throughput)] as [number, number]);
     series.push({ type: 'scatter', name, data: points, symbolSize: 8, itemStyle: { color } });
     const fit = capacity.usl;
-    if (fit === null) return;
+    // a poor fit (R² below USL_MIN_R2) is no curve: its peak would be drawn as if predicted
+    if (fit === null || !uslTrusted(fit)) return;
     const maxN = Math.max(...points.map(([n]) => n), Number.isFinite(fit.peakN) ? fit.peakN : 0) * 1.2;
     const curve = Array.from({ length: 60 }, (_, k) => {
       const n = Math.max(0.01, (maxN * (k + 1)) / 60);

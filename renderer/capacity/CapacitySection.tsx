@@ -1,7 +1,8 @@
 import { useMemo, useState } from 'react';
 import type { EChartsOption, LineSeriesOption } from 'echarts';
 import { runCapacity } from '../../contract/capacity/run-capacity';
-import { modeOf, OFFERED_LOAD, OFFERED_UNIT } from '../../contract/capacity/search';
+import { bracketText, LOWER_BOUND_NOTE, modeOf, OFFERED_LOAD, OFFERED_UNIT, sustainableText } from '../../contract/capacity/search';
+import { USL_MIN_R2, uslTrusted } from '../../contract/capacity/usl';
 import { capacityCurveOption, uslOption, type CapacitySample, type CapacityStat } from '../../contract/report/capacity-chart';
 import { withTitle } from '../../contract/report/chart-options';
 import { DARK, LIGHT } from '../../contract/report/palette';
@@ -10,7 +11,9 @@ import { EChart } from '../charts/EChart';
 import { Panel, Segmented } from '../ui/widgets';
 
 // A capacity search's results (contract/capacity/): each server's latency against the offered load
-// overlaid with its knee marked, throughput against concurrency with the fitted USL, and the table.
+// overlaid with its knee marked (where the server broke; a generator stop is no knee), throughput
+// against concurrency with the fitted USL (no curve for a poor fit: its figures greyed with the
+// reason), and the table, with the lower-bound note once when the machine could not drive the load.
 // Nothing for a run that is not a search.
 
 const STATS = [
@@ -26,7 +29,9 @@ const SAMPLES = [
 ] as const;
 
 const sig = (v: number | null) => (v === null ? '-' : Number.isFinite(v) ? Number(v.toPrecision(3)).toLocaleString('en-US') : '∞');
+const num = (v: number) => sig(v);
 const knees = (o: EChartsOption) => (o.series as LineSeriesOption[]).filter((s) => (s.markPoint?.data?.length ?? 0) > 0).length;
+const curves = (o: EChartsOption) => (o.series as { type?: string }[]).filter((s) => s.type === 'line').length;
 
 export function CapacitySection({ summary, windows, samples }: { summary: RunSummary; windows: readonly LiveWindow[]; samples: readonly ServerSample[] }) {
   const servers = useMemo(() => runCapacity(summary, { windows, samples }), [summary, windows, samples]);
@@ -38,8 +43,10 @@ export function CapacitySection({ summary, windows, samples }: { summary: RunSum
   const steps = servers.reduce((n, s) => n + s.capacity.steps.length, 0);
   const load = OFFERED_LOAD[modeOf(servers)];
   const unit = OFFERED_UNIT[modeOf(servers)];
+  const bounded = servers.filter((s) => s.capacity.result.lowerBound).map((s) => s.name);
+  const poor = servers.filter((s) => s.capacity.usl !== null && !uslTrusted(s.capacity.usl));
   return (
-    <section data-testid="capacity-section" data-servers={servers.length} data-knees={knees(curve)}>
+    <section data-testid="capacity-section" data-servers={servers.length} data-knees={knees(curve)} data-usl-curves={curves(usl)}>
       <h2 className="section-title">Capacity</h2>
       <div className="chart-grid">
         <Panel
@@ -56,8 +63,18 @@ export function CapacitySection({ summary, windows, samples }: { summary: RunSum
         </Panel>
         <Panel className="span-2" title={<>Throughput against concurrency <span className="muted">measured steps and the Universal Scalability Law fitted to them (dashed)</span></>}>
           <EChart option={usl} height={320} testId="capacity-usl-chart" points={steps} ariaLabel="throughput against concurrency with the USL fit" png={{ title: 'Throughput against concurrency, USL fit', option: () => withTitle(uslOption(servers, LIGHT), 'Throughput against concurrency, USL fit', LIGHT) }} />
+          {poor.length > 0 && (
+            <p className="muted small" data-testid="capacity-usl-poor">
+              No curve for {poor.map((s) => `${s.name} (R² ${sig(s.capacity.usl!.r2)})`).join(', ')}: a fit below R² {USL_MIN_R2} predicts nothing, so its σ, κ and peak are greyed in the table.
+            </p>
+          )}
         </Panel>
       </div>
+      {bounded.length > 0 && (
+        <p className="notice" data-testid="capacity-lower-bound">
+          {LOWER_BOUND_NOTE[0]!.toUpperCase() + LOWER_BOUND_NOTE.slice(1)}: {bounded.join(', ')}.
+        </p>
+      )}
       <div className="table-wrap panel">
         <table className="data compact" data-testid="capacity-table">
           <thead>
@@ -76,19 +93,18 @@ export function CapacitySection({ summary, windows, samples }: { summary: RunSum
           </thead>
           <tbody>
             {servers.map(({ targetId, name, capacity: { result, steps: s, ended, usl: fit, uslNote } }) => (
-              <tr key={targetId} title={`${result.detail}${uslNote ? `; no scalability fit: ${uslNote}` : ''}`}>
+              <tr key={targetId} title={result.detail} data-lower-bound={result.lowerBound}>
                 <td>{name}</td>
-                <td className="num">{sig(result.sustainable)}</td>
-                <td className="num">
-                  {sig(result.interval[0])} – {sig(result.interval[1])}
-                </td>
+                <td className="num">{sustainableText(result, num)}</td>
+                <td className="num">{bracketText(result, num)}</td>
                 <td>{result.limitedBy}</td>
                 <td className="num">{result.kneeStep === null ? '-' : sig(s[result.kneeStep]!.offered)}</td>
                 <td>{ended}</td>
-                <td className="num">{fit ? sig(fit.sigma) : '-'}</td>
-                <td className="num">{fit ? sig(fit.kappa) : '-'}</td>
-                <td className="num">{fit ? sig(fit.peakX) : '-'}</td>
-                <td className="num">{fit ? sig(fit.r2) : '-'}</td>
+                {[fit?.sigma, fit?.kappa, fit?.peakX, fit?.r2].map((v, k) => (
+                  <td key={k} className={`num${fit && !uslTrusted(fit) ? ' muted' : ''}`} title={uslNote ?? undefined} data-usl-poor={fit ? !uslTrusted(fit) : undefined}>
+                    {v === undefined ? '-' : sig(v)}
+                  </td>
+                ))}
               </tr>
             ))}
           </tbody>

@@ -1,5 +1,5 @@
 import type { ServerCapacity } from '../run-capacity.js';
-import { fitUsl } from '../usl.js';
+import { fitUsl, uslPoorNote } from '../usl.js';
 
 // A capacity search's per-server figures made up for chart and table tests: steps at these rates,
 // latency jumping at the knee, and the USL fitted to them.
@@ -18,5 +18,5 @@ export function syntheticCapacity(name: string, rates: number[], kneeAt: number)
   }));
   const kneeStep = steps.findIndex((s) => s.offered === kneeAt);
   const usl = fitUsl(steps.map((s) => ({ n: s.concurrency, x: s.throughput })));
-  return { targetId: 1, name, capacity: { mode: 'rate', steps, result: { sustainable: kneeAt / 2, interval: [kneeAt / 2, kneeAt], limitedBy: 'latency', kneeStep, detail: '' }, ended: 'complete', usl, uslNote: null } };
+  return { targetId: 1, name, capacity: { mode: 'rate', steps, result: { sustainable: kneeAt / 2, interval: [kneeAt / 2, kneeAt], limitedBy: 'latency', kneeStep, lowerBound: false, detail: '' }, ended: 'complete', usl, uslNote: uslPoorNote(usl) } };
 }
