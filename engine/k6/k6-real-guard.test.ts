@@ -1,11 +1,10 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../engine.js';
+import { describe, expect, it } from 'vitest';
+import { useTempEngine } from '../test-support/temp-engine.js';
 import { exportK6 } from './export-k6.js';
 import { cidrsOutside, OUTSIDE_LOOPBACK } from './k6-block-list.js';
 import { K6_PINNED, k6Status } from './k6-binary.js';
@@ -17,16 +16,7 @@ import { K6_PINNED, k6Status } from './k6-binary.js';
 const k6 = k6Status();
 if (!k6.available) console.warn(`k6 tests skipped: ${k6.hint}`);
 
-let dir: string;
-let engine: Engine;
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'loadscope-k6-guard-'));
-  engine = createEngine({ dbPath: join(dir, 'runs.db') });
-});
-afterAll(async () => {
-  await engine.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const temp = useTempEngine('k6-guard', 'all');
 
 /** A server on a loopback address that counts what it is asked. */
 async function listen(host: string, answer: (path: string) => { status: number; headers?: Record<string, string> }): Promise<{ url: string; paths: string[]; server: Server }> {
@@ -49,7 +39,7 @@ function k6Run(args: string[]): Promise<{ code: number | null; stderr: string }>
 const close = (s: Server) => new Promise<void>((resolve) => s.close(() => resolve()));
 
 function inspect(script: string): { status: number | null; stderr: string; options: Record<string, unknown> | null } {
-  const file = join(dir, `inspect-${Math.random().toString(36).slice(2)}.js`);
+  const file = join(temp.dir, `inspect-${Math.random().toString(36).slice(2)}.js`);
   writeFileSync(file, script);
   const out = spawnSync(k6.path!, ['inspect', file], { encoding: 'utf8', timeout: 60_000 });
   let options: Record<string, unknown> | null = null;
@@ -64,7 +54,7 @@ function inspect(script: string): { status: number | null; stderr: string; optio
 describe.skipIf(!k6.available)(`k6 ${k6.version ?? K6_PINNED} and hostile scenarios`, () => {
   it('k6 inspect of a script from a label with a newline and code sees the label as data only (the code would have thrown)', () => {
     const label = 'single\nthrow new Error("injected by a label");\n//';
-    const file = join(dir, 'hostile-label.json');
+    const file = join(temp.dir, 'hostile-label.json');
     writeFileSync(file, JSON.stringify({
       name: 'hostile-label',
       servers: [{ architecture: 'single', label }],
@@ -88,7 +78,7 @@ describe.skipIf(!k6.available)(`k6 ${k6.version ?? K6_PINNED} and hostile scenar
     const allowed = await listen('127.0.0.1', () => ({ status: 200 }));
     const outside = await listen('127.0.0.2', () => ({ status: 200 }));
     try {
-      const script = join(dir, 'blocked.js');
+      const script = join(temp.dir, 'blocked.js');
       writeFileSync(script, [
         "import http from 'k6/http';",
         `export const options = { vus: 1, iterations: 1, maxRedirects: 0, blacklistIPs: ${JSON.stringify(cidrsOutside(['127.0.0.1/32', '::1/128']))} };`,
@@ -121,16 +111,16 @@ describe.skipIf(!k6.available)(`k6 ${k6.version ?? K6_PINNED} and hostile scenar
         servers: [{ architecture: 'external', url: redirecting.url, readiness: { url: `${redirecting.url}/ready` } }],
         phases: [{ name: 'go', executor: 'sequential', count: 5, requests: [{ path: '/go' }] }],
       });
-      const { runId } = await engine.handlers['runs:start']({ scenario: { text: scenario }, quick: false, set: {}, engine: 'k6' });
-      await engine.waitForRun(runId);
-      const run = await engine.handlers['runs:get']({ runId });
+      const { runId } = await temp.engine.handlers['runs:start']({ scenario: { text: scenario }, quick: false, set: {}, engine: 'k6' });
+      await temp.engine.waitForRun(runId);
+      const run = await temp.engine.handlers['runs:get']({ runId });
       expect(run.status, run.reason ?? '').toBe('completed');
       expect(run.engine).toBe('k6');
       expect(elsewhere.paths).toEqual([]);
       expect(redirecting.paths.filter((p) => p === '/go')).toHaveLength(5);
       const target = run.targets[0]!;
       expect(target.phases[0]!.count).toBe(5);
-      const { points } = await engine.handlers['runs:requests']({ runId, targetId: target.id, limit: 100 });
+      const { points } = await temp.engine.handlers['runs:requests']({ runId, targetId: target.id, limit: 100 });
       // as the native driver counts it: a 3xx without an expected status is an answer, not an error
       expect(points.map((p) => [p.status, p.error])).toEqual(Array(5).fill([302, null]));
     } finally {

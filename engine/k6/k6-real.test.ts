@@ -1,11 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempEngine } from '../test-support/temp-engine.js';
 import type { EngineEvent } from '../../contract/api.js';
 import type { RunSummary } from '../../contract/results.js';
-import { createEngine, type Engine } from '../engine.js';
 import { startServer } from '../supervisor/supervisor.js';
 import { builtinScenarioNames, loadScenario } from '../scenario/index.js';
 import { exportK6 } from './export-k6.js';
@@ -23,16 +22,7 @@ if (!k6.available) console.warn(`k6 tests skipped: ${k6.hint}`);
  */
 const MEDIAN_FACTOR = 3;
 
-let dir: string;
-let engine: Engine;
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'loadscope-k6-real-'));
-  engine = createEngine({ dbPath: join(dir, 'runs.db') });
-});
-afterAll(async () => {
-  await engine.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const temp = useTempEngine('k6-real', 'all');
 
 const scenario = JSON.stringify({
   name: 'k6-vs-native',
@@ -45,11 +35,11 @@ const scenario = JSON.stringify({
 });
 
 async function run(engineName: 'native' | 'k6', events: EngineEvent[] = [], source: { text: string } | { name: string } = { text: scenario }, quick = false): Promise<RunSummary> {
-  const off = engine.subscribe((e) => events.push(e));
+  const off = temp.engine.subscribe((e) => events.push(e));
   try {
-    const { runId } = await engine.handlers['runs:start']({ scenario: source, quick, set: {}, engine: engineName });
-    await engine.waitForRun(runId);
-    return await engine.handlers['runs:get']({ runId });
+    const { runId } = await temp.engine.handlers['runs:start']({ scenario: source, quick, set: {}, engine: engineName });
+    await temp.engine.waitForRun(runId);
+    return await temp.engine.handlers['runs:get']({ runId });
   } finally {
     off();
   }
@@ -60,7 +50,7 @@ describe.skipIf(!k6.available)(`k6 ${k6.version ?? K6_PINNED} itself`, () => {
     for (const name of builtinScenarioNames()) {
       const cells = [...loadScenario(name, { quick: true }).cells.map((c) => ({ c, quick: true })), { c: loadScenario(name).cells[0]!, quick: false }];
       for (const { c: cell, quick } of cells) {
-        const file = join(dir, `${name}-${cell.index}.js`);
+        const file = join(temp.dir, `${name}-${cell.index}.js`);
         writeFileSync(file, exportK6(name, { quick, cell: cell.index }));
         const out = spawnSync(k6.path!, ['inspect', '--execution-requirements', file], { encoding: 'utf8', timeout: 60_000 });
         expect(out.stderr, `${name} cell ${cell.index}`).toBe('');
@@ -109,7 +99,7 @@ describe.skipIf(!k6.available)(`k6 ${k6.version ?? K6_PINNED} itself`, () => {
 
   it('accepts a threshold of every kind on its submetric, and fails the run on a crossed count threshold only (exit 99)', async () => {
     // Two sequential phases at a fixed `at` run side by side in one segment: a plain `k6 run` of the script.
-    const file = join(dir, 'every-threshold.json');
+    const file = join(temp.dir, 'every-threshold.json');
     const sleepy = [{ path: '/sleep?ms=5' }];
     writeFileSync(file, JSON.stringify({
       name: 'k6-threshold-kinds',
@@ -129,14 +119,14 @@ describe.skipIf(!k6.available)(`k6 ${k6.version ?? K6_PINNED} itself`, () => {
     }));
     const server = await startServer({ architecture: 'single', options: { concurrency: 0 } });
     try {
-      const script = join(dir, 'every-threshold.js');
+      const script = join(temp.dir, 'every-threshold.js');
       writeFileSync(script, exportK6(file, { target: server.url }));
       const inspect = spawnSync(k6.path!, ['inspect', '--execution-requirements', script], { encoding: 'utf8', timeout: 60_000 });
       expect(inspect.stderr).toBe('');
       const options = JSON.parse(inspect.stdout) as { thresholds: Record<string, unknown> };
       expect(Object.keys(options.thresholds)).toEqual(expect.arrayContaining(['loadscope_requests{phase:few}', 'loadscope_error_count{phase:more}', 'loadscope_errors{phase:phase 3}', 'loadscope_server_wait{phase:few}']));
 
-      const summary = join(dir, 'summary.json');
+      const summary = join(temp.dir, 'summary.json');
       const run = spawnSync(k6.path!, ['run', '--quiet', '--no-color', `--summary-export=${summary}`, script], { encoding: 'utf8', timeout: 120_000 });
       expect(run.status, run.stderr).toBe(99);
       expect(run.stderr).toMatch(/thresholds on metrics 'loadscope_requests\{phase:more\}' have been crossed/);

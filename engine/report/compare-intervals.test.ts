@@ -1,11 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTempEngine } from '../test-support/temp-engine.js';
 import type { CompareResult } from '../../contract/api.js';
 import { beyondNoise } from '../../contract/compare.js';
 import type { LatencyStats, LiveWindow, RequestPoint, RunSummary } from '../../contract/results.js';
-import { createEngine, type Engine } from '../engine.js';
 import { createScenario } from '../scenario/test-support/factories.js';
 import { compareIntervals, ROWS_PER_TARGET } from './compare-intervals.js';
 
@@ -16,16 +13,7 @@ import { compareIntervals, ROWS_PER_TARGET } from './compare-intervals.js';
 // times longer (an injected delay: it must be beyond). The real runs check what holds whatever the
 // speed: intervals exist, are seeded, the pairing and the differences, a timer's lower bound.
 
-let dir: string;
-let engine: Engine;
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'loadscope-compare-'));
-  engine = createEngine({ dbPath: join(dir, 'runs.db') });
-});
-afterAll(async () => {
-  await engine.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const temp = useTempEngine('compare', 'all');
 
 async function run(sleepMs: number, name = 'fixed-timer'): Promise<number> {
   const scenario = createScenario({
@@ -33,9 +21,9 @@ async function run(sleepMs: number, name = 'fixed-timer'): Promise<number> {
     servers: [{ architecture: 'single' }],
     phases: [{ executor: 'closed', name: 'steady', users: 4, durationMs: 3000, requests: [{ path: `/sleep?ms=${sleepMs}` }] }],
   });
-  const { runId } = await engine.handlers['runs:start']({ scenario: { text: JSON.stringify(scenario) }, quick: false, set: {} });
-  await engine.waitForRun(runId);
-  expect((await engine.handlers['runs:get']({ runId })).status).toBe('completed');
+  const { runId } = await temp.engine.handlers['runs:start']({ scenario: { text: JSON.stringify(scenario) }, quick: false, set: {} });
+  await temp.engine.waitForRun(runId);
+  expect((await temp.engine.handlers['runs:get']({ runId })).status).toBe('completed');
   return runId;
 }
 
@@ -46,7 +34,7 @@ interface Stored {
   rows: (targetId: number) => RequestPoint[];
 }
 function stored(runId: number): Stored {
-  return { run: engine.store.getRun(runId), windows: engine.store.getWindows(runId).windows, rows: (targetId) => engine.store.getRequests(runId, targetId, ROWS_PER_TARGET).points };
+  return { run: temp.engine.store.getRun(runId), windows: temp.engine.store.getWindows(runId).windows, rows: (targetId) => temp.engine.store.getRequests(runId, targetId, ROWS_PER_TARGET).points };
 }
 
 const times3 = (s: LatencyStats): LatencyStats => ({ ...s, mean: s.mean * 3, min: s.min * 3, max: s.max * 3, stddev: s.stddev * 3, p50: s.p50 * 3, p66: s.p66 * 3, p75: s.p75 * 3, p80: s.p80 * 3, p90: s.p90 * 3, p95: s.p95 * 3, p98: s.p98 * 3, p99: s.p99 * 3, p999: s.p999 * 3 });
@@ -90,7 +78,7 @@ describe('compare: colour only beyond the noise', () => {
 
   it('two real runs: seeded intervals around every paired figure, same scenario named as such', async () => {
     const b = await run(100);
-    const result = await engine.handlers['runs:compare']({ runIds: [a, b] });
+    const result = await temp.engine.handlers['runs:compare']({ runIds: [a, b] });
     expect(result.differences).toEqual([]);
     expect(latencyOf(result.intervals, 'total.mean')).toHaveLength(1);
     for (const i of result.intervals) {
@@ -99,12 +87,12 @@ describe('compare: colour only beyond the noise', () => {
       expect(i.resamples).toBe(400);
     }
     // the bootstrap is seeded: the same runs always give the same intervals (and so the same colours)
-    expect((await engine.handlers['runs:compare']({ runIds: [a, b] })).intervals).toEqual(result.intervals);
+    expect((await temp.engine.handlers['runs:compare']({ runIds: [a, b] })).intervals).toEqual(result.intervals);
   });
 
   it('a real run with a 3x longer timer: paired with A, a different scenario named, its mean at least the timer', async () => {
     const c = await run(300, 'slower-timer');
-    const result = await engine.handlers['runs:compare']({ runIds: [a, c] });
+    const result = await temp.engine.handlers['runs:compare']({ runIds: [a, c] });
     expect(result.differences[0]).toMatch(/ran scenario slower-timer, A \(#\d+\) ran fixed-timer/);
     // different scenario names, but the server run and phase names match: they are still paired
     const mean = result.intervals.find((i) => i.metric === 'total.mean');

@@ -1,25 +1,15 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../engine.js';
+import { describe, expect, it } from 'vitest';
+import { useTempEngine } from '../test-support/temp-engine.js';
 import { createScenario } from '../scenario/test-support/factories.js';
 import { prepareRun } from './prepare-run.js';
 
 // Consent before anything leaves the machine or runs a command: decided before the run starts, named
 // in the refusal (host; argv and cwd), and stored with the run. No test here sends load anywhere.
 
-let dir: string;
-let engine: Engine;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'loadscope-consent-'));
-  engine = createEngine({ dbPath: join(dir, 'runs.db') });
-});
-afterEach(async () => {
-  await engine.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const temp = useTempEngine('consent');
 
 const remote = (url: string) => JSON.stringify(createScenario({ servers: [{ architecture: 'external', url, readiness: { timeoutMs: 1 } }] }));
 const withCommand = JSON.stringify(createScenario({ servers: [{ architecture: 'external', url: 'http://127.0.0.1:9', command: ['touch', 'pwned'], cwd: '/tmp' }] }));
@@ -27,27 +17,27 @@ const none = { quick: false, set: {} };
 
 describe('consent', () => {
   it('refuses a target outside this machine unless allowed, naming the host', () => {
-    expect(() => prepareRun(engine.store, { text: remote('http://10.1.2.3:8080') }, none)).toThrow(expect.objectContaining({ code: 'LS_ERR_NEEDS_CONSENT', message: expect.stringMatching(/to 10\.1\.2\.3; confirm it in the UI or pass --allow-remote/) }));
-    expect(() => prepareRun(engine.store, { text: remote('http://example.com/') }, none)).toThrow(/example\.com/);
-    const ok = prepareRun(engine.store, { text: remote('http://10.1.2.3:8080') }, { ...none, consent: { allowRemote: true, allowCommands: false } });
+    expect(() => prepareRun(temp.engine.store, { text: remote('http://10.1.2.3:8080') }, none)).toThrow(expect.objectContaining({ code: 'LS_ERR_NEEDS_CONSENT', message: expect.stringMatching(/to 10\.1\.2\.3; confirm it in the UI or pass --allow-remote/) }));
+    expect(() => prepareRun(temp.engine.store, { text: remote('http://example.com/') }, none)).toThrow(/example\.com/);
+    const ok = prepareRun(temp.engine.store, { text: remote('http://10.1.2.3:8080') }, { ...none, consent: { allowRemote: true, allowCommands: false } });
     expect(ok.consent).toEqual({ remoteHosts: ['10.1.2.3'], commands: [], allowRemote: true, allowCommands: false });
     // Loopback by text needs nothing (the connection is still checked on its address).
-    expect(prepareRun(engine.store, { text: remote('http://localhost:9') }, none).consent?.remoteHosts).toEqual([]);
+    expect(prepareRun(temp.engine.store, { text: remote('http://localhost:9') }, none).consent?.remoteHosts).toEqual([]);
   });
 
   it("refuses an external server's command unless allowed, showing argv and cwd", () => {
-    expect(() => prepareRun(engine.store, { text: withCommand }, none)).toThrow(
+    expect(() => prepareRun(temp.engine.store, { text: withCommand }, none)).toThrow(
       expect.objectContaining({ code: 'LS_ERR_NEEDS_CONSENT', message: expect.stringContaining('["touch","pwned"] in /tmp; confirm them in the UI or pass --allow-commands') }),
     );
-    const file = join(dir, 'cmd.json');
+    const file = join(temp.dir, 'cmd.json');
     writeFileSync(file, withCommand);
-    expect(() => prepareRun(engine.store, { text: withCommand, origin: file }, none)).toThrow(/--allow-commands/);
-    expect(prepareRun(engine.store, { text: withCommand, origin: file }, { ...none, consent: { allowRemote: false, allowCommands: true } }).consent?.commands).toEqual([{ argv: ['touch', 'pwned'], cwd: '/tmp' }]);
+    expect(() => prepareRun(temp.engine.store, { text: withCommand, origin: file }, none)).toThrow(/--allow-commands/);
+    expect(prepareRun(temp.engine.store, { text: withCommand, origin: file }, { ...none, consent: { allowRemote: false, allowCommands: true } }).consent?.commands).toEqual([{ argv: ['touch', 'pwned'], cwd: '/tmp' }]);
   });
 
   it('trusts the commands of a built-in, unless --set changes one', () => {
-    expect(prepareRun(engine.store, { name: 'seed-001-rates' }, { quick: false, set: {} }).consent?.commands).toEqual([]);
-    expect(() => prepareRun(engine.store, { name: 'seed-001-rates' }, { quick: false, set: { 'servers[4].command': '["sh"]' } })).toThrow(/LS_ERR_NEEDS_CONSENT|--allow-commands/);
+    expect(prepareRun(temp.engine.store, { name: 'seed-001-rates' }, { quick: false, set: {} }).consent?.commands).toEqual([]);
+    expect(() => prepareRun(temp.engine.store, { name: 'seed-001-rates' }, { quick: false, set: { 'servers[4].command': '["sh"]' } })).toThrow(/LS_ERR_NEEDS_CONSENT|--allow-commands/);
   });
 
   // Regression (issue 23): consent was decided from the --set key's text (/command|cwd/), so a whole
@@ -64,36 +54,36 @@ describe('consent', () => {
     for (const [what, set] of sets) {
       it(`${what}: refused without --allow-commands, listed in the stored consent with it`, async () => {
         const opts = { quick: true, set };
-        expect(() => prepareRun(engine.store, { name: 'seed-001-rates' }, opts)).toThrow(expect.objectContaining({ code: 'LS_ERR_NEEDS_CONSENT' }));
+        expect(() => prepareRun(temp.engine.store, { name: 'seed-001-rates' }, opts)).toThrow(expect.objectContaining({ code: 'LS_ERR_NEEDS_CONSENT' }));
         // the UI's runs:start takes the same path
-        await expect(engine.handlers['runs:start']({ scenario: { name: 'seed-001-rates' }, ...opts })).rejects.toMatchObject({ code: 'LS_ERR_NEEDS_CONSENT' });
-        const allowed = prepareRun(engine.store, { name: 'seed-001-rates' }, { ...opts, consent: { allowRemote: false, allowCommands: true } });
+        await expect(temp.engine.handlers['runs:start']({ scenario: { name: 'seed-001-rates' }, ...opts })).rejects.toMatchObject({ code: 'LS_ERR_NEEDS_CONSENT' });
+        const allowed = prepareRun(temp.engine.store, { name: 'seed-001-rates' }, { ...opts, consent: { allowRemote: false, allowCommands: true } });
         expect(allowed.consent?.commands.length).toBeGreaterThan(0);
         expect(allowed.consent?.allowCommands).toBe(true);
       });
     }
 
     it('a stored run of a built-in run again with such a --set is refused too', async () => {
-      const { runId } = await engine.handlers['runs:start']({ scenario: { text: remote('http://127.0.0.1:9') }, quick: true, set: {} });
-      await engine.waitForRun(runId);
-      expect(() => prepareRun(engine.store, { runId }, { quick: true, set: { 'servers[0]': JSON.stringify(evil) } })).toThrow(expect.objectContaining({ code: 'LS_ERR_NEEDS_CONSENT' }));
+      const { runId } = await temp.engine.handlers['runs:start']({ scenario: { text: remote('http://127.0.0.1:9') }, quick: true, set: {} });
+      await temp.engine.waitForRun(runId);
+      expect(() => prepareRun(temp.engine.store, { runId }, { quick: true, set: { 'servers[0]': JSON.stringify(evil) } })).toThrow(expect.objectContaining({ code: 'LS_ERR_NEEDS_CONSENT' }));
     });
   });
 
   it('runs:start from the wire opens built-in and library scenarios by name only, never a path on the host', async () => {
-    const file = join(dir, 'x.json');
+    const file = join(temp.dir, 'x.json');
     writeFileSync(file, JSON.stringify(createScenario()));
     for (const name of [file, '../scenarios/ui-smoke.json', 'scenarios/ui-smoke.json', '/etc/passwd']) {
-      await expect(engine.handlers['runs:start']({ scenario: { name }, quick: true, set: {} }), name).rejects.toMatchObject({ code: 'LS_ERR_SCENARIO_NOT_FOUND' });
+      await expect(temp.engine.handlers['runs:start']({ scenario: { name }, quick: true, set: {} }), name).rejects.toMatchObject({ code: 'LS_ERR_SCENARIO_NOT_FOUND' });
     }
-    expect(engine.store.listRuns()).toEqual([]);
+    expect(temp.engine.store.listRuns()).toEqual([]);
   });
 
   it('stores the consent with the run', async () => {
-    const { runId } = await engine.handlers['runs:start']({ scenario: { text: remote('http://127.0.0.1:9') }, quick: false, set: {}, allowRemote: true });
-    await engine.waitForRun(runId);
-    await engine.close();
-    const db = new Database(join(dir, 'runs.db'), { readonly: true });
+    const { runId } = await temp.engine.handlers['runs:start']({ scenario: { text: remote('http://127.0.0.1:9') }, quick: false, set: {}, allowRemote: true });
+    await temp.engine.waitForRun(runId);
+    await temp.engine.close();
+    const db = new Database(join(temp.dir, 'runs.db'), { readonly: true });
     const row = db.prepare('SELECT consent_json FROM runs WHERE id = ?').pluck().get(runId) as string;
     db.close();
     expect(JSON.parse(row)).toEqual({ remoteHosts: [], commands: [], allowRemote: true, allowCommands: false });

@@ -1,8 +1,7 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../engine.js';
+import { describe, expect, it } from 'vitest';
+import { useTempEngine } from '../test-support/temp-engine.js';
 import { packageRoot } from '../paths.js';
 import { prepareRun } from './prepare-run.js';
 
@@ -10,23 +9,14 @@ import { prepareRun } from './prepare-run.js';
 // (seed-001's `node scenarios/assets/nginx-4k.mjs`), so they run from the package root, not from
 // wherever `loadscope` was started (issue 24: "Cannot find module '<cwd>/scenarios/assets/...'").
 
-let dir: string;
-let engine: Engine;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'loadscope-prepare-'));
-  engine = createEngine({ dbPath: join(dir, 'runs.db') });
-});
-afterEach(async () => {
-  await engine.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const temp = useTempEngine('prepare');
 
 describe('prepareRun', () => {
   it("runs a built-in's commands from the package root, whatever the current folder", () => {
     const cwd = process.cwd();
-    process.chdir(dir);
+    process.chdir(temp.dir);
     try {
-      const prepared = prepareRun(engine.store, { name: 'seed-001-rates' }, { quick: true, set: {} });
+      const prepared = prepareRun(temp.engine.store, { name: 'seed-001-rates' }, { quick: true, set: {} });
       const commands = prepared.cells.flatMap((c) => c.scenario.servers).flatMap((s) => (s.architecture === 'external' && s.command ? [s] : []));
       expect(commands.length).toBeGreaterThan(0);
       for (const server of commands) {

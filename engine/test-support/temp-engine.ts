@@ -1,0 +1,45 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { createEngine, type Engine } from '../engine.js';
+
+export interface TempEngine {
+  /** the engine of the current test (or file, with scope 'all') */
+  readonly engine: Engine;
+  /** its temp folder; the database is `dbPath` in it */
+  readonly dir: string;
+  readonly dbPath: string;
+}
+
+/**
+ * A real engine on a real SQLite file in a fresh temp folder, made before each test ('each') or once
+ * for the file ('all'), closed and removed after it. Call at the top of a test file or describe.
+ */
+export function useTempEngine(prefix: string, scope: 'each' | 'all' = 'each'): TempEngine {
+  let dir = '';
+  let engine: Engine | null = null;
+  const before = scope === 'each' ? beforeEach : beforeAll;
+  const after = scope === 'each' ? afterEach : afterAll;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), `loadscope-${prefix}-`));
+    engine = createEngine({ dbPath: join(dir, 'runs.db') });
+  });
+  after(async () => {
+    await engine?.close();
+    engine = null;
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    get engine() {
+      if (engine === null) throw new Error('useTempEngine: the engine exists only inside a test');
+      return engine;
+    },
+    get dir() {
+      return dir;
+    },
+    get dbPath() {
+      return join(dir, 'runs.db');
+    },
+  };
+}
