@@ -67,11 +67,16 @@ describe('thresholds in `loadscope run`', () => {
     expect(listed.thresholds).toEqual({ passed: 2, failed: 1 });
     const show = cli(['show', String(json.runId), '--db', db]);
     expect(show.stdout).toMatch(/FAIL\s+count > 8\s+single \/ burst\s+8/);
+    // `list` does not call it a plain "completed" (issue 24): the gate failed
+    const list = cli(['list', '--db', db]);
+    expect(list.stdout).toContain('completed, thresholds failed (1 of 3)');
   });
 
   it('exits 0 when every threshold passes', () => {
-    const out = cli(['run', scenarioWith([{ check: 'count >= 8' }]), '--json', '--db', join(dir, 'runs.db')]);
+    const db = join(dir, 'runs.db');
+    const out = cli(['run', scenarioWith([{ check: 'count >= 8' }]), '--json', '--db', db]);
     expect(out.status, out.stderr).toBe(0);
+    expect(cli(['list', '--db', db]).stdout).not.toContain('thresholds failed');
   });
 
   it('a threshold naming a phase the scenario does not have is refused before anything runs, at its field', () => {

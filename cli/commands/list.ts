@@ -1,8 +1,16 @@
 import type { Command } from 'commander';
-import { RunStatus } from '../../contract/results.js';
+import { RunStatus, type RunListItem } from '../../contract/results.js';
 import { LoadscopeError } from '../../contract/errors.js';
+import { thresholdsFailed } from '../../contract/thresholds.js';
 import { fmtDuration, fmtMs, fmtNum, textTable } from '../format/table.js';
 import { dbOption, withEngine } from '../options.js';
+
+/** A run's status as `list` prints it: a completed run whose thresholds failed is not a plain "completed". */
+function statusText(r: RunListItem): string {
+  if (r.damaged !== undefined) return `${r.status}, DAMAGED`;
+  if (r.thresholds !== null && thresholdsFailed(r.status, r.thresholds)) return `${r.status}, thresholds failed (${r.thresholds.failed} of ${r.thresholds.passed + r.thresholds.failed})`;
+  return r.status;
+}
 
 export function registerList(program: Command): void {
   program
@@ -23,7 +31,7 @@ export function registerList(program: Command): void {
         if (opts.json) return void process.stdout.write(JSON.stringify(runs, null, 2) + '\n');
         if (runs.length === 0) return void process.stdout.write('no runs stored yet; `loadscope run <scenario>` makes one\n');
         const rows = runs.map((r) => [
-          String(r.id), r.scenarioName + (r.quick ? ' (quick)' : ''), r.createdAt.replace('T', ' ').slice(0, 19), r.damaged === undefined ? r.status : `${r.status}, DAMAGED`,
+          String(r.id), r.scenarioName + (r.quick ? ' (quick)' : ''), r.createdAt.replace('T', ' ').slice(0, 19), statusText(r),
           fmtDuration(r.durationMs), fmtNum(r.requests), fmtNum(r.errors), fmtMs(r.meanTotalMs), r.servers.join(', '),
           r.group === null ? '' : `${r.group.id} (${r.group.index + 1} of ${r.group.size})`,
         ]);
