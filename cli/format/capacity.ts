@@ -1,4 +1,5 @@
 import { runCapacity, type ServerCapacity } from '../../contract/capacity/run-capacity.js';
+import { thinNote } from '../../contract/capacity/steps.js';
 import { bracketText, CAPACITY_MEANS, LOWER_BOUND_NOTE, modeOf, OFFERED_UNIT, sustainableText } from '../../contract/capacity/search.js';
 import { uslTrusted } from '../../contract/capacity/usl.js';
 import type { LiveWindow, RunSummary, ServerSample } from '../../contract/results.js';
@@ -37,7 +38,8 @@ export function formatCapacity(servers: readonly ServerCapacity[]): string {
   });
   const why = servers.map(({ name, capacity }) => `  ${name}: ${capacity.result.detail}${capacity.uslNote ? `; USL: ${capacity.uslNote}` : ''}`);
   const bounded = servers.filter((s) => s.capacity.result.lowerBound).map((s) => s.name);
-  const note = bounded.length === 0 ? [] : [`  Note: ${LOWER_BOUND_NOTE}: ${bounded.join(', ')}.`];
+  const thin = thinNote(servers);
+  const note = [...(bounded.length === 0 ? [] : [`  Note: ${LOWER_BOUND_NOTE}: ${bounded.join(', ')}.`]), ...(thin === null ? [] : [`  Note: ${thin}.`])];
   const stepHead = ['server', `offered (${unit})`, 'achieved (req/s)', 'total p50 (ms)', 'total p90 (ms)', 'total p99 (ms)', 'wait p99 (ms)', 'processing p99 (ms)', 'server CPU (%)', 'in flight', 'verdict'];
   const stepRows = servers.flatMap(({ name, capacity }) =>
     capacity.steps.map((s, i) => [

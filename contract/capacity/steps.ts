@@ -41,6 +41,8 @@ export interface CapacityPoint {
   processing: Percentiles | null;
   /** the server's mean CPU % over the step (100 = one core), when it was sampled */
   cpuPercent: number | null;
+  /** requests the step sent: how many its latency percentile was judged on */
+  requests: number;
   verdict: StepVerdict;
 }
 
@@ -57,6 +59,8 @@ export interface TargetCapacity {
   usl: UslFit | null;
   /** why there is no fit, or why the fit is not drawn (R² below USL_MIN_R2: see uslTrusted) */
   uslNote: string | null;
+  /** how many steps judged their latency percentile on its slowest request or two (see fewRequests), of how many */
+  thin: { steps: number; of: number; below: number; judged: string } | null;
 }
 
 export interface StepInputs {
@@ -89,6 +93,7 @@ export function targetCapacity(search: CapacitySearch, { mode, start, phases, qu
       wait: pct(p.wait),
       processing: p.processing ? pct(p.processing) : null,
       cpuPercent: cpuPercent?.get(p.index) ?? null,
+      requests: p.count,
       verdict,
     });
   }
@@ -105,7 +110,25 @@ export function targetCapacity(search: CapacitySearch, { mode, start, phases, qu
     if (!(err instanceof UslFitError)) throw err;
     uslNote = err.message;
   }
-  return { mode, steps, result, ended, usl, uslNote };
+  const below = fewRequests(limits.latency.stat);
+  const thinSteps = steps.filter((s) => s.requests < below).length;
+  return { mode, steps, result, ended, usl, uslNote, thin: thinSteps > 0 ? { steps: thinSteps, of: steps.length, below, judged: `${limits.latency.sample} ${limits.latency.stat}` } : null };
+}
+
+/**
+ * Below this many requests a step's latency percentile is set by its slowest one or two (fewer than
+ * two requests lie above it): near the limit such a step holds in one run and breaks in the next, so
+ * two runs of a short search (a quick profile's 0.6 s steps) can bracket a step apart. Said, not hidden.
+ */
+export const fewRequests = (stat: 'p50' | 'p90' | 'p99'): number => Math.ceil(2 / (1 - Number(stat.slice(1)) / 100));
+
+/** The note the views print once when any server's steps were judged on few requests. */
+export function thinNote(servers: readonly { name: string; capacity: Pick<TargetCapacity, 'thin'> }[]): string | null {
+  const thin = servers.filter((s) => s.capacity.thin !== null);
+  if (thin.length === 0) return null;
+  const { below, judged } = thin[0]!.capacity.thin!;
+  const which = thin.map((s) => `${s.name} ${s.capacity.thin!.steps} of ${s.capacity.thin!.of}`).join(', ');
+  return `steps of fewer than ${below} requests judge ${judged} by their slowest one or two, so near the limit a step can hold in one run and break in the next, and two runs can differ by a step (${which}); longer steps judge on more`;
 }
 
 /**

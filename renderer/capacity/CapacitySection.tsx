@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { EChartsOption, LineSeriesOption } from 'echarts';
 import { runCapacity } from '../../contract/capacity/run-capacity';
+import { thinNote } from '../../contract/capacity/steps';
 import { bracketText, LOWER_BOUND_NOTE, modeOf, OFFERED_LOAD, OFFERED_UNIT, sustainableText } from '../../contract/capacity/search';
 import { USL_MIN_R2, uslTrusted } from '../../contract/capacity/usl';
 import { capacityCurveOption, uslOption, type CapacitySample, type CapacityStat } from '../../contract/report/capacity-chart';
@@ -44,6 +45,7 @@ export function CapacitySection({ summary, windows, samples }: { summary: RunSum
   const load = OFFERED_LOAD[modeOf(servers)];
   const unit = OFFERED_UNIT[modeOf(servers)];
   const bounded = servers.filter((s) => s.capacity.result.lowerBound).map((s) => s.name);
+  const thin = thinNote(servers);
   const poor = servers.filter((s) => s.capacity.usl !== null && !uslTrusted(s.capacity.usl));
   return (
     <section data-testid="capacity-section" data-servers={servers.length} data-knees={knees(curve)} data-usl-curves={curves(usl)}>
@@ -72,7 +74,8 @@ export function CapacitySection({ summary, windows, samples }: { summary: RunSum
       </div>
       {bounded.length > 0 && (
         <p className="notice" data-testid="capacity-lower-bound">
-          {LOWER_BOUND_NOTE[0]!.toUpperCase() + LOWER_BOUND_NOTE.slice(1)}: {bounded.join(', ')}.
+          {LOWER_BOUND_NOTE[0]!.toUpperCase() + LOWER_BOUND_NOTE.slice(1)}: {bounded.join(', ')}. A search run here shares the machine with this
+          window drawing it live, so its generator falls behind sooner than the same search run from the CLI.
         </p>
       )}
       <div className="table-wrap panel">
@@ -110,6 +113,11 @@ export function CapacitySection({ summary, windows, samples }: { summary: RunSum
           </tbody>
         </table>
       </div>
+      {thin !== null && (
+        <p className="muted small" data-testid="capacity-thin">
+          {thin[0]!.toUpperCase() + thin.slice(1)}.
+        </p>
+      )}
     </section>
   );
 }

@@ -14,9 +14,10 @@ export function syntheticCapacity(name: string, rates: number[], kneeAt: number)
     wait: pct(1),
     processing: pct(4),
     cpuPercent: 50,
+    requests: 1000,
     verdict: rate >= kneeAt ? ({ held: false, limit: 'latency', detail: 'x' } as const) : ({ held: true } as const),
   }));
   const kneeStep = steps.findIndex((s) => s.offered === kneeAt);
   const usl = fitUsl(steps.map((s) => ({ n: s.concurrency, x: s.throughput })));
-  return { targetId: 1, name, capacity: { mode: 'rate', steps, result: { sustainable: kneeAt / 2, interval: [kneeAt / 2, kneeAt], limitedBy: 'latency', kneeStep, lowerBound: false, detail: '' }, ended: 'complete', usl, uslNote: uslPoorNote(usl) } };
+  return { targetId: 1, name, capacity: { mode: 'rate', steps, result: { sustainable: kneeAt / 2, interval: [kneeAt / 2, kneeAt], limitedBy: 'latency', kneeStep, lowerBound: false, detail: '' }, ended: 'complete', usl, uslNote: uslPoorNote(usl), thin: null } };
 }
