@@ -60,3 +60,8 @@ export function engineGlossaryLines(engine: RunEngine, terms: readonly GlossaryT
   const g = glossaryFor(engine);
   return terms.map((t) => `${t}: ${g[t]}`);
 }
+
+/** What a per-request time axis counts from: the intended send time, or for k6 the send time. */
+export function requestTimeName(engine: RunEngine): string {
+  return engine === 'k6' ? 'send time (k6 has no intended time), since server start (s)' : 'intended send time, since server start (s)';
+}

@@ -12,7 +12,7 @@ export interface ScatterSet {
 }
 
 /** Every (sampled) request: when it was meant to be sent against its total time (seed 004's plots). */
-export function ScatterChart({ sets, log, height = 300, testId }: { sets: readonly ScatterSet[]; log: boolean; height?: number; testId?: string }) {
+export function ScatterChart({ sets, log, height = 300, testId, timeName = 'intended send time, since server start (s)' }: { sets: readonly ScatterSet[]; log: boolean; height?: number; testId?: string; /** the x axis's name (a k6 run's times count from when it sent) */ timeName?: string }) {
   const option = useMemo<EChartsOption>(() => {
     const series: ScatterSeriesOption[] = [];
     const errors: [number, number][] = [];
@@ -36,11 +36,11 @@ export function ScatterChart({ sets, log, height = 300, testId }: { sets: readon
           const v = Array.isArray(p) ? undefined : p.value;
           return Array.isArray(v) ? `${sig3(v[0])} s: ${sig3(v[1])} ms` : '';
         } },
-      xAxis: { ...timeAxis(), name: 'intended send time, since server start (s)' },
+      xAxis: { ...timeAxis(), name: timeName },
       yAxis: valueAxis(`total time (ms)${log ? ', log' : ''}`, { log }),
       series,
     };
-  }, [sets, log]);
+  }, [sets, log, timeName]);
   const n = sets.reduce((a, s) => a + s.points.length, 0);
-  return <EChart option={option} height={height} testId={testId} points={n} ariaLabel="per-request total time scatter" />;
+  return <EChart option={option} height={height} testId={testId} points={n} ariaLabel={`per-request total time against ${timeName}`} />;
 }

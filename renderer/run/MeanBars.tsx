@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
-import type { TargetResult } from '../../contract/results';
+import { phaseFigures } from '../../contract/engine-figures';
+import type { RunEngine, TargetResult } from '../../contract/results';
 import { MeanBarChart, type MeanBar } from '../charts/MeanBarChart';
 import { Panel } from '../ui/widgets';
 
@@ -20,14 +21,15 @@ function meanOf(t: TargetResult, phase: string, pick: (p: TargetResult['phases']
 }
 
 /** Seed 000's figure: mean wait / processing / total per server, for one phase (default: the last). */
-export function MeanBars({ targets }: { targets: readonly TargetResult[] }) {
+export function MeanBars({ targets, engine }: { targets: readonly TargetResult[]; engine: RunEngine }) {
   const phaseNames = useMemo(() => [...new Set(targets.flatMap((t) => t.phases.map((p) => p.name)))], [targets]);
   const [chosen, setChosen] = useState<string | null>(null);
   const phase = chosen ?? phaseNames[phaseNames.length - 1] ?? ALL;
   const bars: MeanBar[] = targets.map((t) => ({
     label: t.name,
-    wait: meanOf(t, phase, (p) => p.wait.mean),
-    processing: meanOf(t, phase, (p) => p.processing?.mean),
+    // only what the run's engine measured (a k6 run without Server-Timing has no wait to draw)
+    wait: meanOf(t, phase, (p) => phaseFigures(engine, p).stats.wait?.mean),
+    processing: meanOf(t, phase, (p) => phaseFigures(engine, p).stats.processing?.mean),
     total: meanOf(t, phase, (p) => p.total.mean),
   }));
   return (

@@ -1,5 +1,6 @@
+import { missingReasons, phaseFigures, type PhaseFigure } from '../../contract/engine-figures';
 import { clampPercentiles, GLOSSARY, type GlossaryTerm } from '../../contract/measurement';
-import type { TargetResult } from '../../contract/results';
+import type { LatencyStats, RunEngine, TargetResult } from '../../contract/results';
 import { count, num } from '../ui/format';
 import { Term } from '../ui/Term';
 import { Badge, Panel } from '../ui/widgets';
@@ -10,8 +11,17 @@ function errorsOf(e: Partial<Record<string, number>>): number {
 
 const COLUMNS = 18;
 
+type Stat = 'mean' | 'p50' | 'p90' | 'p99' | 'max';
+
+/** A figure's cell: its value, or "-" with why the run's engine did not measure it (on hover). */
+function FigureCell({ stats, missing, stat }: { stats: LatencyStats | null; missing: string | undefined; stat: Stat }) {
+  if (missing !== undefined) return <td className="num muted not-measured" title={missing} data-not-measured="1">–</td>;
+  return <td className="num">{num(stats?.[stat])}</td>;
+}
+
 /** Every phase of every server run: counts, throughput, and total / wait / processing / server wait / lag times. */
-export function PhaseTable({ targets }: { targets: readonly TargetResult[] }) {
+export function PhaseTable({ targets, engine }: { targets: readonly TargetResult[]; engine: RunEngine }) {
+  const reasons = missingReasons(engine, targets.flatMap((t) => t.phases));
   return (
     <Panel title="Per server, per phase" testId="phase-table">
       <div className="table-wrap">
@@ -23,11 +33,11 @@ export function PhaseTable({ targets }: { targets: readonly TargetResult[] }) {
               <th rowSpan={2}>requests</th>
               <th rowSpan={2}>errors</th>
               <th rowSpan={2}>throughput (req/s)</th>
-              <th colSpan={5} className="group"><Term name="total" /> (ms)</th>
-              <th colSpan={2} className="group"><Term name="wait" /> (ms)</th>
-              <th colSpan={2} className="group"><Term name="processing" /> (ms)</th>
-              <th colSpan={2} className="group"><Term name="server wait" /> (ms)</th>
-              <th colSpan={2} className="group"><Term name="lag" /> (ms)</th>
+              <th colSpan={5} className="group"><Term name="total" engine={engine} /> (ms)</th>
+              <th colSpan={2} className="group"><Term name="wait" engine={engine} /> (ms)</th>
+              <th colSpan={2} className="group"><Term name="processing" engine={engine} /> (ms)</th>
+              <th colSpan={2} className="group"><Term name="server wait" engine={engine} /> (ms)</th>
+              <th colSpan={2} className="group"><Term name="lag" engine={engine} /> (ms)</th>
             </tr>
             <tr>
               <th>mean</th><th>p50</th><th>p90</th><th>p99</th><th>max</th>
@@ -51,11 +61,8 @@ export function PhaseTable({ targets }: { targets: readonly TargetResult[] }) {
                   ]
                 : t.phases.map((p, i) => {
                     // percentiles never above the max, also for runs stored before the engine clamped them
-                    const total = clampPercentiles(p.total);
-                    const wait = clampPercentiles(p.wait);
-                    const processing = clampPercentiles(p.processing);
-                    const serverWait = clampPercentiles(p.serverWait);
-                    const lag = clampPercentiles(p.lag);
+                    const { stats, missing } = phaseFigures(engine, p);
+                    const cell = (f: PhaseFigure, stat: Stat) => <FigureCell key={`${f}.${stat}`} stats={clampPercentiles(stats[f])} missing={missing[f]} stat={stat} />;
                     return (
                       <tr key={`${t.id}:${p.index}`} className={i === 0 ? 'group-start' : ''}>
                         <td className="left">{i === 0 ? t.name : ''}</td>
@@ -63,19 +70,8 @@ export function PhaseTable({ targets }: { targets: readonly TargetResult[] }) {
                         <td className="num">{count(p.count)}</td>
                         <td className={`num ${errorsOf(p.errors) > 0 ? 'bad' : ''}`}>{count(errorsOf(p.errors))}</td>
                         <td className="num">{num(p.throughput)}</td>
-                        <td className="num">{num(total.mean)}</td>
-                        <td className="num">{num(total.p50)}</td>
-                        <td className="num">{num(total.p90)}</td>
-                        <td className="num">{num(total.p99)}</td>
-                        <td className="num">{num(total.max)}</td>
-                        <td className="num">{num(wait.mean)}</td>
-                        <td className="num">{num(wait.p99)}</td>
-                        <td className="num">{num(processing?.mean)}</td>
-                        <td className="num">{num(processing?.p99)}</td>
-                        <td className="num">{num(serverWait?.mean)}</td>
-                        <td className="num">{num(serverWait?.p99)}</td>
-                        <td className="num">{num(lag.mean)}</td>
-                        <td className="num">{num(lag.p99)}</td>
+                        {(['mean', 'p50', 'p90', 'p99', 'max'] as const).map((k) => cell('total', k))}
+                        {(['wait', 'processing', 'serverWait', 'lag'] as const).flatMap((f) => [cell(f, 'mean'), cell(f, 'p99')])}
                       </tr>
                     );
                   }),
@@ -88,9 +84,11 @@ export function PhaseTable({ targets }: { targets: readonly TargetResult[] }) {
         {(Object.keys(GLOSSARY) as GlossaryTerm[]).map((t, i) => (
           <span key={t}>
             {i > 0 && ' · '}
-            <Term name={t} />
+            <Term name={t} engine={engine} />
           </span>
         ))}
+        {/* why a figure reads "–": once per reason, not only on hover */}
+        {reasons.length > 0 && <div data-testid="not-measured">– {reasons.join(' · ')}</div>}
       </div>
     </Panel>
   );

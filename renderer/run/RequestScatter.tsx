@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import type { TargetResult } from '../../contract/results';
+import { requestTimeName } from '../../contract/engine-figures';
+import type { RunEngine, TargetResult } from '../../contract/results';
 import { ScatterChart, type ScatterSet } from '../charts/ScatterChart';
 import { colorAt } from '../charts/theme';
 import { useApi } from '../ui/ApiContext';
@@ -16,7 +17,7 @@ interface Loaded {
 }
 
 /** The per-request scatter (seed 004's plots), loaded from the store once the run has ended. */
-export function RequestScatter({ runId, targets }: { runId: number; targets: readonly TargetResult[] }) {
+export function RequestScatter({ runId, targets, engine }: { runId: number; targets: readonly TargetResult[]; engine: RunEngine }) {
   const api = useApi();
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -48,7 +49,7 @@ export function RequestScatter({ runId, targets }: { runId: number; targets: rea
   return (
     <Panel title={<>Every request <span className="muted">{note}</span></>} actions={<Toggle checked={log} onChange={setLog} label="log scale" />} testId="request-scatter">
       <ErrorBox message={error} />
-      <ScatterChart sets={loaded?.sets ?? []} log={log} testId="scatter-chart" />
+      <ScatterChart sets={loaded?.sets ?? []} log={log} testId="scatter-chart" timeName={requestTimeName(engine)} />
     </Panel>
   );
 }

@@ -4,19 +4,21 @@ import { InFlightChart } from '../charts/InFlightChart';
 import { LatencyChart, type LatencyMetric } from '../charts/LatencyChart';
 import { ServerChart } from '../charts/ServerChart';
 import { ThroughputChart } from '../charts/ThroughputChart';
-import { GLOSSARY } from '../../contract/measurement';
+import { glossaryFor } from '../../contract/engine-figures';
+import type { RunEngine } from '../../contract/results';
 import { Term } from '../ui/Term';
 import { Panel, Segmented, Toggle } from '../ui/widgets';
 import { errorsIn, MAX_POINTS, type RunSeries } from './run-data';
 
 // each choice explained by the glossary the tables, CLI and docs share (on hover, and the chosen one below the chart)
-const METRICS = (['total', 'wait', 'processing'] as const).map((m) => ({ value: m, label: m, title: `${m}: ${GLOSSARY[m]}` }));
+// (as it holds for the run's engine: k6 measures from when it sends)
+const metricsOf = (engine: RunEngine) => (['total', 'wait', 'processing'] as const).map((m) => ({ value: m, label: m, title: `${m}: ${glossaryFor(engine)[m]}` }));
 
 /**
  * The over-time charts of one run, live or stored: latency percentiles, throughput and errors,
  * requests in flight, and the target's CPU, memory and process count. Phase starts are dashed lines.
  */
-export function RunCharts({ series, version, live, running = live, servers }: { series: RunSeries; version: number; live: boolean; running?: boolean; /** server runs the run will have (live: known before they start) */ servers?: number }) {
+export function RunCharts({ series, version, live, running = live, servers, engine = 'native' }: { series: RunSeries; version: number; live: boolean; running?: boolean; /** server runs the run will have (live: known before they start) */ servers?: number; engine?: RunEngine }) {
   const [metric, setMetric] = useState<LatencyMetric>('total');
   const [log, setLog] = useState(false);
   const groups = useMemo(() => groupsOf(series), [series, version]);
@@ -37,14 +39,14 @@ export function RunCharts({ series, version, live, running = live, servers }: { 
         }
         actions={
           <>
-            <Segmented label="latency metric" value={metric} options={METRICS} onChange={setMetric} />
+            <Segmented label="latency metric" value={metric} options={metricsOf(engine)} onChange={setMetric} />
             <Toggle checked={log} onChange={setLog} label="log scale" />
           </>
         }
       >
         <LatencyChart groups={groups} metric={metric} log={log} version={version} maxSec={maxSec} servers={servers} testId={live ? 'live-latency-chart' : 'run-latency-chart'} />
         <div className="chart-note metric-note" data-testid="latency-metric-note">
-          <Term name={metric} />: {GLOSSARY[metric]}
+          <Term name={metric} engine={engine} />: {glossaryFor(engine)[metric]}
         </div>
         <div className="chart-note">
           {windows === 0 ? 'waiting for the first window…' : `${windows.toLocaleString('en-US')} windows`}

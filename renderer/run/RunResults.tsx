@@ -77,10 +77,10 @@ export function RunResults({ summary, showHeader }: { summary: RunSummary; showH
           <ThresholdList run={summary} />
           <ReportTables tables={summary.report} />
           <div className="chart-grid">
-            <MeanBars targets={summary.targets} />
-            <RequestScatter runId={summary.id} targets={summary.targets} />
+            <MeanBars targets={summary.targets} engine={summary.engine} />
+            <RequestScatter runId={summary.id} targets={summary.targets} engine={summary.engine} />
           </div>
-          <PhaseTable targets={summary.targets} />
+          <PhaseTable targets={summary.targets} engine={summary.engine} />
         </>
       )}
       {summary.machine !== null && (

@@ -1,0 +1,101 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { k6Status } from '../engine/k6/k6-binary.js';
+import { parseTimeUs } from '../engine/k6/import/k6-time.js';
+import { startServer } from '../engine/supervisor/supervisor.js';
+import { useWorkbench } from './test-support/workbench.js';
+
+// A real k6 run's output (a plain script: no Server-Timing, a short scenario, then ~1.5 s of arrivals
+// from 300 ms), imported from History in Chromium, as a user meets it (issue 24): the run lasts as
+// long as its points span (it said the import's own ~134 ms), and what k6 does not measure (lag; wait,
+// processing and server wait without Server-Timing) reads "–" with the reason, never 0.00, under
+// k6's own glossary (from when it sends, no intended time). Skipped where no k6 is installed.
+
+const k6 = k6Status();
+const SHOTS = '/tmp/shots-l';
+const SCRIPT = (url: string) => `import http from 'k6/http';
+export const options = { scenarios: {
+  short: { executor: 'per-vu-iterations', vus: 1, iterations: 3, startTime: '0s' },
+  open: { executor: 'constant-arrival-rate', rate: 20, timeUnit: '1s', duration: '1500ms', preAllocatedVUs: 4, startTime: '300ms' },
+} };
+export default function () { http.get('${url}/sleep?ms=10'); }
+`;
+
+let dir: string;
+/** first request's start to last request's end in the k6 file, ms */
+let spanMs = 0;
+let out = '';
+
+describe.skipIf(!k6.available)('a k6 run in the workbench, in Chromium', () => {
+  const { page, byTestId } = useWorkbench();
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'loadscope-e2e-k6-figures-'));
+    mkdirSync(SHOTS, { recursive: true });
+    const server = await startServer({ architecture: 'single', options: { concurrency: 0 } });
+    try {
+      const script = join(dir, 'plain.js');
+      writeFileSync(script, SCRIPT(server.url));
+      out = join(dir, 'plain.json');
+      const r = spawnSync(k6.path!, ['run', '--quiet', '--no-color', `--out=json=${out}`, script], { encoding: 'utf8', timeout: 120_000 });
+      expect(r.status, r.stderr).toBe(0);
+    } finally {
+      await server.stop();
+    }
+    const spans = readFileSync(out, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"metric":"http_req_duration"') && l.includes('"type":"Point"'))
+      .map((l) => JSON.parse(l) as { data: { time: string; value: number } })
+      .map((p) => ({ end: parseTimeUs(p.data.time)!, start: parseTimeUs(p.data.time)! - p.data.value * 1000 }));
+    spanMs = (Math.max(...spans.map((s) => s.end)) - Math.min(...spans.map((s) => s.start))) / 1000;
+  }, 180_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("shows the run's length from its first point to its last, and lag, wait and processing as '–' with k6's reasons", async () => {
+    expect(spanMs).toBeGreaterThan(1500);
+    await byTestId('nav-history').click();
+    await byTestId('history-view').waitFor();
+    await byTestId('import-k6-input').setInputFiles([out]);
+    await byTestId('engine-note').waitFor({ timeout: 30_000 });
+
+    const stat = page().locator('.stat', { has: page().locator('.stat-label', { hasText: /^duration$/ }) }).locator('.stat-value');
+    expect(await stat.textContent()).toBe(`${(Math.round(spanMs) / 1000).toFixed(1)} s`);
+
+    const table = byTestId('phase-table');
+    const rows = table.locator('tbody tr');
+    expect(await rows.count()).toBe(2);
+    for (let i = 0; i < 2; i++) {
+      const cells = rows.nth(i).locator('td');
+      // wait, processing, server wait and lag (mean, p99 each) are the last eight columns
+      const last8 = await cells.evaluateAll((tds) => tds.slice(-8).map((td) => ({ text: td.textContent, title: td.getAttribute('title'), missing: td.hasAttribute('data-not-measured') })));
+      expect(last8.map((c) => c.text)).toEqual(Array(8).fill('–'));
+      expect(last8.every((c) => c.missing)).toBe(true);
+      expect(last8.slice(-2).map((c) => c.title)).toEqual(Array(2).fill(expect.stringMatching(/^lag: not measured by k6/)));
+      expect(last8[0]!.title).toMatch(/^wait: not measured by k6 here \(the server sent no Server-Timing/);
+      expect(Number(await cells.nth(5).textContent())).toBeGreaterThan(0); // total mean: k6 measures it
+    }
+    const footnote = await byTestId('not-measured').textContent();
+    expect(footnote).toMatch(/lag: not measured by k6/);
+    expect(footnote).toMatch(/wait: not measured by k6 here/);
+    expect(await table.locator('abbr[data-term="total"]').first().getAttribute('title')).toMatch(/^total: done - sent/);
+    expect(await byTestId('latency-metric-note').textContent()).toMatch(/total: done - sent: k6 measures from when it sends/);
+    // the scatter's x axis counts from when k6 sent, not from an intended time it does not have
+    expect(await byTestId('scatter-chart').getAttribute('aria-label')).toMatch(/against send time \(k6 has no intended time\)/);
+
+    for (const width of [1440, 1024]) {
+      await page().setViewportSize({ width, height: 900 });
+      await table.scrollIntoViewIfNeeded();
+      await page().screenshot({ path: join(SHOTS, `k6-run-phases-${width}.png`), animations: 'disabled' });
+      await byTestId('run-results').scrollIntoViewIfNeeded();
+      await page().evaluate('document.querySelector("[data-testid=run-results]")?.scrollIntoView()');
+      await page().screenshot({ path: join(SHOTS, `k6-run-head-${width}.png`), animations: 'disabled' });
+    }
+
+    await page().getByRole('button', { name: '← History' }).click();
+    const row = page().locator('tr[data-duration]', { has: byTestId('engine-k6') }).first();
+    await row.waitFor();
+    expect(Math.abs(Number(await row.getAttribute('data-duration')) - spanMs)).toBeLessThanOrEqual(1);
+  }, 120_000);
+});
