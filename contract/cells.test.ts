@@ -32,8 +32,10 @@ describe('short cell names', () => {
   });
 
   it('a phase index only where two phases vary the same field', () => {
-    expect(short({ 'phases[0].count': [10], 'phases[1].count': [20, 30] })).toEqual(['phase 1: 10 req · phase 2: 20 req', 'phase 1: 10 req · phase 2: 30 req']);
-    expect(short({ 'phases[0].count': [10, 20], 'phases[1].rate': [5] })).toEqual(['10 req · 5 req/s', '20 req · 5 req/s']);
+    expect(short({ 'phases[0].count': [10, 20], 'phases[1].count': [30, 40] })).toEqual(['phase 1: 10 req · phase 2: 30 req', 'phase 1: 10 req · phase 2: 40 req', 'phase 1: 20 req · phase 2: 30 req', 'phase 1: 20 req · phase 2: 40 req']);
+    expect(short({ 'phases[0].count': [10, 20], 'phases[1].rate': [5, 6] })[3]).toBe('20 req · 6 req/s');
+    // a key that does not vary (a quick profile's one size) is left out
+    expect(short({ 'phases[0].count': [10], 'phases[1].count': [20, 30] })).toEqual(['20 req', '30 req']);
     const names = matrixKeyNames(['servers[0].cores', 'servers[1].cores']);
     expect(names.get('servers[1].cores')?.prefix).toBe('server 2: ');
     // same field, no index to tell them apart: the whole key

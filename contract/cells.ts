@@ -5,7 +5,10 @@ import type { CellInfo } from './results.js';
 // Names are derived when read from the stored cells (key and value), never stored, so runs stored
 // before keep working. Two cells of a run never share a name (cellNames makes sure).
 
-type Cell = Pick<CellInfo, 'index' | 'label' | 'params'>;
+/** A cell as stored: its params as read (a record unless the row is damaged; then its label names it). */
+type Cell = Pick<CellInfo, 'index' | 'label'> & { params: unknown };
+
+const paramsOf = (c: Cell): Record<string, unknown> => (typeof c.params === 'object' && c.params !== null && !Array.isArray(c.params) ? (c.params as Record<string, unknown>) : {});
 
 /** How a field reads: "cores 1" (name before the value) or "10 req" (unit after it). */
 interface FieldName {
@@ -98,15 +101,17 @@ export function cellParts(label: string): string {
 }
 
 /**
- * Each cell's short name ("cores 1 · 10 req"), by cell index; '' for a run of one cell. A cell
+ * Each cell's short name ("cores 1 · 10 req": the keys whose value differs between cells), by cell
+ * index; '' for a run of one cell. A cell
  * whose short name another cell also gets (values that read alike) keeps its full label instead,
  * numbered if even that repeats.
  */
 export function cellNames(cells: readonly Cell[]): Map<number, string> {
   if (cells.length <= 1) return new Map(cells.map((c) => [c.index, '']));
-  const keys = [...new Set(cells.flatMap((c) => Object.keys(c.params)))];
+  // only what varies: a key with one value in every cell (a quick profile's single size) says nothing
+  const keys = [...new Set(cells.flatMap((c) => Object.keys(paramsOf(c))))].filter((k) => new Set(cells.map((c) => JSON.stringify(paramsOf(c)[k]))).size > 1);
   const names = matrixKeyNames(keys);
-  const short = new Map(cells.map((c) => [c.index, Object.entries(c.params).map(([k, v]) => shortPart(v, names.get(k)!)).join(' · ')]));
+  const short = new Map(cells.map((c) => [c.index, keys.map((k) => shortPart(paramsOf(c)[k], names.get(k)!)).join(' · ')]));
   const counts = (m: Map<number, string>) => {
     const n = new Map<string, number>();
     for (const s of m.values()) n.set(s, (n.get(s) ?? 0) + 1);

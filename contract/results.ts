@@ -74,7 +74,7 @@ export const TargetResult = z.object({
   cellIndex: z.number(),
   serverIndex: z.number(),
   label: z.string(),
-  /** the server run's one name: label, then its matrix cell ("thread-pool - cores=1 - count=128"); see contract/cells.ts */
+  /** the server run's one name: label, then its matrix cell's short name ("thread-pool · cores 1 · 128 req"); see contract/cells.ts */
   name: z.string(),
   architecture: z.string(),
   status: TargetStatus,

@@ -18,7 +18,7 @@ const PLAIN = {
   servers: [{ architecture: 'single', label: 'plain' }],
   phases: [{ name: 'steady', executor: 'closed', users: 1, durationMs: 1200, requests: [{ path: '/sleep?ms=5' }] }],
 };
-const CELL_NAMES = ['single - servers[0].options.concurrency=1', 'single - servers[0].options.concurrency=2'];
+const CELL_NAMES = ['single · concurrency 1', 'single · concurrency 2'];
 
 const runIds: number[] = [];
 const { page, byTestId, browser } = useWorkbench();

@@ -1,4 +1,5 @@
 import type { EChartsOption } from 'echarts';
+import { cellLabel } from '../cells.js';
 import { beyondNoise, COMPARE_METRICS, intervalKey, pairPhases, type RatioInterval } from '../compare.js';
 import { commonGroup, groupFigures, type GroupFigure } from '../group-stats.js';
 import type { RunSummary } from '../results.js';
@@ -26,7 +27,11 @@ export interface PairedMetric {
 
 export interface PhasePair {
   key: string;
+  /** the server run's name (short cell name included) */
   server: string;
+  /** the server's own label and its matrix cell's full key=value text ('' for one cell): CSV columns */
+  label: string;
+  cell: string;
   phase: string;
   metrics: PairedMetric[];
 }
@@ -39,9 +44,10 @@ export function pairedTable(runs: readonly RunSummary[], intervals: readonly Rat
   return pairPhases(runs).map((pair) => ({
     key: pair.key,
     server: pair.server,
+    ...labelAndCell(runs, pair.runs),
     phase: pair.phase,
     metrics: COMPARE_METRICS.map((m) => {
-      const values = pair.runs.map((e) => (e === null ? null : (m.get(e.phase) ?? null)));
+      const values = pair.runs.map((e) => (e === null ? null : (m.get(e.phase, e.engine) ?? null)));
       return {
         key: m.key,
         label: m.label,
@@ -55,6 +61,16 @@ export function pairedTable(runs: readonly RunSummary[], intervals: readonly Rat
       };
     }),
   }));
+}
+
+/** The paired server run's own label and cell, from the first run that has it. */
+function labelAndCell(runs: readonly RunSummary[], entries: readonly ({ targetId: number } | null)[]): { label: string; cell: string } {
+  for (let i = 0; i < entries.length; i++) {
+    const run = runs[i];
+    const target = run?.targets.find((t) => t.id === entries[i]?.targetId);
+    if (run !== undefined && target !== undefined) return { label: target.label, cell: run.cells.length <= 1 ? '' : cellLabel(run.cells, target.cellIndex) };
+  }
+  return { label: '', cell: '' };
 }
 
 /** better / worse where the interval excludes 1, '' otherwise (as the compare view colours it) */

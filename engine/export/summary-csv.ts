@@ -5,7 +5,8 @@ import type { RunSummary } from '../../contract/results.js';
 import { CSV_EOL, csvRow } from './csv-cell.js';
 
 // The per-phase summary of a run (`export --csv FILE --summary`) and the paired table of a
-// comparison, as CSV: one row per server run and phase, units in the column names.
+// comparison, as CSV: one row per server run and phase, units in the column names. A matrix cell
+// is a column of its own (its full key=value text), never folded into the server column.
 // Precision, decided here only: times in ms to 3 decimals (a microsecond, the timer's resolution
 // is finer but no reading is that exact), rates in req/s to 2; counts are whole already.
 
@@ -31,7 +32,7 @@ export function summaryCsv(runId: number, rows: readonly PhaseRow[]): string {
   for (const r of rows) {
     lines.push(
       csvRow([
-        runId, r.server, r.label, r.cell, r.phase, r.executor, r.clients, ms(r.durationMs), r.count, r.ok, r.errorsTotal,
+        runId, r.label, r.label, r.cell, r.phase, r.executor, r.clients, ms(r.durationMs), r.count, r.ok, r.errorsTotal,
         ...ERROR_KINDS.map((k) => r.errors[k]),
         rounded(r.throughput, RATE_DECIMALS),
         ...LATENCIES.flatMap((l) => STAT_KEYS.map((s) => ms(r.latency[l.key]?.[s]))),
@@ -46,20 +47,20 @@ const unitOf = (label: string): string => /\(([^)]+)\)$/.exec(label)?.[1] ?? '';
 const metricColumn = (key: string, unit: string) => `${key.replace(/\./g, '_')}${unit === 'ms' ? '_ms' : unit === 'req/s' ? '_rps' : ''}`;
 
 /**
- * The compare view's paired table: one row per paired phase and metric; a value column per run, and
- * per later run its ratio to the first with the ratio's 95 % bootstrap interval (empty where the
+ * The compare view's paired table: one row per paired phase and metric (the server's label and its
+ * matrix cell's full key=value text in columns of their own); a value column per run, and per later run its ratio to the first with the ratio's 95 % bootstrap interval (empty where the
  * engine could not tell it from noise for lack of data).
  */
 export function compareCsv(runs: readonly Pick<RunSummary, 'id'>[], pairs: readonly PhasePair[]): string {
   const first = runs[0]!.id;
   const later = runs.slice(1);
-  const header = ['server', 'phase', 'metric', 'unit', ...runs.map((r) => `run_${r.id}`), ...later.flatMap((r) => [`ratio_${r.id}_to_${first}`, `ratio_${r.id}_ci95_low`, `ratio_${r.id}_ci95_high`])];
+  const header = ['server', 'cell', 'phase', 'metric', 'unit', ...runs.map((r) => `run_${r.id}`), ...later.flatMap((r) => [`ratio_${r.id}_to_${first}`, `ratio_${r.id}_ci95_low`, `ratio_${r.id}_ci95_high`])];
   const lines = [header.join(',')];
   for (const p of pairs) {
     for (const m of p.metrics) {
       const unit = unitOf(m.label);
       const value = (v: number | null) => (unit === 'ms' ? ms(v) : unit === 'req/s' ? rounded(v, RATE_DECIMALS) : v);
-      lines.push(csvRow([p.server, p.phase, metricColumn(m.key, unit), unit, ...m.values.map(value), ...later.flatMap((_, k) => [m.ratios[k + 1], m.intervals[k + 1]?.low, m.intervals[k + 1]?.high])]));
+      lines.push(csvRow([p.label, p.cell, p.phase, metricColumn(m.key, unit), unit, ...m.values.map(value), ...later.flatMap((_, k) => [m.ratios[k + 1], m.intervals[k + 1]?.low, m.intervals[k + 1]?.high])]));
     }
   }
   return lines.join(CSV_EOL) + CSV_EOL;

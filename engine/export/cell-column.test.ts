@@ -1,0 +1,69 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { pairedTable } from '../../contract/report/compare-report.js';
+import { phaseRows } from '../../contract/report/run-report.js';
+import { openStore, type Store } from '../../db/store.js';
+import { histograms, newRun, phaseResult, tempDir } from '../../db/test-support/factories.js';
+import { compareCsv, summaryCsv } from './summary-csv.js';
+
+// The CSVs of a matrix run (issue 24): the server column holds the server, the cell its own column
+// with the cell's full key=value text, not folded into the server as "label - key=value - ...".
+// Runs are stored in a real SQLite file and read back, so names come from the stored cells.
+
+let tmp: ReturnType<typeof tempDir>;
+let store: Store;
+beforeEach(() => {
+  tmp = tempDir();
+  store = openStore(tmp.dbPath);
+});
+afterEach(() => {
+  store.close();
+  tmp.remove();
+});
+
+const CELLS = [
+  { index: 0, label: 'servers[*].cores=1, phases[0].count=10', params: { 'servers[*].cores': 1, 'phases[0].count': 10 } },
+  { index: 1, label: 'servers[*].cores=2, phases[0].count=10', params: { 'servers[*].cores': 2, 'phases[0].count': 10 } },
+];
+
+function storeMatrixRun(): number {
+  const runId = store.createRun(newRun());
+  store.addCells(runId, CELLS);
+  for (const cell of CELLS) {
+    const id = store.createTarget({ runId, cellIndex: cell.index, serverIndex: 0, label: 'thread-pool', architecture: 'thread-pool', status: 'running', startedAt: new Date().toISOString() });
+    store.savePhase(id, phaseResult(0), histograms());
+    store.updateTarget(id, { status: 'completed', durationMs: 1000 });
+  }
+  store.finishRun(runId, 'completed', null);
+  return runId;
+}
+
+/** A CSV without quoted commas as objects by header (the cells here are plain or quoted whole). */
+function parse(csv: string): Record<string, string>[] {
+  const split = (line: string) => [...line.matchAll(/"((?:[^"]|"")*)"|([^,]*)/g)].filter((m, i, all) => m.index !== all[i - 1]?.index || i === 0).map((m) => m[1]?.replace(/""/g, '"') ?? m[2] ?? '');
+  const [head, ...rows] = csv.trim().split(/\r?\n/);
+  const header = split(head!);
+  return rows.map((r) => Object.fromEntries(split(r).map((v, i) => [header[i]!, v])));
+}
+
+describe('the cell column of a matrix run', () => {
+  it('summary CSV: server is the server, cell the full key=value text', () => {
+    const run = store.getRun(storeMatrixRun());
+    expect(run.targets.map((t) => t.name)).toEqual(['thread-pool · cores 1', 'thread-pool · cores 2']);
+    const rows = parse(summaryCsv(run.id, phaseRows(run)));
+    expect(rows.map((r) => [r.server, r.cell])).toEqual([
+      ['thread-pool', CELLS[0]!.label],
+      ['thread-pool', CELLS[1]!.label],
+    ]);
+  });
+
+  it('compare CSV: a cell column beside the server, one row per cell and metric', () => {
+    const runs = [store.getRun(storeMatrixRun()), store.getRun(storeMatrixRun())];
+    const header = compareCsv(runs, pairedTable(runs, [])).split(/\r?\n/)[0]!.split(',');
+    expect(header.slice(0, 3)).toEqual(['server', 'cell', 'phase']);
+    const rows = parse(compareCsv(runs, pairedTable(runs, []))).filter((r) => r.metric === 'total_p99_ms');
+    expect(rows.map((r) => [r.server, r.cell])).toEqual([
+      ['thread-pool', CELLS[0]!.label],
+      ['thread-pool', CELLS[1]!.label],
+    ]);
+  });
+});
