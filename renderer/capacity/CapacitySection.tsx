@@ -32,7 +32,9 @@ const SAMPLES = [
 const sig = (v: number | null) => (v === null ? '-' : Number.isFinite(v) ? Number(v.toPrecision(3)).toLocaleString('en-US') : '∞');
 const num = (v: number) => sig(v);
 const knees = (o: EChartsOption) => (o.series as LineSeriesOption[]).filter((s) => (s.markPoint?.data?.length ?? 0) > 0).length;
-const curves = (o: EChartsOption) => (o.series as { type?: string }[]).filter((s) => s.type === 'line').length;
+/** The servers whose curve carries a knee pin, and those whose USL fit is drawn: what the charts show, for tests and assistive tech. */
+const pinned = (o: EChartsOption) => (o.series as LineSeriesOption[]).filter((s) => (s.markPoint?.data?.length ?? 0) > 0).map((s) => s.name).join(',');
+const fitted = (o: EChartsOption, names: readonly string[]) => names.filter((n) => (o.series as { type?: string; name?: string }[]).some((s) => s.type === 'line' && s.name?.startsWith(`${n} USL fit`))).join(',');
 
 export function CapacitySection({ summary, windows, samples }: { summary: RunSummary; windows: readonly LiveWindow[]; samples: readonly ServerSample[] }) {
   const servers = useMemo(() => runCapacity(summary, { windows, samples }), [summary, windows, samples]);
@@ -48,7 +50,7 @@ export function CapacitySection({ summary, windows, samples }: { summary: RunSum
   const thin = thinNote(servers);
   const poor = servers.filter((s) => s.capacity.usl !== null && !uslTrusted(s.capacity.usl));
   return (
-    <section data-testid="capacity-section" data-servers={servers.length} data-knees={knees(curve)} data-usl-curves={curves(usl)}>
+    <section data-testid="capacity-section" data-servers={servers.length} data-knees={knees(curve)} data-knee-servers={pinned(curve)} data-usl-servers={fitted(usl, servers.map((s) => s.name))}>
       <h2 className="section-title">Capacity</h2>
       <div className="chart-grid">
         <Panel
@@ -74,35 +76,50 @@ export function CapacitySection({ summary, windows, samples }: { summary: RunSum
       </div>
       {bounded.length > 0 && (
         <p className="notice" data-testid="capacity-lower-bound">
-          {LOWER_BOUND_NOTE[0]!.toUpperCase() + LOWER_BOUND_NOTE.slice(1)}: {bounded.join(', ')}. A search run here shares the machine with this
-          window drawing it live, so its generator falls behind sooner than the same search run from the CLI.
+          {LOWER_BOUND_NOTE[0]!.toUpperCase() + LOWER_BOUND_NOTE.slice(1)}: {bounded.join(', ')}. A search started from the workbench shares the
+          machine with the browser drawing it live, so its generator falls behind sooner than the same search run from the CLI.
         </p>
       )}
       <div className="table-wrap panel">
         <table className="data compact" data-testid="capacity-table">
           <thead>
+            {/* two header rows: the unit said once over the loads, "USL" once over the fit (fits 1024 px) */}
             <tr>
-              <th>server</th>
-              <th>sustainable ({unit})</th>
-              <th>bracket ({unit})</th>
-              <th>limited by</th>
-              <th>knee ({unit})</th>
-              <th>search ended</th>
-              <th>USL σ</th>
-              <th>USL κ</th>
-              <th>USL peak (req/s)</th>
-              <th>USL R²</th>
+              <th rowSpan={2} className="left">
+                server
+              </th>
+              <th colSpan={3} className="group">
+                offered load ({unit})
+              </th>
+              <th rowSpan={2} className="left">
+                limited by
+              </th>
+              <th rowSpan={2} className="left" title="why the search ended: it narrowed its bracket (complete), or the step count or time bound stopped it">
+                ended
+              </th>
+              <th colSpan={4} className="group">
+                USL fit (peak in req/s)
+              </th>
+            </tr>
+            <tr>
+              <th>sustainable</th>
+              <th>bracket</th>
+              <th>knee</th>
+              <th>σ</th>
+              <th>κ</th>
+              <th>peak</th>
+              <th>R²</th>
             </tr>
           </thead>
           <tbody>
             {servers.map(({ targetId, name, capacity: { result, steps: s, ended, usl: fit, uslNote } }) => (
               <tr key={targetId} title={result.detail} data-lower-bound={result.lowerBound}>
-                <td>{name}</td>
+                <td className="left nowrap">{name}</td>
                 <td className="num">{sustainableText(result, num)}</td>
-                <td className="num">{bracketText(result, num)}</td>
-                <td>{result.limitedBy}</td>
+                <td className="num nowrap">{bracketText(result, num)}</td>
                 <td className="num">{result.kneeStep === null ? '-' : sig(s[result.kneeStep]!.offered)}</td>
-                <td>{ended}</td>
+                <td className="left">{result.limitedBy}</td>
+                <td className="left nowrap">{ended}</td>
                 {[fit?.sigma, fit?.kappa, fit?.peakX, fit?.r2].map((v, k) => (
                   <td key={k} className={`num${fit && !uslTrusted(fit) ? ' muted' : ''}`} title={uslNote ?? undefined} data-usl-poor={fit ? !uslTrusted(fit) : undefined}>
                     {v === undefined ? '-' : sig(v)}
