@@ -127,28 +127,31 @@ describe('the scenario editor in Chromium', () => {
     const broken = `${JSON.stringify({ ...doc, phases: [{ ...phases[0], cuont: 5 }, phases[1]] }, null, 2)}\n`;
     const keyLine = broken.split('\n').findIndex((l) => l.includes('"cuont"')) + 1;
     await typeIntoCodeEditor(page(), broken);
-    const issue = page().locator('[data-testid="issue"][data-path="phases[0]"]');
-    await issue.waitFor({ timeout: 15_000 });
-    expect(await issue.getAttribute('data-line')).toBe(String(keyLine));
-    const mark = page().locator('.cm-lintRange-error').first();
-    await mark.waitFor();
-    expect(await mark.innerText()).toMatch(/^"cuont"/);
+    try {
+      const issue = page().locator('[data-testid="issue"][data-path="phases[0]"]');
+      await issue.waitFor({ timeout: 15_000 });
+      expect(await issue.getAttribute('data-line')).toBe(String(keyLine));
+      const mark = page().locator('.cm-lintRange-error').first();
+      await mark.waitFor();
+      expect(await mark.innerText()).toMatch(/^"cuont"/);
 
-    expect(await cursorLine()).not.toBe(keyLine);
-    await issue.getByRole('button').click();
-    await until(cursorLine, (l) => l === keyLine, 'the cursor on the unknown key');
-    expect(await page().evaluate<boolean>("document.activeElement?.classList.contains('cm-content') === true")).toBe(true);
-    await shots('editor-unknown-key');
+      expect(await cursorLine()).not.toBe(keyLine);
+      await issue.getByRole('button').click();
+      await until(cursorLine, (l) => l === keyLine, 'the cursor on the unknown key');
+      expect(await page().evaluate<boolean>("document.activeElement?.classList.contains('cm-content') === true")).toBe(true);
+      await shots('editor-unknown-key');
 
-    // the form: the problem focuses the phase it names
-    await form().click();
-    await issue.getByRole('button').click();
-    const focusedIn = `document.activeElement?.closest('[data-path="phases[0]"]') != null && document.activeElement.tagName !== 'BUTTON'`;
-    await until(() => page().evaluate<boolean>(focusedIn), (v) => v, 'a field of phase 1 focused');
-
-    await code().click();
-    await typeIntoCodeEditor(page(), `${JSON.stringify(doc, null, 2)}\n`);
-    await waitValid();
+      // the form: the problem focuses the phase it names
+      await form().click();
+      await issue.getByRole('button').click();
+      const focusedIn = `document.activeElement?.closest('[data-path="phases[0]"]') != null && document.activeElement.tagName !== 'BUTTON'`;
+      await until(() => page().evaluate<boolean>(focusedIn), (v) => v, 'a field of phase 1 focused');
+    } finally {
+      // the next tests start from the valid document, whatever happened above
+      await code().click();
+      await typeIntoCodeEditor(page(), `${JSON.stringify(doc, null, 2)}\n`);
+      await waitValid();
+    }
   });
 
   it("lists a library scenario's saved versions, opens one and restores it as a new version", async () => {
