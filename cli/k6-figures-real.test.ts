@@ -7,7 +7,10 @@ import { phaseRows, buildRunReport } from '../contract/report/run-report.js';
 import { LIGHT } from '../contract/report/palette.js';
 import { openStore, type Store } from '../db/store.js';
 import { formatRunSummary, runSummaryJson } from './format/run-summary.js';
+import { COMPARE_METRICS, pairPhases } from '../contract/compare.js';
+import { csvLines } from '../engine/export/csv.js';
 import { runHtml } from '../engine/export/html.js';
+import { reportInput } from '../engine/export/report-data.js';
 import { startServer } from '../engine/supervisor/supervisor.js';
 import { exportK6 } from '../engine/k6/export-k6.js';
 import { K6_PINNED, k6Status } from '../engine/k6/k6-binary.js';
@@ -107,5 +110,20 @@ export default function () { http.get('${server.url}/sleep?ms=10'); }
     expect(html).toMatch(/data-engine-note>lag: not measured by k6/);
     expect(html).toMatch(/load sent by k6/);
     expect(html).toContain('<th class="left">lag</th><td class="num" data-field="lag.mean">-</td>');
+
+    // the raw CSV: no intended time, wait or lag for a k6 request without Server-Timing (they read as sent, total and 0)
+    const [header, ...lines] = [...csvLines(store, run)];
+    const cols = header!.split(',');
+    const first = lines[0]!.split(',');
+    expect(lines.length).toBe(row!.count);
+    for (const c of ['intended_ms', 'wait_ms', 'lag_ms', 'processing_ms']) expect(first[cols.indexOf(c)], c).toBe('');
+    expect(Number(first[cols.indexOf('total_ms')])).toBeGreaterThan(0);
+    // Compare's wait figures and the reports' wait curves leave it out too; total stays
+    const [pair] = pairPhases([run]);
+    const wait = COMPARE_METRICS.find((m) => m.key === 'wait.mean')!;
+    const total = COMPARE_METRICS.find((m) => m.key === 'total.mean')!;
+    expect(wait.get(pair!.runs[0]!.phase, pair!.runs[0]!.engine)).toBeUndefined();
+    expect(total.get(pair!.runs[0]!.phase, pair!.runs[0]!.engine)).toBeGreaterThan(0);
+    expect(reportInput(store, runId).curves.map((c) => c.metric)).toEqual(['total']);
   }, 180_000);
 });

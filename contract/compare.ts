@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { PhaseResult, RunSummary } from './results.js';
+import { phaseFigures } from './engine-figures.js';
+import type { PhaseResult, RunEngine, RunSummary } from './results.js';
 
 // Comparing runs: what is paired with what, which figures are compared, and the interval that says
 // whether a ratio is beyond run-to-run noise. The UI, the CLI and the engine all use these, so the
@@ -17,7 +18,8 @@ export interface CompareMetric {
   key: string;
   /** the table's label, unit included */
   label: string;
-  get: (p: PhaseResult) => number | null | undefined;
+  /** the figure as the run's engine measured it (k6: no wait without Server-Timing) */
+  get: (p: PhaseResult, engine?: RunEngine) => number | null | undefined;
   higherIsBetter: boolean;
   isCount?: boolean;
   /** the per-window figure its interval is bootstrapped from; null: no interval, never coloured */
@@ -27,7 +29,7 @@ export interface CompareMetric {
 const latency = (sample: Sample, stat: Stat | 'max'): CompareMetric => ({
   key: `${sample}.${stat}`,
   label: `${sample} ${stat} (ms)`,
-  get: (p) => p[sample]?.[stat],
+  get: (p, engine = 'native') => phaseFigures(engine, p).stats[sample]?.[stat],
   higherIsBetter: false,
   interval: stat === 'max' ? null : { sample, stat },
 });
@@ -49,6 +51,8 @@ export const COMPARE_METRICS: readonly CompareMetric[] = [
 export interface PairedPhase {
   targetId: number;
   phase: PhaseResult;
+  /** who sent its load: what it did not measure is no figure (contract/engine-figures.ts) */
+  engine: RunEngine;
 }
 
 export interface PhasePair {
@@ -61,7 +65,7 @@ export interface PhasePair {
 }
 
 /** Phases paired across runs by server label, matrix cell and phase name, in A's order then the others'. */
-export function pairPhases(runs: readonly Pick<RunSummary, 'targets'>[]): PhasePair[] {
+export function pairPhases(runs: readonly (Pick<RunSummary, 'targets'> & { engine?: RunEngine })[]): PhasePair[] {
   const pairs = new Map<string, PhasePair>();
   runs.forEach((run, i) => {
     for (const t of run.targets) {
@@ -72,7 +76,7 @@ export function pairPhases(runs: readonly Pick<RunSummary, 'targets'>[]): PhaseP
           pair = { key, server: t.name, phase: p.name, runs: runs.map(() => null) };
           pairs.set(key, pair);
         }
-        pair.runs[i] ??= { targetId: t.id, phase: p };
+        pair.runs[i] ??= { targetId: t.id, phase: p, engine: run.engine ?? 'native' };
       }
     }
   });

@@ -38,6 +38,22 @@ export function phaseFigures(engine: RunEngine, p: PhaseResult): PhaseFigures {
   return { stats, missing };
 }
 
+/**
+ * Whether a phase's stored histogram of `figure` is what the run's engine measured (the same rule as
+ * phaseFigures): k6's lag histogram is empty and its wait histogram, without Server-Timing (no
+ * processing histogram beside it), is its whole time. Percentile curves leave the others out.
+ */
+export function histogramMeasured(engine: RunEngine, figure: PhaseFigure, processing: string | null): boolean {
+  if (engine !== 'k6') return true;
+  return figure !== 'lag' && (figure !== 'wait' || processing !== null);
+}
+
+/** Which of one request's times its run's engine measured (k6: no intended time nor lag; wait only with Server-Timing). */
+export function requestMeasured(engine: RunEngine, processingUs: number | null): { intended: boolean; wait: boolean; lag: boolean } {
+  if (engine !== 'k6') return { intended: true, wait: true, lag: true };
+  return { intended: false, wait: processingUs !== null && Number.isFinite(processingUs), lag: false };
+}
+
 /** The reasons behind every "-" of a run's phases, each once, for a footnote. */
 export function missingReasons(engine: RunEngine, phases: readonly PhaseResult[]): string[] {
   return [...new Set(phases.flatMap((p) => Object.values(phaseFigures(engine, p).missing)))];

@@ -18,11 +18,11 @@ export function formatCompare(result: CompareResult): string {
   const header = ['metric', ...runs.flatMap((r, i) => (i === 0 ? [`run ${r.id}`] : [`run ${r.id}`, `vs ${runs[0]!.id}`]))];
   const sections = pairPhases(runs).map((pair) => {
     const rows = COMPARE_METRICS.map((m) => {
-      const base = pair.runs[0] ? m.get(pair.runs[0].phase) : null;
+      const base = pair.runs[0] ? m.get(pair.runs[0].phase, pair.runs[0].engine) : null;
       return [
         m.label,
         ...pair.runs.flatMap((entry, i) => {
-          const v = entry ? m.get(entry.phase) : null;
+          const v = entry ? m.get(entry.phase, entry.engine) : null;
           const text = m.label.endsWith('(ms)') ? fmtMs(v) : fmtNum(v, m.key === 'throughput' ? 1 : 0);
           if (i === 0) return [text];
           if (!entry || !pair.runs[0] || base === null || base === undefined || v === null || v === undefined || base === 0) return [text, '-'];
@@ -51,10 +51,10 @@ export function compareJson(result: CompareResult) {
       figures: COMPARE_METRICS.map((m) => ({
         metric: m.key,
         label: m.label,
-        values: pair.runs.map((e) => (e ? (m.get(e.phase) ?? null) : null)),
+        values: pair.runs.map((e) => (e ? (m.get(e.phase, e.engine) ?? null) : null)),
         ratios: pair.runs.slice(1).map((e, k) => {
-          const base = pair.runs[0] ? m.get(pair.runs[0].phase) : null;
-          const v = e ? m.get(e.phase) : null;
+          const base = pair.runs[0] ? m.get(pair.runs[0].phase, pair.runs[0].engine) : null;
+          const v = e ? m.get(e.phase, e.engine) : null;
           if (base === null || base === undefined || base === 0 || v === null || v === undefined) return null;
           const interval = intervals.get(intervalKey(pair.key, m.key, k + 1));
           return { ratio: v / base, low: interval?.low ?? null, high: interval?.high ?? null, beyondNoise: beyondNoise(interval) };

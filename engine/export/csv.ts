@@ -1,3 +1,4 @@
+import { requestMeasured } from '../../contract/engine-figures.js';
 import { deriveTimes } from '../../contract/measurement.js';
 import type { RunSummary } from '../../contract/results.js';
 import type { Store } from '../../db/store.js';
@@ -24,14 +25,16 @@ export function* csvLines(store: Store, run: RunSummary): Generator<string> {
     const target = targets.get(row.targetId);
     const phase = target?.phases.find((p) => p.index === row.phaseIdx);
     const t = deriveTimes(row);
+    // empty where the run's engine did not measure it (k6: no intended time, so no lag)
+    const has = requestMeasured(run.engine, t.processingUs);
     yield csvRow([
       run.id,
       target?.label ?? String(row.targetId),
       cells.get(target?.cellIndex ?? -1) ?? '',
       phase?.name ?? String(row.phaseIdx),
       row.clientIdx,
-      ms(row.intendedUs), ms(row.sentUs), ms(row.firstByteUs), ms(row.doneUs),
-      ms(t.totalUs), ms(t.waitUs), ms(t.processingUs), ms(t.serverWaitUs), ms(t.lagUs),
+      has.intended ? ms(row.intendedUs) : null, ms(row.sentUs), ms(row.firstByteUs), ms(row.doneUs),
+      ms(t.totalUs), has.wait ? ms(t.waitUs) : null, ms(t.processingUs), ms(t.serverWaitUs), has.lag ? ms(t.lagUs) : null,
       row.status, row.bytes, row.error,
     ]);
   }

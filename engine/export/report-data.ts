@@ -1,4 +1,5 @@
 import * as hdr from 'hdr-histogram-js';
+import { histogramMeasured } from '../../contract/engine-figures.js';
 import { curvePoints } from '../../contract/report/percentiles.js';
 import type { CurveInput, RunReportInput } from '../../contract/report/run-report.js';
 import type { Store } from '../../db/store.js';
@@ -15,7 +16,9 @@ export function reportInput(store: Store, runId: number): RunReportInput {
   const curves: CurveInput[] = [];
   for (const t of run.targets) {
     for (const metric of METRICS) {
-      const encoded = stored.filter((h) => h.targetId === t.id).map((h) => h[metric]).filter((s): s is string => s !== null);
+      // only what the run's engine measured (a k6 run's wait without Server-Timing is its total)
+      const measured = stored.filter((h) => h.targetId === t.id && histogramMeasured(run.engine, metric, h.processing));
+      const encoded = measured.map((h) => h[metric]).filter((s): s is string => s !== null);
       if (encoded.length === 0) continue;
       const [first, ...rest] = encoded.map((e) => hdr.decodeFromCompressedBase64(e, 32, false));
       for (const h of rest) first!.add(h);

@@ -216,8 +216,8 @@ export function compareIntervals(runs: readonly RunSummary[], samples: CompareSa
       const other = pair.runs[i];
       if (!other) continue;
       for (const metric of COMPARE_METRICS) {
-        const a = metric.get(base.phase);
-        const b = metric.get(other.phase);
+        const a = metric.get(base.phase, base.engine);
+        const b = metric.get(other.phase, other.engine);
         if (!metric.interval || a === null || a === undefined || b === null || b === undefined || a === 0) continue;
         const ba = bootOf(0, base.targetId, base.phase.index, metric.interval);
         const bb = bootOf(i, other.targetId, other.phase.index, metric.interval);

@@ -37,7 +37,7 @@ export function CompareTable({ result }: { result: CompareResult }) {
             </thead>
             <tbody>
               {COMPARE_METRICS.map((m) => {
-                const values = pair.runs.map((e) => (e === null ? null : m.get(e.phase)));
+                const values = pair.runs.map((e) => (e === null ? null : m.get(e.phase, e.engine)));
                 return (
                   <tr key={m.key} data-metric={m.key}>
                     <td className="left">{m.label}</td>

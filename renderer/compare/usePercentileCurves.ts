@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { CompareResult } from '../../contract/api';
+import { histogramMeasured } from '../../contract/engine-figures';
 import type { PercentileCurve } from '../charts/PercentileCurveChart';
 import { decodeHistogram, mergeHistograms, percentileCurve, type DecodedHistogram } from './hdr-decode';
 
@@ -33,7 +34,9 @@ export function usePercentileCurves(result: CompareResult | null, groups: readon
     let live = true;
     Promise.all(
       groups.map(async (g) => {
-        const hs = result.histograms.filter((h) => h.runId === g.runId && h.targetId === g.targetId && (phaseIndex === null || h.phaseIndex === phaseIndex));
+        const engine = result.runs.find((r) => r.id === g.runId)?.engine ?? 'native';
+        // only what the run's engine measured (a k6 run's wait without Server-Timing is its total)
+        const hs = result.histograms.filter((h) => h.runId === g.runId && h.targetId === g.targetId && (phaseIndex === null || h.phaseIndex === phaseIndex) && histogramMeasured(engine, metric, h.processing));
         const encoded = hs.map((h) => h[metric]).filter((s): s is string => s !== null);
         const merged = mergeHistograms(await Promise.all(encoded.map(decoded)));
         return { name: g.name, color: g.color, points: percentileCurve(merged) };
