@@ -253,13 +253,21 @@ export function meanBarsOption(bars: readonly MeanBar[], p: Palette): EChartsOpt
     data: bars.map((b) => (b[key] === null ? null : Number(b[key].toPrecision(3)))),
     itemStyle: { color: METRIC_COLORS[key], borderRadius: [3, 3, 0, 0] },
     barMaxWidth: 36,
+    // values over the bars only while there is room for them; a label that would cover another is hidden
     label: { show: bars.length <= 6, position: 'top', color: p.text, fontSize: 11 },
+    labelLayout: { hideOverlap: true },
   });
+  // Many or long server names: slanted and cut with "..." (the tooltip names them whole), so no two overprint.
+  const crowded = bars.length > 4 || bars.some((b) => b.label.split('\n').some((line) => line.length > 16));
+  const axisLabel = crowded
+    ? { ...style.axisLabel, fontSize: 11, color: p.text, interval: 0, rotate: 30, width: 150, overflow: 'truncate' as const, ellipsis: '...' }
+    : { ...style.axisLabel, fontSize: 12, color: p.text, interval: 0 };
   return {
     ...base,
     tooltip: { ...(base.tooltip as object), axisPointer: { type: 'shadow' } },
-    grid: { ...(base.grid as object), bottom: 36, top: 44 },
-    xAxis: { type: 'category', data: bars.map((b) => b.label), ...style, axisLabel: { ...style.axisLabel, fontSize: 12, color: p.text, interval: 0 } },
+    grid: { ...(base.grid as object), bottom: crowded ? 110 : 36, top: 44, left: crowded ? 110 : 64 },
+    // slanted labels read on one line: a server's phase follows it after a dot, not on a line of its own
+    xAxis: { type: 'category', data: bars.map((b) => (crowded ? b.label.replace(/\n/g, ' · ') : b.label)), ...style, axisLabel },
     yAxis: valueAxis(p, AXIS_NAMES.meanTime, { min: 0 }),
     series: [metric('wait'), metric('processing'), metric('total')],
   };
@@ -300,14 +308,4 @@ export function percentileOption(input: { curves: readonly PercentileCurve[]; lo
   };
 }
 
-/** A chart as it leaves the app (PNG, HTML): its title and subtitle drawn into the image, room made for them. */
-export function withTitle(option: EChartsOption, title: string, p: Palette, subtitle?: string): EChartsOption {
-  const grid = (option.grid ?? {}) as { top?: number };
-  const legend = option.legend === undefined ? undefined : { ...(option.legend as object), top: subtitle ? 52 : 34 };
-  return {
-    ...option,
-    title: { text: title, subtext: subtitle, left: 'center', top: 4, textStyle: { color: p.text, fontSize: 15, fontWeight: 'bold' }, subtextStyle: { color: p.muted, fontSize: 12 } },
-    legend,
-    grid: { ...grid, top: (grid.top ?? 52) + (subtitle ? 52 : 34) },
-  };
-}
+export { withTitle } from './export-layout.js';

@@ -3,7 +3,11 @@ import type { EChartsOption } from 'echarts';
 import { withFormatters } from '../../contract/report/formatters.js';
 import { LIGHT } from '../../contract/report/palette.js';
 import type { ReportChart, RunReport } from '../../contract/report/run-report.js';
-import { summaryCells, SUMMARY_COLUMNS } from './summary-table.js';
+import { CAPACITY_MEANS, modeOf, OFFERED_UNIT } from '../../contract/capacity/search.js';
+import { shortReason } from '../../contract/report/short-reason.js';
+import { fitText, wrapText } from './canvas-text.js';
+import { forPng, measure, PNG_FONT } from './png-fit.js';
+import { capacityCells, capacityColumns, summaryCells, SUMMARY_COLUMNS, type Column } from './summary-table.js';
 
 // PNGs without a window: ECharts renders the report's chart options to SVG on the server side and
 // @napi-rs/canvas rasterises them on white, with the title drawn into the image.
@@ -12,8 +16,13 @@ import { summaryCells, SUMMARY_COLUMNS } from './summary-table.js';
 export async function chartSvg(option: EChartsOption, width: number, height: number): Promise<string> {
   // ECharts takes about a second to load: only when a figure is asked for, not at every CLI start.
   const echarts = await import('echarts');
+  // ECharts lays text out by its measurements: the real font's, so a cut label is cut where it will be drawn
+  echarts.setPlatformAPI({ measureText: (text: string, font?: string) => {
+    measure.font = font ?? `12px ${PNG_FONT}`;
+    return { width: measure.measureText(text).width };
+  } });
   const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height });
-  chart.setOption(withFormatters(option));
+  chart.setOption(withFormatters(forPng(option, width).option));
   const svg = chart.renderToSVGString();
   chart.dispose();
   return svg;
@@ -34,79 +43,125 @@ export async function chartPng(chart: ReportChart, width = 1200, height = 520): 
 }
 
 const WIDTH = 1600;
+const FONT = PNG_FONT;
+const PAD = 20;
+const TEXT_W = WIDTH - 2 * PAD;
 const CHART_W = 790;
 const CHART_H = 380;
+const ROW_H = 22;
 const MAIN_CHARTS = ['latency-total', 'percentiles-total', 'throughput', 'mean-bars', 'server-cpu', 'in-flight'];
-const FONT = '"DejaVu Sans", "Liberation Sans", sans-serif';
+const RED = '#cf222e';
 
-/** A run on one page: header (and why it failed), the per-phase summary table, the main charts. */
-export async function runSummaryPng(report: RunReport): Promise<Buffer> {
-  const rows = report.rows.slice(0, 40);
-  const headerH = 110 + (report.problem ? 34 : 0) + report.targetProblems.length * 22;
-  const tableH = 30 + 22 * (rows.length + 1);
-  // a capacity search leads with its two curves
-  const main = report.capacity !== null && report.capacity.length > 0 ? ['capacity-curve', 'capacity-usl', ...MAIN_CHARTS.slice(0, 4)] : MAIN_CHARTS;
-  const charts = main.map((id) => report.charts.find((c) => c.id === id)).filter((c): c is ReportChart => c !== undefined);
-  const height = headerH + tableH + Math.ceil(charts.length / 2) * (CHART_H + 10) + 20;
-  const canvas = createCanvas(WIDTH, height);
-  const ctx = canvas.getContext('2d');
-  ctx.fillStyle = '#ffffff';
-  ctx.fillRect(0, 0, WIDTH, height);
+interface Line {
+  text: string;
+  font: string;
+  color: string;
+  /** the line's height: its baseline sits this far below the previous line's */
+  h: number;
+}
 
-  let y = 40;
-  ctx.fillStyle = LIGHT.text;
-  ctx.font = `bold 26px ${FONT}`;
-  ctx.fillText(report.title, 20, y);
-  y += 30;
-  ctx.font = `15px ${FONT}`;
-  ctx.fillStyle = LIGHT.muted;
-  ctx.fillText(report.subtitle, 20, y);
-  y += 22;
+/** The header's lines, wrapped and cut to the page: title, subtitle, machine, thresholds, why the run failed. */
+function headerLines(ctx: SKRSContext2D, report: RunReport): Line[] {
+  const lines: Line[] = [];
+  const add = (text: string, font: string, color: string, h: number, max = 1) => {
+    ctx.font = font;
+    for (const t of wrapText(ctx, text, TEXT_W, max)) lines.push({ text: t, font, color, h });
+  };
+  add(report.title, `bold 26px ${FONT}`, LIGHT.text, 34, 3);
+  add(report.subtitle, `15px ${FONT}`, LIGHT.muted, 24);
   const m = report.machine;
-  if (m) ctx.fillText(`${m.hostname} · ${m.platform} · ${m.cpus} × ${m.cpuModel} · Node ${m.node} · Loadscope ${m.loadscope}`, 20, y);
-  y += 18;
-  const failedThresholds = report.thresholds.filter((t) => !t.passed).length;
-  if (report.thresholds.length > 0) {
-    ctx.fillStyle = failedThresholds === 0 ? '#1a7f37' : '#cf222e';
-    ctx.fillText(`thresholds: ${failedThresholds === 0 ? `all ${report.thresholds.length} passed` : `${failedThresholds} of ${report.thresholds.length} failed`}`, 900, 62);
-  }
-  if (report.problem) {
-    y += 16;
-    ctx.fillStyle = '#cf222e';
-    ctx.font = `bold 18px ${FONT}`;
-    ctx.fillText(report.problem, 20, y);
-    y += 18;
-  }
-  ctx.font = `14px ${FONT}`;
-  for (const t of report.targetProblems) {
-    ctx.fillStyle = '#cf222e';
-    ctx.fillText(`${t.server}: ${t.status}${t.reason ? ` - ${t.reason}` : ''}`, 20, y + 4);
-    y += 22;
-  }
+  if (m) add(`${m.hostname} · ${m.platform} · ${m.cpus} × ${m.cpuModel} · Node ${m.node} · Loadscope ${m.loadscope}`, `15px ${FONT}`, LIGHT.muted, 22);
+  const failed = report.thresholds.filter((t) => !t.passed).length;
+  if (report.thresholds.length > 0) add(`thresholds: ${failed === 0 ? `all ${report.thresholds.length} passed` : `${failed} of ${report.thresholds.length} failed`}`, `15px ${FONT}`, failed === 0 ? '#1a7f37' : RED, 22);
+  if (report.problem) add(report.problem.split('\n')[0]!, `bold 18px ${FONT}`, RED, 30, 2);
+  for (const t of report.targetProblems) add(`${t.server}: ${t.status}${t.reason ? ` - ${shortReason(t.reason).join(' ')}` : ''}`, `14px ${FONT}`, RED, 22);
+  return lines;
+}
 
-  // the summary table
-  y = headerH + 10;
-  const widths = SUMMARY_COLUMNS.map((c) => c.width);
+/** A piece of text the page drew, where it went (for tests that read the page back). */
+export interface DrawnText {
+  text: string;
+  left: number;
+  right: number;
+  y: number;
+}
+type Put = (text: string, x: number, y: number) => void;
+
+/** A table of fixed columns, every cell cut to its column with "..."; returns the y below it. */
+function drawTable(ctx: SKRSContext2D, put: Put, columns: readonly Column[], rows: readonly (readonly string[])[], y: number): number {
   const drawRow = (cells: readonly string[], bold: boolean) => {
     ctx.font = `${bold ? 'bold ' : ''}13px ${FONT}`;
-    let x = 20;
+    let x = PAD;
     cells.forEach((c, i) => {
-      const right = i > 1;
-      const w = widths[i]!;
-      ctx.textAlign = right ? 'right' : 'left';
-      ctx.fillText(c, right ? x + w - 6 : x, y);
-      x += w;
+      const col = columns[i]!;
+      const text = fitText(ctx, c, col.width - 12, i === 0 ? 'middle' : 'end');
+      ctx.textAlign = col.align;
+      put(text, col.align === 'right' ? x + col.width - 6 : x, y);
+      x += col.width;
     });
     ctx.textAlign = 'left';
-    y += 22;
+    y += ROW_H;
   };
   ctx.fillStyle = LIGHT.text;
-  drawRow(SUMMARY_COLUMNS.map((c) => c.title), true);
-  for (const r of rows) drawRow(summaryCells(r), false);
+  drawRow(columns.map((c) => c.title), true);
+  for (const r of rows) drawRow(r, false);
+  return y;
+}
 
-  const top = headerH + tableH;
+/** A run on one page: header (and why it failed), the per-phase summary table, a capacity search's table, the main charts. */
+export async function runSummaryPng(report: RunReport, drawn?: DrawnText[]): Promise<Buffer> {
+  const rows = report.rows.slice(0, 40);
+  const capacity = report.capacity !== null && report.capacity.length > 0 ? report.capacity : null;
+  // a capacity search leads with its two curves
+  const main = capacity !== null ? ['capacity-curve', 'capacity-usl', ...MAIN_CHARTS.slice(0, 4)] : MAIN_CHARTS;
+  const charts = main.map((id) => report.charts.find((c) => c.id === id)).filter((c): c is ReportChart => c !== undefined);
+  const lines = headerLines(createCanvas(10, 10).getContext('2d'), report);
+  const headerH = 16 + lines.reduce((h, l) => h + l.h, 0) + 14;
+  const tableH = 10 + ROW_H * (rows.length + 1) + 10;
+  const capacityH = capacity === null ? 0 : 30 + ROW_H * (capacity.length + 1) + 18 * capacity.length + 16;
+  const chartRows: number[] = [];
+  for (let i = 0; i < charts.length; i += 2) chartRows.push(CHART_H + Math.max(...charts.slice(i, i + 2).map((c) => forPng(c.option, CHART_W).extra)));
+  const height = headerH + tableH + capacityH + chartRows.reduce((a, h) => a + h + 10, 0) + 20;
+
+  const canvas = createCanvas(WIDTH, height);
+  const ctx = canvas.getContext('2d');
+  const put: Put = (text, x, at) => {
+    ctx.fillText(text, x, at);
+    const w = ctx.measureText(text).width;
+    const left = ctx.textAlign === 'right' ? x - w : x;
+    drawn?.push({ text, left, right: left + w, y: at });
+  };
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, WIDTH, height);
+  let y = 16;
+  for (const l of lines) {
+    y += l.h;
+    ctx.font = l.font;
+    ctx.fillStyle = l.color;
+    put(l.text, PAD, y - 8);
+  }
+
+  y = drawTable(ctx, put, SUMMARY_COLUMNS, rows.map(summaryCells), headerH + 10);
+  if (capacity !== null) {
+    y += 24;
+    const mode = modeOf(capacity);
+    ctx.font = `bold 16px ${FONT}`;
+    ctx.fillStyle = LIGHT.text;
+    put(fitText(ctx, `Capacity (${CAPACITY_MEANS[mode]})`, TEXT_W), PAD, y);
+    y = drawTable(ctx, put, capacityColumns(OFFERED_UNIT[mode]), capacity.map(capacityCells), y + 26);
+    ctx.font = `13px ${FONT}`;
+    ctx.fillStyle = LIGHT.muted;
+    for (const s of capacity) {
+      put(fitText(ctx, `${s.name}: ${s.capacity.result.detail}${s.capacity.uslNote ? `; no scalability fit: ${s.capacity.uslNote}` : ''}`, TEXT_W), PAD, y);
+      y += 18;
+    }
+  }
+
+  let top = headerH + tableH + capacityH;
   for (let i = 0; i < charts.length; i++) {
-    await drawChart(ctx, charts[i]!, 10 + (i % 2) * (CHART_W + 0), top + Math.floor(i / 2) * (CHART_H + 10), CHART_W, CHART_H);
+    const rowH = chartRows[Math.floor(i / 2)]!;
+    await drawChart(ctx, charts[i]!, 10 + (i % 2) * CHART_W, top, CHART_W, rowH);
+    if (i % 2 === 1) top += rowH + 10;
   }
   return canvas.toBuffer('image/png');
 }

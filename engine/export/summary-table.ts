@@ -1,25 +1,53 @@
+import type { ServerCapacity } from '../../contract/capacity/run-capacity.js';
 import type { PhaseRow } from '../../contract/report/run-report.js';
 
-// The short per-phase table of the one-page PNG (the HTML report has the full one).
+// The short tables of the one-page PNG (the HTML report has the full ones): per phase, and a
+// capacity search's per-server figures, as the HTML's capacity table gives them.
 
 const f = (v: number | null | undefined, digits = 2): string => (v === null || v === undefined || !Number.isFinite(v) ? '-' : v.toFixed(digits));
+const sig = (v: number | null | undefined): string => (v === null || v === undefined ? '-' : Number.isFinite(v) ? Number(v.toPrecision(3)).toLocaleString('en-US') : '∞');
 
-export const SUMMARY_COLUMNS = [
-  { title: 'server', width: 300 },
-  { title: 'phase', width: 180 },
-  { title: 'requests', width: 90 },
-  { title: 'errors', width: 80 },
-  { title: 'req/s', width: 90 },
-  { title: 'total p50 (ms)', width: 130 },
-  { title: 'total p99 (ms)', width: 130 },
-  { title: 'wait mean (ms)', width: 130 },
-  { title: 'processing mean (ms)', width: 170 },
-  { title: 'lag p99 (ms)', width: 110 },
-] as const;
+export interface Column {
+  title: string;
+  width: number;
+  /** numbers are right-aligned */
+  align: 'left' | 'right';
+}
+
+export const SUMMARY_COLUMNS: readonly Column[] = [
+  { title: 'server', width: 340, align: 'left' },
+  { title: 'phase', width: 200, align: 'left' },
+  { title: 'requests', width: 90, align: 'right' },
+  { title: 'errors', width: 80, align: 'right' },
+  { title: 'req/s', width: 90, align: 'right' },
+  { title: 'total p50 (ms)', width: 130, align: 'right' },
+  { title: 'total p99 (ms)', width: 130, align: 'right' },
+  { title: 'wait mean (ms)', width: 130, align: 'right' },
+  { title: 'processing mean (ms)', width: 190, align: 'right' },
+  { title: 'lag p99 (ms)', width: 110, align: 'right' },
+];
 
 export function summaryCells(r: PhaseRow): string[] {
   return [
-    r.server, r.phase, String(r.count), String(r.errorsTotal), f(r.throughput, 1),
+    r.server, r.phase, r.count.toLocaleString('en-US'), r.errorsTotal.toLocaleString('en-US'), f(r.throughput, 1),
     f(r.latency.total?.p50), f(r.latency.total?.p99), f(r.latency.wait?.mean), f(r.latency.processing?.mean), f(r.latency.lag?.p99),
   ];
+}
+
+export function capacityColumns(unit: string): Column[] {
+  return [
+    { title: 'server', width: 340, align: 'left' },
+    { title: `sustainable (${unit})`, width: 180, align: 'right' },
+    { title: `bracket (${unit})`, width: 150, align: 'right' },
+    { title: 'limited by', width: 170, align: 'left' },
+    { title: `knee (${unit})`, width: 110, align: 'right' },
+    { title: 'search ended', width: 220, align: 'left' },
+    { title: 'USL peak (req/s)', width: 150, align: 'right' },
+    { title: 'USL R²', width: 90, align: 'right' },
+  ];
+}
+
+export function capacityCells({ name, capacity: { result, steps, ended, usl } }: ServerCapacity): string[] {
+  const knee = result.kneeStep === null ? null : (steps[result.kneeStep]?.offered ?? null);
+  return [name, sig(result.sustainable), `${sig(result.interval[0])} – ${sig(result.interval[1])}`, result.limitedBy, sig(knee), ended, usl ? sig(usl.peakX) : '-', usl ? sig(usl.r2) : '-'];
 }
