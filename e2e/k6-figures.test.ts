@@ -98,4 +98,33 @@ describe.skipIf(!k6.available)('a k6 run in the workbench, in Chromium', () => {
     await row.waitFor();
     expect(Math.abs(Number(await row.getAttribute('data-duration')) - spanMs)).toBeLessThanOrEqual(1);
   }, 120_000);
+
+  it("compares two k6 runs without the wait k6 did not measure: '–' with the reason, total compared", async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      await byTestId('nav-history').click();
+      await byTestId('history-view').waitFor();
+      await byTestId('import-k6-input').setInputFiles([out]);
+      const results = page().locator(`[data-testid="run-results"]${ids.length > 0 ? `:not([data-run-id="${ids[0]}"])` : ''}`);
+      await results.waitFor({ timeout: 30_000 });
+      ids.push((await results.getAttribute('data-run-id'))!);
+    }
+    await page().evaluate(`window.location.hash = '#/compare/${ids.join(',')}'`);
+    await page().locator('[data-testid="compare-view"][data-runs="2"]').waitFor({ timeout: 30_000 });
+    const table = byTestId('compare-table').first();
+    await table.locator('tr[data-metric="wait.mean"]').first().waitFor();
+    for (const key of ['wait.mean', 'wait.p99', 'processing.mean']) {
+      const cells = table.locator(`tr[data-metric="${key}"]`).first().locator('td.num');
+      const both = await cells.evaluateAll((tds) => tds.slice(0, 2).map((td) => ({ text: td.textContent, title: td.getAttribute('title') })));
+      expect(both.map((c) => c.text), key).toEqual(['–', '–']);
+      expect(both[0]!.title, key).toMatch(key.startsWith('wait') ? /^wait: not measured by k6 here/ : /Server-Timing/);
+    }
+    const total = table.locator('tr[data-metric="total.mean"]').first().locator('td.num').first();
+    expect(Number(await total.textContent())).toBeGreaterThan(0);
+    for (const width of [1440, 1024]) {
+      await page().setViewportSize({ width, height: 900 });
+      await table.scrollIntoViewIfNeeded();
+      await page().screenshot({ path: join(SHOTS, `k6-compare-${width}.png`), animations: 'disabled' });
+    }
+  }, 120_000);
 });

@@ -1,5 +1,6 @@
 import type { CompareResult } from '../../contract/api';
 import { beyondNoise, COMPARE_METRICS, intervalKey, pairPhases } from '../../contract/compare';
+import { phaseFigures, type PhaseFigure } from '../../contract/engine-figures';
 import { count, num, ratio } from '../ui/format';
 import { Panel } from '../ui/widgets';
 import { intervalText, ratioClass } from './ratio-colour';
@@ -41,11 +42,16 @@ export function CompareTable({ result }: { result: CompareResult }) {
                 return (
                   <tr key={m.key} data-metric={m.key}>
                     <td className="left">{m.label}</td>
-                    {values.map((v, i) => (
-                      <td key={i} className="num">
-                        {pair.runs[i] === null ? '-' : m.isCount === true ? count(v) : num(v)}
-                      </td>
-                    ))}
+                    {values.map((v, i) => {
+                      // a figure the run's engine did not measure: "–" with why (contract/engine-figures.ts)
+                      const e = pair.runs[i];
+                      const why = e === null ? undefined : phaseFigures(e.engine, e.phase).missing[m.key.split('.')[0] as PhaseFigure];
+                      return (
+                        <td key={i} className="num" title={why} data-not-measured={why === undefined ? undefined : '1'}>
+                          {e === null ? '-' : m.isCount === true ? count(v) : num(v)}
+                        </td>
+                      );
+                    })}
                     {values.slice(1).map((v, k) => {
                       const paired = pair.runs[0] !== null && pair.runs[k + 1] !== null;
                       const interval = intervals.get(intervalKey(pair.key, m.key, k + 1));
