@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import type { Dialog } from 'playwright-core';
+import type { Dialog, Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { codeEditorText, typeIntoCodeEditor } from './test-support/code-editor.js';
 import { until } from './test-support/poll.js';
@@ -33,10 +33,12 @@ const cursorLine = () =>
     return view.state.doc.lineAt(view.state.selection.main.head).number;
   })()`);
 
-async function shots(name: string): Promise<void> {
+/** The window at 1440 and 1024 px wide, with `show` scrolled to the middle at each width. */
+async function shots(name: string, show: Locator): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
   for (const width of [1440, 1024]) {
     await page().setViewportSize({ width, height: 900 });
+    await show.evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await page().evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
     await page().screenshot({ path: `${SHOTS}/${name}-${width}.png` });
   }
@@ -62,8 +64,7 @@ describe('the scenario editor in Chromium', () => {
     await byTestId('path-matrix-0').fill('servers[0].cores');
     await byTestId('path-matrix-0').blur();
     await until(() => byTestId('param-matrix-0').locator('option:checked').innerText(), (t) => t === 'server 1 (single): cores', 'the picker to show the typed path');
-    await byTestId('param-matrix-0').scrollIntoViewIfNeeded();
-    await shots('editor-param-picker');
+    await shots('editor-param-picker', byTestId('param-matrix-0'));
     // the matrix goes again (the next tests want one cell)
     await page().locator('[data-path="matrix.servers[0].cores"]').getByRole('button', { name: 'remove' }).click();
     await waitValid();
@@ -81,8 +82,7 @@ describe('the scenario editor in Chromium', () => {
     expect(await field('phases[1].clients').inputValue()).toBe('2');
     const clients = page().locator('[data-path="phases[1].clients"]');
     expect(await clients.innerText()).toContain("2 independent groups at once, each with this phase's full load");
-    await clients.scrollIntoViewIfNeeded();
-    await shots('editor-client-groups');
+    await shots('editor-client-groups', clients);
     // back to one group: the field goes, the link is back
     await field('phases[1].clients').fill('1');
     await byTestId('add-clients-phases[1].clients').waitFor();
@@ -117,7 +117,7 @@ describe('the scenario editor in Chromium', () => {
       });
       expect(onTop).toBe(true);
     }
-    await shots('editor-timeline-ramp');
+    await shots('editor-timeline-ramp', timeline);
   });
 
   it('marks an unknown key at the key, and a problem clicked goes to its line (code) or field (form)', async () => {
@@ -139,7 +139,7 @@ describe('the scenario editor in Chromium', () => {
       await issue.getByRole('button').click();
       await until(cursorLine, (l) => l === keyLine, 'the cursor on the unknown key');
       expect(await page().evaluate<boolean>("document.activeElement?.classList.contains('cm-content') === true")).toBe(true);
-      await shots('editor-unknown-key');
+      await shots('editor-unknown-key', page().locator('.cm-lintRange-error').first());
 
       // the form: the problem focuses the phase it names
       await form().click();
@@ -175,7 +175,7 @@ describe('the scenario editor in Chromium', () => {
     await until(() => field('title').inputValue(), (t) => t === 'first title', 'version 1 in the editor');
     expect(await byTestId('unsaved').count()).toBe(0);
     expect(await byTestId('scenario-editor-panel').innerText()).toContain('v1 (an older version');
-    await shots('editor-versions');
+    await shots('editor-versions', versions);
 
     await versions.locator('[data-version="1"]').getByRole('button', { name: 'Restore' }).click();
     await until(() => rows.evaluateAll((rs) => rs.map((r) => r.getAttribute('data-version'))), (v) => v.join() === '3,2,1', 'version 3 added');
@@ -201,6 +201,7 @@ describe('the scenario editor in Chromium', () => {
     // still a copy: it can be saved to the library
     await waitValid();
     expect(await byTestId('editor-save').isDisabled()).toBe(false);
+    await shots('editor-run-scenario', byTestId('scenario-editor-panel').locator('.panel-head'));
 
     await byTestId('nav-run').click();
     await byTestId('run-view').waitFor();

@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import './scenarios.css';
 import type { ScenarioListItem } from '../../contract/api';
 import type { StartRequest } from '../App';
 import { useApi } from '../ui/ApiContext';

@@ -1,6 +1,7 @@
 import type { PlannedPhase, TimelinePlan } from '../../contract/timeline';
 import { count } from '../ui/format';
-import './timeline.css';
+// the Run view draws it too, so its styles come with it
+import './scenarios.css';
 
 // The phases of each server run on a time axis, before anything runs: where each starts (its `at`,
 // or after the previous one), how long it lasts, how many requests it should send, and what drives
