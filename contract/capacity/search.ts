@@ -8,7 +8,8 @@ import type { PhaseResult } from '../results.js';
 //
 // The server's own limits are judged first (errors, achieved throughput, latency): a step where the
 // server failed one is the server's, whatever the generator's lag, since a late sender does not make
-// answers slow or wrong. Only a step the server held, but whose sends ran late although a connection
+// answers slow or wrong (latency counts as the server's when it breaks the bound even after the
+// generator's worst lag is taken off). Only a step the server held, but whose sends ran late although a connection
 // slot was free, is the generator's: the machine could not drive that load, the search stops, and what
 // it found is a lower bound. Lag while arrivals queued for a slot (every slot busy: maxInFlight
 // reached) is the server's doing and never the generator's.
@@ -92,14 +93,16 @@ export function judgeStep(mode: CapacityMode, offered: number, phase: PhaseResul
   const lag = phase.lag[lagStat];
   const lagged = lag > limits.maxLagMs && queuedMax === 0;
   const lagText = `schedule lag ${lagStat} ${fmt(lag)} ms > ${limits.maxLagMs} ms`;
-  const server = serverVerdict(mode, offered, phase, limits, earlier);
+  // total and wait run from the intended time, so they include the generator's lateness: when it
+  // lagged, only what is left after its worst lag (lag.max) is surely the server's own latency
+  const server = serverVerdict(mode, offered, phase, limits, earlier, lagged ? phase.lag.max : 0);
   if (server !== null) return lagged ? { ...server, detail: `${server.detail} (the generator also lagged: ${lagText})` } : server;
   if (lagged) return { held: false, limit: 'generator', detail: lagText };
   return { held: true };
 }
 
-/** The first of the server's own limits the step failed, or null when it held them all. */
-function serverVerdict(mode: CapacityMode, offered: number, phase: PhaseResult, limits: CapacityLimits, earlier: readonly CapacityStep[]): Extract<StepVerdict, { held: false }> | null {
+/** The first of the server's own limits the step failed, or null when it held them all. `lagMs`: the generator's lateness to take off total and wait times. */
+function serverVerdict(mode: CapacityMode, offered: number, phase: PhaseResult, limits: CapacityLimits, earlier: readonly CapacityStep[], lagMs: number): Extract<StepVerdict, { held: false }> | null {
   const errors = phase.count - phase.ok;
   const errorRate = phase.count > 0 ? errors / phase.count : 0;
   if (errorRate > limits.maxErrorRate) return { held: false, limit: 'errors', detail: `errors ${fmt(errorRate * 100)} % > ${fmt(limits.maxErrorRate * 100)} %` };
@@ -114,7 +117,8 @@ function serverVerdict(mode: CapacityMode, offered: number, phase: PhaseResult, 
   const { sample, stat, maxMs } = limits.latency;
   const value = phase[sample]?.[stat];
   if (value === undefined) return { held: false, limit: 'latency', detail: `no ${sample} times measured` };
-  if (value > maxMs) return { held: false, limit: 'latency', detail: `${sample} ${stat} ${fmt(value)} ms > ${maxMs} ms` };
+  const own = sample === 'processing' ? value : value - lagMs;
+  if (own > maxMs) return { held: false, limit: 'latency', detail: `${sample} ${stat} ${fmt(value)} ms > ${maxMs} ms${own < value ? ` (${fmt(own)} ms without the generator's worst lag)` : ''}` };
   return null;
 }
 

@@ -26,6 +26,17 @@ describe('capacity verdicts', () => {
     expect(series[0]!.markPoint!.data).toEqual([expect.objectContaining({ coord: [100, 2200] })]);
   });
 
+  it("latency is the server's when it breaks the bound even after the generator's worst lag is taken off", () => {
+    // p99 2.2 s with sends up to 30 ms late: at least 2.17 s of it the server's
+    const slow = capacity(step(50, 50, 40), step(100, 99, 2200, 30));
+    expect(slow.steps[1]!.verdict).toMatchObject({ held: false, limit: 'latency', detail: "total p99 2200 ms > 250 ms (2170 ms without the generator's worst lag) (the generator also lagged: schedule lag p90 30 ms > 5 ms)" });
+    expect(slow.result).toMatchObject({ limitedBy: 'latency', kneeStep: 1, lowerBound: false });
+    // p99 270 ms with sends up to 30 ms late: the 20 ms over the bound may be the generator's lateness
+    const late = capacity(step(50, 50, 40), step(100, 99, 270, 30));
+    expect(late.steps[1]!.verdict).toMatchObject({ held: false, limit: 'generator' });
+    expect(late.result).toMatchObject({ limitedBy: 'generator', kneeStep: null, lowerBound: true });
+  });
+
   it('only the generator lagged: a lower bound, no knee pin, and "at least" in the table', () => {
     const c = capacity(step(50, 50, 40), step(100, 100, 50), step(200, 199, 60, 12));
     expect(c.steps[2]!.verdict).toMatchObject({ held: false, limit: 'generator' });

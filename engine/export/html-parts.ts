@@ -1,4 +1,5 @@
-import { modeOf, OFFERED_UNIT } from '../../contract/capacity/search.js';
+import { bracketText, LOWER_BOUND_NOTE, modeOf, OFFERED_UNIT, sustainableText } from '../../contract/capacity/search.js';
+import { uslTrusted } from '../../contract/capacity/usl.js';
 import { ERROR_KINDS } from '../../contract/results.js';
 import { LATENCIES, STAT_KEYS, type PhaseRow, type RunReport } from '../../contract/report/run-report.js';
 
@@ -112,11 +113,15 @@ export function capacityBlock(report: RunReport): string {
   if (report.capacity === null || report.capacity.length === 0) return '';
   const sig = (v: number | null) => (v === null ? '-' : Number.isFinite(v) ? String(Number(v.toPrecision(3))) : '∞');
   const rows = report.capacity
-    .map(({ name, capacity: { result, steps, ended, usl } }) => {
+    .map(({ name, capacity: { result, steps, ended, usl, uslNote } }) => {
       const knee = result.kneeStep === null ? null : steps[result.kneeStep]!.offered;
-      return `<tr data-server="${esc(name)}" title="${esc(result.detail)}"><td class="left">${esc(name)}</td><td class="num" data-value="${result.sustainable ?? ''}">${sig(result.sustainable)}</td><td class="num">${sig(result.interval[0])} – ${sig(result.interval[1])}</td><td class="left">${esc(result.limitedBy)}</td><td class="num">${sig(knee)}</td><td class="left">${esc(ended)}</td><td class="num">${usl ? sig(usl.sigma) : '-'}</td><td class="num">${usl ? sig(usl.kappa) : '-'}</td><td class="num">${usl ? sig(usl.peakX) : '-'}</td><td class="num">${usl ? sig(usl.r2) : '-'}</td></tr>`;
+      // a poor fit's figures greyed with the reason (its curve is not drawn: capacity-chart.ts)
+      const fit = usl && !uslTrusted(usl) ? ` muted" title="${esc(uslNote ?? '')}` : '';
+      return `<tr data-server="${esc(name)}" title="${esc(result.detail)}"><td class="left">${esc(name)}</td><td class="num" data-value="${result.sustainable ?? ''}">${esc(sustainableText(result, (v) => sig(v)))}</td><td class="num">${esc(bracketText(result, (v) => sig(v)))}</td><td class="left">${esc(result.limitedBy)}</td><td class="num">${sig(knee)}</td><td class="left">${esc(ended)}</td><td class="num${fit}">${usl ? sig(usl.sigma) : '-'}</td><td class="num${fit}">${usl ? sig(usl.kappa) : '-'}</td><td class="num${fit}">${usl ? sig(usl.peakX) : '-'}</td><td class="num${fit}">${usl ? sig(usl.r2) : '-'}</td></tr>`;
     })
     .join('');
+  const bounded = report.capacity.filter((s) => s.capacity.result.lowerBound).map((s) => s.name);
+  const note = bounded.length === 0 ? '' : `<p class="muted" data-lower-bound>${esc(`Note: ${LOWER_BOUND_NOTE}: ${bounded.join(', ')}.`)}</p>`;
   const unit = OFFERED_UNIT[modeOf(report.capacity)];
-  return `<table class="data capacity"><thead><tr><th class="left">server</th><th>sustainable (${unit})</th><th>bracket (${unit})</th><th class="left">limited by</th><th>knee (${unit})</th><th class="left">search ended</th><th>USL σ</th><th>USL κ</th><th>USL peak (req/s)</th><th>USL R²</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return `<table class="data capacity"><thead><tr><th class="left">server</th><th>sustainable (${unit})</th><th>bracket (${unit})</th><th class="left">limited by</th><th>knee (${unit})</th><th class="left">search ended</th><th>USL σ</th><th>USL κ</th><th>USL peak (req/s)</th><th>USL R²</th></tr></thead><tbody>${rows}</tbody></table>${note}`;
 }
