@@ -15,7 +15,7 @@ export const LEGEND_TEXT_MAX = 220;
 const ITEM_WIDTH = 18;
 const ITEM_GAP = 10;
 /** One legend row: the text's line and the gap to the next row. */
-export const LEGEND_ROW_H = 22;
+export const LEGEND_ROW_H = 18;
 /** DejaVu Sans' average advance is about 0.6 em; 0.62 errs wide. */
 const textWidth = (text: string, font: number): number => text.length * font * 0.62;
 

@@ -24,10 +24,13 @@ const scriptJson = (data: unknown): string => JSON.stringify(data).replace(/</g,
 const DRAW = `(function(){
 var data=JSON.parse(document.getElementById('loadscope-data').textContent);
 function pct(x){var q=100*(1-1/x);return q<=0?'0%':Number(q.toPrecision(6))+'%';}
+function cut(n){n=String(n);return n.length>32?n.slice(0,12)+'...'+n.slice(-17):n;}
 data.charts.forEach(function(c){
   var el=document.getElementById('chart-'+c.id);
   var o=c.option;
   if(o.xAxis&&o.xAxis.name===data.percentileAxis){o.xAxis.axisLabel=Object.assign({},o.xAxis.axisLabel,{formatter:pct});}
+  // a long legend entry keeps both ends (a server's label and its matrix cell); hovering it names it whole
+  if(o.legend){o.legend.formatter=cut;}
   var chart=echarts.init(el,null,{renderer:'canvas'});
   chart.setOption(o);
   el.setAttribute('data-drawn','1');

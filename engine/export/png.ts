@@ -94,9 +94,9 @@ function drawTable(ctx: SKRSContext2D, put: Put, columns: readonly Column[], row
     let x = PAD;
     cells.forEach((c, i) => {
       const col = columns[i]!;
-      const text = fitText(ctx, c, col.width - 12, i === 0 ? 'middle' : 'end');
+      const text = fitText(ctx, c, col.width - 18, i === 0 ? 'middle' : 'end');
       ctx.textAlign = col.align;
-      put(text, col.align === 'right' ? x + col.width - 6 : x, y);
+      put(text, col.align === 'right' ? x + col.width - 6 : x + (i > 0 ? 12 : 0), y);
       x += col.width;
     });
     ctx.textAlign = 'left';
