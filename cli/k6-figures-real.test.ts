@@ -75,6 +75,10 @@ describe.skipIf(!k6.available)(`imported runs of k6 ${k6.version ?? K6_PINNED}`,
     expect(expected).toBeGreaterThan(1500);
     expect(Math.abs(run.durationMs! - expected)).toBeLessThanOrEqual(1);
     expect(store.listRuns().find((r) => r.id === runId)?.durationMs).toBe(run.durationMs);
+    // its stored timeline has wait and processing where the server sent Server-Timing
+    const windows = store.getWindows(runId).windows;
+    expect(windows.length).toBeGreaterThan(0);
+    expect(windows.filter((w) => w.count > 0).every((w) => w.wait !== null && w.processing !== null)).toBe(true);
     // a k6 run never has a lag of 0: the script's Server-Timing gives wait and processing, lag stays unmeasured
     for (const row of phaseRows(run)) {
       expect(row.latency.lag).toBeNull();
@@ -93,6 +97,7 @@ export default function () { http.get('${server.url}/sleep?ms=10'); }
     const { runId } = await importK6Files(store, [out]);
     const run = store.getRun(runId);
     const [row] = phaseRows(run);
+    expect(store.getWindows(runId).windows.every((w) => w.wait === null && w.processing === null)).toBe(true);
     expect(row!.count).toBeGreaterThan(0);
     expect(row!.latency).toMatchObject({ wait: null, processing: null, serverWait: null, lag: null });
     expect(row!.latency.total!.mean).toBeGreaterThan(0);

@@ -1,4 +1,5 @@
 import type { EngineEvent } from '../../contract/api.js';
+import { inLatencyHistograms, waitOf } from '../../contract/measurement.js';
 import { ERROR_KINDS, type LiveWindow } from '../../contract/results.js';
 import { FastHistogram } from '../driver/fast-histogram.js';
 import type { K6Request } from './import/k6-request.js';
@@ -6,6 +7,8 @@ import type { K6Request } from './import/k6-request.js';
 // k6's points as they arrive on its stdout, grouped into the live view's windows. k6 hands its
 // outputs points in batches (about every second), so a window is sent once it is LAG_MS old; the
 // stored timeline is rebuilt from the whole file afterwards (import), these are only for watching.
+// Wait and processing exist only where the server sent Server-Timing (the script's points carry it);
+// without it a window has none, rather than k6's whole time called wait.
 
 const WINDOW_MS = 500;
 const LAG_MS = 2000;
@@ -14,6 +17,8 @@ interface Open {
   count: number;
   errors: Float64Array;
   hist: FastHistogram;
+  wait: FastHistogram;
+  processing: FastHistogram;
   phaseIndex: number | null;
 }
 
@@ -43,11 +48,15 @@ export class LiveWindows {
     }
     const w = Math.max(0, Math.floor(tMs / WINDOW_MS));
     let win = this.open.get(w);
-    if (!win) this.open.set(w, (win = { count: 0, errors: new Float64Array(ERROR_KINDS.length), hist: new FastHistogram(2), phaseIndex }));
+    if (!win) this.open.set(w, (win = { count: 0, errors: new Float64Array(ERROR_KINDS.length), hist: new FastHistogram(2), wait: new FastHistogram(2), processing: new FastHistogram(2), phaseIndex }));
     win.count++;
     win.phaseIndex = phaseIndex;
     if (r.error !== null) win.errors[ERROR_KINDS.indexOf(r.error)]!++;
-    if (r.error !== 'refused') win.hist.record(r.totalMs * 1000);
+    if (!inLatencyHistograms(r.error)) return;
+    win.hist.record(r.totalMs * 1000);
+    if (r.procMs === null) return;
+    win.wait.record(waitOf(r.totalMs * 1000, r.procMs * 1000));
+    win.processing.record(r.procMs * 1000);
   }
 
   /** Sends the windows old enough (all of them at the end). */
@@ -68,8 +77,8 @@ export class LiveWindows {
         errors: Object.fromEntries(ERROR_KINDS.flatMap((k, i) => (win.errors[i]! > 0 ? [[k, win.errors[i]!]] : []))),
         inFlight: 0,
         total: win.hist.windowStats(),
-        wait: null,
-        processing: null,
+        wait: win.wait.count > 0 ? win.wait.windowStats() : null,
+        processing: win.processing.count > 0 ? win.processing.windowStats() : null,
         queued: 0,
       };
       this.emit({ event: 'run:window', payload });

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { COL, NO_ERROR, REQUEST_STRIDE, errorCode } from '../../../contract/measurement.js';
+import { COL, NO_ERROR, REQUEST_STRIDE, errorCode, inLatencyHistograms, waitOf } from '../../../contract/measurement.js';
 import { ERROR_KINDS } from '../../../contract/results.js';
 import type { Store, WindowInput } from '../../../db/store.js';
 import { FastHistogram } from '../../driver/fast-histogram.js';
@@ -12,6 +12,7 @@ import { readPoints } from './read-points.js';
 // are read again and each request becomes a raw row (times from t0, as the native driver's) and part
 // of a timeline window. k6 has no intended time: intended = sent = end - total. Windows are at least
 // 250 ms and at most WINDOWS_MAX a server run, so their histograms stay small whatever the run's length.
+// A window has wait and processing only from requests with Server-Timing, never k6's whole time as wait.
 
 const BATCH = 4096;
 export const WINDOWS_MAX = 120;
@@ -20,6 +21,8 @@ interface Window {
   count: number;
   errors: Float64Array;
   hist: FastHistogram;
+  wait: FastHistogram;
+  processing: FastHistogram;
   phaseIndex: number;
 }
 
@@ -68,11 +71,15 @@ export class TargetSink {
 
     const w = Math.floor(doneUs / 1000 / this.windowMs);
     let win = this.windows.get(w);
-    if (!win) this.windows.set(w, (win = { count: 0, errors: new Float64Array(ERROR_KINDS.length), hist: new FastHistogram(2), phaseIndex: phase }));
+    if (!win) this.windows.set(w, (win = { count: 0, errors: new Float64Array(ERROR_KINDS.length), hist: new FastHistogram(2), wait: new FastHistogram(2), processing: new FastHistogram(2), phaseIndex: phase }));
     win.count++;
     win.phaseIndex = phase;
     if (r.error !== null) win.errors[ERROR_KINDS.indexOf(r.error)]!++;
-    if (r.error !== 'refused') win.hist.record(r.totalMs * 1000);
+    if (!inLatencyHistograms(r.error)) return;
+    win.hist.record(r.totalMs * 1000);
+    if (r.procMs === null) return;
+    win.wait.record(waitOf(r.totalMs * 1000, r.procMs * 1000));
+    win.processing.record(r.procMs * 1000);
   }
 
   private flushRows(): void {
@@ -95,8 +102,8 @@ export class TargetSink {
         errors: Object.fromEntries(ERROR_KINDS.flatMap((k, i) => (win.errors[i]! > 0 ? [[k, win.errors[i]!]] : []))),
         inFlight: 0,
         total: win.hist.windowStats(),
-        wait: null,
-        processing: null,
+        wait: win.wait.count > 0 ? win.wait.windowStats() : null,
+        processing: win.processing.count > 0 ? win.processing.windowStats() : null,
       }));
     this.store.insertWindows(out);
     this.windows.clear();
