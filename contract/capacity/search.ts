@@ -176,8 +176,8 @@ export function capacityOf(mode: CapacityMode, steps: readonly CapacityStep[]): 
   const stopped = generator ? `the load generator could not keep its schedule at ${generator.offered} ${unit} (${(generator.verdict as Extract<StepVerdict, { held: false }>).detail})` : '';
   if (broke === null) {
     if (generator) {
-      const found = held === null ? 'nothing was measured of the server' : `the server's capacity is at least ${held} ${unit}`;
-      return { sustainable: held, interval: [held, null], limitedBy: 'generator', kneeStep: null, lowerBound: true, detail: `${stopped} while the server held every limit: ${found}, not measured beyond` };
+      const found = held === null ? 'nothing was measured of the server' : `the server's capacity is at least ${held} ${unit}, not measured beyond`;
+      return { sustainable: held, interval: [held, null], limitedBy: 'generator', kneeStep: null, lowerBound: true, detail: `${stopped} while the server held every limit: ${found}` };
     }
     return { sustainable: held, interval: [held, null], limitedBy: 'max load', kneeStep: null, lowerBound: false, detail: `no limit broke up to the highest load offered (${held ?? 0} ${unit})` };
   }
@@ -185,7 +185,7 @@ export function capacityOf(mode: CapacityMode, steps: readonly CapacityStep[]): 
   const v = steps[kneeStep]!.verdict as Extract<StepVerdict, { held: false }>;
   const parts = [`${v.detail} at ${broke} ${unit}`];
   if (held === null) parts.push(`below ${broke} ${unit}: ${steps.filter(serverBroke).length > 1 ? 'every load offered broke' : 'the first step already broke'}`);
-  if (generator) parts.push(`${stopped}, so ${held === null ? 'lower loads were' : 'the bracket was'} not measured further`);
+  if (generator) parts.push(`${stopped}, so ${held === null ? 'no lower load was measured' : 'the bracket was not narrowed further'}`);
   return { sustainable: held, interval: [held, broke], limitedBy: v.limit, kneeStep, lowerBound: false, detail: parts.join('; ') };
 }
 
