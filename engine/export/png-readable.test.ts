@@ -12,6 +12,7 @@ import { rootPath } from '../paths.js';
 import { forPng } from './png-fit.js';
 import { chartSvg, runSummaryPng, type DrawnText } from './png.js';
 import { reportInput } from './report-data.js';
+import { SUMMARY_COLUMNS } from './summary-table.js';
 
 // The one-page PNG of real stored runs, read back: a matrix whose server labels and title are long
 // (8 series in every chart), and a capacity search. Its text keeps inside the page and its columns,
@@ -84,6 +85,8 @@ describe('the one-page PNG, readable with long names and many series', () => {
       expect(d.right, d.text).toBeLessThanOrEqual(1600 - 10);
     }
     expect(collisions(drawn)).toEqual([]);
+    // column headings are never cut
+    for (const c of SUMMARY_COLUMNS) expect(drawn.map((d) => d.text)).toContain(c.title);
     // the title is all there, on as many lines as it needs
     const title = drawn.filter((d) => d.y < 100).map((d) => d.text).join(' ');
     expect(title).toContain(`Run ${matrix.runId}: ${TITLE}`);

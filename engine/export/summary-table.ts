@@ -22,9 +22,9 @@ export const SUMMARY_COLUMNS: readonly Column[] = [
   { title: 'req/s', width: 90, align: 'right' },
   { title: 'total p50 (ms)', width: 130, align: 'right' },
   { title: 'total p99 (ms)', width: 130, align: 'right' },
-  { title: 'wait mean (ms)', width: 130, align: 'right' },
+  { title: 'wait mean (ms)', width: 150, align: 'right' },
   { title: 'processing mean (ms)', width: 190, align: 'right' },
-  { title: 'lag p99 (ms)', width: 110, align: 'right' },
+  { title: 'lag p99 (ms)', width: 130, align: 'right' },
 ];
 
 export function summaryCells(r: PhaseRow): string[] {
