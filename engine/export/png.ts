@@ -3,7 +3,7 @@ import type { EChartsOption } from 'echarts';
 import { withFormatters } from '../../contract/report/formatters.js';
 import { LIGHT } from '../../contract/report/palette.js';
 import type { ReportChart, RunReport } from '../../contract/report/run-report.js';
-import { CAPACITY_MEANS, modeOf, OFFERED_UNIT } from '../../contract/capacity/search.js';
+import { CAPACITY_MEANS, LOWER_BOUND_NOTE, modeOf, OFFERED_UNIT } from '../../contract/capacity/search.js';
 import { shortReason } from '../../contract/report/short-reason.js';
 import { fitText, wrapText } from './canvas-text.js';
 import { forPng, measure, PNG_FONT } from './png-fit.js';
@@ -118,7 +118,7 @@ export async function runSummaryPng(report: RunReport, drawn?: DrawnText[]): Pro
   const lines = headerLines(createCanvas(10, 10).getContext('2d'), report);
   const headerH = 16 + lines.reduce((h, l) => h + l.h, 0) + 14;
   const tableH = 10 + ROW_H * (rows.length + 1) + 10;
-  const capacityH = capacity === null ? 0 : 30 + ROW_H * (capacity.length + 1) + 18 * capacity.length + 16;
+  const capacityH = capacity === null ? 0 : 30 + ROW_H * (capacity.length + 1) + 18 * (capacity.length + 1) + 16;
   const chartRows: number[] = [];
   for (let i = 0; i < charts.length; i += 2) chartRows.push(CHART_H + Math.max(...charts.slice(i, i + 2).map((c) => forPng(c.option, CHART_W).extra)));
   const height = headerH + tableH + capacityH + chartRows.reduce((a, h) => a + h + 10, 0) + 20;
@@ -151,6 +151,11 @@ export async function runSummaryPng(report: RunReport, drawn?: DrawnText[]): Pro
     y = drawTable(ctx, put, capacityColumns(OFFERED_UNIT[mode]), capacity.map(capacityCells), y + 26);
     ctx.font = `13px ${FONT}`;
     ctx.fillStyle = LIGHT.muted;
+    const bounded = capacity.filter((s) => s.capacity.result.lowerBound).map((s) => s.name);
+    if (bounded.length > 0) {
+      put(fitText(ctx, `Note: ${LOWER_BOUND_NOTE}: ${bounded.join(', ')}.`, TEXT_W), PAD, y);
+      y += 18;
+    }
     for (const s of capacity) {
       put(fitText(ctx, `${s.name}: ${s.capacity.result.detail}${s.capacity.uslNote ? `; no scalability fit: ${s.capacity.uslNote}` : ''}`, TEXT_W), PAD, y);
       y += 18;

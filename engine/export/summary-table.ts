@@ -1,4 +1,6 @@
 import type { ServerCapacity } from '../../contract/capacity/run-capacity.js';
+import { bracketText, sustainableText } from '../../contract/capacity/search.js';
+import { uslTrusted } from '../../contract/capacity/usl.js';
 import type { PhaseRow } from '../../contract/report/run-report.js';
 
 // The short tables of the one-page PNG (the HTML report has the full ones): per phase, and a
@@ -38,10 +40,10 @@ export function capacityColumns(unit: string): Column[] {
   return [
     { title: 'server', width: 340, align: 'left' },
     { title: `sustainable (${unit})`, width: 180, align: 'right' },
-    { title: `bracket (${unit})`, width: 150, align: 'right' },
+    { title: `bracket (${unit})`, width: 190, align: 'right' },
     { title: 'limited by', width: 170, align: 'left' },
     { title: `knee (${unit})`, width: 110, align: 'right' },
-    { title: 'search ended', width: 220, align: 'left' },
+    { title: 'search ended', width: 200, align: 'left' },
     { title: 'USL peak (req/s)', width: 150, align: 'right' },
     { title: 'USL R²', width: 90, align: 'right' },
   ];
@@ -49,5 +51,7 @@ export function capacityColumns(unit: string): Column[] {
 
 export function capacityCells({ name, capacity: { result, steps, ended, usl } }: ServerCapacity): string[] {
   const knee = result.kneeStep === null ? null : (steps[result.kneeStep]?.offered ?? null);
-  return [name, sig(result.sustainable), `${sig(result.interval[0])} – ${sig(result.interval[1])}`, result.limitedBy, sig(knee), ended, usl ? sig(usl.peakX) : '-', usl ? sig(usl.r2) : '-'];
+  // the cells the HTML, CLI and workbench show ('≥ 200', 'at least 200'); a poor fit predicts no peak
+  const peak = usl === null ? '-' : uslTrusted(usl) ? sig(usl.peakX) : 'poor fit';
+  return [name, sustainableText(result, sig), bracketText(result, sig), result.limitedBy, sig(knee), ended, peak, usl ? sig(usl.r2) : '-'];
 }
