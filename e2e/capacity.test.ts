@@ -133,6 +133,12 @@ describe('a capacity search in Chromium', () => {
 
     await section.scrollIntoViewIfNeeded();
     await screenshot(page(), 'capacity');
+    for (const width of [1440, 1024]) {
+      await page().setViewportSize({ width, height: 900 });
+      await page().evaluate(`document.querySelector('[data-testid="capacity-table"]').scrollIntoView({ block: 'center' })`);
+      await shot(page(), `capacity-quick-run-${width}`);
+    }
+    await page().setViewportSize({ width: 1280, height: 800 });
   });
 
   it('a users search opened from a file is labelled in users, with its knee marked', async () => {
