@@ -4,7 +4,7 @@ import { InFlightChart } from '../charts/InFlightChart';
 import { LatencyChart, type LatencyMetric } from '../charts/LatencyChart';
 import { ServerChart } from '../charts/ServerChart';
 import { ThroughputChart } from '../charts/ThroughputChart';
-import { glossaryFor } from '../../contract/engine-figures';
+import { glossaryFor, NOT_MEASURED } from '../../contract/engine-figures';
 import type { RunEngine } from '../../contract/results';
 import { Term } from '../ui/Term';
 import { Panel, Segmented, Toggle } from '../ui/widgets';
@@ -26,6 +26,8 @@ export function RunCharts({ series, version, live, running = live, servers, engi
   const windows = groups.reduce((n, g) => n + g.windows.length, 0);
   const maxSec = useMemo(() => timeExtentSec(groups), [groups, version]);
   const errors = useMemo(() => groups.reduce((n, g) => n + g.windows.reduce((m, w) => m + errorsIn(w), 0), 0), [groups, version]);
+  // a k6 run without Server-Timing has no wait or processing to draw: say so instead of an empty chart
+  const unmeasured = engine === 'k6' && metric !== 'total' && windows > 0 && groups.every((g) => g.windows.every((w) => w[metric] === null));
 
   return (
     <div className="chart-grid">
@@ -48,6 +50,7 @@ export function RunCharts({ series, version, live, running = live, servers, engi
         <div className="chart-note metric-note" data-testid="latency-metric-note">
           <Term name={metric} engine={engine} />: {glossaryFor(engine)[metric]}
         </div>
+        {unmeasured && <div className="chart-note" data-testid="latency-not-measured">{metric === 'wait' ? NOT_MEASURED.k6Wait : NOT_MEASURED.noServerTiming}</div>}
         <div className="chart-note">
           {windows === 0 ? 'waiting for the first window…' : `${windows.toLocaleString('en-US')} windows`}
           {thinned && ` · older windows thinned to keep at most ${MAX_POINTS.toLocaleString('en-US')} per server`}
