@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { k6Status } from '../engine/k6/k6-binary.js';
 import { parseTimeUs } from '../engine/k6/import/k6-time.js';
 import { startServer } from '../engine/supervisor/supervisor.js';
+import { until } from './test-support/poll.js';
+import { openScenario } from './test-support/run-view.js';
 import { useWorkbench } from './test-support/workbench.js';
 
 // A real k6 run's output (a plain script: no Server-Timing, a short scenario, then ~1.5 s of arrivals
@@ -137,4 +139,34 @@ describe.skipIf(!k6.available)('a k6 run in the workbench, in Chromium', () => {
       await page().screenshot({ path: join(SHOTS, `k6-compare-${width}.png`), animations: 'disabled' });
     }
   }, 120_000);
+
+  it('runs a scenario with k6 from the Run view: lag is "–" with the reason, wait and processing from Server-Timing, k6\'s glossary on the live chart', async () => {
+    await byTestId('nav-run').click();
+    await openScenario(page(), 'k6-from-the-run-view', {
+      name: 'k6-from-the-run-view',
+      servers: [{ architecture: 'single' }],
+      phases: [{ name: 'open', executor: 'rate', rate: 20, durationMs: 1500, requests: [{ path: '/sleep?ms=10' }] }],
+    });
+    // the checkbox is drawn as a switch: a person clicks its label
+    await page().locator('label', { has: byTestId('k6-toggle') }).click();
+    expect(await byTestId('k6-toggle').isChecked()).toBe(true);
+    await byTestId('start-run').click();
+    // k6's own figures while it runs: total from when it sends
+    await until(() => byTestId('latency-metric-note').textContent(), (t) => t !== null && /done - sent/.test(t), 'the live chart to explain k6\'s total');
+    const results = page().locator('[data-testid="run-results"][data-status="completed"]');
+    await results.waitFor({ timeout: 120_000 });
+    await byTestId('engine-note').waitFor();
+    const row = byTestId('phase-table').locator('tbody tr', { has: page().locator('td[data-not-measured]') });
+    expect(await row.count()).toBe(1);
+    const last8 = await row.locator('td').evaluateAll((tds) => tds.slice(-8).map((td) => ({ text: td.textContent, title: td.getAttribute('title') })));
+    expect(last8.slice(-2)).toEqual(Array(2).fill({ text: '–', title: expect.stringMatching(/^lag: not measured by k6/) }));
+    // the bundled server sends Server-Timing: wait and processing are k6's measurements, shown
+    for (const c of last8.slice(0, 4)) expect(Number(c.text)).toBeGreaterThanOrEqual(0);
+    expect(await byTestId('latency-metric-note').textContent()).toMatch(/total: done - sent/);
+    await byTestId('phase-table').scrollIntoViewIfNeeded();
+    for (const width of [1440, 1024]) {
+      await page().setViewportSize({ width, height: 900 });
+      await page().screenshot({ path: join(SHOTS, `k6-run-view-${width}.png`), animations: 'disabled' });
+    }
+  }, 180_000);
 });
