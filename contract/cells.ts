@@ -131,6 +131,11 @@ export function cellName(serverLabel: string, cells: readonly Cell[], cellIndex:
   return short === '' ? serverLabel : `${serverLabel} · ${short}`;
 }
 
+/** A server run's name on two lines, server then cell ("thread-pool\ncores 1 · 10 req"): narrow axes. */
+export function nameLines(serverLabel: string, name: string): string {
+  return name.startsWith(`${serverLabel} · `) ? `${serverLabel}\n${name.slice(serverLabel.length + 3)}` : name;
+}
+
 /** A cell's full "key=value" text ("servers[*].cores=1, phases[0].count=10"): CSV columns and hover. */
 export function cellLabel(cells: readonly Pick<CellInfo, 'index' | 'label'>[], cellIndex: number): string {
   return cells.find((c) => c.index === cellIndex)?.label ?? '';

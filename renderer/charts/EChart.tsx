@@ -1,8 +1,9 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { EChartsOption } from 'echarts';
 import { chartDataUrl, downloadDataUrl, pngName } from './chart-png';
 import { dropDraw, queueDraw } from './draw-queue';
 import { echarts } from './echarts-parts';
+import { fitLegend, LEGEND_ROW_H } from './legend-fit';
 import { currentZoom, keepZoom } from './zoom';
 
 export interface EChartProps {
@@ -42,6 +43,19 @@ function showZoom(el: HTMLElement | null, instance: echarts.ECharts): void {
 export function EChart({ option, height = 260, notMerge = true, testId, points, ariaLabel, png }: EChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
+  // what was last drawn and at which width: a new width rewraps the legend, so it draws again
+  const drawn = useRef<{ option: EChartsOption; width: number } | null>(null);
+  // the box grows by the legend's extra rows, so the plot keeps its height however many server runs
+  const [legendExtra, setLegendExtra] = useState(0);
+
+  /** The option as drawn at the box's width: the legend wrapped, the plot below it, a person's zoom kept. */
+  const draw = (instance: echarts.ECharts, el: HTMLElement, next: EChartsOption): void => {
+    const fitted = fitLegend(next, legendNames(next), el.clientWidth);
+    drawn.current = { option: next, width: el.clientWidth };
+    el.dataset.legendRows = String(fitted.rows);
+    setLegendExtra(Math.max(0, fitted.rows - 1) * LEGEND_ROW_H);
+    instance.setOption(notMerge ? keepZoom(fitted.option, currentZoom(instance)) : fitted.option, { notMerge });
+  };
 
   useEffect(() => {
     const el = box.current;
@@ -50,7 +64,11 @@ export function EChart({ option, height = 260, notMerge = true, testId, points, 
     chart.current = instance;
     // the zoom as drawn, readable on the page (tests, inspection): start-end in % of the time axis
     instance.on('datazoom', () => showZoom(el, instance));
-    const observer = new ResizeObserver(() => instance.resize());
+    const observer = new ResizeObserver(() => {
+      instance.resize();
+      const last = drawn.current;
+      if (last !== null && last.width !== el.clientWidth) queueDraw(el, () => !instance.isDisposed() && draw(instance, el, last.option));
+    });
     observer.observe(el);
     return () => {
       observer.disconnect();
@@ -66,8 +84,8 @@ export function EChart({ option, height = 260, notMerge = true, testId, points, 
     // drawn in a coming frame, a few charts per frame (draw-queue.ts), not all in this one
     queueDraw(box.current, () => {
       // a live chart replaces its whole option every window: the zoom a person set is carried over
-      if (instance.isDisposed()) return;
-      instance.setOption(notMerge ? keepZoom(option, currentZoom(instance)) : option, { notMerge });
+      if (instance.isDisposed() || box.current === null) return;
+      draw(instance, box.current, option);
       showZoom(box.current, instance);
     });
   }, [option, notMerge]);
@@ -76,7 +94,7 @@ export function EChart({ option, height = 260, notMerge = true, testId, points, 
     <div
       ref={box}
       className="echart"
-      style={{ height }}
+      style={{ height: height + legendExtra }}
       data-testid={testId}
       data-points={points}
       data-series={filledSeries(option)}

@@ -1,3 +1,4 @@
+import { nameLines } from '../../contract/cells';
 import { useMemo, useState } from 'react';
 import { phaseFigures } from '../../contract/engine-figures';
 import type { RunEngine, TargetResult } from '../../contract/results';
@@ -26,7 +27,7 @@ export function MeanBars({ targets, engine }: { targets: readonly TargetResult[]
   const [chosen, setChosen] = useState<string | null>(null);
   const phase = chosen ?? phaseNames[phaseNames.length - 1] ?? ALL;
   const bars: MeanBar[] = targets.map((t) => ({
-    label: t.name,
+    label: nameLines(t.label, t.name), // server, then its cell on a second line: the axis cuts neither
     // only what the run's engine measured (a k6 run without Server-Timing has no wait to draw)
     wait: meanOf(t, phase, (p) => phaseFigures(engine, p).stats.wait?.mean),
     processing: meanOf(t, phase, (p) => phaseFigures(engine, p).stats.processing?.mean),

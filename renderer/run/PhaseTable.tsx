@@ -1,15 +1,18 @@
 import { missingReasons, phaseFigures, type PhaseFigure } from '../../contract/engine-figures';
+import { cellTitle } from '../../contract/cells';
 import { clampPercentiles, GLOSSARY, type GlossaryTerm } from '../../contract/measurement';
-import type { LatencyStats, RunEngine, TargetResult } from '../../contract/results';
+import type { CellInfo, LatencyStats, RunEngine, TargetResult } from '../../contract/results';
 import { count, num } from '../ui/format';
 import { Term } from '../ui/Term';
 import { Badge, Panel } from '../ui/widgets';
+import './phase-table.css';
 
 function errorsOf(e: Partial<Record<string, number>>): number {
   return Object.values(e).reduce<number>((a, b) => a + (b ?? 0), 0);
 }
 
-const COLUMNS = 18;
+// the server run's name is a row of its own above its phases (it used to be a column wrapping to three lines)
+const COLUMNS = 17;
 
 type Stat = 'mean' | 'p50' | 'p90' | 'p99' | 'max';
 
@@ -20,24 +23,29 @@ function FigureCell({ stats, missing, stat }: { stats: LatencyStats | null; miss
 }
 
 /** Every phase of every server run: counts, throughput, and total / wait / processing / server wait / lag times. */
-export function PhaseTable({ targets, engine }: { targets: readonly TargetResult[]; engine: RunEngine }) {
+export function PhaseTable({ targets, engine, cells = [] }: { targets: readonly TargetResult[]; engine: RunEngine; /** the run's matrix cells: a name's full key=value path on hover */ cells?: readonly CellInfo[] }) {
+  // short names in the cell, the full path on hover (contract/cells.ts)
+  const nameRow = (t: TargetResult) => (
+    <tr key={`${t.id}:name`} className="name-row">
+      <td className="left server-name" colSpan={COLUMNS} title={cellTitle(t.label, cells, t.cellIndex)}>{t.name}</td>
+    </tr>
+  );
   const reasons = missingReasons(engine, targets.flatMap((t) => t.phases));
   return (
-    <Panel title="Per server, per phase" testId="phase-table">
+    <Panel title={<>Per server, per phase <span className="muted">times in ms</span></>} testId="phase-table">
       <div className="table-wrap">
-        <table className="data compact">
+        <table className="data compact phase-table">
           <thead>
             <tr>
-              <th className="left" rowSpan={2}>server run</th>
-              <th className="left" rowSpan={2}>phase</th>
+              <th className="left" rowSpan={2}>server run /<br />phase</th>
               <th rowSpan={2}>requests</th>
               <th rowSpan={2}>errors</th>
-              <th rowSpan={2}>throughput (req/s)</th>
-              <th colSpan={5} className="group"><Term name="total" engine={engine} /> (ms)</th>
-              <th colSpan={2} className="group"><Term name="wait" engine={engine} /> (ms)</th>
-              <th colSpan={2} className="group"><Term name="processing" engine={engine} /> (ms)</th>
-              <th colSpan={2} className="group"><Term name="server wait" engine={engine} /> (ms)</th>
-              <th colSpan={2} className="group"><Term name="lag" engine={engine} /> (ms)</th>
+              <th rowSpan={2}>throughput<br />(req/s)</th>
+              <th colSpan={5} className="group"><Term name="total" engine={engine} /></th>
+              <th colSpan={2} className="group"><Term name="wait" engine={engine} /></th>
+              <th colSpan={2} className="group"><Term name="processing" engine={engine} /></th>
+              <th colSpan={2} className="group"><Term name="server wait" engine={engine} /></th>
+              <th colSpan={2} className="group"><Term name="lag" engine={engine} /></th>
             </tr>
             <tr>
               <th>mean</th><th>p50</th><th>p90</th><th>p99</th><th>max</th>
@@ -51,22 +59,21 @@ export function PhaseTable({ targets, engine }: { targets: readonly TargetResult
             {targets.flatMap((t) =>
               t.phases.length === 0
                 ? [
+                    nameRow(t),
                     <tr key={`${t.id}`}>
-                      <td className="left">{t.name}</td>
-                      <td className="left" colSpan={COLUMNS - 1}>
+                      <td className="left" colSpan={COLUMNS}>
                         {/* a failed server run's reason is in the run's note above (once); hover shows it here */}
                         <Badge status={t.status} /> <span title={t.reason ?? undefined}>{t.status === 'failed' && t.reason !== null ? 'no phase ran: the reason is in the note above' : (t.reason ?? 'no phase ran')}</span>
                       </td>
                     </tr>,
                   ]
-                : t.phases.map((p, i) => {
+                : [nameRow(t), ...t.phases.map((p) => {
                     // percentiles never above the max, also for runs stored before the engine clamped them
                     const { stats, missing } = phaseFigures(engine, p);
                     const cell = (f: PhaseFigure, stat: Stat) => <FigureCell key={`${f}.${stat}`} stats={clampPercentiles(stats[f])} missing={missing[f]} stat={stat} />;
                     return (
-                      <tr key={`${t.id}:${p.index}`} className={i === 0 ? 'group-start' : ''}>
-                        <td className="left">{i === 0 ? t.name : ''}</td>
-                        <td className="left">{p.name}</td>
+                      <tr key={`${t.id}:${p.index}`}>
+                        <td className="left phase-name">{p.name}</td>
                         <td className="num">{count(p.count)}</td>
                         <td className={`num ${errorsOf(p.errors) > 0 ? 'bad' : ''}`}>{count(errorsOf(p.errors))}</td>
                         <td className="num">{num(p.throughput)}</td>
@@ -74,7 +81,7 @@ export function PhaseTable({ targets, engine }: { targets: readonly TargetResult
                         {(['wait', 'processing', 'serverWait', 'lag'] as const).flatMap((f) => [cell(f, 'mean'), cell(f, 'p99')])}
                       </tr>
                     );
-                  }),
+                  })],
             )}
           </tbody>
         </table>

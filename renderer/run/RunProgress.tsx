@@ -63,7 +63,7 @@ export function RunProgress({ store, showReason = true, tally = null }: { store:
         <div className="target-strip">
           <span className="muted">server runs{store.totalTargets > 0 ? ` (${store.series.targets.length} of ${store.totalTargets})` : ''}:</span>
           {store.series.targets.map((t) => (
-            <span key={t.targetId} className={`target-chip t-${t.state}`} title={t.reason ?? t.state}>
+            <span key={t.targetId} className={`target-chip t-${t.state}`} title={`${t.title ?? t.label}: ${t.reason ?? t.state}`} data-name={t.label}>
               {t.label} <small>{t.state}</small>
             </span>
           ))}

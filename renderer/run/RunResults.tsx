@@ -80,7 +80,7 @@ export function RunResults({ summary, showHeader }: { summary: RunSummary; showH
             <MeanBars targets={summary.targets} engine={summary.engine} />
             <RequestScatter runId={summary.id} targets={summary.targets} engine={summary.engine} />
           </div>
-          <PhaseTable targets={summary.targets} engine={summary.engine} />
+          <PhaseTable targets={summary.targets} engine={summary.engine} cells={summary.cells} />
         </>
       )}
       {summary.machine !== null && (

@@ -1,5 +1,5 @@
 import type { EventPayload } from '../../contract/api';
-import { cellName } from '../../contract/cells';
+import { cellName, cellTitle } from '../../contract/cells';
 import type { CellInfo, RunStatus } from '../../contract/results';
 import { Scenario } from '../../contract/scenario';
 import { appendCapped, emptyTarget, phaseMarkFromEvent, type RunSeries, type TargetSeries } from './run-data';
@@ -106,6 +106,7 @@ export class LiveRunStore {
     const name = cellName(p.label, this.cells, p.cellIndex);
     const t = this.target(p.targetId, name);
     t.label = name;
+    t.title = cellTitle(p.label, this.cells, p.cellIndex);
     t.state = p.status;
     t.reason = p.reason;
     this.touch();

@@ -1,3 +1,4 @@
+import { cellTitle } from '../../contract/cells';
 import type { EventPayload } from '../../contract/api';
 import type { LiveWindow, RunSummary, ServerSample } from '../../contract/results';
 
@@ -19,6 +20,8 @@ export type TargetState = 'pending' | 'running' | 'completed' | 'failed' | 'canc
 export interface TargetSeries {
   targetId: number;
   label: string;
+  /** the name in full, the matrix cell as key=value (hover; contract/cells.ts cellTitle) */
+  title?: string;
   state: TargetState;
   reason: string | null;
   windows: LiveWindow[];
@@ -79,6 +82,7 @@ export function fromStored(summary: RunSummary, windows: readonly LiveWindow[], 
     return {
       targetId: t.id,
       label: t.name,
+      title: cellTitle(t.label, summary.cells, t.cellIndex),
       state: t.status,
       reason: t.reason,
       windows: w.items,
