@@ -37,7 +37,8 @@ export function seedCapacityRun(db: string): number {
     Object.entries(SEEDED).forEach(([label, steps], serverIndex) => {
       const targetId = store.createTarget({ runId, cellIndex: 0, serverIndex, label, architecture: 'single', status: 'running', startedAt: new Date().toISOString() });
       steps.forEach(([offered, achieved, p99, lagMs = 0.2], index) => {
-        const phase: PhaseResult = { index, name: `${offered} req/s`, executor: 'rate', clients: 1, startedMs: index * 1000, durationMs: 1000, count: 100, ok: 100, errors: {}, throughput: achieved, total: { ...flat(p99 / 3), p99 }, wait: flat(1), processing: flat(p99 / 3), serverWait: null, lag: flat(lagMs) };
+        const count = Math.round(achieved); // a 1 s step: its requests are its achieved rate
+        const phase: PhaseResult = { index, name: `${offered} req/s`, executor: 'rate', clients: 1, startedMs: index * 1000, durationMs: 1000, count, ok: count, errors: {}, throughput: achieved, total: { ...flat(p99 / 3), p99 }, wait: flat(1), processing: flat(p99 / 3), serverWait: null, lag: flat(lagMs) };
         store.savePhase(targetId, phase, { total: empty, wait: empty, processing: empty, serverWait: null, lag: empty });
       });
       store.updateTarget(targetId, { status: 'completed', durationMs: steps.length * 1000 });

@@ -106,6 +106,6 @@ describe('the capacity search', () => {
     const firstSendsLate = { ...flat(0.1), p90: 9, p95: 9, p98: 9, p99: 9, p999: 9 };
     expect(judgeStep('users', 8, phase({ throughput: 200, lag: firstSendsLate }), limits, 0, earlier)).toEqual({ held: true });
     expect(judgeStep('rate', 100, phase({ lag: firstSendsLate }), limits)).toMatchObject({ held: false, limit: 'generator', detail: 'schedule lag p90 9 ms > 5 ms' });
-    expect(judgeStep('users', 8, phase({ throughput: 200, lag: flat(9) }), limits, 0, earlier)).toMatchObject({ held: false, limit: 'generator', detail: 'schedule lag p50 9 ms > 5 ms' });
+    expect(judgeStep('users', 8, phase({ throughput: 200, count: 200, ok: 200, lag: flat(9) }), limits, 0, earlier)).toMatchObject({ held: false, limit: 'generator', detail: 'schedule lag p50 9 ms > 5 ms' });
   });
 });

@@ -8,8 +8,8 @@ import type { PhaseResult } from '../results.js';
 //
 // The server's own limits are judged first (errors, achieved throughput, latency): a step where the
 // server failed one is the server's, whatever the generator's lag, since a late sender does not make
-// answers slow or wrong (latency counts as the server's when it breaks the bound even after the
-// generator's worst lag is taken off). Only a step the server held, but whose sends ran late although a connection
+// answers slow or wrong (latency and achieved rate count as the server's when they break their bound
+// even after the generator's worst lag is taken off the times and the step's length). Only a step the server held, but whose sends ran late although a connection
 // slot was free, is the generator's: the machine could not drive that load, the search stops, and what
 // it found is a lower bound. Lag while arrivals queued for a slot (every slot busy: maxInFlight
 // reached) is the server's doing and never the generator's.
@@ -101,24 +101,27 @@ export function judgeStep(mode: CapacityMode, offered: number, phase: PhaseResul
   return { held: true };
 }
 
-/** The first of the server's own limits the step failed, or null when it held them all. `lagMs`: the generator's lateness to take off total and wait times. */
+/** The first of the server's own limits the step failed, or null when it held them all. `lagMs`: the generator's lateness to take off total and wait times and the step's length. */
 function serverVerdict(mode: CapacityMode, offered: number, phase: PhaseResult, limits: CapacityLimits, earlier: readonly CapacityStep[], lagMs: number): Extract<StepVerdict, { held: false }> | null {
   const errors = phase.count - phase.ok;
   const errorRate = phase.count > 0 ? errors / phase.count : 0;
   if (errorRate > limits.maxErrorRate) return { held: false, limit: 'errors', detail: `errors ${fmt(errorRate * 100)} % > ${fmt(limits.maxErrorRate * 100)} %` };
+  // a late generator also stretches the step (its last sends went late): the server's own rate is at
+  // least the requests over the step's length less the worst lag
+  const own = lagMs <= 0 ? phase.throughput : phase.durationMs > lagMs ? phase.count / ((phase.durationMs - lagMs) / 1000) : Number.POSITIVE_INFINITY;
   if (mode === 'rate') {
-    if (phase.throughput / offered < limits.minAchievedRatio) return { held: false, limit: 'throughput', detail: `achieved ${fmt(phase.throughput)} req/s of ${fmt(offered)} offered` };
+    if (own / offered < limits.minAchievedRatio) return { held: false, limit: 'throughput', detail: `achieved ${fmt(phase.throughput)} req/s of ${fmt(offered)} offered` };
   } else {
     const best = earlier.filter((s) => s.verdict.held && s.offered < offered).reduce<CapacityStep | null>((b, s) => (b === null || s.throughput > b.throughput ? s : b), null);
-    if (best !== null && phase.throughput < limits.minAchievedRatio * best.throughput) {
+    if (best !== null && own < limits.minAchievedRatio * best.throughput) {
       return { held: false, limit: 'throughput', detail: `throughput ${fmt(phase.throughput)} req/s with ${offered} users, below ${fmt(limits.minAchievedRatio * 100)} % of ${fmt(best.throughput)} req/s with ${best.offered}` };
     }
   }
   const { sample, stat, maxMs } = limits.latency;
   const value = phase[sample]?.[stat];
   if (value === undefined) return { held: false, limit: 'latency', detail: `no ${sample} times measured` };
-  const own = sample === 'processing' ? value : value - lagMs;
-  if (own > maxMs) return { held: false, limit: 'latency', detail: `${sample} ${stat} ${fmt(value)} ms > ${maxMs} ms${own < value ? ` (${fmt(own)} ms without the generator's worst lag)` : ''}` };
+  const ownMs = sample === 'processing' ? value : value - lagMs;
+  if (ownMs > maxMs) return { held: false, limit: 'latency', detail: `${sample} ${stat} ${fmt(value)} ms > ${maxMs} ms${ownMs < value ? ` (${fmt(ownMs)} ms without the generator's worst lag)` : ''}` };
   return null;
 }
 

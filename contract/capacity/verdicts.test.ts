@@ -26,7 +26,7 @@ describe('capacity verdicts', () => {
     expect(series[0]!.markPoint!.data).toEqual([expect.objectContaining({ coord: [100, 2200] })]);
   });
 
-  it("latency is the server's when it breaks the bound even after the generator's worst lag is taken off", () => {
+  it("latency and achieved rate are the server's when they break their bound even after the generator's worst lag is taken off", () => {
     // p99 2.2 s with sends up to 30 ms late: at least 2.17 s of it the server's
     const slow = capacity(step(50, 50, 40), step(100, 99, 2200, 30));
     expect(slow.steps[1]!.verdict).toMatchObject({ held: false, limit: 'latency', detail: "total p99 2200 ms > 250 ms (2170 ms without the generator's worst lag) (the generator also lagged: schedule lag p90 30 ms > 5 ms)" });
@@ -35,6 +35,10 @@ describe('capacity verdicts', () => {
     const late = capacity(step(50, 50, 40), step(100, 99, 270, 30));
     expect(late.steps[1]!.verdict).toMatchObject({ held: false, limit: 'generator' });
     expect(late.result).toMatchObject({ limitedBy: 'generator', kneeStep: null, lowerBound: true });
+    // 93 of 100 req/s over a 1 s step whose sends ran up to 60 ms late: 93 requests in 0.94 s is 98.9
+    // req/s, so the shortfall may be the generator's; 23.7 of 100 is the server's whatever the lag
+    expect(capacity(step(50, 50, 40), step(100, 93, 60, 60)).steps[1]!.verdict).toMatchObject({ held: false, limit: 'generator' });
+    expect(capacity(step(50, 50, 40), step(100, 23.7, 60, 60)).steps[1]!.verdict).toMatchObject({ held: false, limit: 'throughput' });
   });
 
   it('only the generator lagged: a lower bound, no knee pin, and "at least" in the table', () => {

@@ -13,7 +13,9 @@ const flat = (v: number): LatencyStats => ({ count: 100, mean: v, min: v, max: v
 
 /** A stored step: offered rate, achieved rate, total p99 (mean a third of it) and the generator's schedule lag. */
 export function step(offered: number, achieved: number, p99: number, lagMs = 0.2): Omit<PhaseResult, 'index' | 'startedMs'> {
-  return { name: `${offered} req/s`, executor: 'rate', clients: 1, durationMs: 1000, count: 100, ok: 100, errors: {}, throughput: achieved, total: { ...flat(p99 / 3), p99 }, wait: flat(1), processing: flat(p99 / 3), serverWait: null, lag: flat(lagMs) };
+  // a 1 s step: its requests are its achieved rate
+  const count = Math.round(achieved);
+  return { name: `${offered} req/s`, executor: 'rate', clients: 1, durationMs: 1000, count, ok: count, errors: {}, throughput: achieved, total: { ...flat(p99 / 3), p99 }, wait: flat(1), processing: flat(p99 / 3), serverWait: null, lag: flat(lagMs) };
 }
 
 /** The steps, in order, read back as a search starting at the first one's offered rate. */

@@ -76,9 +76,13 @@ export function expectSearchAgreesWithFigures(stored: StoredSearch, shown: Shown
       // server's only when the bound is broken even after the step's worst lag is taken off)
       const value = p[search.latency.sample]?.[search.latency.stat];
       const ownLatency = fails.generator && search.latency.sample !== 'processing' && value !== undefined ? value - p.lag.max > search.latency.maxMs : fails.latency;
-      const serverFailed = fails.errors || fails.throughput || ownLatency;
+      // likewise its achieved rate: the requests over the step's length less the worst lag
+      const ownRate = !fails.generator ? p.throughput : p.durationMs > p.lag.max ? p.count / ((p.durationMs - p.lag.max) / 1000) : Infinity;
+      const ownThroughput = !fails.generator ? fails.throughput : mode === 'rate' ? ownRate < search.minAchievedRatio * step.offered : steps.slice(0, i).some((s) => s.verdict.held && s.offered < step.offered && ownRate < search.minAchievedRatio * s.throughput);
+      const serverFailed = fails.errors || ownThroughput || ownLatency;
       expect(step.verdict.limit === 'generator', say(`${figures}: generator verdict`)).toBe(fails.generator && !serverFailed);
       if (step.verdict.limit === 'latency') expect(ownLatency, say(`${figures}: latency with the generator's lag taken off`)).toBe(true);
+      if (step.verdict.limit === 'throughput') expect(ownThroughput, say(`${figures}: achieved rate with the generator's lag taken off`)).toBe(true);
     }
   });
 
