@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cellName, cellNames, cellTitle, matrixKeyNames } from './cells.js';
+import { cellKeyLegend, cellName, cellNames, cellTitle, matrixKeyNames } from './cells.js';
 
 /** The cells a matrix makes (first key slowest), labelled as engine/scenario/matrix.ts labels them. */
 function matrix(entries: Record<string, unknown[]>) {
@@ -29,6 +29,7 @@ describe('short cell names', () => {
     expect(names[5]).toBe('thread-per-request · cores 2 · 200 req');
     expect(new Set(names).size).toBe(6);
     expect(cellTitle('thread-per-request', cells, 0)).toBe('thread-per-request: servers[*].cores=1, phases[0].count=10');
+    expect(cellKeyLegend(cells)).toBe('cores = servers[*].cores, req = phases[0].count');
   });
 
   it('a phase index only where two phases vary the same field', () => {

@@ -100,6 +100,12 @@ export function cellParts(label: string): string {
   return label.split(', ').filter((s) => s !== '').join(' - ');
 }
 
+/** The matrix keys whose value differs between cells: a key with one value in every cell (a quick profile's single size) says nothing. */
+function variedKeys(cells: readonly Cell[]): string[] {
+  if (cells.length <= 1) return [];
+  return [...new Set(cells.flatMap((c) => Object.keys(paramsOf(c))))].filter((k) => new Set(cells.map((c) => JSON.stringify(paramsOf(c)[k]))).size > 1);
+}
+
 /**
  * Each cell's short name ("cores 1 · 10 req": the keys whose value differs between cells), by cell
  * index; '' for a run of one cell. A cell
@@ -108,8 +114,7 @@ export function cellParts(label: string): string {
  */
 export function cellNames(cells: readonly Cell[]): Map<number, string> {
   if (cells.length <= 1) return new Map(cells.map((c) => [c.index, '']));
-  // only what varies: a key with one value in every cell (a quick profile's single size) says nothing
-  const keys = [...new Set(cells.flatMap((c) => Object.keys(paramsOf(c))))].filter((k) => new Set(cells.map((c) => JSON.stringify(paramsOf(c)[k]))).size > 1);
+  const keys = variedKeys(cells);
   const names = matrixKeyNames(keys);
   const short = new Map(cells.map((c) => [c.index, keys.map((k) => shortPart(paramsOf(c)[k], names.get(k)!)).join(' · ')]));
   const counts = (m: Map<number, string>) => {
@@ -122,6 +127,19 @@ export function cellNames(cells: readonly Cell[]): Map<number, string> {
   seen = counts(short);
   for (const c of cells) if (seen.get(short.get(c.index)!)! > 1 || short.get(c.index) === '') short.set(c.index, `${short.get(c.index)} #${c.index + 1}`.trim());
   return short;
+}
+
+/**
+ * What the short names stand for, where no hover can say it (the CLI): "cores = servers[*].cores,
+ * req = phases[0].count"; '' for a run of one cell.
+ */
+export function cellKeyLegend(cells: readonly Cell[]): string {
+  const keys = variedKeys(cells);
+  const names = matrixKeyNames(keys);
+  return keys.map((k) => {
+    const n = names.get(k)!;
+    return `${n.prefix}${n.field.name ?? n.field.unit ?? 'value'} = ${k}`;
+  }).join(', ');
 }
 
 /** A server run's name: the server label, then its cell's short name when the run has more than one cell. */

@@ -1,3 +1,4 @@
+import { cellKeyLegend, cellName } from '../../contract/cells.js';
 import { engineGlossaryLines, missingReasons, phaseFigures } from '../../contract/engine-figures.js';
 import { clampPercentiles } from '../../contract/measurement.js';
 import type { ErrorCounts, RunSummary } from '../../contract/results.js';
@@ -47,6 +48,9 @@ export function formatRunSummary(run: RunSummary): string {
   // A k6 run's times start at its send time, not an intended time: said before the figures.
   const engine = run.engine === 'k6' ? `load sent by k6: ${run.engineNote ?? ''}\n` : '';
   const unmeasured = run.engine === 'k6' ? missingReasons(run.engine, run.targets.flatMap((t) => t.phases)).map((r) => `- ${r}`) : [];
+  // the short cell names in the rows, spelled out once (a terminal has no hover)
+  const keys = cellKeyLegend(run.cells);
+  if (keys !== '') notes.unshift(terminalSafeInline(`matrix cells: ${keys}`));
   const said = notes.length > 0 ? `${notes.join('\n')}\n` : '';
   const table = `${head}${grouped}\n${engine}${textTable(header, rows, reasons)}\n${said}${[...unmeasured, ...engineGlossaryLines(run.engine, ['total', 'wait', 'processing', 'server wait', 'lag'])].join('\n')}`;
   return run.thresholds.length > 0 ? `${table}\n\n${formatThresholds(run)}` : table;
@@ -57,8 +61,7 @@ export function formatThresholds(run: RunSummary): string {
   const failed = run.thresholds.filter((t) => !t.passed).length;
   const head = `Thresholds: ${run.thresholds.length - failed} passed, ${failed} failed`;
   const rows = run.thresholds.map((t) => {
-    const cell = run.cells.length > 1 ? ` [${run.cells[t.cellIndex]?.label ?? t.cellIndex}]` : '';
-    return [t.passed ? 'PASS' : 'FAIL', t.check, `${t.server}${cell} / ${t.phase}`, t.measured === null ? 'no value' : fmtNum(t.measured, 3)];
+    return [t.passed ? 'PASS' : 'FAIL', t.check, `${cellName(t.server, run.cells, t.cellIndex)} / ${t.phase}`, t.measured === null ? 'no value' : fmtNum(t.measured, 3)];
   });
   return `${head}\n${textTable(['', 'check', 'server / phase', 'measured'], rows)}`;
 }

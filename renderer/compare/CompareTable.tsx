@@ -1,3 +1,4 @@
+import { cellTitle } from '../../contract/cells';
 import type { CompareResult } from '../../contract/api';
 import { beyondNoise, COMPARE_METRICS, intervalKey, pairPhases } from '../../contract/compare';
 import { phaseFigures, type PhaseFigure } from '../../contract/engine-figures';
@@ -15,10 +16,16 @@ export function CompareTable({ result }: { result: CompareResult }) {
   if (runs.length === 0) return null;
   const intervals = new Map(result.intervals.map((i) => [intervalKey(i.pairKey, i.metric, i.run), i]));
   const letter = (i: number) => String.fromCharCode(65 + i);
+  /** the paired server run's name in full (its matrix cell as key=value), from the first run that has it */
+  const fullName = (entries: readonly ({ targetId: number } | null)[]): string | undefined => {
+    const i = entries.findIndex((e) => e !== null);
+    const t = runs[i]?.targets.find((x) => x.id === entries[i]?.targetId);
+    return t === undefined ? undefined : cellTitle(t.label, runs[i]!.cells, t.cellIndex);
+  };
   return (
     <div className="compare-tables" data-testid="compare-table">
       {pairPhases(runs).map((pair) => (
-        <Panel key={pair.key} title={<>{pair.server} <span className="muted">· {pair.phase}</span></>} testId="compare-pair">
+        <Panel key={pair.key} title={<><span title={fullName(pair.runs)} data-testid="pair-name">{pair.server}</span> <span className="muted">· {pair.phase}</span></>} testId="compare-pair">
           <table className="data compact">
             <thead>
               <tr>

@@ -1,3 +1,4 @@
+import { cellName, cellTitle } from '../../contract/cells';
 import type { RunSummary } from '../../contract/results';
 import { parseThresholdCheck, thresholdLimitText, thresholdsFailed, thresholdValueText, type ThresholdResult, type ThresholdTally } from '../../contract/thresholds';
 
@@ -70,9 +71,9 @@ export function ThresholdList({ run }: { run: RunSummary }) {
                 <span className={`badge ${t.passed ? 'badge-completed' : 'badge-failed'}`}>{t.passed ? 'pass' : 'fail'}</span>
               </td>
               <td className="left mono" title={t.check}>{t.metric}</td>
-              <td className="left small">
-                {t.server}
-                {run.cells.length > 1 ? ` [${run.cells[t.cellIndex]?.label ?? t.cellIndex}]` : ''} / {t.phase}
+              <td className="left small" title={cellTitle(t.server, run.cells, t.cellIndex)}>
+                {/* the server run's short name, as chips and tables give it; its full path on hover */}
+                {cellName(t.server, run.cells, t.cellIndex)} / {t.phase}
               </td>
               <ThresholdValues t={t} />
             </tr>
