@@ -20,8 +20,8 @@ describe('CLI report tables and counts', () => {
   it('"1 user", "2 users": a phase says its users and requests in English', () => {
     const one = Phase.parse({ executor: 'closed', users: 1, count: 1, requests: [{ path: '/' }] });
     const two = Phase.parse({ executor: 'closed', users: 2, count: 5, requests: [{ path: '/' }] });
-    expect(describePhaseSize(one)).toBe('closed: 1 user, 1 request');
-    expect(describePhaseSize(two)).toBe('closed: 2 users, 5 requests');
+    expect(describePhaseSize(one)).toBe('1 user, 1 request');
+    expect(describePhaseSize(two)).toBe('2 users, 5 requests');
     expect(planPhases([one])[0]!.load).toBe('1 user, 1 request');
   });
 });

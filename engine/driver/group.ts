@@ -2,6 +2,7 @@ import { Client, type Dispatcher } from 'undici';
 import { targetLookup } from '../net/target-guard.js';
 import type { Phase, RequestTemplate } from '../../contract/scenario.js';
 import { Prng, TemplatePicker } from './arrivals.js';
+import { phaseSlots } from '../../contract/phase.js';
 import { executorOf, type ExecutorState, type GroupPort } from './executors/index.js';
 import { H1Connection, compileH1, type H1Handler, type H1Request } from './h1.js';
 import { nowUs } from './clock.js';
@@ -186,7 +187,7 @@ export class ClientGroup implements Timed, GroupPort {
       new Prng(seed ^ 0x9e3779b9),
     );
     const module = executorOf(phase);
-    const slots = module.slots(phase);
+    const slots = phaseSlots(phase);
     this.executor = module.create(phase, { startUs, seed });
     this.slots = Array.from({ length: slots }, (_, i) => new Slot(this, i));
     this.free = new Int32Array(slots);

@@ -6,7 +6,7 @@ import { Scheduler } from './scheduler.js';
 import { PhaseStats, RowSink } from './stats.js';
 import type { DriverPhaseResult, DriverPlan, DriverResult, FromWorkerMessage } from './types.js';
 import { shouldWarm, warmUp } from './warmup.js';
-import { executorOf } from './executors/index.js';
+import { arrivalsEndMs, plannedMs as phasePlannedMs } from '../../contract/phase.js';
 
 export type Post = (msg: FromWorkerMessage, transfer?: ArrayBuffer[]) => void;
 
@@ -54,7 +54,7 @@ class PhaseRun implements GroupOwner {
     }
     const hardStop = this.startUs + p.maxDurationMs * 1000;
     this.timers.push(setTimeout(() => this.abort(ABORT_DEADLINE), msUntil(hardStop)));
-    const arrivalsEnd = executorOf(p).arrivalsEndMs(p);
+    const arrivalsEnd = arrivalsEndMs(p);
     if (arrivalsEnd !== null) {
       // arrivals stop; whatever is still waiting or in flight gets timeoutMs more
       const end = Math.min(hardStop, this.startUs + (arrivalsEnd + p.timeoutMs) * 1000);
@@ -171,7 +171,7 @@ export class Runner {
     // the time bound holds at the phase's real start, which comes after the choice of it (the main
     // thread's judgement, the connections opened above): a busy machine can put it past the bound
     const startUs = nowUs();
-    const plannedMs = executorOf(phase).plannedMs(phase);
+    const plannedMs = phasePlannedMs(phase);
     if (this.plan.appendUntilMs !== undefined && (plannedMs === null || startUs / 1000 + plannedMs > this.plan.appendUntilMs)) {
       closeWarm();
       return this.close();

@@ -6,6 +6,7 @@ import { FastHistogram, latencyStats } from './fast-histogram.js';
 import { inLatencyHistograms, waitOf } from '../../contract/measurement.js';
 import { COL, ERROR_CODE, ROW_BATCH_CAPACITY, ROW_STRIDE } from './raw-rows.js';
 import type { DriverPhaseResult, DriverWindow } from './types.js';
+import { phaseName } from '../../contract/phase.js';
 
 /** The fields of one finished request the aggregator reads (a Slot, or a never-sent queued arrival). */
 export interface RequestRecord {
@@ -147,7 +148,7 @@ export class PhaseStats {
     const serverWait = this.serverWait.count > 0 ? this.serverWait.toHdr() : null;
     const result: PhaseResult = {
       index,
-      name: phase.name ?? `phase ${index + 1}`,
+      name: phaseName(phase, index),
       executor: phase.executor,
       clients: phase.clients,
       startedMs: startUs / 1000,

@@ -11,6 +11,7 @@ import { K6_THRESHOLDS_CROSSED, runK6Process } from './k6-process.js';
 import { k6Script, segmentCount } from './k6-script.js';
 import { LiveWindows } from './live-windows.js';
 import { k6LoopbackUrl } from './k6-target.js';
+import { phaseName as nameOfPhase } from '../../contract/phase.js';
 
 // `loadscope run --engine k6`: the orchestrator starts and watches each server as for a native run,
 // and this generator sends the load with a local k6 instead of the driver: the scenario's script for
@@ -30,7 +31,7 @@ export function k6Generator(k6: string, runNote: { runId?: number; parts: string
       writeFileSync(script, k6Script(ctx.scenario, { target: url, cell: 0, server: label, allowRemote: ctx.allowRemote ?? false }));
       const t0Ms = Date.now();
       setT0(t0Ms);
-      const phaseName = (i: number) => ctx.scenario.phases[i]?.name ?? `phase ${i + 1}`;
+      const phaseName = (i: number) => nameOfPhase(ctx.scenario.phases[i] ?? {}, i);
       const live = new LiveWindows(ctx.runId, ctx.targetId, ctx.emit, t0Ms * 1000, phaseName);
       const files: string[] = [];
       let thresholds = false;

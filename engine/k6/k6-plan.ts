@@ -1,3 +1,4 @@
+import { phaseName, plannedMs } from '../../contract/phase.js';
 import type { Phase } from '../../contract/scenario.js';
 
 // How a scenario's phases become k6 scenarios. k6 starts every scenario at a fixed `startTime`, so a
@@ -31,15 +32,14 @@ export function rateUnit(perSecond: number): { rate: number; timeUnit: string } 
   return { rate: Math.max(1, Math.round(perSecond * 1000)), timeUnit: '1000s' };
 }
 
-/** Length of a phase when the scenario says it, else null. */
-export function knownLengthMs(p: Phase): number | null {
-  if (p.executor === 'rate') return p.durationMs;
-  if (p.executor === 'closed' && p.count === undefined && p.durationMs !== undefined) return p.durationMs;
-  if (p.executor === 'ramping-users') return p.stages.reduce((sum, s) => sum + s.durationMs, 0);
-  return null;
-}
+/** Length of a phase when the scenario says it, else null (the phase's own fact). */
+export const knownLengthMs = (p: Phase): number | null => plannedMs(p);
 
-/** The k6 executor options of one phase (VUs and iterations multiplied by its client groups). */
+/**
+ * The k6 executor options of one phase (VUs and iterations multiplied by its client groups): k6's
+ * translation of each executor, not a fact of the phase (those are contract/phase.ts's). An executor
+ * without one cannot be exported to k6.
+ */
 export function executorOptions(p: Phase): Record<string, unknown> {
   const k = p.clients;
   const grace = ms(p.timeoutMs);
@@ -93,6 +93,8 @@ export function executorOptions(p: Phase): Record<string, unknown> {
         ...common,
       };
     }
+    default:
+      throw new Error(`k6 has no executor for '${(p as { executor: string }).executor}' phases`);
   }
 }
 
@@ -126,7 +128,7 @@ export function planK6(phases: readonly Phase[]): K6Scenario[] {
     segment = seg;
     cursor = start + (len ?? 0);
     cursorKnown = len !== null;
-    const name = p.name ?? `phase ${i + 1}`;
+    const name = phaseName(p, i);
     out.push({ key: `p${i}_${slug(name) || 'phase'}`, phaseIndex: i, segment: seg, startMs: start, boundMs: boundMs(p), options: executorOptions(p) });
   });
   return out;

@@ -3,6 +3,7 @@ import { planK6, segmentOffsets, type K6Scenario } from './k6-plan.js';
 import { OUTSIDE_LOOPBACK } from './k6-block-list.js';
 import { commentLine, quoted, scriptJson } from './k6-literal.js';
 import { K6_RUNTIME } from './k6-runtime.js';
+import { phaseName, phaseThinkMs } from '../../contract/phase.js';
 
 export interface K6ScriptOptions {
   /** the base URL the script targets unless LOADSCOPE_TARGET overrides it */
@@ -49,7 +50,7 @@ export function k6Plan(scenario: Scenario, opts: K6ScriptOptions) {
     cell: opts.cell,
     server: opts.server,
     thresholds: opts.thresholds ?? {},
-    phases: scenario.phases.map((p, i) => ({ name: p.name ?? `phase ${i + 1}`, timeoutMs: p.timeoutMs, thinkMs: p.executor === 'closed' || p.executor === 'ramping-users' ? p.thinkMs : 0, templates: templates(p) })),
+    phases: scenario.phases.map((p, i) => ({ name: phaseName(p, i), timeoutMs: p.timeoutMs, thinkMs: phaseThinkMs(p), templates: templates(p) })),
     scenarios: scenarios.map(({ key, phaseIndex, segment, startMs, options }) => ({ key, phaseIndex, segment, startMs, options })),
     offsets: segmentOffsets(scenarios),
     // k6's blacklistIPs (see k6-block-list.ts); redirects are never followed (the runtime's maxRedirects: 0).

@@ -2,6 +2,7 @@ import { parseThresholdCheck, type ParsedCheck } from '../../contract/thresholds
 import type { Scenario } from '../../contract/scenario.js';
 import { quoted } from './k6-literal.js';
 import { knownLengthMs } from './k6-plan.js';
+import { defaultPhaseName, phaseName } from '../../contract/phase.js';
 
 // A scenario's thresholds as k6 thresholds, so an exported script gates a k6-operator run as
 // `loadscope run` would: `total.p99 < 250` on phase "steady" -> 'loadscope_total{phase:steady}': ['p(99)<250'].
@@ -70,7 +71,7 @@ function mapCheck(c: ParsedCheck, phase: Phases[number], name: string): Mapped {
  */
 export function k6Thresholds(scenario: Pick<Scenario, 'thresholds' | 'phases'>, server: string | readonly string[]): K6Thresholds {
   const serverNames: readonly string[] = typeof server === 'string' ? [server] : server;
-  const names = scenario.phases.map((p, i) => p.name ?? `phase ${i + 1}`);
+  const names = scenario.phases.map((p, i) => phaseName(p, i));
   // k6 splits a submetric's tags on ',' and ':', ends them at '}' and trims spaces and quotes: a name
   // that is not plain words is tagged by index, as is one that two phases share.
   const byIndex = (i: number) => names.filter((n) => n === names[i]).length > 1 || !/^[\w.-]+(?: [\w.-]+)*$/.test(names[i]!);
@@ -81,7 +82,7 @@ export function k6Thresholds(scenario: Pick<Scenario, 'thresholds' | 'phases'>, 
     const parsed = parseThresholdCheck(t.check);
     if (!parsed) continue;
     scenario.phases.forEach((phase, i) => {
-      if (t.phase !== undefined && t.phase !== phase.name && t.phase !== `phase ${i + 1}`) return;
+      if (t.phase !== undefined && t.phase !== phase.name && t.phase !== defaultPhaseName(i)) return;
       const mapped = mapCheck(parsed, phase, names[i]!);
       if ('skip' in mapped) {
         out.notes.push(`${mapped.skip} (${quoted(t.check.trim())}; Loadscope checks it when the result is imported).`);

@@ -1,5 +1,6 @@
 import type { CellInfo, PhaseResult, TargetResult } from '../../contract/results.js';
 import type { MetricName, Scenario } from '../../contract/scenario.js';
+import { phaseName } from '../../contract/phase.js';
 
 // The data a report is computed from: one point per server run (target) per phase, with the cell's
 // matrix parameters. A server run that was skipped or failed before its phases ran still yields one
@@ -27,7 +28,7 @@ export interface Point {
   reason: string | null;
 }
 
-export const phaseDisplayName = (name: string | undefined, index: number): string => name ?? `phase ${index + 1}`;
+export const phaseDisplayName = (name: string | undefined, index: number): string => phaseName({ name }, index);
 
 export function collectPoints(scenario: Pick<Scenario, 'phases'>, run: ReportRun): Point[] {
   const points: Point[] = [];

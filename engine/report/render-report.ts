@@ -2,6 +2,7 @@ import type { ReportTableResult } from '../../contract/results.js';
 import { METRIC_NAMES, type MetricName, type ReportTable, type Scenario } from '../../contract/scenario.js';
 import { getPath, isPlainObject } from '../scenario/param-path.js';
 import { aggregateMetric, collectPoints, isTimeMetric, type Point, type ReportRun } from './points.js';
+import { defaultPhaseName } from '../../contract/phase.js';
 
 // A scenario's declared report tables (`report.tables`), computed from a run's per-server, per-phase
 // results and its cells' matrix parameters: the write-up's own table, from our measurements.
@@ -41,7 +42,7 @@ export function valueLabel(value: unknown): string {
       return value.map((v) => String((v as Record<string, unknown>).label ?? (v as Record<string, unknown>).architecture)).join(' + ');
     }
     if (value.length > 0 && value.every((v) => isPlainObject(v) && typeof v.executor === 'string')) {
-      return value.map((v, i) => String((v as Record<string, unknown>).name ?? `phase ${i + 1}`)).join(' -> ');
+      return value.map((v, i) => String((v as Record<string, unknown>).name ?? defaultPhaseName(i))).join(' -> ');
     }
     return value.map(valueLabel).join(', ');
   }

@@ -2,6 +2,7 @@ import type { LiveWindow, PhaseResult } from '../../contract/results.js';
 import type { Phase } from '../../contract/scenario.js';
 import { runDriver } from '../driver/driver.js';
 import type { LoadGenerator } from './run-target.js';
+import { defaultPhaseName, phaseName as nameOfPhase } from '../../contract/phase.js';
 
 /**
  * What an open driver plan runs after each phase (a capacity search's steps): the next phase with
@@ -16,8 +17,8 @@ export type NextPhase = (ended: PhaseResult, queuedMax: number, tMs: number) => 
 export function driverGenerator(next?: NextPhase, appendUntilMs?: number): LoadGenerator {
   return async ({ ctx, url, signal, setT0, write, keep, phaseEnded }) => {
     const { store, emit, runId, targetId } = ctx;
-    const names = ctx.scenario.phases.map((p, i) => p.name ?? `phase ${i + 1}`);
-    const phaseName = (index: number) => names[index] ?? `phase ${index + 1}`;
+    const names = ctx.scenario.phases.map((p, i) => nameOfPhase(p, i));
+    const phaseName = (index: number) => names[index] ?? defaultPhaseName(index);
     const queuedMax: number[] = [];
     let requests = 0;
     const result = await runDriver(

@@ -1,7 +1,7 @@
 import type { EngineEvent } from '../../contract/api.js';
 import type { RunStatus } from '../../contract/results.js';
 import type { Phase, Scenario } from '../../contract/scenario.js';
-import { executorOf, type ProgressPlan } from '../driver/executors/index.js';
+import { plannedMs, progressPlan, type ProgressPlan } from '../../contract/phase.js';
 import type { TargetOutcome } from './run-target.js';
 
 // A run's progress, computed once, here; the UI and the CLI only display it.
@@ -73,7 +73,7 @@ export class RunProgress {
   targetStarted(): void {
     const plan = this.targets[this.targetsDone] ?? [];
     this.search = 'searchMs' in plan;
-    this.phases = 'searchMs' in plan ? [{ plan: { kind: 'time', durationMs: plan.searchMs }, requests: 0, startedAt: null, ended: false, endedAt: null }] : plan.map((p) => ({ plan: executorOf(p).plan(p), requests: 0, startedAt: null, ended: false, endedAt: null }));
+    this.phases = 'searchMs' in plan ? [{ plan: { kind: 'time', durationMs: plan.searchMs }, requests: 0, startedAt: null, ended: false, endedAt: null }] : plan.map((p) => ({ plan: progressPlan(p), requests: 0, startedAt: null, ended: false, endedAt: null }));
     this.loadStartedAt = null;
   }
 
@@ -140,17 +140,17 @@ export class RunProgress {
   private remaining(fraction: number, loadMs: number): number | null {
     // a search's bound is an upper bound, not its length: extrapolated like a count phase
     const lists = this.targets.filter((t): t is readonly Phase[] => !('searchMs' in t));
-    const timed = lists.length === this.targets.length && lists.every((phases) => phases.every((p) => executorOf(p).plan(p).kind === 'time'));
+    const timed = lists.length === this.targets.length && lists.every((phases) => phases.every((p) => progressPlan(p).kind === 'time'));
     if (timed) {
-      const planned = lists.reduce((sum, phases) => sum + phases.reduce((s, p) => s + (executorOf(p).plannedMs(p) ?? 0), 0), 0);
+      const planned = lists.reduce((sum, phases) => sum + phases.reduce((s, p) => s + (plannedMs(p) ?? 0), 0), 0);
       return Math.max(0, planned * (1 - fraction));
     }
     // every phase counted in requests: extrapolate by requests, not by server runs, whose sizes differ
     // in a matrix (10 vs 128 requests a cell: 'remaining' jumped 8.5 -> 5.4 -> 13 -> 22 s)
-    const counted = lists.length === this.targets.length && lists.every((phases) => phases.every((p) => executorOf(p).plan(p).kind === 'requests'));
+    const counted = lists.length === this.targets.length && lists.every((phases) => phases.every((p) => progressPlan(p).kind === 'requests'));
     if (counted) {
       const planned = lists.reduce((sum, phases) => sum + phases.reduce((s, p) => {
-        const plan = executorOf(p).plan(p);
+        const plan = progressPlan(p);
         return s + (plan.kind === 'requests' ? plan.requests : 0);
       }, 0), 0);
       const done = Math.min(this.requestsDone, planned);

@@ -2,6 +2,7 @@ import type { PhaseResult } from '../../contract/results.js';
 import type { Scenario } from '../../contract/scenario.js';
 import { compareThreshold, parseThresholdCheck, type ThresholdMetric, type ThresholdResult } from '../../contract/thresholds.js';
 import { metricValue } from '../report/points.js';
+import { defaultPhaseName } from '../../contract/phase.js';
 
 /** One metric of a phase result, as a threshold reads it (times in ms). */
 export function thresholdMetricValue(result: PhaseResult, metric: ThresholdMetric): number | null {
@@ -29,7 +30,7 @@ export interface ThresholdTarget {
 export function checkThresholds(scenario: Pick<Scenario, 'thresholds'>, target: ThresholdTarget, phase: PhaseResult): ThresholdResult[] {
   const results: ThresholdResult[] = [];
   for (const t of scenario.thresholds ?? []) {
-    if (t.phase !== undefined && t.phase !== phase.name && t.phase !== `phase ${phase.index + 1}`) continue;
+    if (t.phase !== undefined && t.phase !== phase.name && t.phase !== defaultPhaseName(phase.index)) continue;
     if (t.server !== undefined && t.server !== target.server && t.server !== target.architecture) continue;
     const parsed = parseThresholdCheck(t.check);
     if (!parsed) continue; // the schema refuses such a check before a run starts

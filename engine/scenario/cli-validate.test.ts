@@ -61,7 +61,7 @@ describe('loadscope validate', () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toContain(`OK: ${path}`);
     expect(result.stdout).toContain('servers (1):\n  [0] single concurrency=0');
-    expect(result.stdout).toContain('phases (1):\n  [0] phase 1: burst of 3, at start; GET /fib?n=10');
+    expect(result.stdout).toContain('phases (1):\n  [0] phase 1: 3 requests at once, at start; GET /fib?n=10');
     expect(result.stdout).toContain('matrix: 2 cells (phases[0].count: 2 values)');
     const json = result.stdout.slice(result.stdout.indexOf('\n{'));
     expect(JSON.parse(json)).toMatchObject({ schemaVersion: 1, rawRowCap: 1_000_000, phases: [{ timeoutMs: 60_000, clients: 1 }] });

@@ -32,9 +32,9 @@ describe('the timeline plan', () => {
     const [cell] = planOf(text, false).cells;
     expect(cell!.servers.map((s) => s.label)).toEqual(['single', 'c2']);
     expect(cell!.servers[1]!.phases).toEqual([
-      { index: 0, name: 'ramp', executor: 'rate', startMs: 0, durationMs: 2000, expectedRequests: 600, load: '100 → 500 req/s', ramp: { unit: 'req/s', points: [{ atMs: 0, value: 100 }, { atMs: 2000, value: 500 }] } },
-      { index: 1, name: 'users', executor: 'closed', startMs: 2000, durationMs: 1000, expectedRequests: null, load: '20 users' },
-      { index: 2, name: 'late', executor: 'burst', startMs: 5000, durationMs: null, expectedRequests: 10, load: '5 at once × 2 clients' },
+      { index: 0, name: 'ramp', executor: 'rate', startMs: 0, durationMs: 2000, expectedRequests: 600, load: '100 → 500 req/s for 2 s (uniform)', ramp: { unit: 'req/s', points: [{ atMs: 0, value: 100 }, { atMs: 2000, value: 500 }] } },
+      { index: 1, name: 'users', executor: 'closed', startMs: 2000, durationMs: 1000, expectedRequests: null, load: '20 users, for 1 s' },
+      { index: 2, name: 'late', executor: 'burst', startMs: 5000, durationMs: null, expectedRequests: 10, load: '5 requests at once × 2 clients' },
     ]);
   });
 

@@ -1,5 +1,5 @@
 import type { Phase, Scenario, ServerSpec } from '../../contract/scenario.js';
-import { executorOf } from '../driver/executors/index.js';
+import { describePhaseLoad, phaseName } from '../../contract/phase.js';
 import type { Cell } from './matrix.js';
 
 // Short human descriptions of servers, phases and a whole scenario, for `validate`, `scenarios` and
@@ -25,20 +25,17 @@ export function describeServer(server: ServerSpec): string {
   return parts.join(' ');
 }
 
-export function phaseName(phase: Phase, index: number): string {
-  return phase.name ?? `phase ${index + 1}`;
-}
+export { phaseName };
 
-/** `burst of 3`, `closed: 10 users, 1000 requests`, `rate 100/s -> 200/s for 5000 ms (poisson)`, ... */
+/** `3 requests at once`, `10 users, 1,000 requests`, `100 → 200 req/s for 5 s (poisson) × 2 clients`, ... (contract/phase.ts words every view alike) */
 export function describePhaseSize(phase: Phase): string {
-  return executorOf(phase).describe(phase);
+  return describePhaseLoad(phase);
 }
 
 export function describePhase(phase: Phase, index: number): string {
   const start = phase.at !== undefined ? `at ${phase.at} ms` : index === 0 ? 'at start' : 'after the previous phase';
-  const clients = phase.clients > 1 ? `, ${phase.clients} clients` : '';
   const requests = phase.requests.map((r) => `${r.method} ${r.path}${phase.requests.length > 1 ? ` (weight ${r.weight})` : ''}`).join(', ');
-  return `${phaseName(phase, index)}: ${describePhaseSize(phase)}${clients}, ${start}; ${requests}`;
+  return `${phaseName(phase, index)}: ${describePhaseSize(phase)}, ${start}; ${requests}`;
 }
 
 /** The lines `validate` prints after OK. */

@@ -1,5 +1,6 @@
 import type { Scenario, ScenarioIssue } from '../../contract/scenario.js';
 import type { Cell } from './matrix.js';
+import { defaultPhaseName } from '../../contract/phase.js';
 
 // A threshold that names a phase or a server nobody has would never be checked and so never fail:
 // that is a mistake in the file, reported at the threshold's field.
@@ -9,7 +10,7 @@ export function thresholdRefIssues(scenario: Scenario, cells: readonly Cell[]): 
   const servers = new Set<string>();
   for (const cell of cells) {
     cell.scenario.phases.forEach((p, i) => {
-      phases.add(`phase ${i + 1}`);
+      phases.add(defaultPhaseName(i));
       if (p.name) phases.add(p.name);
     });
     for (const s of cell.scenario.servers) {

@@ -1,5 +1,6 @@
 import type { Scenario } from '../../contract/scenario';
 import { matrixFieldsOf, phaseLoad, phasePaths, phaseStart, serverLine } from '../scenarios/scenario-info';
+import { phaseName } from '../../contract/phase';
 
 export interface OutlineProps {
   scenario: Scenario;
@@ -56,7 +57,7 @@ export function ScenarioOutline({ scenario, compact = false, sizes, cells }: Out
               {scenario.phases.map((p, i) => (
                 <tr key={i}>
                   <td className="left muted">{i + 1}</td>
-                  <td className="left">{p.name ?? `phase ${i + 1}`}</td>
+                  <td className="left">{phaseName(p, i)}</td>
                   <td className="left">{phaseStart(p, i)}</td>
                   <td className="left">{p.executor}</td>
                   <td className="left">{phaseLoad(p, matrixFieldsOf(scenario.matrix, i))}</td>

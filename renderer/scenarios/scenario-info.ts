@@ -1,4 +1,5 @@
 import { Scenario, type Phase, type ServerSpec } from '../../contract/scenario';
+import { describePhaseLoad } from '../../contract/phase';
 import { count } from '../ui/format';
 
 // Readable one-liners for a scenario's servers and phases, for the Run view's outline and the
@@ -33,28 +34,10 @@ export function matrixFieldsOf(matrix: Readonly<Record<string, readonly unknown[
   return out;
 }
 
-/** What load a phase puts on a server; a field the matrix varies shows its values per cell ("10 · 128 requests"), not the base value no cell runs. */
+/** What load a phase puts on a server (contract/phase.ts words it); a field the matrix varies shows its values per cell ("10 · 128 requests"), not the base value no cell runs. */
 export function phaseLoad(p: Phase, varied: ReadonlyMap<string, readonly unknown[]> = new Map()): string {
-  const n = (field: string, value: number): string => varied.get(field)?.map((v) => (typeof v === 'number' ? count(v) : JSON.stringify(v))).join(' · ') ?? count(value);
-  const s = (field: string, ms: number): string => (varied.has(field) ? `${varied.get(field)!.map((v) => (typeof v === 'number' ? sec(v) : JSON.stringify(v))).join(' · ')}` : sec(ms));
-  const clients = p.clients > 1 ? ` × ${n('clients', p.clients)} clients` : '';
-  switch (p.executor) {
-    case 'burst':
-      return `${n('count', p.count)} requests at once${clients}`;
-    case 'closed': {
-      const size = p.count !== undefined ? `${n('count', p.count)} requests` : `for ${s('durationMs', p.durationMs ?? 0)}`;
-      const think = p.thinkMs > 0 || varied.has('thinkMs') ? `, ${n('thinkMs', p.thinkMs)} ms think` : '';
-      return `${n('users', p.users)} users, ${size}${think}${clients}`;
-    }
-    case 'rate': {
-      const rate = p.rampTo !== undefined ? `${n('rate', p.rate)} → ${n('rampTo', p.rampTo)} req/s` : `${n('rate', p.rate)} req/s`;
-      return `${rate} for ${s('durationMs', p.durationMs)} (${p.arrivals})${clients}`;
-    }
-    case 'sequential':
-      return `${n('count', p.count)} requests one after another${clients}`;
-    case 'ramping-users':
-      return `users ${[p.startUsers, ...p.stages.map((st) => `${count(st.target)} over ${sec(st.durationMs)}`)].join(' → ')}${p.thinkMs > 0 ? `, ${p.thinkMs} ms think` : ''}${clients}`;
-  }
+  const each = (field: string, plain: string, text: (v: number) => string): string => varied.get(field)?.map((v) => (typeof v === 'number' ? text(v) : JSON.stringify(v))).join(' · ') ?? plain;
+  return describePhaseLoad(p, { n: (field, value) => each(field, count(value), count), ms: (field, ms) => each(field, sec(ms), sec) });
 }
 
 export function phaseStart(p: Phase, index: number): string {

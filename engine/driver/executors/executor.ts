@@ -1,15 +1,14 @@
+import type { PhaseBase } from '../../../contract/phase.js';
 import type { Phase } from '../../../contract/scenario.js';
 import type { NumberRing } from '../ring.js';
 
-// The executor interface. An executor module owns one `executor` kind of phase: its state machine
-// (when requests are issued, per client group), its planned duration, its progress plan and its
-// description. ClientGroup (../group.ts) keeps only the slots, the connections and dispatch, and
-// calls the state machine at four points: start, a request settled, a scheduler tick, a stop.
+// The executor interface. An executor module owns one `executor` kind of phase's state machine
+// (when requests are issued, per client group); what the phase is (its slots, length, progress plan,
+// description) is contract/phase.ts's. ClientGroup (../group.ts) keeps the slots, the connections
+// and dispatch, and calls the state machine at four points: start, a request settled, a scheduler
+// tick, a stop.
 //
-//            ┌─────────── ExecutorModule<P> ───────────┐
-//   phase ──▶│ slots(p)  plannedMs(p)  plan(p)  describe(p) │
-//            │ create(p, start) ──▶ ExecutorState         │
-//            └────────────────────────┬───────────────┘
+//   phase ──▶ ExecutorModule<P>.create(p, start) ──▶ ExecutorState
 //                                     │ start / settled / pump / nextDue / stop
 //                              ClientGroup (slots, free stack, queue, dispatch)
 
@@ -49,23 +48,8 @@ export interface ExecutorState {
   stop(): void;
 }
 
-/** How progress is measured for a phase: requests done of planned, or load time done of planned. */
-export type ProgressPlan = { kind: 'requests'; requests: number } | { kind: 'time'; durationMs: number };
-
-export interface ExecutorModule<P extends Phase = Phase> {
+export interface ExecutorModule<P extends PhaseBase = Phase> {
   readonly kind: P['executor'];
-  /** in-flight slots one client group needs */
-  slots(phase: P): number;
-  /** how long the phase is planned to take (ms), null when only its request count bounds it */
-  plannedMs(phase: P): number | null;
-  /** what progress counts for this phase (per client group times clients) */
-  plan(phase: P): ProgressPlan;
-  /** requests the phase is expected to make, all clients (Infinity when only time bounds it) */
-  expectedRequests(phase: P): number;
-  /** open loop: when arrivals stop (ms from the phase start); what is still waiting or in flight then gets timeoutMs more. Null: no such end */
-  arrivalsEndMs(phase: P): number | null;
-  /** `closed: 10 users, 1000 requests`: the phase's size in words */
-  describe(phase: P): string;
-  /** the state machine of one client group */
+  /** the state machine of one client group (what a phase is, its slots and length, is contract/phase.ts's) */
   create(phase: P, ctx: { startUs: number; seed: number }): ExecutorState;
 }

@@ -1,3 +1,5 @@
+import { defaultPhaseName } from '../../../contract/phase.js';
+
 // Synthetic k6 output for import tests: the lines `k6 run --out json` writes, made by hand.
 
 export interface FakeRequest {
@@ -16,7 +18,7 @@ const BASE = Date.parse('2026-01-01T00:00:00Z');
 /** RFC 3339 with nanoseconds, as k6 writes it */
 const time = (ms: number) => new Date(BASE + Math.floor(ms)).toISOString().replace('Z', `${String(Math.round((ms % 1) * 1e6)).padStart(6, '0')}Z`);
 
-const tags = (phase: number, server: string) => ({ cell: '0', server, phase: `phase ${phase + 1}`, phase_idx: String(phase), scenario: `p${phase}_phase_${phase + 1}`, ls_scenario: 'fake' });
+const tags = (phase: number, server: string) => ({ cell: '0', server, phase: defaultPhaseName(phase), phase_idx: String(phase), scenario: `p${phase}_phase_${phase + 1}`, ls_scenario: 'fake' });
 
 export function requestLine(r: FakeRequest): string {
   const metadata: Record<string, string> = {};

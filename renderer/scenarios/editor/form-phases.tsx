@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Phase } from '../../../contract/scenario';
 import { formatDocPath, getAt, type Segment } from './doc-path';
 import { Field, Item, Section, SelectField, type FormBinding } from './form-fields';
+import { defaultPhaseName } from '../../../contract/phase';
 
 // Phases: executor, size, rate and ramp, users, offset, and their request templates with expectations.
 
@@ -124,8 +125,8 @@ export function PhasesSection({ b }: { b: FormBinding }) {
       {list.map((phase, i) => {
         const at: Segment[] = ['phases', i];
         return (
-          <Item key={i} title={`phase ${i + 1}`} path={`phases[${i}]`} b={b} onRemove={() => b.update(at, undefined)}>
-            <Field b={b} path={[...at, 'name']} label="name" placeholder={`phase ${i + 1}`} />
+          <Item key={i} title={defaultPhaseName(i)} path={`phases[${i}]`} b={b} onRemove={() => b.update(at, undefined)}>
+            <Field b={b} path={[...at, 'name']} label="name" placeholder={defaultPhaseName(i)} />
             <SelectField b={b} path={[...at, 'executor']} label="executor" options={EXECUTORS} onSelect={(v) => b.update(at, switchExecutor(phase, v))} />
             <Field b={b} path={[...at, 'at']} label="at (ms)" kind="number" placeholder="after previous" hint="start offset from the server run start" />
             <ExecutorFields b={b} at={at} />

@@ -1,6 +1,7 @@
 import { formatDocPath, getAt } from './doc-path';
 import { phaseNumberFields } from './form-phases';
 import { isArchitecture, optionFields } from './form-servers';
+import { defaultPhaseName } from '../../../contract/phase';
 
 // The parameters a matrix or the quick profile can set, read from the document itself: each phase's
 // sizes (duration, rate, count, users, ...) and each server's cores and options, as the path the
@@ -18,7 +19,7 @@ export function parameterPaths(doc: unknown): ParamPath[] {
   const out: ParamPath[] = [];
   const phases = getAt(doc, ['phases']);
   (Array.isArray(phases) ? phases : []).forEach((_, i) => {
-    const group = `phase ${i + 1} (${nameOf(getAt(doc, ['phases', i, 'name']), String(getAt(doc, ['phases', i, 'executor']) ?? '?'))})`;
+    const group = `${defaultPhaseName(i)} (${nameOf(getAt(doc, ['phases', i, 'name']), String(getAt(doc, ['phases', i, 'executor']) ?? '?'))})`;
     for (const f of phaseNumberFields(getAt(doc, ['phases', i, 'executor']))) out.push({ path: formatDocPath(['phases', i, f.key]), label: `${group}: ${f.label}`, group });
   });
   const servers = getAt(doc, ['servers']);

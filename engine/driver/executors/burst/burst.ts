@@ -28,11 +28,5 @@ class Burst implements ExecutorState {
 
 export const burst: ExecutorModule<BurstPhase> = {
   kind: 'burst',
-  slots: (p) => p.count,
-  plannedMs: () => null,
-  plan: (p) => ({ kind: 'requests', requests: p.count * p.clients }),
-  expectedRequests: (p) => p.count * p.clients,
-  arrivalsEndMs: () => null,
-  describe: (p) => `burst of ${p.count}`,
   create: (p) => new Burst(p.count),
 };

@@ -86,16 +86,9 @@ class RampingUsers implements ExecutorState {
   }
 }
 
-const maxUsers = (p: RampingUsersPhase) => Math.max(p.startUsers, ...p.stages.map((s) => s.target));
 const totalMs = (p: RampingUsersPhase) => p.stages.reduce((sum, s) => sum + s.durationMs, 0);
 
 export const rampingUsers: ExecutorModule<RampingUsersPhase> = {
   kind: 'ramping-users',
-  slots: (p) => Math.max(1, maxUsers(p)),
-  plannedMs: totalMs,
-  plan: (p) => ({ kind: 'time', durationMs: totalMs(p) }),
-  expectedRequests: () => Infinity,
-  arrivalsEndMs: () => null,
-  describe: (p) => `ramping users: ${[p.startUsers, ...p.stages.map((s) => `${s.target} over ${s.durationMs} ms`)].join(' -> ')}${p.thinkMs > 0 ? `, think ${p.thinkMs} ms` : ''}`,
   create: (p, { startUs }) => new RampingUsers(new UserRamp(p.startUsers, p.stages), p.thinkMs * 1000, startUs + Math.min(totalMs(p), p.maxDurationMs) * 1000),
 };

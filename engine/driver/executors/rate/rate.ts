@@ -46,11 +46,5 @@ class Rate implements ExecutorState {
 
 export const rate: ExecutorModule<RatePhase> = {
   kind: 'rate',
-  slots: (p) => p.maxInFlight,
-  plannedMs: (p) => p.durationMs,
-  plan: (p) => ({ kind: 'time', durationMs: p.durationMs }),
-  expectedRequests: (p) => ((p.rate + (p.rampTo ?? p.rate)) / 2) * (p.durationMs / 1000) * p.clients,
-  arrivalsEndMs: (p) => p.durationMs,
-  describe: (p) => `rate ${p.rate}/s${p.rampTo !== undefined ? ` -> ${p.rampTo}/s` : ''} for ${p.durationMs} ms (${p.arrivals})`,
   create: (p, { seed }) => new Rate(new ArrivalProcess(p.rate, p.rampTo, p.durationMs, p.arrivals === 'poisson' ? new Prng(seed) : null)),
 };

@@ -5,11 +5,5 @@ import type { ExecutorModule } from '../executor.js';
 /** One request after another: a closed loop of one user. */
 export const sequential: ExecutorModule<SequentialPhase> = {
   kind: 'sequential',
-  slots: () => 1,
-  plannedMs: () => null,
-  plan: (p) => ({ kind: 'requests', requests: p.count * p.clients }),
-  expectedRequests: (p) => p.count * p.clients,
-  arrivalsEndMs: () => null,
-  describe: (p) => `sequential: ${p.count} requests one after another`,
   create: (p, { startUs }) => new ClosedLoop(1, p.count, 0, startUs + p.maxDurationMs * 1000),
 };
