@@ -1,3 +1,4 @@
+import { cellNames } from '../../contract/cells.js';
 import { bracketText, LOWER_BOUND_NOTE, modeOf, OFFERED_UNIT, sustainableText } from '../../contract/capacity/search.js';
 import { uslTrusted } from '../../contract/capacity/usl.js';
 import { ERROR_KINDS } from '../../contract/results.js';
@@ -65,10 +66,12 @@ export function machineBlock(report: RunReport): string {
 }
 
 export function scenarioBlock(report: RunReport): string {
+  // each cell's short name (as the tables and charts name its server runs) beside its full key=value text
+  const short = cellNames(report.cells.map((c, index) => ({ index, ...c })));
   const cells =
     report.cells.length <= 1
       ? ''
-      : `<table class="data"><thead><tr><th class="left">matrix cell</th></tr></thead><tbody>${report.cells.map((c) => `<tr><td class="left">${esc(c.label)}</td></tr>`).join('')}</tbody></table>`;
+      : `<table class="data"><thead><tr><th class="left">name</th><th class="left">matrix cell</th></tr></thead><tbody>${report.cells.map((c, i) => `<tr><td class="left">${esc(short.get(i) ?? '')}</td><td class="left">${esc(c.label)}</td></tr>`).join('')}</tbody></table>`;
   return `<h2>Scenario</h2><p>${esc(report.scenarioName)}${report.quick ? ' · <b>quick profile</b> (shortened phases)' : ''} · ${report.cells.length} matrix cell(s)</p>${cells}
 <details open><summary>the scenario as run (JSON, as the editor shows it)</summary><pre class="scenario">${esc(report.scenarioText)}</pre></details>`;
 }
