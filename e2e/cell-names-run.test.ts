@@ -70,4 +70,22 @@ describe('short cell names, in Chromium', () => {
     for (const [width, fit] of Object.entries(fits)) expect(fit.scroll, `phase table at ${width} px`).toBeLessThanOrEqual(fit.client + 1);
     expect(browser().problems).toEqual([]);
   });
+
+  it('Compare pairs the cells by their short names, the full path on hover', async () => {
+    await byTestId('start-run').click();
+    await page().locator('[data-testid="run-view"][data-phase="finished"]').waitFor({ timeout: 150_000 });
+    await byTestId('nav-history').click();
+    await byTestId('history-view').waitFor();
+    for (const id of [1, 2]) await page().getByRole('checkbox', { name: `select run ${id}` }).check();
+    await byTestId('compare-selected').click();
+    await page().locator('[data-testid="compare-view"][data-runs="2"]').waitFor({ timeout: 30_000 });
+    const names = byTestId('compare-table').getByTestId('pair-name');
+    await until(() => names.count(), (n) => n === 8, 'eight paired server runs');
+    expect(await names.allInnerTexts()).toEqual(NAMES);
+    expect(await names.nth(7).getAttribute('title')).toBe('thread-pool: servers[*].cores=2, phases[0].count=20');
+    await shots(page(), 'cell-names-compare');
+    await byTestId('compare-table').scrollIntoViewIfNeeded();
+    await shots(page(), 'cell-names-compare-table');
+    expect(browser().problems).toEqual([]);
+  });
 });
