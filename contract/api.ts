@@ -187,6 +187,8 @@ export type EventName = keyof typeof events;
 export type CallRequest<N extends CallName> = z.input<(typeof calls)[N]['request']>;
 export type ParsedCallRequest<N extends CallName> = z.output<(typeof calls)[N]['request']>;
 export type CallResponse<N extends CallName> = z.output<(typeof calls)[N]['response']>;
+/** What the UI sends to start a run (the views build it, the App and the consent retry send it). */
+export type StartRequest = CallRequest<'runs:start'>;
 export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>;
 
 export const CALL_NAMES = Object.keys(calls) as readonly string[];

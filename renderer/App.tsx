@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import { startWithConsent } from './run/start-with-consent';
-import type { CallRequest } from '../contract/api';
+import type { StartRequest } from '../contract/api';
 import type { RunScenarioSource } from '../contract/library';
 import { CompareView } from './compare/CompareView';
 import { HistoryView } from './history/HistoryView';
@@ -25,8 +25,6 @@ const NAV: { view: Route['view']; label: string; hint: string }[] = [
   { view: 'compare', label: 'Compare', hint: 'overlay two or more runs' },
   { view: 'scenarios', label: 'Scenarios', hint: 'built-ins and the editor' },
 ];
-
-export type StartRequest = CallRequest<'runs:start'>;
 
 /** A stored run's scenario as the picker names it: by name while it is the current text, else its text. */
 function pickerSourceOf(runId: number, s: RunScenarioSource): ScenarioSource {

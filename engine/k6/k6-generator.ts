@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PhaseResult } from '../../contract/results.js';
 import type { Store } from '../../db/store.js';
-import type { LoadGenerator } from '../run/run-target.js';
+import type { LoadGenerator } from '../run/load-generator.js';
 import { collectK6, targetKey } from './import/collect.js';
 import { engineNote, K6_MEASUREMENT_NOTE, savePhases, sinkFor } from './import/import-k6.js';
 import { writeRows, type TargetSink } from './import/write-rows.js';

@@ -2,7 +2,7 @@ import { judgeStep, nextOffered, type CapacityStep } from '../../contract/capaci
 import { capacityModeOf, searchLimits, searchPlan, stepName } from '../../contract/capacity/steps.js';
 import type { CapacitySearch, ClosedPhase, RatePhase } from '../../contract/scenario.js';
 import { driverGenerator } from './driver-generator.js';
-import type { LoadGenerator } from './run-target.js';
+import type { LoadGenerator } from './load-generator.js';
 
 // A capacity search against one server: phases[0] is offered at its rate (or run with its users),
 // judged when it ends (contract/capacity/search.ts), and the next load is appended to the same driver

@@ -1,7 +1,7 @@
 import type { LiveWindow, PhaseResult } from '../../contract/results.js';
 import type { Phase } from '../../contract/scenario.js';
 import { runDriver } from '../driver/driver.js';
-import type { LoadGenerator } from './run-target.js';
+import type { LoadGenerator } from './load-generator.js';
 import { defaultPhaseName, phaseName as nameOfPhase } from '../../contract/phase.js';
 
 /**

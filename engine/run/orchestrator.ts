@@ -10,7 +10,8 @@ import { renderReport } from '../report/render-report.js';
 import type { Cell } from '../scenario/index.js';
 import type { ConsentGiven, RunConsent } from './consent.js';
 import { RunProgress, targetPlanOf } from './run-progress.js';
-import { runTarget, type LoadGenerator, type TargetOutcome } from './run-target.js';
+import { runTarget } from './run-target.js';
+import type { LoadGenerator, TargetOutcome } from './load-generator.js';
 
 export interface PreparedRun {
   scenario: Scenario;

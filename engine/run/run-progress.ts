@@ -2,7 +2,7 @@ import type { EngineEvent } from '../../contract/api.js';
 import type { RunStatus } from '../../contract/results.js';
 import type { Phase, Scenario } from '../../contract/scenario.js';
 import { plannedMs, progressPlan, type ProgressPlan } from '../../contract/phase.js';
-import type { TargetOutcome } from './run-target.js';
+import type { TargetOutcome } from './load-generator.js';
 
 // A run's progress, computed once, here; the UI and the CLI only display it.
 //

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import type { StartRequest } from '../App';
+import type { StartRequest } from '../../contract/api';
 import { parseScenarioText } from '../scenarios/scenario-info';
 import { Timeline } from '../scenarios/Timeline';
 import { useScenarioList, useScenarioText } from '../scenarios/useScenarioList';

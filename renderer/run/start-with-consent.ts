@@ -1,11 +1,9 @@
-import type { CallRequest, CallResponse, LoadscopeApi } from '../../contract/api';
+import type { CallResponse, LoadscopeApi, StartRequest } from '../../contract/api';
 
 // Starting a run that needs consent (load outside this machine, or an external server's command):
 // the engine refuses with LS_ERR_NEEDS_CONSENT and a message naming the host, or the argv and cwd;
 // the person is asked with exactly that text, and only a yes retries with the consent set. The
 // engine stores the consent with the run.
-
-type StartRequest = CallRequest<'runs:start'>;
 
 function consentCode(err: unknown): string | null {
   return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : null;

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import type { StartRequest } from '../App';
+import type { StartRequest } from '../../contract/api';
 import { useApi } from '../ui/ApiContext';
 import { errorMessage } from '../ui/format';
 import { ErrorBox, Panel, Segmented, Toggle } from '../ui/widgets';

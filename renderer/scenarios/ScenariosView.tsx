@@ -1,7 +1,6 @@
 import { useRef, useState } from 'react';
 import './scenarios.css';
-import type { ScenarioListItem } from '../../contract/api';
-import type { StartRequest } from '../App';
+import type { ScenarioListItem, StartRequest } from '../../contract/api';
 import { useApi } from '../ui/ApiContext';
 import { errorMessage } from '../ui/format';
 import { ErrorBox } from '../ui/widgets';
