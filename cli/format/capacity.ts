@@ -1,6 +1,6 @@
 import { runCapacity, type ServerCapacity } from '../../contract/capacity/run-capacity.js';
 import { thinNote } from '../../contract/capacity/steps.js';
-import { bracketText, CAPACITY_MEANS, LOWER_BOUND_NOTE, modeOf, OFFERED_UNIT, sustainableText } from '../../contract/capacity/search.js';
+import { bracketText, CAPACITY_MEANS, LOWER_BOUND_NOTE, modeOf, OFFERED_UNIT, offeredText, sustainableText } from '../../contract/capacity/search.js';
 import { uslTrusted } from '../../contract/capacity/usl.js';
 import type { LiveWindow, RunSummary, ServerSample } from '../../contract/results.js';
 import { fmtMs, fmtNum, textTable } from './table.js';
@@ -28,7 +28,7 @@ export function formatCapacity(servers: readonly ServerCapacity[]): string {
       sustainableText(result, num),
       bracketText(result, num),
       result.limitedBy,
-      result.kneeStep === null ? '-' : `${rate(steps[result.kneeStep]!.offered)} ${unit}`,
+      result.kneeStep === null ? '-' : mode === 'users' ? offeredText(mode, steps[result.kneeStep]!.offered) : `${rate(steps[result.kneeStep]!.offered)} ${unit}`,
       ended,
       usl ? fit(`${sig(usl.sigma)} (${range(usl.interval.sigma)})`) : '-',
       usl ? fit(`${sig(usl.kappa)} (${range(usl.interval.kappa)})`) : '-',

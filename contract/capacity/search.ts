@@ -1,4 +1,5 @@
 import type { PhaseResult } from '../results.js';
+import { countText } from '../report/count-text.js';
 
 // A capacity search: offer a load for one step, judge the step against stated limits, and choose the
 // next load: double while every limit holds, then bisect between the highest load that held and the
@@ -21,6 +22,9 @@ export type CapacityMode = 'rate' | 'users';
 
 /** The unit of a mode's offered load, as tables and axes name it. */
 export const OFFERED_UNIT: Record<CapacityMode, string> = { rate: 'req/s', users: 'users' };
+
+/** An offered load as a person reads it: "400 req/s", "1 user", "8 users". */
+export const offeredText = (mode: CapacityMode, offered: number): string => (mode === 'users' ? countText(offered, 'user') : `${offered} req/s`);
 
 /** What a mode's offered load is, in words: chart titles and headings. */
 export const OFFERED_LOAD: Record<CapacityMode, string> = { rate: 'the offered rate', users: 'the closed-loop users' };
@@ -173,21 +177,20 @@ export interface CapacityResult {
 }
 
 export function capacityOf(mode: CapacityMode, steps: readonly CapacityStep[]): CapacityResult {
-  const unit = OFFERED_UNIT[mode];
   const { held, broke } = bracket(steps);
   const generator = steps.find((s) => !s.verdict.held && s.verdict.limit === 'generator');
-  const stopped = generator ? `the load generator could not keep its schedule at ${generator.offered} ${unit} (${(generator.verdict as Extract<StepVerdict, { held: false }>).detail})` : '';
+  const stopped = generator ? `the load generator could not keep its schedule at ${offeredText(mode, generator.offered)} (${(generator.verdict as Extract<StepVerdict, { held: false }>).detail})` : '';
   if (broke === null) {
     if (generator) {
-      const found = held === null ? 'nothing was measured of the server' : `the server's capacity is at least ${held} ${unit}, not measured beyond`;
+      const found = held === null ? 'nothing was measured of the server' : `the server's capacity is at least ${offeredText(mode, held)}, not measured beyond`;
       return { sustainable: held, interval: [held, null], limitedBy: 'generator', kneeStep: null, lowerBound: true, detail: `${stopped} while the server held every limit: ${found}` };
     }
-    return { sustainable: held, interval: [held, null], limitedBy: 'max load', kneeStep: null, lowerBound: false, detail: `no limit broke up to the highest load offered (${held ?? 0} ${unit})` };
+    return { sustainable: held, interval: [held, null], limitedBy: 'max load', kneeStep: null, lowerBound: false, detail: `no limit broke up to the highest load offered (${offeredText(mode, held ?? 0)})` };
   }
   const kneeStep = steps.findIndex((s) => serverBroke(s) && s.offered === broke);
   const v = steps[kneeStep]!.verdict as Extract<StepVerdict, { held: false }>;
-  const parts = [`${v.detail} at ${broke} ${unit}`];
-  if (held === null) parts.push(`below ${broke} ${unit}: ${steps.filter(serverBroke).length > 1 ? 'every load offered broke' : 'the first step already broke'}`);
+  const parts = [`${v.detail} at ${offeredText(mode, broke)}`];
+  if (held === null) parts.push(`below ${offeredText(mode, broke)}: ${steps.filter(serverBroke).length > 1 ? 'every load offered broke' : 'the first step already broke'}`);
   if (generator) parts.push(`${stopped}, so ${held === null ? 'no lower load was measured' : 'the bracket was not narrowed further'}`);
   return { sustainable: held, interval: [held, broke], limitedBy: v.limit, kneeStep, lowerBound: false, detail: parts.join('; ') };
 }

@@ -1,16 +1,16 @@
 import type { LiveWindow, PhaseResult, ServerSample } from '../results.js';
 import type { CapacitySearch } from '../scenario.js';
-import { capacityOf, judgeStep, nextOffered, OFFERED_UNIT, type CapacityLimits, type CapacityMode, type CapacityResult, type CapacityStep, type SearchPlan, type StepVerdict } from './search.js';
+import { capacityOf, judgeStep, nextOffered, offeredText, type CapacityLimits, type CapacityMode, type CapacityResult, type CapacityStep, type SearchPlan, type StepVerdict } from './search.js';
 import { fitUsl, UslFitError, uslPoorNote, type UslFit } from './usl.js';
 
 // A stored capacity search read back: each step is a stored phase named by its offered load
 // ("400 req/s", "8 users"), so the CLI, the UI and reports judge the same stored figures the same way
 // the engine did while it ran, and fit the scalability curve to them.
 
-const STEP_NAME: Record<CapacityMode, RegExp> = { rate: /^(\d+(?:\.\d+)?) req\/s$/, users: /^(\d+) users$/ };
+const STEP_NAME: Record<CapacityMode, RegExp> = { rate: /^(\d+(?:\.\d+)?) req\/s$/, users: /^(\d+) users?$/ };
 
 /** A step's phase name: its offered load. */
-export const stepName = (mode: CapacityMode, offered: number): string => `${Number(offered.toPrecision(4))} ${OFFERED_UNIT[mode]}`;
+export const stepName = (mode: CapacityMode, offered: number): string => offeredText(mode, Number(offered.toPrecision(4)));
 
 /** The offered load a step's phase name states, or null for a phase that is not a step of this mode. */
 export function stepOffered(mode: CapacityMode, name: string): number | null {

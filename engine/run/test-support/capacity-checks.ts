@@ -38,6 +38,8 @@ export interface ShownSearch {
 }
 
 const UNIT = { rate: 'req/s', users: 'users' } as const;
+/** a step's phase name, written here independently of contract/capacity: "400 req/s", "1 user", "8 users" */
+const stepNameOf = (mode: 'rate' | 'users', offered: number) => { const n = Number(offered.toPrecision(4)); return mode === 'users' && n === 1 ? '1 user' : `${n} ${UNIT[mode]}`; };
 
 /** Every check below; `what` names the search in failure messages. */
 export function expectSearchAgreesWithFigures(stored: StoredSearch, shown: ShownSearch, what = 'the search'): void {
@@ -47,7 +49,7 @@ export function expectSearchAgreesWithFigures(stored: StoredSearch, shown: Shown
   const say = (m: string) => `${what}: ${m}; steps ${JSON.stringify(steps.map((s) => [s.offered, Math.round(s.throughput * 10) / 10, s.verdict.held ? 'held' : s.verdict.detail]))}`;
 
   // each step is a stored phase named by its load, in order, with the throughput it measured
-  expect(phases.map((p) => p.name), say('phase names')).toEqual(steps.map((s) => `${Number(s.offered.toPrecision(4))} ${UNIT[mode]}`));
+  expect(phases.map((p) => p.name), say('phase names')).toEqual(steps.map((s) => stepNameOf(mode, s.offered)));
   expect(steps.map((s) => s.throughput)).toEqual(phases.map((p) => p.throughput));
   expect(steps.length, say('at least one step')).toBeGreaterThan(0);
   expect(steps.length, say('the step bound')).toBeLessThanOrEqual(search.maxSteps);
