@@ -60,6 +60,17 @@ describe('Electron IPC wiring', () => {
     expect(got).toEqual([1]);
   });
 
+  it('hands an engine that parses at its far side (the engine process) the raw request: one check per call', async () => {
+    const engine = createFakeEngine();
+    const forwarded: { name: string; raw: unknown }[] = [];
+    const d = wireDesktop({ ...engine, forward: async (name, raw) => (forwarded.push({ name, raw }), []) });
+    // runs:list's request has defaults: parsed here, it would arrive filled in
+    await expect(d.api.invoke('runs:list', {})).resolves.toEqual([]);
+    expect(forwarded).toEqual([{ name: 'runs:list', raw: {} }]);
+    expect(engine.seen).toEqual([]);
+    d.unwire();
+  });
+
   it('keeps the code of an error through the bridge, which on its own would drop it', async () => {
     const d = desktop();
     const raw = throughContextBridge(bridgeSafeApi(createApi(d.transport)));

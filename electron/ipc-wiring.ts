@@ -2,13 +2,14 @@ import type { WebContents } from 'electron';
 import { calls, isCallName, type EngineEvent } from '../contract/api.js';
 import { LoadscopeError } from '../contract/errors.js';
 import { failureOf, IPC_EVENT_CHANNEL, ipcCallChannel, outcomeOf, type IpcOutcome } from '../contract/transport-ipc.js';
-import { dispatchCall, type EngineApiSurface } from '../engine/host/api-dispatch.js';
+import { dispatchTo, type EngineApiSurface } from '../engine/host/api-dispatch.js';
 
 // The main process's half of the contract over Electron IPC: one ipcMain.handle per call, each
 // checking that the sender is our window's own frame, then parsing the request against the contract
-// (dispatchCall) before the engine sees it. Answers are outcomes ({ ok, value } | { ok, error }),
-// never throws, because ipcRenderer.invoke reduces a thrown error to its message. Engine events go
-// to the window as { event, payload } on one channel.
+// (dispatchTo: here, or once in the engine process when the engine lives there) before the engine
+// sees it. Answers are outcomes ({ ok, value } | { ok, error }), never throws, because
+// ipcRenderer.invoke reduces a thrown error to its message. Engine events go to the window as
+// { event, payload } on one channel.
 
 /**
  * The part of ipcMain the wiring uses. Electron's own IpcMain fits it with E = IpcMainInvokeEvent
@@ -43,7 +44,7 @@ export function wireIpc<E>(
         return failureOf(new LoadscopeError('LS_ERR_UNAUTHORIZED', `${name}: refused, the sender is not the Loadscope window`));
       }
       try {
-        return outcomeOf(await dispatchCall(engine.handlers, name, request));
+        return outcomeOf(await dispatchTo(engine, name, request));
       } catch (err) {
         return failureOf(err);
       }

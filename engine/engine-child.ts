@@ -7,7 +7,8 @@ import { currentRuntime, defaultPlaces, loadSqliteBinding } from './native-bindi
 
 // The engine process's entry (started by host/engine-process.ts from dist/engine/engine-child.js, on a
 // Node or on Electron's Node through ELECTRON_RUN_AS_NODE): one engine, its calls answered through
-// dispatchCall (so requests are parsed against the contract here too), its events sent to the host.
+// dispatchCall (the one parse of a desktop call: the main process forwards it raw), its events sent
+// to the host.
 // When the host goes away without a 'close' (it crashed or was killed), the IPC channel disconnects
 // and the engine closes all the same, stopping its servers.
 

@@ -9,6 +9,11 @@ import { LoadscopeError } from '../../contract/errors.js';
 export interface EngineApiSurface {
   handlers: EngineHandlers;
   subscribe(listener: (event: EngineEvent) => void): () => void;
+  /**
+   * Set by a surface whose far side parses requests itself (the engine process): the host hands it
+   * the raw request and the contract's check runs once, there, instead of here and there.
+   */
+  forward?: (name: CallName, raw: unknown) => Promise<unknown>;
 }
 
 // Seen through a mapped type, indexing with a generic name yields that name's own schema (TS #47109).
@@ -42,4 +47,10 @@ async function callHandler<N extends CallName>(handlers: EngineHandlers, name: N
 export async function dispatchCall(handlers: EngineHandlers, name: string, raw: unknown): Promise<unknown> {
   if (!isCallName(name)) throw new LoadscopeError('LS_ERR_UNKNOWN_CALL', `unknown call '${name.slice(0, 100)}'`);
   return callHandler(handlers, name, raw);
+}
+
+/** dispatchCall for a host: through the surface's forward when it parses at its far side, else here. */
+export async function dispatchTo(engine: EngineApiSurface, name: string, raw: unknown): Promise<unknown> {
+  if (!isCallName(name)) throw new LoadscopeError('LS_ERR_UNKNOWN_CALL', `unknown call '${name.slice(0, 100)}'`);
+  return engine.forward ? engine.forward(name, raw) : callHandler(engine.handlers, name, raw);
 }

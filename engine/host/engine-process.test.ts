@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { EngineEvent } from '../../contract/api.js';
+import { CALL_NAMES, type EngineEvent } from '../../contract/api.js';
 import { LoadscopeError } from '../../contract/errors.js';
 import { openStore } from '../../db/store.js';
 import { rejection } from './test-support/api-cases.js';
@@ -74,6 +74,13 @@ describe('the engine process answers as the engine in this process does', () => 
     expect(err).toMatchObject({ code: 'LS_ERR_BAD_REQUEST' });
     expect(String(err instanceof Error && err.message)).toMatch(/runs:get: bad request\nrunId: /);
     await expect(dispatchCall(engine.handlers, 'runs:start', { scenario: { name: 5 } })).rejects.toMatchObject({ code: 'LS_ERR_BAD_REQUEST' });
+  });
+
+  it('forwards every contract call by name, raw, to the engine, whose parse is the only one', async () => {
+    expect(Object.keys(engine.handlers).sort()).toEqual([...CALL_NAMES].sort());
+    // defaults filled and a bad request refused over there, with nothing parsed on this side
+    await expect(engine.forward!('runs:list', {})).resolves.toEqual([]);
+    await expect(engine.forward!('runs:get', { runId: 'one' })).rejects.toMatchObject({ code: 'LS_ERR_BAD_REQUEST', message: expect.stringMatching(/runs:get: bad request\nrunId: /) });
   });
 
   it('brings an engine error across with the same code and message', async () => {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import type { CallName, CallResponse, EngineEvent, EngineHandlers, ParsedCallRequest } from '../../contract/api.js';
+import { CALL_NAMES, type CallName, type EngineEvent, type EngineHandlers } from '../../contract/api.js';
 import { fromApiError, LoadscopeError, type ErrorCode } from '../../contract/errors.js';
 import type { IpcOutcome } from '../../contract/transport-ipc.js';
 import type { EngineApiSurface } from './api-dispatch.js';
@@ -128,42 +128,19 @@ export function startEngineProcess(options: EngineProcessOptions = {}): EnginePr
     if (child.connected) child.send(message);
   }
 
-  function call<N extends CallName>(name: N, request: ParsedCallRequest<N>): Promise<CallResponse<N>> {
+  /** A call's raw request to the engine process, whose dispatchCall parses it: the one check of a desktop call. */
+  function forward(name: CallName, request: unknown): Promise<unknown> {
     if (refusal) return Promise.reject(refusal);
     const id = nextId++;
     return new Promise<unknown>((resolve, reject) => {
       pending.set(id, { resolve, reject });
       post({ type: 'call', id, name, request });
-      // The engine answered with engine.handlers[name]'s own result (CallResponse<N>); the client
-      // parses every response against the contract, so it is not parsed again here.
-    }) as Promise<CallResponse<N>>;
+    });
   }
 
-  // Listed one by one so that tsc fails here when the contract gains a call.
-  const handlers: EngineHandlers = {
-    'scenarios:list': (r) => call('scenarios:list', r),
-    'scenarios:get': (r) => call('scenarios:get', r),
-    'scenarios:validate': (r) => call('scenarios:validate', r),
-    'library:save': (r) => call('library:save', r),
-    'library:import': (r) => call('library:import', r),
-    'library:rename': (r) => call('library:rename', r),
-    'library:delete': (r) => call('library:delete', r),
-    'library:versions': (r) => call('library:versions', r),
-    'runs:scenario': (r) => call('runs:scenario', r),
-    'runs:start': (r) => call('runs:start', r),
-    'runs:cancel': (r) => call('runs:cancel', r),
-    'runs:list': (r) => call('runs:list', r),
-    'runs:get': (r) => call('runs:get', r),
-    'runs:windows': (r) => call('runs:windows', r),
-    'runs:requests': (r) => call('runs:requests', r),
-    'runs:compare': (r) => call('runs:compare', r),
-    'runs:delete': (r) => call('runs:delete', r),
-    'runs:group': (r) => call('runs:group', r),
-    'runs:export': (r) => call('runs:export', r),
-    'runs:exportCompare': (r) => call('runs:exportCompare', r),
-    'k6:status': (r) => call('k6:status', r),
-    'runs:import-k6': (r) => call('runs:import-k6', r),
-  };
+  // One forwarder per name in the contract's call list; the engine answers with engine.handlers[name]'s
+  // own result (CallResponse<N>), and the client parses every response against the contract.
+  const handlers = Object.fromEntries(CALL_NAMES.map((name) => [name, (request: unknown) => forward(name as CallName, request)])) as EngineHandlers;
 
   async function close(): Promise<void> {
     if (!alive) return;
@@ -185,6 +162,7 @@ export function startEngineProcess(options: EngineProcessOptions = {}): EnginePr
 
   return {
     handlers,
+    forward,
     subscribe: (listener) => bus.subscribe(listener),
     close: () => (closing ??= close()),
     isAlive: () => alive,
