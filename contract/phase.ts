@@ -169,6 +169,8 @@ export function describePhaseLoad(p: PhaseBase, w: PhaseWords = PLAIN_WORDS): st
 export const plannedMs = (p: PhaseBase): number | null => phaseKind(p).plannedMs(p);
 export const expectedRequests = (p: PhaseBase): number | null => phaseKind(p).expectedRequests(p);
 export const arrivalsEndMs = (p: PhaseBase): number | null => phaseKind(p).arrivalsEndMs(p);
+/** Open loop: arrivals on a schedule, whatever the answers take (they end at arrivalsEndMs). */
+export const isOpenLoop = (p: PhaseBase): boolean => arrivalsEndMs(p) !== null;
 export const progressPlan = (p: PhaseBase): ProgressPlan => phaseKind(p).plan(p);
 export const phaseSlots = (p: PhaseBase): number => phaseKind(p).slots(p);
 export const phaseThinkMs = (p: PhaseBase): number => phaseKind(p).thinkMs(p);

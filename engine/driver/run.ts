@@ -6,7 +6,7 @@ import { Scheduler } from './scheduler.js';
 import { PhaseStats, RowSink } from './stats.js';
 import type { DriverPhaseResult, DriverPlan, DriverResult, FromWorkerMessage } from './types.js';
 import { shouldWarm, warmUp } from './warmup.js';
-import { arrivalsEndMs, plannedMs as phasePlannedMs } from '../../contract/phase.js';
+import { arrivalsEndMs, isOpenLoop, plannedMs as phasePlannedMs } from '../../contract/phase.js';
 
 export type Post = (msg: FromWorkerMessage, transfer?: ArrayBuffer[]) => void;
 
@@ -141,7 +141,7 @@ export class Runner {
     // before t0, and before 'started' (so a caller's CPU or time measure starts after it): see warmup.ts
     // an open plan (a capacity search) is warmed even when its first step is small: every later,
     // larger step is judged by the generator's lag too
-    const searching = this.plan.open === true && this.plan.phases.some((p) => p.executor === 'rate');
+    const searching = this.plan.open === true && this.plan.phases.some(isOpenLoop);
     if (searching || shouldWarm(this.plan.phases, this.plan.baseUrl)) await warmUp(1000);
     if (this.finished) return done;
     await this.preconnect();

@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Phase } from '../../contract/scenario.js';
 import { nowUs } from './clock.js';
-import { expectedRequests } from '../../contract/phase.js';
+import { expectedRequests, isOpenLoop } from '../../contract/phase.js';
 import { ABORT_CANCEL, ClientGroup } from './group.js';
 import { compileH1 } from './h1.js';
 import { Scheduler } from './scheduler.js';
@@ -41,7 +41,7 @@ const CRLFCRLF = Buffer.from('\r\n\r\n');
  * starts at 'started', after the warm-up, and would no longer include the cold start.
  */
 export function shouldWarm(phases: readonly Phase[], baseUrl: string): boolean {
-  return phases.some((p) => p.executor === 'rate' && (expectedRequests(p) ?? 0) >= WARMUP_MIN_REQUESTS && compileH1(p, baseUrl) !== null);
+  return phases.some((p) => isOpenLoop(p) && (expectedRequests(p) ?? 0) >= WARMUP_MIN_REQUESTS && compileH1(p, baseUrl) !== null);
 }
 
 /**

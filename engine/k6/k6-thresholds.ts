@@ -2,7 +2,7 @@ import { parseThresholdCheck, type ParsedCheck } from '../../contract/thresholds
 import type { Scenario } from '../../contract/scenario.js';
 import { quoted } from './k6-literal.js';
 import { knownLengthMs } from './k6-plan.js';
-import { defaultPhaseName, phaseName } from '../../contract/phase.js';
+import { defaultPhaseName, isOpenLoop, phaseName } from '../../contract/phase.js';
 
 // A scenario's thresholds as k6 thresholds, so an exported script gates a k6-operator run as
 // `loadscope run` would: `total.p99 < 250` on phase "steady" -> 'loadscope_total{phase:steady}': ['p(99)<250'].
@@ -36,7 +36,7 @@ type Mapped = { metric: string; expr: string; note?: string } | { skip: string }
 function mapCheck(c: ParsedCheck, phase: Phases[number], name: string): Mapped {
   // The phase's name goes into a note (a comment of the script): quoted, never verbatim.
   const phaseName = quoted(name);
-  const dropsNote = phase.executor === 'rate' ? ` (k6 counts requests it sent: its dropped_iterations, which Loadscope counts as unsent requests, are not in it)` : '';
+  const dropsNote = isOpenLoop(phase) ? ` (k6 counts requests it sent: its dropped_iterations, which Loadscope counts as unsent requests, are not in it)` : '';
   switch (c.metric) {
     case 'count':
       return { metric: K6_COUNT_METRICS.requests, expr: `count${c.op}${c.limit}`, note: dropsNote ? `count on ${phaseName}${dropsNote}` : undefined };
