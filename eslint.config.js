@@ -12,7 +12,7 @@
 import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
 
-const engineAll = ['engine', 'engine-base', 'engine-executors', 'engine-driver', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-export', 'engine-run', 'engine-host', 'engine-net', 'engine-library', 'engine-k6', 'engine-tests'];
+const engineAll = ['engine', 'engine-base', 'engine-executors', 'engine-driver', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-compare', 'engine-export', 'engine-run', 'engine-host', 'engine-net', 'engine-library', 'engine-k6', 'engine-tests'];
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'worker_threads', 'http', 'net', 'crypto', 'zlib', 'url', 'events', 'stream', 'util'];
 
 export default tseslint.config(
@@ -35,6 +35,7 @@ export default tseslint.config(
         { type: 'engine-supervisor', pattern: 'engine/supervisor/**', mode: 'full' },
         { type: 'engine-scenario', pattern: 'engine/scenario/**', mode: 'full' },
         { type: 'engine-report', pattern: 'engine/report/**', mode: 'full' },
+        { type: 'engine-compare', pattern: 'engine/compare/**', mode: 'full' },
         { type: 'engine-export', pattern: 'engine/export/**', mode: 'full' },
         { type: 'engine-run', pattern: 'engine/run/**', mode: 'full' },
         { type: 'engine-host', pattern: 'engine/host/**', mode: 'full' },
@@ -71,7 +72,8 @@ export default tseslint.config(
             { from: 'engine-supervisor', allow: ['engine-supervisor', 'engine-net', 'engine-base', 'contract', 'servers'] },
             { from: 'engine-scenario', allow: ['engine-scenario', 'engine-executors', 'engine-base', 'contract'] },
             { from: 'engine-report', allow: ['engine-report', 'engine-scenario', 'contract'] },
-            { from: 'engine-export', allow: ['engine-export', 'engine-report', 'contract', 'db'] },
+            { from: 'engine-compare', allow: ['engine-compare', 'contract'] },
+            { from: 'engine-export', allow: ['engine-export', 'engine-report', 'engine-compare', 'contract', 'db'] },
             { from: 'engine-run', allow: ['engine-run', 'engine-driver', 'engine-executors', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-library', 'engine-base', 'contract', 'db'] },
             { from: 'engine-library', allow: ['engine-library', 'engine-scenario', 'engine-base', 'contract', 'db'] },
             { from: 'engine-host', allow: ['engine-host', 'engine-base', 'contract'] },

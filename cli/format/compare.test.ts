@@ -5,7 +5,7 @@ import { machine, phaseResult, stats } from '../../db/test-support/factories.js'
 import { compareJson, formatCompare } from './compare.js';
 
 // `compare` and `compare --json` give each ratio its interval and mark it beyond the noise exactly
-// when the interval excludes 1 (the intervals themselves: engine/report/compare-intervals.test.ts).
+// when the interval excludes 1 (the intervals themselves: engine/compare/compare-intervals.test.ts).
 
 function run(id: number, phase: PhaseResult): RunSummary {
   const target = { id: id * 10, cellIndex: 0, serverIndex: 0, label: 'single', name: 'single', architecture: 'single', status: 'completed' as const, reason: null, startedAt: null, durationMs: 1000, phases: [phase], peakCpu: null, peakRssBytes: null, peakProcesses: null, rawRows: 100, rawSampled: false };

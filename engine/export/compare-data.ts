@@ -1,7 +1,7 @@
 import type { CompareResult } from '../../contract/api.js';
 import { scenarioDifferences } from '../../contract/compare.js';
 import type { Store } from '../../db/store.js';
-import { compareIntervals, ROWS_PER_TARGET } from '../report/compare-intervals.js';
+import { compareIntervals, ROWS_PER_TARGET } from '../compare/compare-intervals.js';
 
 /** What the compare view and the comparison exports are made from: summaries, histograms, the ratios' intervals. */
 export function compareData(store: Store, runIds: readonly number[]): CompareResult {
