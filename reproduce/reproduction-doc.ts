@@ -1,7 +1,8 @@
 import type { MachineInfo, RunSummary } from '../contract/results.js';
 import { Scenario } from '../contract/scenario.js';
 import { meanInterval, type MeanInterval } from '../contract/group-stats.js';
-import { checksFor, evaluateCheck, rangeText, type CheckResult, type ShapeCheck } from './expectations.js';
+import { checksFor, evaluateCheck, rangeText, type CheckResult } from './expectations.js';
+import type { ShapeCheck } from './shape-checks.js';
 import { formatNumber, formatTable } from '../engine/report/format-table.js';
 import { renderReport } from '../engine/report/render-report.js';
 import { SEEDS, seedScenario } from './seeds.js';
@@ -248,7 +249,7 @@ export function reproductionDoc(input: ReproductionDocInput): string {
         ? `Runs made between ${dates[0]} and ${dates[dates.length - 1]}; the tables show each scenario's first run, and "Across N runs" each shape's ratio in every run with its 95 % interval.`
         : `Runs made between ${dates[0]} and ${dates[dates.length - 1]}; each figure is one run (\`npx loadscope reproduce --repeat 3\` runs each scenario three times and states each shape's interval across them).`,
     '',
-    'Each write-up is a reference for the shape (who wins, by roughly how much), not for absolute values: its hardware is not ours. The checks below state each shape as a ratio with the range it allows; their definitions are in reproduce/expectations.ts and the write-ups\' transcribed figures in reproduce/writeup-figures.ts.',
+    'Each write-up is a reference for the shape (who wins, by roughly how much), not for absolute values: its hardware is not ours. The checks below state each shape as a ratio with the range it allows; their definitions are in reproduce/shape-checks.ts and the write-ups\' transcribed figures in reproduce/writeup-figures.ts.',
     '',
   );
 
