@@ -8,12 +8,17 @@ import { newRun, tempDir } from '../../db/test-support/factories.js';
 import { FastHistogram } from '../driver/fast-histogram.js';
 import { PhaseStats, RowSink } from '../driver/stats.js';
 import { burst } from '../driver/test-support/phases.js';
+import { TargetAcc } from '../k6/import/k6-accumulator.js';
+import type { K6Request } from '../k6/import/k6-request.js';
+import { TargetSink } from '../k6/import/write-rows.js';
 import { csvLines } from './csv.js';
 
 // One derivation of wait/processing/total/server wait/lag, checked end to end over random rows: the
 // driver's histograms (built on its hot path), the CSV export and the scatter's points (both read
 // back from a real SQLite file) agree on every derived time of every row, including rows whose
 // server-reported processing exceeds their total (wait is clamped at 0 once, in the contract).
+// The same rows fed through k6's import path (as k6's points: end, total in ms, Server-Timing) give
+// the same histograms, figures and derived times; only lag, which k6 does not measure, is absent.
 
 const us = (max: number) => fc.integer({ min: 0, max });
 const rowArb: fc.Arbitrary<RequestRow> = fc
@@ -72,6 +77,34 @@ function throughDriver(rows: RequestRow[]) {
   }
   sink.flush();
   return { batches, phase: stats.result(0, burst(rows.length), 0, 1_000_000, false) };
+}
+
+const T0_US = 1_700_000_000_000_000;
+
+/** The k6 import's aggregation of the same rows, stored as a second server run of `runId`. */
+function throughK6(rows: RequestRow[], runId: number) {
+  const phase = { index: 0, name: 'phase 1', tagged: true };
+  const requests: K6Request[] = rows.map((r) => ({
+    source: 'loadscope',
+    cell: 0,
+    server: 'k6',
+    phase,
+    endUs: T0_US + r.doneUs,
+    totalMs: (r.doneUs - r.intendedUs) / 1000,
+    error: r.error,
+    status: r.status,
+    procMs: r.serverProcUs === null ? null : r.serverProcUs / 1000,
+    serverWaitMs: r.serverWaitUs === null ? null : r.serverWaitUs / 1000,
+  }));
+  const acc = new TargetAcc(0, 'k6');
+  for (const r of requests) acc.add(r);
+  const targetId = store.createTarget({ runId, cellIndex: 0, serverIndex: 1, label: 'k6', architecture: 'single' });
+  const sink = new TargetSink(store, targetId, acc, new Map([[acc.ordered()[0]!.key, 0]]), T0_US);
+  for (const r of requests) sink.add(r);
+  sink.finish();
+  const stored = acc.ordered()[0]!.result(0, 'burst', 1, T0_US);
+  store.savePhase(targetId, stored.result, stored.histograms);
+  return { targetId, phase: stored };
 }
 
 const msToUs = (v: string): number | null => (v === '' ? null : Math.round(Number(v) * 1000));
@@ -145,6 +178,37 @@ describe('the measurement module: histograms, CSV and scatter agree', () => {
           const wantHdr = want.toHdr();
           for (const q of [0, 50, 90, 99, 100]) expect(got.getValueAtPercentile(q), `${h.key} p${q}`).toBe(wantHdr.getValueAtPercentile(q));
         }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('through the k6 import path as through the driver', () => {
+    fc.assert(
+      fc.property(fc.array(rowArb, { minLength: 1, maxLength: 60 }), (rows) => {
+        const native = throughDriver(rows);
+        const runId = store.createRun(newRun());
+        const k6 = throughK6(rows, runId);
+        store.finishRun(runId, 'completed', null);
+
+        // the same figures (count, mean, deviation, percentiles) and the very same histograms
+        const stored = store.getHistograms(runId)[0]!;
+        for (const key of ['total', 'wait', 'processing', 'serverWait'] as const) {
+          expect(k6.phase.result[key], `${key} figures`).toEqual(native.phase.result[key]);
+          expect(stored[key], `${key} histogram`).toBe(native.phase.histograms[key]);
+        }
+        expect([k6.phase.result.count, k6.phase.result.ok, k6.phase.result.errors]).toEqual([native.phase.result.count, native.phase.result.ok, native.phase.result.errors]);
+        expect(k6.phase.result.lag.count).toBe(0);
+
+        // the rows k6's import stored derive the same times (lag aside: k6 has no intended time)
+        const points = store.getRequests(runId, k6.targetId, 1_000_000).points;
+        const round = (v: number | null) => (v === null ? null : Math.round(v * 1000));
+        expect(points.map((p) => [round(p.totalMs), round(p.waitMs), round(p.processingMs), round(p.serverWaitMs)])).toEqual(
+          rows.map((row) => {
+            const t = deriveTimes(row);
+            return [t.totalUs, t.waitUs, t.processingUs, t.serverWaitUs];
+          }),
+        );
       }),
       { numRuns: 40 },
     );

@@ -1,24 +1,20 @@
 import type { EngineEvent } from '../../contract/api.js';
-import { inLatencyHistograms, waitOf } from '../../contract/measurement.js';
-import { ERROR_KINDS, type LiveWindow } from '../../contract/results.js';
-import { FastHistogram } from '../driver/fast-histogram.js';
+import { errorCode } from '../../contract/measurement.js';
+import type { LiveWindow } from '../../contract/results.js';
+import { WindowAccumulator } from '../driver/accumulators.js';
 import type { K6Request } from './import/k6-request.js';
 
 // k6's points as they arrive on its stdout, grouped into the live view's windows. k6 hands its
 // outputs points in batches (about every second), so a window is sent once it is LAG_MS old; the
 // stored timeline is rebuilt from the whole file afterwards (import), these are only for watching.
 // Wait and processing exist only where the server sent Server-Timing (the script's points carry it);
-// without it a window has none, rather than k6's whole time called wait.
+// without it a window has none, rather than k6's whole time called wait (the driver's window accumulator).
 
 const WINDOW_MS = 500;
 const LAG_MS = 2000;
 
 interface Open {
-  count: number;
-  errors: Float64Array;
-  hist: FastHistogram;
-  wait: FastHistogram;
-  processing: FastHistogram;
+  acc: WindowAccumulator;
   phaseIndex: number | null;
 }
 
@@ -48,15 +44,9 @@ export class LiveWindows {
     }
     const w = Math.max(0, Math.floor(tMs / WINDOW_MS));
     let win = this.open.get(w);
-    if (!win) this.open.set(w, (win = { count: 0, errors: new Float64Array(ERROR_KINDS.length), hist: new FastHistogram(2), wait: new FastHistogram(2), processing: new FastHistogram(2), phaseIndex }));
-    win.count++;
+    if (!win) this.open.set(w, (win = { acc: new WindowAccumulator(true), phaseIndex }));
     win.phaseIndex = phaseIndex;
-    if (r.error !== null) win.errors[ERROR_KINDS.indexOf(r.error)]!++;
-    if (!inLatencyHistograms(r.error)) return;
-    win.hist.record(r.totalMs * 1000);
-    if (r.procMs === null) return;
-    win.wait.record(waitOf(r.totalMs * 1000, r.procMs * 1000));
-    win.processing.record(r.procMs * 1000);
+    win.acc.record(errorCode(r.error), r.totalMs * 1000, r.procMs === null ? NaN : r.procMs * 1000);
   }
 
   /** Sends the windows old enough (all of them at the end). */
@@ -67,20 +57,8 @@ export class LiveWindows {
       if (!all && endMs > nowMs - LAG_MS) break;
       const win = this.open.get(w)!;
       this.open.delete(w);
-      const payload: LiveWindow = {
-        runId: this.runId,
-        targetId: this.targetId,
-        tMs: endMs,
-        phaseIndex: win.phaseIndex,
-        count: win.count,
-        throughput: win.count / (WINDOW_MS / 1000),
-        errors: Object.fromEntries(ERROR_KINDS.flatMap((k, i) => (win.errors[i]! > 0 ? [[k, win.errors[i]!]] : []))),
-        inFlight: 0,
-        total: win.hist.windowStats(),
-        wait: win.wait.count > 0 ? win.wait.windowStats() : null,
-        processing: win.processing.count > 0 ? win.processing.windowStats() : null,
-        queued: 0,
-      };
+      const f = win.acc.take();
+      const payload: LiveWindow = { runId: this.runId, targetId: this.targetId, tMs: endMs, phaseIndex: win.phaseIndex, ...f, throughput: f.count / (WINDOW_MS / 1000), inFlight: 0, queued: 0 };
       this.emit({ event: 'run:window', payload });
     }
   }

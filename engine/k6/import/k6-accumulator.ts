@@ -1,27 +1,19 @@
-import { encodeIntoCompressedBase64 } from 'hdr-histogram-js';
-import { ERROR_KINDS, type PhaseResult } from '../../../contract/results.js';
-import type { HistogramSet } from '../../../contract/measurement.js';
-import { inLatencyHistograms, waitOf } from '../../../contract/measurement.js';
-import { FastHistogram, latencyStats } from '../../driver/fast-histogram.js';
+import type { PhaseResult } from '../../../contract/results.js';
+import { errorCode, type HistogramSet } from '../../../contract/measurement.js';
+import { PhaseAccumulator } from '../../driver/accumulators.js';
 import type { K6Dropped, K6Request, PhaseRef } from './k6-request.js';
 
-// Per server run (a cell and server), per phase: the same histograms and counters the native driver
-// keeps (engine/driver/stats.ts), filled from k6's points. Memory is per phase, not per request.
+// Per server run (a cell and server), per phase: the native driver's phase accumulator
+// (engine/driver/accumulators.ts), filled from k6's points. Memory is per phase, not per request.
 // Requests k6 made are in the latency histograms as the driver's are (all but refusals); k6's
 // dropped iterations are requests never sent: counted, and as timeouts among the errors (the native
 // driver records arrivals still unsent at a deadline the same way), never in a latency histogram.
 // Lag (sent - intended) is not measured by k6, so its histogram stays empty.
 
+const TIMEOUT = errorCode('timeout');
+
 export class PhaseAcc {
-  readonly total = new FastHistogram(3);
-  readonly wait = new FastHistogram(3);
-  readonly processing = new FastHistogram(3);
-  readonly serverWait = new FastHistogram(3);
-  readonly lag = new FastHistogram(3);
-  count = 0;
-  ok = 0;
-  dropped = 0;
-  readonly errors = new Float64Array(ERROR_KINDS.length);
+  readonly acc = new PhaseAccumulator();
   firstStartUs = Infinity;
   lastEndUs = -Infinity;
 
@@ -30,60 +22,30 @@ export class PhaseAcc {
     public ref: PhaseRef,
   ) {}
 
+  get count(): number {
+    return this.acc.count;
+  }
+
+  /** k6's dropped iterations: requests never sent */
+  get dropped(): number {
+    return this.acc.unsent;
+  }
+
   add(r: K6Request): void {
-    this.count++;
-    if (r.error === null) this.ok++;
-    else this.errors[ERROR_KINDS.indexOf(r.error)]!++;
     const totalUs = r.totalMs * 1000;
     this.firstStartUs = Math.min(this.firstStartUs, r.endUs - totalUs);
     this.lastEndUs = Math.max(this.lastEndUs, r.endUs);
-    if (!inLatencyHistograms(r.error)) return;
-    this.total.record(totalUs);
-    const procUs = r.procMs === null ? NaN : r.procMs * 1000;
-    this.wait.record(waitOf(totalUs, procUs));
-    if (r.procMs !== null) this.processing.record(procUs);
-    if (r.serverWaitMs !== null) this.serverWait.record(r.serverWaitMs * 1000);
+    this.acc.record(errorCode(r.error), totalUs, r.procMs === null ? NaN : r.procMs * 1000, r.serverWaitMs === null ? NaN : r.serverWaitMs * 1000, NaN);
   }
 
   addDropped(d: K6Dropped): void {
-    this.dropped += d.count;
-    this.count += d.count;
-    this.errors[ERROR_KINDS.indexOf('timeout')]! += d.count;
+    this.acc.recordUnsent(d.count, TIMEOUT);
   }
 
   result(index: number, executor: string, clients: number, t0Us: number): { result: PhaseResult; histograms: HistogramSet } {
     const start = Number.isFinite(this.firstStartUs) ? this.firstStartUs : t0Us;
     const durationMs = Number.isFinite(this.lastEndUs) ? Math.max(0, this.lastEndUs - start) / 1000 : 0;
-    const hdr = (h: FastHistogram) => h.toHdr();
-    const [total, wait, lag] = [hdr(this.total), hdr(this.wait), hdr(this.lag)];
-    const processing = this.processing.count > 0 ? hdr(this.processing) : null;
-    const serverWait = this.serverWait.count > 0 ? hdr(this.serverWait) : null;
-    return {
-      result: {
-        index,
-        name: this.ref.name,
-        executor,
-        clients,
-        startedMs: (start - t0Us) / 1000,
-        durationMs,
-        count: this.count,
-        ok: this.ok,
-        errors: Object.fromEntries(ERROR_KINDS.map((k, i) => [k, this.errors[i]!])) as PhaseResult['errors'],
-        throughput: durationMs > 0 ? (this.count - this.dropped) / (durationMs / 1000) : 0,
-        total: latencyStats(total, this.total.max),
-        wait: latencyStats(wait, this.wait.max),
-        processing: processing ? latencyStats(processing, this.processing.max) : null,
-        serverWait: serverWait ? latencyStats(serverWait, this.serverWait.max) : null,
-        lag: latencyStats(lag),
-      },
-      histograms: {
-        total: encodeIntoCompressedBase64(total),
-        wait: encodeIntoCompressedBase64(wait),
-        processing: processing ? encodeIntoCompressedBase64(processing) : null,
-        serverWait: serverWait ? encodeIntoCompressedBase64(serverWait) : null,
-        lag: encodeIntoCompressedBase64(lag),
-      },
-    };
+    return this.acc.result({ index, name: this.ref.name, executor, clients, startedMs: (start - t0Us) / 1000, durationMs });
   }
 }
 

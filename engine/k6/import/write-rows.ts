@@ -1,8 +1,7 @@
 import { basename } from 'node:path';
-import { COL, NO_ERROR, REQUEST_STRIDE, errorCode, inLatencyHistograms, waitOf } from '../../../contract/measurement.js';
-import { ERROR_KINDS } from '../../../contract/results.js';
+import { COL, REQUEST_STRIDE, errorCode } from '../../../contract/measurement.js';
 import type { Store, WindowInput } from '../../../db/store.js';
-import { FastHistogram } from '../../driver/fast-histogram.js';
+import { WindowAccumulator } from '../../driver/accumulators.js';
 import type { TargetAcc } from './k6-accumulator.js';
 import { targetKey } from './collect.js';
 import { isDropped, requestOfPoint, type K6Request } from './k6-request.js';
@@ -12,17 +11,14 @@ import { readPoints } from './read-points.js';
 // are read again and each request becomes a raw row (times from t0, as the native driver's) and part
 // of a timeline window. k6 has no intended time: intended = sent = end - total. Windows are at least
 // 250 ms and at most WINDOWS_MAX a server run, so their histograms stay small whatever the run's length.
-// A window has wait and processing only from requests with Server-Timing, never k6's whole time as wait.
+// A window (the driver's window accumulator) has wait and processing only from requests with
+// Server-Timing, never k6's whole time as wait.
 
 const BATCH = 4096;
 export const WINDOWS_MAX = 120;
 
 interface Window {
-  count: number;
-  errors: Float64Array;
-  hist: FastHistogram;
-  wait: FastHistogram;
-  processing: FastHistogram;
+  acc: WindowAccumulator;
   phaseIndex: number;
 }
 
@@ -54,6 +50,8 @@ export class TargetSink {
     const phase = this.phaseIndex.get(this.acc.phase(r.phase).key) ?? 0;
     const doneUs = r.endUs - this.t0Us;
     const sentUs = doneUs - r.totalMs * 1000;
+    const code = errorCode(r.error);
+    const procUs = r.procMs === null ? NaN : r.procMs * 1000;
     const o = this.n * REQUEST_STRIDE;
     const b = this.rows;
     b[o + COL.phaseIdx] = phase;
@@ -64,22 +62,16 @@ export class TargetSink {
     b[o + COL.doneUs] = doneUs;
     b[o + COL.status] = r.status;
     b[o + COL.bytes] = 0;
-    b[o + COL.error] = r.error === null ? NO_ERROR : errorCode(r.error);
+    b[o + COL.error] = code;
     b[o + COL.serverWaitUs] = r.serverWaitMs === null ? NaN : r.serverWaitMs * 1000;
-    b[o + COL.serverProcUs] = r.procMs === null ? NaN : r.procMs * 1000;
+    b[o + COL.serverProcUs] = procUs;
     if (++this.n === BATCH) this.flushRows();
 
     const w = Math.floor(doneUs / 1000 / this.windowMs);
     let win = this.windows.get(w);
-    if (!win) this.windows.set(w, (win = { count: 0, errors: new Float64Array(ERROR_KINDS.length), hist: new FastHistogram(2), wait: new FastHistogram(2), processing: new FastHistogram(2), phaseIndex: phase }));
-    win.count++;
+    if (!win) this.windows.set(w, (win = { acc: new WindowAccumulator(true), phaseIndex: phase }));
     win.phaseIndex = phase;
-    if (r.error !== null) win.errors[ERROR_KINDS.indexOf(r.error)]!++;
-    if (!inLatencyHistograms(r.error)) return;
-    win.hist.record(r.totalMs * 1000);
-    if (r.procMs === null) return;
-    win.wait.record(waitOf(r.totalMs * 1000, r.procMs * 1000));
-    win.processing.record(r.procMs * 1000);
+    win.acc.record(code, r.totalMs * 1000, procUs);
   }
 
   private flushRows(): void {
@@ -93,18 +85,10 @@ export class TargetSink {
     this.flushRows();
     const out: WindowInput[] = [...this.windows.entries()]
       .sort((a, b) => a[0] - b[0])
-      .map(([w, win]) => ({
-        targetId: this.targetId,
-        tMs: (w + 1) * this.windowMs,
-        phaseIndex: win.phaseIndex,
-        count: win.count,
-        throughput: win.count / (this.windowMs / 1000),
-        errors: Object.fromEntries(ERROR_KINDS.flatMap((k, i) => (win.errors[i]! > 0 ? [[k, win.errors[i]!]] : []))),
-        inFlight: 0,
-        total: win.hist.windowStats(),
-        wait: win.wait.count > 0 ? win.wait.windowStats() : null,
-        processing: win.processing.count > 0 ? win.processing.windowStats() : null,
-      }));
+      .map(([w, win]) => {
+        const f = win.acc.take();
+        return { targetId: this.targetId, tMs: (w + 1) * this.windowMs, phaseIndex: win.phaseIndex, ...f, throughput: f.count / (this.windowMs / 1000), inFlight: 0 };
+      });
     this.store.insertWindows(out);
     this.windows.clear();
   }
