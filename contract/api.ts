@@ -23,6 +23,9 @@ import { TimelinePlan } from './timeline.js';
 // likewise. Nothing here imports Node or the DOM.
 
 const RunId = z.strictObject({ runId: z.number().int().positive() });
+/** Limits of a run's user-given name and note (characters). */
+export const RUN_NAME_MAX = 200;
+export const RUN_NOTE_MAX = 4000;
 
 export const ScenarioListItem = z.object({
   name: z.string(),
@@ -134,6 +137,14 @@ export const calls = {
     response: CompareResult,
   },
   'runs:delete': { request: RunId, response: z.object({ deleted: z.boolean() }) },
+  /** names a run and/or gives it a note; null or blank clears it, an absent field is left as it is */
+  'runs:annotate': {
+    request: RunId.extend({
+      name: z.string().max(RUN_NAME_MAX).nullable().optional(),
+      note: z.string().max(RUN_NOTE_MAX).nullable().optional(),
+    }),
+    response: z.object({ name: z.string().nullable(), note: z.string().nullable() }),
+  },
   /** makes these runs, in this order, one group of repeated runs (named by the first run's id) */
   'runs:group': { request: z.strictObject({ runIds: z.array(z.number().int().positive()).min(1).max(50) }), response: z.object({ groupId: z.number() }) },
   'runs:export': {

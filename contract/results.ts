@@ -142,6 +142,9 @@ export const RunSummary = z.object({
   /** every threshold checked, per server run and phase */
   thresholds: z.array(ThresholdResult),
   group: RunGroupRef.nullable().default(null),
+  /** the user's own name for the run (shown instead of the title) and note; null until set */
+  name: z.string().nullable().optional(),
+  note: z.string().nullable().optional(),
 });
 export type RunSummary = z.infer<typeof RunSummary>;
 
@@ -161,6 +164,8 @@ export const RunListItem = z.object({
   meanTotalMs: z.number().nullable(),
   thresholds: ThresholdTally,
   group: RunGroupRef.nullable().default(null),
+  name: z.string().nullable().optional(),
+  note: z.string().nullable().optional(),
   /** why this run cannot be read in full (a damaged page of the database); absent when it can */
   damaged: z.string().optional(),
 });

@@ -62,7 +62,7 @@ function thresholdTally(r: Row, where: string): { passed: number; failed: number
 
 // Per-run aggregates as correlated subqueries, so only the runs inside the limit pay for them.
 function listSql(andWhere: string): string {
-  return `SELECT r.id, r.scenario_name, r.title, r.status, r.quick, r.created_at, r.duration_ms, r.engine, r.group_id, r.group_index,
+  return `SELECT r.id, r.scenario_name, r.title, r.status, r.quick, r.created_at, r.duration_ms, r.engine, r.group_id, r.group_index, r.name, r.note,
          (SELECT coalesce(sum(p.count), 0) FROM phases p JOIN targets t ON t.id = p.target_id WHERE t.run_id = r.id) AS requests,
          (SELECT coalesce(sum(p.count - p.ok), 0) FROM phases p JOIN targets t ON t.id = p.target_id WHERE t.run_id = r.id) AS errors,
          (SELECT sum(json_extract(p.total_json, '$.mean') * json_extract(p.total_json, '$.count')) / nullif(sum(json_extract(p.total_json, '$.count')), 0)
@@ -73,7 +73,7 @@ function listSql(andWhere: string): string {
          (SELECT count(*) FROM runs g WHERE g.group_id = r.group_id) AS group_size
        FROM runs r
        WHERE (@status IS NULL OR r.status = @status)
-         AND (@text IS NULL OR r.scenario_name LIKE @like ESCAPE '\\' OR r.title LIKE @like ESCAPE '\\' OR CAST(r.id AS TEXT) = @text)
+         AND (@text IS NULL OR r.scenario_name LIKE @like ESCAPE '\\' OR r.title LIKE @like ESCAPE '\\' OR r.name LIKE @like ESCAPE '\\' OR CAST(r.id AS TEXT) = @text)
          ${andWhere}
        ORDER BY r.id DESC
        LIMIT @limit`;
@@ -104,6 +104,8 @@ function listItems(found: unknown[]): RunListItem[] {
       meanTotalMs: optNum(r, 'mean_total', where),
       thresholds: thresholdTally(r, where),
       group: listGroup(r, where),
+      name: optStr(r, 'name', where),
+      note: optStr(r, 'note', where),
     };
   });
   const parsed = RunListItem.array().safeParse(candidates);
@@ -240,6 +242,8 @@ export class RunReader {
       report: json(r, 'report_json', where) ?? [],
       thresholds: this.thresholdStore.forRun(runId),
       group: this.groupOf(optNum(r, 'group_id', where), optNum(r, 'group_index', where)),
+      name: optStr(r, 'name', where),
+      note: optStr(r, 'note', where),
     };
     const parsed = RunSummary.safeParse(candidate);
     if (!parsed.success) throw schemaError(where, parsed.error.issues);

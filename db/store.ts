@@ -80,6 +80,17 @@ export interface NewTarget {
 }
 
 /** Fields left out are left as they are. */
+export interface RunAnnotation {
+  name?: string | null;
+  note?: string | null;
+}
+
+// A blank name or note means "none", so a cleared field is null, not ''.
+function blankToNull(text: string | null | undefined): string | null {
+  const trimmed = text?.trim() ?? '';
+  return trimmed === '' ? null : trimmed;
+}
+
 export interface TargetUpdate {
   status?: TargetStatus;
   reason?: string | null;
@@ -110,6 +121,8 @@ export interface Store {
   savePhase(targetId: number, phase: PhaseResult, histograms: HistogramSet): void;
   /** Replaces a run's engine note (a k6 run learns what it dropped only at its end). */
   setEngineNote(runId: number, note: string | null): void;
+  /** Sets a run's user-given name and/or note (undefined: unchanged; null or blank: cleared). */
+  annotateRun(runId: number, annotation: RunAnnotation): { name: string | null; note: string | null };
   /** Threshold results of a server run, appended (one call per phase as it ends). */
   saveThresholds(targetId: number, results: readonly ThresholdResult[]): void;
   insertWindows(batch: readonly WindowInput[]): void;
@@ -215,6 +228,9 @@ function prepareStatements(db: Database.Database) {
     insertSample: db.prepare('INSERT INTO samples (target_id, t_ms, cpu, rss, processes, busy, queue) VALUES (?, ?, ?, ?, ?, ?, ?)'),
     deleteRun: db.prepare('DELETE FROM runs WHERE id = ?'),
     setEngineNote: db.prepare('UPDATE runs SET engine_note = ? WHERE id = ?'),
+    annotate: db.prepare<[{ name: string | null; setName: number; note: string | null; setNote: number; id: number }], { name: string | null; note: string | null }>(
+      'UPDATE runs SET name = CASE WHEN @setName THEN @name ELSE name END, note = CASE WHEN @setNote THEN @note ELSE note END WHERE id = @id RETURNING name, note',
+    ),
     setGroup: db.prepare('UPDATE runs SET group_id = ?, group_index = ? WHERE id = ?'),
     runSource: db.prepare('SELECT quick, source_text, source_set_json, library_version_id FROM runs WHERE id = ?'),
     storedRows: db.prepare('SELECT count(*) FROM requests WHERE target_id = ?').pluck(),
@@ -354,6 +370,13 @@ class SqliteStore implements Store {
 
   setEngineNote(runId: number, note: string | null): void {
     if (this.writing(() => this.stmt.setEngineNote.run(note, runId)).changes === 0) throw runNotFound(runId);
+  }
+
+  annotateRun(runId: number, annotation: RunAnnotation): { name: string | null; note: string | null } {
+    const { name, note } = annotation;
+    const row = this.writing(() => this.stmt.annotate.get({ name: blankToNull(name), setName: name === undefined ? 0 : 1, note: blankToNull(note), setNote: note === undefined ? 0 : 1, id: runId }));
+    if (row === undefined) throw runNotFound(runId);
+    return { name: row.name, note: row.note };
   }
 
   groupRuns(runIds: readonly number[]): number {

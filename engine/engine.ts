@@ -70,6 +70,7 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
       }
       return { deleted: store.deleteRun(runId) };
     },
+    'runs:annotate': async ({ runId, name, note }) => store.annotateRun(runId, { name, note }),
     'runs:group': async ({ runIds }) => ({ groupId: store.groupRuns(runIds) }),
     'runs:export': async ({ runId, format }) => (await import('./export/export-run.js')).exportRun(store, runId, format),
     'runs:exportCompare': async ({ runIds, format }) => (await import('./export/export-run.js')).exportCompare(store, runIds, format),

@@ -15,6 +15,7 @@ export const verbs: Readonly<Record<string, () => Promise<Register>>> = {
   'export-k6': async () => (await import('./export-k6.js')).registerExportK6,
   'import-k6': async () => (await import('./import-k6.js')).registerImportK6,
   delete: async () => (await import('./delete.js')).registerDelete,
+  annotate: async () => (await import('./annotate.js')).registerAnnotate,
   scenarios: async () => (await import('./scenarios.js')).registerScenarios,
   validate: async () => (await import('./validate.js')).registerValidate,
   servers: async () => (await import('./servers.js')).registerServers,

@@ -17,7 +17,7 @@ export function registerList(program: Command): void {
     .command('list')
     .description('list the stored runs, newest first')
     .option('--status <status>', `only runs with this status (${RunStatus.options.join(', ')})`)
-    .option('--text <text>', 'only runs whose scenario name or title contains this')
+    .option('--text <text>', 'only runs whose scenario name, title or run name contains this')
     .option('--limit <n>', 'at most this many', '50')
     .option('--json', 'print JSON', false)
     .addOption(dbOption())
@@ -31,13 +31,15 @@ export function registerList(program: Command): void {
         if (opts.json) return void process.stdout.write(JSON.stringify(runs, null, 2) + '\n');
         if (runs.length === 0) return void process.stdout.write('no runs stored yet; `loadscope run <scenario>` makes one\n');
         const rows = runs.map((r) => [
-          String(r.id), r.scenarioName + (r.quick ? ' (quick)' : ''), r.createdAt.replace('T', ' ').slice(0, 19), statusText(r),
+          String(r.id), (r.name == null ? '' : `${r.name} - `) + r.scenarioName + (r.quick ? ' (quick)' : ''), r.createdAt.replace('T', ' ').slice(0, 19), statusText(r),
           fmtDuration(r.durationMs), fmtNum(r.requests), fmtNum(r.errors), fmtMs(r.meanTotalMs), r.servers.join(', '),
           r.group === null ? '' : `${r.group.id} (${r.group.index + 1} of ${r.group.size})`,
         ]);
         process.stdout.write(textTable(['id', 'scenario', 'created', 'status', 'duration', 'requests', 'errors', 'mean total (ms)', 'servers', 'group'], rows) + '\n');
         // a damaged run is listed with the others, and why it cannot be read is said under the table
         for (const r of runs) if (r.damaged !== undefined) process.stdout.write(`damaged: ${r.damaged}\n`);
+        // a note is long and multi-line: its first line under the table, `show` prints it whole
+        for (const r of runs) if (r.note != null) process.stdout.write(`note on ${r.id}: ${r.note.split('\n')[0]!.slice(0, 120)}${r.note.length > 120 || r.note.includes('\n') ? ' ...' : ''}\n`);
       });
     });
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { capacityJson, formatCapacity, storedCapacity } from '../format/capacity.js';
 import { formatReportTables } from '../format/report.js';
+import { terminalSafeInline } from '../format/terminal-safe.js';
 import { formatRunSummary, runSummaryJson } from '../format/run-summary.js';
 import { LoadscopeError } from '../../contract/errors.js';
 import { groupFigures } from '../../contract/group-stats.js';
@@ -23,8 +24,11 @@ export function registerShow(program: Command): void {
         const run = await engine.handlers['runs:get']({ runId });
         // a capacity search's figures, judged from the stored steps the way the engine judged them
         const capacity = await storedCapacity(run, () => engine.handlers['runs:windows']({ runId }));
-        if (opts.json) return void process.stdout.write(JSON.stringify({ ...runSummaryJson(run), ...(capacity && { capacity: capacityJson(capacity) }) }, null, 2) + '\n');
+        if (opts.json) return void process.stdout.write(JSON.stringify({ ...runSummaryJson(run), name: run.name ?? null, note: run.note ?? null, ...(capacity && { capacity: capacityJson(capacity) }) }, null, 2) + '\n');
+        if (run.name != null) process.stdout.write(`Name: ${terminalSafeInline(run.name)}\n`);
         process.stdout.write(formatRunSummary(run) + '\n');
+        // the note as written, its lines kept (the stream guard escapes control codes)
+        if (run.note != null) process.stdout.write('\nNote:\n' + run.note.split('\n').map((line) => `  ${line}`).join('\n') + '\n');
         if (capacity && capacity.length > 0) process.stdout.write('\n' + formatCapacity(capacity) + '\n');
         if (run.report.length > 0) process.stdout.write('\n' + formatReportTables(run.report) + '\n');
       });

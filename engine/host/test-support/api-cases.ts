@@ -48,6 +48,7 @@ export function createFakeEngine(): FakeEngine {
     'runs:requests': async () => notFaked('runs:requests'),
     'runs:compare': async () => notFaked('runs:compare'),
     'runs:delete': async () => notFaked('runs:delete'),
+    'runs:annotate': async () => notFaked('runs:annotate'),
     'runs:group': async () => notFaked('runs:group'),
     'runs:export': async () => notFaked('runs:export'),
     'k6:status': async () => notFaked('k6:status'),

@@ -1,0 +1,48 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { migrate } from './migrate.js';
+import { MIGRATIONS } from './migrations/index.js';
+import { openStore } from './store.js';
+import { newRun, tempDir } from './test-support/factories.js';
+
+// A run's user-given name and note (migration 9): kept across reopen, cleared by null or blank,
+// left alone when not given, found by the list's text filter.
+
+let tmp: ReturnType<typeof tempDir>;
+beforeEach(() => {
+  tmp = tempDir();
+});
+afterEach(() => {
+  tmp.remove();
+});
+
+describe('run name and note', () => {
+  it('a version 8 database keeps its runs, which have no name or note until given one', () => {
+    mkdirSync(dirname(tmp.dbPath), { recursive: true });
+    const raw = new Database(tmp.dbPath);
+    migrate(raw, MIGRATIONS.slice(0, 8));
+    raw.prepare(`INSERT INTO runs (id, scenario_name, title, status, quick, created_at, scenario_json, raw_cap) VALUES (1, 's', 't', 'completed', 0, '2025-01-01T00:00:00.000Z', '{}', 10)`).run();
+    raw.close();
+    const store = openStore(tmp.dbPath);
+    expect(store.getRun(1)).toMatchObject({ title: 't', name: null, note: null });
+    expect(store.annotateRun(1, { name: 'baseline', note: 'before the pool change' })).toEqual({ name: 'baseline', note: 'before the pool change' });
+    store.close();
+  });
+
+  it('are stored, trimmed, cleared by null or blank and left alone when absent', () => {
+    const store = openStore(tmp.dbPath);
+    const id = store.createRun(newRun());
+    expect(store.annotateRun(id, { name: '  <b>fast</b> & "quoted"  ' })).toEqual({ name: '<b>fast</b> & "quoted"', note: null });
+    expect(store.annotateRun(id, { note: 'line 1\nline 2' })).toEqual({ name: '<b>fast</b> & "quoted"', note: 'line 1\nline 2' });
+    store.close();
+    const again = openStore(tmp.dbPath);
+    expect(again.getRun(id)).toMatchObject({ name: '<b>fast</b> & "quoted"', note: 'line 1\nline 2' });
+    expect(again.listRuns()[0]).toMatchObject({ id, name: '<b>fast</b> & "quoted"', note: 'line 1\nline 2' });
+    expect(again.listRuns({ text: 'fast' }).map((r) => r.id)).toEqual([id]);
+    expect(again.annotateRun(id, { name: '   ', note: null })).toEqual({ name: null, note: null });
+    expect(() => again.annotateRun(id + 1, { name: 'x' })).toThrow(/run/i);
+    again.close();
+  });
+});
