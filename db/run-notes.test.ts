@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { calls } from '../contract/api.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { openStore } from './store.js';
@@ -44,5 +45,13 @@ describe('run name and note', () => {
     expect(again.annotateRun(id, { name: '   ', note: null })).toEqual({ name: null, note: null });
     expect(() => again.annotateRun(id + 1, { name: 'x' })).toThrow(/run/i);
     again.close();
+  });
+
+  it('are limited by the call: a name to 200 characters, a note to 4000', () => {
+    const request = calls['runs:annotate'].request;
+    expect(request.safeParse({ runId: 1, name: 'x'.repeat(200), note: 'y'.repeat(4000) }).success).toBe(true);
+    expect(request.safeParse({ runId: 1, name: 'x'.repeat(201) }).success).toBe(false);
+    expect(request.safeParse({ runId: 1, note: 'y'.repeat(4001) }).success).toBe(false);
+    expect(request.safeParse({ runId: 1, name: null, note: null }).success).toBe(true);
   });
 });

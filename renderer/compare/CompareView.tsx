@@ -78,7 +78,7 @@ export function CompareView({ runIds, setRunIds }: { runIds: number[]; setRunIds
     for (const r of data?.runs ?? []) for (const t of r.targets) for (const p of t.phases) if (!names.has(p.index)) names.set(p.index, p.name);
     return [...names].sort((a, b) => a[0] - b[0]);
   }, [data]);
-  const titles = useMemo(() => new Map((data?.runs ?? []).map((r) => [r.id, r.title])), [data]);
+  const titles = useMemo(() => new Map((data?.runs ?? []).map((r) => [r.id, r.name ?? r.title])), [data]);
   const runColors = runIds.map((id) => groups.find((g) => g.runId === id)?.color ?? '#8b95a7');
 
   return (

@@ -38,7 +38,7 @@ export function RunChips({ runIds, colors, titles, setRunIds }: { runIds: readon
         <option value="">+ add a run…</option>
         {addable.map((r) => (
           <option key={r.id} value={r.id}>
-            #{r.id} {r.title}{r.engine === 'k6' ? ' (k6)' : ''} · {r.status} · {formatDate(r.createdAt)}
+            #{r.id} {r.name ?? r.title}{r.engine === 'k6' ? ' (k6)' : ''} · {r.status} · {formatDate(r.createdAt)}
           </option>
         ))}
       </select>

@@ -28,7 +28,7 @@ export function HistoryView({ runId, open, compare, openScenario, runAgain }: Hi
   const { runs, error: listError, reload } = useRunList(text, status);
   const sorted = useMemo(() => (runs === null ? [] : sortRuns(runs, sort)), [runs, sort]);
 
-  if (runId !== null) return <RunDetail runId={runId} back={() => open(null)} compareWith={(id) => compare([id])} openScenario={openScenario} runAgain={runAgain} />;
+  if (runId !== null) return <RunDetail key={runId} runId={runId} back={() => open(null)} compareWith={(id) => compare([id])} openScenario={openScenario} runAgain={runAgain} />;
 
   const remove = (id: number) => {
     api.invoke('runs:delete', { runId: id }).then(
@@ -78,7 +78,7 @@ export function HistoryView({ runId, open, compare, openScenario, runAgain }: Hi
       {runs !== null && runs.length === 0 ? (
         <Empty>{text !== '' || status !== '' ? 'No run matches this filter.' : 'No runs stored yet. Start one from the Run view.'}</Empty>
       ) : (
-        <RunTable runs={sorted} selected={selected} toggle={toggle} open={(id) => open(id)} remove={remove} runAgain={runAgain} sort={sort} sortBy={(key) => setSort((s) => nextSort(s, key))} />
+        <RunTable runs={sorted} selected={selected} toggle={toggle} open={(id) => open(id)} remove={remove} runAgain={runAgain} renamed={reload} sort={sort} sortBy={(key) => setSort((s) => nextSort(s, key))} />
       )}
     </div>
   );

@@ -1,10 +1,11 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { CapacitySection } from '../capacity/CapacitySection';
 import { fromStored } from '../run/run-data';
 import { RunCharts } from '../run/RunCharts';
 import { RunResults } from '../run/RunResults';
 import { useStoredRun } from '../run/useRunSummary';
 import { Empty, ErrorBox } from '../ui/widgets';
+import { RunAnnotation, type Annotation } from './RunAnnotation';
 
 /** A stored run, shown as the Run view shows a run that just ended. */
 export interface RunDetailProps {
@@ -20,6 +21,11 @@ export interface RunDetailProps {
 export function RunDetail({ runId, back, compareWith, openScenario, runAgain }: RunDetailProps) {
   const { run, error } = useStoredRun(runId, true);
   const series = useMemo(() => (run === null ? null : fromStored(run.summary, run.windows, run.samples)), [run]);
+  // what was saved on this page; until then what the run was loaded with
+  const [saved, setSaved] = useState<Annotation | null>(null);
+  const annotation = saved ?? { name: run?.summary.name ?? null, note: run?.summary.note ?? null };
+  // the results header shows the run's own name, when it has one, in place of the scenario title
+  const shown = useMemo(() => (run === null ? null : { ...run.summary, title: annotation.name ?? run.summary.title }), [run, annotation.name]);
   return (
     <div className="view detail-view" data-testid="run-detail">
       <div className="view-head">
@@ -39,9 +45,10 @@ export function RunDetail({ runId, back, compareWith, openScenario, runAgain }: 
       </div>
       <ErrorBox message={error} />
       {run === null && error === null && <Empty>Loading run #{runId}…</Empty>}
-      {run !== null && series !== null && (
+      {run !== null && series !== null && shown !== null && (
         <>
-          <RunResults summary={run.summary} showHeader />
+          <RunAnnotation runId={runId} title={run.summary.title} annotation={annotation} saved={setSaved} />
+          <RunResults summary={shown} showHeader />
           <CapacitySection summary={run.summary} windows={run.windows} samples={run.samples} />
           <h2 className="section-title">Over time</h2>
           <RunCharts series={series} version={0} live={false} engine={run.summary.engine} />

@@ -3,6 +3,7 @@ import type { RunListItem } from '../../contract/results';
 import { count, formatDate, formatDuration, num } from '../ui/format';
 import { RunStatusBadge, ThresholdTallyBadge } from '../thresholds/ThresholdBadges';
 import { verdictOf, type RunSort, type SortKey } from './run-sort';
+import { RenameRow } from './RenameRow';
 
 export interface RunTableProps {
   runs: readonly RunListItem[];
@@ -13,6 +14,8 @@ export interface RunTableProps {
   runAgain: (id: number) => void;
   sort: RunSort;
   sortBy: (key: SortKey) => void;
+  /** a run was renamed in its row */
+  renamed: () => void;
 }
 
 /** The listed runs of a group of repeated runs, in their order. */
@@ -39,8 +42,9 @@ function SortHead({ k, sort, sortBy, className, children }: { k: SortKey; sort: 
 }
 
 /** The run list; deleting asks for a confirmation in the row itself. */
-export function RunTable({ runs, selected, toggle, open, remove, runAgain, sort, sortBy }: RunTableProps) {
+export function RunTable({ runs, selected, toggle, open, remove, runAgain, sort, sortBy, renamed }: RunTableProps) {
   const [confirming, setConfirming] = useState<number | null>(null);
+  const [renaming, setRenaming] = useState<number | null>(null);
   const head = { sort, sortBy };
   return (
     <div className="table-wrap panel">
@@ -78,12 +82,23 @@ export function RunTable({ runs, selected, toggle, open, remove, runAgain, sort,
                 <input type="checkbox" checked={selected.includes(r.id)} onChange={() => toggle(r.id)} aria-label={`select run ${r.id}`} />
               </td>
               <td className="left title-cell">
-                <button type="button" className="btn-link strong" onClick={() => open(r.id)} title={`open run #${r.id}`} data-testid="run-title">
-                  {r.title}
-                </button>
+                {renaming === r.id ? (
+                  <RenameRow runId={r.id} name={r.name ?? null} done={() => setRenaming(null)} renamed={renamed} />
+                ) : (
+                  <span className="run-name-line">
+                    <button type="button" className="btn-link strong" onClick={() => open(r.id)} title={`open run #${r.id}`} data-testid="run-title">
+                      {r.name ?? r.title}
+                    </button>{' '}
+                    <button type="button" className="btn-link small rename-link" onClick={() => setRenaming(r.id)} aria-label={`rename run ${r.id}`} title="rename this run" data-testid="rename-row">
+                      ✎
+                    </button>
+                  </span>
+                )}
                 <div className="muted small">
                   #{r.id}
+                  {r.name != null ? ` · ${r.title}` : ''}
                   {r.scenarioName !== r.title ? ` · ${r.scenarioName}` : ''}
+                  {r.note != null && <span title={r.note} data-testid="run-has-note"> · note</span>}
                   {` · ${r.servers.join(', ')}`}
                   {r.quick ? ' · quick' : ''}
                   {r.damaged !== undefined && <span className="bad" title={r.damaged} data-testid="run-damaged"> · damaged</span>}
