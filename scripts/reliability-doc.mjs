@@ -13,11 +13,14 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The areas, in the order the document shows them. */
 export const RELIABILITY_TESTS = [
-  ['Hostile input: the browser host', ['cli/host/ws-frames.test.ts', 'cli/host/host-property.test.ts', 'cli/host/open-browser.test.ts']],
-  ['Hostile input: scenarios', ['engine/scenario/limits.test.ts', 'engine/scenario/validate-property.test.ts']],
+  ['Hostile input: the browser host', ['cli/host/ws-frames.test.ts', 'cli/host/host-property.test.ts', 'cli/host/host-faults.test.ts', 'cli/host/open-browser.test.ts']],
+  ['Hostile input: scenarios', ['engine/scenario/limits.test.ts', 'engine/scenario/validate-property.test.ts', 'engine/scenario/prototype-keys.test.ts', 'engine/scenario/base-url.test.ts']],
+  ['Hostile input: imports', ['engine/k6/import/import-limits.test.ts', 'cli/commands/import-limits.test.ts']],
+  ['Generated code: k6 scripts and manifests', ['engine/k6/k6-script-injection.test.ts', 'engine/k6/k6-real-guard.test.ts', 'engine/k6/k6-block-list.test.ts']],
+  ['Terminal output', ['cli/terminal-text.test.ts', 'cli/format/terminal-safe.test.ts']],
   ['Load only to this machine, commands only with consent', ['engine/net/target-guard.test.ts', 'engine/run/consent.test.ts', 'renderer/run/start-with-consent.test.ts']],
   ['Signals', ['cli/signals.test.ts']],
-  ['Faults mid-run', ['engine/run/faults.test.ts', 'engine/run/orchestrator.test.ts', 'engine/supervisor/orphans.test.ts']],
+  ['Faults mid-run and in the store', ['engine/run/faults.test.ts', 'engine/run/store-damage.test.ts', 'engine/run/orchestrator.test.ts', 'engine/supervisor/orphans.test.ts']],
   ['Small inputs, exports and rendering', ['cli/small-inputs.test.ts', 'renderer/charts/tooltip-html.test.ts']],
   ['Electron', ['electron/electronegativity.test.ts', 'electron/shell.test.ts']],
 ];
@@ -59,7 +62,9 @@ function main() {
     'test fails without the protection it names. Limits: a scenario is at most 1 MiB of text, 64 levels',
     'of nesting, 64 servers, 64 phases, 256 request templates per phase, 1000 matrix cells, 1000 server',
     'runs (cells x servers) and 64 MB expanded; a page sends the browser host at most 4096 bytes per',
-    'WebSocket message; a call body is at most 4 MiB.',
+    'WebSocket message; a call body is at most 4 MiB. An imported k6 result line is at most 1 MiB, a',
+    'gzip expands to at most 200 times its size (64 MiB at least), an import holds at most 1,000 server',
+    'runs; `scenarios import` reads at most 1 MiB + 1 byte of any file, stream or device.',
     '',
   ];
   let failed = 0;
