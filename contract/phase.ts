@@ -1,4 +1,5 @@
 import type { BurstPhase, ClosedPhase, Executor, Phase, RampingUsersPhase, RatePhase, SequentialPhase } from './scenario.js';
+import { kindRegistry } from './kind-registry.js';
 
 // The one owner of what a phase IS, worked out from its fields: its default name, its planned
 // length, the requests it is expected to make, when its arrivals end, its progress plan, its ramp
@@ -65,15 +66,20 @@ const plural = (value: number, text: string, one: string, many: string) => `${te
 const totalMs = (p: RampingUsersPhase) => p.stages.reduce((sum, s) => sum + s.durationMs, 0);
 const think = (p: { thinkMs: number }, w: PhaseWords) => (p.thinkMs > 0 ? `, ${w.n('thinkMs', p.thinkMs)} ms think` : '');
 
+/** A phase bounded by its count of requests, sent with no think time and no ramp (burst, sequential). */
+const counted = {
+  plannedMs: () => null,
+  expectedRequests: (p: { count: number; clients: number }) => p.count * p.clients,
+  arrivalsEndMs: () => null,
+  plan: (p: { count: number; clients: number }) => ({ kind: 'requests', requests: p.count * p.clients }) as const,
+  thinkMs: () => 0,
+  ramp: () => undefined,
+};
+
 const burst: PhaseKind<BurstPhase> = {
   executor: 'burst',
   slots: (p) => p.count,
-  plannedMs: () => null,
-  expectedRequests: (p) => p.count * p.clients,
-  arrivalsEndMs: () => null,
-  plan: (p) => ({ kind: 'requests', requests: p.count * p.clients }),
-  thinkMs: () => 0,
-  ramp: () => undefined,
+  ...counted,
   describe: (p, w) => `${plural(p.count, w.n('count', p.count), 'request', 'requests')} at once`,
 };
 
@@ -111,12 +117,7 @@ const rate: PhaseKind<RatePhase> = {
 const sequential: PhaseKind<SequentialPhase> = {
   executor: 'sequential',
   slots: () => 1,
-  plannedMs: () => null,
-  expectedRequests: (p) => p.count * p.clients,
-  arrivalsEndMs: () => null,
-  plan: (p) => ({ kind: 'requests', requests: p.count * p.clients }),
-  thinkMs: () => 0,
-  ramp: () => undefined,
+  ...counted,
   describe: (p, w) => `${plural(p.count, w.n('count', p.count), 'request', 'requests')} one after another`,
 };
 
@@ -137,19 +138,16 @@ const rampingUsers: PhaseKind<RampingUsersPhase> = {
 };
 
 const BUILT_IN: { readonly [K in Executor]: PhaseKind<Extract<Phase, { executor: K }>> } = { burst, closed, rate, sequential, 'ramping-users': rampingUsers };
-// held untyped: each entry's phase type is its own; phaseKind() is where the executor name picks it
-const kinds = new Map<string, object>(Object.entries(BUILT_IN));
+const kinds = kindRegistry(BUILT_IN);
 
 /** Adds an executor kind made in-process (a test's toy executor); the built-in ones are above. */
 export function registerPhaseKind<P extends PhaseBase>(kind: PhaseKind<P>): void {
-  kinds.set(kind.executor, kind);
+  kinds.add(kind.executor, kind);
 }
 
 /** The facts of a phase's executor kind. */
 export function phaseKind<P extends PhaseBase>(p: P): PhaseKind<P> {
-  const kind = kinds.get(p.executor);
-  if (kind === undefined) throw new Error(`unknown executor '${p.executor}'`);
-  return kind as unknown as PhaseKind<P>;
+  return kinds.get(p.executor) as PhaseKind<P>;
 }
 
 /** The name a phase goes by: its own, else `phase <n>` (index from 0). */

@@ -1,4 +1,5 @@
 import type { PhaseBase } from '../../../contract/phase.js';
+import { kindRegistry } from '../../../contract/kind-registry.js';
 import type { Executor, Phase } from '../../../contract/scenario.js';
 import { burst } from './burst/burst.js';
 import { closed } from './closed/closed.js';
@@ -18,17 +19,14 @@ const BUILT_IN: { readonly [K in Executor]: ExecutorModule<Extract<Phase, { exec
   sequential,
   'ramping-users': rampingUsers,
 };
-// held untyped: each module's phase type is its own; executorOf() is where the executor name picks it
-const modules = new Map<string, object>(Object.entries(BUILT_IN));
+const modules = kindRegistry(BUILT_IN);
 
 /** Adds a state machine made in-process (a test's toy executor), beside registerPhaseKind. */
 export function registerExecutor<P extends PhaseBase>(module: ExecutorModule<P>): void {
-  modules.set(module.kind, module);
+  modules.add(module.kind, module);
 }
 
 /** The state machine module of a phase's executor. */
 export function executorOf<P extends PhaseBase>(phase: P): ExecutorModule<P> {
-  const module = modules.get(phase.executor);
-  if (module === undefined) throw new Error(`unknown executor '${phase.executor}'`);
-  return module as unknown as ExecutorModule<P>;
+  return modules.get(phase.executor) as ExecutorModule<P>;
 }
