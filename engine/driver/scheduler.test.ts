@@ -21,19 +21,29 @@ function item(due: number, log: string[], name: string): Timed & { ran: number }
 
 describe('scheduler', () => {
   it('runs work woken during a pending nap before later work, never before its due time', async () => {
-    const s = new Scheduler();
-    const log: string[] = [];
-    const start = nowUs();
-    const late = item(start + 1400, log, 'late');
-    s.add(late); // within the spin window: a setImmediate turn is pending, napping towards +1400 µs
-    const soon = item(start + 300, log, 'soon');
-    s.add(soon);
-    const deadline = Date.now() + 10_000;
-    while (late.ran < 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 1));
-    s.stop();
-    expect(log).toEqual(['soon', 'late']);
-    expect(soon.ran).toBeGreaterThanOrEqual(start + 300);
-    expect(late.ran).toBeGreaterThanOrEqual(start + 1400);
+    // A busy machine may come back to this thread only after both are due (then one turn runs both,
+    // in either order): so each try checks what holds at any speed, and some try must show the woken
+    // work run promptly, long before the later work was due (a turn that napped towards the later
+    // work would run it at +1350 µs at the earliest).
+    let prompt = 0;
+    for (let attempt = 0; attempt < 200 && prompt === 0; attempt++) {
+      const s = new Scheduler();
+      const log: string[] = [];
+      const start = nowUs();
+      const late = item(start + 1400, log, 'late');
+      s.add(late); // within the spin window: a setImmediate turn is pending, napping towards +1400 µs
+      const soon = item(start + 300, log, 'soon');
+      s.add(soon);
+      const deadline = Date.now() + 10_000;
+      while (late.ran < 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 1));
+      s.stop();
+      expect(log.sort()).toEqual(['late', 'soon']);
+      expect(soon.ran).toBeGreaterThanOrEqual(start + 300);
+      expect(late.ran).toBeGreaterThanOrEqual(start + 1400);
+      expect(soon.ran).toBeLessThanOrEqual(late.ran);
+      if (soon.ran < start + 1000) prompt++;
+    }
+    expect(prompt, 'the woken work never ran before +1000 µs in 200 tries').toBeGreaterThan(0);
   });
 
   it('naps only while nothing is in flight: with requests in flight a turn never sleeps the thread', async () => {
