@@ -7,9 +7,11 @@ import type { ErrorKind, LatencyStats, RequestPoint } from './results.js';
 // means. Offsets are the columns' positions here; nothing else writes them by hand.
 //
 //   request row (Float64Array, REQUEST_STRIDE numbers a row):
-//   ┌──────────┬───────────┬────────────┬────────┬─────────────┬────────┬────────┬───────┬───────┬──────────────┬──────────────┐
-//   │ phaseIdx │ clientIdx │ intendedUs │ sentUs │ firstByteUs │ doneUs │ status │ bytes │ error │ serverWaitUs │ serverProcUs │
-//   └──────────┴───────────┴────────────┴────────┴─────────────┴────────┴────────┴───────┴───────┴──────────────┴──────────────┘
+//   ┌──────────┬───────────┬────────────┬────────┬─────────────┬────────┬────────┬───────┬───────┬──────────────┬──────────────┬─────────────┐
+//   │ phaseIdx │ clientIdx │ intendedUs │ sentUs │ firstByteUs │ doneUs │ status │ bytes │ error │ serverWaitUs │ serverProcUs │ templateIdx │
+//   └──────────┴───────────┴────────────┴────────┴─────────────┴────────┴────────┴───────┴───────┴──────────────┴──────────────┴─────────────┘
+//
+// templateIdx comes last so the older columns keep their offsets (it was added in db migration 10).
 //
 // Times are microseconds on the driver's monotonic clock from the server run's t0. NaN in the packed
 // form is null in the object form (sent: never reached a socket; firstByte: no response headers;
@@ -38,6 +40,7 @@ export const REQUEST_COLUMNS = [
   { name: 'error', sql: 'error', unit: 'error kind', nullable: true, doc: 'error kind, none when ok' },
   { name: 'serverWaitUs', sql: 'server_wait_us', unit: 'us', nullable: true, doc: "the server's Server-Timing wait" },
   { name: 'serverProcUs', sql: 'server_proc_us', unit: 'us', nullable: true, doc: "the server's Server-Timing proc" },
+  { name: 'templateIdx', sql: 'template_idx', unit: 'index', nullable: false, doc: "the request template (endpoint), by its index in its phase's requests" },
 ] as const satisfies readonly RequestColumn[];
 
 export type RequestColumnName = (typeof REQUEST_COLUMNS)[number]['name'];

@@ -43,14 +43,11 @@ export type LatencyStats = z.infer<typeof LatencyStats>;
 export const WindowLatency = z.object({ mean: z.number(), p50: z.number(), p90: z.number(), p99: z.number(), max: z.number() });
 export type WindowLatency = z.infer<typeof WindowLatency>;
 
-export const PhaseResult = z.object({
-  index: z.number(),
-  name: z.string(),
-  executor: z.string(),
-  clients: z.number(),
-  /** ms from the server run start */
-  startedMs: z.number(),
-  durationMs: z.number(),
+/**
+ * The figures of a phase, and of each of its endpoints over only that endpoint's requests (made by
+ * the same accumulator code): a figure added here is measured per endpoint too.
+ */
+const phaseFigures = {
   count: z.number(),
   ok: z.number(),
   errors: ErrorCounts,
@@ -62,8 +59,35 @@ export const PhaseResult = z.object({
   serverWait: LatencyStats.nullable(),
   /** sent - intended: how late the load generator was against its own schedule */
   lag: LatencyStats,
+};
+
+/** One endpoint of a phase: a request template, by its name (contract/scenario.ts templateName). */
+export const EndpointResult = z.object({
+  name: z.string(),
+  /** the template's index in its phase's requests: the templateIdx of its request rows */
+  index: z.number(),
+  ...phaseFigures,
+});
+export type EndpointResult = z.infer<typeof EndpointResult>;
+
+export const PhaseResult = z.object({
+  index: z.number(),
+  name: z.string(),
+  executor: z.string(),
+  clients: z.number(),
+  /** ms from the server run start */
+  startedMs: z.number(),
+  durationMs: z.number(),
+  ...phaseFigures,
+  /** per endpoint, in template order; absent in runs stored before endpoints were measured (read: phaseEndpoints) */
+  endpoints: z.array(EndpointResult).optional(),
 });
 export type PhaseResult = z.infer<typeof PhaseResult>;
+
+/** A phase's endpoints; [] for a run stored before they were measured. */
+export function phaseEndpoints(phase: Pick<PhaseResult, 'endpoints'>): EndpointResult[] {
+  return phase.endpoints ?? [];
+}
 
 export const TARGET_STATUSES = ['pending', 'running', 'completed', 'failed', 'cancelled', 'skipped'] as const;
 export const TargetStatus = z.enum(TARGET_STATUSES);

@@ -65,6 +65,7 @@ export const BaseUrl = TargetUrl.superRefine((text, ctx) => {
 });
 
 export const RequestTemplate = z.strictObject({
+  name: z.string().min(1).max(200).optional().describe('the endpoint this request counts under in results and thresholds; defaults to method and path, e.g. "GET /fib"'),
   method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']).default('GET'),
   path: z.string().startsWith('/', 'must start with /').describe('path and query, e.g. /fib?n=35'),
   headers: z.record(z.string(), z.string()).default({}),
@@ -80,11 +81,27 @@ export const RequestTemplate = z.strictObject({
 });
 export type RequestTemplate = z.output<typeof RequestTemplate>;
 
+/** A template's endpoint name: its own name, else method and path ("GET /fib"). The one place this default is made. */
+export function templateName(t: Pick<RequestTemplate, 'name' | 'path'> & { method?: RequestTemplate['method'] | undefined }): string {
+  return t.name ?? `${t.method ?? 'GET'} ${t.path}`;
+}
+
+/** Endpoint names are unique within a phase: results, thresholds and Compare pair by them. */
+const uniqueTemplateNames = (templates: readonly RequestTemplate[], ctx: z.RefinementCtx): void => {
+  const seen = new Map<string, number>();
+  templates.forEach((t, i) => {
+    const name = templateName(t);
+    const first = seen.get(name);
+    if (first === undefined) seen.set(name, i);
+    else ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `requests[${first}] is already named '${name}'; each request of a phase needs its own name` });
+  });
+};
+
 const phaseCommon = {
   name: z.string().min(1).optional().describe('shown in reports; defaults to "phase N"'),
   at: ms('start, in ms from the server run start; absent: when the previous phase ends').optional(),
   clients: z.number().int().min(1).max(64).default(1).describe('independent client groups running this phase at once'),
-  requests: z.array(RequestTemplate).min(1).max(SCENARIO_LIMITS.templates).describe('request templates, picked by weight'),
+  requests: z.array(RequestTemplate).min(1).max(SCENARIO_LIMITS.templates).superRefine(uniqueTemplateNames).describe('request templates, picked by weight'),
   keepAlive: z.boolean().default(true).describe('false: a new connection per request (ApacheBench without -k)'),
   timeoutMs: z.number().int().min(1).max(3_600_000).default(60_000).describe('per-request timeout'),
   maxDurationMs: z.number().int().min(1).max(24 * 3_600_000).default(600_000).describe('hard stop for the phase'),

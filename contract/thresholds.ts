@@ -59,6 +59,7 @@ export const Threshold = z.strictObject({
     .describe('"<metric> <op> <number>", e.g. "total.p99 < 250", "errors.rate < 0.01", "throughput > 900" (times in ms)'),
   phase: z.string().min(1).optional().describe('only this phase (by name, or "phase N"); absent: every phase'),
   server: z.string().min(1).optional().describe('only this server (by label, or architecture); absent: every server'),
+  request: z.string().min(1).optional().describe("only this endpoint (a request's name, or method and path like \"GET /fib\"); absent: the whole phase"),
 });
 export type Threshold = z.output<typeof Threshold>;
 
@@ -69,6 +70,8 @@ export const ThresholdResult = z.object({
   server: z.string(),
   phaseIndex: z.number(),
   phase: z.string(),
+  /** the endpoint it was checked on; absent or null: the whole phase */
+  request: z.string().nullable().optional(),
   check: z.string(),
   metric: z.string(),
   op: z.string(),

@@ -50,6 +50,7 @@ function phaseFromRow(r: Row, where: string): unknown {
     processing: json(r, 'processing_json', where),
     serverWait: json(r, 'server_wait_json', where),
     lag: json(r, 'lag_json', where),
+    endpoints: json(r, 'endpoints_json', where) ?? [],
   };
 }
 

@@ -62,7 +62,7 @@ function optionalUs(value: number): number | null {
   return Number.isFinite(value) ? Math.round(value) : null;
 }
 
-const { phaseIdx, clientIdx, intendedUs, sentUs, firstByteUs, doneUs, status, bytes, error, serverWaitUs, serverProcUs } = COL;
+const { phaseIdx, clientIdx, intendedUs, sentUs, firstByteUs, doneUs, status, bytes, error, serverWaitUs, serverProcUs, templateIdx } = COL;
 
 /** Writes row `row` of `data` into p[k..k+REQUEST_STRIDE]: target_id and the request columns; throws on a bad row. */
 function fill(p: Params, k: number, targetId: number, data: Float64Array, row: number): void {
@@ -83,6 +83,7 @@ function fill(p: Params, k: number, targetId: number, data: Float64Array, row: n
   else throw new LoadscopeError('LS_ERR_INTERNAL', `raw request row ${row} of the batch has error code ${code}; expected -1 or 0..${ERROR_KINDS.length - 1}`);
   p[c + serverWaitUs] = optionalUs(data[o + serverWaitUs]);
   p[c + serverProcUs] = optionalUs(data[o + serverProcUs]);
+  p[c + templateIdx] = required(data[o + templateIdx], 'templateIdx', row);
 }
 
 export class RequestWriter {

@@ -218,8 +218,8 @@ function prepareStatements(db: Database.Database) {
     skipTargets: db.prepare(`UPDATE targets SET status = 'skipped', reason = coalesce(reason, ?) WHERE run_id = ? AND status = 'pending'`),
     savePhase: db.prepare(
       `INSERT OR REPLACE INTO phases (target_id, idx, name, executor, clients, started_ms, duration_ms, count, ok, errors_json, throughput,
-         total_json, wait_json, processing_json, server_wait_json, lag_json, hist_total, hist_wait, hist_processing, hist_server_wait, hist_lag)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         total_json, wait_json, processing_json, server_wait_json, lag_json, hist_total, hist_wait, hist_processing, hist_server_wait, hist_lag, endpoints_json)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     insertWindow: db.prepare(
       `INSERT INTO windows (target_id, t_ms, phase_idx, count, throughput, errors_json, in_flight, total_json, wait_json, processing_json, queued)
@@ -365,6 +365,7 @@ class SqliteStore implements Store {
       h.processing,
       h.serverWait,
       h.lag,
+      p.endpoints === undefined || p.endpoints.length === 0 ? null : toJson(p.endpoints),
     ));
   }
 

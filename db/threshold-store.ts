@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { ThresholdResult } from '../contract/thresholds.js';
-import { num, optNum, rows, schemaError, str } from './sql-read.js';
+import { num, optNum, optStr, rows, schemaError, str } from './sql-read.js';
 
 // Threshold results of each server run, stored as they are checked (when each phase ends).
 
@@ -11,8 +11,8 @@ export class ThresholdStore {
 
   constructor(private readonly db: Database.Database) {
     this.insert = db.prepare(
-      `INSERT OR REPLACE INTO thresholds (target_id, idx, phase_idx, phase, check_text, metric, op, limit_value, measured, passed)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR REPLACE INTO thresholds (target_id, idx, phase_idx, phase, check_text, metric, op, limit_value, measured, passed, request)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.next = db.prepare('SELECT coalesce(max(idx) + 1, 0) FROM thresholds WHERE target_id = ?').pluck();
     this.byRun = db.prepare(
@@ -25,7 +25,7 @@ export class ThresholdStore {
     this.db.transaction(() => {
       let idx = Number(this.next.get(targetId));
       for (const r of results) {
-        this.insert.run(targetId, idx++, r.phaseIndex, r.phase, r.check, r.metric, r.op, r.limit, r.measured, r.passed ? 1 : 0);
+        this.insert.run(targetId, idx++, r.phaseIndex, r.phase, r.check, r.metric, r.op, r.limit, r.measured, r.passed ? 1 : 0, r.request ?? null);
       }
     })();
   }
@@ -38,6 +38,7 @@ export class ThresholdStore {
       server: str(r, 'label', where),
       phaseIndex: num(r, 'phase_idx', where),
       phase: str(r, 'phase', where),
+      request: optStr(r, 'request', where),
       check: str(r, 'check_text', where),
       metric: str(r, 'metric', where),
       op: str(r, 'op', where),

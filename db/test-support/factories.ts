@@ -72,6 +72,7 @@ export function requestRow(i: number, overrides: Partial<RequestRow> = {}): Requ
     error: null,
     serverWaitUs: 50,
     serverProcUs: 600,
+    templateIdx: 0,
     ...overrides,
   };
 }

@@ -30,6 +30,7 @@ const rowArb: fc.Arbitrary<RequestRow> = fc
     serverProcUs: fc.option(us(3_100_000)),
     serverWaitUs: fc.option(us(100_000)),
     error: fc.option(fc.constantFrom(...ERROR_KINDS)),
+    templateIdx: fc.integer({ min: 0, max: 2 }),
   })
   .map((r) => ({
     phaseIdx: 0,
@@ -43,6 +44,7 @@ const rowArb: fc.Arbitrary<RequestRow> = fc
     error: r.error,
     serverWaitUs: r.serverWaitUs,
     serverProcUs: r.serverProcUs,
+    templateIdx: r.templateIdx,
   }));
 
 let db: ReturnType<typeof tempDir>;
