@@ -8,6 +8,9 @@ import { z } from 'zod';
 /** `loadscope run`'s exit code when the run completed but a threshold failed (k6 uses the same). */
 export const THRESHOLD_FAILED_EXIT_CODE = 99;
 
+/** `loadscope run --baseline` and `compare --fail-on`: the run completed but a regression rule failed (contract/regression-rules.ts). */
+export const REGRESSION_FAILED_EXIT_CODE = 98;
+
 const STATS = ['mean', 'min', 'p50', 'p66', 'p75', 'p80', 'p90', 'p95', 'p98', 'p99', 'p999', 'max'] as const;
 export const THRESHOLD_METRICS = [
   'count', 'errors', 'errors.count', 'errors.rate', 'throughput', 'durationMs',
