@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { architectureOptions, type Architecture } from './servers.js';
 import { Threshold } from './thresholds.js';
+import { templateName } from './template-name.js';
+
+export { templateName };
 
 // The scenario format: data, not code. This file is the one source of truth for its TypeScript types
 // and its published JSON Schema (scenarios/scenario.schema.json is generated from it).
@@ -80,11 +83,6 @@ export const RequestTemplate = z.strictObject({
     .describe('a response that does not match counts as a body error'),
 });
 export type RequestTemplate = z.output<typeof RequestTemplate>;
-
-/** A template's endpoint name: its own name, else method and path ("GET /fib"). The one place this default is made. */
-export function templateName(t: Pick<RequestTemplate, 'name' | 'path'> & { method?: RequestTemplate['method'] | undefined }): string {
-  return t.name ?? `${t.method ?? 'GET'} ${t.path}`;
-}
 
 /** Endpoint names are unique within a phase: results, thresholds and Compare pair by them. */
 const uniqueTemplateNames = (templates: readonly RequestTemplate[], ctx: z.RefinementCtx): void => {
