@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import pidtree from 'pidtree';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServerStats, type Architecture, type ArchitectureOptions } from '../contract/servers.js';
-import { get, startServer, stopAll, waitFor } from './test-support/servers.js';
+import { get, send, startServer, stopAll, waitFor } from './test-support/servers.js';
 
 // Every architecture started from dist/ as a real process, every workload checked. Build first
 // (npx tsc -p tsconfig.node.json). Loads stay small: two cores are shared with other test runs.
@@ -71,6 +71,57 @@ describe.each(cases)('$name', ({ architecture, options }) => {
     expect(stats.handled).toBe(6);
     expect(stats.busy).toBe(0);
     if (stats.bucketTotal !== undefined) expect(stats.bucketTotal).toBe(stats.handled);
+  });
+
+  it('serves the bundled API: login, a token that every worker accepts, items, me and echo', async () => {
+    const server = await startServer(architecture, options);
+    const api = `${server.url}/api`;
+
+    const login = await send(`${api}/login`, { json: { user: 'ada', password: 'secret' } });
+    expect(login.status, login.text).toBe(200);
+    const { token } = JSON.parse(login.text) as { token: string };
+    expect(token).toMatch(/^\S+$/);
+    expect(login.timing?.procMs).toBeGreaterThanOrEqual(0);
+    const auth = { Authorization: `Bearer ${token}` };
+
+    // several calls, so that on the pooled architectures other workers than the login's check the token
+    const items = await Promise.all([1, 2, 3, 4].map((id) => send(`${api}/items/${id}`, { headers: auth })));
+    for (const [i, item] of items.entries()) {
+      expect(item.status, item.text).toBe(200);
+      expect(JSON.parse(item.text)).toMatchObject({ id: i + 1, name: `item ${i + 1}`, owner: 'ada' });
+      expect(item.timing).toBeDefined();
+    }
+    expect(JSON.parse((await send(`${api}/me`, { headers: auth })).text)).toEqual({ user: 'ada' });
+
+    const echo = await send(`${api}/echo`, { json: { a: [1, 'two'] }, headers: { ...auth, 'Content-Type': 'application/json', 'X-Trace': 't-1', Cookie: 'no' } });
+    expect(echo.status).toBe(200);
+    expect(JSON.parse(echo.text)).toEqual({
+      method: 'POST',
+      path: '/api/echo',
+      body: { a: [1, 'two'] },
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-trace': 't-1', 'user-agent': expect.any(String), accept: expect.any(String) },
+    });
+
+    // no token, a forged one, a wrong password: 401 (timed work, like any call)
+    const none = await send(`${api}/items/1`, {});
+    expect(none.status).toBe(401);
+    expect(none.timing).toBeDefined();
+    const [user] = token.split('.');
+    expect((await send(`${api}/me`, { headers: { Authorization: `Bearer ${user}.forged` } })).status).toBe(401);
+    expect((await send(`${api}/me`, { headers: { Authorization: token } })).status).toBe(401);
+    const wrong = await send(`${api}/login`, { json: { user: 'ada', password: 'guess' } });
+    expect(wrong.status).toBe(401);
+    expect(JSON.parse(wrong.text)).toEqual({ error: 'wrong user or password' });
+
+    // bad requests: a one-line reason
+    expect((await send(`${api}/login`, { body: '{not json' })).status).toBe(400);
+    expect((await send(`${api}/login`, { json: { user: 'a b', password: 'secret' } })).status).toBe(400);
+    expect((await send(`${api}/items/0`, { headers: auth })).status).toBe(404);
+    expect((await send(`${api}/items/1001`, { headers: auth })).status).toBe(404);
+    expect((await send(`${api}/login`, { method: 'GET' })).status).toBe(405);
+    expect((await send(`${api}/nowhere`, {})).status).toBe(404);
+    const huge = await send(`${api}/echo`, { body: JSON.stringify('x'.repeat(70_000)) });
+    expect(huge.status).toBe(413);
   });
 });
 

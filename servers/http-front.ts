@@ -4,7 +4,8 @@ import { nowMs } from './clock.js';
 import { formatServerTiming, SERVER_TIMING_HEADER } from './server-timing.js';
 import type { Work, WorkDone, WorkResult } from './work.js';
 import { textResult } from './work.js';
-import { parseWorkRequest } from './work-request.js';
+import { API_PREFIX, MAX_API_BODY } from './api-request.js';
+import { parseWorkRequest, type RequestContent } from './work-request.js';
 
 // The HTTP side every architecture shares: parse the request into Work, hand it to the architecture's
 // dispatcher with the accept time, answer with the result and its Server-Timing header. /__stats asks
@@ -26,14 +27,39 @@ function send(req: IncomingMessage, res: ServerResponse, result: WorkResult, wai
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
+/** The API's body as text (null past MAX_API_BODY); other paths never read theirs, so it is drained. */
+function readContent(req: IncomingMessage): Promise<RequestContent | null> {
+  if (!req.url?.startsWith(API_PREFIX)) {
+    // keep-alive connections stay usable
+    req.resume();
+    return Promise.resolve({ headers: req.headers, body: '' });
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_API_BODY) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(size > MAX_API_BODY ? null : { headers: req.headers, body: Buffer.concat(chunks).toString() }));
+    req.on('error', reject);
+  });
+}
+
 async function handle(dispatcher: Dispatcher, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const content = await readContent(req);
+  // accepted once the request is in: a slow upload is the client's time, not the server's queue
   const acceptedMs = nowMs();
+  if (content === null) {
+    send(req, res, textResult(413, `request body over ${MAX_API_BODY} bytes`), 0, 0);
+    return;
+  }
   if (req.url === STATS_PATH || req.url?.startsWith(`${STATS_PATH}?`)) {
     const stats = await dispatcher.stats();
     send(req, res, { status: 200, contentType: 'application/json', body: JSON.stringify(stats) }, 0, 0);
     return;
   }
-  const parsed = parseWorkRequest(req.method, req.url);
+  const parsed = parseWorkRequest(req.method, req.url, content);
   if (!parsed.ok) {
     send(req, res, textResult(parsed.error.status, parsed.error.reason), 0, 0);
     return;
@@ -51,8 +77,6 @@ async function handle(dispatcher: Dispatcher, req: IncomingMessage, res: ServerR
 
 export function createFront(dispatcher: Dispatcher): Server {
   const server = createServer((req, res) => {
-    // The request body is never used; drain it so keep-alive connections stay usable.
-    req.resume();
     handle(dispatcher, req, res).catch((err: unknown) => {
       if (!res.headersSent) send(req, res, textResult(500, err instanceof Error ? err.message : String(err)), 0, 0);
       else res.destroy();

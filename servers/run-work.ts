@@ -1,5 +1,6 @@
 import { nowMs } from './clock.js';
 import { jsonResult, textResult, type Work, type WorkDone, type WorkResult } from './work.js';
+import { runApi } from './workloads/api.js';
 import { fib } from './workloads/fib.js';
 import { sleepBlocking, sleepTimer } from './workloads/sleep.js';
 import { staticBody } from './workloads/static.js';
@@ -29,6 +30,8 @@ async function execute(work: Work): Promise<WorkResult> {
       return { status: 200, contentType: 'application/octet-stream', body: staticBody(work.size) };
     case 'image':
       return runImage(work.index);
+    case 'api':
+      return runApi(work.call);
   }
 }
 

@@ -1,3 +1,5 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { API_PREFIX, parseApiRequest } from './api-request.js';
 import type { Work } from './work.js';
 
 // Turns a request line into Work, or into a 4xx with a one-line reason. Never throws.
@@ -5,6 +7,7 @@ import type { Work } from './work.js';
 //   /sleep?ms=40 | /sleep?min=1000&max=3000  (+ block=1: busy the thread instead of a timer)
 //   /static?size=4096                        (exactly size bytes, <= MAX_STATIC_SIZE; default 4096)
 //   /image[?image=<index>]                   (one of IMAGE_COUNT generated images; default random)
+//   /api/...                                 (login, items, me, echo: see api-request.ts)
 
 export const MAX_FIB_N = 45;
 export const MAX_SLEEP_MS = 120_000;
@@ -12,7 +15,7 @@ export const MAX_STATIC_SIZE = 64 * 1024 * 1024;
 export const IMAGE_COUNT = 8;
 
 export interface RequestError {
-  status: 400 | 404 | 405;
+  status: 400 | 404 | 405 | 413;
   reason: string;
 }
 
@@ -49,7 +52,16 @@ function unknownParam(params: URLSearchParams, allowed: readonly string[]): stri
   return undefined;
 }
 
-export function parseWorkRequest(method: string | undefined, rawUrl: string | undefined): Parsed {
+/** What the API needs beyond the request line (the other workloads read neither). */
+export interface RequestContent {
+  headers: IncomingHttpHeaders;
+  /** the body as text, '' when none */
+  body: string;
+}
+
+const NO_CONTENT: RequestContent = { headers: {}, body: '' };
+
+export function parseWorkRequest(method: string | undefined, rawUrl: string | undefined, content: RequestContent = NO_CONTENT): Parsed {
   let url: URL;
   try {
     url = new URL(rawUrl ?? '/', 'http://localhost');
@@ -58,8 +70,12 @@ export function parseWorkRequest(method: string | undefined, rawUrl: string | un
   }
   const path = url.pathname;
   const params = url.searchParams;
+  if (path.startsWith(API_PREFIX)) {
+    const api = parseApiRequest(method, path, content.headers, content.body);
+    return api.ok ? { ok: true, work: { kind: 'api', call: api.call } } : api;
+  }
   const known = path === '/fib' || path === '/sleep' || path === '/static' || path === '/image';
-  if (!known) return { ok: false, error: { status: 404, reason: `unknown path ${path.slice(0, 80)} (try /fib, /sleep, /static, /image)` } };
+  if (!known) return { ok: false, error: { status: 404, reason: `unknown path ${path.slice(0, 80)} (try /fib, /sleep, /static, /image, /api/login)` } };
   if (method !== 'GET' && method !== 'HEAD') return { ok: false, error: { status: 405, reason: `${method ?? '?'} not allowed: use GET` } };
 
   switch (path) {

@@ -6,7 +6,15 @@ export type Work =
   | { kind: 'fib'; n: number }
   | { kind: 'sleep'; ms: number; block: boolean }
   | { kind: 'static'; size: number }
-  | { kind: 'image'; index: number };
+  | { kind: 'image'; index: number }
+  | { kind: 'api'; call: ApiCall };
+
+/** One call of the bundled API (routes and parsing: api-request.ts; running: workloads/api.ts). */
+export type ApiCall =
+  | { op: 'login'; user: string; password: string }
+  | { op: 'me'; token: string | null }
+  | { op: 'item'; id: number; token: string | null }
+  | { op: 'echo'; method: string; path: string; body: unknown; headers: Record<string, string> };
 
 /** What a workload answers; `body` is a string (JSON) or bytes (static). */
 export interface WorkResult {

@@ -67,6 +67,14 @@ export async function get(url: string): Promise<Answer> {
   return { status: response.status, body, text: body.toString(), timing: parseServerTiming(response.headers.get('server-timing')) };
 }
 
+/** A request with a method, headers and a JSON body (the bundled API's calls). */
+export async function send(url: string, init: { method?: string; headers?: Record<string, string>; json?: unknown; body?: string }): Promise<Answer> {
+  const body = init.json !== undefined ? JSON.stringify(init.json) : init.body;
+  const response = await fetch(url, { method: init.method ?? (body === undefined ? 'GET' : 'POST'), headers: init.headers, body });
+  const bytes = Buffer.from(await response.arrayBuffer());
+  return { status: response.status, body: bytes, text: bytes.toString(), timing: parseServerTiming(response.headers.get('server-timing')) };
+}
+
 export function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
