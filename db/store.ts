@@ -170,7 +170,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
   let db: Database.Database | undefined;
   try {
     if (full !== ':memory:') mkdirSync(dirname(full), { recursive: true });
-    // nativeBinding: the better-sqlite3 binary chosen for this runtime (engine/native-binding.ts)
+    // nativeBinding: the better-sqlite3 binary chosen for this runtime (engine/host/native-binding.ts)
     db = new Database(full, options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding });
     db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');

@@ -48,7 +48,7 @@ async function pickScenarioFile(): Promise<{ path: string; text: string } | unde
 
 /** The first instance owns the window, the engine and the store; a second one just focuses it. */
 function start(): void {
-  // dist/engine/engine-child.js (tsc output) in its own process; see electron/engine-launch.ts for which Node.
+  // dist/engine/host/engine-child.js (tsc output) in its own process; see electron/engine-launch.ts for which Node.
   const desktop = startDesktopEngine({
     host: { packaged: app.isPackaged, execPath: process.execPath, env: process.env, userDataPath: app.getPath('userData') },
     ipcMain,

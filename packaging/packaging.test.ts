@@ -87,7 +87,7 @@ describe('electron-builder.yml', () => {
   it('puts the compiled app (main, preload, renderer, engine, servers) and the scenarios inside the archive, and leaves tests out', () => {
     expect(config.asar).not.toBe(false);
     const pkg = JSON.parse(readFileSync(rootPath('package.json'), 'utf8')) as { main: string };
-    const shipped = [pkg.main, 'package.json', 'dist/electron/preload.cjs', 'dist/renderer/index.html', 'dist/engine/engine-child.js', 'dist/engine/driver/driver-worker.js', 'dist/engine/supervisor/reaper.js', 'dist/servers/main.js', 'dist/servers/work-thread.js'];
+    const shipped = [pkg.main, 'package.json', 'dist/electron/preload.cjs', 'dist/renderer/index.html', 'dist/engine/host/engine-child.js', 'dist/engine/driver/driver-worker.js', 'dist/engine/supervisor/reaper.js', 'dist/servers/main.js', 'dist/servers/work-thread.js'];
     for (const file of shipped) expect({ file, included: included(file, config.files), unpacked: unpacked(file) }).toEqual({ file, included: true, unpacked: false });
     for (const file of [...filesUnder(rootPath('dist')), ...filesUnder(rootPath('scenarios'))]) {
       const isTest = /\.test\.js$|^dist\/(e2e|bench)\//.test(file) || file.endsWith('.map');

@@ -15,7 +15,7 @@ import { distPath, rootPath } from '../paths.js';
 import { createBurstPhase, createScenario } from '../scenario/test-support/factories.js';
 import { listProcs } from '../supervisor/process-tree.js';
 
-// The engine in its own process (dist/engine/engine-child.js, as the desktop app runs it) against
+// The engine in its own process (dist/engine/host/engine-child.js, as the desktop app runs it) against
 // the same engine in this process: same answers, same errors with their codes, events streamed, and
 // close() leaving neither the engine process nor a server process behind.
 

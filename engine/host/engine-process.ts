@@ -25,7 +25,7 @@ export type FromEngineProcess =
 /** What engine-child.js reads from its last argument. */
 export interface EngineChildOptions {
   dbPath?: string;
-  /** An installed package: better-sqlite3 was rebuilt for Electron in place (engine/native-binding.ts). */
+  /** An installed package: better-sqlite3 was rebuilt for Electron in place (native-binding.ts). */
   packaged?: boolean;
 }
 
@@ -55,7 +55,7 @@ const DEFAULT_CLOSE_TIMEOUT_MS = 20_000;
 type Pending = { resolve: (value: unknown) => void; reject: (err: unknown) => void };
 
 export function engineChildEntry(): string {
-  return distPath('engine/engine-child.ts');
+  return distPath('engine/host/engine-child.ts');
 }
 
 export function startEngineProcess(options: EngineProcessOptions = {}): EngineProcess {

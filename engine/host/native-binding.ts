@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { LoadscopeError } from '../contract/errors.js';
-import { packageRoot } from './paths.js';
+import { LoadscopeError } from '../../contract/errors.js';
+import { packageRoot } from '../paths.js';
 
 // Which better-sqlite3 binary this process loads. A native module is built for one ABI
 // (process.versions.modules): `npm install` builds it for the Node that ran it, and Electron's own

@@ -1,11 +1,11 @@
-import { failureOf, outcomeOf, type IpcOutcome } from '../contract/transport-ipc.js';
-import { toApiError } from '../contract/errors.js';
-import { dispatchCall } from './host/api-dispatch.js';
-import { createEngine, type Engine } from './engine.js';
-import type { EngineChildOptions, FromEngineProcess, ToEngineProcess } from './host/engine-process.js';
+import { failureOf, outcomeOf, type IpcOutcome } from '../../contract/transport-ipc.js';
+import { toApiError } from '../../contract/errors.js';
+import { dispatchCall } from './api-dispatch.js';
+import { createEngine, type Engine } from '../engine.js';
+import type { EngineChildOptions, FromEngineProcess, ToEngineProcess } from './engine-process.js';
 import { currentRuntime, defaultPlaces, loadSqliteBinding } from './native-binding.js';
 
-// The engine process's entry (started by host/engine-process.ts from dist/engine/engine-child.js, on a
+// The engine process's entry (started by engine-process.ts from dist/engine/host/engine-child.js, on a
 // Node or on Electron's Node through ELECTRON_RUN_AS_NODE): one engine, its calls answered through
 // dispatchCall (the one parse of a desktop call: the main process forwards it raw), its events sent
 // to the host.

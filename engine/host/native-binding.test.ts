@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LoadscopeError } from '../contract/errors.js';
-import { rejection } from './host/test-support/api-cases.js';
+import { LoadscopeError } from '../../contract/errors.js';
+import { rejection } from './test-support/api-cases.js';
 import { bindingFailureLine, chooseSqliteBinding, currentRuntime, defaultPlaces, loadSqliteBinding, type BindingPlaces, type NativeRuntime } from './native-binding.js';
 
 // Which better-sqlite3 binary a runtime loads, and the one line a binary for another ABI gives.
