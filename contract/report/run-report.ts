@@ -88,8 +88,12 @@ export function thresholdsOf(run: RunSummary): ThresholdRow[] {
 
 export interface RunReport {
   runId: number;
+  /** "Run 12: <its name>", or its generated title until someone names it (runs.name) */
   title: string;
   subtitle: string;
+  /** the user's name and note for the run (migration 009), as plain text; null until set */
+  name: string | null;
+  note: string | null;
   status: RunSummary['status'];
   /** why the run did not complete, for the top of every report; null when it completed */
   problem: string | null;
@@ -233,8 +237,10 @@ export function buildRunReport(input: RunReportInput, p: Palette): RunReport {
   }
   return {
     runId: run.id,
-    title: `Run ${run.id}: ${run.title}`,
+    title: `Run ${run.id}: ${run.name ?? run.title}`,
     subtitle: `${run.scenarioName}${run.quick ? ' · quick profile' : ''}${run.engine === 'k6' ? ' · load sent by k6' : ''} · ${run.status} · ${run.createdAt}`,
+    name: run.name ?? null,
+    note: run.note ?? null,
     status: run.status,
     problem: problemOf(run),
     targetProblems: run.targets

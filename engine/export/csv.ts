@@ -3,6 +3,7 @@ import { deriveTimes } from '../../contract/measurement.js';
 import type { RunSummary } from '../../contract/results.js';
 import type { Store } from '../../db/store.js';
 import { csvRow } from './csv-cell.js';
+import { runCommentLines } from './csv-run-comment.js';
 
 /** A text cell, quoted and formula-neutralised (the one implementation: csv-cell.ts). */
 export { csvText as quote } from './csv-cell.js';
@@ -18,6 +19,7 @@ const ms = (us: number | null): number | null => (us === null ? null : Number((u
 
 /** The CSV of a run's raw requests, line by line, so a large run is never held in memory at once. */
 export function* csvLines(store: Store, run: RunSummary): Generator<string> {
+  yield* runCommentLines(run);
   yield CSV_HEADER;
   const targets = new Map(run.targets.map((t) => [t.id, t]));
   const cells = new Map(run.cells.map((c) => [c.index, c.label]));

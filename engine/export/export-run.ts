@@ -6,6 +6,7 @@ import type { Store } from '../../db/store.js';
 import { compareData } from './compare-data.js';
 import { CSV_EOL } from './csv-cell.js';
 import { csvLines } from './csv.js';
+import { runCommentLines } from './csv-run-comment.js';
 import { compareHtml, runHtml } from './html.js';
 import { runSummaryPng } from './png.js';
 import { reportInput } from './report-data.js';
@@ -29,7 +30,7 @@ export async function runExport(store: Store, runId: number, format: ExportForma
   const base = `loadscope-run-${runId}`;
   if (format === 'csv') return { fileName: `${base}.csv`, mimeType: 'text/csv', bytes: Buffer.from(requestCsv(store, runId)) };
   const report = buildRunReport(reportInput(store, runId), LIGHT);
-  if (format === 'csv-summary') return { fileName: `${base}-summary.csv`, mimeType: 'text/csv', bytes: Buffer.from(summaryCsv(runId, report.rows)) };
+  if (format === 'csv-summary') return { fileName: `${base}-summary.csv`, mimeType: 'text/csv', bytes: Buffer.from(runCommentLines(report).map((l) => l + CSV_EOL).join('') + summaryCsv(runId, report.rows)) };
   if (format === 'png') return { fileName: `${base}.png`, mimeType: 'image/png', bytes: await runSummaryPng(report) };
   return { fileName: `${base}.html`, mimeType: 'text/html', bytes: Buffer.from(runHtml(report)) };
 }

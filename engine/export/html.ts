@@ -21,6 +21,9 @@ function echartsJs(): string {
 /** JSON for a <script> element: no "</script>" or "<!--" can end it early. */
 const scriptJson = (data: unknown): string => JSON.stringify(data).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 
+// a run's note keeps the lines its author gave it (runs:annotate), as text
+const NOTE_STYLE = 'p.run-note{white-space:pre-line;margin:8px 0;padding:6px 12px;border-left:3px solid #d0d7de;max-width:100ch}';
+
 const DRAW = `(function(){
 var data=JSON.parse(document.getElementById('loadscope-data').textContent);
 function pct(x){var q=100*(1-1/x);return q<=0?'0%':Number(q.toPrecision(6))+'%';}
@@ -50,7 +53,8 @@ function page(title: string, body: string, charts: readonly ReportChart[]): stri
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)}</title><style>${STYLE}</style></head>
+<title>${esc(title)}</title><style>${STYLE}
+${NOTE_STYLE}</style></head>
 <body>
 ${body}
 <script type="application/json" id="loadscope-data">${scriptJson(data)}</script>
@@ -61,6 +65,11 @@ ${body}
 }
 
 const isCapacityChart = (c: ReportChart) => c.id.startsWith('capacity-');
+
+/** The note someone gave the run, under its heading; nothing when it has none. */
+function noteBlock(report: Pick<RunReport, 'note'>): string {
+  return report.note === null || report.note.trim() === '' ? '' : `<p class="run-note" data-run-note>${esc(report.note)}</p>`;
+}
 
 function runSection(report: RunReport, withCharts: boolean): string {
   const capacity = capacityBlock(report);
@@ -74,7 +83,7 @@ ${reportTablesBlock(report)}`;
 }
 
 export function runHtml(report: RunReport): string {
-  const body = `<header data-run-id="${report.runId}"><h1>${esc(report.title)}</h1><div class="muted">${esc(report.subtitle)}</div></header>
+  const body = `<header data-run-id="${report.runId}"><h1>${esc(report.title)}</h1><div class="muted">${esc(report.subtitle)}</div>${noteBlock(report)}</header>
 ${problemBlock(report)}
 ${runSection(report, true)}
 <footer class="muted">${report.engineNotes.map((n) => `<p data-engine-note>${esc(n)}</p>`).join('')}<p>Written by Loadscope. Times are ms unless a heading says otherwise.</p></footer>`;
@@ -125,6 +134,6 @@ ${report.pairs.map((p) => pairTable(report, p)).join('\n')}
 ${groupBlock(report)}
 <h2>Charts</h2>${chartsBlock(report.charts)}
 <h2>The runs side by side</h2>
-<div class="runs">${report.runs.map((r, i) => `<div class="run" data-run-id="${r.runId}"><h2>${esc(runTag(i, { id: r.runId }))} ${esc(r.title)}</h2>${runSection(r, false)}</div>`).join('')}</div>`;
+<div class="runs">${report.runs.map((r, i) => `<div class="run" data-run-id="${r.runId}"><h2>${esc(runTag(i, { id: r.runId }))} ${esc(r.title)}</h2>${noteBlock(r)}${runSection(r, false)}</div>`).join('')}</div>`;
   return page(report.title, body, report.charts);
 }

@@ -69,6 +69,14 @@ function headerLines(ctx: SKRSContext2D, report: RunReport): Line[] {
   };
   add(report.title, `bold 26px ${FONT}`, LIGHT.text, 34, 3);
   add(report.subtitle, `15px ${FONT}`, LIGHT.muted, 24);
+  // the run's note, its own lines kept, in at most four lines (the HTML report has it whole)
+  const note = (report.note ?? '').split(/\r\n|\r|\n/).filter((l) => l.trim() !== '');
+  let room = 4;
+  for (let i = 0; i < note.length && room > 0; i++) {
+    const before = lines.length;
+    add(room === 1 && i < note.length - 1 ? `${note[i]} ...` : note[i]!, `italic 15px ${FONT}`, LIGHT.text, 22, room);
+    room -= lines.length - before;
+  }
   const m = report.machine;
   if (m) add(`${m.hostname} · ${m.platform} · ${m.cpus} × ${m.cpuModel} · Node ${m.node} · Loadscope ${m.loadscope}`, `15px ${FONT}`, LIGHT.muted, 22);
   const failed = report.thresholds.filter((t) => !t.passed).length;
