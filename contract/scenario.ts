@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { architectureOptions, type Architecture } from './servers.js';
 import { Threshold } from './thresholds.js';
+import { variableIssues } from './variables.js';
 import { templateName } from './template-name.js';
 
 export { templateName };
@@ -103,6 +104,7 @@ const phaseCommon = {
   keepAlive: z.boolean().default(true).describe('false: a new connection per request (ApacheBench without -k)'),
   timeoutMs: z.number().int().min(1).max(3_600_000).default(60_000).describe('per-request timeout'),
   maxDurationMs: z.number().int().min(1).max(24 * 3_600_000).default(600_000).describe('hard stop for the phase'),
+  data: z.string().min(1).optional().describe("name of one of the scenario's data files; its rows feed {{data.<column>}}"),
 };
 
 export const BurstPhase = z.strictObject({
@@ -260,6 +262,15 @@ export const CapacitySearch = z.strictObject({
 });
 export type CapacitySearch = z.output<typeof CapacitySearch>;
 
+/** A data file whose rows feed {{data.<column>}} placeholders (contract/variables.ts); read at the run's start. */
+export const DataFile = z.strictObject({
+  name: z.string().regex(/^[A-Za-z_][\w-]*$/, 'must be letters, digits, _ and - (starting with a letter or _)'),
+  file: z.string().min(1).describe("path relative to the scenario's file (a built-in's: its folder)"),
+  format: z.enum(['csv', 'jsonl']).default('csv').describe('csv: a header row names the columns; jsonl: one JSON object per line'),
+  order: z.enum(['sequential', 'random', 'unique']).default('sequential').describe("sequential: in file order, shared, again from the top; random: drawn from the phase's seed; unique: each row once, then the phase ends"),
+});
+export type DataFile = z.output<typeof DataFile>;
+
 export const Scenario = z.strictObject({
   $schema: z.string().optional(),
   schemaVersion: z.literal(SCENARIO_SCHEMA_VERSION).default(SCENARIO_SCHEMA_VERSION),
@@ -274,6 +285,9 @@ export const Scenario = z.strictObject({
   thresholds: z.array(Threshold).optional().describe('pass/fail checks on each phase result; a failed one makes `loadscope run` exit 99'),
   rawRowCap: z.number().int().min(0).default(1_000_000).describe('raw request rows stored per run before sampling'),
   capacity: CapacitySearch.optional().describe("find each server's capacity: phases[0] is stepped (a rate phase: its rate; a closed phase: its users)"),
+  data: z.array(DataFile).max(16).optional().describe('data files phases read rows from ({{data.<column>}})'),
+}).superRefine((s, ctx) => {
+  for (const issue of variableIssues(s)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
 });
 export type Scenario = z.output<typeof Scenario>;
 export type ScenarioInput = z.input<typeof Scenario>;

@@ -1,0 +1,188 @@
+// Placeholders in a request's path, header values and body: the grammar and its validation, zod-free
+// (the driver worker compiles templates with it). One owner: the scenario schema, the driver's
+// compiler (engine/driver/request-compile.ts), the k6 export and the editor all parse through here.
+//
+//   {{counter}}          the request's number in its phase, 1, 2, ... (shared by the phase's clients)
+//   {{randomInt 1 100}}  a whole number from 1 to 100 inclusive, from the phase's seed
+//   {{uuid}}             a random UUID (v4)
+//   {{now}} {{isoTime}}  the send time: ms since the epoch / ISO 8601
+//   {{user}}             the number of the slot sending it, 1-based across the phase's clients
+//                        (closed phases: one per user; open loop: one per connection)
+//   {{data.<column>}}    the column of this request's row of the phase's data file
+//   {{vars.<name>}}      a value the user extracted earlier (journeys), empty when not set
+//
+// `{{` cannot start anything in JSON outside a string, so a JSON body stays readable. A literal `{{`
+// is written `\{{` (in the scenario's JSON text: "\\{{"); any other backslash is itself. Every
+// placeholder in one request is evaluated once per request; all data placeholders read one row.
+
+export const BUILTIN_PLACEHOLDERS = ['counter', 'randomInt', 'uuid', 'now', 'isoTime', 'user'] as const;
+export type BuiltinPlaceholder = (typeof BUILTIN_PLACEHOLDERS)[number];
+
+export type Placeholder =
+  | { kind: 'counter' | 'uuid' | 'now' | 'isoTime' | 'user' }
+  | { kind: 'randomInt'; min: number; max: number }
+  | { kind: 'data'; column: string }
+  | { kind: 'vars'; name: string };
+
+/** A template as fixed text and placeholders, in order; adjacent text is merged. */
+export type TemplatePart = string | Placeholder;
+
+export type ParsedTemplate = { ok: true; parts: TemplatePart[] } | { ok: false; message: string };
+
+const KNOWN = 'counter, randomInt MIN MAX, uuid, now, isoTime, user, data.<column>, vars.<name>';
+const VAR_NAME = /^[A-Za-z_][\w.-]*$/;
+const INT = /^-?\d{1,15}$/;
+
+/** Cheap test before parsing: text without `{{` is fixed (the driver keeps its prebuilt bytes). */
+export function hasPlaceholders(text: string): boolean {
+  return text.includes('{{');
+}
+
+function parseInner(inner: string): Placeholder | string {
+  const text = inner.trim();
+  if (text.startsWith('data.')) {
+    const column = text.slice(5).trim();
+    return column === '' ? "'{{data.}}' needs a column: {{data.<column>}}" : { kind: 'data', column };
+  }
+  if (text.startsWith('vars.')) {
+    const name = text.slice(5).trim();
+    return VAR_NAME.test(name) ? { kind: 'vars', name } : `'{{${text}}}': a variable name is letters, digits, _, - and . (starting with a letter or _)`;
+  }
+  const [name = '', ...args] = text.split(/\s+/);
+  switch (name) {
+    case 'counter':
+    case 'uuid':
+    case 'now':
+    case 'isoTime':
+    case 'user':
+      return args.length === 0 ? { kind: name } : `'{{${name}}}' takes no arguments`;
+    case 'randomInt': {
+      const [a, b] = args;
+      if (args.length !== 2 || !INT.test(a!) || !INT.test(b!)) return `'{{${text}}}': randomInt needs two whole numbers, {{randomInt MIN MAX}}`;
+      const min = Number(a);
+      const max = Number(b);
+      return min <= max ? { kind: 'randomInt', min, max } : `'{{${text}}}': bad range, ${min} is above ${max}`;
+    }
+    default:
+      return `unknown placeholder '{{${text}}}'; known: ${KNOWN}`;
+  }
+}
+
+/** Splits a template into fixed text and placeholders, or says what is wrong (one line). */
+export function parseTemplate(text: string): ParsedTemplate {
+  const parts: TemplatePart[] = [];
+  let fixed = '';
+  let i = 0;
+  for (;;) {
+    const open = text.indexOf('{{', i);
+    if (open < 0) break;
+    if (open > 0 && text[open - 1] === '\\') {
+      fixed += text.slice(i, open - 1) + '{{';
+      i = open + 2;
+      continue;
+    }
+    const close = text.indexOf('}}', open + 2);
+    if (close < 0) return { ok: false, message: `'{{' at ${open} is not closed by '}}' (a literal {{ is written \\{{)` };
+    const placeholder = parseInner(text.slice(open + 2, close));
+    if (typeof placeholder === 'string') return { ok: false, message: placeholder };
+    fixed += text.slice(i, open);
+    if (fixed !== '') parts.push(fixed);
+    fixed = '';
+    parts.push(placeholder);
+    i = close + 2;
+  }
+  fixed += text.slice(i);
+  if (fixed !== '') parts.push(fixed);
+  return { ok: true, parts };
+}
+
+/** The placeholders of a parsed template. */
+export const placeholdersOf = (parts: readonly TemplatePart[]): Placeholder[] => parts.filter((p): p is Placeholder => typeof p !== 'string');
+
+/** The fields of a request template that may hold placeholders (structural: no import of the schema). */
+export interface TemplateFields {
+  path: string;
+  headers?: Record<string, string>;
+  body?: string | undefined;
+}
+
+/** Each placeholder-holding field of a template, with its key path below the template. */
+export function templateFields(t: TemplateFields): { key: (string | number)[]; text: string }[] {
+  const out: { key: (string | number)[]; text: string }[] = [{ key: ['path'], text: t.path }];
+  for (const [name, value] of Object.entries(t.headers ?? {})) out.push({ key: ['headers', name], text: value });
+  if (t.body !== undefined) out.push({ key: ['body'], text: t.body });
+  return out;
+}
+
+export interface VariableIssue {
+  path: (string | number)[];
+  message: string;
+}
+
+/** What a template may name: whether its phase has a data file (and, once read, its columns). */
+export interface TemplateScope {
+  /** the phase's data file name, or undefined when it has none */
+  data: string | undefined;
+  /** the data file's columns, when known (the file was read); null: checked when it is */
+  columns: ReadonlySet<string> | null;
+}
+
+/** Issues of one template's fields, with paths below `at` (e.g. ['phases', 0, 'requests', 1]). */
+export function templateIssues(t: TemplateFields, scope: TemplateScope, at: (string | number)[]): VariableIssue[] {
+  const issues: VariableIssue[] = [];
+  for (const field of templateFields(t)) {
+    if (!hasPlaceholders(field.text)) continue;
+    const parsed = parseTemplate(field.text);
+    const path = [...at, ...field.key];
+    if (!parsed.ok) {
+      issues.push({ path, message: parsed.message });
+      continue;
+    }
+    for (const p of placeholdersOf(parsed.parts)) {
+      if (p.kind !== 'data') continue;
+      if (scope.data === undefined) issues.push({ path, message: `'{{data.${p.column}}}' but this phase has no data file (set the phase's "data" to one of the scenario's data names)` });
+      else if (scope.columns !== null && !scope.columns.has(p.column)) {
+        issues.push({ path, message: `no column '${p.column}' in data '${scope.data}'; columns: ${[...scope.columns].join(', ') || '(none)'}` });
+      }
+    }
+  }
+  return issues;
+}
+
+/** The parts of a scenario placeholders depend on (structural, so the schema can call this). */
+export interface VariablesInput {
+  data?: readonly { name: string }[] | undefined;
+  phases: readonly { data?: string | undefined; requests: readonly TemplateFields[] }[];
+}
+
+/**
+ * Every placeholder problem of a scenario, each at its field's JSON path: bad syntax, an unknown
+ * built-in, a bad range, data read by a phase without a data file, a phase naming no declared data,
+ * two data files of one name. Columns are checked when the files are read (the run's start).
+ */
+export function variableIssues(s: VariablesInput, columnsOf: (data: string) => ReadonlySet<string> | null = () => null): VariableIssue[] {
+  const issues: VariableIssue[] = [];
+  const names = new Set<string>();
+  (s.data ?? []).forEach((d, i) => {
+    if (names.has(d.name)) issues.push({ path: ['data', i, 'name'], message: `a data file named '${d.name}' is already declared` });
+    names.add(d.name);
+  });
+  s.phases.forEach((phase, i) => {
+    if (phase.data !== undefined && !names.has(phase.data)) {
+      issues.push({ path: ['phases', i, 'data'], message: `no data file '${phase.data}'; declared: ${[...names].join(', ') || '(none: add it to the scenario\'s "data")'}` });
+    }
+    const scope: TemplateScope = { data: phase.data, columns: phase.data !== undefined && names.has(phase.data) ? columnsOf(phase.data) : null };
+    phase.requests.forEach((t, j) => issues.push(...templateIssues(t, scope, ['phases', i, 'requests', j])));
+  });
+  return issues;
+}
+
+/** Whether any request of a phase list varies (a placeholder anywhere) or reads data. */
+export function usesVariables(s: VariablesInput): boolean {
+  return (s.data ?? []).length > 0 || s.phases.some((p) => p.data !== undefined || p.requests.some((t) => templateFields(t).some((f) => hasPlaceholders(f.text))));
+}
+
+/** A JSON path as text: phases[0].requests[1].headers.Authorization. */
+export function pathText(path: readonly (string | number)[]): string {
+  return path.map((k, i) => (typeof k === 'number' ? `[${k}]` : /^[A-Za-z_$][\w$]*$/.test(k) ? `${i === 0 ? '' : '.'}${k}` : `[${JSON.stringify(k)}]`)).join('');
+}
