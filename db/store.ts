@@ -21,6 +21,7 @@ import type {
 import type { ThresholdResult } from '../contract/thresholds.js';
 import { migrate } from './migrate.js';
 import { ThresholdStore } from './threshold-store.js';
+import { BaselineStore } from './baseline-store.js';
 import { ScenarioLibrary } from './scenario-library.js';
 import { asRow, json, num, optNum, optStr } from './sql-read.js';
 import { RunReader, runNotFound, type ListRunsOptions } from './read-run.js';
@@ -143,6 +144,8 @@ export interface Store {
   /** What a run was started from; null for runs stored before the library existed. */
   getRunSource(runId: number): (RunSource & { quick: boolean }) | null;
   readonly library: ScenarioLibrary;
+  /** pinned baselines, one per scenario and profile (migration 011) */
+  readonly baselines: BaselineStore;
   close(): void;
   /** why the store is read-only (the disk would not take writes when it was opened), or null */
   readonly readOnly: string | null;
@@ -247,6 +250,7 @@ class SqliteStore implements Store {
   private readonly stmt: Statements;
   private readonly thresholds: ThresholdStore;
   readonly library: ScenarioLibrary;
+  readonly baselines: BaselineStore;
   private open = true;
   /** a write failed for want of space and the reserve was given up (cleared when a run starts again) */
   private diskFull = false;
@@ -267,6 +271,7 @@ class SqliteStore implements Store {
     this.stmt = prepareStatements(db);
     this.thresholds = new ThresholdStore(db);
     this.library = new ScenarioLibrary(db);
+    this.baselines = new BaselineStore(db, (action) => this.writing(action));
   }
 
   createRun(run: NewRun): number {
