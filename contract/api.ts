@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Baseline, BaselineProfile } from './baselines.js';
 import { RatioInterval } from './compare.js';
 import {
   CellInfo,
@@ -144,6 +145,15 @@ export const calls = {
       note: z.string().max(RUN_NOTE_MAX).nullable().optional(),
     }),
     response: z.object({ name: z.string().nullable(), note: z.string().nullable() }),
+  },
+  /** pinned baselines (issue 27): every one, or one scenario's (its quick and full profiles) */
+  'baselines:list': { request: z.strictObject({ scenarioName: z.string().min(1).optional() }), response: z.array(Baseline) },
+  /** pins a completed run as the baseline of its scenario and profile, replacing the one before */
+  'baselines:set': { request: RunId, response: Baseline },
+  /** unpins a scenario's baseline (one profile, or both); without a scenario, every baseline */
+  'baselines:clear': {
+    request: z.strictObject({ scenarioName: z.string().min(1).optional(), profile: BaselineProfile.optional() }),
+    response: z.object({ cleared: z.number() }),
   },
   /** makes these runs, in this order, one group of repeated runs (named by the first run's id) */
   'runs:group': { request: z.strictObject({ runIds: z.array(z.number().int().positive()).min(1).max(50) }), response: z.object({ groupId: z.number() }) },

@@ -45,7 +45,7 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
       opts.engine === 'k6' ? import('./k6/with-k6.js') : undefined,
     ]);
     const prepared = prepareRun(store, source, opts);
-    const { runId, done } = runner.start(k6 ? k6.withK6(prepared, store) : prepared);
+    const { runId, done } = runner.start(k6 ? k6.withK6(prepared) : prepared);
     running.set(runId, done);
     void done.finally(() => running.delete(runId));
     return { runId };
@@ -72,6 +72,9 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
     },
     'runs:annotate': async ({ runId, name, note }) => store.annotateRun(runId, { name, note }),
     'runs:group': async ({ runIds }) => ({ groupId: store.groupRuns(runIds) }),
+    'baselines:list': async ({ scenarioName }) => store.baselines.all(scenarioName),
+    'baselines:set': async ({ runId }) => store.baselines.set(runId),
+    'baselines:clear': async ({ scenarioName, profile }) => ({ cleared: store.baselines.clear(scenarioName, profile) }),
     'runs:export': async ({ runId, format }) => (await import('./export/export-run.js')).exportRun(store, runId, format),
     'runs:exportCompare': async ({ runIds, format }) => (await import('./export/export-run.js')).exportCompare(store, runIds, format),
     'k6:status': async () => {
