@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { architectureOptions, type Architecture } from './servers.js';
 import { Threshold } from './thresholds.js';
+import { flowIssues } from './flow.js';
 import { variableIssues } from './variables.js';
 import { templateName } from './template-name.js';
 
@@ -68,6 +69,10 @@ export const BaseUrl = TargetUrl.superRefine((text, ctx) => {
   if (extra !== null) ctx.addIssue({ code: 'custom', message: extra });
 });
 
+const VarName = z.string().regex(/^[A-Za-z_][\w.-]*$/, 'must be letters, digits, _, - and . (starting with a letter or _)').describe('the variable, read as {{vars.<var>}}');
+
+const flow = z.boolean().optional().describe("a journey: each user does the requests in order, as steps that may extract values for later ones (contract/flow.ts); any error starts the user's flow again");
+
 export const RequestTemplate = z.strictObject({
   name: z.string().min(1).max(200).optional().describe('the endpoint this request counts under in results and thresholds; defaults to method and path, e.g. "GET /fib"'),
   method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']).default('GET'),
@@ -82,6 +87,14 @@ export const RequestTemplate = z.strictObject({
     })
     .optional()
     .describe('a response that does not match counts as a body error'),
+  extract: z
+    .discriminatedUnion('from', [
+      z.strictObject({ var: VarName, from: z.literal('json'), path: z.string().describe('a JSON path like token or data.items[0].id') }),
+      z.strictObject({ var: VarName, from: z.literal('header'), name: z.string().min(1).describe('a response header name') }),
+      z.strictObject({ var: VarName, from: z.literal('regex'), pattern: z.string().describe("a regular expression on the body; its first group's text is the value") }),
+    ])
+    .optional()
+    .describe("a flow's step: a value from the response into this user's {{vars.<var>}}; not found is an 'extract' error (contract/extract.ts)"),
 });
 export type RequestTemplate = z.output<typeof RequestTemplate>;
 
@@ -121,6 +134,7 @@ export const ClosedPhase = z
     count: z.number().int().min(1).max(100_000_000).optional().describe('requests in all (across users)'),
     durationMs: z.number().int().min(1).optional().describe('or: keep going this long'),
     thinkMs: ms('pause of a user between its requests').default(0),
+    flow,
   })
   .refine((p) => p.count !== undefined || p.durationMs !== undefined, {
     message: 'needs count or durationMs',
@@ -159,6 +173,7 @@ export const RampingUsersPhase = z.strictObject({
     .min(1)
     .describe('linear ramps of the number of users, one after another'),
   thinkMs: ms('pause of a user between its requests').default(0),
+  flow,
 });
 export type RampingUsersPhase = z.output<typeof RampingUsersPhase>;
 export type BurstPhase = z.output<typeof BurstPhase>;
@@ -288,6 +303,7 @@ export const Scenario = z.strictObject({
   data: z.array(DataFile).max(16).optional().describe('data files phases read rows from ({{data.<column>}})'),
 }).superRefine((s, ctx) => {
   for (const issue of variableIssues(s)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+  for (const issue of flowIssues(s)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
 });
 export type Scenario = z.output<typeof Scenario>;
 export type ScenarioInput = z.input<typeof Scenario>;

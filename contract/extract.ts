@@ -1,0 +1,53 @@
+// What a journey's step takes from its response into the user's variables ({{vars.<name>}}), and
+// how: zod-free, so the driver worker extracts with the same code the schema validates with.
+//   { "var": "token", "from": "json", "path": "data.items[0].id" }   a JSON field (text as is, else JSON)
+//   { "var": "sid",   "from": "header", "name": "X-Session" }        a response header (first of that name)
+//   { "var": "csrf",  "from": "regex", "pattern": "csrf=(\\w+)" }    the first capture group of the body
+// A missing field, header or match (or a JSON null) is a failed extraction: an 'extract' error of the step.
+
+export type Extract =
+  | { var: string; from: 'json'; path: string }
+  | { var: string; from: 'header'; name: string }
+  | { var: string; from: 'regex'; pattern: string };
+
+export type JsonKey = string | number;
+
+/** A JSON path ("token", "a.b[0]", "[2].id") as keys, or a one-line reason it is not one. */
+export function parseJsonPath(path: string): JsonKey[] | string {
+  const keys: JsonKey[] = [];
+  const part = /\[(\d{1,9})\]|(?:^|\.)([^.[\]]+)/y;
+  let at = 0;
+  while (at < path.length) {
+    part.lastIndex = at;
+    const m = part.exec(path);
+    if (m === null || m.index !== at) return 'not a JSON path like token or data.items[0].id';
+    keys.push(m[1] !== undefined ? Number(m[1]) : m[2]!);
+    at = part.lastIndex;
+  }
+  return keys.length > 0 ? keys : 'a JSON path must not be empty';
+}
+
+/** The regular expression of a regex extract, or a one-line reason (it must compile and capture). */
+export function extractRegex(pattern: string): RegExp | string {
+  let re: RegExp;
+  try {
+    re = new RegExp(pattern);
+  } catch (err) {
+    return `not a regular expression (${(err instanceof Error ? err.message : String(err)).replace(/^Invalid regular expression: /, '')})`;
+  }
+  // an alternation with the empty string matches once more than the pattern has groups
+  const groups = (new RegExp(`${pattern}|`).exec('')?.length ?? 1) - 1;
+  return groups >= 1 ? re : "no capture group: the first group's text is the value, e.g. token=(\\w+)";
+}
+
+/** The text at `keys` in a parsed JSON value, or null when absent (or JSON null). */
+export function jsonAt(value: unknown, keys: readonly JsonKey[]): string | null {
+  let v = value;
+  for (const k of keys) {
+    if (typeof v !== 'object' || v === null) return null;
+    if (typeof k === 'number' ? !Array.isArray(v) : Array.isArray(v) || !Object.prototype.hasOwnProperty.call(v, k)) return null;
+    v = (v as Record<JsonKey, unknown>)[k];
+  }
+  if (v === null || v === undefined) return null;
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}

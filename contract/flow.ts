@@ -1,0 +1,70 @@
+import { extractRegex, parseJsonPath, type Extract } from './extract.js';
+import { hasPlaceholders, parseTemplate, templateFields, type TemplateFields, type VariableIssue } from './variables.js';
+
+// Journeys: a closed or ramping-users phase with `"flow": true` runs its requests as steps, in
+// order, by each user; a step may extract a value from its response into that user's variables
+// ({{vars.<name>}}, contract/extract.ts). Any error of a step (a failed extraction too) starts the
+// user's flow again from the first step with no variables. The phase's thinkMs is the pause
+// between steps. Checks here are zod-free and structural, so the schema calls them; the driver
+// runs flows in engine/driver/flow-users.ts.
+
+/** Executors whose users exist (a user has variables and a place in its flow). */
+export const FLOW_EXECUTORS = ['closed', 'ramping-users'] as const;
+
+interface FlowStep extends TemplateFields {
+  extract?: Extract | undefined;
+}
+
+export interface FlowInput {
+  phases: readonly { executor: string; flow?: boolean | undefined; requests: readonly FlowStep[] }[];
+}
+
+export const isFlow = (phase: { flow?: boolean | undefined }): boolean => phase.flow === true;
+
+function extractIssue(e: Extract): { key: string; message: string } | null {
+  if (e.from === 'json') {
+    const keys = parseJsonPath(e.path);
+    return typeof keys === 'string' ? { key: 'path', message: keys } : null;
+  }
+  if (e.from === 'regex') {
+    const re = extractRegex(e.pattern);
+    return typeof re === 'string' ? { key: 'pattern', message: re } : null;
+  }
+  return null;
+}
+
+/**
+ * Every flow problem of a scenario at its JSON path: a flow on an executor without users, an
+ * extract outside a flow, a bad JSON path or pattern, and a {{vars.x}} no earlier step extracts.
+ */
+export function flowIssues(s: FlowInput): VariableIssue[] {
+  const issues: VariableIssue[] = [];
+  s.phases.forEach((phase, i) => {
+    const flow = isFlow(phase);
+    if (flow && !(FLOW_EXECUTORS as readonly string[]).includes(phase.executor)) {
+      issues.push({ path: ['phases', i, 'flow'], message: `a flow needs users: use a closed or ramping-users phase, not ${phase.executor}` });
+    }
+    const extracted = new Set<string>();
+    phase.requests.forEach((t, j) => {
+      const at = ['phases', i, 'requests', j];
+      for (const field of templateFields(t)) {
+        if (!hasPlaceholders(field.text)) continue;
+        const parsed = parseTemplate(field.text);
+        if (!parsed.ok) continue; // variables.ts names it
+        for (const p of parsed.parts) {
+          if (typeof p === 'string' || p.kind !== 'vars' || extracted.has(p.name)) continue;
+          const message = flow
+            ? `'{{vars.${p.name}}}' but no earlier step extracts '${p.name}' (add "extract": {"var": "${p.name}", ...} to a step before this one)`
+            : `'{{vars.${p.name}}}' needs a flow: set the phase's "flow": true and extract '${p.name}' in an earlier step`;
+          issues.push({ path: [...at, ...field.key], message });
+        }
+      }
+      if (t.extract === undefined) return;
+      if (!flow) issues.push({ path: [...at, 'extract'], message: `extract belongs to a flow's steps: set the phase's "flow": true` });
+      const bad = extractIssue(t.extract);
+      if (bad !== null) issues.push({ path: [...at, 'extract', bad.key], message: bad.message });
+      if (flow) extracted.add(t.extract.var);
+    });
+  });
+  return issues;
+}
