@@ -78,6 +78,7 @@ class Rec implements RequestRecord {
   bytes = 11;
   stWait = NaN;
   stProc = NaN;
+  template = 0;
 }
 
 /** Fills `r` as request i of a steady run at 5,000 req/s; returns its done time (µs). */
@@ -268,7 +269,7 @@ function pointPiece(): Piece {
     what: 'toRequestPoint: readRow + deriveTimes (total, wait, processing, lag) of one row',
     run(n) {
       let acc = 0;
-      for (let i = 0; i < n; i++) acc += toRequestPoint(rows, i & MASK).waitMs;
+      for (let i = 0; i < n; i++) acc += toRequestPoint(rows, i & MASK).totalMs;
       return acc;
     },
   };

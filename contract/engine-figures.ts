@@ -3,10 +3,10 @@ import type { LatencyStats, PhaseResult, RunEngine } from './results.js';
 
 // Which of a phase's figures the run's engine measured, and what the glossary's words mean for that
 // engine. Every view and export asks here, so a k6 run never shows a figure k6 did not measure as
-// 0.00 (its lag histogram is empty, its wait is its whole time when the server sent no Server-Timing)
-// and its footnotes never describe the native driver's clock.
+// 0.00 (its lag histogram is empty), no run shows wait where the server sent no Server-Timing (runs
+// stored before that rule hold wait = total there), and footnotes never describe the wrong clock.
 
-export const PHASE_FIGURES = ['total', 'wait', 'processing', 'serverWait', 'lag'] as const;
+export const PHASE_FIGURES = ['total', 'wait', 'processing', 'serverWait', 'lag', 'ttfb', 'transfer'] as const;
 export type PhaseFigure = (typeof PHASE_FIGURES)[number];
 
 /** Why a figure is "-": the reasons every view shows on hover and every export prints once. */
@@ -14,7 +14,22 @@ export const NOT_MEASURED = {
   k6Lag: 'lag: not measured by k6 (it has no intended send time, so it cannot be late against one)',
   k6Wait: 'wait: not measured by k6 here (the server sent no Server-Timing, so its time cannot be split into wait and processing)',
   noServerTiming: 'processing, server wait: the server sent no Server-Timing',
+  noWait: 'wait: unknown without Server-Timing (total less processing, and processing is unknown); client queue, ttfb and transfer are what the client measured',
+  k6ClientTimes: 'ttfb, transfer: not measured here (k6 reports them per request only in its own metrics, not what Loadscope imports)',
+  notStored: 'ttfb, transfer: not measured when this run was stored',
 } as const;
+
+/**
+ * Where wait and processing are unknown, how to make them known: the header and the two metrics the
+ * driver reads (engine/driver/server-timing.ts: `proc` and `wait`, each `dur` in ms), in one line.
+ */
+export const SERVER_TIMING_HINT =
+  "to split total into wait and processing, have the server send Server-Timing with proc (and optionally wait) in ms, e.g. Express: res.setHeader('Server-Timing', 'proc;dur=12.3'); Go net/http: w.Header().Set(\"Server-Timing\", \"proc;dur=12.3\"); nginx: add_header Server-Timing \"proc;dur=$ms\" with $ms mapped from $upstream_header_time (seconds) to ms";
+
+/** Whether any phase of these lacks wait and processing: the hint above is then shown once. */
+export function needsServerTimingHint(phases: readonly Pick<PhaseResult, 'processing'>[]): boolean {
+  return phases.some((p) => p.processing === null);
+}
 
 export interface PhaseFigures {
   /** the figure as measured, or null where the engine did not measure it */
@@ -23,17 +38,21 @@ export interface PhaseFigures {
   missing: Partial<Record<PhaseFigure, string>>;
 }
 
-/** A phase's figures as its run's engine measured them. */
-export function phaseFigures(engine: RunEngine, p: PhaseResult): PhaseFigures {
-  const stats: Record<PhaseFigure, LatencyStats | null> = { total: p.total, wait: p.wait, processing: p.processing, serverWait: p.serverWait, lag: p.lag };
+/** The latency figures of a phase or of one of its endpoints. */
+export type LatencyFigureSet = Pick<PhaseResult, 'total' | 'wait' | 'processing' | 'serverWait' | 'lag' | 'ttfb' | 'transfer'>;
+
+/** A phase's (or an endpoint's) figures as its run's engine measured them. */
+export function phaseFigures(engine: RunEngine, p: LatencyFigureSet): PhaseFigures {
+  const stats: Record<PhaseFigure, LatencyStats | null> = { total: p.total, wait: p.wait, processing: p.processing, serverWait: p.serverWait, lag: p.lag, ttfb: p.ttfb ?? null, transfer: p.transfer ?? null };
   const missing: Partial<Record<PhaseFigure, string>> = {};
   if (p.processing === null) missing.processing = NOT_MEASURED.noServerTiming;
   if (p.serverWait === null) missing.serverWait = NOT_MEASURED.noServerTiming;
+  // without processing, wait is unknown (runs stored before this rule hold wait = total: not shown)
+  if (p.processing === null) missing.wait = engine === 'k6' ? NOT_MEASURED.k6Wait : NOT_MEASURED.noWait;
   if (engine === 'k6') {
     missing.lag = NOT_MEASURED.k6Lag;
-    // the native driver's wait without Server-Timing is its total (its definition); k6's would be k6's own time
-    if (p.processing === null) missing.wait = NOT_MEASURED.k6Wait;
-  }
+    if (!p.ttfb) missing.ttfb = missing.transfer = NOT_MEASURED.k6ClientTimes;
+  } else if (p.ttfb === undefined) missing.ttfb = missing.transfer = NOT_MEASURED.notStored;
   for (const f of PHASE_FIGURES) if (missing[f] !== undefined) stats[f] = null;
   return { stats, missing };
 }
@@ -44,18 +63,19 @@ export function phaseFigures(engine: RunEngine, p: PhaseResult): PhaseFigures {
  * processing histogram beside it), is its whole time. Percentile curves leave the others out.
  */
 export function histogramMeasured(engine: RunEngine, figure: PhaseFigure, processing: string | null): boolean {
-  if (engine !== 'k6') return true;
-  return figure !== 'lag' && (figure !== 'wait' || processing !== null);
+  if (figure === 'wait' && processing === null) return false;
+  return engine !== 'k6' || figure !== 'lag';
 }
 
-/** Which of one request's times its run's engine measured (k6: no intended time nor lag; wait only with Server-Timing). */
+/** Which of one request's times its run's engine measured (k6: no intended time nor lag; wait only with Server-Timing, for every engine). */
 export function requestMeasured(engine: RunEngine, processingUs: number | null): { intended: boolean; wait: boolean; lag: boolean } {
-  if (engine !== 'k6') return { intended: true, wait: true, lag: true };
-  return { intended: false, wait: processingUs !== null && Number.isFinite(processingUs), lag: false };
+  const wait = processingUs !== null && Number.isFinite(processingUs);
+  if (engine !== 'k6') return { intended: true, wait, lag: true };
+  return { intended: false, wait, lag: false };
 }
 
 /** The reasons behind every "-" of a run's phases, each once, for a footnote. */
-export function missingReasons(engine: RunEngine, phases: readonly PhaseResult[]): string[] {
+export function missingReasons(engine: RunEngine, phases: readonly LatencyFigureSet[]): string[] {
   return [...new Set(phases.flatMap((p) => Object.values(phaseFigures(engine, p).missing)))];
 }
 
@@ -63,7 +83,7 @@ const K6_GLOSSARY: Partial<Record<GlossaryTerm, string>> = {
   intended: 'k6 has none: it measures each request from when it sends it',
   total: 'done - sent: k6 measures from when it sends, so waiting in front of the load generator (coordinated omission) is not in it',
   wait: "total - processing, at least 0, where the server sent Server-Timing (k6's total is from send)",
-  lag: 'not measured by k6: it has no intended send time',
+  'client queue': 'not measured by k6: it has no intended send time',
 };
 
 /** The glossary as it holds for a run of this engine (k6: from when it sends, no intended time). */

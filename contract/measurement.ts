@@ -93,35 +93,54 @@ export function packRequests(rows: readonly RequestRow[]): Float64Array {
 //
 //   total      = done - intended         (client-side queueing counts: no coordinated omission)
 //   processing = the server's proc        (as the server reported it; null without Server-Timing)
-//   wait       = max(0, total - processing), or total without Server-Timing
+//   wait       = max(0, total - processing); null without Server-Timing
 //   serverWait = the server's wait        (time queued inside the server; null without it)
-//   lag        = sent - intended          (how late the generator itself was; null if never sent)
+//   lag        = sent - intended          (the client's own queue: time in the load generator
+//                                          before the request was sent; null if never sent)
+//   ttfb       = firstByte - sent         (time to first byte: network, server queue and work;
+//                                          null without a response or a send)
+//   transfer   = done - firstByte         (the response arriving; null without response headers)
 //
 // wait is clamped at 0 once, here: processing comes from the server's clock and is rounded there,
 // so on a fast local request it can exceed total by a few µs; a negative wait means nothing.
+//
+// Without Server-Timing, processing is unknown, so wait (total less processing) is unknown too:
+// never the whole total, which would call every millisecond queueing. What the client knows on its
+// own (client queue, time to first byte, transfer) is measured for every request instead.
+//
+// A phase where only some requests carry Server-Timing (mixed): its wait and processing figures are
+// over the requests that carried it (their count says how many), never with the others counted as
+// wait = total or processing = 0; total, client queue, time to first byte and transfer are over all.
 
-/** wait from total and processing (µs); NaN processing means "no Server-Timing". Hot-path safe. */
+/** wait from total and processing (µs); NaN processing ("no Server-Timing") gives NaN. Hot-path safe. */
 export function waitOf(totalUs: number, procUs: number): number {
-  if (procUs !== procUs) return totalUs;
+  if (procUs !== procUs) return NaN;
   return totalUs > procUs ? totalUs - procUs : 0;
 }
 
 export interface DerivedTimes {
   totalUs: number;
-  waitUs: number;
+  /** null without Server-Timing: unknown, as processing is */
+  waitUs: number | null;
   processingUs: number | null;
   serverWaitUs: number | null;
   lagUs: number | null;
+  ttfbUs: number | null;
+  transferUs: number | null;
 }
 
-export function deriveTimes(row: Pick<RequestRow, 'intendedUs' | 'sentUs' | 'doneUs' | 'serverProcUs' | 'serverWaitUs'>): DerivedTimes {
+export type TimingRow = Pick<RequestRow, 'intendedUs' | 'sentUs' | 'firstByteUs' | 'doneUs' | 'serverProcUs' | 'serverWaitUs'>;
+
+export function deriveTimes(row: TimingRow): DerivedTimes {
   const totalUs = row.doneUs - row.intendedUs;
   return {
     totalUs,
-    waitUs: waitOf(totalUs, row.serverProcUs ?? NaN),
+    waitUs: row.serverProcUs === null ? null : waitOf(totalUs, row.serverProcUs),
     processingUs: row.serverProcUs,
     serverWaitUs: row.serverWaitUs,
     lagUs: row.sentUs === null ? null : row.sentUs - row.intendedUs,
+    ttfbUs: row.sentUs === null || row.firstByteUs === null ? null : row.firstByteUs - row.sentUs,
+    transferUs: row.firstByteUs === null ? null : row.doneUs - row.firstByteUs,
   };
 }
 
@@ -131,12 +150,15 @@ export function requestPoint(row: RequestRow): RequestPoint {
   const ms = (us: number | null) => (us === null ? null : us / 1000);
   return {
     phaseIndex: row.phaseIdx,
+    templateIdx: row.templateIdx,
     intendedMs: row.intendedUs / 1000,
     totalMs: t.totalUs / 1000,
-    waitMs: t.waitUs / 1000,
+    waitMs: ms(t.waitUs),
     processingMs: ms(t.processingUs),
     serverWaitMs: ms(t.serverWaitUs),
     lagMs: ms(t.lagUs),
+    ttfbMs: ms(t.ttfbUs),
+    transferMs: ms(t.transferUs),
     status: row.status,
     error: row.error,
   };
@@ -154,28 +176,36 @@ export function inLatencyHistograms(error: ErrorKind | null): boolean {
 
 export const HISTOGRAMS = [
   { key: 'total', label: 'total', nullable: false, doc: 'done - intended' },
-  { key: 'wait', label: 'wait', nullable: false, doc: 'total - processing, at least 0' },
+  { key: 'wait', label: 'wait', nullable: true, doc: 'total - processing, at least 0, where the server sent Server-Timing' },
   { key: 'processing', label: 'processing', nullable: true, doc: "the server's Server-Timing proc" },
   { key: 'serverWait', label: 'server wait', nullable: true, doc: "the server's Server-Timing wait" },
-  { key: 'lag', label: 'lag', nullable: false, doc: 'sent - intended: schedule lag of the load generator' },
+  { key: 'lag', label: 'client queue', nullable: false, doc: "sent - intended: the client's own queue (schedule lag of the load generator)" },
+  { key: 'ttfb', label: 'ttfb', nullable: true, doc: 'first byte - sent' },
+  { key: 'transfer', label: 'transfer', nullable: true, doc: 'done - first byte' },
 ] as const;
 
 export type HistogramKey = (typeof HISTOGRAMS)[number]['key'];
 
-/** A phase's encoded HDR histograms (hdr-histogram-js compressed base64, values in µs); null where nothing was measured. */
+/**
+ * A phase's encoded HDR histograms (hdr-histogram-js compressed base64, values in µs); null where
+ * nothing was measured (wait and processing without Server-Timing; ttfb and transfer in runs stored
+ * before they were measured, and from k6, which reports neither per request).
+ */
 export interface HistogramSet {
   total: string;
-  wait: string;
+  wait: string | null;
   processing: string | null;
   serverWait: string | null;
   lag: string;
+  ttfb: string | null;
+  transfer: string | null;
 }
 
 /** The value (µs) a request adds to each histogram, null where it adds none. */
-export function histogramValues(row: Pick<RequestRow, 'intendedUs' | 'sentUs' | 'doneUs' | 'serverProcUs' | 'serverWaitUs' | 'error'>): Record<HistogramKey, number | null> | null {
+export function histogramValues(row: TimingRow & Pick<RequestRow, 'error'>): Record<HistogramKey, number | null> | null {
   if (!inLatencyHistograms(row.error)) return null;
   const t = deriveTimes(row);
-  return { total: t.totalUs, wait: t.waitUs, processing: t.processingUs, serverWait: t.serverWaitUs, lag: t.lagUs };
+  return { total: t.totalUs, wait: t.waitUs, processing: t.processingUs, serverWait: t.serverWaitUs, lag: t.lagUs, ttfb: t.ttfbUs, transfer: t.transferUs };
 }
 
 // ---- percentiles -----------------------------------------------------------------------------
@@ -203,10 +233,12 @@ export const GLOSSARY = {
   'first byte': 'when the first byte of the response arrived',
   done: 'when the response (or the error) was complete',
   total: 'done - intended: what a user waited, queueing in the load generator included (no coordinated omission)',
-  wait: 'total - processing, at least 0: time queued anywhere (client, network, server) rather than worked on',
+  wait: 'total - processing, at least 0: time queued anywhere (client, network, server) rather than worked on; unknown ("-") without Server-Timing',
   processing: "the server's own Server-Timing proc: time spent working on the request",
   'server wait': "the server's own Server-Timing wait: time queued inside the server before work began",
-  lag: 'sent - intended: how late the load generator itself was against its schedule (should stay near 0)',
+  'client queue': "sent - intended (lag): the client's own queue, time a request waited in the load generator before it was sent (waiting for a free connection, or the generator running late); not the server's",
+  ttfb: 'time to first byte, first byte - sent: from the request leaving the client to the first byte of the response (network, server queue and work)',
+  transfer: 'done - first byte: the response arriving after its first byte (body size and network)',
 } as const;
 
 export type GlossaryTerm = keyof typeof GLOSSARY;

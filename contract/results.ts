@@ -44,6 +44,25 @@ export const WindowLatency = z.object({ mean: z.number(), p50: z.number(), p90: 
 export type WindowLatency = z.infer<typeof WindowLatency>;
 
 /**
+ * A phase's (or an endpoint's) latency figures, as contract/measurement.ts derives them. wait and
+ * processing are null where no request carried Server-Timing (unknown, never wait = total; runs
+ * stored before this rule may hold wait = total there: read through contract/engine-figures.ts
+ * phaseFigures). ttfb and transfer are absent in runs stored before they were measured.
+ */
+export const LatencyFigures = {
+  total: LatencyStats,
+  wait: LatencyStats.nullable(),
+  processing: LatencyStats.nullable(),
+  serverWait: LatencyStats.nullable(),
+  /** sent - intended: the client's own queue (how late the load generator was against its schedule) */
+  lag: LatencyStats,
+  /** first byte - sent: time to first byte */
+  ttfb: LatencyStats.nullable().optional(),
+  /** done - first byte: the response's transfer */
+  transfer: LatencyStats.nullable().optional(),
+};
+
+/**
  * The figures of a phase, and of each of its endpoints over only that endpoint's requests (made by
  * the same accumulator code): a figure added here is measured per endpoint too.
  */
@@ -53,12 +72,7 @@ const phaseFigures = {
   errors: ErrorCounts,
   /** completed requests per second over the phase's duration */
   throughput: z.number(),
-  total: LatencyStats,
-  wait: LatencyStats,
-  processing: LatencyStats.nullable(),
-  serverWait: LatencyStats.nullable(),
-  /** sent - intended: how late the load generator was against its own schedule */
-  lag: LatencyStats,
+  ...LatencyFigures,
 };
 
 /** One endpoint of a phase: a request template, by its name (contract/scenario.ts templateName). */
@@ -209,6 +223,9 @@ export const LiveWindow = z.object({
   total: WindowLatency.nullable(),
   wait: WindowLatency.nullable(),
   processing: WindowLatency.nullable(),
+  /** time to first byte and transfer; absent in windows stored before they were measured */
+  ttfb: WindowLatency.nullable().optional(),
+  transfer: WindowLatency.nullable().optional(),
   /** open-loop arrivals waiting for a free client at the window's end (0 for closed loops) */
   queued: z.number().default(0),
 });
@@ -229,14 +246,21 @@ export type ServerSample = z.infer<typeof ServerSample>;
 /** One point of the per-request scatter (seed 004's charts). */
 export const RequestPoint = z.object({
   phaseIndex: z.number(),
+  /** the request's template (endpoint) in its phase: EndpointResult.index */
+  templateIdx: z.number(),
   /** ms from the server run start, when the request was intended */
   intendedMs: z.number(),
   totalMs: z.number(),
-  waitMs: z.number(),
+  /** null without Server-Timing (unknown, as processing is) */
+  waitMs: z.number().nullable(),
   processingMs: z.number().nullable(),
   serverWaitMs: z.number().nullable(),
-  /** sent - intended; null when it was never sent */
+  /** sent - intended (the client's own queue); null when it was never sent */
   lagMs: z.number().nullable(),
+  /** first byte - sent; null without a response */
+  ttfbMs: z.number().nullable(),
+  /** done - first byte; null without a response */
+  transferMs: z.number().nullable(),
   status: z.number(),
   error: ErrorKind.nullable(),
 });
@@ -247,9 +271,11 @@ export const PhaseHistograms = z.object({
   targetId: z.number(),
   phaseIndex: z.number(),
   total: z.string(),
-  wait: z.string(),
+  wait: z.string().nullable(),
   processing: z.string().nullable(),
   serverWait: z.string().nullable(),
   lag: z.string().nullable(),
+  ttfb: z.string().nullable().optional(),
+  transfer: z.string().nullable().optional(),
 });
 export type PhaseHistograms = z.infer<typeof PhaseHistograms>;

@@ -50,6 +50,8 @@ function phaseFromRow(r: Row, where: string): unknown {
     processing: json(r, 'processing_json', where),
     serverWait: json(r, 'server_wait_json', where),
     lag: json(r, 'lag_json', where),
+    // absent (not null) in phases stored before migration 12: "not measured then", not "none"
+    ...(r['ttfb_json'] === null ? {} : { ttfb: json(r, 'ttfb_json', where), transfer: json(r, 'transfer_json', where) }),
     endpoints: json(r, 'endpoints_json', where) ?? [],
   };
 }
@@ -147,7 +149,7 @@ export class RunReader {
       `SELECT s.* FROM samples s JOIN targets t ON t.id = s.target_id WHERE t.run_id = ? ORDER BY s.target_id, s.t_ms, s.rowid`,
     );
     this.histograms = db.prepare(
-      `SELECT p.target_id, p.idx, p.hist_total, p.hist_wait, p.hist_processing, p.hist_server_wait, p.hist_lag
+      `SELECT p.target_id, p.idx, p.hist_total, p.hist_wait, p.hist_processing, p.hist_server_wait, p.hist_lag, p.hist_ttfb, p.hist_transfer
        FROM phases p JOIN targets t ON t.id = p.target_id WHERE t.run_id = ? ORDER BY p.target_id, p.idx`,
     );
     this.list = db.prepare(listSql(''));
@@ -278,6 +280,8 @@ export class RunReader {
       total: json(w, 'total_json', where),
       wait: json(w, 'wait_json', where),
       processing: json(w, 'processing_json', where),
+      ttfb: json(w, 'ttfb_json', where),
+      transfer: json(w, 'transfer_json', where),
       queued: num(w, 'queued', where),
     }));
     const sw = `run ${runId} sample`;
@@ -305,10 +309,13 @@ export class RunReader {
       targetId: num(h, 'target_id', where),
       phaseIndex: num(h, 'idx', where),
       total: str(h, 'hist_total', where),
-      wait: str(h, 'hist_wait', where),
+      // '' where the phase had no wait (no Server-Timing: db/store.ts savePhase)
+      wait: optStr(h, 'hist_wait', where) || null,
       processing: optStr(h, 'hist_processing', where),
       serverWait: optStr(h, 'hist_server_wait', where),
       lag: optStr(h, 'hist_lag', where),
+      ttfb: optStr(h, 'hist_ttfb', where),
+      transfer: optStr(h, 'hist_transfer', where),
     }));
     const parsed = PhaseHistograms.array().safeParse(candidates);
     if (!parsed.success) throw schemaError(where, parsed.error.issues);

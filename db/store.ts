@@ -221,12 +221,13 @@ function prepareStatements(db: Database.Database) {
     skipTargets: db.prepare(`UPDATE targets SET status = 'skipped', reason = coalesce(reason, ?) WHERE run_id = ? AND status = 'pending'`),
     savePhase: db.prepare(
       `INSERT OR REPLACE INTO phases (target_id, idx, name, executor, clients, started_ms, duration_ms, count, ok, errors_json, throughput,
-         total_json, wait_json, processing_json, server_wait_json, lag_json, hist_total, hist_wait, hist_processing, hist_server_wait, hist_lag, endpoints_json)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         total_json, wait_json, processing_json, server_wait_json, lag_json, hist_total, hist_wait, hist_processing, hist_server_wait, hist_lag, endpoints_json,
+         ttfb_json, transfer_json, hist_ttfb, hist_transfer)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     insertWindow: db.prepare(
-      `INSERT INTO windows (target_id, t_ms, phase_idx, count, throughput, errors_json, in_flight, total_json, wait_json, processing_json, queued)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO windows (target_id, t_ms, phase_idx, count, throughput, errors_json, in_flight, total_json, wait_json, processing_json, queued, ttfb_json, transfer_json)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     insertSample: db.prepare('INSERT INTO samples (target_id, t_ms, cpu, rss, processes, busy, queue) VALUES (?, ?, ?, ?, ?, ?, ?)'),
     deleteRun: db.prepare('DELETE FROM runs WHERE id = ?'),
@@ -361,16 +362,22 @@ class SqliteStore implements Store {
       toJson(p.errors),
       p.throughput,
       toJson(p.total),
+      // wait_json and hist_wait are NOT NULL since migration 1: no wait (no Server-Timing) is JSON null and '' (migration 12)
       toJson(p.wait),
       p.processing === null ? null : toJson(p.processing),
       p.serverWait === null ? null : toJson(p.serverWait),
       toJson(p.lag),
       h.total,
-      h.wait,
+      h.wait ?? '',
       h.processing,
       h.serverWait,
       h.lag,
       p.endpoints === undefined || p.endpoints.length === 0 ? null : toJson(p.endpoints),
+      // SQL NULL reads back as "not measured then" (absent); JSON null as "no request had one"
+      p.ttfb === undefined ? null : toJson(p.ttfb),
+      p.transfer === undefined ? null : toJson(p.transfer),
+      h.ttfb,
+      h.transfer,
     ));
   }
 
@@ -415,6 +422,8 @@ class SqliteStore implements Store {
           w.wait === null ? null : toJson(w.wait),
           w.processing === null ? null : toJson(w.processing),
           w.queued ?? 0,
+          w.ttfb ? toJson(w.ttfb) : null,
+          w.transfer ? toJson(w.transfer) : null,
         );
       }
     }));

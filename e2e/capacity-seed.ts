@@ -39,7 +39,7 @@ export function seedCapacityRun(db: string): number {
       steps.forEach(([offered, achieved, p99, lagMs = 0.2], index) => {
         const count = Math.round(achieved); // a 1 s step: its requests are its achieved rate
         const phase: PhaseResult = { index, name: `${offered} req/s`, executor: 'rate', clients: 1, startedMs: index * 1000, durationMs: 1000, count, ok: count, errors: {}, throughput: achieved, total: { ...flat(p99 / 3), p99 }, wait: flat(1), processing: flat(p99 / 3), serverWait: null, lag: flat(lagMs) };
-        store.savePhase(targetId, phase, { total: empty, wait: empty, processing: empty, serverWait: null, lag: empty });
+        store.savePhase(targetId, phase, { total: empty, wait: empty, processing: empty, serverWait: null, lag: empty, ttfb: null, transfer: null });
       });
       store.updateTarget(targetId, { status: 'completed', durationMs: steps.length * 1000 });
     });

@@ -49,7 +49,7 @@ export function formatCapacity(servers: readonly ServerCapacity[]): string {
       fmtMs(s.total.p50),
       fmtMs(s.total.p90),
       fmtMs(s.total.p99),
-      fmtMs(s.wait.p99),
+      fmtMs(s.wait?.p99),
       fmtMs(s.processing?.p99),
       s.cpuPercent === null ? '-' : fmtNum(s.cpuPercent, 0),
       fmtNum(s.concurrency, 1),

@@ -1,5 +1,5 @@
 import { cellKeyLegend, cellName } from '../../contract/cells.js';
-import { engineGlossaryLines, missingReasons, phaseFigures } from '../../contract/engine-figures.js';
+import { engineGlossaryLines, missingReasons, needsServerTimingHint, phaseFigures, SERVER_TIMING_HINT } from '../../contract/engine-figures.js';
 import { clampPercentiles } from '../../contract/measurement.js';
 import type { ErrorCounts, RunSummary } from '../../contract/results.js';
 import { generatorTailNote } from '../../contract/generator-lag.js';
@@ -14,13 +14,13 @@ const errorsText = (errors: ErrorCounts) =>
     .map(([kind, n]) => `${kind} ${n}`)
     .join(', ') || '0';
 
-/** Per server run, per phase: count, errors, throughput and mean / p50 / p99 of total, wait, processing, server wait, lag. */
+/** Per server run, per phase: count, errors, throughput and mean / p50 / p99 of total, wait, processing, server wait, client queue, ttfb, transfer. */
 export function formatRunSummary(run: RunSummary): string {
   // a title, reason or name with a line break stays on its line (the stream guard escapes the rest)
   const head = terminalSafeInline(`Run ${run.id}: ${run.title} (${run.scenarioName}${run.quick ? ', quick' : ''}) - ${run.status}` +
     `${run.reason ? ` (${shortReason(run.reason).join(' ')})` : ''}, ${fmtDuration(run.durationMs)}`);
   const grouped = run.group === null ? '' : `\nrun ${run.group.index + 1} of ${run.group.size} in group ${run.group.id} (\`loadscope show --group ${run.group.id}\` shows the figures across them)`;
-  const header = ['server / phase', 'requests', 'errors', 'req/s', 'total mean (ms)', 'total p50 (ms)', 'total p99 (ms)', 'total max (ms)', 'wait mean (ms)', 'processing mean (ms)', 'server wait p99 (ms)', 'lag p99 (ms)'];
+  const header = ['server / phase', 'requests', 'errors', 'req/s', 'total mean (ms)', 'total p50 (ms)', 'total p99 (ms)', 'total max (ms)', 'wait mean (ms)', 'processing mean (ms)', 'server wait p99 (ms)', 'client queue p99 (ms)', 'ttfb p50 (ms)', 'ttfb p99 (ms)', 'transfer p99 (ms)'];
   const rows: string[][] = [];
   const notes: string[] = [];
   // a server that never ran a phase: its status in the row, its reason (a few lines) below it
@@ -40,6 +40,7 @@ export function formatRunSummary(run: RunSummary): string {
         fmtNum(p.count), errorsText(p.errors), fmtNum(p.throughput, 1),
         fmtMs(total.mean), fmtMs(total.p50), fmtMs(total.p99), fmtMs(total.max),
         fmtMs(fig.wait?.mean), fmtMs(fig.processing?.mean), fmtMs(clampPercentiles(fig.serverWait)?.p99), fmtMs(clampPercentiles(fig.lag)?.p99),
+        fmtMs(clampPercentiles(fig.ttfb)?.p50), fmtMs(clampPercentiles(fig.ttfb)?.p99), fmtMs(clampPercentiles(fig.transfer)?.p99),
       ]);
       const note = generatorTailNote(p);
       if (note) notes.push(terminalSafeInline(`note: ${name} / ${p.name}: ${note}`));
@@ -47,12 +48,14 @@ export function formatRunSummary(run: RunSummary): string {
   }
   // A k6 run's times start at its send time, not an intended time: said before the figures.
   const engine = run.engine === 'k6' ? `load sent by k6: ${run.engineNote ?? ''}\n` : '';
-  const unmeasured = run.engine === 'k6' ? missingReasons(run.engine, run.targets.flatMap((t) => t.phases)).map((r) => `- ${r}`) : [];
+  // every "-" says why, once; where wait and processing are unknown, how to make them known
+  const phases = run.targets.flatMap((t) => t.phases);
+  const unmeasured = [...missingReasons(run.engine, phases), ...(needsServerTimingHint(phases) ? [`hint: ${SERVER_TIMING_HINT}`] : [])].map((r) => `- ${r}`);
   // the short cell names in the rows, spelled out once (a terminal has no hover)
   const keys = cellKeyLegend(run.cells);
   if (keys !== '') notes.unshift(terminalSafeInline(`matrix cells: ${keys}`));
   const said = notes.length > 0 ? `${notes.join('\n')}\n` : '';
-  const table = `${head}${grouped}\n${engine}${textTable(header, rows, reasons)}\n${said}${[...unmeasured, ...engineGlossaryLines(run.engine, ['total', 'wait', 'processing', 'server wait', 'lag'])].join('\n')}`;
+  const table = `${head}${grouped}\n${engine}${textTable(header, rows, reasons)}\n${said}${[...unmeasured, ...engineGlossaryLines(run.engine, ['total', 'wait', 'processing', 'server wait', 'client queue', 'ttfb', 'transfer'])].join('\n')}`;
   return run.thresholds.length > 0 ? `${table}\n\n${formatThresholds(run)}` : table;
 }
 
@@ -100,6 +103,8 @@ export function runSummaryJson(run: RunSummary) {
         processing: pick(fig.processing),
         serverWait: pick(fig.serverWait),
         lag: pick(fig.lag),
+        ttfb: pick(fig.ttfb),
+        transfer: pick(fig.transfer),
       })),
     })),
     report: run.report,

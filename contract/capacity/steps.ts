@@ -37,7 +37,8 @@ export interface CapacityPoint {
   /** requests in flight on average (Little's law: throughput x mean total time): the USL's N */
   concurrency: number;
   total: Percentiles;
-  wait: Percentiles;
+  /** null where the server sent no Server-Timing (unknown, as processing is) */
+  wait: Percentiles | null;
   processing: Percentiles | null;
   /** the server's mean CPU % over the step (100 = one core), when it was sampled */
   cpuPercent: number | null;
@@ -90,7 +91,7 @@ export function targetCapacity(search: CapacitySearch, { mode, start, phases, qu
       throughput: p.throughput,
       concurrency: (p.throughput * p.total.mean) / 1000,
       total: pct(p.total),
-      wait: pct(p.wait),
+      wait: p.wait ? pct(p.wait) : null,
       processing: p.processing ? pct(p.processing) : null,
       cpuPercent: cpuPercent?.get(p.index) ?? null,
       requests: p.count,

@@ -52,7 +52,7 @@ export function encodedHistogram(valuesUs: readonly number[]): string {
 }
 
 export function histograms(): HistogramSet {
-  return { total: encodedHistogram([1000, 2000, 3000]), wait: encodedHistogram([400, 800]), processing: encodedHistogram([600, 1200]), serverWait: encodedHistogram([50, 70]), lag: encodedHistogram([10, 20, 30]) };
+  return { total: encodedHistogram([1000, 2000, 3000]), wait: encodedHistogram([400, 800]), processing: encodedHistogram([600, 1200]), serverWait: encodedHistogram([50, 70]), lag: encodedHistogram([10, 20, 30]), ttfb: encodedHistogram([700, 1500]), transfer: encodedHistogram([100, 200]) };
 }
 
 export function decodedMax(encoded: string): number {

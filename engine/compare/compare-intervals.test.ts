@@ -40,8 +40,8 @@ function stored(runId: number): Stored {
 const times3 = (s: LatencyStats): LatencyStats => ({ ...s, mean: s.mean * 3, min: s.min * 3, max: s.max * 3, stddev: s.stddev * 3, p50: s.p50 * 3, p66: s.p66 * 3, p75: s.p75 * 3, p80: s.p80 * 3, p90: s.p90 * 3, p95: s.p95 * 3, p98: s.p98 * 3, p99: s.p99 * 3, p999: s.p999 * 3 });
 /** The same run with every time three times longer: an injected delay whose size is known. */
 function slowed(a: Stored): Stored {
-  const run: RunSummary = { ...a.run, targets: a.run.targets.map((t) => ({ ...t, phases: t.phases.map((p) => ({ ...p, total: times3(p.total), wait: times3(p.wait), processing: p.processing && times3(p.processing) })) })) };
-  return { run, windows: a.windows, rows: (targetId) => a.rows(targetId).map((p) => ({ ...p, totalMs: p.totalMs * 3, waitMs: p.waitMs * 3, processingMs: p.processingMs === null ? null : p.processingMs * 3 })) };
+  const run: RunSummary = { ...a.run, targets: a.run.targets.map((t) => ({ ...t, phases: t.phases.map((p) => ({ ...p, total: times3(p.total), wait: p.wait && times3(p.wait), processing: p.processing && times3(p.processing) })) })) };
+  return { run, windows: a.windows, rows: (targetId) => a.rows(targetId).map((p) => ({ ...p, totalMs: p.totalMs * 3, waitMs: p.waitMs === null ? null : p.waitMs * 3, processingMs: p.processingMs === null ? null : p.processingMs * 3 })) };
 }
 const against = (a: Stored, b: Stored) =>
   compareIntervals([a.run, b.run], { windows: (i) => (i === 0 ? a : b).windows, rows: (i, targetId) => (i === 0 ? a : b).rows(targetId) });

@@ -3,7 +3,9 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NO_ERROR, errorCode } from '../../contract/measurement.js';
 import { rootPath } from '../paths.js';
-import { WindowAccumulator } from './accumulators.js';
+import { PhaseAccumulator, WindowAccumulator } from './accumulators.js';
+
+const META = { index: 0, name: 'p', executor: 'closed', clients: 1, startedMs: 0, durationMs: 1000 };
 
 // Every load generator (native driver, k6 live, k6 import) measures through accumulators.ts: a
 // histogram built anywhere else is a second measuring path in the making (k6 had its own copies,
@@ -27,18 +29,26 @@ describe('the measuring sink', () => {
     expect(builders).toEqual(['engine/driver/accumulators.ts']);
   });
 
-  it("gives a window wait without Server-Timing only where the generator's total is the server's whole time", () => {
-    const driver = new WindowAccumulator();
-    const k6 = new WindowAccumulator(true);
-    for (const w of [driver, k6]) {
-      w.record(NO_ERROR, 5000, NaN);
-      w.record(errorCode('refused'), 10, NaN);
-    }
-    const [d, k] = [driver.take(), k6.take()];
-    expect([d.count, d.errors, d.total?.max, d.wait?.max, d.processing]).toEqual([2, { refused: 1 }, 5, 5, null]);
-    expect([k.count, k.errors, k.total?.max, k.wait, k.processing]).toEqual([2, { refused: 1 }, 5, null, null]);
-    k6.record(NO_ERROR, 5000, 2000);
-    const k2 = k6.take();
-    expect([k2.count, k2.wait?.max, k2.processing?.max]).toEqual([1, 3, 2]);
+  it('gives a window and a phase no wait without Server-Timing, and the client\'s own times always', () => {
+    const w = new WindowAccumulator();
+    w.record(NO_ERROR, 5000, NaN, 3000, 1500);
+    w.record(errorCode('refused'), 10, NaN, NaN, NaN);
+    const d = w.take();
+    expect([d.count, d.errors, d.total?.max, d.wait, d.processing, d.ttfb?.max, d.transfer?.max]).toEqual([2, { refused: 1 }, 5, null, null, 3, 1.5]);
+    w.record(NO_ERROR, 5000, 2000, NaN, NaN);
+    const d2 = w.take();
+    expect([d2.count, d2.wait?.max, d2.processing?.max, d2.ttfb, d2.transfer]).toEqual([1, 3, 2, null, null]);
+
+    const none = new PhaseAccumulator();
+    none.record(NO_ERROR, 5000, NaN, NaN, 100, 3000, 1500);
+    const r = none.result(META);
+    expect([r.result.wait, r.result.processing, r.histograms.wait, r.result.ttfb?.max, r.result.transfer?.max, r.result.lag.max]).toEqual([null, null, null, 3, 1.5, 0.1]);
+
+    // mixed: wait and processing over the requests that carried Server-Timing only
+    const mixed = new PhaseAccumulator();
+    mixed.record(NO_ERROR, 5000, NaN, NaN, 0, 3000, 1500);
+    mixed.record(NO_ERROR, 8000, 2000, NaN, 0, 6000, 1500);
+    const m = mixed.result(META).result;
+    expect([m.total.count, m.wait?.count, m.wait?.max, m.processing?.count, m.ttfb?.count]).toEqual([2, 1, 6, 1, 2]);
   });
 });

@@ -5,7 +5,9 @@ import type { ErrorCounts, PhaseResult, WindowLatency } from '../../contract/res
 import { FastHistogram, latencyStats } from './fast-histogram.js';
 
 // The one measuring sink every load generator feeds (native driver, k6 live, k6 import): a phase's
-// five histograms, counters and PhaseResult, and a live/stored window's. Callers hand over numbers
+// seven histograms, counters and PhaseResult, and a live/stored window's. wait is recorded only for
+// requests with a processing time (Server-Timing): without one it is unknown (contract/measurement.ts,
+// which also says what a phase with some of each shows). Callers hand over numbers
 // already in µs (NaN where a time was not measured) and an error code (NO_ERROR, -1, or an error
 // kind's index), so the driver's hot path allocates nothing. Zod-free: the driver worker loads it.
 
@@ -34,23 +36,29 @@ export class PhaseAccumulator {
   readonly processing = new FastHistogram(3);
   readonly serverWait = new FastHistogram(3);
   readonly lag = new FastHistogram(3);
+  readonly ttfb = new FastHistogram(3);
+  readonly transfer = new FastHistogram(3);
   count = 0;
   ok = 0;
   /** requests never sent (k6's dropped iterations): counted and errors, not in throughput */
   unsent = 0;
   private readonly errors = new Float64Array(ERROR_KINDS.length);
 
-  /** One finished request; procUs, serverWaitUs and lagUs are NaN where not measured. */
-  record(code: number, totalUs: number, procUs: number, serverWaitUs: number, lagUs: number): void {
+  /** One finished request; every time but total is NaN where not measured. */
+  record(code: number, totalUs: number, procUs: number, serverWaitUs: number, lagUs: number, ttfbUs: number, transferUs: number): void {
     this.count++;
     if (code < 0) this.ok++;
     else this.errors[code]!++;
     if (code === REFUSED) return;
     this.total.record(totalUs);
-    if (procUs === procUs) this.processing.record(procUs);
-    this.wait.record(waitOf(totalUs, procUs));
+    if (procUs === procUs) {
+      this.processing.record(procUs);
+      this.wait.record(waitOf(totalUs, procUs));
+    }
     if (serverWaitUs === serverWaitUs) this.serverWait.record(serverWaitUs);
     if (lagUs === lagUs) this.lag.record(lagUs);
+    if (ttfbUs === ttfbUs) this.ttfb.record(ttfbUs);
+    if (transferUs === transferUs) this.transfer.record(transferUs);
   }
 
   /** n requests the generator never sent, counted as `code` errors and in no histogram. */
@@ -63,10 +71,13 @@ export class PhaseAccumulator {
   result(meta: PhaseMeta): { result: PhaseResult; histograms: HistogramSet } {
     const { durationMs } = meta;
     const total = this.total.toHdr();
-    const wait = this.wait.toHdr();
     const lag = this.lag.toHdr();
-    const processing = this.processing.count > 0 ? this.processing.toHdr() : null;
-    const serverWait = this.serverWait.count > 0 ? this.serverWait.toHdr() : null;
+    const some = (h: FastHistogram) => (h.count > 0 ? h.toHdr() : null);
+    const wait = some(this.wait);
+    const processing = some(this.processing);
+    const serverWait = some(this.serverWait);
+    const ttfb = some(this.ttfb);
+    const transfer = some(this.transfer);
     const result: PhaseResult = {
       ...meta,
       count: this.count,
@@ -74,19 +85,23 @@ export class PhaseAccumulator {
       errors: Object.fromEntries(ERROR_KINDS.map((kind, i) => [kind, this.errors[i]!])) as PhaseResult['errors'],
       throughput: durationMs > 0 ? (this.count - this.unsent) / (durationMs / 1000) : 0,
       total: latencyStats(total, this.total.max, this.total.moments()),
-      wait: latencyStats(wait, this.wait.max, this.wait.moments()),
+      wait: wait ? latencyStats(wait, this.wait.max, this.wait.moments()) : null,
       processing: processing ? latencyStats(processing, this.processing.max, this.processing.moments()) : null,
       serverWait: serverWait ? latencyStats(serverWait, this.serverWait.max, this.serverWait.moments()) : null,
       lag: latencyStats(lag, this.lag.max, this.lag.moments()),
+      ttfb: ttfb ? latencyStats(ttfb, this.ttfb.max, this.ttfb.moments()) : null,
+      transfer: transfer ? latencyStats(transfer, this.transfer.max, this.transfer.moments()) : null,
     };
     return {
       result,
       histograms: {
         total: encodeIntoCompressedBase64(total),
-        wait: encodeIntoCompressedBase64(wait),
+        wait: wait ? encodeIntoCompressedBase64(wait) : null,
         processing: processing ? encodeIntoCompressedBase64(processing) : null,
         serverWait: serverWait ? encodeIntoCompressedBase64(serverWait) : null,
         lag: encodeIntoCompressedBase64(lag),
+        ttfb: ttfb ? encodeIntoCompressedBase64(ttfb) : null,
+        transfer: transfer ? encodeIntoCompressedBase64(transfer) : null,
       },
     };
   }
@@ -99,6 +114,8 @@ export interface WindowFigures {
   total: WindowLatency | null;
   wait: WindowLatency | null;
   processing: WindowLatency | null;
+  ttfb: WindowLatency | null;
+  transfer: WindowLatency | null;
 }
 
 /** The requests completed in one window (coarser histograms: a window only shows p50/p90/p99). */
@@ -106,22 +123,21 @@ export class WindowAccumulator {
   private readonly total = new FastHistogram(2);
   private readonly wait = new FastHistogram(2);
   private readonly processing = new FastHistogram(2);
+  private readonly ttfb = new FastHistogram(2);
+  private readonly transfer = new FastHistogram(2);
   private count = 0;
   private readonly errors = new Float64Array(ERROR_KINDS.length);
 
-  /**
-   * waitNeedsServerTiming: wait only from requests that carry a processing time (k6, whose total is
-   * its own, not the driver's); otherwise a request without one waited its whole total.
-   */
-  constructor(private readonly waitNeedsServerTiming = false) {}
-
-  record(code: number, totalUs: number, procUs: number): void {
+  /** One finished request; every time but total is NaN where not measured (wait only with a processing time). */
+  record(code: number, totalUs: number, procUs: number, ttfbUs: number, transferUs: number): void {
     this.count++;
     if (code >= 0) this.errors[code]!++;
     if (code === REFUSED) return;
     this.total.record(totalUs);
-    if (procUs === procUs) this.processing.record(procUs);
-    else if (this.waitNeedsServerTiming) return;
+    if (ttfbUs === ttfbUs) this.ttfb.record(ttfbUs);
+    if (transferUs === transferUs) this.transfer.record(transferUs);
+    if (procUs !== procUs) return;
+    this.processing.record(procUs);
     this.wait.record(waitOf(totalUs, procUs));
   }
 
@@ -129,12 +145,22 @@ export class WindowAccumulator {
   take(): WindowFigures {
     const errors: ErrorCounts = {};
     for (let code = 0; code < this.errors.length; code++) if (this.errors[code]! > 0) errors[ERROR_KINDS[code]!] = this.errors[code]!;
-    const out: WindowFigures = { count: this.count, errors, total: this.total.windowStats(), wait: this.wait.windowStats(), processing: this.processing.windowStats() };
+    const out: WindowFigures = {
+      count: this.count,
+      errors,
+      total: this.total.windowStats(),
+      wait: this.wait.windowStats(),
+      processing: this.processing.windowStats(),
+      ttfb: this.ttfb.windowStats(),
+      transfer: this.transfer.windowStats(),
+    };
     this.count = 0;
     this.errors.fill(0);
     this.total.reset();
     this.wait.reset();
     this.processing.reset();
+    this.ttfb.reset();
+    this.transfer.reset();
     return out;
   }
 }

@@ -9,10 +9,11 @@ import { runCommentLines } from './csv-run-comment.js';
 export { csvText as quote } from './csv-cell.js';
 
 // One row per request; every time in ms with microsecond precision, derived as everywhere else
-// (contract/measurement.ts: total, wait, processing, server wait, lag).
+// (contract/measurement.ts: total, wait, processing, server wait, lag, ttfb, transfer). wait and
+// processing are empty without Server-Timing: unknown, never wait = total.
 export const CSV_HEADER = [
   'run_id', 'server', 'cell', 'phase', 'client', 'intended_ms', 'sent_ms', 'first_byte_ms', 'done_ms',
-  'total_ms', 'wait_ms', 'processing_ms', 'server_wait_ms', 'lag_ms', 'status', 'bytes', 'error',
+  'total_ms', 'wait_ms', 'processing_ms', 'server_wait_ms', 'lag_ms', 'ttfb_ms', 'transfer_ms', 'status', 'bytes', 'error',
 ].join(',');
 
 const ms = (us: number | null): number | null => (us === null ? null : Number((us / 1000).toFixed(3)));
@@ -36,7 +37,7 @@ export function* csvLines(store: Store, run: RunSummary): Generator<string> {
       phase?.name ?? String(row.phaseIdx),
       row.clientIdx,
       has.intended ? ms(row.intendedUs) : null, ms(row.sentUs), ms(row.firstByteUs), ms(row.doneUs),
-      ms(t.totalUs), has.wait ? ms(t.waitUs) : null, ms(t.processingUs), ms(t.serverWaitUs), has.lag ? ms(t.lagUs) : null,
+      ms(t.totalUs), has.wait ? ms(t.waitUs) : null, ms(t.processingUs), ms(t.serverWaitUs), has.lag ? ms(t.lagUs) : null, ms(t.ttfbUs), ms(t.transferUs),
       row.status, row.bytes, row.error,
     ]);
   }

@@ -10,13 +10,16 @@ import { PhaseStats, RowSink } from '../driver/stats.js';
 import { burst } from '../driver/test-support/phases.js';
 import { TargetAcc } from '../k6/import/k6-accumulator.js';
 import type { K6Request } from '../k6/import/k6-request.js';
-import { TargetSink } from '../k6/import/write-rows.js';
+import { storeRowWrites, TargetSink } from '../k6/import/write-rows.js';
 import { csvLines } from './csv.js';
 
-// One derivation of wait/processing/total/server wait/lag, checked end to end over random rows: the
-// driver's histograms (built on its hot path), the CSV export and the scatter's points (both read
-// back from a real SQLite file) agree on every derived time of every row, including rows whose
-// server-reported processing exceeds their total (wait is clamped at 0 once, in the contract).
+// One derivation of wait/processing/total/server wait/lag/ttfb/transfer, checked end to end over
+// random rows: the driver's histograms (built on its hot path), the CSV export and the scatter's
+// points (both read back from a real SQLite file) agree on every derived time of every row, including
+// rows whose server-reported processing exceeds their total (wait is clamped at 0 once, in the
+// contract), and on both cases of Server-Timing: a row without it has no wait (unknown, never
+// wait = total), a phase where no row has it has no wait figures at all, and a mixed phase has wait
+// and processing over exactly the rows that carried it.
 // The same rows fed through k6's import path (as k6's points: end, total in ms, Server-Timing) give
 // the same histograms, figures and derived times; only lag, which k6 does not measure, is absent.
 
@@ -27,25 +30,31 @@ const rowArb: fc.Arbitrary<RequestRow> = fc
     intendedUs: us(10_000_000),
     lag: fc.option(us(50_000)),
     total: us(3_000_000),
+    /** where the first byte came, as a share of the time after sending; null: no response headers */
+    firstByte: fc.option(fc.double({ min: 0, max: 1, noNaN: true })),
     serverProcUs: fc.option(us(3_100_000)),
     serverWaitUs: fc.option(us(100_000)),
     error: fc.option(fc.constantFrom(...ERROR_KINDS)),
     templateIdx: fc.integer({ min: 0, max: 2 }),
   })
-  .map((r) => ({
-    phaseIdx: 0,
-    clientIdx: r.clientIdx,
-    intendedUs: r.intendedUs,
-    sentUs: r.lag === null ? null : r.intendedUs + Math.min(r.lag, r.total),
-    firstByteUs: null,
-    doneUs: r.intendedUs + r.total,
-    status: r.error === null ? 200 : 0,
-    bytes: 2,
-    error: r.error,
-    serverWaitUs: r.serverWaitUs,
-    serverProcUs: r.serverProcUs,
-    templateIdx: r.templateIdx,
-  }));
+  .map((r) => {
+    const sentUs = r.lag === null ? null : r.intendedUs + Math.min(r.lag, r.total);
+    const doneUs = r.intendedUs + r.total;
+    return {
+      phaseIdx: 0,
+      clientIdx: r.clientIdx,
+      intendedUs: r.intendedUs,
+      sentUs,
+      firstByteUs: sentUs === null || r.firstByte === null ? null : sentUs + Math.round(r.firstByte * (doneUs - sentUs)),
+      doneUs,
+      status: r.error === null ? 200 : 0,
+      bytes: 2,
+      error: r.error,
+      serverWaitUs: r.serverWaitUs,
+      serverProcUs: r.serverProcUs,
+      templateIdx: r.templateIdx,
+    };
+  });
 
 let db: ReturnType<typeof tempDir>;
 let store: Store;
@@ -69,11 +78,12 @@ function throughDriver(rows: RequestRow[]) {
       client: r.clientIdx,
       intended: r.intendedUs,
       sent: r.sentUs ?? NaN,
-      firstByte: NaN,
+      firstByte: r.firstByteUs ?? NaN,
       status: r.status,
       bytes: r.bytes,
       stWait: r.serverWaitUs === null ? NaN : r.serverWaitUs / 1000,
       stProc: r.serverProcUs === null ? NaN : r.serverProcUs / 1000,
+      template: r.templateIdx,
     };
     stats.record(record, r.doneUs, errorCode(r.error));
   }
@@ -101,7 +111,7 @@ function throughK6(rows: RequestRow[], runId: number) {
   const acc = new TargetAcc(0, 'k6');
   for (const r of requests) acc.add(r);
   const targetId = store.createTarget({ runId, cellIndex: 0, serverIndex: 1, label: 'k6', architecture: 'single' });
-  const sink = new TargetSink(store, targetId, acc, new Map([[acc.ordered()[0]!.key, 0]]), T0_US);
+  const sink = new TargetSink(storeRowWrites(store, targetId), targetId, acc, new Map([[acc.ordered()[0]!.key, 0]]), T0_US);
   for (const r of requests) sink.add(r);
   sink.finish();
   const stored = acc.ordered()[0]!.result(0, 'burst', 1, T0_US);
@@ -135,27 +145,39 @@ describe('the measurement module: histograms, CSV and scatter agree', () => {
           const t = deriveTimes(row);
           const line = lines[i]!;
           const p = points[i]!;
-          expect(t.waitUs).toBeGreaterThanOrEqual(0);
+          // wait is known exactly where processing is (no Server-Timing: unknown, never total)
+          expect(t.waitUs === null).toBe(row.serverProcUs === null);
+          if (t.waitUs !== null) expect(t.waitUs).toBeGreaterThanOrEqual(0);
           // CSV (ms, 3 decimals) and scatter (ms) say the same as the one derivation
-          expect([msToUs(col(line, 'total_ms')), msToUs(col(line, 'wait_ms')), msToUs(col(line, 'processing_ms')), msToUs(col(line, 'server_wait_ms')), msToUs(col(line, 'lag_ms'))]).toEqual([
+          expect([msToUs(col(line, 'total_ms')), msToUs(col(line, 'wait_ms')), msToUs(col(line, 'processing_ms')), msToUs(col(line, 'server_wait_ms')), msToUs(col(line, 'lag_ms')), msToUs(col(line, 'ttfb_ms')), msToUs(col(line, 'transfer_ms'))]).toEqual([
             t.totalUs,
             t.waitUs,
             t.processingUs,
             t.serverWaitUs,
             t.lagUs,
+            t.ttfbUs,
+            t.transferUs,
           ]);
           const fromPoint = (v: number | null) => (v === null ? null : Math.round(v * 1000));
-          expect([fromPoint(p.totalMs), fromPoint(p.waitMs), fromPoint(p.processingMs), fromPoint(p.serverWaitMs), fromPoint(p.lagMs)]).toEqual([
+          expect([fromPoint(p.totalMs), fromPoint(p.waitMs), fromPoint(p.processingMs), fromPoint(p.serverWaitMs), fromPoint(p.lagMs), fromPoint(p.ttfbMs), fromPoint(p.transferMs)]).toEqual([
             t.totalUs,
             t.waitUs,
             t.processingUs,
             t.serverWaitUs,
             t.lagUs,
+            t.ttfbUs,
+            t.transferUs,
           ]);
           // what the CSV says this row adds to each histogram
           const values = histogramValues({ ...row, doneUs: row.intendedUs + msToUs(col(line, 'total_ms'))! });
           if (values) for (const h of HISTOGRAMS) if (values[h.key] !== null) expected[h.key]!.record(values[h.key]!);
         });
+
+        // the phase's wait and processing: over the rows with Server-Timing only, none without any
+        const timed = rows.filter((r) => r.error !== 'refused' && r.serverProcUs !== null).length;
+        const [storedPhase] = run.targets.flatMap((t) => t.phases);
+        expect([storedPhase!.wait?.count ?? null, storedPhase!.processing?.count ?? null]).toEqual(timed === 0 ? [null, null] : [timed, timed]);
+        expect(storedPhase!.ttfb?.count ?? 0).toBe(rows.filter((r) => r.error !== 'refused' && r.sentUs !== null && r.firstByteUs !== null).length);
 
         // every percentile of every stored phase is at most its maximum (HDR bucket edges are clamped)
         for (const stored of run.targets.flatMap((t) => t.phases)) {
@@ -170,7 +192,7 @@ describe('the measurement module: histograms, CSV and scatter agree', () => {
         for (const h of HISTOGRAMS) {
           const want = expected[h.key]!;
           const encoded = stored[h.key];
-          if (encoded === null) {
+          if (encoded === null || encoded === undefined) {
             expect(want.count, `${h.key}: stored none, CSV has values`).toBe(0);
             continue;
           }
@@ -201,6 +223,8 @@ describe('the measurement module: histograms, CSV and scatter agree', () => {
         }
         expect([k6.phase.result.count, k6.phase.result.ok, k6.phase.result.errors]).toEqual([native.phase.result.count, native.phase.result.ok, native.phase.result.errors]);
         expect(k6.phase.result.lag.count).toBe(0);
+        // k6's points carry no first byte: no ttfb nor transfer rather than made-up ones
+        expect([k6.phase.result.ttfb, k6.phase.result.transfer]).toEqual([null, null]);
 
         // the rows k6's import stored derive the same times (lag aside: k6 has no intended time)
         const points = store.getRequests(runId, k6.targetId, 1_000_000).points;

@@ -44,9 +44,9 @@ export class LiveWindows {
     }
     const w = Math.max(0, Math.floor(tMs / WINDOW_MS));
     let win = this.open.get(w);
-    if (!win) this.open.set(w, (win = { acc: new WindowAccumulator(true), phaseIndex }));
+    if (!win) this.open.set(w, (win = { acc: new WindowAccumulator(), phaseIndex }));
     win.phaseIndex = phaseIndex;
-    win.acc.record(errorCode(r.error), r.totalMs * 1000, r.procMs === null ? NaN : r.procMs * 1000);
+    win.acc.record(errorCode(r.error), r.totalMs * 1000, r.procMs === null ? NaN : r.procMs * 1000, NaN, NaN);
   }
 
   /** Sends the windows old enough (all of them at the end). */

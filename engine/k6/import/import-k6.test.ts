@@ -52,7 +52,7 @@ describe('import-k6', () => {
     expect(p0!.total.max).toBeCloseTo(7, 1);
     expect(p0!.processing!.count).toBe(5);
     expect(p0!.serverWait!.count).toBe(3);
-    expect(p0!.wait.max).toBeCloseTo(4, 1); // 7 - 3
+    expect(p0!.wait!.max).toBeCloseTo(4, 1); // 7 - 3
     expect(p1).toMatchObject({ index: 1, count: 2, ok: 0, errors: { http: 1, refused: 1 } });
     expect(p1!.total.count).toBe(1); // refusals stay out of the latency histograms, as natively
     expect(run.targets[0]!.rawRows).toBe(7);

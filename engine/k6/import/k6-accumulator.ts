@@ -35,7 +35,7 @@ export class PhaseAcc {
     const totalUs = r.totalMs * 1000;
     this.firstStartUs = Math.min(this.firstStartUs, r.endUs - totalUs);
     this.lastEndUs = Math.max(this.lastEndUs, r.endUs);
-    this.acc.record(errorCode(r.error), totalUs, r.procMs === null ? NaN : r.procMs * 1000, r.serverWaitMs === null ? NaN : r.serverWaitMs * 1000, NaN);
+    this.acc.record(errorCode(r.error), totalUs, r.procMs === null ? NaN : r.procMs * 1000, r.serverWaitMs === null ? NaN : r.serverWaitMs * 1000, NaN, NaN, NaN);
   }
 
   addDropped(d: K6Dropped): void {

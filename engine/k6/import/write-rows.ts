@@ -22,6 +22,17 @@ interface Window {
   phaseIndex: number;
 }
 
+/** Where a sink's rows and windows go: the store (an import) or a load generator's guarded writes (a k6 run). */
+export interface RowWrites {
+  rows(rows: Float64Array, count: number): void;
+  windows(batch: readonly WindowInput[]): void;
+}
+
+/** An import's writes: straight to the store (an import is all or nothing: import-k6.ts deletes a run that failed). */
+export function storeRowWrites(store: Store, targetId: number): RowWrites {
+  return { rows: (rows, count) => store.insertRequests(targetId, rows, count), windows: (batch) => store.insertWindows(batch) };
+}
+
 export class TargetSink {
   private readonly rows = new Float64Array(BATCH * REQUEST_STRIDE);
   private n = 0;
@@ -29,7 +40,7 @@ export class TargetSink {
   readonly windowMs: number;
 
   constructor(
-    private readonly store: Store,
+    private readonly writes: RowWrites,
     readonly targetId: number,
     readonly acc: TargetAcc,
     /** stored phase index by the accumulator's phase key */
@@ -69,14 +80,14 @@ export class TargetSink {
 
     const w = Math.floor(doneUs / 1000 / this.windowMs);
     let win = this.windows.get(w);
-    if (!win) this.windows.set(w, (win = { acc: new WindowAccumulator(true), phaseIndex: phase }));
+    if (!win) this.windows.set(w, (win = { acc: new WindowAccumulator(), phaseIndex: phase }));
     win.phaseIndex = phase;
-    win.acc.record(code, r.totalMs * 1000, procUs);
+    win.acc.record(code, r.totalMs * 1000, procUs, NaN, NaN);
   }
 
   private flushRows(): void {
     if (this.n === 0) return;
-    this.store.insertRequests(this.targetId, this.rows, this.n);
+    this.writes.rows(this.rows, this.n);
     this.n = 0;
   }
 
@@ -89,7 +100,7 @@ export class TargetSink {
         const f = win.acc.take();
         return { targetId: this.targetId, tMs: (w + 1) * this.windowMs, phaseIndex: win.phaseIndex, ...f, throughput: f.count / (this.windowMs / 1000), inFlight: 0 };
       });
-    this.store.insertWindows(out);
+    this.writes.windows(out);
     this.windows.clear();
   }
 }
