@@ -5,6 +5,8 @@ import { Prng, TemplatePicker } from './arrivals.js';
 import { phaseSlots } from '../../contract/phase.js';
 import { executorOf, type ExecutorState, type GroupPort } from './executors/index.js';
 import { H1Connection, compileH1, type H1Handler, type H1Request } from './h1.js';
+import { PhaseInputs } from './phase-inputs.js';
+import { fixedTemplate, isVariable, VariableRequest, type RequestInputs } from './request-compile.js';
 import { nowUs } from './clock.js';
 import { ERROR_CODE, NO_ERROR } from './raw-rows.js';
 import { NumberRing } from './ring.js';
@@ -29,27 +31,36 @@ import type { PhaseStats, RequestRecord } from './stats.js';
 export const ABORT_NONE = 0;
 export const ABORT_DEADLINE = 1;
 export const ABORT_CANCEL = 2;
+/** a unique data file ran out: no more requests, those in flight finish normally */
+const ABORT_DATA = 3;
 
 interface CompiledTemplate {
   opts: Dispatcher.DispatchOptions;
+  /** placeholders: path, headers and body are built per request (request-compile.ts) */
+  variable: VariableRequest | null;
   expectStatus: number;
   bodyIncludes: Buffer | null;
 }
 
-export function compileTemplates(phase: Phase): CompiledTemplate[] {
-  return phase.requests.map((t: RequestTemplate) => ({
-    opts: {
-      path: t.path,
-      method: t.method,
-      headers: t.headers,
-      body: t.body === undefined ? null : Buffer.from(t.body),
-      headersTimeout: phase.timeoutMs,
-      bodyTimeout: phase.timeoutMs,
-      reset: !phase.keepAlive,
-    },
-    expectStatus: t.expect?.status ?? -1,
-    bodyIncludes: t.expect?.bodyIncludes === undefined ? null : Buffer.from(t.expect.bodyIncludes),
-  }));
+export function compileTemplates(phase: Phase, columns: readonly string[] = []): CompiledTemplate[] {
+  return phase.requests.map((template: RequestTemplate) => {
+    const variable = isVariable(template) ? new VariableRequest(template, null, columns) : null;
+    const t = variable === null ? fixedTemplate(template) : template;
+    return {
+      variable,
+      opts: {
+        path: t.path,
+        method: t.method,
+        headers: t.headers,
+        body: t.body === undefined ? null : Buffer.from(t.body),
+        headersTimeout: phase.timeoutMs,
+        bodyTimeout: phase.timeoutMs,
+        reset: !phase.keepAlive,
+      },
+      expectStatus: t.expect?.status ?? -1,
+      bodyIncludes: t.expect?.bodyIncludes === undefined ? null : Buffer.from(t.expect.bodyIncludes),
+    };
+  });
 }
 
 const CODE_TIMEOUT = ERROR_CODE.timeout;
@@ -92,6 +103,10 @@ class Slot implements Dispatcher.DispatchHandler, H1Handler, RequestRecord {
   /** this slot's connection, created on its first request */
   conn: Client | null = null;
   h1: H1Connection | null = null;
+  /** the fast path's request when its bytes are built per request */
+  readonly built: H1Request = { bytes: Buffer.alloc(0), head: false, variable: null };
+  /** what {{vars.<name>}} reads for this slot's requests (journeys give each user theirs), or null */
+  vars: ReadonlyMap<string, string> | null = null;
 
   constructor(
     private readonly group: ClientGroup,
@@ -167,6 +182,10 @@ export class ClientGroup implements Timed, GroupPort {
   private readonly baseUrl: string;
   /** prebuilt requests by template, when the fast path applies */
   private readonly h1: H1Request[] | null;
+  /** what placeholders read: the phase's counter and rows (shared), this request's values */
+  private readonly inputs: PhaseInputs;
+  private readonly request: RequestInputs;
+  private readonly dataPrng: Prng;
 
   constructor(
     readonly phaseIndex: number,
@@ -177,11 +196,17 @@ export class ClientGroup implements Timed, GroupPort {
     private readonly scheduler: Scheduler,
     private readonly owner: GroupOwner,
     warm: readonly H1Connection[] = [],
+    inputs: PhaseInputs = new PhaseInputs(null),
   ) {
     this.stats = owner.stats;
-    this.templates = compileTemplates(phase);
+    this.inputs = inputs;
+    const columns = inputs.data?.columns ?? [];
+    this.templates = compileTemplates(phase, columns);
     const phaseSeed = 'seed' in phase && typeof phase.seed === 'number' ? phase.seed : 0;
     const seed = (phaseSeed * 1000003 + phaseIndex * 7919 + clientIndex * 104729 + 1) >>> 0;
+    // their own streams, so adding a placeholder changes neither the templates picked nor the arrivals
+    this.request = { counter: 0, user: 0, row: null, vars: null, prng: new Prng(seed ^ 0x85ebca6b) };
+    this.dataPrng = new Prng(seed ^ 0xc2b2ae35);
     this.picker = new TemplatePicker(
       phase.requests.map((r) => r.weight),
       new Prng(seed ^ 0x9e3779b9),
@@ -201,7 +226,7 @@ export class ClientGroup implements Timed, GroupPort {
       connect: { lookup: targetLookup() },
     };
     this.baseUrl = baseUrl;
-    this.h1 = compileH1(phase, baseUrl);
+    this.h1 = compileH1(phase, baseUrl, columns);
     // connections opened before the schedule started go to the slots used first (the free stack pops 0, 1, ...)
     if (this.h1 !== null) for (let i = 0; i < warm.length && i < slots; i++) this.slots[i]!.h1 = warm[i]!;
     this.scratch = { phase: phaseIndex, client: clientIndex, intended: 0, sent: NaN, firstByte: NaN, status: 0, bytes: 0, stWait: NaN, stProc: NaN };
@@ -227,13 +252,43 @@ export class ClientGroup implements Timed, GroupPort {
   }
 
   issue(intended: number): void {
-    const slot = this.slots[this.free[--this.freeTop]!]!;
+    if (this.abortKind === ABORT_DATA) return;
     const t = this.picker.pick();
     const tpl = this.templates[t]!;
+    const variable = tpl.variable;
+    if (variable !== null) {
+      // before a slot is taken: a unique data file that ran out ends the group instead
+      const request = this.request;
+      request.counter = this.inputs.nextCounter();
+      if (variable.readsData) {
+        request.row = this.inputs.nextRow(this.dataPrng);
+        if (request.row === null) return this.runOutOfData();
+      }
+    }
+    const slot = this.slots[this.free[--this.freeTop]!]!;
     slot.begin(intended, t, tpl.bodyIncludes !== null);
     this.inFlight++;
-    if (this.h1 !== null) (slot.h1 ??= new H1Connection(this.baseUrl, this.phase.timeoutMs)).dispatch(this.h1[t]!, slot);
-    else (slot.conn ??= new Client(this.baseUrl, this.clientOptions)).dispatch(tpl.opts, slot);
+    if (variable === null) {
+      if (this.h1 !== null) (slot.h1 ??= new H1Connection(this.baseUrl, this.phase.timeoutMs)).dispatch(this.h1[t]!, slot);
+      else (slot.conn ??= new Client(this.baseUrl, this.clientOptions)).dispatch(tpl.opts, slot);
+      return;
+    }
+    this.request.user = this.clientIndex * this.slots.length + slot.index + 1;
+    this.request.vars = slot.vars;
+    if (this.h1 !== null) {
+      const built = slot.built;
+      const prebuilt = this.h1[t]!;
+      built.bytes = prebuilt.variable!.build(this.request);
+      built.head = prebuilt.head;
+      (slot.h1 ??= new H1Connection(this.baseUrl, this.phase.timeoutMs)).dispatch(built, slot);
+    } else (slot.conn ??= new Client(this.baseUrl, this.clientOptions)).dispatch({ ...tpl.opts, ...variable.parts(this.request) }, slot);
+  }
+
+  /** No row left in a unique data file: no more requests from this group; those in flight finish. */
+  private runOutOfData(): void {
+    this.abortKind = ABORT_DATA;
+    this.executor.stop();
+    this.queue.clear();
   }
 
   /** A request ended: a complete response (CHECK_RESPONSE) or an error code. */
@@ -277,7 +332,7 @@ export class ClientGroup implements Timed, GroupPort {
 
   /** Stop issuing; a deadline records what is still waiting or in flight as timeouts, a cancel drops it. */
   abort(kind: number): void {
-    if (this.finished || this.abortKind !== ABORT_NONE) return;
+    if (this.finished || (this.abortKind !== ABORT_NONE && this.abortKind !== ABORT_DATA)) return;
     this.abortKind = kind;
     this.executor.stop();
     if (kind === ABORT_DEADLINE && this.executor.queueOwed) {
@@ -298,7 +353,9 @@ export class ClientGroup implements Timed, GroupPort {
   }
 
   private checkFinished(): void {
-    if (this.finished || this.depth > 0 || this.inFlight > 0 || this.queue.length > 0 || this.executor.pending()) return;
+    // out of data, an executor still in its loop may have queued arrivals or left some pending: none are sent
+    if (this.abortKind === ABORT_DATA) this.queue.clear();
+    if (this.finished || this.depth > 0 || this.inFlight > 0 || this.queue.length > 0 || (this.abortKind === ABORT_NONE && this.executor.pending())) return;
     this.finished = true;
     this.scheduler.remove(this);
     for (const s of this.slots) {

@@ -2,6 +2,7 @@ import { connect, type Socket } from 'node:net';
 import { targetLookup } from '../net/target-guard.js';
 import type { Phase } from '../../contract/scenario.js';
 import { nameIs } from './server-timing.js';
+import { fixedTemplate, isVariable, VariableRequest } from './request-compile.js';
 
 // A minimal HTTP/1.1 keep-alive connection for the driver's common case (plain http, keep-alive,
 // ordinary headers): the request bytes are built once per template and written as one Buffer, and
@@ -28,6 +29,8 @@ export interface H1Request {
   bytes: Buffer;
   /** HEAD: a response has no body whatever its headers say */
   head: boolean;
+  /** a template with placeholders: bytes are built per request from it (request-compile.ts) */
+  variable: VariableRequest | null;
 }
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -37,25 +40,43 @@ const SAFE_PATH = /^\/[\x21-\x7e]*$/;
 const FRAMING = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'expect', 'upgrade', 'keep-alive']);
 const PAYLOAD_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
-/** The prebuilt requests of a phase, or null when the phase needs undici (https, no keep-alive, unusual headers). */
-export function compileH1(phase: Phase, baseUrl: string): H1Request[] | null {
+/** A placeholder's stand-in for the checks below: its value is escaped for where it lands (request-compile.ts). */
+const PLACEHOLDER = /(?<!\\)\{\{.*?\}\}/g;
+
+/**
+ * The prebuilt requests of a phase, or null when the phase needs undici (https, no keep-alive,
+ * unusual headers). A template with placeholders gets its compiled form; `columns` are the phase's
+ * data file's.
+ */
+export function compileH1(phase: Phase, baseUrl: string, columns: readonly string[] = []): H1Request[] | null {
   const url = new URL(baseUrl);
   if (url.protocol !== 'http:' || !phase.keepAlive || (url.pathname !== '/' && url.pathname !== '')) return null;
   const out: H1Request[] = [];
-  for (const t of phase.requests) {
-    if (!SAFE_PATH.test(t.path)) return null;
-    let head = `${t.method} ${t.path} HTTP/1.1\r\nhost: ${url.host}\r\n`;
-    for (const [name, value] of Object.entries(t.headers)) {
-      if (!TOKEN.test(name) || FRAMING.has(name.toLowerCase()) || !SAFE_VALUE.test(value)) return null;
-      head += `${name}: ${value}\r\n`;
+  for (const template of phase.requests) {
+    if (isVariable(template)) {
+      const checked = { ...template, path: template.path.replace(PLACEHOLDER, 'x'), headers: Object.fromEntries(Object.entries(template.headers).map(([n, v]) => [n, v.replace(PLACEHOLDER, 'x')])) };
+      if (!fastPathHeaders(checked.path, checked.headers)) return null;
+      out.push({ bytes: Buffer.alloc(0), head: template.method === 'HEAD', variable: new VariableRequest(template, url.host, columns) });
+      continue;
     }
+    const t = fixedTemplate(template);
+    if (!fastPathHeaders(t.path, t.headers)) return null;
+    let head = `${t.method} ${t.path} HTTP/1.1\r\nhost: ${url.host}\r\n`;
+    for (const [name, value] of Object.entries(t.headers)) head += `${name}: ${value}\r\n`;
     const body = t.body === undefined ? null : Buffer.from(t.body);
     if (body !== null || PAYLOAD_METHODS.has(t.method)) head += `content-length: ${body?.length ?? 0}\r\n`;
     head += '\r\n';
     const headBytes = Buffer.from(head, 'latin1');
-    out.push({ bytes: body === null ? headBytes : Buffer.concat([headBytes, body]), head: t.method === 'HEAD' });
+    out.push({ bytes: body === null ? headBytes : Buffer.concat([headBytes, body]), head: t.method === 'HEAD', variable: null });
   }
   return out;
+}
+
+/** Whether a path and headers suit the fast path: a plain path, token names, no framing headers, safe values. */
+function fastPathHeaders(path: string, headers: Record<string, string>): boolean {
+  if (!SAFE_PATH.test(path)) return false;
+  for (const [name, value] of Object.entries(headers)) if (!TOKEN.test(name) || FRAMING.has(name.toLowerCase()) || !SAFE_VALUE.test(value)) return false;
+  return true;
 }
 
 function codeError(code: string, message: string): Error {

@@ -3,6 +3,7 @@ import { nowUs, setT0, t0 } from './clock.js';
 import { ABORT_CANCEL, ABORT_DEADLINE, ClientGroup, type GroupOwner } from './group.js';
 import { H1Connection, compileH1 } from './h1.js';
 import { Scheduler } from './scheduler.js';
+import { PhaseInputs } from './phase-inputs.js';
 import { PhaseStats, RowSink } from './stats.js';
 import type { DriverPhaseResult, DriverPlan, DriverResult, FromWorkerMessage } from './types.js';
 import { shouldWarm, warmUp } from './warmup.js';
@@ -36,6 +37,8 @@ class PhaseRun implements GroupOwner {
   private readonly timers: NodeJS.Timeout[] = [];
   endUs = -1;
   hitDeadline = false;
+  /** the phase's counter and data rows, shared by its client groups */
+  readonly inputs: PhaseInputs;
 
   constructor(
     readonly index: number,
@@ -45,12 +48,13 @@ class PhaseRun implements GroupOwner {
   ) {
     this.stats = new PhaseStats(runner.rows);
     this.remaining = phase.clients;
+    this.inputs = new PhaseInputs(runner.plan.data?.find((d) => d.name === phase.data) ?? null);
   }
 
   start(): void {
     const p = this.phase;
     for (let k = 0; k < p.clients; k++) {
-      this.groups.push(new ClientGroup(this.index, k, p, this.startUs, this.runner.plan.baseUrl, this.runner.scheduler, this, this.runner.warm[this.index]?.[k]));
+      this.groups.push(new ClientGroup(this.index, k, p, this.startUs, this.runner.plan.baseUrl, this.runner.scheduler, this, this.runner.warm[this.index]?.[k], this.inputs));
     }
     const hardStop = this.startUs + p.maxDurationMs * 1000;
     this.timers.push(setTimeout(() => this.abort(ABORT_DEADLINE), msUntil(hardStop)));
@@ -223,7 +227,9 @@ export class Runner {
 
   phaseEnded(run: PhaseRun): void {
     this.rows.flush();
-    const result = run.stats.result(run.index, run.phase, run.startUs, run.endUs, run.hitDeadline);
+    const measured = run.stats.result(run.index, run.phase, run.startUs, run.endUs, run.hitDeadline);
+    const note = run.inputs.exhaustedNote(`phase '${measured.result.name}'`);
+    const result = note === null ? measured : { ...measured, note };
     this.results[run.index] = result;
     this.endedSinceWindow.push(run);
     this.ended++;

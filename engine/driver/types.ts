@@ -2,6 +2,7 @@ import type { HistogramSet } from '../../contract/measurement.js';
 import type { Phase } from '../../contract/scenario.js';
 import type { ErrorCounts, PhaseResult, WindowLatency } from '../../contract/results.js';
 import type { RawRowBatch } from './raw-rows.js';
+import type { DataSet } from './phase-inputs.js';
 
 /** What the driver runs: phases already validated (defaults filled) against a loopback base URL. */
 export interface DriverPlan {
@@ -21,6 +22,8 @@ export interface DriverPlan {
    * ends by then, judged at its real start; otherwise the plan closes instead.
    */
   appendUntilMs?: number;
+  /** the scenario's data files as read, by name; a phase's `data` names one */
+  data?: DataSet[];
 }
 
 export interface PhaseEvent {
@@ -56,6 +59,8 @@ export interface DriverPhaseResult {
   histograms: EncodedHistograms;
   /** the phase was stopped by maxDurationMs (or a rate phase by durationMs + timeoutMs) */
   hitDeadline: boolean;
+  /** why the phase ended before its plan did (its unique data ran out), one line; absent otherwise */
+  note?: string;
 }
 
 export interface PhaseEndEvent extends PhaseEvent {

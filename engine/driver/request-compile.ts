@@ -1,0 +1,268 @@
+import { randomUUID } from 'node:crypto';
+import { hasPlaceholders, parseTemplate, type TemplatePart } from '../../contract/variables.js';
+import type { Prng } from './arrivals.js';
+
+// A request template with placeholders (contract/variables.ts), compiled once per phase into fixed
+// byte segments and slots, so a request costs the slots' values, one length sum and one buffer:
+//
+//   "POST /users/{{counter}} HTTP/1.1\r\nhost: h\r\nx-id: {{uuid}}\r\n" + content-length + "\r\n\r\n" + body
+//    └─ fixed ─┘└─ slot ──┘└──────── fixed ───────────┘└─ slot ─┘                         └ segments ┘
+//
+// The fast path (h1.ts) writes the bytes from build(); undici's path takes parts(). A template with
+// no placeholders never gets here: it keeps its prebuilt Buffer.
+
+/** What a request's placeholders read; the caller fills it per request (one object per group, reused). */
+export interface RequestInputs {
+  /** the request's number in its phase, from 1 */
+  counter: number;
+  /** the slot sending it, from 1 (across the phase's clients) */
+  user: number;
+  /** this request's data row (the data file's columns, in order), or null without a data file */
+  row: readonly string[] | null;
+  /** the user's variables (extracted earlier), or null: every {{vars.x}} is empty */
+  vars: ReadonlyMap<string, string> | null;
+  /** the group's seeded random numbers (randomInt) */
+  prng: Prng;
+}
+
+const K_COUNTER = 0;
+const K_RANDOM = 1;
+const K_UUID = 2;
+const K_NOW = 3;
+const K_ISO = 4;
+const K_USER = 5;
+const K_DATA = 6;
+const K_VARS = 7;
+
+/** where a value lands decides how it is escaped: user strings stay data */
+const IN_PATH = 0;
+const IN_HEADER = 1;
+const IN_BODY = 2;
+
+interface SlotSpec {
+  kind: number;
+  min: number;
+  span: number;
+  column: number;
+  name: string;
+  where: number;
+}
+
+type Piece = Buffer | SlotSpec;
+
+const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/g;
+
+function encodePath(value: string): string {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    // a lone surrogate (an extracted "\ud800") has no UTF-8: sent as U+FFFD
+    return encodeURIComponent(value.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd'));
+  }
+}
+
+function escapeValue(value: string, where: number): string {
+  // a path value is one segment or query value (a '/', '?' or '#' in it is data, not structure);
+  // a header value cannot end its line; a body value goes as it is
+  if (where === IN_PATH) return encodePath(value);
+  if (where === IN_HEADER) return value.replace(CONTROL, ' ');
+  return value;
+}
+
+function toPieces(parts: readonly TemplatePart[], where: number, columns: readonly string[]): Piece[] {
+  return parts.map((p): Piece => {
+    if (typeof p === 'string') return Buffer.from(p, where === IN_BODY ? 'utf8' : 'latin1');
+    const slot: SlotSpec = { kind: K_COUNTER, min: 0, span: 0, column: -1, name: '', where };
+    switch (p.kind) {
+      case 'counter':
+        break;
+      case 'randomInt':
+        slot.kind = K_RANDOM;
+        slot.min = p.min;
+        slot.span = p.max - p.min + 1;
+        break;
+      case 'uuid':
+        slot.kind = K_UUID;
+        break;
+      case 'now':
+        slot.kind = K_NOW;
+        break;
+      case 'isoTime':
+        slot.kind = K_ISO;
+        break;
+      case 'user':
+        slot.kind = K_USER;
+        break;
+      case 'data':
+        slot.kind = K_DATA;
+        // columns are checked (at the field's path) when the file is read; a caller that only asks
+        // whether the fast path applies passes none, and an unknown column reads as empty
+        slot.column = columns.indexOf(p.column);
+        break;
+      case 'vars':
+        slot.kind = K_VARS;
+        slot.name = p.name;
+        break;
+    }
+    return slot;
+  });
+}
+
+function parsePieces(text: string, where: number, columns: readonly string[]): Piece[] {
+  const parsed = parseTemplate(text);
+  if (!parsed.ok) throw new Error(parsed.message);
+  return toPieces(parsed.parts, where, columns);
+}
+
+/** The template's text as it goes out when it has no placeholders (a `\{{` becomes `{{`), else null. */
+export function fixedText(text: string): string | null {
+  if (!hasPlaceholders(text)) return text;
+  const parsed = parseTemplate(text);
+  if (!parsed.ok) return null;
+  if (parsed.parts.some((p) => typeof p !== 'string')) return null;
+  return parsed.parts.join('');
+}
+
+/** What a compiled template's request is, for undici. */
+export interface RequestParts {
+  path: string;
+  headers: Record<string, string>;
+  body: Buffer | null;
+}
+
+export interface TemplateText {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string | undefined;
+}
+
+/** A template whose path, some header or body varies; compiled once, built per request. */
+export class VariableRequest {
+  private readonly head: Piece[] = [];
+  private readonly bodyPieces: Piece[] | null;
+  private readonly pathPieces: Piece[];
+  private readonly headerPieces: [string, Piece[]][];
+  private readonly withLength: boolean;
+  /** one value per slot of head then body, reused by every request */
+  private readonly values: string[] = [];
+  private readonly lengths: number[] = [];
+  private readonly headSlots: number;
+  readonly readsData: boolean;
+
+  /**
+   * @param host the fast path's host header value (null: undici only)
+   * @param columns the phase's data file columns (empty without one)
+   */
+  constructor(t: TemplateText, host: string | null, columns: readonly string[]) {
+    this.pathPieces = parsePieces(t.path, IN_PATH, columns);
+    this.headerPieces = Object.entries(t.headers).map(([name, value]) => [name, parsePieces(value, IN_HEADER, columns)]);
+    this.bodyPieces = t.body === undefined ? null : parsePieces(t.body, IN_BODY, columns);
+    this.withLength = this.bodyPieces !== null || t.method === 'POST' || t.method === 'PUT' || t.method === 'PATCH';
+    const all = [...this.pathPieces, ...this.headerPieces.flatMap(([, p]) => p), ...(this.bodyPieces ?? [])];
+    this.readsData = all.some((p) => !Buffer.isBuffer(p) && p.kind === K_DATA);
+    if (host !== null) {
+      this.head.push(Buffer.from(`${t.method} `, 'latin1'), ...this.pathPieces, Buffer.from(` HTTP/1.1\r\nhost: ${host}\r\n`, 'latin1'));
+      for (const [name, pieces] of this.headerPieces) this.head.push(Buffer.from(`${name}: `, 'latin1'), ...pieces, Buffer.from('\r\n', 'latin1'));
+      this.head.push(Buffer.from(this.withLength ? 'content-length: ' : '\r\n', 'latin1'));
+    }
+    this.headSlots = this.head.filter((p) => !Buffer.isBuffer(p)).length;
+  }
+
+  private value(s: SlotSpec, inputs: RequestInputs, now: number): string {
+    switch (s.kind) {
+      case K_COUNTER:
+        return String(inputs.counter);
+      case K_RANDOM:
+        return String(s.min + Math.floor(inputs.prng.next() * s.span));
+      case K_UUID:
+        return randomUUID();
+      case K_NOW:
+        return String(now);
+      case K_ISO:
+        return new Date(now).toISOString();
+      case K_USER:
+        return String(inputs.user);
+      case K_DATA:
+        return escapeValue(inputs.row?.[s.column] ?? '', s.where);
+      default:
+        return escapeValue(inputs.vars?.get(s.name) ?? '', s.where);
+    }
+  }
+
+  /** Fills values[] from `from` and returns the pieces' byte length. */
+  private fill(pieces: readonly Piece[], inputs: RequestInputs, now: number, from: number): number {
+    let length = 0;
+    let k = from;
+    for (const p of pieces) {
+      if (Buffer.isBuffer(p)) length += p.length;
+      else {
+        const v = this.value(p, inputs, now);
+        const n = p.where === IN_BODY ? Buffer.byteLength(v) : v.length;
+        this.values[k] = v;
+        this.lengths[k++] = n;
+        length += n;
+      }
+    }
+    return length;
+  }
+
+  private write(out: Buffer, at: number, pieces: readonly Piece[], from: number): number {
+    let k = from;
+    for (const p of pieces) {
+      if (Buffer.isBuffer(p)) at += p.copy(out, at);
+      else {
+        // latin1 outside the body, as the prebuilt head is: a path value is ASCII after encoding
+        at += out.write(this.values[k]!, at, this.lengths[k]!, p.where === IN_BODY ? 'utf8' : 'latin1');
+        k++;
+      }
+    }
+    return at;
+  }
+
+
+  /** The fast path's request bytes: one buffer, Content-Length from the body as built. */
+  build(inputs: RequestInputs): Buffer {
+    const now = Date.now();
+    const headLength = this.fill(this.head, inputs, now, 0);
+    const headSlots = this.headSlots;
+    const bodyLength = this.bodyPieces === null ? 0 : this.fill(this.bodyPieces, inputs, now, headSlots);
+    const lengthLine = this.withLength ? `${bodyLength}\r\n\r\n` : '';
+    const out = Buffer.allocUnsafe(headLength + lengthLine.length + bodyLength);
+    let at = this.write(out, 0, this.head, 0);
+    at += out.write(lengthLine, at, 'latin1');
+    if (this.bodyPieces !== null) this.write(out, at, this.bodyPieces, headSlots);
+    return out;
+  }
+
+  /** undici's request: path, headers and body as built for this request. */
+  parts(inputs: RequestInputs): RequestParts {
+    const now = Date.now();
+    const text = (pieces: readonly Piece[]): string => {
+      let s = '';
+      for (const p of pieces) s += Buffer.isBuffer(p) ? p.toString('latin1') : this.value(p, inputs, now);
+      return s;
+    };
+    const headers: Record<string, string> = {};
+    for (const [name, pieces] of this.headerPieces) headers[name] = text(pieces);
+    let body: Buffer | null = null;
+    if (this.bodyPieces !== null) {
+      const chunks: Buffer[] = [];
+      for (const p of this.bodyPieces) chunks.push(Buffer.isBuffer(p) ? p : Buffer.from(this.value(p, inputs, now)));
+      body = Buffer.concat(chunks);
+    }
+    return { path: text(this.pathPieces), headers, body };
+  }
+}
+
+/** Whether a template varies: any placeholder in its path, header values or body. */
+export function isVariable(t: TemplateText): boolean {
+  return fixedText(t.path) === null || Object.values(t.headers).some((v) => fixedText(v) === null) || (t.body !== undefined && fixedText(t.body) === null);
+}
+
+/** The template with escapes resolved (`\{{` -> `{{`), for a template that does not vary. */
+export function fixedTemplate<T extends TemplateText>(t: T): T {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(t.headers)) headers[name] = fixedText(value) ?? value;
+  return { ...t, path: fixedText(t.path) ?? t.path, headers, ...(t.body !== undefined && { body: fixedText(t.body) ?? t.body }) };
+}
