@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { phaseFigures } from './engine-figures.js';
-import type { PhaseResult, RunEngine, RunSummary } from './results.js';
+import { endpointAsPhase, shownEndpoints } from './endpoints.js';
+import { phaseEndpoints, type PhaseResult, type RunEngine, type RunSummary } from './results.js';
 
 // Comparing runs: what is paired with what, which figures are compared, and the interval that says
 // whether a ratio is beyond run-to-run noise. The UI, the CLI and the engine all use these, so the
 // two views can never pair different things.
 //
 //   pair key = server run name (server label + matrix cell) + " / " + phase name
+//              (+ " / " + endpoint name for each endpoint of a phase split into several)
 //   a run without that key shows "-"; a ratio is coloured only when its interval excludes 1
 
 export type Stat = 'mean' | 'p50' | 'p90' | 'p99';
@@ -50,9 +52,12 @@ export const COMPARE_METRICS: readonly CompareMetric[] = [
 
 export interface PairedPhase {
   targetId: number;
+  /** the phase's figures; for an endpoint pair, the endpoint's read as a phase's (contract/endpoints.ts) */
   phase: PhaseResult;
   /** who sent its load: what it did not measure is no figure (contract/engine-figures.ts) */
   engine: RunEngine;
+  /** an endpoint pair: the endpoint's template index in this run (its request rows' templateIdx); null for a phase */
+  templateIdx: number | null;
 }
 
 export interface PhasePair {
@@ -60,27 +65,48 @@ export interface PhasePair {
   /** the server run's name ("thread-pool - cores=1 - count=128") */
   server: string;
   phase: string;
+  /** the endpoint (request name) of an endpoint pair; null for the phase as a whole */
+  endpoint: string | null;
   /** one entry per run, in the runs' order; null where that run has no such server run and phase */
   runs: (PairedPhase | null)[];
 }
 
-/** Phases paired across runs by server label, matrix cell and phase name, in A's order then the others'. */
+/**
+ * Phases paired across runs by server label, matrix cell and phase name, in A's order then the
+ * others'. After each phase, its endpoints paired by name, when some run split that phase into
+ * more than one endpoint (a one-endpoint phase is its endpoint).
+ */
 export function pairPhases(runs: readonly (Pick<RunSummary, 'targets'> & { engine?: RunEngine })[]): PhasePair[] {
   const pairs = new Map<string, PhasePair>();
+  const endpoints = new Map<string, Map<string, PhasePair>>();
+  const split = new Set<string>();
   runs.forEach((run, i) => {
+    const engine = run.engine ?? 'native';
     for (const t of run.targets) {
       for (const p of t.phases) {
         const key = `${t.name} / ${p.name}`;
         let pair = pairs.get(key);
         if (!pair) {
-          pair = { key, server: t.name, phase: p.name, runs: runs.map(() => null) };
+          pair = { key, server: t.name, phase: p.name, endpoint: null, runs: runs.map(() => null) };
           pairs.set(key, pair);
+          endpoints.set(key, new Map());
         }
-        pair.runs[i] ??= { targetId: t.id, phase: p, engine: run.engine ?? 'native' };
+        if (pair.runs[i] !== null) continue;
+        pair.runs[i] = { targetId: t.id, phase: p, engine, templateIdx: null };
+        if (shownEndpoints(p).length > 0) split.add(key);
+        const own = endpoints.get(key)!;
+        for (const e of phaseEndpoints(p)) {
+          let ep = own.get(e.name);
+          if (!ep) {
+            ep = { key: `${key} / ${e.name}`, server: t.name, phase: p.name, endpoint: e.name, runs: runs.map(() => null) };
+            own.set(e.name, ep);
+          }
+          ep.runs[i] = { targetId: t.id, phase: endpointAsPhase(p, e), engine, templateIdx: e.index };
+        }
       }
     }
   });
-  return [...pairs.values()];
+  return [...pairs.values()].flatMap((pair) => [pair, ...(split.has(pair.key) ? endpoints.get(pair.key)!.values() : [])]);
 }
 
 /** A ratio's interval: the 95 % bootstrap interval of B/A over the phases' live windows. */

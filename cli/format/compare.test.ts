@@ -45,3 +45,23 @@ describe('compare output with intervals', () => {
     expect(lines.filter((l) => /x\d+\.\d\d\*/.test(l))).toHaveLength(1);
   });
 });
+
+describe('compare output with endpoints (issue 26)', () => {
+  const endpoint = (index: number, name: string, mean: number) => ({ name, index, count: 50, ok: 50, errors: {}, throughput: 50, total: stats(mean), wait: stats(mean / 2), processing: stats(mean / 2), serverWait: null, lag: stats(0.1) });
+  const split = (id: number, slow: number) => run(id, phaseResult(0, { name: 'steady', endpoints: [endpoint(0, 'login', 5), endpoint(1, 'search', slow)] }));
+  const both: CompareResult = { runs: [split(1, 30), split(2, 90)], histograms: [], differences: [], intervals: [{ pairKey: 'single / steady / search', metric: 'total.mean', run: 1, ratio: 3, low: 2.5, high: 3.5, resamples: 400 }] };
+
+  it('a section per endpoint after its phase, named by the endpoint; its ratio marked by its own interval', () => {
+    const text = formatCompare(both);
+    const heads = text.split('\n').filter((l) => l.startsWith('single / steady'));
+    expect(heads).toEqual(['single / steady', 'single / steady / endpoint login', 'single / steady / endpoint search']);
+    const search = text.slice(text.indexOf('single / steady / endpoint search'));
+    expect(search.split('\n').find((l) => l.startsWith('total mean (ms)'))).toMatch(/30\.0+.*90\.0+.*x3\.00\*/);
+  });
+
+  it('--json names each pair\'s endpoint (null for the phase)', () => {
+    const pairs = compareJson(both).pairs;
+    expect(pairs.map((p) => [p.phase, p.endpoint])).toEqual([['steady', null], ['steady', 'login'], ['steady', 'search']]);
+    expect(pairs[2]!.figures.find((f) => f.metric === 'total.mean')!.ratios[0]).toEqual({ ratio: 3, low: 2.5, high: 3.5, beyondNoise: true });
+  });
+});

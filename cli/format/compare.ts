@@ -31,11 +31,12 @@ export function formatCompare(result: CompareResult): string {
         }),
       ];
     });
-    return `${pair.key}\n${textTable(header, rows)}`;
+    // an endpoint pair is named by its endpoint after its phase
+    return `${pair.endpoint === null ? pair.key : `${pair.server} / ${pair.phase} / endpoint ${pair.endpoint}`}\n${textTable(header, rows)}`;
   });
   const heads = runs.map((r) => `run ${r.id}: ${r.title} (${r.scenarioName}${r.quick ? ', quick' : ''}), ${r.status}, ${r.createdAt}`);
   const warnings = result.differences.map((d) => `warning: the scenarios differ: ${d}`);
-  const footer = ['', '"-": no such server run and phase in that run (pairs are by server, matrix cell and phase name)', '"*": beyond run-to-run noise (the 95 % bootstrap interval of the ratio excludes 1)', ...glossaryLines(['total', 'wait', 'processing'])];
+  const footer = ['', '"-": no such server run and phase (or endpoint) in that run (pairs are by server, matrix cell and phase name, and a split phase\'s endpoints by request name)', '"*": beyond run-to-run noise (the 95 % bootstrap interval of the ratio excludes 1)', ...glossaryLines(['total', 'wait', 'processing'])];
   return [...heads, ...warnings, '', ...sections, ...footer].join('\n');
 }
 
@@ -48,6 +49,8 @@ export function compareJson(result: CompareResult) {
     pairs: pairPhases(result.runs).map((pair) => ({
       server: pair.server,
       phase: pair.phase,
+      /** the endpoint (request name) of an endpoint pair; null for the phase as a whole */
+      endpoint: pair.endpoint,
       figures: COMPARE_METRICS.map((m) => ({
         metric: m.key,
         label: m.label,

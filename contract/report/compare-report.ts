@@ -33,6 +33,8 @@ export interface PhasePair {
   label: string;
   cell: string;
   phase: string;
+  /** an endpoint pair's endpoint (request name); null for the phase as a whole */
+  endpoint: string | null;
   metrics: PairedMetric[];
 }
 
@@ -46,6 +48,7 @@ export function pairedTable(runs: readonly RunSummary[], intervals: readonly Rat
     server: pair.server,
     ...labelAndCell(runs, pair.runs),
     phase: pair.phase,
+    endpoint: pair.endpoint,
     metrics: COMPARE_METRICS.map((m) => {
       const values = pair.runs.map((e) => (e === null ? null : (m.get(e.phase, e.engine) ?? null)));
       return {

@@ -1,7 +1,8 @@
 import type { EChartsOption } from 'echarts';
 import { engineGlossaryLines, missingReasons, phaseFigures } from '../engine-figures.js';
 import { clampPercentiles } from '../measurement.js';
-import { ERROR_KINDS, type ErrorKind, type LatencyStats, type LiveWindow, type MachineInfo, type ReportTableResult, type RunSummary, type ServerSample } from '../results.js';
+import { endpointAsPhase, shownEndpoints } from '../endpoints.js';
+import { ERROR_KINDS, type ErrorKind, type LatencyStats, type PhaseResult, type LiveWindow, type MachineInfo, type ReportTableResult, type RunSummary, type ServerSample } from '../results.js';
 import { inFlightOption, latencyOption, meanBarsOption, percentileOption, serverOption, throughputOption, withTitle, type LatencyMetric, type MeanBar, type PercentileCurve } from './chart-options.js';
 import { runCapacity, type ServerCapacity } from '../capacity/run-capacity.js';
 import { modeOf, OFFERED_LOAD } from '../capacity/search.js';
@@ -54,7 +55,12 @@ export interface PhaseRow {
   errorsTotal: number;
   throughput: number;
   latency: Record<LatencyKey, Stats5 | null>;
+  /** the phase split by endpoint (request name), when it has more than one (contract/endpoints.ts) */
+  endpoints: EndpointRow[];
 }
+
+/** One endpoint of a phase: the phase row's figures over only its requests. */
+export type EndpointRow = Pick<PhaseRow, 'count' | 'ok' | 'errors' | 'errorsTotal' | 'throughput' | 'latency'> & { endpoint: string };
 
 export interface ReportChart {
   id: string;
@@ -140,10 +146,23 @@ export function engineNotes(run: RunSummary): string[] {
   return [`Load sent by k6. ${run.engineNote ?? ''}`.trim(), ...engineGlossaryLines('k6', ['total', 'lag']), ...missingReasons('k6', run.targets.flatMap((t) => t.phases)).map((r) => `- ${r}`)];
 }
 
+/** A phase's (or an endpoint's) counts and figures as the tables show them. */
+function figuresRow(run: RunSummary, p: PhaseResult): Pick<PhaseRow, 'count' | 'ok' | 'errors' | 'errorsTotal' | 'throughput' | 'latency'> {
+  const errors = Object.fromEntries(ERROR_KINDS.map((k) => [k, p.errors[k] ?? 0])) as Record<ErrorKind, number>;
+  return {
+    count: p.count,
+    ok: p.ok,
+    errors,
+    errorsTotal: Object.values(errors).reduce((a, b) => a + b, 0),
+    throughput: p.throughput,
+    // only what the run's engine measured: a k6 run's lag (and wait without Server-Timing) is null, not 0
+    latency: latencyOf(phaseFigures(run.engine, p).stats),
+  };
+}
+
 export function phaseRows(run: RunSummary): PhaseRow[] {
   return run.targets.flatMap((t) =>
     t.phases.map((p) => {
-      const errors = Object.fromEntries(ERROR_KINDS.map((k) => [k, p.errors[k] ?? 0])) as Record<ErrorKind, number>;
       return {
         targetId: t.id,
         server: t.name,
@@ -154,13 +173,8 @@ export function phaseRows(run: RunSummary): PhaseRow[] {
         executor: p.executor,
         clients: p.clients,
         durationMs: p.durationMs,
-        count: p.count,
-        ok: p.ok,
-        errors,
-        errorsTotal: Object.values(errors).reduce((a, b) => a + b, 0),
-        throughput: p.throughput,
-        // only what the run's engine measured: a k6 run's lag (and wait without Server-Timing) is null, not 0
-        latency: latencyOf(phaseFigures(run.engine, p).stats),
+        ...figuresRow(run, p),
+        endpoints: shownEndpoints(p).map((e) => ({ endpoint: e.name, ...figuresRow(run, endpointAsPhase(p, e)) })),
       };
     }),
   );

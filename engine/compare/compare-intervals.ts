@@ -40,11 +40,12 @@ interface Weighted {
   weights: Float64Array;
 }
 
-/** A phase's latency values in 250 ms blocks of intended time. */
-function blocksOf(rows: readonly RequestPoint[], phaseIndex: number, sample: Sample): Float64Array[] {
+/** A phase's (or one endpoint's: templateIdx) latency values in 250 ms blocks of intended time. */
+function blocksOf(rows: readonly RequestPoint[], phaseIndex: number, templateIdx: number | null, sample: Sample): Float64Array[] {
   const blocks = new Map<number, number[]>();
   for (const p of rows) {
     if (p.phaseIndex !== phaseIndex || !inLatencyHistograms(p.error)) continue;
+    if (templateIdx !== null && p.templateIdx !== templateIdx) continue;
     const v = sample === 'total' ? p.totalMs : sample === 'wait' ? p.waitMs : p.processingMs;
     if (v === null) continue;
     const k = Math.floor(p.intendedMs / BLOCK_MS);
@@ -191,15 +192,17 @@ export function compareIntervals(runs: readonly RunSummary[], samples: CompareSa
   const out: RatioInterval[] = [];
   type Boot = { values: Float64Array; drift: number } | { values: Record<Stat, Float64Array>; drift: Record<Stat, number> };
   const boots = new Map<string, Boot | null>();
-  const bootOf = (runIndex: number, targetId: number, phaseIndex: number, figure: WindowFigure) => {
-    const id = `${runIndex}:${targetId}:${phaseIndex}:${figure.sample}`;
+  const bootOf = (runIndex: number, targetId: number, phaseIndex: number, templateIdx: number | null, figure: WindowFigure) => {
+    const id = `${runIndex}:${targetId}:${phaseIndex}:${templateIdx ?? ''}:${figure.sample}`;
     if (!boots.has(id)) {
-      const seed = 1 + runIndex * 7919 + phaseIndex * 104729 + targetId * 31;
-      if (figure.sample === 'throughput') {
+      const seed = 1 + runIndex * 7919 + phaseIndex * 104729 + targetId * 31 + (templateIdx === null ? 0 : (templateIdx + 1) * 15485863);
+      // the live windows are per phase: an endpoint's throughput has no windows of its own, so no interval
+      if (figure.sample === 'throughput' && templateIdx !== null) boots.set(id, null);
+      else if (figure.sample === 'throughput') {
         const f = figureOf(samples.windows(runIndex).filter((w) => w.targetId === targetId && w.phaseIndex === phaseIndex), figure);
         boots.set(id, f.values.length < MIN_BLOCKS ? null : { values: bootstrap(f, new Prng(seed)), drift: windowDrift(f) });
       } else {
-        const blocks = blocksOf(samples.rows(runIndex, targetId), phaseIndex, figure.sample);
+        const blocks = blocksOf(samples.rows(runIndex, targetId), phaseIndex, templateIdx, figure.sample);
         boots.set(id, blocks.length < MIN_BLOCKS ? null : { values: blockBootstrap(blocks, new Prng(seed)), drift: blockDrift(blocks) });
       }
     }
@@ -219,8 +222,8 @@ export function compareIntervals(runs: readonly RunSummary[], samples: CompareSa
         const a = metric.get(base.phase, base.engine);
         const b = metric.get(other.phase, other.engine);
         if (!metric.interval || a === null || a === undefined || b === null || b === undefined || a === 0) continue;
-        const ba = bootOf(0, base.targetId, base.phase.index, metric.interval);
-        const bb = bootOf(i, other.targetId, other.phase.index, metric.interval);
+        const ba = bootOf(0, base.targetId, base.phase.index, base.templateIdx, metric.interval);
+        const bb = bootOf(i, other.targetId, other.phase.index, other.templateIdx, metric.interval);
         if (!ba || !bb) continue;
         const interval = ratioInterval(ba.values, bb.values, ba.drift, bb.drift);
         if (interval) out.push({ pairKey: pair.key, metric: metric.key, run: i, ratio: b / a, ...interval, resamples: RESAMPLES });

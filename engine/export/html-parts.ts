@@ -44,7 +44,20 @@ export function phaseTables(r: PhaseRow): string {
 <h3>${esc(r.server)} <span class="muted">· ${esc(r.phase)} (${esc(r.executor)})</span></h3>
 <table class="data counts"><thead><tr>${countHead}</tr></thead><tbody><tr>${countRow}</tr></tbody></table>
 <table class="data latency"><thead><tr><th class="left">time (ms)</th>${STAT_KEYS.map((k) => `<th>${k}</th>`).join('')}</tr></thead><tbody>${latRows}</tbody></table>
-</section>`;
+${endpointTable(r)}</section>`;
+}
+
+const ENDPOINT_STATS = ['p50', 'p90', 'p99'] as const;
+
+/** A phase split by endpoint (request name), when it has more than one: a row each, the phase's figures over its requests. */
+function endpointTable(r: PhaseRow): string {
+  if (r.endpoints.length === 0) return '';
+  const head = `<tr><th class="left" rowspan="2">endpoint</th><th rowspan="2">requests</th><th rowspan="2">errors</th><th rowspan="2">throughput (req/s)</th>${LATENCIES.map((l) => `<th colspan="${ENDPOINT_STATS.length}">${esc(l.label)} (ms)</th>`).join('')}</tr>
+<tr>${LATENCIES.map(() => ENDPOINT_STATS.map((k) => `<th>${k}</th>`).join('')).join('')}</tr>`;
+  const rows = r.endpoints
+    .map((e) => `<tr data-endpoint="${esc(e.endpoint)}"><th class="left">${esc(e.endpoint)}</th>${num(e.count, 'count')}${num(e.errorsTotal, 'errorsTotal')}${num(e.throughput, 'throughput')}${LATENCIES.map((l) => ENDPOINT_STATS.map((k) => num(e.latency[l.key]?.[k], `${l.key}.${k}`)).join('')).join('')}</tr>`)
+    .join('');
+  return `<table class="data endpoints" data-endpoints="${r.endpoints.length}"><thead>${head}</thead><tbody>${rows}</tbody></table>\n`;
 }
 
 export function problemBlock(report: Pick<RunReport, 'problem' | 'targetProblems'>): string {

@@ -108,7 +108,8 @@ function pairTable(report: CompareReport, pair: PhasePair): string {
       return `<tr data-metric="${esc(m.key)}"><th class="left">${esc(m.label)}</th>${values}${ratios}</tr>`;
     })
     .join('');
-  return `<section class="pair" data-server="${esc(pair.server)}" data-phase="${esc(pair.phase)}"><h3>${esc(pair.server)} <span class="muted">· ${esc(pair.phase)}</span></h3>
+  const endpoint = pair.endpoint === null ? '' : ` <span class="muted">· endpoint</span> ${esc(pair.endpoint)}`;
+  return `<section class="pair" data-server="${esc(pair.server)}" data-phase="${esc(pair.phase)}"${pair.endpoint === null ? '' : ` data-endpoint="${esc(pair.endpoint)}"`}><h3>${esc(pair.server)} <span class="muted">· ${esc(pair.phase)}</span>${endpoint}</h3>
 <table class="data paired"><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></section>`;
 }
 
@@ -129,7 +130,7 @@ export function compareHtml(report: CompareReport): string {
   const problems = report.runs.map((r, i) => (problemBlock(r) === '' ? '' : `<div><b>${esc(runTag(i, { id: r.runId }))}</b>${problemBlock(r)}</div>`)).join('');
   const body = `<header><h1>${esc(report.title)}</h1><ul>${heads}</ul></header>${problems}
 ${report.differences.length === 0 ? '' : `<div class="problem"><b>The runs did not run the same scenario the same way:</b><ul>${report.differences.map((d) => `<li>${esc(d)}</li>`).join('')}</ul></div>`}
-<h2>Paired phases <span class="muted">(paired by server label, matrix cell and phase name, as the compare view pairs them; ratios are each run against A, marked better/worse only where the 95 % bootstrap interval excludes 1)</span></h2>
+<h2>Paired phases <span class="muted">(paired by server label, matrix cell and phase name, and a split phase's endpoints by request name, as the compare view pairs them; ratios are each run against A, marked better/worse only where the 95 % bootstrap interval excludes 1)</span></h2>
 ${report.pairs.map((p) => pairTable(report, p)).join('\n')}
 ${groupBlock(report)}
 <h2>Charts</h2>${chartsBlock(report.charts)}

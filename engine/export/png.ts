@@ -7,7 +7,7 @@ import { CAPACITY_MEANS, LOWER_BOUND_NOTE, modeOf, OFFERED_UNIT } from '../../co
 import { shortReason } from '../../contract/report/short-reason.js';
 import { fitText, wrapText } from './canvas-text.js';
 import { forPng, measure, PNG_FONT } from './png-fit.js';
-import { capacityCells, capacityColumns, summaryCells, SUMMARY_COLUMNS, type Column } from './summary-table.js';
+import { capacityCells, capacityColumns, summaryLines, SUMMARY_COLUMNS, type Column } from './summary-table.js';
 
 // PNGs without a window: ECharts renders the report's chart options to SVG on the server side and
 // @napi-rs/canvas rasterises them on white, with the title drawn into the image.
@@ -118,7 +118,7 @@ function drawTable(ctx: SKRSContext2D, put: Put, columns: readonly Column[], row
 
 /** A run on one page: header (and why it failed), the per-phase summary table, a capacity search's table, the main charts. */
 export async function runSummaryPng(report: RunReport, drawn?: DrawnText[]): Promise<Buffer> {
-  const rows = report.rows.slice(0, 40);
+  const rows = summaryLines(report.rows).slice(0, 40);
   const capacity = report.capacity !== null && report.capacity.length > 0 ? report.capacity : null;
   // a capacity search leads with its two curves
   const main = capacity !== null ? ['capacity-curve', 'capacity-usl', ...MAIN_CHARTS.slice(0, 4)] : MAIN_CHARTS;
@@ -149,7 +149,7 @@ export async function runSummaryPng(report: RunReport, drawn?: DrawnText[]): Pro
     put(l.text, PAD, y - 8);
   }
 
-  y = drawTable(ctx, put, SUMMARY_COLUMNS, rows.map(summaryCells), headerH + 10);
+  y = drawTable(ctx, put, SUMMARY_COLUMNS, rows, headerH + 10);
   if (capacity !== null) {
     y += 24;
     const mode = modeOf(capacity);

@@ -21,23 +21,28 @@ export function rounded(value: number | null | undefined, decimals: number): num
 const ms = (v: number | null | undefined) => rounded(v, MS_DECIMALS);
 
 export const SUMMARY_HEADER = [
-  'run_id', 'server', 'label', 'cell', 'phase', 'executor', 'clients', 'duration_ms', 'requests', 'ok', 'errors',
+  'run_id', 'server', 'label', 'cell', 'phase', 'endpoint', 'executor', 'clients', 'duration_ms', 'requests', 'ok', 'errors',
   ...ERROR_KINDS.map((k) => `errors_${k}`),
   'throughput_rps',
   ...LATENCIES.flatMap((l) => STAT_KEYS.map((s) => `${l.csv}_${s}_ms`)),
 ];
 
+/**
+ * One row per server run and phase (endpoint empty), each followed by a row per endpoint when the
+ * phase has more than one (contract/endpoints.ts): the same columns over only that endpoint's requests.
+ */
 export function summaryCsv(runId: number, rows: readonly PhaseRow[]): string {
   const lines = [SUMMARY_HEADER.join(',')];
+  const figures = (r: Pick<PhaseRow, 'count' | 'ok' | 'errorsTotal' | 'errors' | 'throughput' | 'latency'>) => [
+    r.count, r.ok, r.errorsTotal,
+    ...ERROR_KINDS.map((k) => r.errors[k]),
+    rounded(r.throughput, RATE_DECIMALS),
+    ...LATENCIES.flatMap((l) => STAT_KEYS.map((s) => ms(r.latency[l.key]?.[s]))),
+  ];
   for (const r of rows) {
-    lines.push(
-      csvRow([
-        runId, r.label, r.label, r.cell, r.phase, r.executor, r.clients, ms(r.durationMs), r.count, r.ok, r.errorsTotal,
-        ...ERROR_KINDS.map((k) => r.errors[k]),
-        rounded(r.throughput, RATE_DECIMALS),
-        ...LATENCIES.flatMap((l) => STAT_KEYS.map((s) => ms(r.latency[l.key]?.[s]))),
-      ]),
-    );
+    const head = (endpoint: string) => [runId, r.label, r.label, r.cell, r.phase, endpoint, r.executor, r.clients, ms(r.durationMs)];
+    lines.push(csvRow([...head(''), ...figures(r)]));
+    for (const e of r.endpoints) lines.push(csvRow([...head(e.endpoint), ...figures(e)]));
   }
   return lines.join(CSV_EOL) + CSV_EOL;
 }
@@ -47,20 +52,20 @@ const unitOf = (label: string): string => /\(([^)]+)\)$/.exec(label)?.[1] ?? '';
 const metricColumn = (key: string, unit: string) => `${key.replace(/\./g, '_')}${unit === 'ms' ? '_ms' : unit === 'req/s' ? '_rps' : ''}`;
 
 /**
- * The compare view's paired table: one row per paired phase and metric (the server's label and its
+ * The compare view's paired table: one row per paired phase (or endpoint: its column) and metric (the server's label and its
  * matrix cell's full key=value text in columns of their own); a value column per run, and per later run its ratio to the first with the ratio's 95 % bootstrap interval (empty where the
  * engine could not tell it from noise for lack of data).
  */
 export function compareCsv(runs: readonly Pick<RunSummary, 'id'>[], pairs: readonly PhasePair[]): string {
   const first = runs[0]!.id;
   const later = runs.slice(1);
-  const header = ['server', 'cell', 'phase', 'metric', 'unit', ...runs.map((r) => `run_${r.id}`), ...later.flatMap((r) => [`ratio_${r.id}_to_${first}`, `ratio_${r.id}_ci95_low`, `ratio_${r.id}_ci95_high`])];
+  const header = ['server', 'cell', 'phase', 'endpoint', 'metric', 'unit', ...runs.map((r) => `run_${r.id}`), ...later.flatMap((r) => [`ratio_${r.id}_to_${first}`, `ratio_${r.id}_ci95_low`, `ratio_${r.id}_ci95_high`])];
   const lines = [header.join(',')];
   for (const p of pairs) {
     for (const m of p.metrics) {
       const unit = unitOf(m.label);
       const value = (v: number | null) => (unit === 'ms' ? ms(v) : unit === 'req/s' ? rounded(v, RATE_DECIMALS) : v);
-      lines.push(csvRow([p.label, p.cell, p.phase, metricColumn(m.key, unit), unit, ...m.values.map(value), ...later.flatMap((_, k) => [m.ratios[k + 1], m.intervals[k + 1]?.low, m.intervals[k + 1]?.high])]));
+      lines.push(csvRow([p.label, p.cell, p.phase, p.endpoint ?? '', metricColumn(m.key, unit), unit, ...m.values.map(value), ...later.flatMap((_, k) => [m.ratios[k + 1], m.intervals[k + 1]?.low, m.intervals[k + 1]?.high])]));
     }
   }
   return lines.join(CSV_EOL) + CSV_EOL;

@@ -29,11 +29,20 @@ export const SUMMARY_COLUMNS: readonly Column[] = [
   { title: 'lag p99 (ms)', width: 130, align: 'right' },
 ];
 
+type Figures = Pick<PhaseRow, 'count' | 'errorsTotal' | 'throughput' | 'latency'>;
+
+const figureCells = (r: Figures): string[] => [
+  r.count.toLocaleString('en-US'), r.errorsTotal.toLocaleString('en-US'), f(r.throughput, 1),
+  f(r.latency.total?.p50), f(r.latency.total?.p99), f(r.latency.wait?.mean), f(r.latency.processing?.mean), f(r.latency.lag?.p99),
+];
+
 export function summaryCells(r: PhaseRow): string[] {
-  return [
-    r.server, r.phase, r.count.toLocaleString('en-US'), r.errorsTotal.toLocaleString('en-US'), f(r.throughput, 1),
-    f(r.latency.total?.p50), f(r.latency.total?.p99), f(r.latency.wait?.mean), f(r.latency.processing?.mean), f(r.latency.lag?.p99),
-  ];
+  return [r.server, r.phase, ...figureCells(r)];
+}
+
+/** The summary table's lines: each phase, then its endpoints (when it has more than one) under it, by name. */
+export function summaryLines(rows: readonly PhaseRow[]): string[][] {
+  return rows.flatMap((r) => [summaryCells(r), ...r.endpoints.map((e) => ['', `↳ ${e.endpoint}`, ...figureCells(e)])]);
 }
 
 export function capacityColumns(unit: string): Column[] {

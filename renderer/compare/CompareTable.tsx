@@ -6,8 +6,8 @@ import { count, num, ratio } from '../ui/format';
 import { Panel } from '../ui/widgets';
 import { intervalText, ratioClass } from './ratio-colour';
 
-// Pairs by server label, matrix cell and phase name (contract/compare.ts, the same as the CLI's
-// `compare`): a run without that server run and phase shows "-". A ratio is coloured only when its
+// Pairs by server label, matrix cell and phase name, and a split phase's endpoints by request name
+// (contract/compare.ts, the same as the CLI's `compare`): a run without that server run and phase shows "-". A ratio is coloured only when its
 // 95 % bootstrap interval excludes 1; the interval is on hover.
 
 /** One table per paired phase: each run's figures side by side, and every run against the first as B/A. */
@@ -25,7 +25,18 @@ export function CompareTable({ result }: { result: CompareResult }) {
   return (
     <div className="compare-tables" data-testid="compare-table">
       {pairPhases(runs).map((pair) => (
-        <Panel key={pair.key} title={<><span title={fullName(pair.runs)} data-testid="pair-name">{pair.server}</span> <span className="muted">· {pair.phase}</span></>} testId="compare-pair">
+        <Panel
+          key={pair.key}
+          className={pair.endpoint === null ? undefined : 'endpoint-pair'}
+          title={
+            <>
+              <span title={fullName(pair.runs)} data-testid="pair-name">{pair.server}</span> <span className="muted">· {pair.phase}</span>
+              {/* an endpoint of a split phase, paired by its request name */}
+              {pair.endpoint !== null && <> <span className="muted">· endpoint</span> <span data-testid="pair-endpoint">{pair.endpoint}</span></>}
+            </>
+          }
+          testId={pair.endpoint === null ? 'compare-pair' : 'compare-endpoint-pair'}
+        >
           <table className="data compact">
             <thead>
               <tr>

@@ -1,7 +1,9 @@
 import { missingReasons, phaseFigures, type PhaseFigure } from '../../contract/engine-figures';
 import { cellTitle } from '../../contract/cells';
 import { clampPercentiles, GLOSSARY, type GlossaryTerm } from '../../contract/measurement';
-import type { CellInfo, LatencyStats, RunEngine, TargetResult } from '../../contract/results';
+import type { ReactNode } from 'react';
+import { endpointAsPhase, shownEndpoints } from '../../contract/endpoints';
+import type { CellInfo, LatencyStats, PhaseResult, RunEngine, TargetResult } from '../../contract/results';
 import { count, num } from '../ui/format';
 import { Term } from '../ui/Term';
 import { Badge, Panel } from '../ui/widgets';
@@ -31,6 +33,21 @@ export function PhaseTable({ targets, engine, cells = [] }: { targets: readonly 
     </tr>
   );
   const reasons = missingReasons(engine, targets.flatMap((t) => t.phases));
+  const figureRow = (key: string, p: PhaseResult, name: ReactNode, attrs: Record<string, string> = {}) => {
+    // percentiles never above the max, also for runs stored before the engine clamped them
+    const { stats, missing } = phaseFigures(engine, p);
+    const cell = (f: PhaseFigure, stat: Stat) => <FigureCell key={`${f}.${stat}`} stats={clampPercentiles(stats[f])} missing={missing[f]} stat={stat} />;
+    return (
+      <tr key={key} {...attrs}>
+        {name}
+        <td className="num">{count(p.count)}</td>
+        <td className={`num ${errorsOf(p.errors) > 0 ? 'bad' : ''}`}>{count(errorsOf(p.errors))}</td>
+        <td className="num">{num(p.throughput)}</td>
+        {(['mean', 'p50', 'p90', 'p99', 'max'] as const).map((k) => cell('total', k))}
+        {(['wait', 'processing', 'serverWait', 'lag'] as const).flatMap((f) => [cell(f, 'mean'), cell(f, 'p99')])}
+      </tr>
+    );
+  };
   return (
     <Panel title={<>Per server, per phase <span className="muted">times in ms</span></>} testId="phase-table">
       <div className="table-wrap">
@@ -67,21 +84,13 @@ export function PhaseTable({ targets, engine, cells = [] }: { targets: readonly 
                       </td>
                     </tr>,
                   ]
-                : [nameRow(t), ...t.phases.map((p) => {
-                    // percentiles never above the max, also for runs stored before the engine clamped them
-                    const { stats, missing } = phaseFigures(engine, p);
-                    const cell = (f: PhaseFigure, stat: Stat) => <FigureCell key={`${f}.${stat}`} stats={clampPercentiles(stats[f])} missing={missing[f]} stat={stat} />;
-                    return (
-                      <tr key={`${t.id}:${p.index}`}>
-                        <td className="left phase-name">{p.name}</td>
-                        <td className="num">{count(p.count)}</td>
-                        <td className={`num ${errorsOf(p.errors) > 0 ? 'bad' : ''}`}>{count(errorsOf(p.errors))}</td>
-                        <td className="num">{num(p.throughput)}</td>
-                        {(['mean', 'p50', 'p90', 'p99', 'max'] as const).map((k) => cell('total', k))}
-                        {(['wait', 'processing', 'serverWait', 'lag'] as const).flatMap((f) => [cell(f, 'mean'), cell(f, 'p99')])}
-                      </tr>
-                    );
-                  })],
+                : [nameRow(t), ...t.phases.flatMap((p) => [
+                    figureRow(`${t.id}:${p.index}`, p, <td className="left phase-name">{p.name}</td>),
+                    // a phase of several requests: each endpoint's figures in a row of its own under it (contract/endpoints.ts)
+                    ...shownEndpoints(p).map((e) =>
+                      figureRow(`${t.id}:${p.index}:${e.index}`, endpointAsPhase(p, e), <td className="left endpoint-name" title={`endpoint ${e.name} of ${p.name}`}>{e.name}</td>, { className: 'endpoint-row', 'data-testid': 'endpoint-row', 'data-endpoint': e.name }),
+                    ),
+                  ])],
             )}
           </tbody>
         </table>

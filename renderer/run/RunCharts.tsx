@@ -5,10 +5,12 @@ import { LatencyChart, type LatencyMetric } from '../charts/LatencyChart';
 import { ServerChart } from '../charts/ServerChart';
 import { ThroughputChart } from '../charts/ThroughputChart';
 import { glossaryFor, NOT_MEASURED } from '../../contract/engine-figures';
-import type { RunEngine } from '../../contract/results';
+import type { RunEngine, RunSummary } from '../../contract/results';
+import { count } from '../ui/format';
 import { Term } from '../ui/Term';
-import { Panel, Segmented, Toggle } from '../ui/widgets';
+import { ErrorBox, Panel, Segmented, Toggle } from '../ui/widgets';
 import { errorsIn, MAX_POINTS, type RunSeries } from './run-data';
+import { ENDPOINT_ROWS_CAP, hasEndpoints, useEndpointGroups } from './useEndpointGroups';
 
 // each choice explained by the glossary the tables, CLI and docs share (on hover, and the chosen one below the chart)
 // (as it holds for the run's engine: k6 measures from when it sends)
@@ -18,10 +20,15 @@ const metricsOf = (engine: RunEngine) => (['total', 'wait', 'processing'] as con
  * The over-time charts of one run, live or stored: latency percentiles, throughput and errors,
  * requests in flight, and the target's CPU, memory and process count. Phase starts are dashed lines.
  */
-export function RunCharts({ series, version, live, running = live, servers, engine = 'native' }: { series: RunSeries; version: number; live: boolean; running?: boolean; /** server runs the run will have (live: known before they start) */ servers?: number; engine?: RunEngine }) {
+export function RunCharts({ series, version, live, running = live, servers, engine = 'native', summary }: { series: RunSeries; version: number; live: boolean; running?: boolean; /** server runs the run will have (live: known before they start) */ servers?: number; engine?: RunEngine; /** the run once it has ended: its latency chart can then be split by endpoint */ summary?: RunSummary }) {
   const [metric, setMetric] = useState<LatencyMetric>('total');
   const [log, setLog] = useState(false);
+  const [byEndpoint, setByEndpoint] = useState(false);
+  const splittable = summary !== undefined && !running && hasEndpoints(summary);
+  const split = useEndpointGroups(summary, splittable && byEndpoint);
   const groups = useMemo(() => groupsOf(series), [series, version]);
+  // split by endpoint: the latency chart's groups made from the stored request rows (the phase windows know no endpoints)
+  const splitGroups = splittable && byEndpoint && split.data !== null ? split.data.groups : null;
   const thinned = series.targets.some((t) => t.thinning > 1);
   const windows = groups.reduce((n, g) => n + g.windows.length, 0);
   const maxSec = useMemo(() => timeExtentSec(groups), [groups, version]);
@@ -42,15 +49,24 @@ export function RunCharts({ series, version, live, running = live, servers, engi
         actions={
           <>
             <Segmented label="latency metric" value={metric} options={metricsOf(engine)} onChange={setMetric} />
+            {splittable && <Toggle checked={byEndpoint} onChange={setByEndpoint} label="by endpoint" title="one line per endpoint (request name), from the stored request rows" />}
             <Toggle checked={log} onChange={setLog} label="log scale" />
           </>
         }
       >
-        <LatencyChart groups={groups} metric={metric} log={log} version={version} maxSec={maxSec} servers={servers} testId={live ? 'live-latency-chart' : 'run-latency-chart'} />
+        <LatencyChart groups={splitGroups ?? groups} metric={metric} log={log} version={version} maxSec={maxSec} servers={splitGroups === null ? servers : undefined} testId={live ? 'live-latency-chart' : 'run-latency-chart'} />
         <div className="chart-note metric-note" data-testid="latency-metric-note">
           <Term name={metric} engine={engine} />: {glossaryFor(engine)[metric]}
         </div>
         {unmeasured && <div className="chart-note" data-testid="latency-not-measured">{metric === 'wait' ? NOT_MEASURED.k6Wait : NOT_MEASURED.noServerTiming}</div>}
+        {splittable && byEndpoint && (
+          <div className="chart-note" data-testid="endpoint-split-note">
+            <ErrorBox message={split.error} />
+            {split.data === null
+              ? 'reading the stored requests…'
+              : `split by endpoint: 250 ms windows made from ${split.data.shown < split.data.total ? `${count(split.data.shown)} of ${count(split.data.total)} stored requests, evenly sampled (cap ${count(ENDPOINT_ROWS_CAP)})` : `all ${count(split.data.total)} stored requests`}, not the live windows (those are per phase)`}
+          </div>
+        )}
         <div className="chart-note">
           {windows === 0 ? 'waiting for the first window…' : `${windows.toLocaleString('en-US')} windows`}
           {thinned && ` · older windows thinned to keep at most ${MAX_POINTS.toLocaleString('en-US')} per server`}
