@@ -1,7 +1,7 @@
 import { cellKeyLegend, cellName } from '../../contract/cells.js';
 import { engineGlossaryLines, missingReasons, needsServerTimingHint, phaseFigures, SERVER_TIMING_HINT } from '../../contract/engine-figures.js';
 import { clampPercentiles } from '../../contract/measurement.js';
-import type { ErrorCounts, RunSummary } from '../../contract/results.js';
+import { phaseEndpoints, type EndpointResult, type ErrorCounts, type PhaseResult, type RunEngine, type RunSummary } from '../../contract/results.js';
 import { generatorTailNote } from '../../contract/generator-lag.js';
 import { stats5 } from '../../contract/report/run-report.js';
 import { shortReason } from '../../contract/report/short-reason.js';
@@ -13,6 +13,20 @@ const errorsText = (errors: ErrorCounts) =>
     .filter(([, n]) => (n ?? 0) > 0)
     .map(([kind, n]) => `${kind} ${n}`)
     .join(', ') || '0';
+
+/** One row of the run table: a phase's or an endpoint's count, errors, throughput and times. */
+function figureRow(engine: RunEngine, label: string, p: PhaseResult | EndpointResult): string[] {
+  const total = clampPercentiles(p.total);
+  // what the run's engine did not measure is "-" (k6: no lag; no wait without Server-Timing)
+  const fig = phaseFigures(engine, p).stats;
+  return [
+    label,
+    fmtNum(p.count), errorsText(p.errors), fmtNum(p.throughput, 1),
+    fmtMs(total.mean), fmtMs(total.p50), fmtMs(total.p99), fmtMs(total.max),
+    fmtMs(fig.wait?.mean), fmtMs(fig.processing?.mean), fmtMs(clampPercentiles(fig.serverWait)?.p99), fmtMs(clampPercentiles(fig.lag)?.p99),
+    fmtMs(clampPercentiles(fig.ttfb)?.p50), fmtMs(clampPercentiles(fig.ttfb)?.p99), fmtMs(clampPercentiles(fig.transfer)?.p99),
+  ];
+}
 
 /** Per server run, per phase: count, errors, throughput and mean / p50 / p99 of total, wait, processing, server wait, client queue, ttfb, transfer. */
 export function formatRunSummary(run: RunSummary): string {
@@ -32,16 +46,10 @@ export function formatRunSummary(run: RunSummary): string {
       rows.push([`${name}: ${target.status}`, ...header.slice(1).map(() => '')]);
     }
     for (const p of target.phases) {
-      const total = clampPercentiles(p.total);
-      // what the run's engine did not measure is "-" (k6: no lag; no wait without Server-Timing)
-      const fig = phaseFigures(run.engine, p).stats;
-      rows.push([
-        `${name} / ${p.name}`,
-        fmtNum(p.count), errorsText(p.errors), fmtNum(p.throughput, 1),
-        fmtMs(total.mean), fmtMs(total.p50), fmtMs(total.p99), fmtMs(total.max),
-        fmtMs(fig.wait?.mean), fmtMs(fig.processing?.mean), fmtMs(clampPercentiles(fig.serverWait)?.p99), fmtMs(clampPercentiles(fig.lag)?.p99),
-        fmtMs(clampPercentiles(fig.ttfb)?.p50), fmtMs(clampPercentiles(fig.ttfb)?.p99), fmtMs(clampPercentiles(fig.transfer)?.p99),
-      ]);
+      rows.push(figureRow(run.engine, `${name} / ${p.name}`, p));
+      // a phase of several endpoints: one row each under it (counts add up to the phase's)
+      const endpoints = phaseEndpoints(p);
+      if (endpoints.length > 1) for (const e of endpoints) rows.push(figureRow(run.engine, `  · ${e.name}`, e));
       const note = generatorTailNote(p);
       if (note) notes.push(terminalSafeInline(`note: ${name} / ${p.name}: ${note}`));
     }
@@ -72,6 +80,23 @@ export function formatThresholds(run: RunSummary): string {
 // the five figures every report shows (contract/report), so `show --json` and the exports agree by construction
 const pick = stats5;
 
+/** A phase's or an endpoint's figures in the --json document (times in ms, "-" figures null). */
+function figuresJson(engine: RunEngine, p: PhaseResult | EndpointResult) {
+  const fig = phaseFigures(engine, p).stats;
+  return {
+    count: p.count,
+    errors: p.errors,
+    throughput: p.throughput,
+    total: pick(p.total),
+    wait: pick(fig.wait),
+    processing: pick(fig.processing),
+    serverWait: pick(fig.serverWait),
+    lag: pick(fig.lag),
+    ttfb: pick(fig.ttfb),
+    transfer: pick(fig.transfer),
+  };
+}
+
 /** The --json document: run id, status, and per server per phase the headline figures in ms. */
 export function runSummaryJson(run: RunSummary) {
   return {
@@ -91,20 +116,13 @@ export function runSummaryJson(run: RunSummary) {
       cell: run.cells[t.cellIndex]?.params ?? {},
       status: t.status,
       reason: t.reason,
-      phases: t.phases.map((p) => ({ p, fig: phaseFigures(run.engine, p).stats })).map(({ p, fig }) => ({
+      phases: t.phases.map((p) => ({
         name: p.name,
         executor: p.executor,
-        count: p.count,
-        errors: p.errors,
-        throughput: p.throughput,
+        ...figuresJson(run.engine, p),
         durationMs: p.durationMs,
-        total: pick(p.total),
-        wait: pick(fig.wait),
-        processing: pick(fig.processing),
-        serverWait: pick(fig.serverWait),
-        lag: pick(fig.lag),
-        ttfb: pick(fig.ttfb),
-        transfer: pick(fig.transfer),
+        // per endpoint (request template, by name), in template order; counts add up to the phase's
+        endpoints: phaseEndpoints(p).map((e) => ({ name: e.name, ...figuresJson(run.engine, e) })),
       })),
     })),
     report: run.report,

@@ -1,8 +1,9 @@
-import type { PhaseResult } from '../../contract/results.js';
+import { phaseEndpoints, type PhaseResult } from '../../contract/results.js';
 import type { Scenario } from '../../contract/scenario.js';
 import { compareThreshold, parseThresholdCheck, type ThresholdMetric, type ThresholdResult } from '../../contract/thresholds.js';
 import { metricValue } from '../report/points.js';
 import { defaultPhaseName } from '../../contract/phase.js';
+import { templateName } from '../../contract/template-name.js';
 
 /** One metric of a phase result, as a threshold reads it (times in ms). */
 export function thresholdMetricValue(result: PhaseResult, metric: ThresholdMetric): number | null {
@@ -23,24 +24,41 @@ export interface ThresholdTarget {
 }
 
 /**
- * Every threshold of the scenario that applies to this phase result, checked. A metric the phase
- * has no value for (processing without Server-Timing, a phase with no requests) fails: a check that
- * could not be made must not let CI through.
+ * What a threshold reads: the whole phase, or with `request` the endpoint of that name. A request
+ * threshold applies to the phases whose templates have that name; when such a phase's result has no
+ * figures for it (a source that did not split its requests), it reads nothing: null.
  */
-export function checkThresholds(scenario: Pick<Scenario, 'thresholds'>, target: ThresholdTarget, phase: PhaseResult): ThresholdResult[] {
+function measuredFigures(scenario: Pick<Scenario, 'phases'>, phase: PhaseResult, request: string | undefined): PhaseResult | null | 'not-here' {
+  if (request === undefined) return phase;
+  const templates = scenario.phases[phase.index]?.requests ?? [];
+  if (!templates.some((t) => templateName(t) === request)) return 'not-here';
+  const endpoint = phaseEndpoints(phase).find((e) => e.name === request);
+  // an endpoint read as its phase: its own figures, the phase's name, index and times
+  return endpoint === undefined ? null : { ...phase, ...endpoint, name: phase.name, index: phase.index, endpoints: [] };
+}
+
+/**
+ * Every threshold of the scenario that applies to this phase result, checked. A metric the phase
+ * (or the endpoint a threshold names) has no value for (processing without Server-Timing, a phase
+ * with no requests) fails: a check that could not be made must not let CI through.
+ */
+export function checkThresholds(scenario: Pick<Scenario, 'thresholds' | 'phases'>, target: ThresholdTarget, phase: PhaseResult): ThresholdResult[] {
   const results: ThresholdResult[] = [];
   for (const t of scenario.thresholds ?? []) {
     if (t.phase !== undefined && t.phase !== phase.name && t.phase !== defaultPhaseName(phase.index)) continue;
     if (t.server !== undefined && t.server !== target.server && t.server !== target.architecture) continue;
     const parsed = parseThresholdCheck(t.check);
     if (!parsed) continue; // the schema refuses such a check before a run starts
-    const measured = thresholdMetricValue(phase, parsed.metric);
+    const figures = measuredFigures(scenario, phase, t.request);
+    if (figures === 'not-here') continue;
+    const measured = figures === null ? null : thresholdMetricValue(figures, parsed.metric);
     results.push({
       targetId: target.targetId,
       cellIndex: target.cellIndex,
       server: target.server,
       phaseIndex: phase.index,
       phase: phase.name,
+      ...(t.request === undefined ? {} : { request: t.request }),
       check: t.check.trim(),
       metric: parsed.metric,
       op: parsed.op,
