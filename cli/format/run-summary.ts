@@ -7,6 +7,7 @@ import { stats5 } from '../../contract/report/run-report.js';
 import { shortReason } from '../../contract/report/short-reason.js';
 import { fmtDuration, fmtMs, fmtNum, textTable } from './table.js';
 import { terminalSafeInline } from './terminal-safe.js';
+import { shownEndpoints } from '../../contract/endpoints.js';
 
 const errorsText = (errors: ErrorCounts) =>
   Object.entries(errors)
@@ -48,8 +49,7 @@ export function formatRunSummary(run: RunSummary): string {
     for (const p of target.phases) {
       rows.push(figureRow(run.engine, `${name} / ${p.name}`, p));
       // a phase of several endpoints: one row each under it (counts add up to the phase's)
-      const endpoints = phaseEndpoints(p);
-      if (endpoints.length > 1) for (const e of endpoints) rows.push(figureRow(run.engine, `  · ${e.name}`, e));
+      for (const e of shownEndpoints(p)) rows.push(figureRow(run.engine, `  · ${e.name}`, e));
       const note = generatorTailNote(p);
       if (note) notes.push(terminalSafeInline(`note: ${name} / ${p.name}: ${note}`));
     }

@@ -4,6 +4,7 @@ import { compareThreshold, parseThresholdCheck, type ThresholdMetric, type Thres
 import { metricValue } from '../report/points.js';
 import { defaultPhaseName } from '../../contract/phase.js';
 import { templateName } from '../../contract/template-name.js';
+import { endpointAsPhase } from '../../contract/endpoints.js';
 
 /** One metric of a phase result, as a threshold reads it (times in ms). */
 export function thresholdMetricValue(result: PhaseResult, metric: ThresholdMetric): number | null {
@@ -33,8 +34,7 @@ function measuredFigures(scenario: Pick<Scenario, 'phases'>, phase: PhaseResult,
   const templates = scenario.phases[phase.index]?.requests ?? [];
   if (!templates.some((t) => templateName(t) === request)) return 'not-here';
   const endpoint = phaseEndpoints(phase).find((e) => e.name === request);
-  // an endpoint read as its phase: its own figures, the phase's name, index and times
-  return endpoint === undefined ? null : { ...phase, ...endpoint, name: phase.name, index: phase.index, endpoints: [] };
+  return endpoint === undefined ? null : endpointAsPhase(phase, endpoint);
 }
 
 /**
