@@ -229,7 +229,7 @@ export class ClientGroup implements Timed, GroupPort {
     this.h1 = compileH1(phase, baseUrl, columns);
     // connections opened before the schedule started go to the slots used first (the free stack pops 0, 1, ...)
     if (this.h1 !== null) for (let i = 0; i < warm.length && i < slots; i++) this.slots[i]!.h1 = warm[i]!;
-    this.scratch = { phase: phaseIndex, client: clientIndex, intended: 0, sent: NaN, firstByte: NaN, status: 0, bytes: 0, stWait: NaN, stProc: NaN };
+    this.scratch = { phase: phaseIndex, client: clientIndex, intended: 0, sent: NaN, firstByte: NaN, status: 0, bytes: 0, stWait: NaN, stProc: NaN, template: 0 };
   }
 
   start(): void {
@@ -339,6 +339,8 @@ export class ClientGroup implements Timed, GroupPort {
       const done = nowUs();
       while (this.queue.length > 0) {
         this.scratch.intended = this.queue.shift();
+        // the endpoint it would have been sent to, so endpoint counts add up to the phase's
+        this.scratch.template = this.picker.pick();
         this.stats.record(this.scratch, done, CODE_TIMEOUT);
       }
     }

@@ -46,7 +46,7 @@ class PhaseRun implements GroupOwner {
     readonly startUs: number,
     private readonly runner: Runner,
   ) {
-    this.stats = new PhaseStats(runner.rows);
+    this.stats = PhaseStats.of(phase, runner.rows);
     this.remaining = phase.clients;
     this.inputs = new PhaseInputs(runner.plan.data?.find((d) => d.name === phase.data) ?? null);
   }

@@ -1,8 +1,10 @@
 import type { Phase } from '../../contract/scenario.js';
 import { PhaseAccumulator, WindowAccumulator } from './accumulators.js';
+import { EndpointAccumulators, phaseWithEndpoints } from './endpoint-accumulators.js';
 import { COL, ROW_BATCH_CAPACITY, ROW_STRIDE } from './raw-rows.js';
 import type { DriverPhaseResult, DriverWindow } from './types.js';
 import { phaseName } from '../../contract/phase.js';
+import { templateName } from '../../contract/template-name.js';
 
 /** The fields of one finished request the aggregator reads (a Slot, or a never-sent queued arrival). */
 export interface RequestRecord {
@@ -15,10 +17,12 @@ export interface RequestRecord {
   bytes: number;
   stWait: number;
   stProc: number;
+  /** the request template (endpoint), by its index in the phase's requests */
+  template: number;
 }
 
 // Column offsets as plain numbers for the hot path (derived from contract/measurement.ts).
-const { phaseIdx: C_PHASE, clientIdx: C_CLIENT, intendedUs: C_INTENDED, sentUs: C_SENT, firstByteUs: C_FIRST_BYTE, doneUs: C_DONE, status: C_STATUS, bytes: C_BYTES, error: C_ERROR, serverWaitUs: C_SERVER_WAIT, serverProcUs: C_SERVER_PROC } = COL;
+const { phaseIdx: C_PHASE, clientIdx: C_CLIENT, intendedUs: C_INTENDED, sentUs: C_SENT, firstByteUs: C_FIRST_BYTE, doneUs: C_DONE, status: C_STATUS, bytes: C_BYTES, error: C_ERROR, serverWaitUs: C_SERVER_WAIT, serverProcUs: C_SERVER_PROC, templateIdx: C_TEMPLATE } = COL;
 
 /** Raw rows of the whole worker, batched (see raw-rows.ts) and handed to `post` when full or flushed. */
 export class RowSink {
@@ -45,6 +49,7 @@ export class RowSink {
     b[o + C_ERROR] = code;
     b[o + C_SERVER_WAIT] = r.stWait * 1000;
     b[o + C_SERVER_PROC] = r.stProc * 1000;
+    b[o + C_TEMPLATE] = r.template;
     if (++this.n === ROW_BATCH_CAPACITY) this.flush();
   }
 
@@ -65,8 +70,20 @@ export class RowSink {
 export class PhaseStats {
   private readonly phase = new PhaseAccumulator();
   private readonly window = new WindowAccumulator();
+  private readonly endpoints: EndpointAccumulators;
 
-  constructor(private readonly rows: RowSink) {}
+  /** endpointNames: the phase's endpoint names in template order (none: a phase of one endpoint, unnamed) */
+  constructor(
+    private readonly rows: RowSink,
+    endpointNames: readonly string[] = [],
+  ) {
+    this.endpoints = new EndpointAccumulators(endpointNames);
+  }
+
+  /** Measures a phase's requests, its endpoints named from its templates. */
+  static of(phase: Phase, rows: RowSink): PhaseStats {
+    return new PhaseStats(rows, phase.requests.map(templateName));
+  }
 
   get count(): number {
     return this.phase.count;
@@ -77,20 +94,26 @@ export class PhaseStats {
     const total = done - r.intended;
     // The same µs the raw row holds (stProc * 1000), so histograms, CSV and scatter agree.
     const p = r.stProc * 1000;
-    this.phase.record(code, total, p, r.stWait * 1000, r.sent - r.intended);
-    this.window.record(code, total, p);
+    // time to first byte and transfer, as deriveTimes() has them (NaN where not measured)
+    const ttfb = r.firstByte - r.sent;
+    const transfer = done - r.firstByte;
+    const serverWait = r.stWait * 1000;
+    const lag = r.sent - r.intended;
+    this.phase.record(code, total, p, serverWait, lag, ttfb, transfer);
+    this.endpoints.at(r.template)?.record(code, total, p, serverWait, lag, ttfb, transfer);
+    this.window.record(code, total, p, ttfb, transfer);
     this.rows.write(r, done, code);
   }
 
   /** The live window ending at tMs; resets the window's counters. */
   takeWindow(phaseIndex: number, tMs: number, windowMs: number, inFlight: number, queued: number): DriverWindow {
     const w = this.window.take();
-    return { tMs, phaseIndex, count: w.count, throughput: w.count / (windowMs / 1000), errors: w.errors, inFlight, queued, total: w.total, wait: w.wait, processing: w.processing };
+    return { tMs, phaseIndex, count: w.count, throughput: w.count / (windowMs / 1000), errors: w.errors, inFlight, queued, total: w.total, wait: w.wait, processing: w.processing, ttfb: w.ttfb, transfer: w.transfer };
   }
 
   result(index: number, phase: Phase, startUs: number, endUs: number, hitDeadline: boolean): DriverPhaseResult {
     const durationMs = Math.max(0, endUs - startUs) / 1000;
     const meta = { index, name: phaseName(phase, index), executor: phase.executor, clients: phase.clients, startedMs: startUs / 1000, durationMs };
-    return { ...this.phase.result(meta), hitDeadline };
+    return { ...phaseWithEndpoints(this.phase, this.endpoints, meta), hitDeadline };
   }
 }

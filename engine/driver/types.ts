@@ -49,6 +49,8 @@ export interface DriverWindow {
   total: WindowLatency | null;
   wait: WindowLatency | null;
   processing: WindowLatency | null;
+  ttfb: WindowLatency | null;
+  transfer: WindowLatency | null;
 }
 
 /** Encoded HDR histograms: the measurement module's set. */
