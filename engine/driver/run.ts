@@ -22,6 +22,14 @@ const msUntil = (us: number): number => Math.max(0, (us - nowUs()) / 1000);
 const WARM_S = 0.002;
 const PRECONNECT_MAX_MS = 1000;
 
+// PRECONNECT: a closed phase's users connecting at t0 race a single-threaded server's accept queue.
+// Node accepts one pending connection per event-loop turn, and once the first users' requests flow a
+// turn lasts as long as serving all of them (~150 ms for 250 users of random fib on seed 004's red
+// server, measured with `ss -ltn`: 17 connections sat in the accept queue, admitted one per turn
+// over 3 s), so 14 to 175 of 250 users got in 1-4.7 s late depending on the connect order, and the
+// fewer users meanwhile halved the median. With `preconnect` the users connect before t0, while the
+// server is idle and accepts them as fast as they come (wrk does the same).
+
 // Raw rows go to the main thread every ROWS_FLUSH_MS, not only at each 250 ms window: the main
 // thread stores a batch as soon as it arrives, and on a core it shares with this thread one window's
 // worth of inserts at once delayed the sends due just after each window edge (pinned 1,000 req/s
@@ -133,10 +141,16 @@ export class Runner {
     this.warm = plan.phases.map((p) => this.warmFor(p));
   }
 
-  /** The connections a rate phase's first WARM_S of arrivals would open (null: none needed). */
+  /**
+   * The connections opened before a phase starts (null: none): a rate phase's first WARM_S of
+   * arrivals with no reuse; a closed phase with `preconnect`, every user's (see PRECONNECT below).
+   */
   private warmFor(p: Phase): H1Connection[][] | null {
-    if (p.executor !== 'rate' || compileH1(p, this.plan.baseUrl) === null) return null;
-    const n = Math.min(p.maxInFlight, Math.ceil(Math.max(p.rate, p.rampTo ?? 0) * WARM_S));
+    if (compileH1(p, this.plan.baseUrl) === null) return null;
+    let n: number;
+    if (p.executor === 'rate') n = Math.min(p.maxInFlight, Math.ceil(Math.max(p.rate, p.rampTo ?? 0) * WARM_S));
+    else if (p.executor === 'closed' && p.preconnect === true && p.keepAlive) n = p.users;
+    else return null;
     return Array.from({ length: p.clients }, () => Array.from({ length: n }, () => new H1Connection(this.plan.baseUrl, p.timeoutMs)));
   }
 

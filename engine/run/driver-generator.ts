@@ -15,8 +15,8 @@ export type NextPhase = (ended: PhaseResult, queuedMax: number, tMs: number) => 
  * starts whose planned length would end after `appendUntilMs` (ms after t0).
  */
 export function driverGenerator(next?: NextPhase, appendUntilMs?: number): LoadGenerator {
-  return async ({ ctx, url, signal, setT0, write, keep, phaseEnded }) => {
-    const { store, emit, runId, targetId } = ctx;
+  return async ({ ctx, url, signal, setT0, writes, phaseEnded }) => {
+    const { emit, runId, targetId } = ctx;
     const names = ctx.scenario.phases.map((p, i) => nameOfPhase(p, i));
     const phaseName = (index: number) => names[index] ?? defaultPhaseName(index);
     const queuedMax: number[] = [];
@@ -42,15 +42,15 @@ export function driverGenerator(next?: NextPhase, appendUntilMs?: number): LoadG
           const window: LiveWindow = { runId, targetId, ...w };
           requests += w.count;
           queuedMax[w.phaseIndex] = Math.max(queuedMax[w.phaseIndex] ?? 0, w.queued);
-          write(() => store.insertWindows([window]));
+          writes.windows([window]);
           emit({ event: 'run:window', payload: window });
         },
-        onRows: (batch) => write(() => store.insertRequests(targetId, batch.rows, batch.count)),
+        onRows: (batch) => writes.rows(batch.rows, batch.count),
       },
       signal,
     );
-    // keep, not write: after a full disk the phases' figures still go in (the store gave up its reserve for them)
-    for (const phase of result.phases) keep(() => store.savePhase(targetId, phase.result, phase.histograms));
+    // after a full disk the phases' figures still go in (the store gave up its reserve for them)
+    for (const phase of result.phases) writes.phase(phase.result, phase.histograms);
     return { requests, phases: result.phases.map((p) => p.result), failure: result.failure ?? null };
   };
 }

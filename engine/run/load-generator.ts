@@ -3,6 +3,7 @@
 import type { EngineEvent } from '../../contract/api.js';
 import type { PhaseResult } from '../../contract/results.js';
 import type { Scenario, ServerSpec } from '../../contract/scenario.js';
+import type { DataSet } from '../../contract/variables.js';
 import type { Store } from '../../db/store.js';
 
 export interface TargetContext {
@@ -18,6 +19,8 @@ export interface TargetContext {
   allowRemote?: boolean;
   /** what sends the load once the server is up; default: the native driver */
   generator?: LoadGenerator;
+  /** the scenario's data files as read at the run's start (engine/scenario/data-files.ts) */
+  data?: DataSet[];
 }
 
 /** Sends one server run's load and stores its phases and raw rows (through `write`). */

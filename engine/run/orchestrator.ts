@@ -2,6 +2,7 @@ import type { EngineEvent } from '../../contract/api.js';
 import { LoadscopeError } from '../../contract/errors.js';
 import type { RunEngine, RunStatus, RunSummary } from '../../contract/results.js';
 import type { Scenario } from '../../contract/scenario.js';
+import type { DataSet } from '../../contract/variables.js';
 import type { RunSource, Store } from '../../db/store.js';
 import { describeDbError } from '../../db/store-faults.js';
 import { isDiskFull } from '../../db/disk-reserve.js';
@@ -25,6 +26,8 @@ export interface PreparedRun {
   generator?: LoadGenerator;
   engine?: RunEngine;
   engineNote?: string;
+  /** the scenario's data files, read when the run was prepared */
+  data?: DataSet[];
 }
 
 interface ActiveRun {
@@ -94,7 +97,7 @@ export class Orchestrator {
     await active.done.catch(() => undefined);
   }
 
-  private async execute(runId: number, { scenario, cells, consent, generator }: PreparedRun, signal: AbortSignal): Promise<RunStatus> {
+  private async execute(runId: number, { scenario, cells, consent, generator, data }: PreparedRun, signal: AbortSignal): Promise<RunStatus> {
     const targets = cells.flatMap((cell) => cell.scenario.servers.map((server, serverIndex) => ({ cell, server, serverIndex })));
     this.emit({
       event: 'run:started',
@@ -122,7 +125,7 @@ export class Orchestrator {
           tracker.observe(event);
           this.emit(event);
         };
-        const outcome: TargetOutcome = await runTarget({ store: this.store, emit, runId, targetId, scenario: cell.scenario, cellIndex: cell.index, server, signal, allowRemote: consent?.allowRemote ?? false, generator });
+        const outcome: TargetOutcome = await runTarget({ store: this.store, emit, runId, targetId, scenario: cell.scenario, cellIndex: cell.index, server, signal, allowRemote: consent?.allowRemote ?? false, generator, ...(data !== undefined && { data }) });
         tracker.targetEnded(outcome.status);
         this.emit({ event: 'run:target', payload: { runId, targetId, cellIndex: cell.index, serverIndex, label, status: outcome.status, reason: outcome.reason } });
         if (outcome.status === 'failed') failures.push(`${label}${cells.length > 1 ? ` (${cell.label})` : ''}: ${outcome.reason}`);

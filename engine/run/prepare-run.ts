@@ -1,9 +1,12 @@
+import { dirname, isAbsolute } from 'node:path';
 import type { ParsedCallRequest, ValidationResult } from '../../contract/api.js';
 import type { RunSource, Store } from '../../db/store.js';
 import { lookupScenario } from '../library/lookup.js';
 import { runScenarioSource, sourceOfNamed } from '../library/run-source.js';
 import { packageRoot } from '../paths.js';
 import { prepareScenarioText, validateScenarioText, type PreparedScenario } from '../scenario/index.js';
+import { readDataFiles, type DataBase } from '../scenario/data-files.js';
+import { builtinScenarioPath } from '../scenario/builtin.js';
 import { checkConsent, commandsOf, consentNeeded, type ConsentGiven } from './consent.js';
 import type { PreparedRun } from './orchestrator.js';
 
@@ -27,9 +30,12 @@ export function prepareRun(store: Store, from: StartSource, opts: RunOptions): P
   let sourceName: string;
   let quick = opts.quick;
   let builtin = false;
+  // where relative data file paths start: a built-in's folder, an opened file's folder, else none
+  let base: DataBase = null;
   if ('name' in from) {
     const named = lookupScenario(store, from.name);
     builtin = named.source === 'builtin';
+    if (builtin) base = dirname(builtinScenarioPath(named.name));
     source = sourceOfNamed(named, opts.set);
     sourceName = `${named.source === 'builtin' ? 'built-in' : 'library'} scenario '${named.name}'`;
   } else if ('runId' in from) {
@@ -43,6 +49,7 @@ export function prepareRun(store: Store, from: StartSource, opts: RunOptions): P
   } else {
     source = { text: from.text, set: opts.set, libraryVersionId: null };
     sourceName = from.origin ?? 'the scenario';
+    if (from.origin !== undefined && isAbsolute(from.origin)) base = dirname(from.origin);
   }
   const prepare = (set: Record<string, string>) => {
     const p = prepareScenarioText(source.text, sourceName, { quick, set });
@@ -55,7 +62,8 @@ export function prepareRun(store: Store, from: StartSource, opts: RunOptions): P
   const trusted = builtin ? commandsOf(prepare({}).cells) : new Set<string>();
   const needed = consentNeeded(prepared.cells, trusted);
   checkConsent(needed, given);
-  return { scenario: prepared.scenario, cells: prepared.cells, quick, source, consent: { ...needed, ...given } };
+  const data = readDataFiles(prepared.scenario, prepared.cells, base, sourceName);
+  return { scenario: prepared.scenario, cells: prepared.cells, quick, source, consent: { ...needed, ...given }, data };
 }
 
 /**
