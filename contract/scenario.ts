@@ -135,6 +135,10 @@ export const ClosedPhase = z
     durationMs: z.number().int().min(1).optional().describe('or: keep going this long'),
     thinkMs: ms('pause of a user between its requests').default(0),
     flow,
+    preconnect: z
+      .boolean()
+      .optional()
+      .describe("open every user's keep-alive connection before the phase starts (like wrk), so a busy server's accept queue does not decide which users get in"),
   })
   .refine((p) => p.count !== undefined || p.durationMs !== undefined, {
     message: 'needs count or durationMs',

@@ -186,3 +186,11 @@ export function usesVariables(s: VariablesInput): boolean {
 export function pathText(path: readonly (string | number)[]): string {
   return path.map((k, i) => (typeof k === 'number' ? `[${k}]` : /^[A-Za-z_$][\w$]*$/.test(k) ? `${i === 0 ? '' : '.'}${k}` : `[${JSON.stringify(k)}]`)).join('');
 }
+
+/** A data file as read (engine/scenario/data-files.ts): its columns and rows of text, in file order. */
+export interface DataSet {
+  name: string;
+  order: 'sequential' | 'random' | 'unique';
+  columns: string[];
+  rows: string[][];
+}

@@ -1,18 +1,10 @@
+import type { DataSet } from '../../contract/variables.js';
 import type { Prng } from './arrivals.js';
 
 // What a phase's requests read beyond their template: the counter and the data file's rows, shared
 // by the phase's client groups (one worker runs them all, so a plain object is shared state).
 
-export const DATA_ORDERS = ['sequential', 'random', 'unique'] as const;
-export type DataOrder = (typeof DATA_ORDERS)[number];
-
-/** A data file as read (engine/scenario/data-files.ts): its columns and rows of text, in file order. */
-export interface DataSet {
-  name: string;
-  order: DataOrder;
-  columns: string[];
-  rows: string[][];
-}
+export type { DataSet };
 
 /**
  * One phase's counter and data cursor. sequential: rows in file order, shared, from the start again
