@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PhaseResult } from '../../contract/results.js';
-import type { Store } from '../../db/store.js';
 import type { LoadGenerator } from '../run/load-generator.js';
 import { collectK6, targetKey } from './import/collect.js';
 import { engineNote, K6_MEASUREMENT_NOTE, savePhases, sinkFor } from './import/import-k6.js';
@@ -19,8 +18,8 @@ import { phaseName as nameOfPhase } from '../../contract/phase.js';
 // file, which is then imported into the server run exactly as `import-k6` would.
 
 /** A generator for one run; it keeps the run's engine note (what k6 dropped, per server) up to date. */
-export function k6Generator(k6: string, runNote: { runId?: number; parts: string[] }, store: Store): LoadGenerator {
-  return async ({ ctx, url: serverUrl, signal, setT0, phaseEnded }) => {
+export function k6Generator(k6: string, runNote: { runId?: number; parts: string[] }): LoadGenerator {
+  return async ({ ctx, url: serverUrl, signal, setT0, writes, phaseEnded }) => {
     // k6 is only ever pointed at this machine, whatever the run's consent; without consent its
     // block list also keeps whatever it connects to there (k6-block-list.ts).
     const url = await k6LoopbackUrl(serverUrl);
@@ -52,9 +51,9 @@ export function k6Generator(k6: string, runNote: { runId?: number; parts: string
       let requests = 0;
       const phases: PhaseResult[] = [];
       for (const acc of collected.targets) {
-        const sink = sinkFor(store, ctx.targetId, acc, t0Ms * 1000);
+        const sink = sinkFor(writes, ctx.targetId, acc, t0Ms * 1000);
         // k6's phase results exist only once its points are read back: thresholds are checked then.
-        for (const phase of savePhases(store, ctx.targetId, acc, ctx.scenario, sink.t0Us)) {
+        for (const phase of savePhases(writes.phase, acc, ctx.scenario, sink.t0Us)) {
           phases.push(phase);
           phaseEnded(phase);
         }
@@ -65,7 +64,7 @@ export function k6Generator(k6: string, runNote: { runId?: number; parts: string
       const note = engineNote({ ...collected, files: 1 }, () => label).slice(K6_MEASUREMENT_NOTE.length).trim();
       if (note) runNote.parts.push(note);
       if (thresholds) runNote.parts.push(`k6 thresholds were crossed on ${label}.`);
-      store.setEngineNote(ctx.runId, [K6_MEASUREMENT_NOTE, ...runNote.parts].join(' '));
+      writes.engineNote([K6_MEASUREMENT_NOTE, ...runNote.parts].join(' '));
       return { requests, phases, failure };
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -1,11 +1,12 @@
-import type { Store } from '../../db/store.js';
 import type { PreparedRun } from '../run/orchestrator.js';
 import { K6_MEASUREMENT_NOTE } from './import/import-k6.js';
 import { requireK6 } from './k6-binary.js';
 import { k6Generator } from './k6-generator.js';
+import { refuseForK6 } from './k6-carry.js';
 
 /** A prepared run whose load a local k6 sends; LS_ERR_K6_MISSING (with how to install it) where there is none. */
-export function withK6(prepared: PreparedRun, store: Store): PreparedRun {
+export function withK6(prepared: PreparedRun): PreparedRun {
+  refuseForK6(prepared.cells.map((c) => c.scenario));
   const k6 = requireK6();
-  return { ...prepared, engine: 'k6', engineNote: K6_MEASUREMENT_NOTE, generator: k6Generator(k6, { parts: [] }, store) };
+  return { ...prepared, engine: 'k6', engineNote: K6_MEASUREMENT_NOTE, generator: k6Generator(k6, { parts: [] }) };
 }

@@ -1,10 +1,11 @@
 // What a load generator is and what it is given: its own file, so the generators (driver, capacity,
 // k6) and run-target.ts, which picks one of them, depend on these types without depending on each other.
 import type { EngineEvent } from '../../contract/api.js';
+import type { HistogramSet } from '../../contract/measurement.js';
 import type { PhaseResult } from '../../contract/results.js';
 import type { Scenario, ServerSpec } from '../../contract/scenario.js';
 import type { DataSet } from '../../contract/variables.js';
-import type { Store } from '../../db/store.js';
+import type { Store, WindowInput } from '../../db/store.js';
 
 export interface TargetContext {
   store: Store;
@@ -23,21 +24,33 @@ export interface TargetContext {
   data?: DataSet[];
 }
 
-/** Sends one server run's load and stores its phases and raw rows (through `write`). */
+/** Sends one server run's load and stores its phases and raw rows (through `writes`). */
 export type LoadGenerator = (g: GeneratorContext) => Promise<GeneratorResult>;
 
+/**
+ * What a load generator may store for its server run, and the only way it reaches the store: each
+ * goes through the server run's guard (run-target.ts). Rows and windows stop at the first write that
+ * fails, which ends the server run keeping what was stored; a phase's figures and the engine note are
+ * still tried after it (a full disk's reserve has room for them).
+ */
+export interface GeneratorWrites {
+  rows(rows: Float64Array, count: number): void;
+  windows(batch: readonly WindowInput[]): void;
+  phase(result: PhaseResult, histograms: HistogramSet): void;
+  /** replaces the run's engine note (a k6 run learns what it dropped only at its end) */
+  engineNote(note: string | null): void;
+}
+
 export interface GeneratorContext {
-  ctx: TargetContext;
+  /** the server run, without its store: writes go through `writes` */
+  ctx: Omit<TargetContext, 'store'>;
   /** the running server's base URL */
   url: string;
   /** aborted when the run is cancelled, the server dies or the store stops taking writes */
   signal: AbortSignal;
   /** the epoch ms of the load's t0: server samples are timed from it */
   setT0(epochMs: number): void;
-  /** every store write goes through here: a failing store ends the server run, keeping what was stored */
-  write(action: () => void): void;
-  /** a phase's figures: tried even after the store stopped taking rows (a full disk's reserve has room for them) */
-  keep(action: () => void): void;
+  writes: GeneratorWrites;
   /** called with each phase's result as it ends: checks the scenario's thresholds against it */
   phaseEnded(result: PhaseResult): void;
 }

@@ -5,7 +5,7 @@ import { isDiskFull } from '../../db/disk-reserve.js';
 import { capacityGenerator } from './capacity-generator.js';
 import { nativeGenerator } from './driver-generator.js';
 import { checkThresholds } from './thresholds.js';
-import type { GeneratorResult, TargetContext, TargetOutcome } from './load-generator.js';
+import type { GeneratorResult, GeneratorWrites, TargetContext, TargetOutcome } from './load-generator.js';
 import { isServerSkipped, startServer, type ServerSampleData } from '../supervisor/supervisor.js';
 
 /**
@@ -96,17 +96,24 @@ export async function runTarget(ctx: TargetContext): Promise<TargetOutcome> {
     write(() => store.saveThresholds(targetId, results));
     emit({ event: 'run:thresholds', payload: { runId, targetId, results } });
   };
+  // A generator's only way to the store: rows and windows through write, its end through keep.
+  const writes: GeneratorWrites = {
+    rows: (rows, count) => write(() => store.insertRequests(targetId, rows, count)),
+    windows: (batch) => write(() => store.insertWindows(batch)),
+    phase: (phase, histograms) => keep(() => store.savePhase(targetId, phase, histograms)),
+    engineNote: (note) => keep(() => store.setEngineNote(runId, note)),
+  };
+  const { store: _store, ...target } = ctx;
   let result: GeneratorResult;
   try {
     result = await (ctx.generator ?? (ctx.scenario.capacity ? capacityGenerator(ctx.scenario.capacity) : nativeGenerator))({
-      ctx,
+      ctx: target,
       url: server.url,
       signal: driverAbort.signal,
       setT0: (epochMs) => {
         t0EpochMs = epochMs;
       },
-      write,
-      keep,
+      writes,
       phaseEnded,
     });
   } finally {

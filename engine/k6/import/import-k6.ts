@@ -1,11 +1,12 @@
 import { basename } from 'node:path';
 import { LoadscopeError } from '../../../contract/errors.js';
+import type { HistogramSet } from '../../../contract/measurement.js';
 import type { PhaseResult } from '../../../contract/results.js';
 import type { Scenario } from '../../../contract/scenario.js';
 import type { Store } from '../../../db/store.js';
 import { collectK6, targetKey, type Collected } from './collect.js';
 import type { TargetAcc } from './k6-accumulator.js';
-import { TargetSink, writeRows } from './write-rows.js';
+import { storeRowWrites, TargetSink, writeRows, type RowWrites } from './write-rows.js';
 
 // k6 result files -> stored server runs. Two passes over the files (see collect.ts, write-rows.ts);
 // nothing but per-phase histograms and one batch of rows is held in memory.
@@ -39,21 +40,22 @@ function phaseIndexes(acc: TargetAcc): Map<string, number> {
   return out;
 }
 
-export function savePhases(store: Store, targetId: number, acc: TargetAcc, scenario: Scenario | null, t0Us: number): PhaseResult[] {
+/** Saves one server run's phases through `save` (the store's, or a generator's guarded write). */
+export function savePhases(save: (result: PhaseResult, histograms: HistogramSet) => void, acc: TargetAcc, scenario: Scenario | null, t0Us: number): PhaseResult[] {
   const indexes = phaseIndexes(acc);
   const saved: PhaseResult[] = [];
   for (const p of acc.ordered()) {
     const index = indexes.get(p.key)!;
     const phase = scenario?.phases[index];
     const { result, histograms } = p.result(index, phase ? `${phase.executor} (k6)` : 'k6', phase?.clients ?? 1, t0Us);
-    store.savePhase(targetId, result, histograms);
+    save(result, histograms);
     saved.push(result);
   }
   return saved;
 }
 
-export function sinkFor(store: Store, targetId: number, acc: TargetAcc, t0Us?: number): TargetSink {
-  return new TargetSink(store, targetId, acc, phaseIndexes(acc), t0Us);
+export function sinkFor(writes: RowWrites, targetId: number, acc: TargetAcc, t0Us?: number): TargetSink {
+  return new TargetSink(writes, targetId, acc, phaseIndexes(acc), t0Us);
 }
 
 /** The run's length: its first request's start to its last request's end, over every server run (ms). */
@@ -98,8 +100,8 @@ export async function importK6Files(store: Store, files: readonly string[], opts
       const serverIndex = scenario?.servers.findIndex((s) => (s.label ?? s.architecture) === acc.server) ?? -1;
       const architecture = serverIndex >= 0 ? scenario!.servers[serverIndex]!.architecture : 'k6';
       const targetId = store.createTarget({ runId, cellIndex: acc.cell, serverIndex: Math.max(0, serverIndex), label: acc.server, architecture, status: 'running' });
-      const sink = sinkFor(store, targetId, acc);
-      savePhases(store, targetId, acc, scenario, sink.t0Us);
+      const sink = sinkFor(storeRowWrites(store, targetId), targetId, acc);
+      savePhases((result, histograms) => store.savePhase(targetId, result, histograms), acc, scenario, sink.t0Us);
       sinks.set(targetKey(acc.cell, acc.server), sink);
       const durationMs = Number.isFinite(acc.lastEndUs) ? Math.round((acc.lastEndUs - acc.firstStartUs) / 1000) : 0;
       const startedAt = Number.isFinite(acc.firstStartUs) ? new Date(acc.firstStartUs / 1000).toISOString() : null;
