@@ -11,6 +11,7 @@ import { runDriver, type DriverWindow } from '../driver/driver.js';
 import { rate } from '../driver/test-support/phases.js';
 import { startTestServer, type TestServer } from '../driver/test-support/server.js';
 import { createEngine } from '../engine.js';
+import { k6Status } from '../k6/k6-binary.js';
 import { rootPath } from '../paths.js';
 import { listProcs } from '../supervisor/process-tree.js';
 import { createScenario } from '../scenario/test-support/factories.js';
@@ -130,6 +131,31 @@ describe('faults mid-run', () => {
     expect(kept).toBeGreaterThan(0);
     expect(status).toBe('failed');
   });
+
+  it('the disk filling up in a k6 run: its rows go through the same guard, so the server run fails the same way, its phases kept', async (ctx) => {
+    const k6 = k6Status();
+    if (!k6.available) return ctx.skip(`k6 is not installed: ${k6.hint}`);
+    const dbPath = join(dir, 'runs.db');
+    openStore(dbPath).close();
+    const pages = (() => {
+      const db = new Database(dbPath);
+      const n = db.pragma('page_count', { simple: true }) as number;
+      db.close();
+      return n;
+    })();
+    // k6's rows are stored after its load, up to 4,096 at a time: 2,000 rows need about 24 pages, so
+    // even half of them sent on a slow machine fill 8 (the run, its target and its phase need fewer)
+    const engine = createEngine({ dbPath, store: { maxPageCount: pages + 8 } });
+    const scenario = createScenario({ name: 'fill-k6', phases: [{ executor: 'rate', rate: 500, durationMs: 4000, requests: [{ path: '/fib?n=5' }] }] });
+    const { runId } = await engine.handlers['runs:start']({ scenario: { text: JSON.stringify(scenario) }, quick: false, set: {}, engine: 'k6' });
+    await engine.waitForRun(runId);
+    const run = await engine.handlers['runs:get']({ runId });
+    await engine.close();
+    expect(run.status).toBe('failed');
+    expect(run.targets[0]!.status).toBe('failed');
+    expect(run.targets[0]!.reason).toMatch(/^disk full: the store stopped taking writes \d+\.\d s after the start \(.*SQLITE_FULL.*\); [\d,]+ request rows? (was|were) kept$/);
+    expect(run.targets[0]!.phases).toHaveLength(1);
+  }, 180_000);
 
   it('a real disk filling up mid-run (a 4 MiB tmpfs): the run ends failed, "disk full", with its kept row count and figures', async (ctx) => {
     // A real full file system, not SQLite's page limit: the WAL and the database file meet ENOSPC.
