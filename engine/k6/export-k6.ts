@@ -3,6 +3,7 @@ import type { Scenario } from '../../contract/scenario.js';
 import { checkExportTarget } from './k6-target.js';
 import { loadScenario } from '../scenario/index.js';
 import { k6Script } from './k6-script.js';
+import { refuseForK6 } from './k6-carry.js';
 import { k6Thresholds } from './k6-thresholds.js';
 import { k8sName, operatorYaml } from './k6-operator.js';
 
@@ -43,6 +44,7 @@ export function pickTarget(cells: readonly { index: number; scenario: Scenario }
 export function exportK6(ref: string, opts: ExportK6Options = {}): string {
   const loaded = loadScenario(ref, { quick: opts.quick ?? false, set: opts.set ?? {} });
   const { cell, server, label } = pickTarget(loaded.cells, opts.cell ?? 0, opts.server ?? 0);
+  refuseForK6([cell.scenario]);
   // Only this machine (a cluster's target goes in --cluster-target with --operator).
   const target = checkExportTarget(opts.target ?? (server.architecture === 'external' ? server.url : DEFAULT_TARGET));
   const { thresholds, notes } = k6Thresholds(cell.scenario, [label, server.architecture]);

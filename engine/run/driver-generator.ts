@@ -20,15 +20,21 @@ export function driverGenerator(next?: NextPhase, appendUntilMs?: number): LoadG
     const names = ctx.scenario.phases.map((p, i) => nameOfPhase(p, i));
     const phaseName = (index: number) => names[index] ?? defaultPhaseName(index);
     const queuedMax: number[] = [];
+    const notes: string[] = [];
     let requests = 0;
     const result = await runDriver(
-      { baseUrl: url, phases: ctx.scenario.phases, allowRemote: ctx.allowRemote, ...(appendUntilMs !== undefined && { appendUntilMs }) },
+      { baseUrl: url, phases: ctx.scenario.phases, allowRemote: ctx.allowRemote, data: ctx.data ?? [], ...(appendUntilMs !== undefined && { appendUntilMs }) },
       {
         onStart: (e) => setT0(e.t0EpochMs),
         onPhaseStart: (e) => emit({ event: 'run:phase', payload: { runId, targetId, phaseIndex: e.phaseIndex, name: phaseName(e.phaseIndex), state: 'started', tMs: e.tMs } }),
         onPhaseEnd: (e) => {
           emit({ event: 'run:phase', payload: { runId, targetId, phaseIndex: e.phaseIndex, name: phaseName(e.phaseIndex), state: 'ended', tMs: e.tMs } });
           phaseEnded(e.result.result);
+          // a phase cut short by its data says so in the run's note (the one owner of such notes)
+          if (e.result.note !== undefined) {
+            notes.push(`${ctx.server.label ?? ctx.server.architecture}: ${e.result.note}`);
+            writes.engineNote(notes.join('; '));
+          }
         },
         ...(next && {
           nextPhase: (e) => {

@@ -1,0 +1,28 @@
+import { LoadscopeError } from '../../contract/errors.js';
+import type { Scenario } from '../../contract/scenario.js';
+import { hasPlaceholders, pathText, templateFields } from '../../contract/variables.js';
+
+// What a k6 script cannot carry yet: placeholders and data files run only on Loadscope's own driver.
+// export-k6 and --engine k6 refuse such a scenario before anything runs, naming the first field, so
+// a k6 run never sends fixed text where the scenario asked for varying values.
+
+/** The first field k6 cannot carry, as one line, or null when the scenario is plain. */
+export function k6Refusal(scenario: Scenario): string | null {
+  if (scenario.data !== undefined && scenario.data.length > 0) return "data: k6 does not carry data files yet; run it on Loadscope's own driver";
+  for (const [i, phase] of scenario.phases.entries()) {
+    if (phase.data !== undefined) return `${pathText(['phases', i, 'data'])}: k6 does not carry data files yet; run it on Loadscope's own driver`;
+    for (const [j, t] of phase.requests.entries()) {
+      const field = templateFields(t).find((f) => hasPlaceholders(f.text));
+      if (field !== undefined) return `${pathText(['phases', i, 'requests', j, ...field.key])}: k6 does not carry placeholders ({{...}}) yet; run it on Loadscope's own driver`;
+    }
+  }
+  return null;
+}
+
+/** Throws LS_ERR_BAD_REQUEST with k6Refusal's line for the first cell that has one. */
+export function refuseForK6(scenarios: readonly Scenario[]): void {
+  for (const s of scenarios) {
+    const reason = k6Refusal(s);
+    if (reason !== null) throw new LoadscopeError('LS_ERR_BAD_REQUEST', `k6 cannot run this scenario: ${reason}`);
+  }
+}

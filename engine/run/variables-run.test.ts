@@ -1,0 +1,123 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { exportK6 } from '../k6/export-k6.js';
+import { startRecorder, type Recorder } from '../driver/test-support/recorder.js';
+import { useTempEngine } from '../test-support/temp-engine.js';
+
+// A whole run with placeholders and a data file, as `loadscope run file.json` starts it: the text
+// with its file's path as origin, a data file beside it, a real SQLite store, the driver's worker
+// (from dist/) against a recording server on 127.0.0.1. And k6's refusal of the same scenario.
+
+const temp = useTempEngine('variables');
+let dir = '';
+let target: Recorder | null = null;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'loadscope-vars-'));
+});
+afterEach(async () => {
+  await target?.close();
+  target = null;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const scenarioText = (url: string, order: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    name: 'vars',
+    servers: [{ architecture: 'external', url }],
+    data: [{ name: 'users', file: 'data/users.csv', order }],
+    phases: [
+      {
+        name: 'login',
+        executor: 'closed',
+        users: 2,
+        count: 10,
+        data: 'users',
+        requests: [{ method: 'POST', path: '/login/{{data.user}}', headers: { 'x-n': '{{counter}}' }, body: '{"user":"{{data.user}}","password":"{{data.password}}"}' }],
+        ...extra,
+      },
+    ],
+  });
+
+function writeScenario(text: string): string {
+  const file = join(dir, 'vars.json');
+  writeFileSync(file, text);
+  return file;
+}
+
+describe('a run with variables and a data file', () => {
+  it('reads the data file beside the scenario file and sends its rows', async () => {
+    target = await startRecorder();
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(dir, 'data'));
+    writeFileSync(join(dir, 'data/users.csv'), 'user,password\nada,"p,1"\nbob,p2\n');
+    const file = writeScenario(scenarioText(target.url, 'sequential'));
+    const { runId } = await temp.engine.handlers['runs:start']({ scenario: { text: scenarioText(target.url, 'sequential'), origin: file }, quick: false, set: {} });
+    await temp.engine.waitForRun(runId);
+    const run = await temp.engine.handlers['runs:get']({ runId });
+    expect(run.status, run.reason ?? '').toBe('completed');
+    expect(run.targets[0]!.phases[0]!.ok).toBe(10);
+    // the external server's readiness probes are GETs: only the phase's POSTs count here
+    const posts = target.requests.filter((r) => r.method === 'POST');
+    expect(posts.map((r) => JSON.parse(r.body) as unknown).slice(0, 2)).toEqual([
+      { user: 'ada', password: 'p,1' },
+      { user: 'bob', password: 'p2' },
+    ]);
+    expect(posts.map((r) => r.url).sort()).toEqual([...Array(5).fill('/login/ada'), ...Array(5).fill('/login/bob')]);
+    expect(new Set(posts.map((r) => r.headers['x-n']))).toEqual(new Set(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']));
+  });
+
+  it('unique rows run out: the phase ends early and the run says so in its note', async () => {
+    target = await startRecorder();
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(dir, 'data'));
+    writeFileSync(join(dir, 'data/users.csv'), 'user,password\nada,1\nbob,2\ncy,3\n');
+    const text = scenarioText(target.url, 'unique');
+    const { runId } = await temp.engine.handlers['runs:start']({ scenario: { text, origin: writeScenario(text) }, quick: false, set: {} });
+    await temp.engine.waitForRun(runId);
+    const run = await temp.engine.handlers['runs:get']({ runId });
+    expect(run.status, run.reason ?? '').toBe('completed');
+    expect(run.targets[0]!.phases[0]!.count).toBe(3);
+    expect(target.requests.filter((r) => r.method === 'POST').map((r) => r.url).sort()).toEqual(['/login/ada', '/login/bob', '/login/cy']);
+    expect(run.engineNote).toBe("external: phase 'login' ended early: data 'users' (order unique) ran out after its 3 rows");
+  });
+
+  it('a missing column or file stops the run before it starts, naming the field', async () => {
+    target = await startRecorder();
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(dir, 'data'));
+    writeFileSync(join(dir, 'data/users.csv'), 'user\nada\n');
+    const text = scenarioText(target.url, 'random');
+    await expect(temp.engine.handlers['runs:start']({ scenario: { text, origin: writeScenario(text) }, quick: false, set: {} })).rejects.toThrow(
+      "phases[0].requests[0].body: no column 'password' in data 'users'; columns: user",
+    );
+    await expect(temp.engine.handlers['runs:start']({ scenario: { text }, quick: false, set: {} })).rejects.toThrow(
+      "data[0].file: 'data/users.csv' is relative, and this scenario has no folder to start from",
+    );
+    expect(target.requests).toHaveLength(0);
+  });
+});
+
+describe('k6 refuses what it cannot carry, naming the field', () => {
+  it('export-k6 and --engine k6: placeholders and data files', async () => {
+    const url = 'http://127.0.0.1:9';
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(dir, 'data'));
+    writeFileSync(join(dir, 'data/users.csv'), 'user,password\nada,1\n');
+    const file = writeScenario(scenarioText(url, 'sequential'));
+    expect(() => exportK6(file)).toThrow("k6 cannot run this scenario: data: k6 does not carry data files yet; run it on Loadscope's own driver");
+    const plain = JSON.parse(scenarioText(url, 'sequential')) as { data?: unknown; phases: { data?: string; requests: { headers: Record<string, string> }[] }[] };
+    delete plain.data;
+    delete plain.phases[0]!.data;
+    plain.phases[0]!.requests = [{ headers: { 'x\ny': '{{uuid}}' } } as never];
+    (plain.phases[0]!.requests[0] as unknown as { path: string }).path = '/a';
+    const hostile = writeScenario(JSON.stringify(plain));
+    // the header's name is data in the message: its newline is escaped, the message stays one line
+    expect(() => exportK6(hostile)).toThrow('k6 cannot run this scenario: phases[0].requests[0].headers["x\\ny"]: k6 does not carry placeholders ({{...}}) yet');
+    const text = scenarioText(url, 'sequential');
+    await expect(temp.engine.handlers['runs:start']({ scenario: { text, origin: writeScenario(text) }, quick: false, set: {}, engine: 'k6' })).rejects.toThrow(
+      'k6 cannot run this scenario: data: k6 does not carry data files yet',
+    );
+  });
+});
