@@ -47,15 +47,18 @@ export function phaseTables(r: PhaseRow): string {
 ${endpointTable(r)}</section>`;
 }
 
-const ENDPOINT_STATS = ['p50', 'p90', 'p99'] as const;
+/** An endpoint's columns: total in full, every other time by its p99 (the phase's own table has all five of each). */
+const ENDPOINT_COLUMNS = LATENCIES.flatMap((l) => (l.key === 'total' ? STAT_KEYS.map((k) => ({ l, k })) : [{ l, k: 'p99' as const }]));
 
 /** A phase split by endpoint (request name), when it has more than one: a row each, the phase's figures over its requests. */
 function endpointTable(r: PhaseRow): string {
   if (r.endpoints.length === 0) return '';
-  const head = `<tr><th class="left" rowspan="2">endpoint</th><th rowspan="2">requests</th><th rowspan="2">errors</th><th rowspan="2">throughput (req/s)</th>${LATENCIES.map((l) => `<th colspan="${ENDPOINT_STATS.length}">${esc(l.label)} (ms)</th>`).join('')}</tr>
-<tr>${LATENCIES.map(() => ENDPOINT_STATS.map((k) => `<th>${k}</th>`).join('')).join('')}</tr>`;
+  const total = ENDPOINT_COLUMNS.filter((c) => c.l.key === 'total');
+  const rest = ENDPOINT_COLUMNS.filter((c) => c.l.key !== 'total');
+  const head = `<tr><th class="left" rowspan="2">endpoint</th><th rowspan="2">requests</th><th rowspan="2">errors</th><th rowspan="2">throughput (req/s)</th><th colspan="${total.length}">total (ms)</th><th colspan="${rest.length}">p99 (ms)</th></tr>
+<tr>${total.map((c) => `<th>${c.k}</th>`).join('')}${rest.map((c) => `<th>${esc(c.l.label)}</th>`).join('')}</tr>`;
   const rows = r.endpoints
-    .map((e) => `<tr data-endpoint="${esc(e.endpoint)}"><th class="left">${esc(e.endpoint)}</th>${num(e.count, 'count')}${num(e.errorsTotal, 'errorsTotal')}${num(e.throughput, 'throughput')}${LATENCIES.map((l) => ENDPOINT_STATS.map((k) => num(e.latency[l.key]?.[k], `${l.key}.${k}`)).join('')).join('')}</tr>`)
+    .map((e) => `<tr data-endpoint="${esc(e.endpoint)}"><th class="left">${esc(e.endpoint)}</th>${num(e.count, 'count')}${num(e.errorsTotal, 'errorsTotal')}${num(e.throughput, 'throughput')}${ENDPOINT_COLUMNS.map((c) => num(e.latency[c.l.key]?.[c.k], `${c.l.key}.${c.k}`)).join('')}</tr>`)
     .join('');
   return `<table class="data endpoints" data-endpoints="${r.endpoints.length}"><thead>${head}</thead><tbody>${rows}</tbody></table>\n`;
 }
