@@ -72,7 +72,8 @@ export function formatThresholds(run: RunSummary): string {
   const failed = run.thresholds.filter((t) => !t.passed).length;
   const head = `Thresholds: ${run.thresholds.length - failed} passed, ${failed} failed`;
   const rows = run.thresholds.map((t) => {
-    return [t.passed ? 'PASS' : 'FAIL', t.check, `${cellName(t.server, run.cells, t.cellIndex)} / ${t.phase}`, t.measured === null ? 'no value' : fmtNum(t.measured, 3)];
+    const where = `${cellName(t.server, run.cells, t.cellIndex)} / ${t.phase}${t.request ? ` / ${t.request}` : ''}`;
+    return [t.passed ? 'PASS' : 'FAIL', t.check, where, t.measured === null ? 'no value' : fmtNum(t.measured, 3)];
   });
   return `${head}\n${textTable(['', 'check', 'server / phase', 'measured'], rows)}`;
 }
@@ -133,6 +134,8 @@ export function runSummaryJson(run: RunSummary) {
         server: t.server,
         cell: run.cells[t.cellIndex]?.params ?? {},
         phase: t.phase,
+        // the endpoint it was checked on; null: the whole phase
+        request: t.request ?? null,
         metric: t.metric,
         op: t.op,
         limit: t.limit,
