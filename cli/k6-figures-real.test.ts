@@ -104,17 +104,18 @@ export default function () { http.get('${server.url}/sleep?ms=10'); }
 
     const text = formatRunSummary(run);
     const line = text.split('\n').find((l) => l.includes(`${row!.server} / ${row!.phase}`))!;
-    expect(line.trim().split(/\s{2,}/).slice(-4)).toEqual(['-', '-', '-', '-']);
-    expect(text).toMatch(/lag: not measured by k6/);
+    // wait, processing, server wait, client queue, ttfb p50/p99, transfer p99: none measured by k6 here
+    expect(line.trim().split(/\s{2,}/).slice(-7)).toEqual(Array(7).fill('-'));
+    expect(text).toMatch(/client queue \(lag\): not measured by k6/);
     expect(text).toMatch(/wait: not measured by k6 here \(the server sent no Server-Timing/);
     expect(text).toMatch(/total: done - sent/);
     expect(text).not.toMatch(/total: done - intended/);
     expect(runSummaryJson(run).servers[0]!.phases[0]).toMatchObject({ wait: null, lag: null });
 
     const html = runHtml(buildRunReport({ run, windows: [], samples: [], curves: [] }, LIGHT));
-    expect(html).toMatch(/data-engine-note>lag: not measured by k6/);
+    expect(html).toMatch(/data-engine-note>client queue \(lag\): not measured by k6/);
     expect(html).toMatch(/load sent by k6/);
-    expect(html).toContain('<th class="left">lag</th><td class="num" data-field="lag.mean">-</td>');
+    expect(html).toContain('<th class="left">client queue</th><td class="num" data-field="lag.mean">-</td>');
 
     // the raw CSV: no intended time, wait or lag for a k6 request without Server-Timing (they read as sent, total and 0)
     const [header, ...lines] = [...csvLines(store, run)];

@@ -12,7 +12,8 @@ import { phaseEndpoints, type PhaseResult, type RunEngine, type RunSummary } fro
 //   a run without that key shows "-"; a ratio is coloured only when its interval excludes 1
 
 export type Stat = 'mean' | 'p50' | 'p90' | 'p99';
-export type Sample = 'total' | 'wait' | 'processing';
+/** a latency compared: the server's split (wait, processing, with Server-Timing) or the client's own (ttfb, transfer) */
+export type Sample = 'total' | 'wait' | 'processing' | 'ttfb' | 'transfer';
 /** what a window contributes to a compared figure's interval */
 export type WindowFigure = { sample: Sample; stat: Stat } | { sample: 'throughput' };
 
@@ -48,6 +49,9 @@ export const COMPARE_METRICS: readonly CompareMetric[] = [
   latency('wait', 'p99'),
   latency('processing', 'mean'),
   latency('processing', 'p99'),
+  latency('ttfb', 'mean'),
+  latency('ttfb', 'p99'),
+  latency('transfer', 'p99'),
 ];
 
 export interface PairedPhase {

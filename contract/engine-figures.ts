@@ -11,7 +11,7 @@ export type PhaseFigure = (typeof PHASE_FIGURES)[number];
 
 /** Why a figure is "-": the reasons every view shows on hover and every export prints once. */
 export const NOT_MEASURED = {
-  k6Lag: 'lag: not measured by k6 (it has no intended send time, so it cannot be late against one)',
+  k6Lag: 'client queue (lag): not measured by k6 (it has no intended send time, so it cannot be late against one)',
   k6Wait: 'wait: not measured by k6 here (the server sent no Server-Timing, so its time cannot be split into wait and processing)',
   noServerTiming: 'processing, server wait: the server sent no Server-Timing',
   noWait: 'wait: unknown without Server-Timing (total less processing, and processing is unknown); client queue, ttfb and transfer are what the client measured',

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { architectureOptions, type Architecture } from './servers.js';
 import { Threshold } from './thresholds.js';
+import { templateName } from './template-name.js';
 import { flowIssues } from './flow.js';
 import { variableIssues } from './variables.js';
-import { templateName } from './template-name.js';
 
 export { templateName };
 
@@ -236,7 +236,7 @@ export const ParamPath = z.string().regex(/^[A-Za-z_$][\w$]*(\[(\d+|\*)\]|\.[A-Z
 export const MATRIX_DIMS = ['server', 'phase', 'metric'] as const;
 export const METRIC_NAMES = [
   'count', 'errors', 'throughput', 'durationMs',
-  ...(['total', 'wait', 'processing', 'serverWait'] as const).flatMap((m) =>
+  ...(['total', 'wait', 'processing', 'serverWait', 'ttfb', 'transfer'] as const).flatMap((m) =>
     (['mean', 'min', 'p50', 'p66', 'p75', 'p80', 'p90', 'p95', 'p98', 'p99', 'p999', 'max'] as const).map((s) => `${m}.${s}` as const),
   ),
 ] as const;

@@ -14,7 +14,8 @@ export const REGRESSION_FAILED_EXIT_CODE = 98;
 const STATS = ['mean', 'min', 'p50', 'p66', 'p75', 'p80', 'p90', 'p95', 'p98', 'p99', 'p999', 'max'] as const;
 export const THRESHOLD_METRICS = [
   'count', 'errors', 'errors.count', 'errors.rate', 'throughput', 'durationMs',
-  ...(['total', 'wait', 'processing', 'serverWait'] as const).flatMap((m) => STATS.map((s) => `${m}.${s}` as const)),
+  // ttfb and transfer: what the client measures itself, known with or without Server-Timing
+  ...(['total', 'wait', 'processing', 'serverWait', 'ttfb', 'transfer'] as const).flatMap((m) => STATS.map((s) => `${m}.${s}` as const)),
 ] as const;
 export type ThresholdMetric = (typeof THRESHOLD_METRICS)[number];
 
@@ -58,7 +59,7 @@ export function compareThreshold(measured: number, op: ThresholdOp, limit: numbe
 export const Threshold = z.strictObject({
   check: z
     .string()
-    .regex(CHECK_RE, `must be "<metric> <op> <number>", e.g. "total.p99 < 250"; metrics: ${THRESHOLD_METRICS.slice(0, 6).join(', ')}, total|wait|processing|serverWait.<mean|min|max|p50..p999>; ops: < <= > >= ==`)
+    .regex(CHECK_RE, `must be "<metric> <op> <number>", e.g. "total.p99 < 250"; metrics: ${THRESHOLD_METRICS.slice(0, 6).join(', ')}, total|wait|processing|serverWait|ttfb|transfer.<mean|min|max|p50..p999>; ops: < <= > >= ==`)
     .describe('"<metric> <op> <number>", e.g. "total.p99 < 250", "errors.rate < 0.01", "throughput > 900" (times in ms)'),
   phase: z.string().min(1).optional().describe('only this phase (by name, or "phase N"); absent: every phase'),
   server: z.string().min(1).optional().describe('only this server (by label, or architecture); absent: every server'),

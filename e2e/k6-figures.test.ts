@@ -71,18 +71,21 @@ describe.skipIf(!k6.available)('a k6 run in the workbench, in Chromium', () => {
     expect(await rows.count()).toBe(2);
     for (let i = 0; i < 2; i++) {
       const cells = rows.nth(i).locator('td');
-      // wait, processing, server wait and lag (mean, p99 each) are the last eight columns
+      // wait, processing, server wait and client queue (mean, p99 each) are the last eight columns
       const last8 = await cells.evaluateAll((tds) => tds.slice(-8).map((td) => ({ text: td.textContent, title: td.getAttribute('title'), missing: td.hasAttribute('data-not-measured') })));
       expect(last8.map((c) => c.text)).toEqual(Array(8).fill('–'));
       expect(last8.every((c) => c.missing)).toBe(true);
-      expect(last8.slice(-2).map((c) => c.title)).toEqual(Array(2).fill(expect.stringMatching(/^lag: not measured by k6/)));
+      expect(last8.slice(-2).map((c) => c.title)).toEqual(Array(2).fill(expect.stringMatching(/^client queue \(lag\): not measured by k6/)));
       expect(last8[0]!.title).toMatch(/^wait: not measured by k6 here \(the server sent no Server-Timing/);
+      // ttfb and transfer (mean, p99 each) before them: k6's points carry neither
+      const client = await cells.evaluateAll((tds) => tds.slice(-12, -8).map((td) => td.textContent));
+      expect(client).toEqual(Array(4).fill('–'));
       // total (mean, p50, p90, p99, max) just before them: k6 measures it
-      const totals = await cells.evaluateAll((tds) => tds.slice(-13, -8).map((td) => Number(td.textContent)));
+      const totals = await cells.evaluateAll((tds) => tds.slice(-17, -12).map((td) => Number(td.textContent)));
       expect(totals.every((v) => v > 0)).toBe(true);
     }
     const footnote = await byTestId('not-measured').textContent();
-    expect(footnote).toMatch(/lag: not measured by k6/);
+    expect(footnote).toMatch(/client queue \(lag\): not measured by k6/);
     expect(footnote).toMatch(/wait: not measured by k6 here/);
     expect(await table.locator('abbr[data-term="total"]').first().getAttribute('title')).toMatch(/^total: done - sent/);
     expect(await byTestId('latency-metric-note').textContent()).toMatch(/total: done - sent: k6 measures from when it sends/);
@@ -159,7 +162,7 @@ describe.skipIf(!k6.available)('a k6 run in the workbench, in Chromium', () => {
     const row = byTestId('phase-table').locator('tbody tr', { has: page().locator('td[data-not-measured]') });
     expect(await row.count()).toBe(1);
     const last8 = await row.locator('td').evaluateAll((tds) => tds.slice(-8).map((td) => ({ text: td.textContent, title: td.getAttribute('title') })));
-    expect(last8.slice(-2)).toEqual(Array(2).fill({ text: '–', title: expect.stringMatching(/^lag: not measured by k6/) }));
+    expect(last8.slice(-2)).toEqual(Array(2).fill({ text: '–', title: expect.stringMatching(/^client queue \(lag\): not measured by k6/) }));
     // the bundled server sends Server-Timing: wait and processing are k6's measurements, shown
     for (const c of last8.slice(0, 4)) expect(Number(c.text)).toBeGreaterThanOrEqual(0);
     expect(await byTestId('latency-metric-note').textContent()).toMatch(/total: done - sent/);

@@ -36,7 +36,7 @@ export function formatCompare(result: CompareResult): string {
   });
   const heads = runs.map((r) => `run ${r.id}: ${r.title} (${r.scenarioName}${r.quick ? ', quick' : ''}), ${r.status}, ${r.createdAt}`);
   const warnings = result.differences.map((d) => `warning: the scenarios differ: ${d}`);
-  const footer = ['', '"-": no such server run and phase (or endpoint) in that run (pairs are by server, matrix cell and phase name, and a split phase\'s endpoints by request name)', '"*": beyond run-to-run noise (the 95 % bootstrap interval of the ratio excludes 1)', ...glossaryLines(['total', 'wait', 'processing'])];
+  const footer = ['', '"-": no such server run and phase (or endpoint) in that run (pairs are by server, matrix cell and phase name, and a split phase\'s endpoints by request name)', '"*": beyond run-to-run noise (the 95 % bootstrap interval of the ratio excludes 1)', ...glossaryLines(['total', 'wait', 'processing', 'ttfb', 'transfer'])];
   return [...heads, ...warnings, '', ...sections, ...footer].join('\n');
 }
 

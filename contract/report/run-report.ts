@@ -1,5 +1,5 @@
 import type { EChartsOption } from 'echarts';
-import { engineGlossaryLines, missingReasons, phaseFigures } from '../engine-figures.js';
+import { engineGlossaryLines, missingReasons, needsServerTimingHint, phaseFigures, SERVER_TIMING_HINT } from '../engine-figures.js';
 import { clampPercentiles } from '../measurement.js';
 import { endpointAsPhase, shownEndpoints } from '../endpoints.js';
 import { ERROR_KINDS, type ErrorKind, type LatencyStats, type PhaseResult, type LiveWindow, type MachineInfo, type ReportTableResult, type RunSummary, type ServerSample } from '../results.js';
@@ -28,7 +28,9 @@ export const LATENCIES = [
   { key: 'wait', label: 'wait', csv: 'wait' },
   { key: 'processing', label: 'processing', csv: 'processing' },
   { key: 'serverWait', label: 'server wait', csv: 'server_wait' },
-  { key: 'lag', label: 'lag', csv: 'lag' },
+  { key: 'lag', label: 'client queue', csv: 'lag' },
+  { key: 'ttfb', label: 'ttfb', csv: 'ttfb' },
+  { key: 'transfer', label: 'transfer', csv: 'transfer' },
 ] as const;
 export type LatencyKey = (typeof LATENCIES)[number]['key'];
 
@@ -79,6 +81,8 @@ export interface TargetNote {
 export interface ThresholdRow {
   server: string;
   phase: string;
+  /** the endpoint a check was limited to; null: the whole phase */
+  request: string | null;
   check: string;
   limit: number;
   measured: number | null;
@@ -87,9 +91,9 @@ export interface ThresholdRow {
 
 /** The run's checked thresholds; none for runs (or stores) from before thresholds existed. */
 export function thresholdsOf(run: RunSummary): ThresholdRow[] {
-  const list = (run as { thresholds?: readonly ThresholdRow[] }).thresholds;
+  const list = (run as { thresholds?: readonly (Omit<ThresholdRow, 'request'> & { request?: string | null })[] }).thresholds;
   if (!Array.isArray(list)) return [];
-  return list.map((t: ThresholdRow) => ({ server: t.server, phase: t.phase, check: t.check, limit: t.limit, measured: t.measured, passed: t.passed }));
+  return list.map((t: Omit<ThresholdRow, 'request'> & { request?: string | null }) => ({ server: t.server, phase: t.phase, request: t.request ?? null, check: t.check, limit: t.limit, measured: t.measured, passed: t.passed }));
 }
 
 export interface RunReport {
@@ -120,6 +124,8 @@ export interface RunReport {
   capacity: ServerCapacity[] | null;
   /** what the run's engine measures where it is not the native driver (engineNotes) */
   engineNotes: string[];
+  /** why a time is "-" for the native driver, and how to get wait and processing (timingNotes) */
+  timingNotes: string[];
 }
 
 export interface CurveInput {
@@ -137,13 +143,23 @@ export interface RunReportInput {
 }
 
 const latencyOf = (s: ReturnType<typeof phaseFigures>['stats']): Record<LatencyKey, Stats5 | null> => ({
-  total: stats5(s.total), wait: stats5(s.wait), processing: stats5(s.processing), serverWait: stats5(s.serverWait), lag: stats5(s.lag),
+  total: stats5(s.total), wait: stats5(s.wait), processing: stats5(s.processing), serverWait: stats5(s.serverWait), lag: stats5(s.lag), ttfb: stats5(s.ttfb), transfer: stats5(s.transfer),
 });
 
 /** What a k6 run's figures mean and why some are "-", for a report's footnotes; none for a native run. */
 export function engineNotes(run: RunSummary): string[] {
   if (run.engine !== 'k6') return [];
-  return [`Load sent by k6. ${run.engineNote ?? ''}`.trim(), ...engineGlossaryLines('k6', ['total', 'lag']), ...missingReasons('k6', run.targets.flatMap((t) => t.phases)).map((r) => `- ${r}`)];
+  return [`Load sent by k6. ${run.engineNote ?? ''}`.trim(), ...engineGlossaryLines('k6', ['total', 'client queue']), ...missingReasons('k6', run.targets.flatMap((t) => t.phases)).map((r) => `- ${r}`)];
+}
+
+/**
+ * Where the tables show "-" for a native run (no Server-Timing), why, and the one-line hint on
+ * sending it whenever some phase lacks wait and processing (k6's reasons are in engineNotes).
+ */
+export function timingNotes(run: RunSummary): string[] {
+  const phases = run.targets.flatMap((t) => t.phases);
+  const reasons = run.engine === 'k6' ? [] : missingReasons(run.engine, phases);
+  return [...reasons, ...(needsServerTimingHint(phases) ? [`hint: ${SERVER_TIMING_HINT}`] : [])];
 }
 
 /** A phase's (or an endpoint's) counts and figures as the tables show them. */
@@ -218,10 +234,10 @@ export function runCharts(run: RunSummary, groups: readonly SeriesGroup[], rows:
   const charts: ReportChart[] = [];
   const add = (id: string, title: string, option: EChartsOption, subtitle?: string) => charts.push({ id, title, option: withTitle(option, title, p, subtitle) });
   const pcts = groups.length === 1 ? 'p50 solid · p90 dashed · p99 dotted' : 'per server: p50 solid · p90 dashed · p99 dotted';
-  for (const metric of ['total', 'wait', 'processing'] as const) {
+  for (const metric of ['total', 'wait', 'processing', 'ttfb', 'transfer'] as const) {
     add(`latency-${metric}`, `${metric} time per 250 ms window`, latencyOption({ groups, metric, log: false, maxSec }, p), pcts);
   }
-  for (const metric of ['total', 'wait', 'processing'] as const) {
+  for (const metric of ['total', 'wait', 'processing', 'ttfb', 'transfer'] as const) {
     const list: PercentileCurve[] = groups.flatMap((g, i) => {
       const c = curves.find((x) => x.targetId === run.targets[i]?.id && x.metric === metric);
       return c && c.points.length > 0 ? [{ name: g.name, color: g.color, points: c.points }] : [];
@@ -273,5 +289,6 @@ export function buildRunReport(input: RunReportInput, p: Palette): RunReport {
     charts,
     capacity,
     engineNotes: engineNotes(run),
+    timingNotes: timingNotes(run),
   };
 }

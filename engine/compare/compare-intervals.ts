@@ -40,13 +40,29 @@ interface Weighted {
   weights: Float64Array;
 }
 
+/** One request's time of a compared sample (ms); null where it has none (wait without Server-Timing). */
+function pointValue(p: RequestPoint, sample: Sample): number | null {
+  switch (sample) {
+    case 'total':
+      return p.totalMs;
+    case 'wait':
+      return p.waitMs;
+    case 'processing':
+      return p.processingMs;
+    case 'ttfb':
+      return p.ttfbMs;
+    case 'transfer':
+      return p.transferMs;
+  }
+}
+
 /** A phase's (or one endpoint's: templateIdx) latency values in 250 ms blocks of intended time. */
 function blocksOf(rows: readonly RequestPoint[], phaseIndex: number, templateIdx: number | null, sample: Sample): Float64Array[] {
   const blocks = new Map<number, number[]>();
   for (const p of rows) {
     if (p.phaseIndex !== phaseIndex || !inLatencyHistograms(p.error)) continue;
     if (templateIdx !== null && p.templateIdx !== templateIdx) continue;
-    const v = sample === 'total' ? p.totalMs : sample === 'wait' ? p.waitMs : p.processingMs;
+    const v = pointValue(p, sample);
     if (v === null) continue;
     const k = Math.floor(p.intendedMs / BLOCK_MS);
     let list = blocks.get(k);
@@ -124,7 +140,7 @@ function figureOf(windows: readonly LiveWindow[], figure: WindowFigure): Weighte
       weights.push(1);
     } else {
       const stats = w[figure.sample];
-      if (stats === null) continue;
+      if (!stats) continue;
       values.push(stats[figure.stat]);
       weights.push(w.count);
     }

@@ -78,6 +78,7 @@ ${scenarioBlock(report)}
 ${thresholdsBlock(report)}
 ${capacity === '' ? '' : `<section class="capacity" data-servers="${report.capacity?.length ?? 0}"><h2>Capacity <span class="muted">(${esc(CAPACITY_MEANS[modeOf(report.capacity ?? [])])})</span></h2>${capacity}${withCharts ? chartsBlock(report.charts.filter(isCapacityChart)) : ''}</section>`}
 <h2>Phases</h2>${report.rows.length === 0 ? '<p>No phase ran.</p>' : report.rows.map(phaseTables).join('\n')}
+${report.timingNotes.map((n) => `<p class="muted" data-timing-note>${esc(n)}</p>`).join('')}
 ${withCharts ? `<h2>Charts</h2>${chartsBlock(report.charts.filter((c) => !isCapacityChart(c)))}` : ''}
 ${reportTablesBlock(report)}`;
 }

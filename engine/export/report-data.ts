@@ -7,7 +7,7 @@ import type { Store } from '../../db/store.js';
 // What a report is made from, read from the store: the run, its 250 ms windows and server samples,
 // and per server run the percentile curves of its HDR histograms (all phases added together).
 
-const METRICS = ['total', 'wait', 'processing'] as const;
+const METRICS = ['total', 'wait', 'processing', 'ttfb', 'transfer'] as const;
 
 export function reportInput(store: Store, runId: number): RunReportInput {
   const run = store.getRun(runId);
@@ -16,9 +16,9 @@ export function reportInput(store: Store, runId: number): RunReportInput {
   const curves: CurveInput[] = [];
   for (const t of run.targets) {
     for (const metric of METRICS) {
-      // only what the run's engine measured (a k6 run's wait without Server-Timing is its total)
+      // only what the run's engine measured (no wait without Server-Timing; no ttfb in older runs)
       const measured = stored.filter((h) => h.targetId === t.id && histogramMeasured(run.engine, metric, h.processing));
-      const encoded = measured.map((h) => h[metric]).filter((s): s is string => s !== null);
+      const encoded = measured.map((h) => h[metric]).filter((s): s is string => typeof s === 'string');
       if (encoded.length === 0) continue;
       const [first, ...rest] = encoded.map((e) => hdr.decodeFromCompressedBase64(e, 32, false));
       for (const h of rest) first!.add(h);

@@ -26,7 +26,9 @@ export const SUMMARY_COLUMNS: readonly Column[] = [
   { title: 'total p99 (ms)', width: 130, align: 'right' },
   { title: 'wait mean (ms)', width: 150, align: 'right' },
   { title: 'processing mean (ms)', width: 190, align: 'right' },
-  { title: 'lag p99 (ms)', width: 130, align: 'right' },
+  { title: 'client queue p99 (ms)', width: 200, align: 'right' },
+  { title: 'ttfb p99 (ms)', width: 130, align: 'right' },
+  { title: 'transfer p99 (ms)', width: 160, align: 'right' },
 ];
 
 type Figures = Pick<PhaseRow, 'count' | 'errorsTotal' | 'throughput' | 'latency'>;
@@ -34,6 +36,7 @@ type Figures = Pick<PhaseRow, 'count' | 'errorsTotal' | 'throughput' | 'latency'
 const figureCells = (r: Figures): string[] => [
   r.count.toLocaleString('en-US'), r.errorsTotal.toLocaleString('en-US'), f(r.throughput, 1),
   f(r.latency.total?.p50), f(r.latency.total?.p99), f(r.latency.wait?.mean), f(r.latency.processing?.mean), f(r.latency.lag?.p99),
+  f(r.latency.ttfb?.p99), f(r.latency.transfer?.p99),
 ];
 
 export function summaryCells(r: PhaseRow): string[] {

@@ -65,7 +65,7 @@ export function metricValue(result: PhaseResult | null, metric: MetricName): num
     case 'durationMs':
       return result.durationMs;
     default: {
-      const [family, stat] = metric.split('.') as [keyof Pick<PhaseResult, 'total' | 'wait' | 'processing' | 'serverWait'>, string];
+      const [family, stat] = metric.split('.') as [keyof Pick<PhaseResult, 'total' | 'wait' | 'processing' | 'serverWait' | 'ttfb' | 'transfer'>, string];
       const stats = result[family];
       if (!stats || stats.count === 0) return null;
       const value = (stats as unknown as Record<string, unknown>)[stat];

@@ -18,6 +18,8 @@ const METRICS = [
   { value: 'total', label: 'total' },
   { value: 'wait', label: 'wait' },
   { value: 'processing', label: 'processing' },
+  { value: 'ttfb', label: 'ttfb' },
+  { value: 'transfer', label: 'transfer' },
 ] as const;
 
 const PERCENTILE_CHOICES = [
@@ -65,7 +67,8 @@ export function CompareView({ runIds, setRunIds }: { runIds: number[]; setRunIds
       const s = data.series.find((x) => x.runId === run.id);
       for (const t of s?.targets ?? []) {
         const name = `${letter(i)} #${run.id} ${t.label}`;
-        out.push({ key: `${run.id}:${t.targetId}`, runId: run.id, targetId: t.targetId, name, color: colorAt(out.length), windows: t.windows, samples: t.samples, phases: t.phases });
+        const title = t.title === undefined ? undefined : `${letter(i)} #${run.id} ${t.title}`;
+        out.push({ key: `${run.id}:${t.targetId}`, runId: run.id, targetId: t.targetId, name, title, color: colorAt(out.length), windows: t.windows, samples: t.samples, phases: t.phases });
       }
     });
     return out;

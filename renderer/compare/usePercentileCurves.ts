@@ -4,11 +4,13 @@ import { histogramMeasured } from '../../contract/engine-figures';
 import type { PercentileCurve } from '../charts/PercentileCurveChart';
 import { decodeHistogram, mergeHistograms, percentileCurve, type DecodedHistogram } from './hdr-decode';
 
-export type HistMetric = 'total' | 'wait' | 'processing';
+export type HistMetric = 'total' | 'wait' | 'processing' | 'ttfb' | 'transfer';
 export interface CurveGroup {
   runId: number;
   targetId: number;
   name: string;
+  /** the name in full (a matrix cell as key=value), on hover */
+  title?: string;
   color: string;
 }
 
@@ -35,11 +37,12 @@ export function usePercentileCurves(result: CompareResult | null, groups: readon
     Promise.all(
       groups.map(async (g) => {
         const engine = result.runs.find((r) => r.id === g.runId)?.engine ?? 'native';
-        // only what the run's engine measured (a k6 run's wait without Server-Timing is its total)
+        // only what the run's engine measured (no run's wait without Server-Timing: it was stored as its total before)
         const hs = result.histograms.filter((h) => h.runId === g.runId && h.targetId === g.targetId && (phaseIndex === null || h.phaseIndex === phaseIndex) && histogramMeasured(engine, metric, h.processing));
-        const encoded = hs.map((h) => h[metric]).filter((s): s is string => s !== null);
+        // none (null), or absent in runs stored before ttfb and transfer were measured
+        const encoded = hs.map((h) => h[metric]).filter((s): s is string => typeof s === 'string');
         const merged = mergeHistograms(await Promise.all(encoded.map(decoded)));
-        return { name: g.name, color: g.color, points: percentileCurve(merged) };
+        return { name: g.name, title: g.title, color: g.color, points: percentileCurve(merged) };
       }),
     ).then(
       (curves) => live && setState({ curves: curves.filter((c) => c.points.length > 0), error: null }),

@@ -1,4 +1,4 @@
-import { missingReasons, phaseFigures, type PhaseFigure } from '../../contract/engine-figures';
+import { missingReasons, needsServerTimingHint, phaseFigures, SERVER_TIMING_HINT, type PhaseFigure } from '../../contract/engine-figures';
 import { cellTitle } from '../../contract/cells';
 import { clampPercentiles, GLOSSARY, type GlossaryTerm } from '../../contract/measurement';
 import type { ReactNode } from 'react';
@@ -14,7 +14,7 @@ function errorsOf(e: Partial<Record<string, number>>): number {
 }
 
 // the server run's name is a row of its own above its phases (it used to be a column wrapping to three lines)
-const COLUMNS = 17;
+const COLUMNS = 21;
 
 type Stat = 'mean' | 'p50' | 'p90' | 'p99' | 'max';
 
@@ -24,7 +24,7 @@ function FigureCell({ stats, missing, stat }: { stats: LatencyStats | null; miss
   return <td className="num">{num(stats?.[stat])}</td>;
 }
 
-/** Every phase of every server run: counts, throughput, and total / wait / processing / server wait / lag times. */
+/** Every phase of every server run: counts, throughput, and total / ttfb / transfer / wait / processing / server wait / client queue times. */
 export function PhaseTable({ targets, engine, cells = [] }: { targets: readonly TargetResult[]; engine: RunEngine; /** the run's matrix cells: a name's full key=value path on hover */ cells?: readonly CellInfo[] }) {
   // short names in the cell, the full path on hover (contract/cells.ts)
   const nameRow = (t: TargetResult) => (
@@ -44,6 +44,8 @@ export function PhaseTable({ targets, engine, cells = [] }: { targets: readonly 
         <td className={`num ${errorsOf(p.errors) > 0 ? 'bad' : ''}`}>{count(errorsOf(p.errors))}</td>
         <td className="num">{num(p.throughput)}</td>
         {(['mean', 'p50', 'p90', 'p99', 'max'] as const).map((k) => cell('total', k))}
+        {/* what the client measured itself, beside total: known with or without Server-Timing */}
+        {(['ttfb', 'transfer'] as const).flatMap((f) => [cell(f, 'mean'), cell(f, 'p99')])}
         {(['wait', 'processing', 'serverWait', 'lag'] as const).flatMap((f) => [cell(f, 'mean'), cell(f, 'p99')])}
       </tr>
     );
@@ -59,13 +61,17 @@ export function PhaseTable({ targets, engine, cells = [] }: { targets: readonly 
               <th rowSpan={2}>errors</th>
               <th rowSpan={2}>throughput<br />(req/s)</th>
               <th colSpan={5} className="group"><Term name="total" engine={engine} /></th>
+              <th colSpan={2} className="group"><Term name="ttfb" engine={engine} /></th>
+              <th colSpan={2} className="group"><Term name="transfer" engine={engine} /></th>
               <th colSpan={2} className="group"><Term name="wait" engine={engine} /></th>
               <th colSpan={2} className="group"><Term name="processing" engine={engine} /></th>
               <th colSpan={2} className="group"><Term name="server wait" engine={engine} /></th>
-              <th colSpan={2} className="group"><Term name="lag" engine={engine} /></th>
+              <th colSpan={2} className="group"><Term name="client queue" engine={engine} /></th>
             </tr>
             <tr>
               <th>mean</th><th>p50</th><th>p90</th><th>p99</th><th>max</th>
+              <th>mean</th><th>p99</th>
+              <th>mean</th><th>p99</th>
               <th>mean</th><th>p99</th>
               <th>mean</th><th>p99</th>
               <th>mean</th><th>p99</th>
@@ -105,6 +111,7 @@ export function PhaseTable({ targets, engine, cells = [] }: { targets: readonly 
         ))}
         {/* why a figure reads "–": once per reason, not only on hover */}
         {reasons.length > 0 && <div data-testid="not-measured">– {reasons.join(' · ')}</div>}
+        {needsServerTimingHint(targets.flatMap((t) => t.phases)) && <div className="server-timing-hint" data-testid="server-timing-hint">hint: {SERVER_TIMING_HINT}</div>}
       </div>
     </Panel>
   );

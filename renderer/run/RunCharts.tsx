@@ -4,7 +4,7 @@ import { InFlightChart } from '../charts/InFlightChart';
 import { LatencyChart, type LatencyMetric } from '../charts/LatencyChart';
 import { ServerChart } from '../charts/ServerChart';
 import { ThroughputChart } from '../charts/ThroughputChart';
-import { glossaryFor, NOT_MEASURED } from '../../contract/engine-figures';
+import { glossaryFor, NOT_MEASURED, SERVER_TIMING_HINT } from '../../contract/engine-figures';
 import type { RunEngine, RunSummary } from '../../contract/results';
 import { count } from '../ui/format';
 import { Term } from '../ui/Term';
@@ -14,7 +14,16 @@ import { ENDPOINT_ROWS_CAP, hasEndpoints, useEndpointGroups } from './useEndpoin
 
 // each choice explained by the glossary the tables, CLI and docs share (on hover, and the chosen one below the chart)
 // (as it holds for the run's engine: k6 measures from when it sends)
-const metricsOf = (engine: RunEngine) => (['total', 'wait', 'processing'] as const).map((m) => ({ value: m, label: m, title: `${m}: ${glossaryFor(engine)[m]}` }));
+// total; the server's split (wait, processing: only with Server-Timing); what the client measured itself (ttfb, transfer)
+const metricsOf = (engine: RunEngine) => (['total', 'wait', 'processing', 'ttfb', 'transfer'] as const).map((m) => ({ value: m, label: m, title: `${m}: ${glossaryFor(engine)[m]}` }));
+
+/** Why the chosen metric has nothing to draw (every window lacks it), or null when it has. */
+function unmeasuredNote(engine: RunEngine, metric: LatencyMetric): string | null {
+  if (metric === 'total') return null;
+  if (metric === 'ttfb' || metric === 'transfer') return engine === 'k6' ? NOT_MEASURED.k6ClientTimes : NOT_MEASURED.notStored;
+  if (engine === 'k6' && metric === 'wait') return NOT_MEASURED.k6Wait;
+  return metric === 'wait' ? NOT_MEASURED.noWait : NOT_MEASURED.noServerTiming;
+}
 
 /**
  * The over-time charts of one run, live or stored: latency percentiles, throughput and errors,
@@ -33,8 +42,9 @@ export function RunCharts({ series, version, live, running = live, servers, engi
   const windows = groups.reduce((n, g) => n + g.windows.length, 0);
   const maxSec = useMemo(() => timeExtentSec(groups), [groups, version]);
   const errors = useMemo(() => groups.reduce((n, g) => n + g.windows.reduce((m, w) => m + errorsIn(w), 0), 0), [groups, version]);
-  // a k6 run without Server-Timing has no wait or processing to draw: say so instead of an empty chart
-  const unmeasured = engine === 'k6' && metric !== 'total' && windows > 0 && groups.every((g) => g.windows.every((w) => w[metric] === null));
+  // nothing to draw (no Server-Timing: no wait nor processing; k6 or an older run: no ttfb): say why instead of an empty chart
+  const unmeasured = metric !== 'total' && windows > 0 && groups.every((g) => g.windows.every((w) => !w[metric] || (metric === 'wait' && w.processing === null)));
+  const serverSplit = metric === 'wait' || metric === 'processing';
 
   return (
     <div className="chart-grid">
@@ -58,7 +68,8 @@ export function RunCharts({ series, version, live, running = live, servers, engi
         <div className="chart-note metric-note" data-testid="latency-metric-note">
           <Term name={metric} engine={engine} />: {glossaryFor(engine)[metric]}
         </div>
-        {unmeasured && <div className="chart-note" data-testid="latency-not-measured">{metric === 'wait' ? NOT_MEASURED.k6Wait : NOT_MEASURED.noServerTiming}</div>}
+        {unmeasured && <div className="chart-note" data-testid="latency-not-measured">{unmeasuredNote(engine, metric)}</div>}
+        {unmeasured && serverSplit && <div className="chart-note server-timing-hint" data-testid="latency-server-timing-hint">hint: {SERVER_TIMING_HINT}</div>}
         {splittable && byEndpoint && (
           <div className="chart-note" data-testid="endpoint-split-note">
             <ErrorBox message={split.error} />

@@ -1,0 +1,120 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rootPath } from '../engine/paths.js';
+
+// Honest timing without Server-Timing (issue 26), through the real CLI against two tiny HTTP servers
+// on 127.0.0.1: one sends no Server-Timing (wait and processing are unknown: null and "-", with the
+// hint on sending it; never wait = total), one sends `proc;dur=7.5` (the split stays). Each holds its
+// response head HEAD_MS and the body's second half TAIL_MS: a known floor under time to first byte
+// and transfer, whatever the machine's speed.
+
+const BIN = rootPath('bin/loadscope.js');
+const HEAD_MS = 12;
+const TAIL_MS = 20;
+const PROC_MS = 7.5;
+// Node's timers may fire up to a millisecond early (ms rounding)
+const EARLY_MS = 1.5;
+
+interface Stats5 { mean: number; p50: number; p90: number; p99: number; max: number }
+interface JsonPhase { count: number; errors: Record<string, number>; total: Stats5; wait: Stats5 | null; processing: Stats5 | null; serverWait: Stats5 | null; lag: Stats5 | null; ttfb: Stats5 | null; transfer: Stats5 | null }
+interface JsonRun { runId: number; status: string; servers: Array<{ label: string; phases: JsonPhase[] }> }
+
+function target(serverTiming: boolean): Promise<{ server: Server; url: string }> {
+  const server = createServer((_req, res) => {
+    setTimeout(() => {
+      res.writeHead(200, { 'content-type': 'text/plain', ...(serverTiming ? { 'server-timing': `proc;dur=${PROC_MS}` } : {}) });
+      res.write('x'.repeat(2048));
+      setTimeout(() => res.end('y'.repeat(2048)), TAIL_MS);
+    }, HEAD_MS);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
+}
+
+/** The CLI as a process, without blocking this process's event loop (the targets live in it). */
+function cli(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+let dir: string;
+let plain: { server: Server; url: string };
+let timed: { server: Server; url: string };
+let run: JsonRun;
+const phaseOf = (label: string) => run.servers.find((s) => s.label === label)!.phases[0]!;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'loadscope-timing-'));
+  [plain, timed] = await Promise.all([target(false), target(true)]);
+  const scenario = {
+    name: 'honest-timing',
+    servers: [
+      { label: 'plain', architecture: 'external', url: plain.url },
+      { label: 'timed', architecture: 'external', url: timed.url },
+    ],
+    phases: [{ name: 'p', executor: 'sequential', count: 12, requests: [{ path: '/x' }] }],
+  };
+  const file = join(dir, 'honest-timing.json');
+  writeFileSync(file, JSON.stringify(scenario));
+  const out = await cli(['run', file, '--json', '--db', join(dir, 'runs.db')]);
+  expect(out.status, out.stderr + out.stdout).toBe(0);
+  run = JSON.parse(out.stdout) as JsonRun;
+}, 120_000);
+
+afterAll(() => {
+  plain?.server.close();
+  timed?.server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('timing without Server-Timing, through the CLI', () => {
+  it('run --json: no wait nor processing where the server sent no Server-Timing; ttfb and transfer instead', () => {
+    expect(run.status).toBe('completed');
+    const p = phaseOf('plain');
+    expect(p.count).toBe(12);
+    expect(Object.values(p.errors).every((n) => n === 0), JSON.stringify(p.errors)).toBe(true);
+    expect([p.wait, p.processing, p.serverWait]).toEqual([null, null, null]);
+    expect(p.ttfb!.p50).toBeGreaterThanOrEqual(HEAD_MS - EARLY_MS);
+    expect(p.transfer!.p50).toBeGreaterThanOrEqual(TAIL_MS - EARLY_MS);
+    // every request: client queue + ttfb + transfer = total, so their means add up (HDR: 0.1 %)
+    const sum = p.lag!.mean + p.ttfb!.mean + p.transfer!.mean;
+    expect(Math.abs(sum - p.total.mean)).toBeLessThanOrEqual(0.01 * p.total.mean + 0.05);
+  });
+
+  it('run --json: with Server-Timing the split into wait and processing stays, and ttfb and transfer are there too', () => {
+    const p = phaseOf('timed');
+    expect(p.processing!.mean).toBeCloseTo(PROC_MS, 1);
+    expect(Math.abs(p.wait!.mean - (p.total.mean - PROC_MS))).toBeLessThanOrEqual(0.01 * p.total.mean + 0.05);
+    expect(p.ttfb!.p50).toBeGreaterThanOrEqual(HEAD_MS - EARLY_MS);
+    expect(p.transfer!.p50).toBeGreaterThanOrEqual(TAIL_MS - EARLY_MS);
+  });
+
+  it('show: "-" for wait and processing, figures for ttfb and transfer, and the one-line hint on sending Server-Timing', async () => {
+    const shown = await cli(['show', String(run.runId), '--db', join(dir, 'runs.db')]);
+    expect(shown.status, shown.stderr).toBe(0);
+    const lines = shown.stdout.split('\n');
+    const header = lines.find((l) => l.startsWith('server / phase'))!.split(/\s{2,}/);
+    const cells = (label: string) => lines.find((l) => l.startsWith(`${label} / p`))!.trim().split(/\s{2,}/);
+    const at = (label: string, column: string) => cells(label)[header.indexOf(column)];
+    expect([at('plain', 'wait mean (ms)'), at('plain', 'processing mean (ms)')]).toEqual(['-', '-']);
+    expect(Number(at('plain', 'ttfb p50 (ms)'))).toBeGreaterThanOrEqual(HEAD_MS - EARLY_MS);
+    expect(Number(at('plain', 'transfer p99 (ms)'))).toBeGreaterThanOrEqual(TAIL_MS - EARLY_MS);
+    expect(Number(at('timed', 'processing mean (ms)'))).toBeCloseTo(PROC_MS, 1);
+    expect(Number(at('timed', 'wait mean (ms)'))).toBeGreaterThan(0);
+    expect(shown.stdout).toMatch(/wait: unknown without Server-Timing/);
+    const hints = lines.filter((l) => l.includes('hint:'));
+    expect(hints).toHaveLength(1);
+    for (const how of ["res.setHeader('Server-Timing', 'proc;dur=12.3')", 'w.Header().Set("Server-Timing"', 'add_header Server-Timing']) expect(hints[0]).toContain(how);
+  });
+});
