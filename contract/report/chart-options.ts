@@ -6,7 +6,8 @@ import { errorsPerSecond, seconds, type SeriesGroup } from './series.js';
 // the HTML report (embedded as JSON) and in the PNGs (server-side). The screen adds its tooltip
 // formatters on top; colours, axis names with units and series are decided here only.
 
-export type LatencyMetric = 'total' | 'wait' | 'processing';
+/** A latency over time: the server's split (wait, processing) or what the client measured (ttfb, transfer). */
+export type LatencyMetric = 'total' | 'wait' | 'processing' | 'ttfb' | 'transfer';
 export type WindowPercentile = 'p50' | 'p90' | 'p99';
 export type ServerMetric = 'cpu' | 'memory';
 
@@ -118,8 +119,9 @@ export function latencyOption(input: LatencyInput, p: Palette): EChartsOption {
       if (percentiles !== undefined && !percentiles.includes(pc.key)) continue;
       const data: [number, number][] = [];
       for (const w of g.windows) {
-        const stats = w[metric];
-        if (stats === null) continue;
+        // no wait without processing: windows stored before that rule hold wait = total there
+        const stats = metric === 'wait' && w.processing === null ? null : w[metric];
+        if (!stats) continue;
         data.push([seconds(w.tMs), log ? Math.max(stats[pc.key], 0.01) : stats[pc.key]]);
       }
       series.push({
