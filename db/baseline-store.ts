@@ -23,7 +23,7 @@ export class BaselineStore {
     this.run = db.prepare('SELECT scenario_name, quick, status, group_id FROM runs WHERE id = ?');
     this.pin = db.prepare('INSERT OR REPLACE INTO baselines (scenario_name, profile, run_id, pinned_at) VALUES (?, ?, ?, ?)');
     this.list = db.prepare(
-      `SELECT b.scenario_name, b.profile, b.run_id, b.pinned_at, r.title, r.name, r.group_id FROM baselines b JOIN runs r ON r.id = b.run_id
+      `SELECT b.scenario_name, b.profile, b.run_id, b.pinned_at, r.title, r.name FROM baselines b JOIN runs r ON r.id = b.run_id
        WHERE (@scenario IS NULL OR b.scenario_name = @scenario) AND (@profile IS NULL OR b.profile = @profile) ORDER BY b.scenario_name, b.profile`,
     );
     this.group = db.prepare('SELECT id FROM runs WHERE group_id = ? ORDER BY group_index, id').pluck();
@@ -43,13 +43,21 @@ export class BaselineStore {
     return this.get(scenario, profile)!;
   }
 
+  /** The runs that stand for a run in a verdict: its repeated group, in order, or the run alone. */
+  standingFor(runId: number): number[] {
+    const found = this.run.get(runId);
+    if (found === undefined) throw runNotFound(runId);
+    const groupId = optNum(asRow(found, `run ${runId}`), 'group_id', `run ${runId}`);
+    const ids = groupId === null ? [] : this.group.all(groupId).map(Number);
+    return ids.length > 0 ? ids : [runId];
+  }
+
   /** Every baseline, or a scenario's; with a profile, only that one. */
   all(scenarioName?: string, profile?: BaselineProfile): Baseline[] {
     const where = 'baseline';
     const candidates = rows(this.list.all({ scenario: scenarioName ?? null, profile: profile ?? null }), where).map((r) => {
       const runId = num(r, 'run_id', where);
-      const groupId = optNum(r, 'group_id', where);
-      const runIds = groupId === null ? [runId] : this.group.all(groupId).map(Number);
+      const runIds = this.standingFor(runId);
       return {
         scenarioName: str(r, 'scenario_name', where),
         profile: str(r, 'profile', where),
@@ -57,7 +65,7 @@ export class BaselineStore {
         pinnedAt: str(r, 'pinned_at', where),
         title: str(r, 'title', where),
         name: optStr(r, 'name', where),
-        runIds: runIds.length > 0 ? runIds : [runId],
+        runIds,
       };
     });
     const parsed = Baseline.array().safeParse(candidates);

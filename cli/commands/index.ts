@@ -11,6 +11,7 @@ export const verbs: Readonly<Record<string, () => Promise<Register>>> = {
   list: async () => (await import('./list.js')).registerList,
   show: async () => (await import('./show.js')).registerShow,
   compare: async () => (await import('./compare.js')).registerCompare,
+  baseline: async () => (await import('./baseline.js')).registerBaseline,
   export: async () => (await import('./export.js')).registerExport,
   'export-k6': async () => (await import('./export-k6.js')).registerExportK6,
   'import-k6': async () => (await import('./import-k6.js')).registerImportK6,

@@ -5,12 +5,17 @@ import { resolveScenarioFile } from '../../engine/scenario/load.js';
 import { LoadscopeError } from '../../contract/errors.js';
 import { groupFigures } from '../../contract/group-stats.js';
 import { RUN_ENGINES, type RunEngine, type RunStatus, type RunSummary } from '../../contract/results.js';
-import { THRESHOLD_FAILED_EXIT_CODE } from '../../contract/thresholds.js';
+import { REGRESSION_FAILED_EXIT_CODE, THRESHOLD_FAILED_EXIT_CODE } from '../../contract/thresholds.js';
+import { parseRegressionRules, type RegressionResult } from '../../contract/regression-rules.js';
+import { collectRule, writeCiFiles } from '../ci-output.js';
+import { resolveBaseline, type BaselineChoice } from '../baseline-choice.js';
+import { formatRegression, regressionJson } from '../format/regression.js';
 import { capacityJson, formatCapacity, storedCapacity } from '../format/capacity.js';
 import { formatGroup, groupJson } from '../format/group.js';
 import { formatReportTables } from '../format/report.js';
 import { formatRunSummary, runSummaryJson } from '../format/run-summary.js';
 import { collectSet, dbOption, parseRepeat, parseRunId, withEngine } from '../options.js';
+import { refuseExisting } from '../output-file.js';
 import { attachProgress } from '../progress.js';
 import { cancelReason, onStopSignal, signalExitCode, type StopSignal } from '../signals.js';
 
@@ -24,6 +29,19 @@ interface RunCliOptions {
   db?: string;
   fromRun?: number;
   repeat: number;
+  /** true: the scenario's pinned baseline; a number: that run */
+  baseline?: BaselineChoice;
+  failOn: string[];
+  markdown?: string;
+  junit?: string;
+  force: boolean;
+}
+
+/** The rules `--baseline` judges when no --fail-on is given: the issue's own three. */
+export const DEFAULT_RULES = ['total.p99 > +10%', 'throughput < -5%', 'errors.rate > +0.01'] as const;
+
+function parseBaselineOption(value: string): number {
+  return parseRunId(value);
 }
 
 
@@ -38,11 +56,12 @@ function runSource(ref: string | undefined, fromRun: number | undefined): Parsed
   return path === undefined ? { name: ref } : { text: readFileSync(path, 'utf8'), origin: path };
 }
 
-/** 0 completed (every threshold passed), 1 failed, 130 cancelled, 99 completed with a threshold failed. */
-export function runExitCode(status: RunStatus, thresholdsFailed: boolean): number {
+/** 0 completed (every threshold and rule passed), 1 failed, 130 cancelled, 99 a threshold failed, 98 a regression rule failed. */
+export function runExitCode(status: RunStatus, thresholdsFailed: boolean, regressionFailed = false): number {
   if (status === 'cancelled') return 130;
   if (status !== 'completed') return 1;
-  return thresholdsFailed ? THRESHOLD_FAILED_EXIT_CODE : 0;
+  if (thresholdsFailed) return THRESHOLD_FAILED_EXIT_CODE;
+  return regressionFailed ? REGRESSION_FAILED_EXIT_CODE : 0;
 }
 
 const EXIT_CODES_HELP = `
@@ -51,6 +70,7 @@ Exit codes:
   1    the run failed (a server did not start or crashed, or the run could not be stored)
   2    bad usage or an invalid scenario
   ${THRESHOLD_FAILED_EXIT_CODE}   the run completed but a threshold failed (gate CI on this)
+  ${REGRESSION_FAILED_EXIT_CODE}   the run completed, every threshold passed, but a --baseline rule failed (a regression)
   130  cancelled (Ctrl-C)`;
 
 export function registerRun(program: Command): void {
@@ -65,13 +85,23 @@ export function registerRun(program: Command): void {
     .option('--set <path=value>', 'override a scenario value, e.g. --set phases[0].count=50 (repeatable)', collectSet, {})
     .option('--allow-remote', 'consent to send load to a target outside this machine (named in the scenario)', false)
     .option('--allow-commands', "consent to run the scenario's external server commands", false)
+    .option('--baseline [run]', `judge the run against the scenario's pinned baseline (\`loadscope baseline set\`), or against this run; put it after the scenario. Rules: --fail-on, else ${DEFAULT_RULES.map((r) => `"${r}"`).join(', ')}`, parseBaselineOption)
+    .option('--fail-on <rule>', 'a regression rule for --baseline, e.g. "total.p99 > +10%", "throughput < -5% phase=steady", "errors.rate > +0.01 server=single" (repeatable; docs/ci.md)', collectRule, [])
+    .option('--markdown <file>', 'write a Markdown summary (thresholds, and rules with --baseline) for a pull-request comment or job summary')
+    .option('--junit <file>', 'write a JUnit XML file: each threshold and rule a test case')
+    .option('--force', 'replace --markdown / --junit files that already exist', false)
     .addOption(new Option('--engine <engine>', 'who sends the load: native (Loadscope\'s driver) or k6 (a local k6 binary)').choices(RUN_ENGINES).default('native'))
     .addOption(dbOption())
     .addHelpText('after', EXIT_CODES_HELP)
     .action(async (scenario: string | undefined, opts: RunCliOptions) => {
       const source = runSource(scenario, opts.fromRun);
+      if (opts.failOn.length > 0 && opts.baseline === undefined) throw new LoadscopeError('LS_ERR_BAD_REQUEST', '--fail-on judges against a baseline: add --baseline (the pinned one) or --baseline RUN');
+      const rules = opts.baseline === undefined ? [] : parseRegressionRules(opts.failOn.length > 0 ? opts.failOn : DEFAULT_RULES);
+      refuseExisting([opts.markdown, opts.junit], opts.force);
       let stoppedBy: StopSignal | null = null;
       const status = await withEngine(opts.db, async (engine) => {
+        // the baseline is found before any load is sent: a missing one is bad usage, not a failed run
+        const baseline = opts.baseline === undefined ? null : await resolveBaseline(engine, source, opts.quick, opts.baseline);
         const runs: RunSummary[] = [];
         // one run after another; a signal, a failed or a cancelled run ends the repeats, keeping what ran
         for (let i = 0; i < opts.repeat && stoppedBy === null; i++) {
@@ -116,16 +146,23 @@ export function registerRun(program: Command): void {
           }
         }
         const figures = groupId === null ? [] : groupFigures(runs);
+        const worst = runs.find((r) => r.status !== 'completed')?.status ?? 'completed';
+        let regression: RegressionResult | null = null;
+        if (baseline !== null && worst === 'completed' && runs.length > 0) {
+          const { regressionData } = await import('../../engine/export/regression-data.js');
+          regression = regressionData(engine.store, baseline.runIds(runs[0]!), runs.map((r) => r.id), rules);
+        }
         if (opts.json) {
           const doc = groupId === null ? json[0] : { group: { id: groupId, runIds: runs.map((r) => r.id), figures: groupJson(figures) }, runs: json };
-          process.stdout.write(JSON.stringify(doc, null, 2) + '\n');
+          process.stdout.write(JSON.stringify(regression === null ? doc : { ...(doc as object), regression: regressionJson(regression) }, null, 2) + '\n');
         } else if (groupId !== null) {
           process.stdout.write('\n' + formatGroup(groupId, runs.map((r) => r.id), figures) + '\n');
         }
-        const worst = runs.find((r) => r.status !== 'completed')?.status ?? 'completed';
-        return { status: worst, thresholdsFailed: runs.some((r) => r.thresholds.some((t) => !t.passed)) };
+        if (regression !== null && !opts.json) process.stdout.write('\n' + formatRegression(regression) + '\n');
+        if (runs.length > 0) writeCiFiles(opts, { scenarioName: runs[0]!.scenarioName, runs, thresholds: runs.flatMap((r) => r.thresholds), regression });
+        return { status: worst, thresholdsFailed: runs.some((r) => r.thresholds.some((t) => !t.passed)), regressionFailed: regression?.failed ?? false };
       });
       if (stoppedBy !== null) process.exitCode = signalExitCode(stoppedBy);
-      else process.exitCode = runExitCode(status.status, status.thresholdsFailed);
+      else process.exitCode = runExitCode(status.status, status.thresholdsFailed, status.regressionFailed);
     });
 }

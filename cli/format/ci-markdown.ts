@@ -1,0 +1,68 @@
+import type { RegressionResult } from '../../contract/regression-rules.js';
+import type { RunSummary } from '../../contract/results.js';
+import type { ThresholdResult } from '../../contract/thresholds.js';
+import { checkPlace, intervalText, ruleChangeText, ruleValueText, sidesText } from './regression.js';
+
+// `--markdown FILE`: a summary fit for a pull-request comment or a GitHub job summary. Every string
+// a user wrote (scenario, server, phase and endpoint names, rules, checks) is data: see mdText.
+
+/**
+ * Text as a GitHub-flavoured Markdown table cell shows it literally: HTML's specials as entities,
+ * Markdown's punctuation backslash-escaped (`|` would end the cell, `*`/`_`/`` ` ``/`[` start markup),
+ * line breaks as spaces, and `@` kept from mentioning anyone (a zero-width space after it).
+ */
+export function mdText(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/[\\`*_{}[\]()#+!|~]/g, (c) => `\\${c}`)
+    .replace(/[\r\n\u2028\u2029]+/g, ' ')
+    .replace(/@/g, '@\u200b');
+}
+
+const row = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
+const VERDICT = { pass: '✅ pass', fail: '❌ **fail**', unjudged: '➖ not judged' } as const;
+
+export interface CiSummary {
+  /** the scenario the runs ran */
+  scenarioName: string;
+  /** the runs judged (one, or a repeated group's) */
+  runs: readonly Pick<RunSummary, 'id' | 'status' | 'quick'>[];
+  thresholds: readonly ThresholdResult[];
+  regression: RegressionResult | null;
+}
+
+export function ciMarkdown(s: CiSummary): string {
+  const failedThresholds = s.thresholds.filter((t) => !t.passed).length;
+  const failedRules = s.regression?.rules.filter((r) => r.verdict === 'fail').length ?? 0;
+  const ok = failedThresholds === 0 && failedRules === 0 && s.runs.every((r) => r.status === 'completed');
+  const runs = s.runs.map((r) => `#${r.id}${r.status === 'completed' ? '' : ` (${r.status})`}`).join(', ');
+  const out = [
+    `### ${ok ? '✅' : '❌'} Loadscope: ${mdText(s.scenarioName)}${s.runs[0]?.quick ? ' (quick)' : ''}`,
+    '',
+    `Run${s.runs.length === 1 ? '' : 's'} ${runs}${s.regression ? ` against the baseline (${sidesText(s.regression)})` : ''}: ` +
+      [s.regression ? `${failedRules} of ${s.regression.rules.length} regression rules failed` : null, s.thresholds.length > 0 ? `${failedThresholds} of ${s.thresholds.length} thresholds failed` : null]
+        .filter((x) => x !== null)
+        .join(', ') +
+      '.',
+  ];
+  if (s.regression && s.regression.rules.length > 0) {
+    out.push('', row(['rule', 'server / phase', 'baseline', 'now', 'change', '95 % interval', 'verdict']), row(Array(7).fill('---')));
+    for (const r of s.regression.rules) {
+      if (r.checks.length === 0) out.push(row([mdText(r.rule.text), '-', '-', '-', '-', '-', `${VERDICT.fail}: ${mdText(r.why)}`]));
+      for (const c of r.checks) {
+        out.push(row([mdText(r.rule.text), mdText(checkPlace(c)), ruleValueText(r.rule, c.baseline), ruleValueText(r.rule, c.now), ruleChangeText(r.rule, c.change), intervalText(r.rule, c.interval), VERDICT[c.verdict]]));
+      }
+    }
+    out.push('', '<sub>A rule fails only when the change is beyond its margin and beyond the noise: its 95 % interval lies wholly past the margin.</sub>');
+  }
+  if (s.thresholds.length > 0) {
+    out.push('', row(['threshold', 'server / phase', 'measured', 'verdict']), row(Array(4).fill('---')));
+    for (const t of s.thresholds) {
+      const place = `${t.server} / ${t.phase}${t.request ? ` / ${t.request}` : ''}`;
+      out.push(row([mdText(t.check), mdText(place), t.measured === null ? '-' : String(Number(t.measured.toPrecision(4))), t.passed ? VERDICT.pass : VERDICT.fail]));
+    }
+  }
+  return out.join('\n') + '\n';
+}

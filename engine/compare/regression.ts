@@ -1,0 +1,184 @@
+import { COMPARE_METRICS, intervalKey, pairPhases, type PhasePair, type RatioInterval } from '../../contract/compare.js';
+import { t95 } from '../../contract/group-stats.js';
+import { intervalFails, type RegressionResult, type RegressionRule, type RuleCheck, type RuleResult } from '../../contract/regression-rules.js';
+import type { LiveWindow, PhaseResult, RunEngine, RunSummary } from '../../contract/results.js';
+import { compareIntervals, MIN_BLOCKS, type CompareSamples } from './compare-intervals.js';
+
+// Judging regression rules against a baseline. The noise is Compare's own:
+//  - one run on each side: the within-run bootstrap intervals of engine/compare/compare-intervals.ts
+//    (widened by each run's drift); the error rate, which has no bootstrap there, gets a normal
+//    interval from its windows (each 250 ms window one observation, weighted by its requests);
+//  - a repeated group on either side: between-run intervals, Student's t over the runs' figures
+//    (contract/group-stats.ts t95): Welch's for two groups; against a single run, the group's own
+//    spread stands for both sides (one run alone says nothing about how runs vary).
+// A check fails only when its interval lies wholly past the margin and past no change
+// (contract/regression-rules.ts intervalFails).
+
+export interface RegressionInput {
+  /** the baseline: one run, or every run of its repeated group */
+  baseline: readonly RunSummary[];
+  /** what is judged: one run, or every run of its repeated group */
+  now: readonly RunSummary[];
+  /** one run on each side: their windows and raw rows (index 0 baseline, 1 now) */
+  samples: CompareSamples;
+}
+
+const Z95 = 1.959964;
+
+function errorsOf(p: Pick<PhaseResult, 'errors'>): number {
+  return Object.values(p.errors).reduce<number>((s, n) => s + (n ?? 0), 0);
+}
+
+/** A rule's figure of one paired phase as its run's engine measured it; null when not measured. */
+function figure(rule: RegressionRule, phase: PhaseResult, engine: RunEngine): number | null {
+  if (rule.metric === 'errors.rate') return phase.count > 0 ? errorsOf(phase) / phase.count : null;
+  const metric = COMPARE_METRICS.find((m) => m.key === rule.metric);
+  const v = metric?.get(phase, engine);
+  return v === undefined || v === null || !Number.isFinite(v) ? null : v;
+}
+
+function targetOf(run: RunSummary, targetId: number) {
+  return run.targets.find((t) => t.id === targetId);
+}
+
+/** Whether a rule's scope takes this pair: without endpoint=, phases as a whole; server by name, label or architecture. */
+function inScope(rule: RegressionRule, pair: PhasePair, runs: readonly RunSummary[]): boolean {
+  const { server, phase, endpoint } = rule.scope;
+  if ((pair.endpoint ?? null) !== (endpoint ?? null)) return false;
+  if (phase !== undefined && pair.phase !== phase) return false;
+  if (server === undefined || pair.server === server) return true;
+  return pair.runs.some((p, i) => {
+    const t = p && runs[i] ? targetOf(runs[i], p.targetId) : undefined;
+    return t !== undefined && (t.label === server || t.architecture === server);
+  });
+}
+
+const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const variance = (xs: readonly number[]) => {
+  const m = mean(xs);
+  return xs.length < 2 ? 0 : xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1);
+};
+
+/** 95 % interval of mean(now) - mean(base) across runs; null when neither side has two runs. */
+export function betweenRunsInterval(base: readonly number[], now: readonly number[]): { low: number; high: number } | null {
+  const [na, nb] = [base.length, now.length];
+  if (na === 0 || nb === 0 || (na < 2 && nb < 2)) return null;
+  const diff = mean(now) - mean(base);
+  let se: number;
+  let df: number;
+  if (na >= 2 && nb >= 2) {
+    const [va, vb] = [variance(base) / na, variance(now) / nb];
+    se = Math.sqrt(va + vb);
+    // Welch-Satterthwaite
+    const den = (va * va) / (na - 1) + (vb * vb) / (nb - 1);
+    df = den > 0 ? Math.max(1, Math.floor((va + vb) ** 2 / den)) : na + nb - 2;
+  } else {
+    const group = na >= 2 ? base : now;
+    se = Math.sqrt(variance(group) * (1 / na + 1 / nb));
+    df = group.length - 1;
+  }
+  const half = t95(df) * se;
+  return { low: diff - half, high: diff + half };
+}
+
+/** 95 % interval of now - base of the error rate, from each side's windows (a normal interval of a ratio estimator). */
+function errorRateInterval(base: readonly LiveWindow[], now: readonly LiveWindow[]): { low: number; high: number } | null {
+  const side = (windows: readonly LiveWindow[]) => {
+    const used = windows.filter((w) => w.count > 0);
+    if (used.length < MIN_BLOCKS) return null;
+    const n = used.reduce((s, w) => s + w.count, 0);
+    const rate = used.reduce((s, w) => s + errorsOf(w), 0) / n;
+    // variance of a weighted mean of the windows' rates, weights their requests
+    const v = used.reduce((s, w) => s + w.count ** 2 * (errorsOf(w) / w.count - rate) ** 2, 0) / n ** 2;
+    return { rate, v: (v * used.length) / Math.max(1, used.length - 1) };
+  };
+  const [a, b] = [side(base), side(now)];
+  if (!a || !b) return null;
+  const half = Z95 * Math.sqrt(a.v + b.v);
+  return { low: b.rate - a.rate - half, high: b.rate - a.rate + half };
+}
+
+const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} %`;
+
+/** Judges one rule on one paired phase. */
+function check(rule: RegressionRule, pair: PhasePair, input: RegressionInput, ratios: Map<string, RatioInterval>): RuleCheck {
+  const nA = input.baseline.length;
+  const runs = [...input.baseline, ...input.now];
+  const valuesOf = (from: number, to: number) =>
+    pair.runs.slice(from, to).flatMap((p) => {
+      const v = p ? figure(rule, p.phase, p.engine) : null;
+      return v === null ? [] : [v];
+    });
+  const base = valuesOf(0, nA);
+  const now = valuesOf(nA, runs.length);
+  const head = { server: pair.server, phase: pair.phase, endpoint: pair.endpoint ?? null };
+  const none = (why: string, b: number | null = null, n: number | null = null): RuleCheck => ({ ...head, baseline: b, now: n, change: null, interval: null, noise: null, verdict: 'unjudged', why });
+  if (base.length === 0) return none(pair.runs.slice(0, nA).some((p) => p) ? `the baseline did not measure ${rule.metric}` : 'not in the baseline');
+  const a = mean(base);
+  if (now.length === 0) return none(pair.runs.slice(nA).some((p) => p) ? `this run did not measure ${rule.metric}` : 'not in this run', a);
+  const b = mean(now);
+  if (rule.relative && a === 0) return none(`the baseline's ${rule.metric} is 0: a relative change has no meaning; give an absolute margin`, a, b);
+  const change = rule.relative ? b / a - 1 : b - a;
+
+  let diff: { low: number; high: number } | null;
+  let noise: RuleCheck['noise'];
+  if (input.baseline.length > 1 || input.now.length > 1) {
+    diff = betweenRunsInterval(base, now);
+    noise = 'between runs';
+  } else if (rule.metric === 'errors.rate') {
+    const windowsOf = (i: number) => {
+      const p = pair.runs[i];
+      return p ? input.samples.windows(i).filter((w) => w.targetId === p.targetId && w.phaseIndex === p.phase.index) : [];
+    };
+    // the windows are per phase: an endpoint's error rate has none of its own
+    diff = pair.endpoint ? null : errorRateInterval(windowsOf(0), windowsOf(1));
+    noise = 'within runs';
+  } else {
+    const r = ratios.get(intervalKey(pair.key, rule.metric, 1));
+    diff = r ? { low: a * r.low - a, high: a * r.high - a } : null;
+    noise = 'within runs';
+  }
+  if (!diff) {
+    return { ...head, baseline: a, now: b, change, interval: null, noise: null, verdict: 'unjudged', why: `too short or too few runs to judge the noise (fewer than ${MIN_BLOCKS} windows of 250 ms)` };
+  }
+  const interval = rule.relative ? { low: diff.low / a, high: diff.high / a } : diff;
+  const fails = intervalFails(rule, interval);
+  const show = (x: number) => (rule.relative ? pct(x) : `${x >= 0 ? '+' : ''}${Number(x.toPrecision(3))}`);
+  const range = `${show(interval.low)} .. ${show(interval.high)}`;
+  const why = fails
+    ? `changed ${show(change)} (95 % interval ${range}): beyond the margin ${show(rule.margin)} and the noise`
+    : intervalFails(rule, { low: change, high: change })
+      ? `changed ${show(change)}, but the 95 % interval ${range} does not lie wholly past ${show(rule.margin)}: within the noise`
+      : `changed ${show(change)} (95 % interval ${range}): within the margin ${show(rule.margin)}`;
+  return { ...head, baseline: a, now: b, change, interval, noise, verdict: fails ? 'fail' : 'pass', why };
+}
+
+/**
+ * Every rule judged on every paired phase in its scope. A rule fails when any check fails, or when
+ * none could be judged (nothing in scope, or too short): a gate that could not be checked must not
+ * let CI through.
+ */
+export function judgeRegression(rules: readonly RegressionRule[], input: RegressionInput): RegressionResult {
+  const runs = [...input.baseline, ...input.now];
+  const pairs = pairPhases(runs);
+  const single = input.baseline.length === 1 && input.now.length === 1;
+  const ratios = new Map<string, RatioInterval>();
+  if (single && rules.some((r) => r.metric !== 'errors.rate')) {
+    for (const r of compareIntervals(runs, input.samples)) ratios.set(intervalKey(r.pairKey, r.metric, r.run), r);
+  }
+  const results: RuleResult[] = rules.map((rule) => {
+    const checks = pairs.filter((pair) => inScope(rule, pair, runs)).map((pair) => check(rule, pair, input, ratios));
+    const failed = checks.filter((c) => c.verdict === 'fail').length;
+    const judged = checks.filter((c) => c.verdict !== 'unjudged').length;
+    if (checks.length === 0) return { rule, verdict: 'fail', why: 'nothing in its scope in both runs: no server, phase or endpoint matched', checks };
+    if (failed > 0) return { rule, verdict: 'fail', why: `${failed} of ${checks.length} failed`, checks };
+    if (judged === 0) return { rule, verdict: 'fail', why: `none of ${checks.length} could be judged: ${checks[0]!.why}`, checks };
+    return { rule, verdict: 'pass', why: judged === checks.length ? `${judged} passed` : `${judged} passed, ${checks.length - judged} not judged`, checks };
+  });
+  return {
+    baselineRunIds: input.baseline.map((r) => r.id),
+    nowRunIds: input.now.map((r) => r.id),
+    rules: results,
+    failed: results.some((r) => r.verdict === 'fail'),
+  };
+}
