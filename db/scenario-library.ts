@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { LoadscopeError } from '../contract/errors.js';
 import { num, rows, str, type Row } from './sql-read.js';
+import type { StoreWrite } from './store-write.js';
 
 // The user's scenarios: a name, and every version ever saved under it (append-only). The store only
 // keeps text; checking that the text is a valid scenario whose name is the entry's is the engine's
@@ -51,7 +52,11 @@ function entryFromRow(r: Row): LibraryEntry {
 export class ScenarioLibrary {
   private readonly stmt;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(
+    private readonly db: Database.Database,
+    /** the store's write guard: every write of the library goes through it */
+    private readonly write: StoreWrite,
+  ) {
     this.stmt = {
       list: db.prepare(`${ENTRY_SQL} ORDER BY s.name`),
       byName: db.prepare(`${ENTRY_SQL} WHERE s.name = ?`),
@@ -92,7 +97,7 @@ export class ScenarioLibrary {
    * text under an unchanged name adds no version. A name another library scenario has is refused.
    */
   save(input: { id?: number; name: string; text: string }): LibraryVersionRef {
-    return this.db.transaction((): LibraryVersionRef => {
+    return this.write(this.db.transaction((): LibraryVersionRef => {
       const now = new Date().toISOString();
       const found: unknown = this.stmt.idByName.get(input.name);
       const holder = found === undefined ? null : Number(found);
@@ -110,7 +115,7 @@ export class ScenarioLibrary {
       const versionId = Number(this.stmt.insertVersion.run(input.id, version, input.text, now).lastInsertRowid);
       this.stmt.touch.run(input.name, now, input.id);
       return { id: input.id, name: input.name, version, versionId };
-    })();
+    }));
   }
 
   versions(id: number): LibraryVersion[] {
@@ -144,7 +149,7 @@ export class ScenarioLibrary {
         `${entry.runs} stored run${entry.runs === 1 ? '' : 's'} refer to '${entry.name}'; confirm to delete it anyway (the runs keep their copy of the scenario)`,
       );
     }
-    this.stmt.delete.run(id);
+    this.write(() => this.stmt.delete.run(id));
     return { runs: entry.runs };
   }
 }

@@ -271,7 +271,7 @@ class SqliteStore implements Store {
     this.writer = new RequestWriter(db);
     this.stmt = prepareStatements(db);
     this.thresholds = new ThresholdStore(db);
-    this.library = new ScenarioLibrary(db);
+    this.library = new ScenarioLibrary(db, (action) => this.writing(action));
     this.baselines = new BaselineStore(db, (action) => this.writing(action));
   }
 
@@ -395,11 +395,11 @@ class SqliteStore implements Store {
   groupRuns(runIds: readonly number[]): number {
     const groupId = runIds[0];
     if (groupId === undefined) throw new LoadscopeError('LS_ERR_BAD_REQUEST', 'a group needs at least one run');
-    this.db.transaction(() => {
+    this.writing(this.db.transaction(() => {
       runIds.forEach((runId, index) => {
         if (this.stmt.setGroup.run(groupId, index, runId).changes === 0) throw runNotFound(runId);
       });
-    })();
+    }));
     return groupId;
   }
 
@@ -500,7 +500,8 @@ class SqliteStore implements Store {
   }
 
   /**
-   * Every write of a run goes through here. The first one that fails for want of space gives up the
+   * Every write of the store goes through here (the library and baselines get it as a StoreWrite;
+   * db/store-writes.test.ts checks). The first one that fails for want of space gives up the
    * reserve, so the end of the run (its status, reason and figures) can still be written, and stops
    * automatic checkpoints, which would grow the database file into that room.
    */
