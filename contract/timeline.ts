@@ -27,7 +27,10 @@ export const TimelinePlan = z.object({
   cells: z.array(
     z.object({
       index: z.number(),
+      /** the cell's full key=value text (hover) */
       label: z.string(),
+      /** its short name ("cores 1 · 10 req", contract/cells.ts cellNames); '' for the only cell */
+      name: z.string(),
       servers: z.array(z.object({ label: z.string(), phases: z.array(PlannedPhase) })),
     }),
   ),

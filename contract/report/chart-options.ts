@@ -66,7 +66,8 @@ export function baseOption(p: Palette): EChartsOption {
     textStyle: { color: p.text, fontFamily: FONT_FAMILY },
     grid: { left: 64, right: 28, top: 52, bottom: 44, containLabel: false },
     legend: { top: 0, left: 'center', type: 'scroll', textStyle: { color: p.text, fontSize: 12 }, itemWidth: 18, itemHeight: 8, pageTextStyle: { color: p.muted } },
-    tooltip: { trigger: 'axis', backgroundColor: p.tooltipBackground, borderColor: p.tooltipBorder, textStyle: { color: p.tooltipText, fontSize: 12 }, axisPointer: { lineStyle: { color: '#56607a' } } },
+    // confined to the chart: a tooltip past the chart's edge is cut by the panel around it
+    tooltip: { trigger: 'axis', confine: true, backgroundColor: p.tooltipBackground, borderColor: p.tooltipBorder, textStyle: { color: p.tooltipText, fontSize: 12 }, axisPointer: { lineStyle: { color: '#56607a' } } },
   };
 }
 
@@ -239,14 +240,29 @@ export function serverOption(input: { groups: readonly SeriesGroup[]; metric: Se
 }
 
 export interface MeanBar {
+  /** the axis label: a server run's short name, its cell on a second line ("thread-pool\ncores 1 · 10 req") */
   label: string;
+  /** the full name for hover ("thread-pool: servers[*].cores=1, phases[0].count=10"); the label when absent */
+  title?: string;
   wait: number | null;
   processing: number | null;
   total: number | null;
 }
 
-/** Mean wait, processing and total time per server, side by side (seed 000's figure). */
-export function meanBarsOption(bars: readonly MeanBar[], p: Palette): EChartsOption {
+/** Many or long server names: more than four bars, or a label line longer than 16 characters. */
+export const meanBarsCrowded = (bars: readonly MeanBar[]): boolean => bars.length > 4 || bars.some((b) => b.label.split('\n').some((line) => line.length > 16));
+
+/** One row of the bars laid across (MEAN_ROW_H px: a two-line name beside three bars), and the room above and below them. */
+export const MEAN_ROW_H = 48;
+export const meanRowsHeight = (bars: number): number => 44 + 44 + bars * MEAN_ROW_H;
+
+/**
+ * Mean wait, processing and total time per server, side by side (seed 000's figure). `rows` lays the
+ * servers down the side, one row each with its name whole on its own lines (the screen, where a
+ * chart grows with its rows: meanRowsHeight); the exports keep columns with slanted names.
+ */
+export function meanBarsOption(bars: readonly MeanBar[], p: Palette, layout: 'columns' | 'rows' = 'columns'): EChartsOption {
+  if (layout === 'rows') return meanBarRows(bars, p);
   const base = baseOption(p);
   const style = axisStyle(p);
   const metric = (key: keyof typeof METRIC_COLORS): BarSeriesOption => ({
@@ -260,7 +276,7 @@ export function meanBarsOption(bars: readonly MeanBar[], p: Palette): EChartsOpt
     labelLayout: { hideOverlap: true },
   });
   // Many or long server names: slanted and cut with "..." (the tooltip names them whole), so no two overprint.
-  const crowded = bars.length > 4 || bars.some((b) => b.label.split('\n').some((line) => line.length > 16));
+  const crowded = meanBarsCrowded(bars);
   const axisLabel = crowded
     ? { ...style.axisLabel, fontSize: 11, color: p.text, interval: 0, rotate: 30, width: 150, overflow: 'truncate' as const, ellipsis: '...' }
     : { ...style.axisLabel, fontSize: 12, color: p.text, interval: 0 };
@@ -275,8 +291,40 @@ export function meanBarsOption(bars: readonly MeanBar[], p: Palette): EChartsOpt
   };
 }
 
+/** The bars laid across: a row per server run, its name on the left on its own lines (cut only past 240 px). */
+function meanBarRows(bars: readonly MeanBar[], p: Palette): EChartsOption {
+  const base = baseOption(p);
+  const style = axisStyle(p);
+  const metric = (key: keyof typeof METRIC_COLORS): BarSeriesOption => ({
+    type: 'bar',
+    name: key,
+    data: bars.map((b) => (b[key] === null ? null : Number(b[key].toPrecision(3)))),
+    itemStyle: { color: METRIC_COLORS[key], borderRadius: [0, 3, 3, 0] },
+    barMaxWidth: 12,
+    barGap: '10%',
+    label: { show: true, position: 'right', color: p.text, fontSize: 10 },
+    labelLayout: { hideOverlap: true },
+  });
+  const value = valueAxis(p, AXIS_NAMES.meanTime, { min: 0 });
+  // the grid keeps the labels' stated width for them (containLabel): the longest line's, estimated
+  // wide (0.62 em a character), so a name is never cut short of it nor given room it does not use
+  const longest = Math.max(1, ...bars.flatMap((b) => b.label.split('\n').map((l) => l.length)));
+  const width = Math.min(240, Math.ceil(longest * 12 * 0.62) + 4);
+  return {
+    ...base,
+    tooltip: { ...(base.tooltip as object), axisPointer: { type: 'shadow' } },
+    // a name past 240 px is cut, the tooltip has it whole
+    grid: { left: 12, right: 44, top: 44, bottom: 44, containLabel: true },
+    yAxis: { type: 'category', inverse: true, data: bars.map((b) => b.label), ...style, axisLabel: { ...style.axisLabel, fontSize: 12, lineHeight: 15, color: p.text, interval: 0, width, overflow: 'truncate', ellipsis: '...' } },
+    xAxis: { ...value, nameGap: 28 },
+    series: [metric('wait'), metric('processing'), metric('total')],
+  };
+}
+
 export interface PercentileCurve {
   name: string;
+  /** the name in full (a matrix cell as key=value), on hovering its legend entry; the name when absent */
+  title?: string;
   color: string;
   /** [percentile 0..100, value in ms] */
   points: readonly (readonly [number, number])[];

@@ -13,6 +13,8 @@ export interface PhaseMark {
 export interface SeriesGroup {
   key: string;
   name: string;
+  /** the name in full where the name is short (a matrix cell as key=value): a legend entry's hover */
+  title?: string;
   color: string;
   windows: readonly LiveWindow[];
   samples: readonly ServerSample[];

@@ -1,3 +1,4 @@
+import { cellNames } from '../../contract/cells.js';
 import type { Phase } from '../../contract/scenario.js';
 import type { PlannedPhase, TimelinePlan } from '../../contract/timeline.js';
 import { describePhaseLoad, expectedRequests, phaseName, phaseRamp, plannedMs } from '../../contract/phase.js';
@@ -21,11 +22,13 @@ export function planPhases(phases: readonly Phase[]): PlannedPhase[] {
 }
 
 export function planTimeline(cells: readonly Cell[], quick: boolean): TimelinePlan {
+  const names = cellNames(cells);
   return {
     quick,
     cells: cells.map((c) => ({
       index: c.index,
       label: c.label,
+      name: names.get(c.index) ?? c.label,
       servers: c.scenario.servers.map((s) => ({ label: serverLabel(s), phases: planPhases(c.scenario.phases) })),
     })),
   };

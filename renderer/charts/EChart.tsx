@@ -2,8 +2,10 @@ import { useEffect, useRef, useState } from 'react';
 import type { EChartsOption } from 'echarts';
 import { chartDataUrl, downloadDataUrl, pngName } from './chart-png';
 import { dropDraw, queueDraw } from './draw-queue';
+import { drawnTexts } from './drawn-text';
 import { echarts } from './echarts-parts';
 import { fitLegend, LEGEND_ROW_H } from './legend-fit';
+import { legendTooltip } from './tooltip-html';
 import { currentZoom, keepZoom } from './zoom';
 
 export interface EChartProps {
@@ -17,6 +19,10 @@ export interface EChartProps {
   ariaLabel?: string;
   /** the PNG button: the chart's title and its option as the reports draw it (light, titled) */
   png?: { title: string; option: () => EChartsOption };
+  /** a legend entry's whole name by its short one (a server run's cell as key=value), shown on hovering it */
+  fullNames?: ReadonlyMap<string, string>;
+  /** expose the text drawn (labels, with where) as data-texts, for tests and inspection */
+  drawnText?: boolean;
 }
 
 /** How many of the option's series have data: exposed as data-series, so an empty chart shows. */
@@ -40,17 +46,20 @@ function showZoom(el: HTMLElement | null, instance: echarts.ECharts): void {
  * A thin ECharts wrapper: init on mount, setOption on change, resize with its box, dispose on
  * unmount. Updates are queued so that a view redrawing many charts spreads them over frames.
  */
-export function EChart({ option, height = 260, notMerge = true, testId, points, ariaLabel, png }: EChartProps) {
+export function EChart({ option, height = 260, notMerge = true, testId, points, ariaLabel, png, fullNames, drawnText = false }: EChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
   // what was last drawn and at which width: a new width rewraps the legend, so it draws again
   const drawn = useRef<{ option: EChartsOption; width: number } | null>(null);
+  // read by the legend's tooltip when it shows, so a new map needs no redraw
+  const names = useRef(fullNames);
+  names.current = fullNames;
   // the box grows by the legend's extra rows, so the plot keeps its height however many server runs
   const [legendExtra, setLegendExtra] = useState(0);
 
   /** The option as drawn at the box's width: the legend wrapped, the plot below it, a person's zoom kept. */
   const draw = (instance: echarts.ECharts, el: HTMLElement, next: EChartsOption): void => {
-    const fitted = fitLegend(next, legendNames(next), el.clientWidth);
+    const fitted = fitLegend(next, legendNames(next), el.clientWidth, (name) => legendTooltip(name, names.current));
     drawn.current = { option: next, width: el.clientWidth };
     el.dataset.legendRows = String(fitted.rows);
     setLegendExtra(Math.max(0, fitted.rows - 1) * LEGEND_ROW_H);
@@ -64,6 +73,9 @@ export function EChart({ option, height = 260, notMerge = true, testId, points, 
     chart.current = instance;
     // the zoom as drawn, readable on the page (tests, inspection): start-end in % of the time axis
     instance.on('datazoom', () => showZoom(el, instance));
+    if (drawnText) instance.on('finished', () => {
+      el.dataset.texts = JSON.stringify(drawnTexts(instance));
+    });
     const observer = new ResizeObserver(() => {
       instance.resize();
       const last = drawn.current;

@@ -3,7 +3,7 @@ import type { EChartsOption } from 'echarts';
 import { latencyOption, withTitle, type LatencyMetric, type WindowPercentile } from '../../contract/report/chart-options';
 import { DARK, LIGHT } from '../../contract/report/palette';
 import { EChart } from './EChart';
-import { pointsIn, type SeriesGroup } from './groups';
+import { fullNamesOf, pointsIn, type SeriesGroup } from './groups';
 import { baseOption } from './theme';
 import { latencyTooltip } from './tooltip-html';
 import { withTimeZoom } from './zoom';
@@ -39,5 +39,5 @@ export function LatencyChart({ groups, metric, log, version, height = 300, testI
     });
   }, [input]);
   const png = { title: `${metric} time per 250 ms window`, option: () => withTitle(latencyOption(input, LIGHT), `${metric} time per 250 ms window`, LIGHT) };
-  return <EChart option={option} height={height} testId={testId} points={pointsIn(groups)} ariaLabel={`${metric} time percentiles over time`} png={png} />;
+  return <EChart option={option} height={height} testId={testId} fullNames={fullNamesOf(groups)} points={pointsIn(groups)} ariaLabel={`${metric} time percentiles over time`} png={png} />;
 }

@@ -24,5 +24,6 @@ export function PercentileCurveChart({ curves, log, height = 320, testId }: { cu
       },
     };
   }, [curves, log]);
-  return <EChart option={option} height={height} testId={testId} points={curves.length} ariaLabel="latency by percentile" png={{ title: TITLE, option: () => withTitle(percentileOption({ curves, log }, LIGHT), TITLE, LIGHT) }} />;
+  const fullNames = new Map(curves.map((c) => [c.name, c.title ?? c.name]));
+  return <EChart option={option} height={height} testId={testId} points={curves.length} fullNames={fullNames} ariaLabel="latency by percentile" png={{ title: TITLE, option: () => withTitle(percentileOption({ curves, log }, LIGHT), TITLE, LIGHT) }} />;
 }

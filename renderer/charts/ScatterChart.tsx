@@ -7,6 +7,8 @@ import { baseOption, ERROR_COLOR, sig3, timeAxis, valueAxis } from './theme';
 
 export interface ScatterSet {
   name: string;
+  /** the name in full (a matrix cell as key=value), on hovering its legend entry */
+  title?: string;
   color: string;
   points: readonly RequestPoint[];
 }
@@ -42,5 +44,6 @@ export function ScatterChart({ sets, log, height = 300, testId, timeName = 'inte
     };
   }, [sets, log, timeName]);
   const n = sets.reduce((a, s) => a + s.points.length, 0);
-  return <EChart option={option} height={height} testId={testId} points={n} ariaLabel={`per-request total time against ${timeName}`} />;
+  const fullNames = new Map(sets.map((s) => [s.name, s.title ?? s.name]));
+  return <EChart option={option} height={height} testId={testId} points={n} fullNames={fullNames} ariaLabel={`per-request total time against ${timeName}`} />;
 }

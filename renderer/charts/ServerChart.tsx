@@ -3,7 +3,7 @@ import type { EChartsOption, LineSeriesOption } from 'echarts';
 import { serverOption, withTitle, type ServerMetric } from '../../contract/report/chart-options';
 import { DARK, LIGHT } from '../../contract/report/palette';
 import { EChart } from './EChart';
-import type { SeriesGroup } from './groups';
+import { fullNamesOf, type SeriesGroup } from './groups';
 import { baseOption, sig3 } from './theme';
 import { withTimeZoom } from './zoom';
 
@@ -25,5 +25,5 @@ export function ServerChart({ groups, metric, version, height = 240, maxSec, ser
     return withTimeZoom({ ...o, series, yAxis: [rss!, { ...procs, max: (e: { max: number }) => Math.max(2, Math.ceil(e.max * 1.25)) }] } as EChartsOption);
   }, [input]);
   const title = metric === 'cpu' ? 'Server CPU' : 'Server memory and processes';
-  return <EChart option={option} height={height} ariaLabel={metric === 'cpu' ? 'server CPU over time' : 'server memory and processes over time'} png={{ title, option: () => withTitle(serverOption(input, LIGHT), title, LIGHT) }} />;
+  return <EChart option={option} height={height} fullNames={fullNamesOf(groups)} ariaLabel={metric === 'cpu' ? 'server CPU over time' : 'server memory and processes over time'} png={{ title, option: () => withTitle(serverOption(input, LIGHT), title, LIGHT) }} />;
 }

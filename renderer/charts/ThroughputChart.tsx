@@ -3,7 +3,7 @@ import type { EChartsOption } from 'echarts';
 import { throughputOption, withTitle } from '../../contract/report/chart-options';
 import { DARK, LIGHT } from '../../contract/report/palette';
 import { EChart } from './EChart';
-import type { SeriesGroup } from './groups';
+import { fullNamesOf, type SeriesGroup } from './groups';
 import { baseOption, sig3 } from './theme';
 import { withTimeZoom } from './zoom';
 
@@ -14,5 +14,5 @@ export function ThroughputChart({ groups, version, height = 240, testId, maxSec,
   // version: the windows arrays are mutated in place by the live store
   const input = useMemo(() => ({ groups, maxSec, servers }), [groups, version, maxSec, servers]);
   const option = useMemo<EChartsOption>(() => withTimeZoom({ ...throughputOption(input, DARK), tooltip: { ...baseOption().tooltip, valueFormatter: (v) => `${sig3(v)} req/s` } }), [input]);
-  return <EChart option={option} height={height} testId={testId} ariaLabel="throughput and errors over time" png={{ title: TITLE, option: () => withTitle(throughputOption(input, LIGHT), TITLE, LIGHT) }} />;
+  return <EChart option={option} height={height} testId={testId} fullNames={fullNamesOf(groups)} ariaLabel="throughput and errors over time" png={{ title: TITLE, option: () => withTitle(throughputOption(input, LIGHT), TITLE, LIGHT) }} />;
 }

@@ -10,11 +10,17 @@ export function groupsOf(series: RunSeries, prefix = '', colorOffset = 0): Serie
   return series.targets.map((t, i) => ({
     key: `${series.runId}:${t.targetId}`,
     name: prefix === '' ? t.label : `${prefix} ${t.label}`,
+    title: t.title === undefined ? undefined : prefix === '' ? t.title : `${prefix} ${t.title}`,
     color: colorAt(colorOffset + i),
     windows: t.windows,
     samples: t.samples,
     phases: t.phases,
   }));
+}
+
+/** Each legend name's full name (a server run's cell as key=value), for the legend's hover. */
+export function fullNamesOf(groups: readonly Pick<SeriesGroup, 'name' | 'title'>[]): Map<string, string> {
+  return new Map(groups.map((g) => [g.name, g.title ?? g.name]));
 }
 
 /** The phase starts as vertical dashed lines, labelled once even where several servers share them. */

@@ -4,7 +4,8 @@ import { FONT_FAMILY } from '../../contract/report/palette';
 // A legend on screen wraps onto as many rows as its entries need and the plot moves down by them,
 // instead of ECharts' scroll legend, which pages eight server runs as "1/8" with arrows. Text is
 // measured in the chart's font (a canvas), so the rows counted are the rows ECharts draws; an entry
-// longer than TEXT_MAX is cut with "..." and shown whole in the legend's tooltip.
+// longer than TEXT_MAX is cut with "..." and shown whole in the legend's tooltip, which names every
+// entry in full (a server run's short name stands for its cell's key=value path).
 
 const FONT = 12;
 const TEXT_MAX = 260;
@@ -40,7 +41,7 @@ export function legendRows(names: readonly string[], width: number): number {
 }
 
 /** The option with a wrapping legend `width` px wide and the plot moved down by its extra rows. */
-export function fitLegend(option: EChartsOption, names: readonly string[], chartWidth: number): { option: EChartsOption; rows: number } {
+export function fitLegend(option: EChartsOption, names: readonly string[], chartWidth: number, tooltip?: (name: string) => string): { option: EChartsOption; rows: number } {
   const legend = option.legend as { type?: string; show?: boolean; textStyle?: object } | undefined;
   if (legend === undefined || legend.show === false || legend.type !== 'scroll' || chartWidth <= 0) return { option, rows: 0 };
   const width = Math.max(chartWidth - 40, 120);
@@ -50,7 +51,7 @@ export function fitLegend(option: EChartsOption, names: readonly string[], chart
     rows,
     option: {
       ...option,
-      legend: { ...legend, type: 'plain', width, textStyle: { ...legend.textStyle, width: TEXT_MAX, overflow: 'truncate', ellipsis: '...' }, tooltip: { show: true } },
+      legend: { ...legend, type: 'plain', width, textStyle: { ...legend.textStyle, width: TEXT_MAX, overflow: 'truncate', ellipsis: '...' }, tooltip: { show: true, ...(tooltip ? { formatter: (p: { name?: string }) => tooltip(p.name ?? '') } : {}) } },
       grid: { ...grid, top: (grid.top ?? 52) + Math.max(0, rows - 1) * LEGEND_ROW_H },
     } as EChartsOption,
   };

@@ -37,3 +37,16 @@ export function percentileTooltip(list: readonly TooltipItem[], percentLabel: (x
   const rows = list.map((p) => `${marker(p)} ${escapeHtml(p.seriesName ?? '')}: ${y(p)} ms`);
   return [`percentile ${escapeHtml(percentLabel(x))}`, ...rows].join('<br/>');
 }
+
+/** Mean bars: the server run's full name (its cell as key=value), then each time. */
+export function meanBarsTooltip(list: readonly (TooltipItem & { dataIndex?: number })[], titleOf: (index: number) => string): string {
+  const first = list[0];
+  const head = first?.dataIndex === undefined ? '' : `<b>${escapeHtml(titleOf(first.dataIndex))}</b>`;
+  const rows = list.map((p) => `${marker(p)} ${escapeHtml(p.seriesName ?? '')}: <b>${typeof p.value === 'number' ? `${sig3(p.value)} ms` : '-'}</b>`);
+  return [head, ...rows].join('<br/>');
+}
+
+/** A legend entry's hover: the whole name behind the short one ("thread-pool: servers[*].cores=1, ..."). */
+export function legendTooltip(name: string, fullNames: ReadonlyMap<string, string> | undefined): string {
+  return escapeHtml(fullNames?.get(name) ?? name);
+}

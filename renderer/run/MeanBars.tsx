@@ -1,7 +1,7 @@
-import { nameLines } from '../../contract/cells';
+import { cellTitle, nameLines } from '../../contract/cells';
 import { useMemo, useState } from 'react';
 import { phaseFigures } from '../../contract/engine-figures';
-import type { RunEngine, TargetResult } from '../../contract/results';
+import type { CellInfo, RunEngine, TargetResult } from '../../contract/results';
 import { MeanBarChart, type MeanBar } from '../charts/MeanBarChart';
 import { Panel } from '../ui/widgets';
 
@@ -22,12 +22,13 @@ function meanOf(t: TargetResult, phase: string, pick: (p: TargetResult['phases']
 }
 
 /** Seed 000's figure: mean wait / processing / total per server, for one phase (default: the last). */
-export function MeanBars({ targets, engine }: { targets: readonly TargetResult[]; engine: RunEngine }) {
+export function MeanBars({ targets, engine, cells = [] }: { targets: readonly TargetResult[]; engine: RunEngine; cells?: readonly CellInfo[] }) {
   const phaseNames = useMemo(() => [...new Set(targets.flatMap((t) => t.phases.map((p) => p.name)))], [targets]);
   const [chosen, setChosen] = useState<string | null>(null);
   const phase = chosen ?? phaseNames[phaseNames.length - 1] ?? ALL;
   const bars: MeanBar[] = targets.map((t) => ({
     label: nameLines(t.label, t.name), // server, then its cell on a second line: the axis cuts neither
+    title: cellTitle(t.label, cells, t.cellIndex), // the cell as key=value, on hover
     // only what the run's engine measured (a k6 run without Server-Timing has no wait to draw)
     wait: meanOf(t, phase, (p) => phaseFigures(engine, p).stats.wait?.mean),
     processing: meanOf(t, phase, (p) => phaseFigures(engine, p).stats.processing?.mean),

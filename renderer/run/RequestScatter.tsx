@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { requestTimeName } from '../../contract/engine-figures';
-import type { RunEngine, TargetResult } from '../../contract/results';
+import { cellTitle } from '../../contract/cells';
+import type { CellInfo, RunEngine, TargetResult } from '../../contract/results';
 import { ScatterChart, type ScatterSet } from '../charts/ScatterChart';
 import { colorAt } from '../charts/theme';
 import { useApi } from '../ui/ApiContext';
@@ -17,7 +18,7 @@ interface Loaded {
 }
 
 /** The per-request scatter (seed 004's plots), loaded from the store once the run has ended. */
-export function RequestScatter({ runId, targets, engine }: { runId: number; targets: readonly TargetResult[]; engine: RunEngine }) {
+export function RequestScatter({ runId, targets, engine, cells = [] }: { runId: number; targets: readonly TargetResult[]; engine: RunEngine; cells?: readonly CellInfo[] }) {
   const api = useApi();
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -29,7 +30,7 @@ export function RequestScatter({ runId, targets, engine }: { runId: number; targ
     Promise.all(targets.map((t) => api.invoke('runs:requests', { runId, targetId: t.id, limit }))).then(
       (answers) => {
         if (!live) return;
-        const sets = answers.map((a, i): ScatterSet => ({ name: targets[i]!.name, color: colorAt(i), points: a.points }));
+        const sets = answers.map((a, i): ScatterSet => ({ name: targets[i]!.name, title: cellTitle(targets[i]!.label, cells, targets[i]!.cellIndex), color: colorAt(i), points: a.points }));
         setLoaded({ sets, shown: answers.reduce((n, a) => n + a.points.length, 0), total: answers.reduce((n, a) => n + a.total, 0) });
       },
       (err: unknown) => live && setError(errorMessage(err)),

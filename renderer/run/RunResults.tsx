@@ -77,8 +77,8 @@ export function RunResults({ summary, showHeader }: { summary: RunSummary; showH
           <ThresholdList run={summary} />
           <ReportTables tables={summary.report} />
           <div className="chart-grid">
-            <MeanBars targets={summary.targets} engine={summary.engine} />
-            <RequestScatter runId={summary.id} targets={summary.targets} engine={summary.engine} />
+            <MeanBars targets={summary.targets} engine={summary.engine} cells={summary.cells} />
+            <RequestScatter runId={summary.id} targets={summary.targets} engine={summary.engine} cells={summary.cells} />
           </div>
           <PhaseTable targets={summary.targets} engine={summary.engine} cells={summary.cells} />
         </>

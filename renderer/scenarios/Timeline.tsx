@@ -60,7 +60,12 @@ export function Timeline({ plan }: { plan: TimelinePlan }) {
       </div>
       {plan.cells.map((cell) => (
         <div key={cell.index} className="tl-cell">
-          {plan.cells.length > 1 && <div className="tl-cell-label small">{cell.label}</div>}
+          {/* the short name; the full key=value path on hover */}
+          {plan.cells.length > 1 && (
+            <div className="tl-cell-label small" title={cell.label} data-testid="timeline-cell">
+              {cell.name === '' ? cell.label : cell.name}
+            </div>
+          )}
           {cell.servers.map((server, s) => {
             const end = axisEnd(server.phases);
             return (
