@@ -69,6 +69,17 @@ describe('endpoints in the exports of a run', () => {
     expect(tables[0]).toMatch(/data-field="total.p50" data-value="30"/);
   });
 
+  it('HTML: a threshold checked on one endpoint names it beside its phase, escaped', () => {
+    const input = reportInput(store, storeRun(30));
+    const check = { targetId: 1, cellIndex: 0, server: 'single', phaseIndex: 0, phase: 'load', check: 'total.p99 < 10', metric: 'total.p99', op: '<', limit: 10, measured: 75, passed: false };
+    const run = { ...input.run, thresholds: [{ ...check, request: EVIL }, { ...check, request: null, measured: 25 }] };
+    const html = runHtml(buildRunReport({ ...input, run }, LIGHT));
+    const rows = html.match(/<tr class="fail">.*?<\/tr>/g) ?? [];
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toContain('<td class="left">load / =HYPERLINK(&#34;x&#34;)&#60;/td&#62;&#60;script&#62;');
+    expect(rows[1]).toContain('<td class="left">load</td>');
+  });
+
   it('PNG: the summary table lists the split phase\'s endpoints under it', async () => {
     const drawn: DrawnText[] = [];
     await runSummaryPng(buildRunReport(reportInput(store, storeRun(30)), LIGHT), drawn);

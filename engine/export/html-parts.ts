@@ -48,7 +48,8 @@ ${endpointTable(r)}</section>`;
 }
 
 /** An endpoint's columns: total in full, every other time by its p99 (the phase's own table has all five of each). */
-const ENDPOINT_COLUMNS = LATENCIES.flatMap((l) => (l.key === 'total' ? STAT_KEYS.map((k) => ({ l, k })) : [{ l, k: 'p99' as const }]));
+type EndpointColumn = { l: (typeof LATENCIES)[number]; k: (typeof STAT_KEYS)[number] };
+const ENDPOINT_COLUMNS: readonly EndpointColumn[] = LATENCIES.flatMap((l): EndpointColumn[] => (l.key === 'total' ? STAT_KEYS.map((k) => ({ l, k })) : [{ l, k: 'p99' }]));
 
 /** A phase split by endpoint (request name), when it has more than one: a row each, the phase's figures over its requests. */
 function endpointTable(r: PhaseRow): string {
@@ -121,10 +122,10 @@ export function thresholdsBlock(report: RunReport): string {
   if (report.thresholds.length === 0) return '';
   const failed = report.thresholds.filter((t) => !t.passed).length;
   const rows = report.thresholds
-    .map((t) => `<tr class="${t.passed ? 'pass' : 'fail'}"><td class="left">${esc(t.server)}</td><td class="left">${esc(t.phase)}</td><td class="left"><code>${esc(t.check)}</code></td>${num(t.measured, 'measured')}<td class="left verdict">${t.passed ? 'pass' : 'FAIL'}</td></tr>`)
+    .map((t) => `<tr class="${t.passed ? 'pass' : 'fail'}"><td class="left">${esc(t.server)}</td><td class="left">${esc(t.phase)}${t.request == null ? '' : ` / ${esc(t.request)}`}</td><td class="left"><code>${esc(t.check)}</code></td>${num(t.measured, 'measured')}<td class="left verdict">${t.passed ? 'pass' : 'FAIL'}</td></tr>`)
     .join('');
   return `<h2>Thresholds <span class="muted">${failed === 0 ? `all ${report.thresholds.length} passed` : `${failed} of ${report.thresholds.length} failed`}</span></h2>
-<table class="data thresholds" data-failed="${failed}"><thead><tr><th class="left">server</th><th class="left">phase</th><th class="left">check</th><th>measured</th><th class="left">result</th></tr></thead><tbody>${rows}</tbody></table>`;
+<table class="data thresholds" data-failed="${failed}"><thead><tr><th class="left">server</th><th class="left">phase / endpoint</th><th class="left">check</th><th>measured</th><th class="left">result</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 /** A capacity search's table: per server the sustainable load, its bracket, the limit, the knee and the USL fit. */

@@ -74,6 +74,8 @@ export function ThresholdList({ run }: { run: RunSummary }) {
               <td className="left small" title={cellTitle(t.server, run.cells, t.cellIndex)}>
                 {/* the server run's short name, as chips and tables give it; its full path on hover */}
                 {cellName(t.server, run.cells, t.cellIndex)} / {t.phase}
+                {/* a check on one endpoint names it (issue 26) */}
+                {t.request != null && <> / <span data-testid="threshold-request">{t.request}</span></>}
               </td>
               <ThresholdValues t={t} />
             </tr>
