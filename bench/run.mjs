@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { measureAgreement } from './agreement.mjs';
 import { measureStartup, STARTUP_TARGET_MS } from './startup.mjs';
 import { FRAME_TARGET_MS, measureUiLive } from './ui-live.mjs';
-import { measureWholeTool, USERS } from './whole-tool.mjs';
+import { measureWholeTool, USERS, VARIABLES } from './whole-tool.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -167,6 +167,16 @@ const wholeTable = markdown([
     const all = whole.perRound.map((f) => f[name].perCpuS);
     const r = wholeRatio(name);
     const target = name === 'autocannon' ? 1 : name === 'wrk' ? 0.8 : null;
+    const v = whole.variables;
+    if (name === VARIABLES) {
+      return [
+        '`loadscope run`, two variables + a data-file value (every request stored)',
+        n(whole.perCpuS[name]),
+        range(all),
+        r ? `${n(r.median, 2)}${r.all.length > 1 ? ` (${range(r.all, 2)})` : ''}` : '',
+        `this / fixed templates ${n(v.median, 2)}${v.all.length > 1 ? ` (${range(v.all, 2)})` : ''}, ≥ 0.9: ${verdict(v.median >= 0.9)}`,
+      ];
+    }
     return [
       name === 'loadscope' ? '`loadscope run` (every request stored)' : name,
       n(whole.perCpuS[name]),
