@@ -19,7 +19,8 @@ export interface FlowInput {
   phases: readonly { executor: string; flow?: boolean | undefined; requests: readonly FlowStep[] }[];
 }
 
-export const isFlow = (phase: { flow?: boolean | undefined }): boolean => phase.flow === true;
+/** The phase runs its requests as a flow (any phase type: only closed and ramping-users may say so). */
+export const isFlow = (phase: object): boolean => 'flow' in phase && phase.flow === true;
 
 function extractIssue(e: Extract): { key: string; message: string } | null {
   if (e.from === 'json') {

@@ -4,6 +4,8 @@ import type { Phase, RequestTemplate } from '../../contract/scenario.js';
 import { Prng, TemplatePicker } from './arrivals.js';
 import { phaseSlots } from '../../contract/phase.js';
 import { executorOf, type ExecutorState, type GroupPort } from './executors/index.js';
+import { isFlow } from '../../contract/flow.js';
+import { FlowUsers, type FlowResponse, type FlowUser } from './flow-users.js';
 import { H1Connection, compileH1, type H1Handler, type H1Request } from './h1.js';
 import { PhaseInputs } from './phase-inputs.js';
 import { fixedTemplate, isVariable, VariableRequest, type RequestInputs } from './request-compile.js';
@@ -87,7 +89,7 @@ export function classifyError(err: unknown): number {
   }
 }
 
-class Slot implements Dispatcher.DispatchHandler, H1Handler, RequestRecord {
+class Slot implements Dispatcher.DispatchHandler, H1Handler, RequestRecord, FlowResponse {
   readonly phase: number;
   readonly client: number;
   intended = 0;
@@ -107,6 +109,11 @@ class Slot implements Dispatcher.DispatchHandler, H1Handler, RequestRecord {
   readonly built: H1Request = { bytes: Buffer.alloc(0), head: false, variable: null };
   /** what {{vars.<name>}} reads for this slot's requests (journeys give each user theirs), or null */
   vars: ReadonlyMap<string, string> | null = null;
+  /** a flow's user sending this request, or null */
+  user: FlowUser | null = null;
+  /** the response header a flow's step extracts (lower case), and its value once seen */
+  wantHeader: string | null = null;
+  header: string | null = null;
 
   constructor(
     private readonly group: ClientGroup,
@@ -126,6 +133,7 @@ class Slot implements Dispatcher.DispatchHandler, H1Handler, RequestRecord {
     this.stWait = NaN;
     this.stProc = NaN;
     this.chunks = collect ? [] : null;
+    this.header = null;
     this.active = true;
   }
 
@@ -140,6 +148,7 @@ class Slot implements Dispatcher.DispatchHandler, H1Handler, RequestRecord {
     this.status = statusCode;
     for (let i = 0; i < rawHeaders.length; i += 2) {
       if (isServerTimingName(rawHeaders[i]!)) parseServerTiming(rawHeaders[i + 1]!, this);
+      else if (this.wantHeader !== null && this.header === null && rawHeaders[i]!.toString('latin1').toLowerCase() === this.wantHeader) this.header = rawHeaders[i + 1]!.toString();
     }
     return true;
   }
@@ -186,6 +195,8 @@ export class ClientGroup implements Timed, GroupPort {
   private readonly inputs: PhaseInputs;
   private readonly request: RequestInputs;
   private readonly dataPrng: Prng;
+  /** a flow's users (journeys), or null: templates are picked by weight */
+  private readonly flow: FlowUsers | null;
 
   constructor(
     readonly phaseIndex: number,
@@ -226,7 +237,9 @@ export class ClientGroup implements Timed, GroupPort {
       connect: { lookup: targetLookup() },
     };
     this.baseUrl = baseUrl;
-    this.h1 = compileH1(phase, baseUrl, columns);
+    this.flow = isFlow(phase) ? new FlowUsers(phase.requests, clientIndex * slots) : null;
+    // a step reading a response header goes through undici: the fast path hands over Server-Timing only
+    this.h1 = this.flow?.readsHeaders ? null : compileH1(phase, baseUrl, columns);
     // connections opened before the schedule started go to the slots used first (the free stack pops 0, 1, ...)
     if (this.h1 !== null) for (let i = 0; i < warm.length && i < slots; i++) this.slots[i]!.h1 = warm[i]!;
     this.scratch = { phase: phaseIndex, client: clientIndex, intended: 0, sent: NaN, firstByte: NaN, status: 0, bytes: 0, stWait: NaN, stProc: NaN, template: 0 };
@@ -253,7 +266,8 @@ export class ClientGroup implements Timed, GroupPort {
 
   issue(intended: number): void {
     if (this.abortKind === ABORT_DATA) return;
-    const t = this.picker.pick();
+    const user = this.flow === null ? null : this.flow.take();
+    const t = user === null ? this.picker.pick() : user.step;
     const tpl = this.templates[t]!;
     const variable = tpl.variable;
     if (variable !== null) {
@@ -266,14 +280,19 @@ export class ClientGroup implements Timed, GroupPort {
       }
     }
     const slot = this.slots[this.free[--this.freeTop]!]!;
-    slot.begin(intended, t, tpl.bodyIncludes !== null);
+    slot.begin(intended, t, tpl.bodyIncludes !== null || (user !== null && this.flow!.keepsBody[t]!));
+    if (user !== null) {
+      slot.user = user;
+      slot.vars = user.vars;
+      slot.wantHeader = this.flow!.header[t]!;
+    }
     this.inFlight++;
     if (variable === null) {
       if (this.h1 !== null) (slot.h1 ??= new H1Connection(this.baseUrl, this.phase.timeoutMs)).dispatch(this.h1[t]!, slot);
       else (slot.conn ??= new Client(this.baseUrl, this.clientOptions)).dispatch(tpl.opts, slot);
       return;
     }
-    this.request.user = this.clientIndex * this.slots.length + slot.index + 1;
+    this.request.user = user?.number ?? this.clientIndex * this.slots.length + slot.index + 1;
     this.request.vars = slot.vars;
     if (this.h1 !== null) {
       const built = slot.built;
@@ -297,6 +316,12 @@ export class ClientGroup implements Timed, GroupPort {
     slot.active = false;
     const done = nowUs();
     if (code === CHECK_RESPONSE) code = this.checkResponse(slot);
+    const user = slot.user;
+    if (user !== null) {
+      // before the executor hears of it: a user due again at once is idle by then
+      slot.user = null;
+      code = this.flow!.finish(user, code, slot);
+    }
     if (this.abortKind === ABORT_DEADLINE && code !== NO_ERROR) code = CODE_TIMEOUT;
     if (this.abortKind !== ABORT_CANCEL) this.stats.record(slot, done, code);
     slot.chunks = null;

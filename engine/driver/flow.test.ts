@@ -1,0 +1,72 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RequestTemplate } from '../../contract/scenario.js';
+import { startServer, stopAll, type RunningServer } from '../../servers/test-support/servers.js';
+import { closed, collect, req } from './test-support/phases.js';
+
+// Journeys (contract/flow.ts) in the real driver worker against the real bundled API (servers/: a
+// single-process server from dist/; build first). The API only answers items to a token it issued,
+// so an item answered 200 is a token extracted from this user's login and sent back.
+
+let server: RunningServer;
+afterEach(stopAll);
+
+const login = (password = 'secret', extract: RequestTemplate['extract'] = { var: 'token', from: 'json', path: 'token' }): RequestTemplate =>
+  req('/api/login', { name: 'login', method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"user":"u{{user}}","password":"${password}"}`, extract });
+const item = req('/api/items/{{randomInt 1 1000}}', { name: 'item', headers: { Authorization: 'Bearer {{vars.token}}' } });
+const me = req('/api/me', { name: 'me', headers: { Authorization: 'Bearer {{vars.token}}' }, extract: { var: 'who', from: 'json', path: 'user' } });
+
+const errorsOf = (errors: Partial<Record<string, number>>): Record<string, number> => Object.fromEntries(Object.entries(errors).filter(([, n]) => (n ?? 0) > 0)) as Record<string, number>;
+const countsByStep = (rows: { templateIdx: number }[], steps: number): number[] => Array.from({ length: steps }, (_, i) => rows.filter((r) => r.templateIdx === i).length);
+
+describe('a flow run by the driver against the bundled API', () => {
+  it('each user logs in, and its token gets it items and itself: steps in order, none failing', async () => {
+    server = await startServer('single');
+    const { result, rows } = await collect(server.url, [closed(3, { count: 60, flow: true, requests: [login(), item, me] })]);
+    const phase = result.phases[0]!.result;
+    expect([...new Set(rows.map((r) => r.status))]).toEqual([200]);
+    expect(phase.count).toBe(60);
+    expect(errorsOf(phase.errors)).toEqual({});
+    expect(phase.ok).toBe(60);
+    // in order: every user starts with its login, so no step is ahead of the one before it
+    const [logins, items, mes] = countsByStep(rows, 3);
+    expect(logins! + items! + mes!).toBe(60);
+    expect(logins).toBeGreaterThanOrEqual(items!);
+    expect(items).toBeGreaterThanOrEqual(mes!);
+    expect(mes).toBeGreaterThan(0);
+  });
+
+  it('a failed extraction is an extract error of its step, and the user starts again: the next step is never sent', async () => {
+    server = await startServer('single');
+    const noToken = login('secret', { var: 'token', from: 'json', path: 'data.token' });
+    const { result, rows } = await collect(server.url, [closed(2, { count: 20, flow: true, requests: [noToken, item] })]);
+    const phase = result.phases[0]!.result;
+    expect(phase.count).toBe(20);
+    expect(errorsOf(phase.errors)).toEqual({ extract: 20 });
+    expect(countsByStep(rows, 2)).toEqual([20, 0]);
+    // the login itself was answered
+    expect(rows.every((r) => r.status === 200)).toBe(true);
+  });
+
+  it('a wrong password: the login is an http error (401), no token, the user logs in again', async () => {
+    server = await startServer('single');
+    const { result, rows } = await collect(server.url, [closed(2, { count: 12, flow: true, requests: [login('guess'), item] })]);
+    expect(errorsOf(result.phases[0]!.result.errors)).toEqual({ http: 12 });
+    expect(countsByStep(rows, 2)).toEqual([12, 0]);
+    expect(rows.every((r) => r.status === 401)).toBe(true);
+  });
+
+  it('extracts a header and a regex group, and a value extracted once is sent by a later step', async () => {
+    server = await startServer('single');
+    const byRegex = login('secret', { var: 'token', from: 'regex', pattern: '"token":"([^"]+)"' });
+    const header = req('/api/me', { name: 'type', headers: { Authorization: 'Bearer {{vars.token}}' }, extract: { var: 'type', from: 'header', name: 'Content-Type' } });
+    // the echo answers what it was sent: the header's value must be in the body it echoes
+    const echo = req('/api/echo', { name: 'echo', method: 'POST', body: '{"type":"{{vars.type}}"}', expect: { bodyIncludes: '"type":"application/json"' } });
+    const { result, rows } = await collect(server.url, [closed(2, { count: 18, flow: true, requests: [byRegex, header, echo] })]);
+    const phase = result.phases[0]!.result;
+    expect(errorsOf(phase.errors)).toEqual({});
+    expect(phase.ok).toBe(18);
+    // each user's steps in order (how the 18 requests split between the two users is the machine's)
+    const [first, second, third] = countsByStep(rows, 3);
+    expect(first! >= second! && second! >= third! && third! > 0).toBe(true);
+  });
+});
