@@ -55,7 +55,8 @@ export function formatRunSummary(run: RunSummary): string {
     }
   }
   // A k6 run's times start at its send time, not an intended time: said before the figures.
-  const engine = run.engine === 'k6' ? `load sent by k6: ${run.engineNote ?? ''}\n` : '';
+  // a native run's note says why a phase ended early (its unique data ran out): names are the user's
+  const engine = run.engine === 'k6' ? `load sent by k6: ${run.engineNote ?? ''}\n` : run.engineNote ? `${terminalSafeInline(`note: ${run.engineNote}`)}\n` : '';
   // every "-" says why, once; where wait and processing are unknown, how to make them known
   const phases = run.targets.flatMap((t) => t.phases);
   const unmeasured = [...missingReasons(run.engine, phases), ...(needsServerTimingHint(phases) ? [`hint: ${SERVER_TIMING_HINT}`] : [])].map((r) => `- ${r}`);

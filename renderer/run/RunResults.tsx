@@ -67,6 +67,8 @@ export function RunResults({ summary, showHeader }: { summary: RunSummary; showH
       </div>
       {summary.reason !== null && <div className="notice">{summary.reason}</div>}
       {summary.engine === 'k6' && <div className="notice" data-testid="engine-note">Load sent by k6. {summary.engineNote}</div>}
+      {/* a native run's note: a phase that ended early (its unique data ran out) */}
+      {summary.engine !== 'k6' && summary.engineNote !== null && <div className="notice" data-testid="run-note">{summary.engineNote}</div>}
       {t.requests === 0 ? (
         // nothing to chart, tabulate or export: one line instead of empty charts and files
         <div className="muted no-requests" data-testid="no-requests">
