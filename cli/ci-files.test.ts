@@ -1,0 +1,118 @@
+import { DOMParser } from '@xmldom/xmldom';
+import MarkdownIt from 'markdown-it';
+import { describe, expect, it } from 'vitest';
+import { parseRegressionRule, type RegressionResult } from '../contract/regression-rules.js';
+import type { ThresholdResult } from '../contract/thresholds.js';
+import { ciJunit } from './format/ci-junit.js';
+import { ciMarkdown, type CiSummary } from './format/ci-markdown.js';
+import { junitSchemaErrors } from './test-support/junit-schema.js';
+
+// The files CI posts (--markdown, --junit) treat every user string as data: scenario, server, phase
+// and endpoint names and the rules' and checks' own text. The Markdown is parsed as GitHub-flavoured
+// Markdown (markdown-it's GFM tables): each hostile string must come back as the literal text of its
+// one cell, never as markup, a link, HTML, a mention or another cell. The JUnit file is parsed back
+// as XML and validated against Apache Ant's JUnit schema (cli/test-support/junit-ant.xsd).
+
+const HOSTILE = {
+  scenario: 'shop | *bold* _em_ `code` [link](http://x.invalid) <img src=x onerror=alert(1)> @octo-org/team # h',
+  server: 'edge"srv\' & <b>|</b>',
+  phase: 'steady ]]> --> <!-- \\| ~~gone~~',
+  endpoint: 'GET /a?b=1&c=<d>|e',
+  check: 'total.p99 < 250',
+};
+// what an XML document can carry: a C0 control and a lone surrogate cannot be, and become U+FFFD
+const CONTROL = 'x\u0001y\ud800z';
+
+function summary(): CiSummary {
+  const rule = parseRegressionRule(`total.p99 > +10% phase="${HOSTILE.phase.replace(/\\/g, '\\\\')}" endpoint="${HOSTILE.endpoint}"`);
+  const pass = parseRegressionRule('throughput < -5%');
+  const regression: RegressionResult = {
+    baselineRunIds: [1],
+    nowRunIds: [2],
+    failed: true,
+    rules: [
+      {
+        rule,
+        verdict: 'fail',
+        why: '1 of 1 failed',
+        checks: [{ server: HOSTILE.server, phase: HOSTILE.phase, endpoint: HOSTILE.endpoint, baseline: 10, now: 20, change: 1, interval: { low: 0.8, high: 1.2 }, noise: 'within runs', verdict: 'fail', why: `changed ${CONTROL}` }],
+      },
+      {
+        rule: pass,
+        verdict: 'pass',
+        why: '1 passed',
+        checks: [{ server: HOSTILE.server, phase: HOSTILE.phase, endpoint: null, baseline: 100, now: 99, change: -0.01, interval: { low: -0.05, high: 0.03 }, noise: 'within runs', verdict: 'pass', why: 'within' }],
+      },
+    ],
+  };
+  const threshold: ThresholdResult = { targetId: 1, cellIndex: 0, server: `${HOSTILE.server}${CONTROL}`, phaseIndex: 0, phase: HOSTILE.phase, request: HOSTILE.endpoint, check: HOSTILE.check, metric: 'total.p99', op: '<', limit: 250, measured: 300, passed: false };
+  return { scenarioName: HOSTILE.scenario, runs: [{ id: 2, status: 'completed', quick: false }], thresholds: [threshold], regression };
+}
+
+/** A GFM table's rows as the text of each cell, with the token types each cell's inline content has. */
+function tableCells(markdown: string): { text: string; types: string[] }[][] {
+  const tokens = new MarkdownIt('commonmark').enable('table').parse(markdown, {});
+  const rows: { text: string; types: string[] }[][] = [];
+  let row: { text: string; types: string[] }[] | null = null;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t.type === 'tr_open') row = [];
+    else if (t.type === 'tr_close' && row) rows.push(row);
+    else if ((t.type === 'td_open' || t.type === 'th_open') && row) {
+      const inline = tokens[i + 1]!;
+      const children = inline.children ?? [];
+      row.push({ text: children.map((c) => c.content).join(''), types: [...new Set(children.map((c) => c.type))] });
+    }
+  }
+  return rows;
+}
+
+describe('--markdown: user strings stay text', () => {
+  it('every hostile name is the literal text of its own cell: no markup, link, HTML, mention or extra cell', () => {
+    const md = ciMarkdown(summary());
+    const rows = tableCells(md);
+    const ruleRows = rows.filter((r) => r.length === 7);
+    const thresholdRows = rows.filter((r) => r.length === 4);
+    // header + 2 rule rows; header + 1 threshold row: a '|' inside a name did not make a cell
+    expect(rows.map((r) => r.length)).toEqual([7, 7, 7, 4, 4]);
+    const place = `${HOSTILE.server} / ${HOSTILE.phase} / ${HOSTILE.endpoint}`;
+    expect(ruleRows[1]![1]).toEqual({ text: place, types: ['text'] });
+    expect(ruleRows[1]![0]!.text).toBe(summary().regression!.rules[0]!.rule.text);
+    expect(thresholdRows[1]![0]).toEqual({ text: HOSTILE.check, types: ['text'] });
+    expect(thresholdRows[1]![1]!.types).toEqual(['text']);
+    for (const row of rows) for (const cell of row) expect(cell.types.filter((t) => t !== 'text' && t !== 'strong_open' && t !== 'strong_close')).toEqual([]);
+    // the heading: the scenario name as text, '@' kept from mentioning (a zero-width space after it)
+    const heading = new MarkdownIt('commonmark').parse(md, {}).find((t) => t.type === 'inline')!;
+    expect(heading.children!.map((c) => c.type)).toEqual(['text']);
+    expect(heading.content).not.toMatch(/<img/);
+    expect(heading.children![0]!.content).toContain(HOSTILE.scenario.replace('@', '@\u200b'));
+  });
+});
+
+describe('--junit: valid against the JUnit schema, user strings escaped', () => {
+  it('validates against Apache Ant\'s JUnit XSD, and each hostile string reads back exactly (controls as U+FFFD)', async () => {
+    const xml = ciJunit(summary(), new Date('2026-01-02T03:04:05.678Z'));
+    expect(await junitSchemaErrors(xml)).toEqual([]);
+    const doc = new DOMParser().parseFromString(xml, 'text/xml');
+    const cases = Array.from(doc.getElementsByTagName('testcase'));
+    expect(cases.map((c) => c.getAttribute('classname'))).toEqual(['loadscope.thresholds', 'loadscope.regression', 'loadscope.regression']);
+    expect(cases[0]!.getAttribute('name')).toBe(`${HOSTILE.check} [${HOSTILE.server}x\ufffdy\ufffdz / ${HOSTILE.phase} / ${HOSTILE.endpoint}]`);
+    expect(cases[1]!.getAttribute('name')).toBe(summary().regression!.rules[0]!.rule.text);
+    // a failure per failed threshold and rule, none for the rule that passed
+    expect(cases.map((c) => c.getElementsByTagName('failure').length)).toEqual([1, 1, 0]);
+    expect(cases[1]!.getElementsByTagName('failure')[0]!.textContent).toContain(`${HOSTILE.server} / ${HOSTILE.phase} / ${HOSTILE.endpoint}`);
+    expect(cases[1]!.getElementsByTagName('failure')[0]!.textContent).toContain('changed x\ufffdy\ufffdz');
+    const suites = Array.from(doc.getElementsByTagName('testsuite'));
+    expect(suites.map((s) => [s.getAttribute('tests'), s.getAttribute('failures'), s.getAttribute('timestamp')])).toEqual([
+      ['1', '1', '2026-01-02T03:04:05'],
+      ['2', '1', '2026-01-02T03:04:05'],
+    ]);
+    const property = Array.from(doc.getElementsByTagName('property')).find((p) => p.getAttribute('name') === 'scenario');
+    expect(property?.getAttribute('value')).toBe(HOSTILE.scenario);
+  });
+
+  it('the schema check has teeth: a file without the suite\'s required parts is refused', async () => {
+    const xml = ciJunit(summary()).replace(/<properties>.*?<\/properties>/s, '');
+    expect((await junitSchemaErrors(xml)).join('\n')).toMatch(/properties/);
+  });
+});
