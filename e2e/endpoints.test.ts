@@ -16,6 +16,8 @@ const SCENARIO = {
   phases: [
     { name: 'load', executor: 'closed', users: 4, durationMs: 1500, requests: [{ name: 'quick one', path: '/sleep?ms=2' }, { name: 'slow one', path: '/sleep?ms=20' }] },
   ],
+  // a check on one endpoint: generous, so it passes on any machine
+  thresholds: [{ check: 'total.p99 < 600000', request: 'slow one' }],
 };
 
 const finished = () => page().locator('[data-testid="run-view"][data-phase="finished"]');
@@ -55,6 +57,9 @@ describe('results per endpoint in Chromium', () => {
     expect(Number(slow[5])).toBeGreaterThanOrEqual(20);
     expect(Number(quick[5])).toBeLessThan(Number(slow[5]));
 
+    // the threshold on one endpoint names it beside its phase
+    expect(await byTestId('threshold-request').allInnerTexts()).toEqual(['slow one']);
+
     // the latency chart: one line per server run, then one per endpoint, with a footnote saying where they come from
     const chart = byTestId('live-latency-chart');
     await until(() => chart.getAttribute('data-legend'), (l) => l !== null && !l.includes('quick one'), 'the chart per server run');
@@ -65,6 +70,17 @@ describe('results per endpoint in Chromium', () => {
     await shots(page(), 'endpoints-run-table');
     await byTestId('live-latency').scrollIntoViewIfNeeded();
     await shots(page(), 'endpoints-run-chart');
+  });
+
+  it("History's page of the run shows the same endpoint rows and splits its chart too", async () => {
+    await page().evaluate(`window.location.hash = '#/history/${runIds[0]}'`);
+    await byTestId('run-detail').waitFor({ timeout: 30_000 });
+    const rows = byTestId('run-detail').getByTestId('endpoint-row');
+    await until(() => rows.count(), (n) => n === 2, 'two endpoint rows on the run page');
+    expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-endpoint')))).toEqual(['quick one', 'slow one']);
+    const chart = byTestId('run-latency-chart');
+    await byTestId('run-detail').getByText('by endpoint', { exact: true }).click();
+    await until(() => chart.getAttribute('data-legend'), (l) => l === JSON.stringify(['quick one', 'slow one']), 'the run page chart per endpoint');
   });
 
   it('Compare of two such runs pairs each endpoint with its namesake', async () => {
