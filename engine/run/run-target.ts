@@ -103,6 +103,7 @@ export async function runTarget(ctx: TargetContext): Promise<TargetOutcome> {
     phase: (phase, histograms) => keep(() => store.savePhase(targetId, phase, histograms)),
     engineNote: (note) => keep(() => store.setEngineNote(runId, note)),
   };
+  // the generator sees its server run without the store, at run time as in its type
   const { store: _store, ...target } = ctx;
   let result: GeneratorResult;
   try {
