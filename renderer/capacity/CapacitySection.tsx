@@ -8,6 +8,7 @@ import { capacityCurveOption, uslOption, type CapacitySample, type CapacityStat 
 import { withTitle } from '../../contract/report/chart-options';
 import { DARK, LIGHT } from '../../contract/report/palette';
 import type { LiveWindow, RunSummary, ServerSample } from '../../contract/results';
+import { cellTitle } from '../../contract/cells';
 import { EChart } from '../charts/EChart';
 import { Panel, Segmented } from '../ui/widgets';
 
@@ -43,6 +44,11 @@ export function CapacitySection({ summary, windows, samples }: { summary: RunSum
   const curve = useMemo(() => (servers ? capacityCurveOption(servers, stat, DARK, sample) : null), [servers, stat, sample]);
   const usl = useMemo(() => (servers ? uslOption(servers, DARK) : null), [servers]);
   if (servers === null || servers.length === 0 || curve === null || usl === null) return null;
+  // a legend entry's hover names the server run in full (its matrix cell as key=value)
+  const fullNames = new Map(servers.map((s) => {
+    const t = summary.targets.find((x) => x.id === s.targetId);
+    return [s.name, t === undefined ? s.name : cellTitle(t.label, summary.cells, t.cellIndex)];
+  }));
   const steps = servers.reduce((n, s) => n + s.capacity.steps.length, 0);
   const load = OFFERED_LOAD[modeOf(servers)];
   const unit = OFFERED_UNIT[modeOf(servers)];
@@ -63,10 +69,10 @@ export function CapacitySection({ summary, windows, samples }: { summary: RunSum
             </>
           }
         >
-          <EChart option={curve} height={340} testId="capacity-curve-chart" points={steps} ariaLabel={`latency against ${load} per server`} png={{ title: `Latency (${sample} ${stat}) against ${load}`, option: () => withTitle(capacityCurveOption(servers, stat, LIGHT, sample), `Latency (${sample} ${stat}) against ${load}`, LIGHT) }} />
+          <EChart option={curve} height={340} testId="capacity-curve-chart" points={steps} fullNames={fullNames} ariaLabel={`latency against ${load} per server`} png={{ title: `Latency (${sample} ${stat}) against ${load}`, option: () => withTitle(capacityCurveOption(servers, stat, LIGHT, sample), `Latency (${sample} ${stat}) against ${load}`, LIGHT) }} />
         </Panel>
         <Panel className="span-2" title={<>Throughput against concurrency <span className="muted">measured steps and the Universal Scalability Law fitted to them (dashed)</span></>}>
-          <EChart option={usl} height={320} testId="capacity-usl-chart" points={steps} ariaLabel="throughput against concurrency with the USL fit" png={{ title: 'Throughput against concurrency, USL fit', option: () => withTitle(uslOption(servers, LIGHT), 'Throughput against concurrency, USL fit', LIGHT) }} />
+          <EChart option={usl} height={320} testId="capacity-usl-chart" points={steps} fullNames={fullNames} ariaLabel="throughput against concurrency with the USL fit" png={{ title: 'Throughput against concurrency, USL fit', option: () => withTitle(uslOption(servers, LIGHT), 'Throughput against concurrency, USL fit', LIGHT) }} />
           {poor.length > 0 && (
             <p className="muted small" data-testid="capacity-usl-poor">
               No curve for {poor.map((s) => `${s.name} (R² ${sig(s.capacity.usl!.r2)})`).join(', ')}: a fit below R² {USL_MIN_R2} predicts nothing, so its σ, κ and peak are greyed in the table.
