@@ -1,8 +1,9 @@
 import { LoadscopeError } from '../../contract/errors.js';
 import type { Scenario } from '../../contract/scenario.js';
+import { isFlow } from '../../contract/flow.js';
 import { hasPlaceholders, pathText, templateFields } from '../../contract/variables.js';
 
-// What a k6 script cannot carry yet: placeholders and data files run only on Loadscope's own driver.
+// What a k6 script cannot carry yet: placeholders, data files and flows run only on Loadscope's own driver.
 // export-k6 and --engine k6 refuse such a scenario before anything runs, naming the first field, so
 // a k6 run never sends fixed text where the scenario asked for varying values.
 
@@ -10,6 +11,8 @@ import { hasPlaceholders, pathText, templateFields } from '../../contract/variab
 export function k6Refusal(scenario: Scenario): string | null {
   if (scenario.data !== undefined && scenario.data.length > 0) return "data: k6 does not carry data files yet; run it on Loadscope's own driver";
   for (const [i, phase] of scenario.phases.entries()) {
+    // a flow's steps go in order per user and pass values on: weighted picks would be another load
+    if (isFlow(phase)) return `${pathText(['phases', i, 'flow'])}: k6 does not carry flows (journeys) yet; run it on Loadscope's own driver`;
     if (phase.data !== undefined) return `${pathText(['phases', i, 'data'])}: k6 does not carry data files yet; run it on Loadscope's own driver`;
     for (const [j, t] of phase.requests.entries()) {
       const field = templateFields(t).find((f) => hasPlaceholders(f.text));
