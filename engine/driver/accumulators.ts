@@ -1,4 +1,4 @@
-import { encodeIntoCompressedBase64 } from 'hdr-histogram-js';
+import { encodeIntoCompressedBase64, type Histogram } from 'hdr-histogram-js';
 import { ERROR_KINDS } from '../../contract/error-kinds.js';
 import { inLatencyHistograms, waitOf, type HistogramSet } from '../../contract/measurement.js';
 import type { ErrorCounts, PhaseResult, WindowLatency } from '../../contract/results.js';
@@ -69,6 +69,28 @@ export class PhaseAccumulator {
   }
 
   result(meta: PhaseMeta): { result: PhaseResult; histograms: HistogramSet } {
+    const { result, hdr } = this.measure(meta);
+    const encoded = (h: Histogram | null) => (h ? encodeIntoCompressedBase64(h) : null);
+    return {
+      result,
+      histograms: {
+        total: encodeIntoCompressedBase64(hdr.total),
+        wait: encoded(hdr.wait),
+        processing: encoded(hdr.processing),
+        serverWait: encoded(hdr.serverWait),
+        lag: encodeIntoCompressedBase64(hdr.lag),
+        ttfb: encoded(hdr.ttfb),
+        transfer: encoded(hdr.transfer),
+      },
+    };
+  }
+
+  /** The figures alone, without encoding the histograms (an endpoint's: only its phase's are stored). */
+  figures(meta: PhaseMeta): PhaseResult {
+    return this.measure(meta).result;
+  }
+
+  private measure(meta: PhaseMeta) {
     const { durationMs } = meta;
     const total = this.total.toHdr();
     const lag = this.lag.toHdr();
@@ -92,18 +114,7 @@ export class PhaseAccumulator {
       ttfb: ttfb ? latencyStats(ttfb, this.ttfb.max, this.ttfb.moments()) : null,
       transfer: transfer ? latencyStats(transfer, this.transfer.max, this.transfer.moments()) : null,
     };
-    return {
-      result,
-      histograms: {
-        total: encodeIntoCompressedBase64(total),
-        wait: wait ? encodeIntoCompressedBase64(wait) : null,
-        processing: processing ? encodeIntoCompressedBase64(processing) : null,
-        serverWait: serverWait ? encodeIntoCompressedBase64(serverWait) : null,
-        lag: encodeIntoCompressedBase64(lag),
-        ttfb: ttfb ? encodeIntoCompressedBase64(ttfb) : null,
-        transfer: transfer ? encodeIntoCompressedBase64(transfer) : null,
-      },
-    };
+    return { result, hdr: { total, wait, processing, serverWait, lag, ttfb, transfer } };
   }
 }
 

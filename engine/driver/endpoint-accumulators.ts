@@ -46,7 +46,7 @@ export class EndpointAccumulators {
   /** Every endpoint's result, in template order; the phase's own result stands for a single endpoint. */
   results(meta: PhaseMeta, phase: PhaseResult): EndpointResult[] {
     if (this.accs.length === 0) return this.names.length === 1 ? [endpointResult(this.names[0]!, 0, phase)] : [];
-    return this.accs.map((acc, i) => endpointResult(this.names[i]!, i, acc.result(meta).result));
+    return this.accs.map((acc, i) => endpointResult(this.names[i]!, i, acc.figures(meta)));
   }
 }
 

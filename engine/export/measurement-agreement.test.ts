@@ -107,6 +107,7 @@ function throughK6(rows: RequestRow[], runId: number) {
     status: r.status,
     procMs: r.serverProcUs === null ? null : r.serverProcUs / 1000,
     serverWaitMs: r.serverWaitUs === null ? null : r.serverWaitUs / 1000,
+    endpoint: null,
   }));
   const acc = new TargetAcc(0, 'k6');
   for (const r of requests) acc.add(r);

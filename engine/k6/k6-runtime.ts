@@ -2,7 +2,7 @@
 // it is kept as text. The generated part is `const PLAN = {...}` above it (see k6-script.ts).
 //
 // Per request it adds one `loadscope_total` point tagged with the outcome (ls_result: ok or an error
-// kind, classified as the native driver does) and the status, with the server's Server-Timing as
+// kind, classified as the native driver does), the status and the request's name, with the server's Server-Timing as
 // point metadata (st_wait, st_proc): one line per request in `--out json`, which is what
 // `loadscope import-k6` reads. The trends loadscope_wait / _proc / _server_wait are for k6's own
 // summary and thresholds, as are loadscope_requests (Counter), loadscope_error_count (Counter) and
@@ -93,7 +93,7 @@ export function runPhase() {
   const params = {
     headers: t.headers,
     timeout: String(p.timeoutMs) + 'ms',
-    tags: { name: t.path },
+    tags: { name: t.name },
     responseType: t.bodyIncludes === undefined ? 'none' : 'text',
   };
   if (t.status !== undefined) params.responseCallback = http.expectedStatuses(t.status);
@@ -112,7 +112,7 @@ export function runPhase() {
   const md = exec.vu.metrics.metadata;
   if (st.proc !== null) md.st_proc = String(st.proc);
   if (st.wait !== null) md.st_wait = String(st.wait);
-  total.add(totalMs, { ls_result: kind, status: String(res.status) });
+  total.add(totalMs, { ls_result: kind, status: String(res.status), name: t.name });
   delete md.st_proc;
   delete md.st_wait;
   requests.add(1);

@@ -63,8 +63,8 @@ describe('the k6 script generator', () => {
     ]);
     const plan = k6Plan(s, { ...opts, thresholds: { loadscope_total: ['p(99)<500'] } });
     expect(plan.phases[0]!.templates).toEqual([
-      { method: 'GET', path: '/a', headers: { Connection: 'close' }, body: undefined, status: 200, bodyIncludes: 'ok', upTo: 3 },
-      { method: 'POST', path: '/b', headers: { Connection: 'close' }, body: 'x', status: undefined, bodyIncludes: undefined, upTo: 4 },
+      { name: 'GET /a', method: 'GET', path: '/a', headers: { Connection: 'close' }, body: undefined, status: 200, bodyIncludes: 'ok', upTo: 3 },
+      { name: 'POST /b', method: 'POST', path: '/b', headers: { Connection: 'close' }, body: 'x', status: undefined, bodyIncludes: undefined, upTo: 4 },
     ]);
     expect(plan.thresholds).toEqual({ loadscope_total: ['p(99)<500'] });
     const text = k6Script(s, opts);

@@ -4,6 +4,7 @@ import { OUTSIDE_LOOPBACK } from './k6-block-list.js';
 import { commentLine, quoted, scriptJson } from './k6-literal.js';
 import { K6_RUNTIME } from './k6-runtime.js';
 import { phaseName, phaseThinkMs } from '../../contract/phase.js';
+import { templateName } from '../../contract/template-name.js';
 
 export interface K6ScriptOptions {
   /** the base URL the script targets unless LOADSCOPE_TARGET overrides it */
@@ -21,6 +22,8 @@ export interface K6ScriptOptions {
 }
 
 interface PlanTemplate {
+  /** the endpoint name, k6's `name` tag on its requests and points (import-k6 maps it back to endpoints) */
+  name: string;
   method: string;
   path: string;
   headers: Record<string, string>;
@@ -37,7 +40,7 @@ function templates(p: Phase): PlanTemplate[] {
     acc += r.weight;
     // keepAlive false: a connection per request. Go's client honours a request's `Connection: close`.
     const headers = p.keepAlive ? { ...r.headers } : { ...r.headers, Connection: 'close' };
-    return { method: r.method, path: r.path, headers, body: r.body, status: r.expect?.status, bodyIncludes: r.expect?.bodyIncludes, upTo: acc };
+    return { name: templateName(r), method: r.method, path: r.path, headers, body: r.body, status: r.expect?.status, bodyIncludes: r.expect?.bodyIncludes, upTo: acc };
   });
 }
 

@@ -3,12 +3,15 @@ import type { Scenario } from '../../contract/scenario.js';
 import { quoted } from './k6-literal.js';
 import { knownLengthMs } from './k6-plan.js';
 import { defaultPhaseName, isOpenLoop, phaseName } from '../../contract/phase.js';
+import { templateName } from '../../contract/template-name.js';
 
 // A scenario's thresholds as k6 thresholds, so an exported script gates a k6-operator run as
 // `loadscope run` would: `total.p99 < 250` on phase "steady" -> 'loadscope_total{phase:steady}': ['p(99)<250'].
 // Loadscope checks a threshold against each phase on its own, so one without a phase becomes one k6
 // threshold per phase (an untagged k6 threshold would judge all phases pooled). Every k6 form that is
 // not exactly Loadscope's quantity, and every check left out, gets a note in the script's header.
+// A threshold on one request (endpoint) becomes a submetric of its name too, on loadscope_total
+// only: the one metric the script tags with the request's name (k6-runtime.ts).
 
 const TRENDS: Record<string, string> = { total: 'loadscope_total', wait: 'loadscope_wait', processing: 'loadscope_proc', serverWait: 'loadscope_server_wait' };
 /** The script's per-request counters (k6-runtime.ts): a Counter of requests, a Counter and a Rate of errors. */
@@ -64,6 +67,15 @@ function mapCheck(c: ParsedCheck, phase: Phases[number], name: string): Mapped {
   }
 }
 
+/** The name tag of a threshold on one request, or why k6 cannot judge it. */
+function requestTag(mapped: Mapped, request: string, phase: string): { tag: string } | { skip: string } {
+  const where = `on request ${quoted(request)} of ${quoted(phase)}`;
+  if ('skip' in mapped || mapped.metric !== TRENDS.total) return { skip: `a check ${where} is exported only on total (the one metric the script tags with the request's name)` };
+  // k6 reads ',' ':' '}' and quotes in a tag list: such a name cannot be a submetric tag
+  if (!/^[\w./ -]+$/.test(request) || request !== request.trim()) return { skip: `a check ${where} is not exported: k6 cannot tag a submetric with that name` };
+  return { tag: `name:${request}` };
+}
+
 /**
  * k6 thresholds for one server's script, each on the submetric of its phase (tag `phase`, or
  * `phase_idx` where two phases share a name, or it has a character k6 reads in a tag list). `server` names the server as a threshold may: its label
@@ -83,12 +95,15 @@ export function k6Thresholds(scenario: Pick<Scenario, 'thresholds' | 'phases'>, 
     if (!parsed) continue;
     scenario.phases.forEach((phase, i) => {
       if (t.phase !== undefined && t.phase !== phase.name && t.phase !== defaultPhaseName(i)) return;
+      if (t.request !== undefined && !phase.requests.some((r) => templateName(r) === t.request)) return;
       const mapped = mapCheck(parsed, phase, names[i]!);
-      if ('skip' in mapped) {
-        out.notes.push(`${mapped.skip} (${quoted(t.check.trim())}; Loadscope checks it when the result is imported).`);
+      const request = t.request === undefined ? null : requestTag(mapped, t.request, names[i]!);
+      if ('skip' in mapped || (request !== null && 'skip' in request)) {
+        const why = 'skip' in mapped ? mapped.skip : (request as { skip: string }).skip;
+        out.notes.push(`${why} (${quoted(t.check.trim())}; Loadscope checks it when the result is imported).`);
         return;
       }
-      (out.thresholds[`${mapped.metric}{${tagOf(i)}}`] ??= []).push(mapped.expr);
+      (out.thresholds[`${mapped.metric}{${tagOf(i)}${request === null ? '' : `,${request.tag}`}}`] ??= []).push(mapped.expr);
       if (mapped.note) out.notes.push(`${mapped.note}.`);
     });
   }

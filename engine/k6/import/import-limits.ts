@@ -27,6 +27,8 @@ export const MAX_PHASE_INDEX = SCENARIO_LIMITS.phases - 1;
 /** Server runs and (server run, phase) pairs in one import: each holds its own histograms. */
 export const MAX_TARGETS = MAX_SERVER_RUNS;
 export const MAX_PHASE_RUNS = MAX_SERVER_RUNS;
+/** Endpoints (k6 `name` tags) of one phase with figures of their own; further names share one (k6-accumulator.ts). */
+export const MAX_ENDPOINTS = SCENARIO_LIMITS.templates;
 
 export const MIB = (bytes: number): string => (bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`);
 

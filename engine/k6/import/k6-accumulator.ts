@@ -1,6 +1,8 @@
 import type { PhaseResult } from '../../../contract/results.js';
 import { errorCode, type HistogramSet } from '../../../contract/measurement.js';
 import { PhaseAccumulator } from '../../driver/accumulators.js';
+import { EndpointAccumulators, phaseWithEndpoints } from '../../driver/endpoint-accumulators.js';
+import { MAX_ENDPOINTS } from './import-limits.js';
 import type { K6Dropped, K6Request, PhaseRef } from './k6-request.js';
 
 // Per server run (a cell and server), per phase: the native driver's phase accumulator
@@ -9,11 +11,19 @@ import type { K6Dropped, K6Request, PhaseRef } from './k6-request.js';
 // dropped iterations are requests never sent: counted, and as timeouts among the errors (the native
 // driver records arrivals still unsent at a deadline the same way), never in a latency histogram.
 // Lag (sent - intended) is not measured by k6, so its histogram stays empty.
+// Endpoints are k6's `name` tag (a Loadscope script tags each request with its name; k6's default is
+// the URL): each name gets the same accumulator as the phase. A foreign script's URLs with ids in
+// them would make an endpoint per id, so past MAX_ENDPOINTS names a phase's further names share one.
+
+/** The endpoint a phase's names past MAX_ENDPOINTS are counted under. */
+export const OTHER_ENDPOINT = `other names (over ${MAX_ENDPOINTS})`;
 
 const TIMEOUT = errorCode('timeout');
 
 export class PhaseAcc {
   readonly acc = new PhaseAccumulator();
+  readonly endpoints = new EndpointAccumulators();
+  private readonly endpointIdx = new Map<string, number>();
   firstStartUs = Infinity;
   lastEndUs = -Infinity;
 
@@ -35,7 +45,21 @@ export class PhaseAcc {
     const totalUs = r.totalMs * 1000;
     this.firstStartUs = Math.min(this.firstStartUs, r.endUs - totalUs);
     this.lastEndUs = Math.max(this.lastEndUs, r.endUs);
-    this.acc.record(errorCode(r.error), totalUs, r.procMs === null ? NaN : r.procMs * 1000, r.serverWaitMs === null ? NaN : r.serverWaitMs * 1000, NaN, NaN, NaN);
+    const code = errorCode(r.error);
+    const procUs = r.procMs === null ? NaN : r.procMs * 1000;
+    const serverWaitUs = r.serverWaitMs === null ? NaN : r.serverWaitMs * 1000;
+    this.acc.record(code, totalUs, procUs, serverWaitUs, NaN, NaN, NaN);
+    if (r.endpoint !== null) this.endpoints.at(this.endpoint(r.endpoint))?.record(code, totalUs, procUs, serverWaitUs, NaN, NaN, NaN);
+  }
+
+  /** The index of an endpoint by name (its request rows' templateIdx), added when new. */
+  endpoint(name: string): number {
+    let i = this.endpointIdx.get(name);
+    if (i === undefined) {
+      i = this.endpointIdx.size < MAX_ENDPOINTS ? this.endpoints.indexOf(name) : this.endpoints.indexOf(OTHER_ENDPOINT);
+      this.endpointIdx.set(name, i);
+    }
+    return i;
   }
 
   addDropped(d: K6Dropped): void {
@@ -45,7 +69,7 @@ export class PhaseAcc {
   result(index: number, executor: string, clients: number, t0Us: number): { result: PhaseResult; histograms: HistogramSet } {
     const start = Number.isFinite(this.firstStartUs) ? this.firstStartUs : t0Us;
     const durationMs = Number.isFinite(this.lastEndUs) ? Math.max(0, this.lastEndUs - start) / 1000 : 0;
-    return this.acc.result({ index, name: this.ref.name, executor, clients, startedMs: (start - t0Us) / 1000, durationMs });
+    return phaseWithEndpoints(this.acc, this.endpoints, { index, name: this.ref.name, executor, clients, startedMs: (start - t0Us) / 1000, durationMs });
   }
 }
 

@@ -21,6 +21,8 @@ export interface K6Request {
   status: number;
   procMs: number | null;
   serverWaitMs: number | null;
+  /** the endpoint: k6's `name` tag (a Loadscope script's request name; else the URL by k6's default), null without one */
+  endpoint: string | null;
 }
 
 export interface PhaseRef {
@@ -115,9 +117,10 @@ export function requestOfPoint(p: K6Point, file = 'k6 output'): K6Request | K6Dr
       status,
       procMs: checkedNum(where, 'metadata.st_proc (ms)', p.metadata.st_proc, 0, MAX_DURATION_MS, false),
       serverWaitMs: checkedNum(where, 'metadata.st_wait (ms)', p.metadata.st_wait, 0, MAX_DURATION_MS, false),
+      endpoint: name(where, 'tags.name', p.tags.name) ?? null,
     };
   }
-  return { source: 'http', ...whereOf(p.tags, where), endUs, totalMs, error: errorKindOfK6(p.tags), status, procMs: null, serverWaitMs: null };
+  return { source: 'http', ...whereOf(p.tags, where), endUs, totalMs, error: errorKindOfK6(p.tags), status, procMs: null, serverWaitMs: null, endpoint: name(where, 'tags.name', p.tags.name) ?? null };
 }
 
 export const isDropped = (r: K6Request | K6Dropped): r is K6Dropped => 'count' in r;

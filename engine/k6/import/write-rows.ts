@@ -58,7 +58,8 @@ export class TargetSink {
   }
 
   add(r: K6Request): void {
-    const phase = this.phaseIndex.get(this.acc.phase(r.phase).key) ?? 0;
+    const phaseAcc = this.acc.phase(r.phase);
+    const phase = this.phaseIndex.get(phaseAcc.key) ?? 0;
     const doneUs = r.endUs - this.t0Us;
     const sentUs = doneUs - r.totalMs * 1000;
     const code = errorCode(r.error);
@@ -76,6 +77,7 @@ export class TargetSink {
     b[o + COL.error] = code;
     b[o + COL.serverWaitUs] = r.serverWaitMs === null ? NaN : r.serverWaitMs * 1000;
     b[o + COL.serverProcUs] = procUs;
+    b[o + COL.templateIdx] = r.endpoint === null ? 0 : phaseAcc.endpoint(r.endpoint);
     if (++this.n === BATCH) this.flushRows();
 
     const w = Math.floor(doneUs / 1000 / this.windowMs);

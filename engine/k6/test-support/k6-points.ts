@@ -12,6 +12,8 @@ export interface FakeRequest {
   status?: number;
   proc?: number;
   wait?: number;
+  /** the request's name tag (the script's endpoint name) */
+  name?: string;
 }
 
 const BASE = Date.parse('2026-01-01T00:00:00Z');
@@ -27,7 +29,7 @@ export function requestLine(r: FakeRequest): string {
   return JSON.stringify({
     metric: 'loadscope_total',
     type: 'Point',
-    data: { time: time(r.endMs), value: r.totalMs, tags: { ...tags(r.phase, r.server ?? 'single'), ls_result: r.result ?? 'ok', status: String(r.status ?? 200) }, metadata },
+    data: { time: time(r.endMs), value: r.totalMs, tags: { ...tags(r.phase, r.server ?? 'single'), ls_result: r.result ?? 'ok', status: String(r.status ?? 200), ...(r.name !== undefined && { name: r.name }) }, metadata },
   });
 }
 

@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { phaseEndpoints } from '../../../contract/results.js';
+import { openStore, type Store } from '../../../db/store.js';
+import { requestLine } from '../test-support/k6-points.js';
+import { importK6Files } from './import-k6.js';
+import { OTHER_ENDPOINT } from './k6-accumulator.js';
+import { MAX_ENDPOINTS } from './import-limits.js';
+
+// k6's `name` tag is the endpoint (issue 26): a Loadscope script tags each request with its
+// template's name, a foreign script's requests carry k6's default (the URL) or the author's name.
+// An import splits each phase by it with the phase's own accumulator code, and every stored request
+// row records its endpoint's index.
+
+let dir: string;
+let store: Store;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'loadscope-k6-endpoints-'));
+  store = openStore(join(dir, 'runs.db'));
+});
+afterEach(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const file = (name: string, lines: string[]) => {
+  const path = join(dir, name);
+  writeFileSync(path, lines.join('\n') + '\n');
+  return path;
+};
+
+/** Stored request rows per endpoint name, through the rows' templateIdx and the phase's endpoints. */
+function rowsByEndpoint(runId: number): Record<string, number> {
+  const run = store.getRun(runId);
+  const names = new Map(run.targets.flatMap((t) => t.phases.flatMap((p) => phaseEndpoints(p).map((e) => [`${p.index} ${e.index}`, e.name] as const))));
+  const out: Record<string, number> = {};
+  for (const r of store.iterateRequests(runId)) {
+    const name = names.get(`${r.phaseIdx} ${r.templateIdx}`) ?? '?';
+    out[name] = (out[name] ?? 0) + 1;
+  }
+  return out;
+}
+
+describe('import-k6 endpoints', () => {
+  it("splits a phase by the requests' name tags: figures per endpoint, counts adding up, each row's endpoint stored", async () => {
+    const lines = [
+      ...[0, 1, 2].map((i) => requestLine({ endMs: 10 + i * 10, totalMs: 2, phase: 0, name: 'login', proc: 1 })),
+      ...[0, 1].map((i) => requestLine({ endMs: 15 + i * 10, totalMs: 40, phase: 0, name: 'GET /items/1', result: i === 0 ? 'http' : 'ok', status: i === 0 ? 500 : 200 })),
+      requestLine({ endMs: 100, totalMs: 5, phase: 1, name: 'GET /fib' }),
+    ];
+    const summary = await importK6Files(store, [file('named.json', lines)]);
+    const [p0, p1] = store.getRun(summary.runId).targets[0]!.phases;
+    expect(phaseEndpoints(p0!).map((e) => [e.name, e.index, e.count, e.ok])).toEqual([['login', 0, 3, 3], ['GET /items/1', 1, 2, 1]]);
+    const [login, items] = phaseEndpoints(p0!);
+    expect(login!.total.max).toBeCloseTo(2, 1);
+    expect(login!.processing!.count).toBe(3);
+    expect(items!.total.min).toBeCloseTo(40, 0);
+    expect(items!.errors.http).toBe(1);
+    expect(items!.processing).toBeNull();
+    expect(phaseEndpoints(p1!).map((e) => [e.name, e.count])).toEqual([['GET /fib', 1]]);
+    expect(rowsByEndpoint(summary.runId)).toEqual({ login: 3, 'GET /items/1': 2, 'GET /fib': 1 });
+  });
+
+  it(`a foreign script's URLs with ids in them: past ${MAX_ENDPOINTS} names a phase's further names share one endpoint`, async () => {
+    const n = MAX_ENDPOINTS + 44;
+    const point = (i: number) =>
+      JSON.stringify({ metric: 'http_req_duration', type: 'Point', data: { time: `2026-01-01T00:00:0${1 + (i % 5)}.5Z`, value: 3, tags: { scenario: 'default', status: '200', name: `http://127.0.0.1:8080/items/${i}` } } });
+    const summary = await importK6Files(store, [file('ids.json', Array.from({ length: n }, (_, i) => point(i)))]);
+    const phase = store.getRun(summary.runId).targets[0]!.phases[0]!;
+    const endpoints = phaseEndpoints(phase);
+    expect(endpoints).toHaveLength(MAX_ENDPOINTS + 1);
+    expect(endpoints[0]!.name).toBe('http://127.0.0.1:8080/items/0');
+    expect(endpoints.at(-1)).toMatchObject({ name: OTHER_ENDPOINT, count: 44 });
+    expect(endpoints.reduce((s, e) => s + e.count, 0)).toBe(phase.count);
+    expect(rowsByEndpoint(summary.runId)[OTHER_ENDPOINT]).toBe(44);
+  });
+});
