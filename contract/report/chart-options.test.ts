@@ -27,6 +27,7 @@ describe('chart options: screen and export agree', () => {
     cpu: (p: typeof DARK) => serverOption({ groups, metric: 'cpu' }, p),
     memory: (p: typeof DARK) => serverOption({ groups, metric: 'memory' }, p),
     bars: (p: typeof DARK) => meanBarsOption([{ label: 'single', wait: 1, processing: 2, total: 3 }], p),
+    barRows: (p: typeof DARK) => meanBarsOption([{ label: 'single', wait: 1, processing: 2, total: 3 }], p, 'rows'),
     curves: (p: typeof DARK) => percentileOption({ curves: [{ name: 'single', color: '#5b9dff', points: [[50, 1], [99, 4]] }], log: false }, p),
   };
   for (const [name, build] of Object.entries(builders)) {
@@ -44,5 +45,18 @@ describe('chart options: screen and export agree', () => {
     const bars = seriesOf(meanBarsOption([{ label: 'x', wait: 1, processing: 2, total: 3 }], LIGHT) as Opt);
     expect(bars.find((s) => s.name === 'wait')?.item).toBe(METRIC_COLORS.wait);
     expect(METRIC_COLORS.wait).toBe('#f0a03e');
+  });
+
+  it('mean bars in rows: a row per server run, its name on its own lines, not slanted, with room for its longest line', () => {
+    const bars = ['thread-per-request\ncores 1 · 10 req', 'thread-pool\ncores 1 · 10 req'].map((label) => ({ label, wait: 1, processing: 2, total: 3 }));
+    const rows = meanBarsOption(bars, DARK, 'rows') as { xAxis: { type?: string }; yAxis: { type?: string; inverse?: boolean; data?: string[]; axisLabel: { rotate?: number; width?: number } } };
+    expect(rows.yAxis.type).toBe('category');
+    expect(rows.yAxis.inverse, 'the first server run on top').toBe(true);
+    expect(rows.yAxis.data).toEqual(bars.map((b) => b.label));
+    expect(rows.yAxis.axisLabel.rotate).toBeUndefined();
+    // 'thread-per-request' is 18 characters: at 12 px about 134 px, so its width holds it
+    expect(rows.yAxis.axisLabel.width).toBeGreaterThanOrEqual(Math.ceil(18 * 12 * 0.62));
+    expect(rows.xAxis.type).toBe('value');
+    expect(seriesOf(rows as Opt)).toEqual(seriesOf(meanBarsOption(bars, DARK) as Opt));
   });
 });

@@ -20,6 +20,18 @@ describe('the timeline plan', () => {
     expect(quick.cells.map((c) => c.servers[0]!.phases[0]!.load)).not.toContain(full.cells[0]!.servers[0]!.phases[0]!.load);
   });
 
+  it("names each matrix cell short (contract/cells.ts), its key=value label kept for hover; '' for a scenario's only cell", () => {
+    const text = JSON.stringify(createScenario({
+      servers: [{ architecture: 'single', label: 'thread-pool' }],
+      phases: [{ executor: 'closed', users: 2, count: 10, requests: [{ path: '/' }] }],
+      matrix: { 'servers[*].cores': [1, 2], 'phases[0].count': [10, 20] },
+    }));
+    const plan = planOf(text, false);
+    expect(plan.cells.map((c) => c.name)).toEqual(['cores 1 · 10 req', 'cores 1 · 20 req', 'cores 2 · 10 req', 'cores 2 · 20 req']);
+    expect(plan.cells[3]!.label).toBe('servers[*].cores=2, phases[0].count=20');
+    expect(planOf(JSON.stringify(createScenario()), false).cells.map((c) => c.name)).toEqual(['']);
+  });
+
   it('places phases by offset or after the previous one, with expected requests and the load that drives them', () => {
     const text = JSON.stringify(createScenario({
       servers: [{ architecture: 'single' }, { architecture: 'cluster', label: 'c2' }],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, latencyTooltip, percentileTooltip } from './tooltip-html';
+import { escapeHtml, latencyTooltip, legendTooltip, meanBarsTooltip, percentileTooltip } from './tooltip-html';
 
 // Server labels come from scenario files; a tooltip must show them as text, never as markup.
 const hostile = '<img src=x onerror=alert(1)>&"\'';
@@ -21,5 +21,19 @@ describe('tooltip HTML', () => {
     const html = percentileTooltip([{ seriesName: `run 3 ${hostile}`, value: [99, 4] }], (x) => `p${x}`);
     expect(html).not.toContain('<img');
     expect(html.startsWith('percentile p99<br/>')).toBe(true);
+  });
+
+  it('a legend entry names its server run in full, as text', () => {
+    const full = new Map([['pool · cores 1', `pool: ${hostile}=1`]]);
+    expect(legendTooltip('pool · cores 1', full)).toBe('pool: &#60;img src=x onerror=alert(1)&#62;&#38;&#34;&#39;=1');
+    // a name without a full one (a percentile line, a metric) is itself
+    expect(legendTooltip(hostile, full)).toBe(escapeHtml(hostile));
+    expect(legendTooltip('p50', undefined)).toBe('p50');
+  });
+
+  it('mean bars tooltips head with the full name, escaped, then each time', () => {
+    const html = meanBarsTooltip([{ dataIndex: 1, marker: '<i></i>', seriesName: 'total', value: 12.25 }], (i) => (i === 1 ? `pool: ${hostile}` : 'other'));
+    expect(html).not.toContain('<img');
+    expect(html).toBe('<b>pool: &#60;img src=x onerror=alert(1)&#62;&#38;&#34;&#39;</b><br/><i></i> total: <b>12.3 ms</b>');
   });
 });
