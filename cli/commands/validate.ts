@@ -6,6 +6,8 @@ import {
   ScenarioInvalidError,
   summarizeScenario,
 } from '../../engine/scenario/index.js';
+import { readDataFiles } from '../../engine/scenario/data-files.js';
+import { dirname } from 'node:path';
 import { terminalSafeInline } from '../format/terminal-safe.js';
 
 interface ValidateOptions {
@@ -36,6 +38,8 @@ export function registerValidate(program: Command): void {
     .action((ref: string, opts: ValidateOptions) => {
       try {
         const loaded = loadScenario(ref, { quick: opts.quick, set: opts.set });
+        // as run reads them: beside the file (a built-in's folder), each {{data.<column>}} checked
+        readDataFiles(loaded.scenario, loaded.cells, dirname(loaded.path), loaded.source === 'builtin' ? `built-in scenario '${loaded.name}'` : loaded.path);
         if (opts.json) {
           const cells = loaded.cells.map(({ index, label, params }) => ({ index, label, params }));
           process.stdout.write(JSON.stringify({ ok: true, scenario: loaded.scenario, cells }, null, 2) + '\n');
