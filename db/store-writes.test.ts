@@ -11,73 +11,96 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from './store.js';
 import { newRun } from './test-support/factories.js';
 
-const storeFile = join(dirname(fileURLToPath(import.meta.url)), 'store.ts');
+const dbDir = dirname(fileURLToPath(import.meta.url));
+// The store, and the parts of it that hold its guard (as `write`).
+const GUARDED = ['store.ts', 'scenario-library.ts', 'baseline-store.ts'];
+const GUARD_CALLS = ['this.writing', 'this.write'];
 
-/** The names of prepareStatements' statements whose SQL writes. */
+const WRITE_SQL = /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i;
+
+/** The names statements that write are kept under: `x: db.prepare('INSERT ...')` and `this.x = db.prepare('UPDATE ...')`. */
 function writeStatements(source: ts.SourceFile): Set<string> {
   const names = new Set<string>();
+  const sqlOf = (node: ts.Expression): string | null => {
+    let call: ts.Expression = node;
+    while (ts.isCallExpression(call) && ts.isPropertyAccessExpression(call.expression) && call.expression.name.text !== 'prepare') call = call.expression.expression; // .pluck() and the like
+    if (!ts.isCallExpression(call) || !ts.isPropertyAccessExpression(call.expression) || call.expression.name.text !== 'prepare') return null;
+    const arg = call.arguments[0];
+    return arg && (ts.isStringLiteral(arg) || ts.isNoSubstitutionTemplateLiteral(arg) || ts.isTemplateExpression(arg)) ? arg.getText(source).slice(1) : null;
+  };
   const visit = (node: ts.Node): void => {
-    if (ts.isPropertyAssignment(node) && ts.isIdentifier(node.name)) {
-      const sql = node.initializer.getText(source);
-      if (/^db\.prepare(<[^(]*>)?\(\s*[`'"]\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i.test(sql)) names.add(node.name.text);
+    if (ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && WRITE_SQL.test(sqlOf(node.initializer) ?? '')) names.add(node.name.text);
+    if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isPropertyAccessExpression(node.left) && node.left.expression.kind === ts.SyntaxKind.ThisKeyword && WRITE_SQL.test(sqlOf(node.right) ?? '')) {
+      names.add(node.left.name.text);
     }
     ts.forEachChild(node, visit);
   };
-  const fn = source.statements.find((s): s is ts.FunctionDeclaration => ts.isFunctionDeclaration(s) && s.name?.text === 'prepareStatements');
-  if (fn) visit(fn);
+  visit(source);
   return names;
 }
 
-const isGuardCall = (node: ts.Node, source: ts.SourceFile): boolean => ts.isCallExpression(node) && node.expression.getText(source) === 'this.writing';
+const isGuardCall = (node: ts.Node, source: ts.SourceFile): boolean => ts.isCallExpression(node) && GUARD_CALLS.includes(node.expression.getText(source));
 
-/** What in the store class writes outside `this.writing(...)`, as "method: code". */
+/** What in a guarded class's methods writes outside its guard, as "Class.method: code". */
 export function unguardedWrites(text: string): string[] {
-  const source = ts.createSourceFile('store.ts', text, ts.ScriptTarget.Latest, true);
+  const source = ts.createSourceFile('file.ts', text, ts.ScriptTarget.Latest, true);
   const writes = writeStatements(source);
-  const cls = source.statements.find((s): s is ts.ClassDeclaration => ts.isClassDeclaration(s) && s.name?.text === 'SqliteStore');
   const found: string[] = [];
   const writesHere = (node: ts.Node): boolean => {
-    const code = node.getText(source);
-    if (ts.isPropertyAccessExpression(node)) return (node.expression.getText(source) === 'this.stmt' && writes.has(node.name.text)) || ['this.db.transaction', 'this.db.exec', 'this.writer.insert', 'this.thresholds.save'].includes(code);
-    return ts.isCallExpression(node) && node.expression.getText(source) === 'deleteDamagedRun';
+    if (ts.isCallExpression(node)) return node.expression.getText(source) === 'deleteDamagedRun';
+    if (!ts.isPropertyAccessExpression(node)) return false;
+    const on = node.expression.getText(source);
+    if ((on === 'this.stmt' || on === 'this') && writes.has(node.name.text)) return true;
+    return ['this.db.transaction', 'this.db.exec', 'this.writer.insert', 'this.thresholds.save'].includes(node.getText(source));
   };
-  for (const member of cls?.members ?? []) {
-    if (!ts.isMethodDeclaration(member) || member.name.getText(source) === 'writing') continue;
-    const visit = (node: ts.Node, guarded: boolean): void => {
-      if (!guarded && writesHere(node)) found.push(`${member.name.getText(source)}: ${node.getText(source)}`);
-      ts.forEachChild(node, (child) => visit(child, guarded || isGuardCall(node, source)));
-    };
-    visit(member, false);
-  }
-  // what the store hands out that writes is built with the guard
-  for (const member of cls?.members ?? []) {
-    if (!ts.isConstructorDeclaration(member)) continue;
-    member.body?.forEachChild(function visit(node): void {
-      if (ts.isNewExpression(node) && ['ScenarioLibrary', 'BaselineStore'].includes(node.expression.getText(source)) && !(node.arguments ?? []).some((a) => a.getText(source).includes('this.writing'))) {
-        found.push(`constructor: ${node.getText(source)}`);
+  for (const cls of source.statements.filter(ts.isClassDeclaration)) {
+    const name = cls.name?.text ?? 'class';
+    for (const member of cls.members) {
+      if (ts.isMethodDeclaration(member) && member.name.getText(source) !== 'writing') {
+        const visit = (node: ts.Node, guarded: boolean): void => {
+          if (!guarded && writesHere(node)) found.push(`${name}.${member.name.getText(source)}: ${node.getText(source)}`);
+          ts.forEachChild(node, (child) => visit(child, guarded || isGuardCall(node, source)));
+        };
+        visit(member, false);
       }
-      node.forEachChild(visit);
-    });
+      // what the store hands out that writes is built with the guard
+      if (ts.isConstructorDeclaration(member)) {
+        member.body?.forEachChild(function visit(node): void {
+          if (ts.isNewExpression(node) && ['ScenarioLibrary', 'BaselineStore'].includes(node.expression.getText(source)) && !(node.arguments ?? []).some((a) => a.getText(source).includes('this.writing'))) {
+            found.push(`${name}.constructor: ${node.getText(source)}`);
+          }
+          node.forEachChild(visit);
+        });
+      }
+    }
   }
   return found;
 }
 
 describe("the store's one write guard", () => {
-  it('runs every write statement, transaction and writing part of the store', () => {
-    const text = readFileSync(storeFile, 'utf8');
-    expect(writeStatements(ts.createSourceFile('store.ts', text, ts.ScriptTarget.Latest, true)).size).toBeGreaterThan(10);
-    expect(unguardedWrites(text)).toEqual([]);
+  it('runs every write statement, transaction and writing part of the store, the library and baselines', () => {
+    for (const file of GUARDED) {
+      const text = readFileSync(join(dbDir, file), 'utf8');
+      expect(writeStatements(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true)).size, file).toBeGreaterThan(1);
+      if (file === 'store.ts') expect([...writeStatements(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true))]).toEqual(expect.arrayContaining(['createRun', 'annotate', 'setGroup', 'savePhase', 'deleteRun']));
+      expect(unguardedWrites(text), file).toEqual([]);
+    }
   });
 
   it('the scan sees a write past the guard (planted)', () => {
-    const planted = `function prepareStatements(db) { return { a: db.prepare('UPDATE runs SET x = 1'), b: db.prepare('SELECT 1') }; }
+    const planted = `function prepareStatements(db) { return { a: db.prepare('UPDATE runs SET x = 1'), b: db.prepare('SELECT 1').pluck() }; }
 class SqliteStore {
   constructor(db) { this.library = new ScenarioLibrary(db); this.baselines = new BaselineStore(db, (a) => this.writing(a)); }
   ok() { this.writing(() => this.stmt.a.run()); this.stmt.b.get(); }
   bad() { this.stmt.a.run(); this.db.transaction(() => 1)(); }
   writing(action) { return action(); }
+}
+class Part {
+  constructor(db, write) { this.pin = db.prepare(\`INSERT OR REPLACE INTO t (a) VALUES (?)\`); this.read = db.prepare('SELECT a FROM t'); }
+  set() { this.write(() => this.pin.run(1)); return this.read.get(); }
+  unset() { return this.pin.run(2).changes; }
 }`;
-    expect(unguardedWrites(planted)).toEqual(['bad: this.stmt.a', 'bad: this.db.transaction', 'constructor: new ScenarioLibrary(db)']);
+    expect(unguardedWrites(planted)).toEqual(['SqliteStore.constructor: new ScenarioLibrary(db)', 'SqliteStore.bad: this.stmt.a', 'SqliteStore.bad: this.db.transaction', 'Part.unset: this.pin']);
   });
 
   describe('seen working', () => {
