@@ -42,7 +42,7 @@ function writeStatements(source: ts.SourceFile): Set<string> {
 const isGuardCall = (node: ts.Node, source: ts.SourceFile): boolean => ts.isCallExpression(node) && GUARD_CALLS.includes(node.expression.getText(source));
 
 /** What in a guarded class's methods writes outside its guard, as "Class.method: code". */
-export function unguardedWrites(text: string): string[] {
+function unguardedWrites(text: string): string[] {
   const source = ts.createSourceFile('file.ts', text, ts.ScriptTarget.Latest, true);
   const writes = writeStatements(source);
   const found: string[] = [];
