@@ -1,3 +1,4 @@
+import { parse as parseCsv } from 'csv-parse/sync';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pairedTable } from '../../contract/report/compare-report.js';
 import { phaseRows } from '../../contract/report/run-report.js';
@@ -37,12 +38,9 @@ function storeMatrixRun(): number {
   return runId;
 }
 
-/** A CSV without quoted commas as objects by header (the cells here are plain or quoted whole). */
+/** A CSV as objects by header (csv-parse: empty cells, quotes and the leading '#' comment lines as a reader takes them). */
 function parse(csv: string): Record<string, string>[] {
-  const split = (line: string) => [...line.matchAll(/"((?:[^"]|"")*)"|([^,]*)/g)].filter((m, i, all) => m.index !== all[i - 1]?.index || i === 0).map((m) => m[1]?.replace(/""/g, '"') ?? m[2] ?? '');
-  const [head, ...rows] = csv.trim().split(/\r?\n/);
-  const header = split(head!);
-  return rows.map((r) => Object.fromEntries(split(r).map((v, i) => [header[i]!, v])));
+  return parseCsv(csv, { columns: true, comment: '#' }) as Record<string, string>[];
 }
 
 describe('the cell column of a matrix run', () => {
