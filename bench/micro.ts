@@ -12,7 +12,7 @@
 //   timing      Server-Timing header parse
 //   histogram   FastHistogram.record (one value)
 //   rows        RowSink.write (one raw row, batch copy amortized)
-//   stats       PhaseStats.record (every histogram + the raw row)
+//   stats       PhaseStats.record (every histogram + the raw row; and in a phase of two endpoints)
 //
 // Every piece runs the engine's own exported code (no copies). H1Connection is driven without a
 // socket: a stand-in socket object takes the request bytes, and the response bytes are fed to its
@@ -262,6 +262,25 @@ function statsPiece(): Piece {
   };
 }
 
+/** The same with a phase of two endpoints: each request also goes to its endpoint's accumulator (issue 26). */
+function endpointStatsPiece(): Piece {
+  let acc = 0;
+  const stats = new PhaseStats(new RowSink(true, (batch, count) => (acc += batch[0]! + count)), ['login', 'GET /items/1']);
+  const r = new Rec();
+  return {
+    name: 'driver.stats.record-2-endpoints',
+    what: 'PhaseStats.record in a phase of two named requests: the phase, its endpoint, the window, the raw row',
+    run(n) {
+      acc = 0;
+      for (let i = 0; i < n; i++) {
+        r.template = i & 1;
+        stats.record(r, fillRecord(r, i), NO_ERROR);
+      }
+      return acc + stats.count;
+    },
+  };
+}
+
 function pointPiece(): Piece {
   const rows = rowBatch(N);
   return {
@@ -343,7 +362,7 @@ const dir = mkdtempSync(join(tmpdir(), 'loadscope-micro-'));
 const figures: Figure[] = [];
 try {
   const store = storePiece(dir);
-  const pieces: Piece[] = [clockPiece(), arrivalPiece(), queuePiece(), h1Piece(), timingPiece(), histogramPiece(), rowsPiece(), statsPiece(), pointPiece(), store];
+  const pieces: Piece[] = [clockPiece(), arrivalPiece(), queuePiece(), h1Piece(), timingPiece(), histogramPiece(), rowsPiece(), statsPiece(), endpointStatsPiece(), pointPiece(), store];
   const chosen = pieces.filter((p) => FILTERS.length === 0 || FILTERS.some((f) => p.name.includes(f)));
   console.log(`micro: the per-request hot path, ${ROUNDS} rounds of ~${ROUND_MS} ms per piece after ${WARM_MS} ms warm-up${SHORT ? ' (--short)' : ''}; median ns/op [min-max of rounds]`);
   try {
