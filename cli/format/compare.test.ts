@@ -59,6 +59,14 @@ describe('compare output with endpoints (issue 26)', () => {
     expect(search.split('\n').find((l) => l.startsWith('total mean (ms)'))).toMatch(/30\.0+.*90\.0+.*x3\.00\*/);
   });
 
+  it('an endpoint named with a line break and an escape keeps its heading on one line, the controls shown', () => {
+    const hostile = '\u001b[2Jlogin\nsingle / steady / endpoint fake';
+    const runs = [run(1, phaseResult(0, { name: 'steady', endpoints: [endpoint(0, hostile, 5), endpoint(1, 'search', 30)] })), run(2, phaseResult(0, { name: 'steady', endpoints: [endpoint(0, hostile, 5), endpoint(1, 'search', 30)] }))];
+    const lines = formatCompare({ runs, histograms: [], differences: [], intervals: [] }).split('\n');
+    expect(lines.filter((l) => l.startsWith('single / steady / endpoint'))).toEqual(['single / steady / endpoint \\u001b[2Jlogin\\u000asingle / steady / endpoint fake', 'single / steady / endpoint search']);
+    expect(lines.some((l) => l.includes('\u001b'))).toBe(false);
+  });
+
   it('--json names each pair\'s endpoint (null for the phase)', () => {
     const pairs = compareJson(both).pairs;
     expect(pairs.map((p) => [p.phase, p.endpoint])).toEqual([['steady', null], ['steady', 'login'], ['steady', 'search']]);

@@ -2,6 +2,7 @@ import type { CompareResult } from '../../contract/api.js';
 import { beyondNoise, COMPARE_METRICS, intervalKey, pairPhases, type RatioInterval } from '../../contract/compare.js';
 import { glossaryLines } from '../../contract/measurement.js';
 import { fmtMs, fmtNum, textTable } from './table.js';
+import { terminalSafeInline } from './terminal-safe.js';
 
 // `loadscope compare`: the same pairing and intervals as the UI's Compare view (contract/compare.ts).
 
@@ -31,8 +32,8 @@ export function formatCompare(result: CompareResult): string {
         }),
       ];
     });
-    // an endpoint pair is named by its endpoint after its phase
-    return `${pair.endpoint === null ? pair.key : `${pair.server} / ${pair.phase} / endpoint ${pair.endpoint}`}\n${textTable(header, rows)}`;
+    // an endpoint pair is named by its endpoint after its phase; a name's line break cannot start a line of its own
+    return `${terminalSafeInline(pair.endpoint === null ? pair.key : `${pair.server} / ${pair.phase} / endpoint ${pair.endpoint}`)}\n${textTable(header, rows)}`;
   });
   const heads = runs.map((r) => `run ${r.id}: ${r.title} (${r.scenarioName}${r.quick ? ', quick' : ''}), ${r.status}, ${r.createdAt}`);
   const warnings = result.differences.map((d) => `warning: the scenarios differ: ${d}`);
