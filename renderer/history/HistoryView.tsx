@@ -7,6 +7,7 @@ import { RunDetail } from './RunDetail';
 import { RunTable } from './RunTable';
 import { ImportK6Button } from '../k6/ImportK6Button';
 import { useRunList } from './useRunList';
+import { BaselinePin, usePinnedBaselines } from './BaselinePin';
 import { DEFAULT_SORT, nextSort, sortRuns, type RunSort } from './run-sort';
 
 export interface HistoryViewProps {
@@ -27,6 +28,7 @@ export function HistoryView({ runId, open, compare, openScenario, runAgain }: Hi
   const [sort, setSort] = useState<RunSort>(DEFAULT_SORT);
   const { runs, error: listError, reload } = useRunList(text, status);
   const sorted = useMemo(() => (runs === null ? [] : sortRuns(runs, sort)), [runs, sort]);
+  const baselines = usePinnedBaselines();
 
   if (runId !== null) return <RunDetail key={runId} runId={runId} back={() => open(null)} compareWith={(id) => compare([id])} openScenario={openScenario} runAgain={runAgain} />;
 
@@ -74,11 +76,11 @@ export function HistoryView({ runId, open, compare, openScenario, runAgain }: Hi
           Compare {selected.length > 0 ? `${selected.length} runs` : 'selected'}
         </button>
       </div>
-      <ErrorBox message={listError ?? error} onDismiss={error !== null ? () => setError(null) : undefined} />
+      <ErrorBox message={listError ?? error ?? baselines.error} onDismiss={error !== null ? () => setError(null) : undefined} />
       {runs !== null && runs.length === 0 ? (
         <Empty>{text !== '' || status !== '' ? 'No run matches this filter.' : 'No runs stored yet. Start one from the Run view.'}</Empty>
       ) : (
-        <RunTable runs={sorted} selected={selected} toggle={toggle} open={(id) => open(id)} remove={remove} runAgain={runAgain} renamed={reload} sort={sort} sortBy={(key) => setSort((s) => nextSort(s, key))} />
+        <RunTable runs={sorted} selected={selected} toggle={toggle} open={(id) => open(id)} remove={remove} runAgain={runAgain} renamed={reload} pinFor={(r) => <BaselinePin run={r} baselines={baselines} look="row" onError={setError} />} sort={sort} sortBy={(key) => setSort((s) => nextSort(s, key))} />
       )}
     </div>
   );

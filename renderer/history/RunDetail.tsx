@@ -6,6 +6,7 @@ import { RunResults } from '../run/RunResults';
 import { useStoredRun } from '../run/useRunSummary';
 import { Empty, ErrorBox } from '../ui/widgets';
 import { RunAnnotation, type Annotation } from './RunAnnotation';
+import { BaselinePin, usePinnedBaselines } from './BaselinePin';
 
 /** A stored run, shown as the Run view shows a run that just ended. */
 export interface RunDetailProps {
@@ -25,6 +26,8 @@ export function RunDetail({ runId, back, compareWith, openScenario, runAgain }: 
   const [saved, setSaved] = useState<Annotation | null>(null);
   const annotation = saved ?? { name: run?.summary.name ?? null, note: run?.summary.note ?? null };
   // the results header shows the run's own name, when it has one, in place of the scenario title
+  const baselines = usePinnedBaselines();
+  const [pinError, setPinError] = useState<string | null>(null);
   const shown = useMemo(() => (run === null ? null : { ...run.summary, title: annotation.name ?? run.summary.title }), [run, annotation.name]);
   return (
     <div className="view detail-view" data-testid="run-detail">
@@ -33,6 +36,7 @@ export function RunDetail({ runId, back, compareWith, openScenario, runAgain }: 
           ← History
         </button>
         <span className="spacer" />
+        {run !== null && <BaselinePin run={run.summary} baselines={baselines} look="page" onError={setPinError} />}
         <button type="button" className="btn" onClick={() => openScenario(runId)} data-testid="open-run-scenario">
           Open its scenario
         </button>
@@ -43,7 +47,7 @@ export function RunDetail({ runId, back, compareWith, openScenario, runAgain }: 
           Compare with…
         </button>
       </div>
-      <ErrorBox message={error} />
+      <ErrorBox message={error ?? pinError ?? baselines.error} onDismiss={pinError !== null ? () => setPinError(null) : undefined} />
       {run === null && error === null && <Empty>Loading run #{runId}…</Empty>}
       {run !== null && series !== null && shown !== null && (
         <>

@@ -16,6 +16,8 @@ export interface RunTableProps {
   sortBy: (key: SortKey) => void;
   /** a run was renamed in its row */
   renamed: () => void;
+  /** the baseline pin of a run's row (issue 27) */
+  pinFor?: (run: RunListItem) => ReactNode;
 }
 
 /** The listed runs of a group of repeated runs, in their order. */
@@ -42,7 +44,7 @@ function SortHead({ k, sort, sortBy, className, children }: { k: SortKey; sort: 
 }
 
 /** The run list; deleting asks for a confirmation in the row itself. */
-export function RunTable({ runs, selected, toggle, open, remove, runAgain, sort, sortBy, renamed }: RunTableProps) {
+export function RunTable({ runs, selected, toggle, open, remove, runAgain, sort, sortBy, renamed, pinFor }: RunTableProps) {
   const [confirming, setConfirming] = useState<number | null>(null);
   const [renaming, setRenaming] = useState<number | null>(null);
   const head = { sort, sortBy };
@@ -92,6 +94,7 @@ export function RunTable({ runs, selected, toggle, open, remove, runAgain, sort,
                     <button type="button" className="btn-link small rename-link" onClick={() => setRenaming(r.id)} aria-label={`rename run ${r.id}`} title="rename this run" data-testid="rename-row">
                       ✎
                     </button>
+                    {pinFor?.(r)}
                   </span>
                 )}
                 <div className="muted small">
