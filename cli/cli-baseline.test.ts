@@ -121,4 +121,19 @@ describe('baselines and regression rules through the CLI', () => {
     expect(cli(['baseline', 'clear', 'ci-gate']).stdout).toBe('1 baseline cleared (ci-gate)\n');
     expect(cli(['baseline', 'show', '--json']).stdout.trim()).toBe('[]');
   }, 300_000);
+
+  it('a repeated group pinned as the baseline stands for all its runs: between-run intervals, and --baseline RUN picks a run outright', () => {
+    const group = JSON.parse(cli(['run', file, '--repeat', '2', '--json']).stdout) as { group: { runIds: number[] } };
+    const [first, second] = group.group.runIds as [number, number];
+    expect(cli(['baseline', 'set', String(second)]).stdout).toBe(`run ${second} (with its group: runs ${first}, ${second}) is the baseline of ci-gate (full)\n`);
+    const judged = runJson(['--baseline', '--fail-on', 'total.p50 > +50%'], 0);
+    expect(judged.regression!.baselineRunIds).toEqual([first, second]);
+    const check = judged.regression!.rules[0]!.checks[0]! as JsonRule['checks'][number] & { noise: string };
+    expect(check.noise).toBe('between runs');
+    expect(check.interval).not.toBeNull();
+    // an explicit run: that run (and its group), whatever is pinned
+    const explicit = runJson(['--baseline', String(judged.runId), '--fail-on', 'total.p50 > +50%'], 0);
+    expect(explicit.regression!.baselineRunIds).toEqual([judged.runId]);
+    expect(cli(['run', file, '--baseline', '999999']).stderr).toMatch(/run 999999/);
+  }, 300_000);
 });
