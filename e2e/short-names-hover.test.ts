@@ -116,9 +116,15 @@ describe('short names with the full one on hover, in Chromium', () => {
     await byTestId('run-results').waitFor({ timeout: 30_000 });
     const stored = byTestId('run-latency-chart');
     await until(async () => JSON.parse((await stored.getAttribute('data-legend')) ?? '[]') as string[], (l) => l.length === 8, 'eight server runs on the stored chart');
-    const said = await hoverLegend(stored);
-    expect(TITLES, `stored legend hover said "${said}"`).toContain(said);
-    await page().screenshot({ path: `${SHOTS}/legend-tooltip-stored-1440.png` });
+    for (const width of [1440, 1024]) {
+      await page().setViewportSize({ width, height: 900 });
+      await page().evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+      const said = await hoverLegend(stored);
+      expect(TITLES, `stored legend hover at ${width} px said "${said}"`).toContain(said);
+      await page().screenshot({ path: `${SHOTS}/legend-tooltip-stored-${width}.png` });
+      await page().mouse.move(0, 0);
+    }
+    await page().setViewportSize({ width: 1440, height: 900 });
     const scatter = byTestId('scatter-chart');
     await until(async () => Number((await scatter.getAttribute('data-points')) ?? 0), (n) => n > 0, 'the scatter drawn');
     const scatterSaid = await hoverLegend(scatter);
