@@ -5,6 +5,7 @@ import { parseRegressionRule, type RegressionResult } from '../contract/regressi
 import type { ThresholdResult } from '../contract/thresholds.js';
 import { ciJunit } from './format/ci-junit.js';
 import { ciMarkdown, type CiSummary } from './format/ci-markdown.js';
+import { formatRegression } from './format/regression.js';
 import { junitSchemaErrors } from './test-support/junit-schema.js';
 
 // The files CI posts (--markdown, --junit) treat every user string as data: scenario, server, phase
@@ -86,6 +87,19 @@ describe('--markdown: user strings stay text', () => {
     expect(heading.children!.map((c) => c.type)).toEqual(['text']);
     expect(heading.content).not.toMatch(/<img/);
     expect(heading.children![0]!.content).toContain(HOSTILE.scenario.replace('@', '@\u200b'));
+  });
+});
+
+describe('the terminal: user strings cannot drive it', () => {
+  it('a rule, server or phase with ESC, CR or a bidi control prints them as \\uXXXX, in the table and in the notes', () => {
+    const s = summary();
+    const check = s.regression!.rules[0]!.checks[0]!;
+    const evil = { ...s.regression!, rules: [{ ...s.regression!.rules[0]!, checks: [{ ...check, server: 'srv\u001b]0;owned\u0007', phase: 'p\rhidden\u202e' }] }] };
+    const out = formatRegression(evil);
+    expect(out).not.toMatch(/[\u001b\u0007\r\u202e]/);
+    expect(out).toContain('srv\\u001b]0;owned\\u0007 / p\\u000dhidden\\u202e');
+    // the note under the table names the place too
+    expect(out.split('\n').filter((l) => l.includes('owned')).length).toBeGreaterThanOrEqual(2);
   });
 });
 

@@ -1,5 +1,6 @@
 import { ruleUnit, type RegressionResult, type RegressionRule, type RuleCheck } from '../../contract/regression-rules.js';
 import { fmtMs, fmtNum, textTable } from './table.js';
+import { terminalSafeInline } from './terminal-safe.js';
 
 // A regression verdict as the terminal, --json, --markdown and --junit show it: one wording of a
 // rule's values and change, so the four cannot disagree.
@@ -52,8 +53,9 @@ export function formatRegression(result: RegressionResult): string {
   }
   const failed = result.rules.filter((r) => r.verdict === 'fail');
   const head = `Regression rules (${sidesText(result)}): ${failed.length === 0 ? 'all passed' : `${failed.length} of ${result.rules.length} failed`}`;
-  const notes = result.rules.flatMap((r) => r.checks.filter((c) => c.verdict !== 'pass').map((c) => `  ${r.rule.text} at ${checkPlace(c)}: ${c.why}`));
-  const noneJudged = result.rules.filter((r) => r.verdict === 'fail' && !r.checks.some((c) => c.verdict === 'fail')).map((r) => `  ${r.rule.text}: ${r.why}`);
+  // user strings (rules, server, phase and endpoint names) reach the terminal as text (cli/format/terminal-safe.ts)
+  const notes = result.rules.flatMap((r) => r.checks.filter((c) => c.verdict !== 'pass').map((c) => `  ${terminalSafeInline(`${r.rule.text} at ${checkPlace(c)}: ${c.why}`)}`));
+  const noneJudged = result.rules.filter((r) => r.verdict === 'fail' && !r.checks.some((c) => c.verdict === 'fail')).map((r) => `  ${terminalSafeInline(`${r.rule.text}: ${r.why}`)}`);
   return [head, textTable(['rule', 'server / phase', 'baseline', 'now', 'change', '95 % interval', 'verdict'], rows), ...notes, ...noneJudged,
     'A rule fails only when the change is beyond its margin and beyond the noise (its 95 % interval lies wholly past the margin).'].join('\n');
 }

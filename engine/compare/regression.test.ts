@@ -102,6 +102,28 @@ describe('regression rules against a baseline', () => {
     expect(r.rules[0]!.verdict).toBe('fail');
   });
 
+  it('endpoint= judges one endpoint of a split phase, its interval from that endpoint\'s rows only', async () => {
+    const scenario = createScenario({
+      name: 'regression-endpoints',
+      servers: [{ architecture: 'single' }],
+      phases: [{ executor: 'closed', name: 'steady', users: 4, durationMs: 2500, requests: [{ path: '/sleep?ms=5', name: 'fast' }, { path: '/sleep?ms=30', name: 'slow' }] }],
+    });
+    const { runId } = await temp.engine.handlers['runs:start']({ scenario: { text: JSON.stringify(scenario) }, quick: false, set: {} });
+    await temp.engine.waitForRun(runId);
+    const { store } = temp.engine;
+    const e: Stored = { run: store.getRun(runId), windows: store.getWindows(runId).windows, rows: (targetId) => store.getRequests(runId, targetId, ROWS_PER_TARGET).points };
+    const r = judge(['total.p50 > +50% endpoint=slow', 'total.p50 > +50%', 'throughput < -20% endpoint=fast'], e, e);
+    expect(r.rules[0]!.checks.map((c) => [c.phase, c.endpoint, c.verdict])).toEqual([['steady', 'slow', 'pass']]);
+    // the slow endpoint's own figure: at least its 30 ms timer, above the phase's
+    expect(r.rules[0]!.checks[0]!.baseline).toBeGreaterThanOrEqual(30);
+    expect(r.rules[0]!.checks[0]!.interval).not.toBeNull();
+    // without endpoint=, the phase as a whole
+    expect(r.rules[1]!.checks.map((c) => c.endpoint)).toEqual([null]);
+    // an endpoint has no windows of its own: its throughput is not judged, and with nothing judged the rule fails
+    expect(r.rules[2]!.checks[0]).toMatchObject({ endpoint: 'fast', verdict: 'unjudged' });
+    expect(r.rules[2]!.verdict).toBe('fail');
+  }, 120_000);
+
   it('a repeated group on either side: between-run intervals (Student\'s t) over its runs', () => {
     const b = slowed(a);
     const group = (s: Stored, k: number, f: number): RunSummary => ({ ...s.run, id: s.run.id + k, targets: s.run.targets.map((t) => ({ ...t, phases: t.phases.map((p) => ({ ...p, total: { ...p.total, p50: p.total.p50 * f } })) })) });
