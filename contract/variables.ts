@@ -182,11 +182,6 @@ export function usesVariables(s: VariablesInput): boolean {
   return (s.data ?? []).length > 0 || s.phases.some((p) => p.data !== undefined || p.requests.some((t) => templateFields(t).some((f) => hasPlaceholders(f.text))));
 }
 
-/** A JSON path as text: phases[0].requests[1].headers.Authorization. */
-export function pathText(path: readonly (string | number)[]): string {
-  return path.map((k, i) => (typeof k === 'number' ? `[${k}]` : /^[A-Za-z_$][\w$]*$/.test(k) ? `${i === 0 ? '' : '.'}${k}` : `[${JSON.stringify(k)}]`)).join('');
-}
-
 /** A data file as read (engine/scenario/data-files.ts): its columns and rows of text, in file order. */
 export interface DataSet {
   name: string;

@@ -1,7 +1,8 @@
 import { LoadscopeError } from '../../contract/errors.js';
 import type { Scenario } from '../../contract/scenario.js';
 import { isFlow } from '../../contract/flow.js';
-import { hasPlaceholders, pathText, templateFields } from '../../contract/variables.js';
+import { hasPlaceholders, templateFields } from '../../contract/variables.js';
+import { formatPath as pathText } from '../scenario/param-path.js';
 
 // What a k6 script cannot carry yet: placeholders, data files and flows run only on Loadscope's own driver.
 // export-k6 and --engine k6 refuse such a scenario before anything runs, naming the first field, so

@@ -2,7 +2,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { DataFile, Scenario, ScenarioIssue } from '../../contract/scenario.js';
-import { pathText, variableIssues, type DataSet } from '../../contract/variables.js';
+import { variableIssues, type DataSet } from '../../contract/variables.js';
+import { formatPath } from './param-path.js';
 import { ScenarioInvalidError } from './errors.js';
 
 // A scenario's data files (its `data` list), read once at the run's start: CSV through csv-parse,
@@ -100,7 +101,7 @@ export function readDataFiles(scenario: Scenario, cells: readonly { scenario: Sc
     const seen = new Set<string>();
     for (const cell of cells) {
       for (const issue of variableIssues(cell.scenario, (name) => columns.get(name) ?? null)) {
-        const path = pathText(issue.path);
+        const path = formatPath(issue.path);
         if (!seen.has(`${path} ${issue.message}`)) issues.push({ path, message: issue.message });
         seen.add(`${path} ${issue.message}`);
       }
