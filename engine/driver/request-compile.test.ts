@@ -42,6 +42,11 @@ describe('request-compile', () => {
     expect(prebuilt!.bytes.toString()).toMatch(/content-length: 21\r\n\r\n\{\{not a placeholder\}\}$/);
   });
 
+  it('a lone surrogate in a value (an extracted "\\ud800") is sent as U+FFFD in the path, not thrown', () => {
+    const r = new VariableRequest({ method: 'GET', path: '/{{vars.v}}', headers: {} }, 'h', []);
+    expect(r.build(inputs(null, new Map([['v', 'a\ud800b\u{1f600}']]))).toString()).toBe('GET /a%EF%BF%BDb%F0%9F%98%80 HTTP/1.1\r\nhost: h\r\n\r\n');
+  });
+
   it('randomInt stays within its range and follows the seed', () => {
     const r = new VariableRequest({ method: 'GET', path: '/{{randomInt -2 2}}', headers: {} }, null, []);
     const draw = (seed: number) => Array.from({ length: 200 }, () => Number(r.parts({ ...inputs(null), prng: prngs.get(seed)! }).path.slice(1)));
