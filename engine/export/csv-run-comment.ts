@@ -8,13 +8,16 @@ import { csvText } from './csv-cell.js';
 // (quoted, formula-neutralised), and a line break never ends a comment early, so a note cannot add
 // a data row; a spreadsheet without the option shows them as two-cell rows.
 
-/** The comment lines naming the run; none for a run without a name or note. */
-export function runCommentLines(run: Pick<RunSummary, 'name' | 'note'>): string[] {
+/**
+ * The comment lines naming the run; none for a run without a name or note. `key` names the run in
+ * them: "run" in a run's own CSVs, "run_12" in a comparison's (its value columns are run_12, ...).
+ */
+export function runCommentLines(run: Pick<RunSummary, 'name' | 'note'>, key = 'run'): string[] {
   const lines: string[] = [];
   const name = (run.name ?? '').replace(/[\r\n\u2028\u2029]+/g, ' ').trim();
-  if (name !== '') lines.push(`#run_name,${csvText(name)}`);
+  if (name !== '') lines.push(`#${key}_name,${csvText(name)}`);
   for (const line of (run.note ?? '').split(/\r\n|[\r\n\u2028\u2029]/)) {
-    if (line.trim() !== '') lines.push(`#run_note,${csvText(line)}`);
+    if (line.trim() !== '') lines.push(`#${key}_note,${csvText(line)}`);
   }
   return lines;
 }

@@ -39,7 +39,10 @@ export async function compareExport(store: Store, runIds: readonly number[], for
   const { intervals, differences } = compareData(store, runIds);
   const report = buildCompareReport({ runs: runIds.map((id) => reportInput(store, id)), intervals, differences }, LIGHT);
   const base = `loadscope-compare-${runIds.join('-')}`;
-  if (format === 'csv') return { fileName: `${base}.csv`, mimeType: 'text/csv', bytes: Buffer.from(compareCsv(runIds.map((id) => ({ id })), report.pairs)) };
+  if (format === 'csv') {
+    const named = report.runs.flatMap((r) => runCommentLines(r, `run_${r.runId}`)).map((l) => l + CSV_EOL).join('');
+    return { fileName: `${base}.csv`, mimeType: 'text/csv', bytes: Buffer.from(named + compareCsv(runIds.map((id) => ({ id })), report.pairs)) };
+  }
   return { fileName: `${base}.html`, mimeType: 'text/html', bytes: Buffer.from(compareHtml(report)) };
 }
 

@@ -4,7 +4,7 @@ import { LIGHT } from '../../contract/report/palette.js';
 import { buildRunReport } from '../../contract/report/run-report.js';
 import { openStore, type Store } from '../../db/store.js';
 import { histograms, newRun, phaseResult, requestBatch, tempDir } from '../../db/test-support/factories.js';
-import { runExport } from './export-run.js';
+import { compareExport, runExport } from './export-run.js';
 import { runSummaryPng, type DrawnText } from './png.js';
 import { reportInput } from './report-data.js';
 
@@ -76,6 +76,19 @@ describe("a run's name and note in its exports", () => {
     }
     // no comment line for a run without a name or note
     expect((await text(storedRun(false), 'csv')).startsWith('run_id,')).toBe(true);
+  });
+
+  it("compare CSV: each named run's comment lines by its column's name, then the paired table", async () => {
+    const a = storedRun(false);
+    const b = storedRun(true);
+    const csv = (await compareExport(store, [a, b], 'csv')).bytes.toString('utf8');
+    const records = parse(csv, { relax_column_count: true }) as string[][];
+    expect(records.slice(0, 4).map((r) => r[0])).toEqual([`#run_${b}_name`, `#run_${b}_note`, `#run_${b}_note`, `#run_${b}_note`]);
+    expect(records[0]![1]).toBe(NAME);
+    expect(records[4]!.slice(0, 3)).toEqual(['server', 'cell', 'phase']);
+    expect(records[4]).toContain(`run_${b}`);
+    const rows = parse(csv, { comment: '#', columns: true }) as Record<string, string>[];
+    expect(rows.length).toBeGreaterThan(0);
   });
 
   it('PNG: the name in the drawn title, the note lines under the subtitle', async () => {
