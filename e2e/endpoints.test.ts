@@ -45,6 +45,7 @@ describe('results per endpoint in Chromium', () => {
     const rows = table.getByTestId('endpoint-row');
     await until(() => rows.count(), (n) => n === 2, 'two endpoint rows under the phase');
     expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-endpoint')))).toEqual(['quick one', 'slow one']);
+    expect(await table.locator('.panel-head h3').innerText()).toMatch(/^Per server, per phase, per endpoint/);
     const phaseRow = table.locator('tr', { has: page().locator('td.phase-name') });
     const phaseCount = whole((await cells(phaseRow))[1]!);
     const [quick, slow] = [await cells(rows.nth(0)), await cells(rows.nth(1))];
@@ -90,6 +91,7 @@ describe('results per endpoint in Chromium', () => {
     const pairs = byTestId('compare-endpoint-pair');
     await until(() => pairs.count(), (n) => n === 2, 'two endpoint pairs', 60_000);
     expect(await pairs.getByTestId('pair-endpoint').allInnerTexts()).toEqual(['quick one', 'slow one']);
+    await expect(page().getByRole('heading', { name: 'Per server, phase and endpoint' }).count()).resolves.toBe(1);
     // each endpoint's requests in both runs, and a ratio between them
     for (const pair of await pairs.all()) {
       const requests = await pair.locator('tr[data-metric="requests"] td').allInnerTexts();

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { shownEndpoints } from '../../contract/endpoints';
 import { timeExtentSec, type SeriesGroup } from '../charts/groups';
 import { LatencyChart, type LatencyMetric, type WindowPercentile } from '../charts/LatencyChart';
 import { PercentileCurveChart } from '../charts/PercentileCurveChart';
@@ -149,7 +150,7 @@ export function CompareView({ runIds, setRunIds }: { runIds: number[]; setRunIds
               <ThroughputChart groups={groups} height={320} maxSec={maxSec} testId="compare-throughput-chart" />
             </Panel>
           </div>
-          <h2 className="section-title">Per server and phase</h2>
+          <h2 className="section-title">{data.runs.some((r) => r.targets.some((t) => t.phases.some((p) => shownEndpoints(p).length > 0))) ? 'Per server, phase and endpoint' : 'Per server and phase'}</h2>
           <GroupTable runs={data.runs} />
           {data.result ? <CompareTable result={data.result} /> : <Empty>Computing each ratio's interval from the stored requests…</Empty>}
         </>

@@ -51,7 +51,7 @@ export function PhaseTable({ targets, engine, cells = [] }: { targets: readonly 
     );
   };
   return (
-    <Panel title={<>Per server, per phase <span className="muted">times in ms</span></>} testId="phase-table">
+    <Panel title={<>Per server, per phase{targets.some((t) => t.phases.some((p) => shownEndpoints(p).length > 0)) ? ', per endpoint' : ''} <span className="muted">times in ms</span></>} testId="phase-table">
       <div className="table-wrap">
         <table className="data compact phase-table">
           <thead>
