@@ -1,3 +1,4 @@
+import { phaseFigures } from './engine-figures.js';
 import type { RunSummary } from './results.js';
 
 // A figure across repeated runs (`run --repeat N`): its mean and a 95 % interval for that mean from
@@ -30,7 +31,7 @@ export function meanInterval(values: readonly number[], floor = Number.NEGATIVE_
   return { n, mean, low: Math.max(floor, mean - half), high: mean + half };
 }
 
-export const GROUP_METRICS = ['throughput', 'total.p50', 'total.p90', 'total.p99', 'wait.p99', 'processing.p99'] as const;
+export const GROUP_METRICS = ['throughput', 'total.p50', 'total.p90', 'total.p99', 'wait.p99', 'processing.p99', 'ttfb.p99'] as const;
 export type GroupMetric = (typeof GROUP_METRICS)[number];
 
 /** How each figure is named in tables (the CLI's and the workbench's). */
@@ -41,6 +42,7 @@ export const GROUP_METRIC_LABELS: Record<GroupMetric, string> = {
   'total.p99': 'total p99 (ms)',
   'wait.p99': 'wait p99 (ms)',
   'processing.p99': 'processing p99 (ms)',
+  'ttfb.p99': 'ttfb p99 (ms)',
 };
 
 export interface GroupFigure {
@@ -54,8 +56,9 @@ export interface GroupFigure {
 
 function metricOf(p: RunSummary['targets'][number]['phases'][number], metric: GroupMetric): number | null {
   if (metric === 'throughput') return p.throughput;
-  const [sample, stat] = metric.split('.') as ['total' | 'wait' | 'processing', 'p50' | 'p90' | 'p99'];
-  const s = p[sample];
+  const [sample, stat] = metric.split('.') as ['total' | 'wait' | 'processing' | 'ttfb', 'p50' | 'p90' | 'p99'];
+  // as every view reads them: no wait without processing (runs stored before held wait = total), no ttfb before it was measured
+  const s = phaseFigures('native', p).stats[sample];
   return s === null ? null : Math.min(s[stat], s.max);
 }
 
