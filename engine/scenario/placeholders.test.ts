@@ -63,10 +63,11 @@ describe('placeholders: a mistake is an issue at the field it is in', () => {
     ]);
   });
 
+  // {{vars.<name>}} belongs to a flow that extracts it (flow-validate.test.ts)
   it('accepts every kind where it belongs, with the data file declared', () => {
     const phase = createBurstPhase({
       data: 'users',
-      requests: [{ method: 'POST', path: '/u/{{data.id}}?n={{counter}}', headers: { 'x-user': '{{user}}', 'x-t': '{{vars.token}}' }, body: '{"at":"{{isoTime}}","r":{{randomInt 1 100}},"id":"{{uuid}}","ms":{{now}}}' }],
+      requests: [{ method: 'POST', path: '/u/{{data.id}}?n={{counter}}', headers: { 'x-user': '{{user}}' }, body: '{"at":"{{isoTime}}","r":{{randomInt 1 100}},"id":"{{uuid}}","ms":{{now}}}' }],
     });
     const result = validateScenario(createScenario({ data: [users], phases: [phase] }));
     expect(result.ok).toBe(true);
