@@ -15,6 +15,11 @@ const login = (password = 'secret', extract: RequestTemplate['extract'] = { var:
 const item = req('/api/items/{{randomInt 1 1000}}', { name: 'item', headers: { Authorization: 'Bearer {{vars.token}}' } });
 const me = req('/api/me', { name: 'me', headers: { Authorization: 'Bearer {{vars.token}}' }, extract: { var: 'who', from: 'json', path: 'user' } });
 
+/** The one phase's result; a driver that failed says why. */
+function phaseOf(result: Awaited<ReturnType<typeof collect>>['result']) {
+  expect(result.failure).toBeUndefined();
+  return result.phases[0]!.result;
+}
 const errorsOf = (errors: Partial<Record<string, number>>): Record<string, number> => Object.fromEntries(Object.entries(errors).filter(([, n]) => (n ?? 0) > 0)) as Record<string, number>;
 const countsByStep = (rows: { templateIdx: number }[], steps: number): number[] => Array.from({ length: steps }, (_, i) => rows.filter((r) => r.templateIdx === i).length);
 
@@ -22,7 +27,7 @@ describe('a flow run by the driver against the bundled API', () => {
   it('each user logs in, and its token gets it items and itself: steps in order, none failing', async () => {
     server = await startServer('single');
     const { result, rows } = await collect(server.url, [closed(3, { count: 60, flow: true, requests: [login(), item, me] })]);
-    const phase = result.phases[0]!.result;
+    const phase = phaseOf(result);
     expect([...new Set(rows.map((r) => r.status))]).toEqual([200]);
     expect(phase.count).toBe(60);
     expect(errorsOf(phase.errors)).toEqual({});
@@ -39,7 +44,7 @@ describe('a flow run by the driver against the bundled API', () => {
     server = await startServer('single');
     const noToken = login('secret', { var: 'token', from: 'json', path: 'data.token' });
     const { result, rows } = await collect(server.url, [closed(2, { count: 20, flow: true, requests: [noToken, item] })]);
-    const phase = result.phases[0]!.result;
+    const phase = phaseOf(result);
     expect(phase.count).toBe(20);
     expect(errorsOf(phase.errors)).toEqual({ extract: 20 });
     expect(countsByStep(rows, 2)).toEqual([20, 0]);
@@ -50,7 +55,7 @@ describe('a flow run by the driver against the bundled API', () => {
   it('a wrong password: the login is an http error (401), no token, the user logs in again', async () => {
     server = await startServer('single');
     const { result, rows } = await collect(server.url, [closed(2, { count: 12, flow: true, requests: [login('guess'), item] })]);
-    expect(errorsOf(result.phases[0]!.result.errors)).toEqual({ http: 12 });
+    expect(errorsOf(phaseOf(result).errors)).toEqual({ http: 12 });
     expect(countsByStep(rows, 2)).toEqual([12, 0]);
     expect(rows.every((r) => r.status === 401)).toBe(true);
   });
@@ -62,7 +67,7 @@ describe('a flow run by the driver against the bundled API', () => {
     // the echo answers what it was sent: the header's value must be in the body it echoes
     const echo = req('/api/echo', { name: 'echo', method: 'POST', body: '{"type":"{{vars.type}}"}', expect: { bodyIncludes: '"type":"application/json"' } });
     const { result, rows } = await collect(server.url, [closed(2, { count: 18, flow: true, requests: [byRegex, header, echo] })]);
-    const phase = result.phases[0]!.result;
+    const phase = phaseOf(result);
     expect(errorsOf(phase.errors)).toEqual({});
     expect(phase.ok).toBe(18);
     // each user's steps in order (how the 18 requests split between the two users is the machine's)
