@@ -90,6 +90,15 @@ describe('--markdown: user strings stay text', () => {
   });
 });
 
+describe('--markdown: the verdict line', () => {
+  it('says when there was nothing to judge, and when a run did not complete', () => {
+    const none = ciMarkdown({ scenarioName: 'plain', runs: [{ id: 4, status: 'completed', quick: true }], thresholds: [], regression: null });
+    expect(none).toBe('### ✅ Loadscope: plain (quick)\n\nRun #4: no thresholds or regression rules to judge.\n');
+    const failed = ciMarkdown({ scenarioName: 'plain', runs: [{ id: 5, status: 'failed', quick: false }], thresholds: [], regression: null });
+    expect(failed).toMatch(/^### ❌ Loadscope: plain\n\nRun #5 \(failed\): no thresholds or regression rules to judge; 1 did not complete\.\n$/);
+  });
+});
+
 describe('the terminal: user strings cannot drive it', () => {
   it('a rule, server or phase with ESC, CR or a bidi control prints them as \\uXXXX, in the table and in the notes', () => {
     const s = summary();

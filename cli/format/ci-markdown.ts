@@ -38,14 +38,13 @@ export function ciMarkdown(s: CiSummary): string {
   const failedRules = s.regression?.rules.filter((r) => r.verdict === 'fail').length ?? 0;
   const ok = failedThresholds === 0 && failedRules === 0 && s.runs.every((r) => r.status === 'completed');
   const runs = s.runs.map((r) => `#${r.id}${r.status === 'completed' ? '' : ` (${r.status})`}`).join(', ');
+  const tallies = [s.regression ? `${failedRules} of ${s.regression.rules.length} regression rules failed` : null, s.thresholds.length > 0 ? `${failedThresholds} of ${s.thresholds.length} thresholds failed` : null].filter((x) => x !== null);
+  const notCompleted = s.runs.filter((r) => r.status !== 'completed').length;
   const out = [
     `### ${ok ? '✅' : '❌'} Loadscope: ${mdText(s.scenarioName)}${s.runs[0]?.quick ? ' (quick)' : ''}`,
     '',
     `Run${s.runs.length === 1 ? '' : 's'} ${runs}${s.regression ? ` against the baseline (${sidesText(s.regression)})` : ''}: ` +
-      [s.regression ? `${failedRules} of ${s.regression.rules.length} regression rules failed` : null, s.thresholds.length > 0 ? `${failedThresholds} of ${s.thresholds.length} thresholds failed` : null]
-        .filter((x) => x !== null)
-        .join(', ') +
-      '.',
+      `${tallies.length > 0 ? tallies.join(', ') : 'no thresholds or regression rules to judge'}${notCompleted > 0 ? `; ${notCompleted} did not complete` : ''}.`,
   ];
   if (s.regression && s.regression.rules.length > 0) {
     out.push('', row(['rule', 'server / phase', 'baseline', 'now', 'change', '95 % interval', 'verdict']), row(Array(7).fill('---')));
