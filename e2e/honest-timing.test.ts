@@ -98,4 +98,32 @@ describe('timing without Server-Timing, in Chromium', () => {
     await shots(page(), 'honest-timing-table');
     expect(browser().problems).toEqual([]);
   });
+
+  it('Compare of two such runs: ttfb and transfer compared, wait and processing "–" where the server sent no Server-Timing', async () => {
+    await byTestId('start-run').click();
+    await page().locator('[data-testid="run-view"][data-phase="finished"]').waitFor({ timeout: 90_000 });
+    await byTestId('nav-history').click();
+    await byTestId('history-view').waitFor();
+    for (const id of [1, 2]) await page().getByRole('checkbox', { name: `select run ${id}` }).check();
+    await byTestId('compare-selected').click();
+    await page().locator('[data-testid="compare-view"][data-runs="2"]').waitFor({ timeout: 30_000 });
+    const table = byTestId('compare-table');
+    await table.waitFor({ timeout: 30_000 });
+    const pair = (server: string) => table.locator('[data-testid="compare-pair"]', { has: page().locator('[data-testid="pair-name"]', { hasText: new RegExp(`^${server}$`) }) });
+    const row = (server: string, metric: string) => pair(server).locator(`tr[data-metric="${metric}"] td.num:not(.ratio-col)`);
+    const values = async (server: string, metric: string) => row(server, metric).allInnerTexts();
+    for (const metric of ['wait.mean', 'wait.p99', 'processing.mean', 'processing.p99']) {
+      expect(await values('no-server-timing', metric), metric).toEqual(['–', '–']);
+      expect((await row('no-server-timing', metric).first().getAttribute('title')) ?? '', metric).toMatch(/without Server-Timing|sent no Server-Timing/);
+      expect((await values('server-timing', metric)).every((v) => Number(v) >= 0), metric).toBe(true);
+    }
+    for (const metric of ['ttfb.mean', 'ttfb.p99', 'transfer.p99']) {
+      for (const server of ['no-server-timing', 'server-timing']) expect((await values(server, metric)).every((v) => Number(v) > 0), `${server} ${metric}`).toBe(true);
+    }
+    await page().locator('[data-testid="compare-view"]').getByRole('radio', { name: 'ttfb' }).first().click();
+    await until(async () => Number(await byTestId('compare-latency-chart').getAttribute('data-series')), (n) => n > 0, 'the ttfb lines in Compare');
+    await pair('no-server-timing').scrollIntoViewIfNeeded();
+    await shots(page(), 'honest-timing-compare');
+    expect(browser().problems).toEqual([]);
+  });
 });
