@@ -34,7 +34,10 @@ function likePattern(text: string): string {
 }
 
 function phaseFromRow(r: Row, where: string): unknown {
+  // a phase stored before endpoints were measured has none: absent, as it was saved (phaseEndpoints reads [])
+  const endpoints = json(r, 'endpoints_json', where);
   return {
+    ...(endpoints !== null && { endpoints }),
     index: num(r, 'idx', where),
     name: str(r, 'name', where),
     executor: str(r, 'executor', where),
@@ -52,7 +55,6 @@ function phaseFromRow(r: Row, where: string): unknown {
     lag: json(r, 'lag_json', where),
     // absent (not null) in phases stored before migration 12: "not measured then", not "none"
     ...(r['ttfb_json'] === null ? {} : { ttfb: json(r, 'ttfb_json', where), transfer: json(r, 'transfer_json', where) }),
-    endpoints: json(r, 'endpoints_json', where) ?? [],
   };
 }
 

@@ -372,7 +372,7 @@ class SqliteStore implements Store {
       h.processing,
       h.serverWait,
       h.lag,
-      p.endpoints === undefined || p.endpoints.length === 0 ? null : toJson(p.endpoints),
+      p.endpoints === undefined ? null : toJson(p.endpoints),
       // SQL NULL reads back as "not measured then" (absent); JSON null as "no request had one"
       p.ttfb === undefined ? null : toJson(p.ttfb),
       p.transfer === undefined ? null : toJson(p.transfer),
