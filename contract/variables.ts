@@ -33,6 +33,11 @@ const KNOWN = 'counter, randomInt MIN MAX, uuid, now, isoTime, user, data.<colum
 const VAR_NAME = /^[A-Za-z_][\w.-]*$/;
 const INT = /^-?\d{1,15}$/;
 
+/** `text` as a template that means exactly itself: every `{{` escaped (imported requests, issue 28). */
+export function literalText(text: string): string {
+  return text.replaceAll('{{', '\\{{');
+}
+
 /** Cheap test before parsing: text without `{{` is fixed (the driver keeps its prebuilt bytes). */
 export function hasPlaceholders(text: string): boolean {
   return text.includes('{{');
