@@ -46,6 +46,7 @@ export function prepareRun(store: Store, from: StartSource, opts: RunOptions): P
     sourceName = `the scenario of run ${from.runId}`;
     quick ||= stored.quick;
     builtin = stored.origin.kind === 'builtin';
+    if (stored.origin.kind === 'builtin') base = dirname(builtinScenarioPath(stored.origin.name));
   } else {
     source = { text: from.text, set: opts.set, libraryVersionId: null };
     sourceName = from.origin ?? 'the scenario';
