@@ -44,9 +44,11 @@ describe('endpoint windows from request rows', () => {
     expect(w.total).toEqual({ mean: 10, p50: 10, p90: 10, p99: 10, max: 10 });
   });
 
-  it('a time the server did not report is no figure, not zero', () => {
-    const [login] = endpointWindows([point(0, 0, 10, { processingMs: null, waitMs: null })], { runId: 1, targetId: 1 }, nameOf);
+  it('a time the server did not report is no figure, not zero; the client\'s own times are there', () => {
+    const [login] = endpointWindows([point(0, 0, 10, { processingMs: null, waitMs: null, ttfbMs: 9, transferMs: 1 })], { runId: 1, targetId: 1 }, nameOf);
     expect(login!.windows[0]!.processing).toBeNull();
     expect(login!.windows[0]!.wait).toBeNull();
+    expect(login!.windows[0]!.ttfb).toEqual({ mean: 9, p50: 9, p90: 9, p99: 9, max: 9 });
+    expect(login!.windows[0]!.transfer?.max).toBe(1);
   });
 });

@@ -16,8 +16,10 @@ export interface EndpointWindows {
   windows: LiveWindow[];
 }
 
-type Metric = 'total' | 'wait' | 'processing';
-const FIELD: Record<Metric, 'totalMs' | 'waitMs' | 'processingMs'> = { total: 'totalMs', wait: 'waitMs', processing: 'processingMs' };
+/** every time the latency chart can show, and the request's field it comes from */
+const FIELD = { total: 'totalMs', wait: 'waitMs', processing: 'processingMs', ttfb: 'ttfbMs', transfer: 'transferMs' } as const;
+type Metric = keyof typeof FIELD;
+const METRICS = Object.keys(FIELD) as Metric[];
 
 /** mean, p50, p90, p99 and max of a window's values (nearest rank, the HDR rank rule); null for none. */
 function windowLatency(values: number[]): WindowLatency | null {
@@ -55,12 +57,12 @@ export function endpointWindows(
     if (!buckets) byName.set(name, (buckets = new Map()));
     const k = Math.floor((p.intendedMs + p.totalMs) / ENDPOINT_WINDOW_MS);
     let b = buckets.get(k);
-    if (!b) buckets.set(k, (b = { phaseIndex: p.phaseIndex, count: 0, errors: {}, values: { total: [], wait: [], processing: [] } }));
+    if (!b) buckets.set(k, (b = { phaseIndex: p.phaseIndex, count: 0, errors: {}, values: { total: [], wait: [], processing: [], ttfb: [], transfer: [] } }));
     b.count++;
     if (p.error !== null) b.errors[p.error] = (b.errors[p.error] ?? 0) + 1;
     // refusals stay out of the latencies, as they stay out of the phase's histograms
     if (!inLatencyHistograms(p.error)) continue;
-    for (const m of ['total', 'wait', 'processing'] as const) {
+    for (const m of METRICS) {
       const v = p[FIELD[m]];
       if (v !== null) b.values[m].push(v);
     }
@@ -81,6 +83,8 @@ export function endpointWindows(
         total: windowLatency(b.values.total),
         wait: windowLatency(b.values.wait),
         processing: windowLatency(b.values.processing),
+        ttfb: windowLatency(b.values.ttfb),
+        transfer: windowLatency(b.values.transfer),
         queued: 0,
       })),
   }));
