@@ -21,7 +21,7 @@ let db: string;
 let file: string;
 
 const cli = (args: string[]) => spawnSync(process.execPath, [BIN, ...args, '--db', db], { encoding: 'utf8', timeout: 240_000 });
-const RULES = ['--fail-on', 'total.p50 > +50%', '--fail-on', 'throughput < -30% phase=steady'];
+const RULES = ['--fail-on', 'total.p50 > +100%', '--fail-on', 'throughput < -40% phase=steady'];
 const SLOWER = ['--set', 'phases[0].requests[0].path=/sleep?ms=240'];
 
 interface JsonRule {
@@ -77,7 +77,7 @@ describe('baselines and regression rules through the CLI', () => {
     for (let i = 0; i < 2; i++) {
       const again = runJson(['--baseline', ...RULES], 0);
       expect(again.regression).toMatchObject({ baselineRunIds: [base], nowRunIds: [again.runId], failed: false });
-      expect(again.regression!.rules.map((r) => [r.rule, r.verdict])).toEqual([['total.p50 > +50%', 'pass'], ['throughput < -30% phase=steady', 'pass']]);
+      expect(again.regression!.rules.map((r) => [r.rule, r.verdict])).toEqual([['total.p50 > +100%', 'pass'], ['throughput < -40% phase=steady', 'pass']]);
       reruns.push(again.runId);
     }
 
@@ -103,7 +103,7 @@ describe('baselines and regression rules through the CLI', () => {
     const summary = readFileSync(md, 'utf8');
     expect(summary).toMatch(/^### ❌ Loadscope: ci-gate\n/);
     expect(summary).toContain(`Run #${slow.runId} against the baseline (baseline: run ${base}, now: run ${slow.runId}): 2 of 2 regression rules failed.`);
-    expect(summary).toMatch(/\| total\.p50 &gt; \\\+50% \| single \/ steady \| [\d.]+ ms \| [\d.]+ ms \| \+[\d.,]+ % \| .+ \| ❌ \*\*fail\*\* \|/);
+    expect(summary).toMatch(/\| total\.p50 &gt; \\\+100% \| single \/ steady \| [\d.]+ ms \| [\d.]+ ms \| \+[\d.,]+ % \| .+ \| ❌ \*\*fail\*\* \|/);
     const xml = readFileSync(junit, 'utf8');
     expect(await junitSchemaErrors(xml)).toEqual([]);
     expect(xml.match(/<testcase /g)).toHaveLength(2);
