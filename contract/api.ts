@@ -16,6 +16,7 @@ import { libraryCalls } from './library.js';
 import { Scenario } from './scenario.js';
 import { ThresholdResult } from './thresholds.js';
 import { TimelinePlan } from './timeline.js';
+import { Trend, TrendRequest } from './trends.js';
 
 // The one API contract between the UI and the engine. Both hosts use it: Electron (ipcMain /
 // ipcRenderer through the preload) and the browser host (HTTP POST /api/<call> + a WebSocket for
@@ -155,6 +156,8 @@ export const calls = {
     request: z.strictObject({ scenarioName: z.string().min(1).optional(), profile: BaselineProfile.optional() }),
     response: z.object({ cleared: z.number() }),
   },
+  /** a scenario's figures over its last runs, a repeated group as one column with its interval (issue 27) */
+  'runs:trend': { request: TrendRequest, response: Trend },
   /** makes these runs, in this order, one group of repeated runs (named by the first run's id) */
   'runs:group': { request: z.strictObject({ runIds: z.array(z.number().int().positive()).min(1).max(50) }), response: z.object({ groupId: z.number() }) },
   'runs:export': {

@@ -22,6 +22,7 @@ import type { ThresholdResult } from '../contract/thresholds.js';
 import { migrate } from './migrate.js';
 import { ThresholdStore } from './threshold-store.js';
 import { BaselineStore } from './baseline-store.js';
+import { TrendReader } from './trend-read.js';
 import { ScenarioLibrary } from './scenario-library.js';
 import { asRow, json, num, optNum, optStr } from './sql-read.js';
 import { RunReader, runNotFound, type ListRunsOptions } from './read-run.js';
@@ -146,6 +147,8 @@ export interface Store {
   readonly library: ScenarioLibrary;
   /** pinned baselines, one per scenario and profile (migration 011) */
   readonly baselines: BaselineStore;
+  /** which runs a scenario's trend reads (read-only) */
+  readonly trends: TrendReader;
   close(): void;
   /** why the store is read-only (the disk would not take writes when it was opened), or null */
   readonly readOnly: string | null;
@@ -252,6 +255,7 @@ class SqliteStore implements Store {
   private readonly thresholds: ThresholdStore;
   readonly library: ScenarioLibrary;
   readonly baselines: BaselineStore;
+  readonly trends: TrendReader;
   private open = true;
   /** a write failed for want of space and the reserve was given up (cleared when a run starts again) */
   private diskFull = false;
@@ -273,6 +277,7 @@ class SqliteStore implements Store {
     this.thresholds = new ThresholdStore(db);
     this.library = new ScenarioLibrary(db, (action) => this.writing(action));
     this.baselines = new BaselineStore(db, (action) => this.writing(action));
+    this.trends = new TrendReader(db);
   }
 
   createRun(run: NewRun): number {

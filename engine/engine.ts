@@ -75,6 +75,7 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
     'baselines:list': async ({ scenarioName }) => store.baselines.all(scenarioName),
     'baselines:set': async ({ runId }) => store.baselines.set(runId),
     'baselines:clear': async ({ scenarioName, profile }) => ({ cleared: store.baselines.clear(scenarioName, profile) }),
+    'runs:trend': async (request) => (await import('./export/trend-data.js')).trendData(store, request),
     'runs:export': async ({ runId, format }) => (await import('./export/export-run.js')).exportRun(store, runId, format),
     'runs:exportCompare': async ({ runIds, format }) => (await import('./export/export-run.js')).exportCompare(store, runIds, format),
     'k6:status': async () => {

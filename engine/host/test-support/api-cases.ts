@@ -53,6 +53,7 @@ export function createFakeEngine(): FakeEngine {
     'baselines:list': async () => notFaked('baselines:list'),
     'baselines:set': async () => notFaked('baselines:set'),
     'baselines:clear': async () => notFaked('baselines:clear'),
+    'runs:trend': async () => notFaked('runs:trend'),
     'runs:export': async () => notFaked('runs:export'),
     'k6:status': async () => notFaked('k6:status'),
     'runs:import-k6': async () => notFaked('runs:import-k6'),
