@@ -108,6 +108,16 @@ export const calls = {
     response: z.object({ runId: z.number() }),
   },
   ...libraryCalls,
+  /** The editor's "Paste a curl command" (issue 28): the request added to a phase of the scenario text, parsed by the engine */
+  'requests:add-curl': {
+    request: z.strictObject({
+      text: z.string().max(2 * 1024 * 1024),
+      command: z.string().min(1).max(256 * 1024),
+      phase: z.number().int().min(0).default(0),
+      keepSecrets: z.boolean().default(false),
+    }),
+    response: z.object({ text: z.string(), name: z.string(), notes: z.array(z.string()) }),
+  },
   /** Is a k6 binary available for runs with engine 'k6', and if not, how to install it. */
   'k6:status': {
     request: z.strictObject({}),

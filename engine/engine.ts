@@ -78,6 +78,8 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
     'runs:trend': async (request) => (await import('./export/trend-data.js')).trendData(store, request),
     'runs:export': async ({ runId, format }) => (await import('./export/export-run.js')).exportRun(store, runId, format),
     'runs:exportCompare': async ({ runIds, format }) => (await import('./export/export-run.js')).exportCompare(store, runIds, format),
+    'requests:add-curl': async ({ text, command, phase, keepSecrets }) =>
+      (await import('./import-requests/add-curl.js')).addCurlToScenario(text, command, phase, { keepSecrets }),
     'k6:status': async () => {
       const { available, version, hint } = (await import('./k6/k6-binary.js')).k6Status();
       return { available, version, hint };

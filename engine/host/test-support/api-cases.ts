@@ -55,6 +55,7 @@ export function createFakeEngine(): FakeEngine {
     'baselines:clear': async () => notFaked('baselines:clear'),
     'runs:trend': async () => notFaked('runs:trend'),
     'runs:export': async () => notFaked('runs:export'),
+    'requests:add-curl': async () => notFaked('requests:add-curl'),
     'k6:status': async () => notFaked('k6:status'),
     'runs:import-k6': async () => notFaked('runs:import-k6'),
     'runs:exportCompare': async () => notFaked('runs:exportCompare'),
