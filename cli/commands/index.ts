@@ -13,7 +13,6 @@ export const verbs: Readonly<Record<string, () => Promise<Register>>> = {
   compare: async () => (await import('./compare.js')).registerCompare,
   baseline: async () => (await import('./baseline.js')).registerBaseline,
   trend: async () => (await import('./trend.js')).registerTrend,
-  trend: async () => (await import('./trend.js')).registerTrend,
   export: async () => (await import('./export.js')).registerExport,
   'export-k6': async () => (await import('./export-k6.js')).registerExportK6,
   'import-k6': async () => (await import('./import-k6.js')).registerImportK6,
