@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScenarioInput } from '../contract/scenario.js';
 import { THRESHOLD_FAILED_EXIT_CODE } from '../contract/thresholds.js';
 import { rootPath } from '../engine/paths.js';
+import { k6Status } from '../engine/k6/k6-binary.js';
 
 // Named requests and per-endpoint results through the real CLI (issue 26): a bundled server, a phase
 // of two named templates, `run --json`, `show`, the request CSV and a threshold on one endpoint.
@@ -50,11 +51,11 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function run(name: string, input: ScenarioInput) {
+function run(name: string, input: ScenarioInput, extra: string[] = []) {
   const file = join(dir, `${name}.json`);
   writeFileSync(file, JSON.stringify(input));
   const db = join(dir, `${name}.db`);
-  const out = cli(['run', file, '--json', '--db', db]);
+  const out = cli(['run', file, '--json', '--db', db, ...extra]);
   return { out, db, json: JSON.parse(out.stdout || '{}') as JsonRun };
 }
 
@@ -110,5 +111,33 @@ describe('per-endpoint results in the CLI', () => {
     expect(out.status).not.toBe(THRESHOLD_FAILED_EXIT_CODE);
     expect(out.stderr).toContain('thresholds[0].request');
     expect(out.stderr).toContain("no request named 'login'");
+  });
+
+  it("a request's name is data: escaped in show, formula-neutral in the request CSV", () => {
+    const hostile = '=HYPERLINK("x")\u001b[2J\nsecond line';
+    const input = scenario(undefined);
+    input.phases = [{ name: 'mixed', executor: 'burst', count: 6, requests: [{ name: hostile, path: '/fib?n=3' }, { path: '/fib?n=4' }] }];
+    const { out, db, json } = run('hostile', input);
+    expect(out.status, out.stderr).toBe(0);
+    expect(json.servers[0]!.phases[0]!.endpoints[0]!.name).toBe(hostile);
+    const show = cli(['show', String(json.runId), '--db', db]);
+    expect(show.stdout).not.toContain('\u001b');
+    expect(show.stdout).toContain('  · =HYPERLINK("x")\\u001b[2J\\u000asecond line');
+    const csvFile = join(dir, 'hostile.csv');
+    expect(cli(['export', String(json.runId), '--csv', csvFile, '--db', db]).status).toBe(0);
+    const rows = parse(readFileSync(csvFile, 'utf8'), { columns: true, comment: '#' }) as Record<string, string>[];
+    expect(new Set(rows.map((r) => r.endpoint))).toEqual(new Set([`'${hostile}`, 'GET /fib?n=4']));
+  });
+
+  const k6 = k6Status();
+  it.skipIf(!k6.available)('with --engine k6, each request carries its name to k6 and back: endpoints per phase, counts adding up', () => {
+    const input = scenario([{ check: 'count == 60', request: 'fib' }]);
+    input.phases = [input.phases[0]!];
+    const { out, json } = run('k6', input, ['--engine', 'k6']);
+    expect(out.status, out.stderr).toBe(THRESHOLD_FAILED_EXIT_CODE);
+    const mixed = json.servers[0]!.phases[0]!;
+    expect(mixed.endpoints.map((e) => e.name)).toEqual(['fib', SLEEP]);
+    expect(mixed.endpoints.reduce((n, e) => n + e.count, 0)).toBe(mixed.count);
+    expect(json.thresholds.results.map((t) => [t.request, t.measured])).toEqual([['fib', mixed.endpoints[0]!.count]]);
   });
 });

@@ -43,6 +43,22 @@ export class EndpointAccumulators {
     return i;
   }
 
+  /**
+   * Puts these names first, in this order (a source that found its names as it read them, given the
+   * scenario's templates: each endpoint then has its template's index, a template that got no
+   * request an empty accumulator); other names follow as they came. Before any index is handed out.
+   */
+  order(names: readonly string[]): void {
+    const byName = new Map(this.names.map((n, i) => [n, this.accs[i]!]));
+    const rest = this.names.filter((n) => !names.includes(n));
+    this.names.length = 0;
+    this.accs.length = 0;
+    for (const n of [...names, ...rest]) {
+      this.names.push(n);
+      this.accs.push(byName.get(n) ?? new PhaseAccumulator());
+    }
+  }
+
   /** Every endpoint's result, in template order; the phase's own result stands for a single endpoint. */
   results(meta: PhaseMeta, phase: PhaseResult): EndpointResult[] {
     if (this.accs.length === 0) return this.names.length === 1 ? [endpointResult(this.names[0]!, 0, phase)] : [];

@@ -8,6 +8,7 @@ import { requestLine } from '../test-support/k6-points.js';
 import { importK6Files } from './import-k6.js';
 import { OTHER_ENDPOINT } from './k6-accumulator.js';
 import { MAX_ENDPOINTS } from './import-limits.js';
+import { validateScenario } from '../../scenario/validate.js';
 
 // k6's `name` tag is the endpoint (issue 26): a Loadscope script tags each request with its
 // template's name, a foreign script's requests carry k6's default (the URL) or the author's name.
@@ -76,4 +77,19 @@ describe('import-k6 endpoints', () => {
     expect(endpoints.reduce((s, e) => s + e.count, 0)).toBe(phase.count);
     expect(rowsByEndpoint(summary.runId)[OTHER_ENDPOINT]).toBe(44);
   });
+
+  it("with the scenario known (a k6 run of it), endpoints come in template order at their templates' indexes", async () => {
+    const v = validateScenario({
+      name: 'ordered',
+      servers: [{ architecture: 'single' }],
+      phases: [{ executor: 'burst', count: 3, requests: [{ name: 'a', path: '/a' }, { name: 'b', path: '/b' }, { name: 'c', path: '/c' }] }],
+    });
+    if (!v.ok) throw new Error(JSON.stringify(v.issues));
+    const lines = [requestLine({ endMs: 10, totalMs: 2, phase: 0, name: 'b' }), requestLine({ endMs: 20, totalMs: 3, phase: 0, name: 'a' }), requestLine({ endMs: 30, totalMs: 4, phase: 0, name: 'b' })];
+    const summary = await importK6Files(store, [file('ordered.json', lines)], { scenario: v.scenario });
+    const phase = store.getRun(summary.runId).targets[0]!.phases[0]!;
+    expect(phaseEndpoints(phase).map((e) => [e.name, e.index, e.count])).toEqual([['a', 0, 1], ['b', 1, 2], ['c', 2, 0]]);
+    expect(rowsByEndpoint(summary.runId)).toEqual({ a: 1, b: 2 });
+  });
 });
+

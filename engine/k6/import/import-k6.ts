@@ -3,6 +3,7 @@ import { LoadscopeError } from '../../../contract/errors.js';
 import type { HistogramSet } from '../../../contract/measurement.js';
 import type { PhaseResult } from '../../../contract/results.js';
 import type { Scenario } from '../../../contract/scenario.js';
+import { templateName } from '../../../contract/template-name.js';
 import type { Store } from '../../../db/store.js';
 import { collectK6, targetKey, type Collected } from './collect.js';
 import type { TargetAcc } from './k6-accumulator.js';
@@ -47,6 +48,8 @@ export function savePhases(save: (result: PhaseResult, histograms: HistogramSet)
   for (const p of acc.ordered()) {
     const index = indexes.get(p.key)!;
     const phase = scenario?.phases[index];
+    // a Loadscope script's requests are named by their templates: endpoints in template order
+    if (phase) p.orderEndpoints(phase.requests.map(templateName));
     const { result, histograms } = p.result(index, phase ? `${phase.executor} (k6)` : 'k6', phase?.clients ?? 1, t0Us);
     save(result, histograms);
     saved.push(result);

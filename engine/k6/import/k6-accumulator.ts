@@ -23,6 +23,8 @@ const TIMEOUT = errorCode('timeout');
 export class PhaseAcc {
   readonly acc = new PhaseAccumulator();
   readonly endpoints = new EndpointAccumulators();
+  /** each name tag seen, by the endpoint it counts under (itself, or OTHER_ENDPOINT past the cap) */
+  private readonly endpointOf = new Map<string, string>();
   private readonly endpointIdx = new Map<string, number>();
   firstStartUs = Infinity;
   lastEndUs = -Infinity;
@@ -56,10 +58,20 @@ export class PhaseAcc {
   endpoint(name: string): number {
     let i = this.endpointIdx.get(name);
     if (i === undefined) {
-      i = this.endpointIdx.size < MAX_ENDPOINTS ? this.endpoints.indexOf(name) : this.endpoints.indexOf(OTHER_ENDPOINT);
+      const counted = this.endpointOf.size < MAX_ENDPOINTS ? name : OTHER_ENDPOINT;
+      this.endpointOf.set(name, counted);
+      i = this.endpoints.indexOf(counted);
       this.endpointIdx.set(name, i);
     }
     return i;
+  }
+
+  /** The scenario's template names first, each at its template's index (before any row is written). */
+  orderEndpoints(names: readonly string[]): void {
+    // points named otherwise (a script that is not this scenario's) keep their own order
+    if (![...this.endpointOf.values()].some((n) => names.includes(n))) return;
+    this.endpoints.order(names);
+    for (const [name, counted] of this.endpointOf) this.endpointIdx.set(name, this.endpoints.indexOf(counted));
   }
 
   addDropped(d: K6Dropped): void {
