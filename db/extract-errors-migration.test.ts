@@ -42,7 +42,8 @@ describe("migration 13: 'extract' errors", () => {
     expect(schemaVersion(after)).toBe(SCHEMA_VERSION);
     expect(after.prepare(`SELECT ${COLUMNS} FROM requests ORDER BY id`).all()).toEqual(before);
     expect(after.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'requests'`).all()).toEqual([{ name: 'requests_target' }]);
-    // a bad kind is still refused
+    // the new kind is taken, a bad kind is still refused
+    after.prepare(`INSERT INTO requests (${COLUMNS}) VALUES (10, 1, 0, 1, 400, 405, 800, 900, 200, 64, 'extract', null, null, 0, 0)`).run();
     expect(() => after.prepare(`INSERT INTO requests (${COLUMNS}) VALUES (11, 1, 0, 0, 0, 0, 0, 0, 0, 0, 'nonsense', null, null, 0, 0)`).run()).toThrow(/CHECK constraint/);
     after.close();
   });
