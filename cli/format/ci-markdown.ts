@@ -47,7 +47,7 @@ export function ciMarkdown(s: CiSummary): string {
       `${tallies.length > 0 ? tallies.join(', ') : 'no thresholds or regression rules to judge'}${notCompleted > 0 ? `; ${notCompleted} did not complete` : ''}.`,
   ];
   if (s.regression && s.regression.rules.length > 0) {
-    out.push('', row(['rule', 'server / phase', 'baseline', 'now', 'change', '95 % interval', 'verdict']), row(Array(7).fill('---')));
+    out.push('', row(['rule', 'server / phase', 'baseline', 'now', 'change', '95 % interval', 'verdict']), row(['---', '---', '---:', '---:', '---:', '---:', '---']));
     for (const r of s.regression.rules) {
       if (r.checks.length === 0) out.push(row([mdText(r.rule.text), '-', '-', '-', '-', '-', `${VERDICT.fail}: ${mdText(r.why)}`]));
       for (const c of r.checks) {
@@ -57,7 +57,7 @@ export function ciMarkdown(s: CiSummary): string {
     out.push('', '<sub>A rule fails only when the change is beyond its margin and beyond the noise: its 95 % interval lies wholly past the margin.</sub>');
   }
   if (s.thresholds.length > 0) {
-    out.push('', row(['threshold', 'server / phase', 'measured', 'verdict']), row(Array(4).fill('---')));
+    out.push('', row(['threshold', 'server / phase', 'measured', 'verdict']), row(['---', '---', '---:', '---']));
     for (const t of s.thresholds) {
       const place = `${t.server} / ${t.phase}${t.request ? ` / ${t.request}` : ''}`;
       out.push(row([mdText(t.check), mdText(place), t.measured === null ? '-' : String(Number(t.measured.toPrecision(4))), t.passed ? VERDICT.pass : VERDICT.fail]));
