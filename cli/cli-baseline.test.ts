@@ -60,6 +60,16 @@ describe('baselines and regression rules through the CLI', () => {
     const out = cli(['run', file, '--baseline']);
     expect(out.status).toBe(2);
     expect(out.stderr).toMatch(/no baseline pinned for scenario 'ci-gate' \(full\); pin one with `loadscope baseline set RUN`/);
+    // the rest of the bad usage is found before any load too: a rule without a baseline, a bad rule, a file that exists
+    const noBaseline = cli(['run', file, '--fail-on', 'total.p99 > +10%']);
+    expect([noBaseline.status, noBaseline.stderr]).toEqual([2, expect.stringMatching(/--fail-on judges against a baseline: add --baseline/)]);
+    const badRule = cli(['run', file, '--baseline', '--fail-on', 'total.p99 >> 10%']);
+    expect([badRule.status, badRule.stderr]).toEqual([2, expect.stringMatching(/--fail-on "total.p99 >> 10%": /)]);
+    const existing = join(dir, 'exists.md');
+    writeFileSync(existing, 'keep me');
+    const refused = cli(['run', file, '--markdown', existing]);
+    expect([refused.status, refused.stderr]).toEqual([2, expect.stringMatching(/exists\.md already exists; pass --force/)]);
+    expect(readFileSync(existing, 'utf8')).toBe('keep me');
     expect(cli(['list', '--json']).stdout.trim()).toBe('[]');
   });
 
