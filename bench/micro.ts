@@ -34,6 +34,7 @@ import { FastHistogram } from '../engine/driver/fast-histogram.js';
 import { H1Connection, type H1Handler, type H1Request } from '../engine/driver/h1.js';
 import { COL, NO_ERROR, ROW_STRIDE, toRequestPoint } from '../engine/driver/raw-rows.js';
 import { NumberRing } from '../engine/driver/ring.js';
+import { VariableRequest, type RequestInputs } from '../engine/driver/request-compile.js';
 import { isServerTimingName, parseServerTiming, type TimingSink } from '../engine/driver/server-timing.js';
 import { PhaseStats, RowSink, type RequestRecord } from '../engine/driver/stats.js';
 
@@ -143,6 +144,26 @@ function arrivalPiece(): Piece {
   };
 }
 
+function variablesPiece(): Piece {
+  // the whole-tool benchmark's variables row: two built-ins and a data value, built into one buffer
+  const request = new VariableRequest({ method: 'GET', path: '/?n={{counter}}&r={{randomInt 1 1000}}', headers: { 'x-user': '{{data.user}}' } }, '127.0.0.1:8080', ['user']);
+  const rows = Array.from({ length: 1024 }, (_, i) => [`user-${i + 1}`]);
+  const inputs: RequestInputs = { counter: 0, user: 1, row: null, vars: null, prng: new Prng(3) };
+  return {
+    name: 'driver.request.build-variables',
+    what: 'a compiled template with two variables and a data value, built to bytes (fixed templates: 0, prebuilt)',
+    run(n) {
+      let acc = 0;
+      for (let i = 0; i < n; i++) {
+        inputs.counter = i;
+        inputs.row = rows[i & 1023]!;
+        acc += request.build(inputs).length;
+      }
+      return acc;
+    },
+  };
+}
+
 function queuePiece(): Piece {
   const ring = new NumberRing();
   for (let i = 0; i < 100; i++) ring.push(i); // a standing queue, as under overload
@@ -173,7 +194,7 @@ function h1Piece(): Piece {
       'Date: Thu, 01 Jan 2026 00:00:00 GMT\r\nConnection: keep-alive\r\nKeep-Alive: timeout=60\r\nContent-Length: 11\r\n\r\nhello world',
     'latin1',
   );
-  const request: H1Request = { bytes: Buffer.from('GET / HTTP/1.1\r\nhost: 127.0.0.1:8080\r\n\r\n', 'latin1'), head: false };
+  const request: H1Request = { bytes: Buffer.from('GET / HTTP/1.1\r\nhost: 127.0.0.1:8080\r\n\r\n', 'latin1'), head: false, variable: null };
   let acc = 0;
   // a handler doing no work of its own: the clock and Server-Timing are pieces of their own
   const handler: H1Handler = {
@@ -362,7 +383,7 @@ const dir = mkdtempSync(join(tmpdir(), 'loadscope-micro-'));
 const figures: Figure[] = [];
 try {
   const store = storePiece(dir);
-  const pieces: Piece[] = [clockPiece(), arrivalPiece(), queuePiece(), h1Piece(), timingPiece(), histogramPiece(), rowsPiece(), statsPiece(), endpointStatsPiece(), pointPiece(), store];
+  const pieces: Piece[] = [clockPiece(), arrivalPiece(), queuePiece(), h1Piece(), variablesPiece(), timingPiece(), histogramPiece(), rowsPiece(), statsPiece(), endpointStatsPiece(), pointPiece(), store];
   const chosen = pieces.filter((p) => FILTERS.length === 0 || FILTERS.some((f) => p.name.includes(f)));
   console.log(`micro: the per-request hot path, ${ROUNDS} rounds of ~${ROUND_MS} ms per piece after ${WARM_MS} ms warm-up${SHORT ? ' (--short)' : ''}; median ns/op [min-max of rounds]`);
   try {
