@@ -26,15 +26,17 @@ export interface ThresholdTarget {
 
 /**
  * What a threshold reads: the whole phase, or with `request` the endpoint of that name. A request
- * threshold applies to the phases whose templates have that name; when such a phase's result has no
- * figures for it (a source that did not split its requests), it reads nothing: null.
+ * threshold applies to the phases that have that endpoint (in their result, or among their
+ * templates); when such a phase's result has no figures for it (a source that did not split its
+ * requests), it reads nothing: null.
  */
 function measuredFigures(scenario: Pick<Scenario, 'phases'>, phase: PhaseResult, request: string | undefined): PhaseResult | null | 'not-here' {
   if (request === undefined) return phase;
-  const templates = scenario.phases[phase.index]?.requests ?? [];
-  if (!templates.some((t) => templateName(t) === request)) return 'not-here';
   const endpoint = phaseEndpoints(phase).find((e) => e.name === request);
-  return endpoint === undefined ? null : endpointAsPhase(phase, endpoint);
+  if (endpoint !== undefined) return endpointAsPhase(phase, endpoint);
+  // (a capacity step is a phase the scenario does not list: its endpoints answer above)
+  const templates = scenario.phases[phase.index]?.requests ?? [];
+  return templates.some((t) => templateName(t) === request) ? null : 'not-here';
 }
 
 /**
