@@ -46,6 +46,6 @@ export class PhaseInputs {
   /** The one wording of a phase cut short by its data (null when it was not). */
   exhaustedNote(phaseName: string): string | null {
     if (this.exhaustedAt < 0) return null;
-    return `${phaseName} ended early: data '${this.data!.name}' (order unique) ran out after its ${this.exhaustedAt} rows`;
+    return `${phaseName} ended early: data '${this.data!.name}' (order ${this.data!.order}) ran out after its ${this.exhaustedAt} rows`;
   }
 }

@@ -67,6 +67,10 @@ describe('reading data files', () => {
     expect(bad).not.toContain('\n');
     writeFileSync(join(dir, 'bad.jsonl'), '{"id":1}\n[1]\n');
     expect(issues(() => read([{ name: 'users', file: 'bad.jsonl', format: 'jsonl' }]))).toEqual([`data[0].file: ${join(dir, 'bad.jsonl')}: line 2 is not a JSON object`]);
+    writeFileSync(join(dir, 'header.csv'), 'id,name\n');
+    expect(issues(() => read([{ name: 'users', file: 'header.csv' }]))).toEqual([`data[0].file: ${join(dir, 'header.csv')} has no rows below its header`]);
+    writeFileSync(join(dir, 'empty.jsonl'), '\n\n');
+    expect(issues(() => read([{ name: 'users', file: 'empty.jsonl', format: 'jsonl' }]))).toEqual([`data[0].file: ${join(dir, 'empty.jsonl')} has no rows`]);
     writeFileSync(join(dir, 'dup.csv'), 'id,id\n1,2\n');
     expect(issues(() => read([{ name: 'users', file: 'dup.csv' }]))).toEqual([`data[0].file: ${join(dir, 'dup.csv')}: column 'id' is named twice in the first line`]);
   });

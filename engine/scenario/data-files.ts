@@ -77,6 +77,8 @@ function readOne(d: DataFile, i: number, base: DataBase): DataSet | ScenarioIssu
   try {
     const text = readFileSync(file, 'utf8');
     const { columns, rows } = d.format === 'jsonl' ? rowsOfJsonl(text) : rowsOfCsv(text);
+    // a phase reading it could send nothing
+    if (rows.length === 0) return { path: at, message: `${file} has no rows${d.format === 'csv' ? ' below its header' : ''}` };
     return { name: d.name, order: d.order, columns, rows };
   } catch (err) {
     const message = (err as Error).message.split('\n')[0]!;
