@@ -54,17 +54,17 @@ describe('timing without Server-Timing, in Chromium', () => {
     const header = await table.locator('thead tr').first().locator('th').allInnerTexts();
     expect(header.slice(4, 11)).toEqual(['total', 'ttfb', 'transfer', 'wait', 'processing', 'server wait', 'client queue']);
     const phaseRow = (server: string) => table.locator('tr.name-row', { hasText: new RegExp(`^${server}$`) }).locator('xpath=following-sibling::tr[1]').locator('td');
-    // columns: phase, requests, errors, req/s, total x5, ttfb x2, transfer x2, wait x2, processing x2, server wait x2, client queue x2
+    // columns: phase, requests, errors, req/s, total x5, ttfb x2 (mean, p99), transfer p99, wait x2, processing x2, server wait x2, client queue x2
     const cells = async (server: string) => phaseRow(server).evaluateAll((tds) => tds.map((td) => ({ text: td.textContent ?? '', title: td.getAttribute('title'), missing: td.hasAttribute('data-not-measured') })));
     const none = await cells('no-server-timing');
-    expect(none.slice(13, 15).map((c) => c.text)).toEqual(['–', '–']);
-    expect(none[13]!.title).toMatch(/^wait: unknown without Server-Timing/);
-    expect(none.slice(15, 17).every((c) => c.missing)).toBe(true);
+    expect(none.slice(12, 14).map((c) => c.text)).toEqual(['–', '–']);
+    expect(none[12]!.title).toMatch(/^wait: unknown without Server-Timing/);
+    expect(none.slice(14, 16).every((c) => c.missing)).toBe(true);
     expect(Number(none[9]!.text)).toBeGreaterThanOrEqual(HEAD_MS - 1.5);
     expect(Number(none[11]!.text)).toBeGreaterThanOrEqual(TAIL_MS - 1.5);
     const some = await cells('server-timing');
-    expect(some.slice(13, 17).every((c) => !c.missing && Number(c.text) >= 0)).toBe(true);
-    expect(Number(some[15]!.text)).toBeCloseTo(3.5, 1);
+    expect(some.slice(12, 16).every((c) => !c.missing && Number(c.text) >= 0)).toBe(true);
+    expect(Number(some[14]!.text)).toBeCloseTo(3.5, 1);
 
     const hint = byTestId('server-timing-hint');
     expect(await hint.count()).toBe(1);

@@ -77,11 +77,11 @@ describe.skipIf(!k6.available)('a k6 run in the workbench, in Chromium', () => {
       expect(last8.every((c) => c.missing)).toBe(true);
       expect(last8.slice(-2).map((c) => c.title)).toEqual(Array(2).fill(expect.stringMatching(/^client queue \(lag\): not measured by k6/)));
       expect(last8[0]!.title).toMatch(/^wait: not measured by k6 here \(the server sent no Server-Timing/);
-      // ttfb and transfer (mean, p99 each) before them: k6's points carry neither
-      const client = await cells.evaluateAll((tds) => tds.slice(-12, -8).map((td) => td.textContent));
-      expect(client).toEqual(Array(4).fill('–'));
+      // ttfb (mean, p99) and transfer (p99) before them: k6's points carry neither
+      const client = await cells.evaluateAll((tds) => tds.slice(-11, -8).map((td) => td.textContent));
+      expect(client).toEqual(Array(3).fill('–'));
       // total (mean, p50, p90, p99, max) just before them: k6 measures it
-      const totals = await cells.evaluateAll((tds) => tds.slice(-17, -12).map((td) => Number(td.textContent)));
+      const totals = await cells.evaluateAll((tds) => tds.slice(-16, -11).map((td) => Number(td.textContent)));
       expect(totals.every((v) => v > 0)).toBe(true);
     }
     const footnote = await byTestId('not-measured').textContent();
