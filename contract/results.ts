@@ -228,6 +228,8 @@ export const LiveWindow = z.object({
   transfer: WindowLatency.nullable().optional(),
   /** open-loop arrivals waiting for a free client at the window's end (0 for closed loops) */
   queued: z.number().default(0),
+  /** total times per heatmap bucket, [bucket, count, ...] (contract/latency-buckets.ts); absent in windows stored before them */
+  totalBuckets: z.array(z.number()).optional(),
 });
 export type LiveWindow = z.infer<typeof LiveWindow>;
 

@@ -285,6 +285,8 @@ export class RunReader {
       ttfb: json(w, 'ttfb_json', where),
       transfer: json(w, 'transfer_json', where),
       queued: num(w, 'queued', where),
+      // NULL: stored before windows kept them (absent)
+      totalBuckets: w.total_buckets === null || w.total_buckets === undefined ? undefined : json(w, 'total_buckets', where),
     }));
     const sw = `run ${runId} sample`;
     const samples = rows(this.samples.all(runId), sw).map((s) => ({

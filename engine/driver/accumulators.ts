@@ -1,6 +1,7 @@
 import { encodeIntoCompressedBase64, type Histogram } from 'hdr-histogram-js';
 import { ERROR_KINDS } from '../../contract/error-kinds.js';
 import { inLatencyHistograms, waitOf, type HistogramSet } from '../../contract/measurement.js';
+import { LATENCY_BUCKET_COUNT, latencyBucketOf, type LatencyBuckets } from '../../contract/latency-buckets.js';
 import type { ErrorCounts, PhaseResult, WindowLatency } from '../../contract/results.js';
 import { FastHistogram, latencyStats } from './fast-histogram.js';
 
@@ -127,6 +128,8 @@ export interface WindowFigures {
   processing: WindowLatency | null;
   ttfb: WindowLatency | null;
   transfer: WindowLatency | null;
+  /** total times per heatmap bucket (contract/latency-buckets.ts) */
+  totalBuckets: LatencyBuckets;
 }
 
 /** The requests completed in one window (coarser histograms: a window only shows p50/p90/p99). */
@@ -164,6 +167,7 @@ export class WindowAccumulator {
       processing: this.processing.windowStats(),
       ttfb: this.ttfb.windowStats(),
       transfer: this.transfer.windowStats(),
+      totalBuckets: heatmapBuckets(this.total),
     };
     this.count = 0;
     this.errors.fill(0);
@@ -174,4 +178,24 @@ export class WindowAccumulator {
     this.transfer.reset();
     return out;
   }
+}
+
+// scratch for heatmapBuckets: windows are taken one at a time on one thread
+const bucketScratch = new Float64Array(LATENCY_BUCKET_COUNT);
+
+/** A window's total times per heatmap bucket, read off its histogram's slots (each slot by its lowest value). */
+function heatmapBuckets(h: FastHistogram): LatencyBuckets {
+  if (h.count === 0) return [];
+  const counts = h.counts;
+  for (let i = 0; i < counts.length; i++) {
+    const c = counts[i]!;
+    if (c !== 0) bucketScratch[latencyBucketOf(h.valueFromIndex(i))]! += c;
+  }
+  const out: LatencyBuckets = [];
+  for (let k = 0; k < LATENCY_BUCKET_COUNT; k++) {
+    if (bucketScratch[k] === 0) continue;
+    out.push(k, bucketScratch[k]!);
+    bucketScratch[k] = 0;
+  }
+  return out;
 }

@@ -108,7 +108,7 @@ export class PhaseStats {
   /** The live window ending at tMs; resets the window's counters. */
   takeWindow(phaseIndex: number, tMs: number, windowMs: number, inFlight: number, queued: number): DriverWindow {
     const w = this.window.take();
-    return { tMs, phaseIndex, count: w.count, throughput: w.count / (windowMs / 1000), errors: w.errors, inFlight, queued, total: w.total, wait: w.wait, processing: w.processing, ttfb: w.ttfb, transfer: w.transfer };
+    return { tMs, phaseIndex, count: w.count, throughput: w.count / (windowMs / 1000), errors: w.errors, inFlight, queued, total: w.total, wait: w.wait, processing: w.processing, ttfb: w.ttfb, transfer: w.transfer, totalBuckets: w.totalBuckets };
   }
 
   result(index: number, phase: Phase, startUs: number, endUs: number, hitDeadline: boolean): DriverPhaseResult {

@@ -1,6 +1,7 @@
 import type { HistogramSet } from '../../contract/measurement.js';
 import type { Phase } from '../../contract/scenario.js';
 import type { ErrorCounts, PhaseResult, WindowLatency } from '../../contract/results.js';
+import type { LatencyBuckets } from '../../contract/latency-buckets.js';
 import type { RawRowBatch } from './raw-rows.js';
 import type { DataSet } from './phase-inputs.js';
 
@@ -51,6 +52,8 @@ export interface DriverWindow {
   processing: WindowLatency | null;
   ttfb: WindowLatency | null;
   transfer: WindowLatency | null;
+  /** total times per heatmap bucket (contract/latency-buckets.ts) */
+  totalBuckets: LatencyBuckets;
 }
 
 /** Encoded HDR histograms: the measurement module's set. */
