@@ -3,7 +3,9 @@ import type { EChartsOption } from 'echarts';
 import { syntheticCapacity } from '../../contract/capacity/test-support/synthetic-capacity';
 import { capacityCurveOption, uslOption } from '../../contract/report/capacity-chart';
 import { inFlightOption, latencyOption, meanBarsOption, percentileOption, serverOption, throughputOption } from '../../contract/report/chart-options';
+import { latencyHeatmap, latencyHeatmapOption } from '../../contract/report/latency-heatmap';
 import { DARK } from '../../contract/report/palette';
+import { rtThroughputOption } from '../../contract/report/rt-throughput';
 import type { SeriesGroup } from '../../contract/report/series';
 import { unregisteredParts } from './echarts-parts';
 import { withTimeZoom } from './zoom';
@@ -34,6 +36,8 @@ describe('the ECharts parts the workbench registers', () => {
     curves: percentileOption({ curves: [{ name: 'single', color: '#5b9dff', points: [[50, 1], [99, 4]] }], log: false }, DARK),
     capacityCurve: capacityCurveOption(servers, 'p99', DARK),
     capacityUsl: uslOption(servers, DARK),
+    heatmap: latencyHeatmapOption(latencyHeatmap([{ ...groups[0]!.windows[0]!, totalBuckets: [14, 5] }]), DARK),
+    rtThroughput: rtThroughputOption({ groups, percentile: 'p99', log: false }, DARK),
   };
   for (const [name, option] of Object.entries(options)) {
     it(`draws every part of the ${name} chart`, () => expect(unregisteredParts(option)).toEqual([]));

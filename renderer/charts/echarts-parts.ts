@@ -1,5 +1,5 @@
 import * as echarts from 'echarts/core';
-import { BarChart, LineChart, ScatterChart } from 'echarts/charts';
+import { BarChart, HeatmapChart, LineChart, ScatterChart } from 'echarts/charts';
 import {
   DataZoomComponent,
   GridComponent,
@@ -9,6 +9,7 @@ import {
   MarkPointComponent,
   TitleComponent,
   TooltipComponent,
+  VisualMapContinuousComponent,
 } from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
 import type { EChartsOption } from 'echarts';
@@ -22,6 +23,7 @@ const PARTS = {
   line: LineChart,
   bar: BarChart,
   scatter: ScatterChart,
+  heatmap: HeatmapChart,
   grid: GridComponent,
   legend: LegendComponent,
   tooltip: TooltipComponent,
@@ -30,11 +32,12 @@ const PARTS = {
   markLine: MarkLineComponent,
   markArea: MarkAreaComponent,
   markPoint: MarkPointComponent,
+  visualMap: VisualMapContinuousComponent,
 } as const;
 
 echarts.use([...Object.values(PARTS), CanvasRenderer]);
 
-const TOP_LEVEL = ['legend', 'tooltip', 'title', 'dataZoom'] as const;
+const TOP_LEVEL = ['legend', 'tooltip', 'title', 'dataZoom', 'visualMap'] as const;
 const MARKS = ['markPoint', 'markLine', 'markArea'] as const;
 
 /** The parts an option uses that are not registered (series types, marks, top-level components): [] when it draws whole. */

@@ -2,6 +2,8 @@ import { useMemo, useState } from 'react';
 import { groupsOf, timeExtentSec } from '../charts/groups';
 import { InFlightChart } from '../charts/InFlightChart';
 import { LatencyChart, type LatencyMetric } from '../charts/LatencyChart';
+import { LatencyHeatmapChart } from '../charts/LatencyHeatmapChart';
+import { RtThroughputChart } from '../charts/RtThroughputChart';
 import { ServerChart } from '../charts/ServerChart';
 import { ThroughputChart } from '../charts/ThroughputChart';
 import { glossaryFor, NOT_MEASURED, SERVER_TIMING_HINT } from '../../contract/engine-figures';
@@ -33,6 +35,8 @@ export function RunCharts({ series, version, live, running = live, servers, engi
   const [metric, setMetric] = useState<LatencyMetric>('total');
   const [log, setLog] = useState(false);
   const [byEndpoint, setByEndpoint] = useState(false);
+  const [rtPercentile, setRtPercentile] = useState<'p50' | 'p99'>('p99');
+  const [rtLog, setRtLog] = useState(false);
   const splittable = summary !== undefined && !running && hasEndpoints(summary);
   const split = useEndpointGroups(summary, splittable && byEndpoint);
   const groups = useMemo(() => groupsOf(series), [series, version]);
@@ -89,6 +93,25 @@ export function RunCharts({ series, version, live, running = live, servers, engi
       <Panel title={<>Requests in flight <span className="muted">dashed: queued at the client</span></>}>
         <InFlightChart groups={groups} version={version} maxSec={maxSec} servers={servers} />
       </Panel>
+      {!running && (
+        <Panel className="span-2" testId="run-heatmap" title={<>Latency heatmap <span className="muted">time x total time, requests as colour</span></>}>
+          <LatencyHeatmapChart groups={groups} version={version} testId="run-heatmap-chart" />
+        </Panel>
+      )}
+      {!running && (
+        <Panel
+          testId="run-rt-throughput"
+          title={<>Response time vs throughput <span className="muted">one point per window</span></>}
+          actions={
+            <>
+              <Segmented label="response time percentile" value={rtPercentile} options={[{ value: 'p50', label: 'p50' }, { value: 'p99', label: 'p99' }]} onChange={setRtPercentile} />
+              <Toggle checked={rtLog} onChange={setRtLog} label="log scale" />
+            </>
+          }
+        >
+          <RtThroughputChart groups={groups} percentile={rtPercentile} log={rtLog} version={version} testId="run-rt-throughput-chart" />
+        </Panel>
+      )}
       <Panel title="Server CPU">
         <ServerChart groups={groups} metric="cpu" version={version} maxSec={maxSec} servers={servers} />
       </Panel>
