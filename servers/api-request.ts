@@ -7,7 +7,7 @@ import type { ApiCall } from './work.js';
 //   POST /api/login      {"user": "...", "password": "secret"}  -> {token}   (any user; password "secret")
 //   GET  /api/items/:id  Authorization: Bearer <token>          -> {id, name, price, owner}   (1 <= id <= API_ITEM_COUNT)
 //   GET  /api/me         Authorization: Bearer <token>          -> {user}
-//   POST /api/echo       any JSON body                          -> {method, path, body, headers} (ECHOED_HEADERS and x-*)
+//   POST /api/echo       any JSON body                          -> {method, path (with the query), body, headers} (ECHOED_HEADERS and x-*)
 
 export const API_PREFIX = '/api/';
 export const API_ITEM_COUNT = 1000;
@@ -48,8 +48,9 @@ function echoedHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   return out;
 }
 
-/** `path` is the URL's path (starting with API_PREFIX); `body` the request body as text ('' when none). */
-export function parseApiRequest(method: string | undefined, path: string, headers: IncomingHttpHeaders, body: string): ParsedApi {
+/** `url`'s path starts with API_PREFIX; `body` is the request body as text ('' when none). */
+export function parseApiRequest(method: string | undefined, url: URL, headers: IncomingHttpHeaders, body: string): ParsedApi {
+  const path = url.pathname;
   const route = path.slice(API_PREFIX.length);
   if (route === 'login') {
     const wrong = onlyMethod(method, ['POST']);
@@ -68,7 +69,7 @@ export function parseApiRequest(method: string | undefined, path: string, header
     if (wrong) return wrong;
     const parsed = body === '' ? { ok: true as const, value: null } : jsonBody(body);
     if (!parsed.ok) return bad('echo needs a JSON body (or none)');
-    return { ok: true, call: { op: 'echo', method: method ?? 'POST', path, body: parsed.value, headers: echoedHeaders(headers) } };
+    return { ok: true, call: { op: 'echo', method: method ?? 'POST', path: `${path}${url.search}`, body: parsed.value, headers: echoedHeaders(headers) } };
   }
   const item = /^items\/([^/]*)$/.exec(route);
   if (item) {

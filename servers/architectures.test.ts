@@ -93,11 +93,11 @@ describe.each(cases)('$name', ({ architecture, options }) => {
     }
     expect(JSON.parse((await send(`${api}/me`, { headers: auth })).text)).toEqual({ user: 'ada' });
 
-    const echo = await send(`${api}/echo`, { json: { a: [1, 'two'] }, headers: { ...auth, 'Content-Type': 'application/json', 'X-Trace': 't-1', Cookie: 'no' } });
+    const echo = await send(`${api}/echo?a=1&b=%2F`, { json: { a: [1, 'two'] }, headers: { ...auth, 'Content-Type': 'application/json', 'X-Trace': 't-1', Cookie: 'no' } });
     expect(echo.status).toBe(200);
     expect(JSON.parse(echo.text)).toEqual({
       method: 'POST',
-      path: '/api/echo',
+      path: '/api/echo?a=1&b=%2F',
       body: { a: [1, 'two'] },
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-trace': 't-1', 'user-agent': expect.any(String), accept: expect.any(String) },
     });

@@ -71,7 +71,7 @@ export function parseWorkRequest(method: string | undefined, rawUrl: string | un
   const path = url.pathname;
   const params = url.searchParams;
   if (path.startsWith(API_PREFIX)) {
-    const api = parseApiRequest(method, path, content.headers, content.body);
+    const api = parseApiRequest(method, url, content.headers, content.body);
     return api.ok ? { ok: true, work: { kind: 'api', call: api.call } } : api;
   }
   const known = path === '/fib' || path === '/sleep' || path === '/static' || path === '/image';

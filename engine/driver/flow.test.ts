@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RequestTemplate } from '../../contract/scenario.js';
 import { startServer, stopAll, type RunningServer } from '../../servers/test-support/servers.js';
-import { closed, collect, req } from './test-support/phases.js';
+import { closed, collect, rampingUsers, req } from './test-support/phases.js';
 
 // Journeys (contract/flow.ts) in the real driver worker against the real bundled API (servers/: a
 // single-process server from dist/; build first). The API only answers items to a token it issued,
@@ -73,5 +73,29 @@ describe('a flow run by the driver against the bundled API', () => {
     // each user's steps in order (how the 18 requests split between the two users is the machine's)
     const [first, second, third] = countsByStep(rows, 3);
     expect(first! >= second! && second! >= third! && third! > 0).toBe(true);
+  });
+
+  it('a ramping-users phase runs the flow too: users that join log in first', async () => {
+    server = await startServer('single');
+    const phase = rampingUsers([{ durationMs: 400, target: 3 }, { durationMs: 400, target: 1 }], '/', { flow: true, requests: [login(), item] });
+    const { result, rows } = await collect(server.url, [phase]);
+    expect(errorsOf(phaseOf(result).errors)).toEqual({});
+    const [logins, items] = countsByStep(rows, 2);
+    expect(items).toBeGreaterThan(0);
+    expect(logins! >= items!).toBe(true);
+  });
+
+  it('an extracted value is data where it lands: CR LF cannot add a header, / and ? cannot change the path', async () => {
+    server = await startServer('single');
+    const hostile = 'a\r\nX-Evil: 1/../?q=#';
+    // the echo hands the hostile text back inside a JSON string; the next step sends it in a header and in the path
+    const plant = req('/api/echo', { name: 'plant', method: 'POST', body: JSON.stringify({ t: hostile }), extract: { var: 't', from: 'json', path: 'body.t' } });
+    // what the echo answers must hold: the value one query value, percent-encoded
+    const inPath = req('/api/echo?v={{vars.t}}', { name: 'path', method: 'POST', expect: { bodyIncludes: `"path":"/api/echo?v=${encodeURIComponent(hostile)}"` } });
+    // and one header line: CR LF made spaces, no X-Evil header beside it
+    const inHeader = req('/api/echo', { name: 'header', method: 'POST', headers: { 'X-Token': '{{vars.t}}' }, expect: { bodyIncludes: '"headers":{"x-token":"a  X-Evil: 1/../?q=#"}' } });
+    const { result, rows } = await collect(server.url, [closed(1, { count: 6, flow: true, requests: [plant, inPath, inHeader] })]);
+    expect(errorsOf(phaseOf(result).errors)).toEqual({});
+    expect(countsByStep(rows, 3)).toEqual([2, 2, 2]);
   });
 });
