@@ -124,12 +124,78 @@ export const RatioInterval = z.object({
   high: z.number(),
   /** resamples drawn */
   resamples: z.number(),
+  /**
+   * what the interval compares: 'whole phase' (its drift is each run's first half against its second);
+   * 'offered load' (a phase whose load changes by design: stored blocks paired by offered load level,
+   * the ratio the geometric mean over levels, drift within each level)
+   */
+  basis: z.enum(['whole phase', 'offered load']).optional(),
+  /** how far each run drifted within itself, as a factor >= 1 (A's, this run's); the interval is widened by both */
+  drift: z.object({ a: z.number(), b: z.number() }).optional(),
+  /** the 250 ms blocks (or windows) each side's interval was resampled from (A's, this run's) */
+  blocks: z.object({ a: z.number(), b: z.number() }).optional(),
+  /** offered-load basis: the load levels paired */
+  levels: z.number().optional(),
 });
 export type RatioInterval = z.infer<typeof RatioInterval>;
 
 /** Whether a ratio is beyond the noise: its interval excludes 1. */
 export function beyondNoise(interval: Pick<RatioInterval, 'low' | 'high'> | undefined): boolean {
   return interval !== undefined && (interval.low > 1 || interval.high < 1);
+}
+
+/**
+ * The too-wide rule: an interval that holds 1 and whose high end is more than TOO_WIDE_SPAN times its
+ * low end cannot tell a change from none (the figure may have fallen or risen ten-fold), so it is
+ * "too short / too variable to judge", not "within the noise". One that excludes 1 is judged however
+ * wide: its direction is known.
+ */
+export const TOO_WIDE_SPAN = 10;
+/** fewer blocks than this on a side (3 s of 250 ms blocks): a too-wide interval is called too short rather than too variable */
+export const SHORT_BLOCKS = 12;
+
+/** What a compared ratio's interval lets Compare say. */
+export type IntervalJudgement = 'beyond' | 'within' | 'too variable' | 'too short';
+
+export function judgeInterval(interval: Pick<RatioInterval, 'low' | 'high' | 'blocks'> | undefined): IntervalJudgement {
+  if (interval === undefined) return 'too short';
+  if (beyondNoise(interval)) return 'beyond';
+  if (!(interval.low > 0) || interval.high / interval.low > TOO_WIDE_SPAN) {
+    return interval.blocks !== undefined && Math.min(interval.blocks.a, interval.blocks.b) < SHORT_BLOCKS ? 'too short' : 'too variable';
+  }
+  return 'within';
+}
+
+/** Whether the ratio can be judged at all (a cell shows "too short / too variable to judge" otherwise). */
+export const judgeable = (interval: Pick<RatioInterval, 'low' | 'high' | 'blocks'> | undefined): boolean => {
+  const j = judgeInterval(interval);
+  return j === 'beyond' || j === 'within';
+};
+
+const x = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
+
+/** A ratio's interval in words, for a cell's hover (the view) and --json's why (the CLI): what it says and why. */
+export function intervalWords(interval: RatioInterval | undefined): string {
+  const j = judgeInterval(interval);
+  if (interval === undefined) return 'too short to judge: fewer than 4 blocks of 250 ms of stored requests (or live windows) on a side, so no interval';
+  const range = `${interval.low.toFixed(3)} – ${interval.high.toFixed(3)}`;
+  const basis = interval.basis === 'offered load' ? `, at equal offered load: ${interval.levels ?? 0} load levels of the ramp paired, x${x(interval.ratio)} over them` : '';
+  const drift = interval.drift;
+  const widened = drift === undefined ? 1 : Math.exp(Math.hypot(Math.log(drift.a), Math.log(drift.b)));
+  const driftWords =
+    drift === undefined
+      ? ''
+      : `widened x${x(widened)} by each run's drift within itself (A x${x(drift.a)}, this run x${x(drift.b)}, ${interval.basis === 'offered load' ? 'first against second half of each load level' : 'first half of the phase against its second'}), since a machine whose speed changed would otherwise look like a change`;
+  if (j === 'too short' || j === 'too variable') {
+    const why =
+      j === 'too short'
+        ? `only ${Math.min(interval.blocks?.a ?? 0, interval.blocks?.b ?? 0)} blocks of 250 ms on a side`
+        : widened >= 2
+          ? `the figure moves that much within a run: the interval is ${driftWords}${interval.basis === 'offered load' ? '' : '; a phase whose load changes by design drifts by design'}`
+          : 'its blocks vary that much from one to the next';
+    return `${j} to judge: the 95 % interval ${range}${basis} spans more than x${TOO_WIDE_SPAN}, so it cannot tell a change from none (${why})`;
+  }
+  return `95 % interval ${range} (bootstrap, ${interval.resamples} resamples${basis})${widened >= 1.05 ? `, ${driftWords}` : ''}: ${j === 'beyond' ? 'beyond the noise' : 'within the noise'}`;
 }
 
 export const intervalKey = (pairKey: string, metric: string, run: number): string => `${pairKey}|${metric}|${run}`;

@@ -173,3 +173,16 @@ export const progressPlan = (p: PhaseBase): ProgressPlan => phaseKind(p).plan(p)
 export const phaseSlots = (p: PhaseBase): number => phaseKind(p).slots(p);
 export const phaseThinkMs = (p: PhaseBase): number => phaseKind(p).thinkMs(p);
 export const phaseRamp = (p: PhaseBase): PhaseRamp | undefined => phaseKind(p).ramp(p);
+
+/** A ramp's value (req/s or users) at a time from the phase start: linear between its corners, held after the last. */
+export function rampValueAt(ramp: PhaseRamp, atMs: number): number {
+  const pts = ramp.points;
+  if (pts.length === 0) return 0;
+  if (atMs <= pts[0]!.atMs) return pts[0]!.value;
+  for (let i = 1; i < pts.length; i++) {
+    const a = pts[i - 1]!;
+    const b = pts[i]!;
+    if (atMs <= b.atMs) return b.atMs === a.atMs ? b.value : a.value + ((b.value - a.value) * (atMs - a.atMs)) / (b.atMs - a.atMs);
+  }
+  return pts[pts.length - 1]!.value;
+}

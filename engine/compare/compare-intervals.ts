@@ -1,6 +1,7 @@
-import { COMPARE_METRICS, pairPhases, type RatioInterval, type Sample, type Stat, type WindowFigure } from '../../contract/compare.js';
+import { COMPARE_METRICS, pairPhases, type PairedPhase, type PhasePair, type RatioInterval, type Sample, type Stat, type WindowFigure } from '../../contract/compare.js';
 import { inLatencyHistograms } from '../../contract/measurement.js';
 import type { LiveWindow, RequestPoint, RunSummary } from '../../contract/results.js';
+import { offeredLoad } from './offered-load.js';
 
 // Whether a compared ratio is beyond run-to-run noise: a percentile bootstrap of B/A. The unit
 // resampled is a 250 ms block of time, not a request: requests next to each other share the
@@ -58,6 +59,11 @@ function pointValue(p: RequestPoint, sample: Sample): number | null {
 
 /** A phase's (or one endpoint's: templateIdx) latency values in 250 ms blocks of intended time. */
 function blocksOf(rows: readonly RequestPoint[], phaseIndex: number, templateIdx: number | null, sample: Sample): Float64Array[] {
+  return timedBlocksOf(rows, phaseIndex, templateIdx, sample).map((b) => b.values);
+}
+
+/** The same blocks with their middle (ms from the server run start), in time order. */
+function timedBlocksOf(rows: readonly RequestPoint[], phaseIndex: number, templateIdx: number | null, sample: Sample): { atMs: number; values: Float64Array }[] {
   const blocks = new Map<number, number[]>();
   for (const p of rows) {
     if (p.phaseIndex !== phaseIndex || !inLatencyHistograms(p.error)) continue;
@@ -69,10 +75,9 @@ function blocksOf(rows: readonly RequestPoint[], phaseIndex: number, templateIdx
     if (!list) blocks.set(k, (list = []));
     list.push(v);
   }
-  return [...blocks.values()].map((b) => Float64Array.from(b));
+  return [...blocks].sort((a, b) => a[0] - b[0]).map(([k, b]) => ({ atMs: k * BLOCK_MS + BLOCK_MS / 2, values: Float64Array.from(b) }));
 }
 
-/** RESAMPLES bootstrap values of mean, p50, p90 and p99 over resampled blocks (the HDR rank rule). */
 /** mean, p50, p90, p99 of pooled values (the HDR rank rule). */
 function statsOf(values: Float64Array): Record<Stat, number> {
   const sorted = Float64Array.from(values).sort();
@@ -203,10 +208,107 @@ export interface CompareSamples {
   rows(runIndex: number, targetId: number): readonly RequestPoint[];
 }
 
+/** One stored unit of a phase whose load changes by design: a 250 ms block of rows or a live window, at its offered load. */
+interface LevelUnit {
+  level: number;
+  atMs: number;
+  values: Float64Array;
+}
+
+type Figures = Record<string, number>;
+const FIGURES_OF: Record<'latency' | 'throughput', (units: readonly LevelUnit[]) => Figures> = {
+  latency: (units) => statsOf(pool(units.map((u) => u.values))),
+  // a window's throughput, each window weighing the same (as the whole-phase interval weighs them)
+  throughput: (units) => ({ throughput: units.reduce((sum, u) => sum + u.values[0]!, 0) / units.length }),
+};
+
+/** the load levels a ramp's shared range is cut into, at most; each needs two units a side */
+const LEVELS = 4;
+
+interface LevelInterval {
+  ratio: number;
+  low: number;
+  high: number;
+  drift: { a: number; b: number };
+  blocks: { a: number; b: number };
+  levels: number;
+}
+
+/**
+ * B/A at equal offered load: both sides' units within their shared load range, cut into up to LEVELS
+ * equal levels; per level, the figure over that level's units; the ratio the geometric mean over the
+ * levels. Resampled within each level (the load each level offered is fixed by design, not noise);
+ * each side's drift is that of the first half of each level's units against its second (time order),
+ * so a ramp's rise by design no longer counts as drift. undefined: the loads do not overlap (compare
+ * the whole phase); null: too few units to say (too short).
+ */
+function levelIntervals(a: readonly LevelUnit[], b: readonly LevelUnit[], kind: 'latency' | 'throughput', prng: Prng): Map<string, LevelInterval> | null | undefined {
+  const range = (us: readonly LevelUnit[]) => [Math.min(...us.map((u) => u.level)), Math.max(...us.map((u) => u.level))] as const;
+  if (a.length === 0 || b.length === 0) return null;
+  const [ra, rb] = [range(a), range(b)];
+  const lo = Math.max(ra[0], rb[0]);
+  const hi = Math.min(ra[1], rb[1]);
+  if (!(hi > lo)) return undefined;
+  const inside = (us: readonly LevelUnit[]) => us.filter((u) => u.level >= lo && u.level <= hi);
+  const [ia, ib] = [inside(a), inside(b)];
+  const k = Math.min(LEVELS, Math.floor(Math.min(ia.length, ib.length) / 2));
+  if (k < 2 || ia.length + ib.length < 2 * MIN_BLOCKS) return null;
+  const levelOf = (u: LevelUnit) => Math.min(k - 1, Math.floor(((u.level - lo) / (hi - lo)) * k));
+  const split = (us: readonly LevelUnit[]) => {
+    const out: LevelUnit[][] = Array.from({ length: k }, () => []);
+    for (const u of us) out[levelOf(u)]!.push(u);
+    return out;
+  };
+  const [la, lb] = [split(ia), split(ib)];
+  const kept = la.map((_, j) => j).filter((j) => la[j]!.length > 0 && lb[j]!.length > 0);
+  if (kept.length < 2) return null;
+  const figuresOf = FIGURES_OF[kind];
+  const keys = Object.keys(figuresOf(ia));
+  const logRatio = (fa: readonly Figures[], fb: readonly Figures[], key: string) => {
+    let sum = 0;
+    for (let j = 0; j < fa.length; j++) {
+      const [x, y] = [fa[j]![key]!, fb[j]![key]!];
+      if (!(x > 0) || !(y > 0)) return NaN;
+      sum += Math.log(y / x);
+    }
+    return sum / fa.length;
+  };
+  const point = { a: kept.map((j) => figuresOf(la[j]!)), b: kept.map((j) => figuresOf(lb[j]!)) };
+  const resample = (us: readonly LevelUnit[]) => Array.from({ length: us.length }, () => us[Math.floor(prng.next() * us.length)]!);
+  const draws = new Map(keys.map((key) => [key, new Float64Array(RESAMPLES)]));
+  for (let r = 0; r < RESAMPLES; r++) {
+    const fa = kept.map((j) => figuresOf(resample(la[j]!)));
+    const fb = kept.map((j) => figuresOf(resample(lb[j]!)));
+    for (const key of keys) draws.get(key)![r] = logRatio(fa, fb, key);
+  }
+  /** mean over levels of |log(second half / first half)| of a side's units in time order */
+  const driftOf = (levels: readonly LevelUnit[][], key: string) => {
+    const ds: number[] = [];
+    for (const j of kept) {
+      const us = [...levels[j]!].sort((x, y) => x.atMs - y.atMs);
+      if (us.length < 2) continue;
+      const half = Math.floor(us.length / 2);
+      const [x, y] = [figuresOf(us.slice(0, half))[key]!, figuresOf(us.slice(half))[key]!];
+      ds.push(x > 0 && y > 0 ? Math.abs(Math.log(y / x)) : 0);
+    }
+    return ds.length === 0 ? 0 : ds.reduce((m, d) => m + d, 0) / ds.length;
+  };
+  const out = new Map<string, LevelInterval>();
+  for (const key of keys) {
+    const ratio = Math.exp(logRatio(point.a, point.b, key));
+    const logs = Float64Array.from(draws.get(key)!.filter((v) => Number.isFinite(v))).sort();
+    if (!Number.isFinite(ratio) || logs.length < RESAMPLES * 0.9) continue;
+    const [da, db] = [driftOf(la, key), driftOf(lb, key)];
+    const widen = Math.exp(Math.hypot(da, db));
+    out.set(key, { ratio, low: Math.exp(quantile(logs, 0.025)) / widen, high: Math.exp(quantile(logs, 0.975)) * widen, drift: { a: Math.exp(da), b: Math.exp(db) }, blocks: { a: ia.length, b: ib.length }, levels: kept.length });
+  }
+  return out;
+}
+
 /** Intervals for every paired phase, compared figure and run against A. */
 export function compareIntervals(runs: readonly RunSummary[], samples: CompareSamples): RatioInterval[] {
   const out: RatioInterval[] = [];
-  type Boot = { values: Float64Array; drift: number } | { values: Record<Stat, Float64Array>; drift: Record<Stat, number> };
+  type Boot = { n: number } & ({ values: Float64Array; drift: number } | { values: Record<Stat, Float64Array>; drift: Record<Stat, number> });
   const boots = new Map<string, Boot | null>();
   const bootOf = (runIndex: number, targetId: number, phaseIndex: number, templateIdx: number | null, figure: WindowFigure) => {
     const id = `${runIndex}:${targetId}:${phaseIndex}:${templateIdx ?? ''}:${figure.sample}`;
@@ -216,17 +318,44 @@ export function compareIntervals(runs: readonly RunSummary[], samples: CompareSa
       if (figure.sample === 'throughput' && templateIdx !== null) boots.set(id, null);
       else if (figure.sample === 'throughput') {
         const f = figureOf(samples.windows(runIndex).filter((w) => w.targetId === targetId && w.phaseIndex === phaseIndex), figure);
-        boots.set(id, f.values.length < MIN_BLOCKS ? null : { values: bootstrap(f, new Prng(seed)), drift: windowDrift(f) });
+        boots.set(id, f.values.length < MIN_BLOCKS ? null : { n: f.values.length, values: bootstrap(f, new Prng(seed)), drift: windowDrift(f) });
       } else {
         const blocks = blocksOf(samples.rows(runIndex, targetId), phaseIndex, templateIdx, figure.sample);
-        boots.set(id, blocks.length < MIN_BLOCKS ? null : { values: blockBootstrap(blocks, new Prng(seed)), drift: blockDrift(blocks) });
+        boots.set(id, blocks.length < MIN_BLOCKS ? null : { n: blocks.length, values: blockBootstrap(blocks, new Prng(seed)), drift: blockDrift(blocks) });
       }
     }
     const boot = boots.get(id) ?? null;
     if (boot === null) return null;
-    if (boot.values instanceof Float64Array) return { values: boot.values, drift: typeof boot.drift === 'number' ? boot.drift : 0 };
+    if (boot.values instanceof Float64Array) return { n: boot.n, values: boot.values, drift: typeof boot.drift === 'number' ? boot.drift : 0 };
     if (figure.sample === 'throughput' || typeof boot.drift === 'number') return null;
-    return { values: boot.values[figure.stat], drift: boot.drift[figure.stat] };
+    return { n: boot.n, values: boot.values[figure.stat], drift: boot.drift[figure.stat] };
+  };
+  /** a side's units at their offered load, for a phase whose load changes by design */
+  const unitsOf = (runIndex: number, entry: PairedPhase, figure: WindowFigure, at: (ms: number) => number): LevelUnit[] => {
+    if (figure.sample === 'throughput') {
+      if (entry.templateIdx !== null) return [];
+      const windows = samples.windows(runIndex).filter((w) => w.targetId === entry.targetId && w.phaseIndex === entry.phase.index && w.count > 0);
+      return windows.map((w) => ({ atMs: w.tMs - BLOCK_MS / 2, level: at(w.tMs - BLOCK_MS / 2), values: Float64Array.of(w.throughput) }));
+    }
+    return timedBlocksOf(samples.rows(runIndex, entry.targetId), entry.phase.index, entry.templateIdx, figure.sample).map((b) => ({ ...b, level: at(b.atMs) }));
+  };
+  const levelled = new Map<string, Map<string, LevelInterval> | null | undefined>();
+  const levelIntervalOf = (pair: PhasePair, i: number, figure: WindowFigure): LevelInterval | null | undefined => {
+    const [base, other] = [pair.runs[0]!, pair.runs[i]!];
+    const id = `${pair.key}|${i}|${figure.sample}`;
+    if (!levelled.has(id)) {
+      const la = offeredLoad(runs[0]!, base.targetId, base.phase.index);
+      const lb = offeredLoad(runs[i]!, other.targetId, other.phase.index);
+      if (la === null || lb === null || la.unit !== lb.unit) levelled.set(id, undefined);
+      else {
+        const seed = 7 + i * 7919 + base.phase.index * 104729 + (base.templateIdx === null ? 0 : (base.templateIdx + 1) * 15485863);
+        const kind = figure.sample === 'throughput' ? 'throughput' : 'latency';
+        levelled.set(id, levelIntervals(unitsOf(0, base, figure, la.at), unitsOf(i, other, figure, lb.at), kind, new Prng(seed)));
+      }
+    }
+    const found = levelled.get(id);
+    if (found === undefined || found === null) return found;
+    return found.get(figure.sample === 'throughput' ? 'throughput' : figure.stat) ?? null;
   };
   for (const pair of pairPhases(runs)) {
     const base = pair.runs[0];
@@ -238,11 +367,18 @@ export function compareIntervals(runs: readonly RunSummary[], samples: CompareSa
         const a = metric.get(base.phase, base.engine);
         const b = metric.get(other.phase, other.engine);
         if (!metric.interval || a === null || a === undefined || b === null || b === undefined || a === 0) continue;
+        // a ramp against a ramp: judged at equal offered load; too few blocks for that is too short
+        const levels = levelIntervalOf(pair, i, metric.interval);
+        if (levels === null) continue;
+        if (levels !== undefined) {
+          out.push({ pairKey: pair.key, metric: metric.key, run: i, ...levels, resamples: RESAMPLES, basis: 'offered load' });
+          continue;
+        }
         const ba = bootOf(0, base.targetId, base.phase.index, base.templateIdx, metric.interval);
         const bb = bootOf(i, other.targetId, other.phase.index, other.templateIdx, metric.interval);
         if (!ba || !bb) continue;
         const interval = ratioInterval(ba.values, bb.values, ba.drift, bb.drift);
-        if (interval) out.push({ pairKey: pair.key, metric: metric.key, run: i, ratio: b / a, ...interval, resamples: RESAMPLES });
+        if (interval) out.push({ pairKey: pair.key, metric: metric.key, run: i, ratio: b / a, ...interval, resamples: RESAMPLES, basis: 'whole phase', drift: { a: Math.exp(ba.drift), b: Math.exp(bb.drift) }, blocks: { a: ba.n, b: bb.n } });
       }
     }
   }
