@@ -22,7 +22,7 @@ const EARLY_MS = 1.5;
 
 interface Stats5 { mean: number; p50: number; p90: number; p99: number; max: number }
 interface JsonPhase { count: number; errors: Record<string, number>; total: Stats5; wait: Stats5 | null; processing: Stats5 | null; serverWait: Stats5 | null; lag: Stats5 | null; ttfb: Stats5 | null; transfer: Stats5 | null }
-interface JsonRun { runId: number; status: string; servers: Array<{ label: string; phases: JsonPhase[] }> }
+interface JsonRun { runId: number; status: string; servers: Array<{ label: string; phases: JsonPhase[] }>; thresholds: { passed: boolean; results: Array<{ check: string; server: string; measured: number | null; passed: boolean }> } }
 
 function target(serverTiming: boolean): Promise<{ server: Server; url: string }> {
   const server = createServer((_req, res) => {
@@ -64,11 +64,14 @@ beforeAll(async () => {
       { label: 'timed', architecture: 'external', url: timed.url },
     ],
     phases: [{ name: 'p', executor: 'sequential', count: 12, requests: [{ path: '/x' }] }],
+    // a gate on what the client measures holds everywhere; one on wait has nothing to judge without Server-Timing
+    thresholds: [{ check: `ttfb.p50 > ${HEAD_MS - EARLY_MS}` }, { check: 'wait.p99 < 100000' }],
   };
   const file = join(dir, 'honest-timing.json');
   writeFileSync(file, JSON.stringify(scenario));
   const out = await cli(['run', file, '--json', '--db', join(dir, 'runs.db')]);
-  expect(out.status, out.stderr + out.stdout).toBe(0);
+  // 99: the wait threshold failed on the server without Server-Timing
+  expect(out.status, out.stderr + out.stdout).toBe(99);
   run = JSON.parse(out.stdout) as JsonRun;
 }, 120_000);
 
@@ -79,6 +82,13 @@ afterAll(() => {
 });
 
 describe('timing without Server-Timing, through the CLI', () => {
+  it('thresholds: ttfb is judged on both servers; wait fails with no value where the server sent no Server-Timing', () => {
+    const result = (check: string, server: string) => run.thresholds.results.find((r) => r.check.startsWith(check) && r.server === server)!;
+    for (const server of ['plain', 'timed']) expect(result('ttfb.p50', server).passed, server).toBe(true);
+    expect(result('wait.p99', 'plain')).toMatchObject({ measured: null, passed: false });
+    expect(result('wait.p99', 'timed').passed).toBe(true);
+  });
+
   it('run --json: no wait nor processing where the server sent no Server-Timing; ttfb and transfer instead', () => {
     expect(run.status).toBe('completed');
     const p = phaseOf('plain');
