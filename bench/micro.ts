@@ -274,7 +274,7 @@ function statsPiece(): Piece {
   const r = new Rec();
   return {
     name: 'driver.stats.record',
-    what: 'PhaseStats.record: 5 phase + 3 window histograms, counters, the raw row',
+    what: 'PhaseStats.record: 7 phase + 5 window histograms (ttfb and transfer included), counters, the raw row',
     run(n) {
       acc = 0;
       for (let i = 0; i < n; i++) stats.record(r, fillRecord(r, i), NO_ERROR);
