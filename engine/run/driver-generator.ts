@@ -14,13 +14,24 @@ export type NextPhase = (ended: PhaseResult, queuedMax: number, tMs: number) => 
  * Loadscope's own driver (worker threads); with `next`, phases are appended as they end, and none
  * starts whose planned length would end after `appendUntilMs` (ms after t0).
  */
+/**
+ * The notes of the latest run's server runs so far (the engine note is replaced, so it holds them
+ * all). Notes come only from data files, and a prepared run's server runs share its one `data` list.
+ */
+let latestNotes: { data: unknown; notes: string[] } = { data: null, notes: [] };
+function notesOfRun(data: unknown): string[] {
+  if (latestNotes.data !== data) latestNotes = { data, notes: [] };
+  return latestNotes.notes;
+}
+
 export function driverGenerator(next?: NextPhase, appendUntilMs?: number): LoadGenerator {
   return async ({ ctx, url, signal, setT0, writes, phaseEnded }) => {
     const { emit, runId, targetId } = ctx;
     const names = ctx.scenario.phases.map((p, i) => nameOfPhase(p, i));
     const phaseName = (index: number) => names[index] ?? defaultPhaseName(index);
     const queuedMax: number[] = [];
-    const notes: string[] = [];
+    // a run's server runs go one after another: its note keeps what each of them said
+    const notes = notesOfRun(ctx.data);
     let requests = 0;
     const result = await runDriver(
       { baseUrl: url, phases: ctx.scenario.phases, allowRemote: ctx.allowRemote, data: ctx.data ?? [], ...(appendUntilMs !== undefined && { appendUntilMs }) },

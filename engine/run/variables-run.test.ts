@@ -83,6 +83,23 @@ describe('a run with variables and a data file', () => {
     expect(run.engineNote).toBe("external: phase 'login' ended early: data 'users' (order unique) ran out after its 3 rows");
   });
 
+  it("each server run's rows start over, and the run's note keeps what every server run said", async () => {
+    target = await startRecorder();
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(dir, 'data'));
+    writeFileSync(join(dir, 'data/users.csv'), 'user,password\nada,1\nbob,2\n');
+    const text = JSON.stringify({ ...JSON.parse(scenarioText(target.url, 'unique')), servers: [{ label: 'first', architecture: 'external', url: target.url }, { label: 'second', architecture: 'external', url: target.url }] });
+    const { runId } = await temp.engine.handlers['runs:start']({ scenario: { text, origin: writeScenario(text) }, quick: false, set: {} });
+    await temp.engine.waitForRun(runId);
+    const run = await temp.engine.handlers['runs:get']({ runId });
+    expect(run.status, run.reason ?? '').toBe('completed');
+    expect(run.targets.map((t) => t.phases[0]!.count)).toEqual([2, 2]);
+    expect(target.requests.filter((r) => r.method === 'POST').map((r) => r.url).sort()).toEqual(['/login/ada', '/login/ada', '/login/bob', '/login/bob']);
+    expect(run.engineNote).toBe(
+      "first: phase 'login' ended early: data 'users' (order unique) ran out after its 2 rows; second: phase 'login' ended early: data 'users' (order unique) ran out after its 2 rows",
+    );
+  });
+
   it('a missing column or file stops the run before it starts, naming the field', async () => {
     target = await startRecorder();
     const { mkdirSync } = await import('node:fs');
