@@ -1,3 +1,4 @@
+import { phaseFigures } from '../engine-figures.js';
 import type { LiveWindow, PhaseResult, ServerSample } from '../results.js';
 import type { CapacitySearch } from '../scenario.js';
 import { capacityOf, judgeStep, nextOffered, offeredText, type CapacityLimits, type CapacityMode, type CapacityResult, type CapacityStep, type SearchPlan, type StepVerdict } from './search.js';
@@ -76,6 +77,10 @@ export interface StepInputs {
 }
 
 const pct = (s: { p50: number; p90: number; p99: number }): Percentiles => ({ p50: s.p50, p90: s.p90, p99: s.p99 });
+const waitOf = (p: PhaseResult): Percentiles | null => {
+  const wait = phaseFigures('native', p).stats.wait;
+  return wait ? pct(wait) : null;
+};
 
 export function targetCapacity(search: CapacitySearch, { mode, start, phases, queuedMax, cpuPercent }: StepInputs): TargetCapacity {
   const limits = searchLimits(search);
@@ -91,7 +96,8 @@ export function targetCapacity(search: CapacitySearch, { mode, start, phases, qu
       throughput: p.throughput,
       concurrency: (p.throughput * p.total.mean) / 1000,
       total: pct(p.total),
-      wait: p.wait ? pct(p.wait) : null,
+      // as every view reads it: none without processing (runs stored before held wait = total there)
+      wait: waitOf(p),
       processing: p.processing ? pct(p.processing) : null,
       cpuPercent: cpuPercent?.get(p.index) ?? null,
       requests: p.count,
