@@ -14,7 +14,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** The areas, in the order the document shows them. */
 export const RELIABILITY_TESTS = [
   ['Hostile input: the browser host', ['cli/host/ws-frames.test.ts', 'cli/host/host-property.test.ts', 'cli/host/host-faults.test.ts', 'cli/host/open-browser.test.ts']],
-  ['Hostile input: scenarios', ['engine/scenario/limits.test.ts', 'engine/scenario/validate-property.test.ts', 'engine/scenario/prototype-keys.test.ts', 'engine/scenario/base-url.test.ts']],
+  ['Hostile input: scenarios', ['engine/scenario/limits.test.ts', 'engine/scenario/validate-property.test.ts', 'engine/scenario/prototype-keys.test.ts', 'engine/scenario/base-url.test.ts', 'engine/scenario/placeholders.test.ts', 'engine/scenario/data-files.test.ts']],
+  ['Hostile input: values placed into requests', ['engine/driver/variables.test.ts', 'engine/driver/request-compile.test.ts']],
   ['Hostile input: imports', ['engine/k6/import/import-limits.test.ts', 'cli/commands/import-limits.test.ts']],
   ['Generated code: k6 scripts and manifests', ['engine/k6/k6-script-injection.test.ts', 'engine/k6/k6-real-guard.test.ts', 'engine/k6/k6-block-list.test.ts']],
   ['Terminal output', ['cli/terminal-text.test.ts', 'cli/format/terminal-safe.test.ts']],
