@@ -9,6 +9,7 @@ import { FormView } from './editor/FormView';
 import { focusFormField, IssueList } from './editor/IssueList';
 import type { EditorIssue } from './editor/issues';
 import { isDirty, type Draft } from './draft';
+import { PasteCurlDialog, type CurlAdded } from './PasteCurlDialog';
 import { Timeline } from './Timeline';
 import { useValidation } from './useValidation';
 import { VersionList, type LibraryVersion } from './VersionList';
@@ -46,6 +47,8 @@ export function ScenarioEditor({ draft, setDraft, start, busy, onSaved }: Editor
   const [quick, setQuick] = useState(true);
   const [saveError, setSaveError] = useState<string | null>(null);
   const [jump, setJump] = useState<JumpRequest | null>(null);
+  const [pasting, setPasting] = useState(false);
+  const [added, setAdded] = useState<CurlAdded | null>(null);
   const v = useValidation(draft.text, quick);
   const text = draft.text;
   const setText = (t: string) => setDraft({ ...draft, text: t });
@@ -59,6 +62,12 @@ export function ScenarioEditor({ draft, setDraft, start, busy, onSaved }: Editor
   const issues: EditorIssue[] | null = v.state === 'done' ? (v.result.ok ? [] : v.result.issues) : null;
   const valid = v.state === 'done' && v.result.ok;
   const dirty = isDirty(draft);
+  const phaseNames = parsed.ok && Array.isArray((parsed.doc as { phases?: unknown }).phases)
+    ? ((parsed.doc as { phases: unknown[] }).phases.map((p, i) => {
+        const n = typeof p === 'object' && p !== null ? (p as { name?: unknown }).name : undefined;
+        return typeof n === 'string' ? n : `phase ${i + 1}`;
+      }))
+    : [];
   const name = parsed.ok && typeof (parsed.doc as { name?: unknown }).name === 'string' ? String((parsed.doc as { name: string }).name) : 'scenario';
 
   const saveAs = (body: string) => {
@@ -100,12 +109,49 @@ export function ScenarioEditor({ draft, setDraft, start, busy, onSaved }: Editor
       actions={
         <>
           <Segmented label="editor view" value={mode} onChange={setMode} options={[{ value: 'form', label: 'Form' }, { value: 'code', label: 'Code' }]} />
+          <button
+            type="button"
+            className="btn btn-small"
+            disabled={phaseNames.length === 0}
+            title={phaseNames.length === 0 ? 'the scenario needs a phase (and valid JSON) to add a request to' : 'add a request from a curl command copied from developer tools'}
+            onClick={() => setPasting(true)}
+            data-testid="paste-curl-open"
+          >
+            Paste curl
+          </button>
           <button type="button" className="btn btn-small" onClick={() => download(name, text)}>
             Export
           </button>
         </>
       }
     >
+      {pasting && (
+        <PasteCurlDialog
+          text={text}
+          phases={phaseNames}
+          onClose={() => setPasting(false)}
+          onAdded={(t, a) => {
+            setText(t);
+            setAdded(a);
+            setPasting(false);
+          }}
+        />
+      )}
+      {added !== null && (
+        <div className="notice curl-added" data-testid="curl-added">
+          Added <strong>{added.name}</strong> to {added.phase}.{' '}
+          <button type="button" className="btn btn-small" onClick={() => setAdded(null)}>
+            Dismiss
+          </button>
+          {added.notes.length > 0 && (
+            <ul>
+              {added.notes.map((n, i) => (
+                <li key={i}>{n}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
       {mode === 'code' || !parsed.ok ? (
         <>
           {mode === 'form' && <div className="notice">The text is not JSON yet, so the form cannot show it: fix it here first.</div>}

@@ -1,0 +1,87 @@
+import { mkdirSync } from 'node:fs';
+import type { Locator } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { codeEditorText } from './test-support/code-editor.js';
+import { useWorkbench } from './test-support/workbench.js';
+
+// The editor's "Paste a curl command" (issue 28), in Chromium on the real host: a command copied from
+// developer tools (bash quoting, a secret, -k) is parsed by the engine and its request joins the
+// scenario being edited, named, valid, with what was left out said; a command that is not curl is one
+// line in the dialog and changes nothing.
+
+const SHOTS = '/tmp/shots-i';
+const { page, byTestId } = useWorkbench();
+const waitValid = () => page().locator('[data-testid="validation"][data-ok="true"]').waitFor({ timeout: 15_000 });
+
+interface Doc {
+  phases: { name?: string; requests: { name?: string; method?: string; path: string; headers?: Record<string, string>; body?: string }[] }[];
+}
+
+async function shots(name: string, show: Locator): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  for (const width of [1440, 1024]) {
+    await page().setViewportSize({ width, height: 900 });
+    await show.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await page().evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+    await page().screenshot({ path: `${SHOTS}/${name}-${width}.png` });
+  }
+  await page().setViewportSize({ width: 1280, height: 800 });
+}
+
+const COMMAND = [
+  "curl 'http://127.0.0.1:8080/api/echo?from=devtools' \\",
+  "  -H 'accept: application/json' \\",
+  "  -H 'cookie: sid=s3cret' \\",
+  "  -H 'content-type: application/json' \\",
+  "  --data-raw $'{\"say\":\"it\\'s {{literal}}\\nyes\"}' \\",
+  '  --compressed -k',
+].join('\n');
+
+describe('Paste a curl command in the editor', () => {
+  it('adds the request to the scenario being edited, named, valid, and says what it left out', async () => {
+    await byTestId('nav-scenarios').click();
+    await byTestId('new-scenario').click();
+    await waitValid();
+    await byTestId('paste-curl-open').click();
+    await byTestId('curl-command').fill(COMMAND);
+    await shots('paste-curl-dialog', byTestId('paste-curl'));
+    await byTestId('curl-add').click();
+
+    const added = byTestId('curl-added');
+    await added.waitFor();
+    expect(await added.innerText()).toContain('Added POST /api/echo?from=devtools to');
+    expect(await added.innerText()).toContain('left out secret headers (cookie)');
+    expect(await added.innerText()).toContain('TLS verification off (-k/--insecure)');
+    expect(await byTestId('paste-curl').count()).toBe(0);
+    await waitValid();
+    await shots('paste-curl-added', added);
+
+    await page().getByRole('radio', { name: 'Code' }).click();
+    const doc = JSON.parse(await codeEditorText(page())) as Doc;
+    const request = doc.phases[0]!.requests.at(-1)!;
+    expect(request).toEqual({
+      name: 'POST /api/echo?from=devtools',
+      method: 'POST',
+      path: '/api/echo?from=devtools',
+      headers: { accept: 'application/json', 'content-type': 'application/json', 'Accept-Encoding': 'deflate, gzip, br, zstd' },
+      // taken literally: {{ escaped so it is sent as typed
+      body: '{"say":"it\'s \\{{literal}}\nyes"}',
+    });
+    await page().getByRole('radio', { name: 'Form' }).click();
+  });
+
+  it('a command that is not curl is one line in the dialog and changes nothing', async () => {
+    await page().getByRole('radio', { name: 'Code' }).click();
+    const before = await codeEditorText(page());
+    await byTestId('paste-curl-open').click();
+    await byTestId('curl-command').fill('wget http://127.0.0.1:8080/\n\u001b[2J');
+    await byTestId('curl-add').click();
+    const error = byTestId('paste-curl').locator('[role="alert"]');
+    await error.waitFor();
+    expect(await error.innerText()).toContain('not a curl command: it starts with "wget", not curl');
+    await shots('paste-curl-error', byTestId('paste-curl'));
+    await page().keyboard.press('Escape');
+    expect(await byTestId('paste-curl').count()).toBe(0);
+    expect(await codeEditorText(page())).toBe(before);
+  });
+});
