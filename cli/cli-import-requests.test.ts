@@ -79,10 +79,10 @@ describe('import-har and import-curl through the CLI', () => {
     expect(failed(phase.errors)).toBe(0);
   });
 
-  it('a malformed HAR is exit 1 with one line naming the JSON path; stdout gets nothing', () => {
+  it('a malformed HAR is exit 2 with one line naming the JSON path; stdout gets nothing', () => {
     writeFileSync(join(dir, 'bad.har'), JSON.stringify({ log: { entries: [{ request: { method: 'GET', url: 7, headers: [] } }] } }));
     const out = cli(['import-har', 'bad.har']);
-    expect(out.status).not.toBe(0);
+    expect(out.status).toBe(2);
     expect(out.stdout).toBe('');
     expect(out.stderr.trim().split('\n')).toHaveLength(1);
     expect(out.stderr).toContain('"bad.har" is not a HAR file: log.entries[0].request.url');
