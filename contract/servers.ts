@@ -5,16 +5,33 @@ import { z } from 'zod';
 
 const positiveInt = z.number().int().min(1);
 
+/** How a bundled server speaks: plain HTTP/1.1, TLS (a self-signed certificate made at start), h2 by ALPN over TLS (HTTP/1.1 too), or h2 with prior knowledge. */
+export const FrontProtocol = z.enum(['http', 'https', 'h2', 'h2c']);
+export type FrontProtocol = z.infer<typeof FrontProtocol>;
+
+/** Options every architecture has: they belong to the HTTP front (servers/http-front.ts), not to the architecture. */
+const front = {
+  protocol: FrontProtocol.optional().describe("absent: 'http'; 'https' and 'h2' use a self-signed certificate made at start; 'h2' also answers HTTP/1.1 (ALPN); 'h2c' is h2 without TLS"),
+};
+
+/** Does a bundled server with this protocol speak TLS (its base URL is https://)? */
+export function frontUsesTls(protocol: FrontProtocol): boolean {
+  return protocol === 'https' || protocol === 'h2';
+}
+
 export const SingleOptions = z.strictObject({
+  ...front,
   /** Requests handled at once; 1 makes the server strictly sequential (seed 002's Rudy). 0 = no limit. */
   concurrency: z.number().int().min(0).default(0).describe('requests handled at once; 1 = strictly sequential, 0 = no limit'),
 });
 
 export const ClusterOptions = z.strictObject({
+  ...front,
   workers: positiveInt.max(512).default(2).describe('node:cluster worker processes'),
 });
 
 export const AutoscaleOptions = z.strictObject({
+  ...front,
   initial: z.number().int().min(0).max(512).default(1).describe('worker processes started with the Master'),
   min: z.number().int().min(0).max(512).default(1).describe('the Cooperator never retires below this many'),
   max: positiveInt.max(512).default(4).describe('the Cooperator never grows beyond this many'),
@@ -22,6 +39,7 @@ export const AutoscaleOptions = z.strictObject({
 });
 
 export const OffloadOptions = z.strictObject({
+  ...front,
   workers: positiveInt.max(256).default(2).describe('long-lived work processes'),
   httpWorkers: z.number().int().min(0).max(64).default(0).describe('0: HTTP in one process; N: HTTP in N cluster workers'),
   dispatch: z.enum(['round-robin', 'least-busy']).default('round-robin').describe('how work is sent to the work processes'),
@@ -30,10 +48,12 @@ export const OffloadOptions = z.strictObject({
 });
 
 export const ThreadPerRequestOptions = z.strictObject({
+  ...front,
   buckets: positiveInt.max(1 << 20).default(32).describe('slots of the shared bucket array under Atomics locks'),
 });
 
 export const ThreadPoolOptions = z.strictObject({
+  ...front,
   threads: positiveInt.max(1024).default(4).describe('pre-created worker threads'),
   buckets: positiveInt.max(1 << 20).default(32).describe('slots of the shared bucket array under Atomics locks'),
 });
@@ -86,6 +106,8 @@ export interface ServerReadyMessage {
   type: 'ready';
   port: number;
   pid: number;
+  /** The self-signed certificate (PEM) of a server over TLS, so the one who started it can trust exactly it. */
+  cert?: string;
 }
 
 export const STATS_PATH = '/__stats';

@@ -1,6 +1,7 @@
 import { announceReady } from './announce.js';
 import { Cooperator } from './cooperator.js';
-import { createFront, listen } from './http-front.js';
+import { closeFront, createFront, listen } from './http-front.js';
+import { makeTransport } from './front-transport.js';
 import { onShutdown } from './lifecycle.js';
 import type { Launch } from './options.js';
 
@@ -10,16 +11,19 @@ import type { Launch } from './options.js';
 
 export async function start(launch: Launch<'autoscale'>): Promise<void> {
   const pool = new Cooperator(launch.options);
-  const server = createFront({
-    dispatch: (work) => pool.submit(work),
-    stats: () => pool.counters.toStats('autoscale', 1 + pool.size, 0),
-  });
+  const transport = await makeTransport(launch.options.protocol ?? 'http');
+  const server = createFront(
+    {
+      dispatch: (work) => pool.submit(work),
+      stats: () => pool.counters.toStats('autoscale', 1 + pool.size, 0),
+    },
+    transport,
+  );
   onShutdown(() => {
     pool.stop();
-    server.close();
-    server.closeAllConnections();
+    closeFront(server);
   });
   await pool.warm();
   const port = await listen(server, launch);
-  announceReady('autoscale', launch.host, port);
+  announceReady('autoscale', launch.host, port, transport);
 }

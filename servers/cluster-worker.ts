@@ -1,5 +1,6 @@
 import { ClusterStatsClient } from './cluster-stats.js';
 import { createFront, listen } from './http-front.js';
+import { transportFromEnv } from './front-transport.js';
 import { InProcessDispatcher } from './in-process.js';
 import { installLifecycle } from './lifecycle.js';
 
@@ -13,5 +14,5 @@ const dispatcher = new InProcessDispatcher(0, () => {
   throw new Error('stats come from the primary');
 });
 const client = new ClusterStatsClient(dispatcher.counters);
-const server = createFront({ dispatch: (work) => dispatcher.dispatch(work), stats: () => client.request() });
+const server = createFront({ dispatch: (work) => dispatcher.dispatch(work), stats: () => client.request() }, transportFromEnv());
 await listen(server, { port: Number(process.env.LOADSCOPE_LISTEN_PORT ?? 0), host: process.env.LOADSCOPE_LISTEN_HOST ?? '127.0.0.1' });

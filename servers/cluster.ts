@@ -1,6 +1,7 @@
 import cluster, { type Worker as ClusterWorker } from 'node:cluster';
 import { announceReady } from './announce.js';
 import { ClusterStatsHub } from './cluster-stats.js';
+import { makeTransport, transportEnv } from './front-transport.js';
 import { serverDistFile } from './launch.js';
 import { onShutdown, trackChild, isShuttingDown } from './lifecycle.js';
 import type { Launch } from './options.js';
@@ -17,7 +18,8 @@ export async function start(launch: Launch<'cluster'>): Promise<void> {
     () => [...workers],
     (t) => ({ architecture: 'cluster', processes: 1 + workers.size, threads: 0, busy: t.busy, queue: t.queue, spawned: count, retired: 0, handled: t.handled, maxBusy: t.maxBusy }),
   );
-  const env = { LOADSCOPE_LISTEN_PORT: String(launch.port), LOADSCOPE_LISTEN_HOST: launch.host };
+  const transport = await makeTransport(launch.options.protocol ?? 'http');
+  const env = { LOADSCOPE_LISTEN_PORT: String(launch.port), LOADSCOPE_LISTEN_HOST: launch.host, ...transportEnv(transport) };
 
   const port = await new Promise<number>((resolve, reject) => {
     let listening = 0;
@@ -39,5 +41,5 @@ export async function start(launch: Launch<'cluster'>): Promise<void> {
   onShutdown(() => {
     for (const w of workers) w.process.kill('SIGTERM');
   });
-  announceReady('cluster', launch.host, port);
+  announceReady('cluster', launch.host, port, transport);
 }

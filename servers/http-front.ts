@@ -1,4 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { createSecureServer, createServer as createH2cServer, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
+import type { Server as NetServer, Socket } from 'node:net';
 import { STATS_PATH, type ServerStats } from '../contract/servers.js';
 import { nowMs } from './clock.js';
 import { formatServerTiming, SERVER_TIMING_HEADER } from './server-timing.js';
@@ -6,10 +9,12 @@ import type { Work, WorkDone, WorkResult } from './work.js';
 import { textResult } from './work.js';
 import { API_PREFIX, MAX_API_BODY } from './api-request.js';
 import { parseWorkRequest, type RequestContent } from './work-request.js';
+import type { FrontTransport } from './front-transport.js';
 
 // The HTTP side every architecture shares: parse the request into Work, hand it to the architecture's
 // dispatcher with the accept time, answer with the result and its Server-Timing header. /__stats asks
 // the dispatcher for its counters. Bad requests get a 4xx with a one-line reason and zero timings.
+// The same handler serves HTTP/1.1, https and h2 (node:http2's compatibility request and response).
 
 export interface Dispatcher {
   /** Runs the work somewhere; resolves when it is done. `acceptedMs` is on the shared clock. */
@@ -17,18 +22,22 @@ export interface Dispatcher {
   stats(): ServerStats | Promise<ServerStats>;
 }
 
-function send(req: IncomingMessage, res: ServerResponse, result: WorkResult, waitMs: number, procMs: number): void {
+type Request = IncomingMessage | Http2ServerRequest;
+type Response = ServerResponse | Http2ServerResponse;
+
+function send(req: Request, res: Response, result: WorkResult, waitMs: number, procMs: number): void {
   const body = typeof result.body === 'string' ? Buffer.from(result.body) : result.body;
   res.writeHead(result.status, {
     'Content-Type': result.contentType,
     'Content-Length': body.byteLength,
     [SERVER_TIMING_HEADER]: formatServerTiming({ waitMs, procMs }),
   });
-  res.end(req.method === 'HEAD' ? undefined : body);
+  if (req.method === 'HEAD') res.end();
+  else res.end(body);
 }
 
 /** The API's body as text (null past MAX_API_BODY); other paths never read theirs, so it is drained. */
-function readContent(req: IncomingMessage): Promise<RequestContent | null> {
+function readContent(req: Request): Promise<RequestContent | null> {
   if (!req.url?.startsWith(API_PREFIX)) {
     // keep-alive connections stay usable
     req.resume();
@@ -46,7 +55,7 @@ function readContent(req: IncomingMessage): Promise<RequestContent | null> {
   });
 }
 
-async function handle(dispatcher: Dispatcher, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(dispatcher: Dispatcher, req: Request, res: Response): Promise<void> {
   const content = await readContent(req);
   // accepted once the request is in: a slow upload is the client's time, not the server's queue
   const acceptedMs = nowMs();
@@ -75,17 +84,49 @@ async function handle(dispatcher: Dispatcher, req: IncomingMessage, res: ServerR
   send(req, res, done.result, Math.max(0, done.startMs - acceptedMs), done.procMs);
 }
 
-export function createFront(dispatcher: Dispatcher): Server {
-  const server = createServer((req, res) => {
+/** Any of the fronts createFront makes: all are net servers underneath. */
+export type FrontServer = NetServer;
+
+const openSockets = new WeakMap<NetServer, Set<Socket>>();
+
+/**
+ * The front for a transport (default plain HTTP/1.1). Over TLS the certificate is the transport's;
+ * h2 also answers HTTP/1.1 clients (ALPN), h2c only h2 with prior knowledge.
+ */
+export function createFront(dispatcher: Dispatcher, transport: FrontTransport = { protocol: 'http' }): FrontServer {
+  const onRequest = (req: Request, res: Response): void => {
     handle(dispatcher, req, res).catch((err: unknown) => {
       if (!res.headersSent) send(req, res, textResult(500, err instanceof Error ? err.message : String(err)), 0, 0);
+      else if ('stream' in res) res.stream.destroy();
       else res.destroy();
     });
+  };
+  let server: NetServer;
+  if (transport.protocol === 'h2' || transport.protocol === 'h2c') {
+    // no idle timeout, as for HTTP/1.1 below: sleep may legitimately run for two minutes
+    const options = { allowHTTP1: true, ...transport.tls, settings: { maxConcurrentStreams: 1000 } };
+    server = transport.protocol === 'h2' ? createSecureServer(options, onRequest) : createH2cServer(options, onRequest);
+  } else {
+    const http: Server = transport.protocol === 'https' ? createHttpsServer({ ...transport.tls }, onRequest) : createServer(onRequest);
+    http.keepAliveTimeout = 65_000;
+    http.headersTimeout = 66_000;
+    http.requestTimeout = 0; // sleep may legitimately run for two minutes
+    server = http;
+  }
+  // closeFront ends kept-alive connections and h2 sessions alike by their TCP sockets
+  const sockets = new Set<Socket>();
+  openSockets.set(server, sockets);
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
   });
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  server.requestTimeout = 0; // sleep may legitimately run for two minutes
   return server;
+}
+
+/** Stops accepting and drops every open connection (a request in flight is cut, as at shutdown). */
+export function closeFront(server: FrontServer): void {
+  server.close();
+  for (const socket of openSockets.get(server) ?? []) socket.destroy();
 }
 
 export interface ListenAddress {
@@ -94,7 +135,7 @@ export interface ListenAddress {
 }
 
 /** Listens and resolves with the bound port. */
-export function listen(server: Server, address: ListenAddress): Promise<number> {
+export function listen(server: FrontServer, address: ListenAddress): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen({ port: address.port, host: address.host, backlog: 4096 }, () => {

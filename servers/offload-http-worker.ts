@@ -1,5 +1,6 @@
 import { ClusterStatsClient } from './cluster-stats.js';
 import { createFront, listen } from './http-front.js';
+import { transportFromEnv } from './front-transport.js';
 import { InProcessDispatcher } from './in-process.js';
 import { installLifecycle } from './lifecycle.js';
 import { isToHttpWorker, type ToPrimary } from './messages.js';
@@ -42,5 +43,5 @@ function relay(work: Work): Promise<WorkDone> {
 const server = createFront({
   dispatch: (work) => (workIn === 'http' ? local.dispatch(work) : relay(work)),
   stats: () => stats.request(),
-});
+}, transportFromEnv());
 await listen(server, { port: Number(process.env.LOADSCOPE_LISTEN_PORT ?? 0), host: process.env.LOADSCOPE_LISTEN_HOST ?? '127.0.0.1' });

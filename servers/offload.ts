@@ -3,7 +3,8 @@ import type { ServerStats } from '../contract/servers.js';
 import { announceReady } from './announce.js';
 import { nowMs } from './clock.js';
 import { ClusterStatsHub, type WorkerTotals } from './cluster-stats.js';
-import { createFront, listen } from './http-front.js';
+import { closeFront, createFront, listen } from './http-front.js';
+import { makeTransport, transportEnv, type FrontTransport } from './front-transport.js';
 import { InProcessDispatcher } from './in-process.js';
 import { serverDistFile } from './launch.js';
 import { isShuttingDown, onShutdown, trackChild } from './lifecycle.js';
@@ -30,23 +31,22 @@ function stats(processes: number, busy: number, c: { queue: number; handled: num
   return { architecture: 'offload', processes, threads: 0, busy, queue: c.queue, spawned: c.spawned, retired: 0, handled: c.handled, maxBusy: c.maxBusy };
 }
 
-async function startSingleFront(launch: Launch<'offload'>, o: OffloadOptions): Promise<number> {
+async function startSingleFront(launch: Launch<'offload'>, o: OffloadOptions, transport: FrontTransport): Promise<number> {
   const pool = o.workIn === 'workers' ? new WorkProcesses(o.workers, o.dispatch) : undefined;
   const local = new InProcessDispatcher(0, (c) => stats(1, c.busy, c));
   const server = createFront({
     dispatch: (work) => (pool ? pool.run(work) : local.dispatch(work)),
     stats: () => (pool ? stats(1 + pool.size, pool.busyProcesses(), pool.counters) : local.stats()),
-  });
+  }, transport);
   onShutdown(() => {
     pool?.stop();
-    server.close();
-    server.closeAllConnections();
+    closeFront(server);
   });
   await pool?.ready();
   return listen(server, launch);
 }
 
-async function startClusterFront(launch: Launch<'offload'>, o: OffloadOptions): Promise<number> {
+async function startClusterFront(launch: Launch<'offload'>, o: OffloadOptions, transport: FrontTransport): Promise<number> {
   const pool = o.workIn === 'workers' ? new WorkProcesses(o.workers, o.dispatch) : undefined;
   cluster.setupPrimary({ exec: serverDistFile('offload-http-worker'), serialization: 'advanced' });
   const workers = new Set<ClusterWorker>();
@@ -55,7 +55,7 @@ async function startClusterFront(launch: Launch<'offload'>, o: OffloadOptions): 
       ? stats(1 + workers.size + pool.size, pool.busyProcesses(), { ...pool.counters, spawned: o.httpWorkers + o.workers })
       : stats(1 + workers.size, t.busy, { ...t, spawned: o.httpWorkers });
   const hub = new ClusterStatsHub(() => [...workers], compose);
-  const env = { LOADSCOPE_LISTEN_PORT: String(launch.port), LOADSCOPE_LISTEN_HOST: launch.host, LOADSCOPE_OFFLOAD_WORK_IN: o.workIn };
+  const env = { LOADSCOPE_LISTEN_PORT: String(launch.port), LOADSCOPE_LISTEN_HOST: launch.host, LOADSCOPE_OFFLOAD_WORK_IN: o.workIn, ...transportEnv(transport) };
   onShutdown(() => {
     pool?.stop();
     for (const w of workers) w.process.kill('SIGTERM');
@@ -96,6 +96,7 @@ async function startClusterFront(launch: Launch<'offload'>, o: OffloadOptions): 
 
 export async function start(launch: Launch<'offload'>): Promise<void> {
   const o = launch.options;
-  const port = o.httpWorkers > 0 ? await startClusterFront(launch, o) : await startSingleFront(launch, o);
-  announceReady('offload', launch.host, port);
+  const transport = await makeTransport(o.protocol ?? 'http');
+  const port = o.httpWorkers > 0 ? await startClusterFront(launch, o, transport) : await startSingleFront(launch, o, transport);
+  announceReady('offload', launch.host, port, transport);
 }

@@ -1,5 +1,6 @@
 import { announceReady } from './announce.js';
-import { createFront, listen } from './http-front.js';
+import { closeFront, createFront, listen } from './http-front.js';
+import { makeTransport } from './front-transport.js';
 import { InProcessDispatcher } from './in-process.js';
 import { onShutdown } from './lifecycle.js';
 import type { Launch } from './options.js';
@@ -9,11 +10,11 @@ import type { Launch } from './options.js';
 
 export async function start(launch: Launch<'single'>): Promise<void> {
   const dispatcher = new InProcessDispatcher(launch.options.concurrency, (c) => c.toStats('single', 1, 0));
-  const server = createFront(dispatcher);
+  const transport = await makeTransport(launch.options.protocol ?? 'http');
+  const server = createFront(dispatcher, transport);
   onShutdown(() => {
-    server.close();
-    server.closeAllConnections();
+    closeFront(server);
   });
   const port = await listen(server, launch);
-  announceReady('single', launch.host, port);
+  announceReady('single', launch.host, port, transport);
 }

@@ -1,7 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import { announceReady } from './announce.js';
 import { bucketTotal, createBuckets } from './buckets.js';
-import { createFront, listen } from './http-front.js';
+import { closeFront, createFront, listen } from './http-front.js';
+import { makeTransport } from './front-transport.js';
 import { serverDistFile } from './launch.js';
 import { onShutdown } from './lifecycle.js';
 import { isWorkerReply } from './messages.js';
@@ -46,15 +47,15 @@ export async function start(launch: Launch<'thread-per-request'>): Promise<void>
     });
   }
 
+  const transport = await makeTransport(launch.options.protocol ?? 'http');
   const server = createFront({
     dispatch: run,
     stats: () => counters.toStats('thread-per-request', 1, live.size, bucketTotal(buckets)),
-  });
+  }, transport);
   onShutdown(async () => {
-    server.close();
-    server.closeAllConnections();
+    closeFront(server);
     await Promise.all([...live].map((w) => w.terminate()));
   });
   const port = await listen(server, launch);
-  announceReady('thread-per-request', launch.host, port);
+  announceReady('thread-per-request', launch.host, port, transport);
 }

@@ -2,7 +2,8 @@ import { Worker } from 'node:worker_threads';
 import { announceReady } from './announce.js';
 import { bucketTotal, createBuckets } from './buckets.js';
 import { Fifo } from './fifo.js';
-import { createFront, listen } from './http-front.js';
+import { closeFront, createFront, listen } from './http-front.js';
+import { makeTransport } from './front-transport.js';
 import { serverDistFile } from './launch.js';
 import { onShutdown } from './lifecycle.js';
 import { isWorkerReply, type WorkMessage } from './messages.js';
@@ -65,6 +66,7 @@ export async function start(launch: Launch<'thread-pool'>): Promise<void> {
   });
   await Promise.all(ready);
 
+  const transport = await makeTransport(launch.options.protocol ?? 'http');
   const server = createFront({
     dispatch: (work) =>
       new Promise((resolve) => {
@@ -77,12 +79,11 @@ export async function start(launch: Launch<'thread-pool'>): Promise<void> {
         }
       }),
     stats: () => counters.toStats('thread-pool', 1, threads.length, bucketTotal(buckets)),
-  });
+  }, transport);
   onShutdown(async () => {
-    server.close();
-    server.closeAllConnections();
+    closeFront(server);
     await Promise.all(threads.map((t) => t.worker.terminate()));
   });
   const port = await listen(server, launch);
-  announceReady('thread-pool', launch.host, port);
+  announceReady('thread-pool', launch.host, port, transport);
 }

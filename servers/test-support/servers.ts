@@ -11,6 +11,8 @@ export interface RunningServer {
   child: ChildProcess;
   pid: number;
   url: string;
+  /** the self-signed certificate a server over TLS announced */
+  cert: string | undefined;
   stderr: () => string;
 }
 
@@ -36,7 +38,8 @@ export function startServer<A extends Architecture>(architecture: A, options: Pa
     child.on('message', (message: unknown) => {
       if (!isReady(message)) return;
       clearTimeout(timer);
-      resolve({ child, pid: message.pid, url: `http://127.0.0.1:${message.port}`, stderr: () => stderr });
+      const scheme = message.cert === undefined ? 'http' : 'https';
+      resolve({ child, pid: message.pid, url: `${scheme}://127.0.0.1:${message.port}`, cert: message.cert, stderr: () => stderr });
     });
   });
 }
