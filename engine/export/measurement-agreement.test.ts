@@ -122,90 +122,97 @@ function throughK6(rows: RequestRow[], runId: number) {
 
 const msToUs = (v: string): number | null => (v === '' ? null : Math.round(Number(v) * 1000));
 
+/** Stores the rows as the driver would and checks every reader against the one derivation. */
+function agreeOn(rows: RequestRow[]): void {
+  const { batches, phase } = throughDriver(rows);
+  const runId = store.createRun(newRun());
+  const targetId = store.createTarget({ runId, cellIndex: 0, serverIndex: 0, label: 'single', architecture: 'single' });
+  for (const b of batches) store.insertRequests(targetId, b);
+  store.savePhase(targetId, phase.result, phase.histograms);
+  store.finishRun(runId, 'completed', null);
+  const run = store.getRun(runId);
+
+  const [header, ...lines] = [...csvLines(store, run)];
+  const cols = header!.split(',');
+  const col = (line: string, name: string) => line.split(',')[cols.indexOf(name)]!;
+  const points = store.getRequests(runId, targetId, 1_000_000).points;
+  expect(lines).toHaveLength(rows.length);
+  expect(points).toHaveLength(rows.length);
+
+  const expected = Object.fromEntries(HISTOGRAMS.map((h) => [h.key, new FastHistogram(3)]));
+  rows.forEach((row, i) => {
+    const t = deriveTimes(row);
+    const line = lines[i]!;
+    const p = points[i]!;
+    // wait is known exactly where processing is (no Server-Timing: unknown, never total)
+    expect(t.waitUs === null).toBe(row.serverProcUs === null);
+    if (t.waitUs !== null) expect(t.waitUs).toBeGreaterThanOrEqual(0);
+    // CSV (ms, 3 decimals) and scatter (ms) say the same as the one derivation
+    expect([msToUs(col(line, 'total_ms')), msToUs(col(line, 'wait_ms')), msToUs(col(line, 'processing_ms')), msToUs(col(line, 'server_wait_ms')), msToUs(col(line, 'lag_ms')), msToUs(col(line, 'ttfb_ms')), msToUs(col(line, 'transfer_ms'))]).toEqual([
+      t.totalUs,
+      t.waitUs,
+      t.processingUs,
+      t.serverWaitUs,
+      t.lagUs,
+      t.ttfbUs,
+      t.transferUs,
+    ]);
+    const fromPoint = (v: number | null) => (v === null ? null : Math.round(v * 1000));
+    expect([fromPoint(p.totalMs), fromPoint(p.waitMs), fromPoint(p.processingMs), fromPoint(p.serverWaitMs), fromPoint(p.lagMs), fromPoint(p.ttfbMs), fromPoint(p.transferMs)]).toEqual([
+      t.totalUs,
+      t.waitUs,
+      t.processingUs,
+      t.serverWaitUs,
+      t.lagUs,
+      t.ttfbUs,
+      t.transferUs,
+    ]);
+    // what the CSV says this row adds to each histogram
+    const values = histogramValues({ ...row, doneUs: row.intendedUs + msToUs(col(line, 'total_ms'))! });
+    if (values) for (const h of HISTOGRAMS) if (values[h.key] !== null) expected[h.key]!.record(values[h.key]!);
+  });
+
+  // the phase's wait and processing: over the rows with Server-Timing only, none without any
+  const timed = rows.filter((r) => r.error !== 'refused' && r.serverProcUs !== null).length;
+  const [storedPhase] = run.targets.flatMap((t) => t.phases);
+  expect([storedPhase!.wait?.count ?? null, storedPhase!.processing?.count ?? null]).toEqual(timed === 0 ? [null, null] : [timed, timed]);
+  expect(storedPhase!.ttfb?.count ?? 0).toBe(rows.filter((r) => r.error !== 'refused' && r.sentUs !== null && r.firstByteUs !== null).length);
+
+  // every percentile of every stored phase is at most its maximum (HDR bucket edges are clamped)
+  for (const stored of run.targets.flatMap((t) => t.phases)) {
+    for (const h of HISTOGRAMS) {
+      const st = stored[h.key];
+      if (st) for (const k of PERCENTILE_KEYS) expect(st[k], `${h.key} ${k} <= max`).toBeLessThanOrEqual(st.max);
+    }
+  }
+
+  // the stored histograms (the driver's) hold exactly the values the CSV rows derive
+  const stored = store.getHistograms(runId)[0]!;
+  for (const h of HISTOGRAMS) {
+    const want = expected[h.key]!;
+    const encoded = stored[h.key];
+    if (encoded === null || encoded === undefined) {
+      expect(want.count, `${h.key}: stored none, CSV has values`).toBe(0);
+      continue;
+    }
+    const got = hdr.decodeFromCompressedBase64(encoded, 32, false);
+    expect(got.totalCount, `${h.key} count`).toBe(want.count);
+    if (want.count === 0) continue;
+    const wantHdr = want.toHdr();
+    for (const q of [0, 50, 90, 99, 100]) expect(got.getValueAtPercentile(q), `${h.key} p${q}`).toBe(wantHdr.getValueAtPercentile(q));
+  }
+}
+
 describe('the measurement module: histograms, CSV and scatter agree', () => {
   it('on every derived time of random rows', () => {
-    fc.assert(
-      fc.property(fc.array(rowArb, { minLength: 1, maxLength: 60 }), (rows) => {
-        const { batches, phase } = throughDriver(rows);
-        const runId = store.createRun(newRun());
-        const targetId = store.createTarget({ runId, cellIndex: 0, serverIndex: 0, label: 'single', architecture: 'single' });
-        for (const b of batches) store.insertRequests(targetId, b);
-        store.savePhase(targetId, phase.result, phase.histograms);
-        store.finishRun(runId, 'completed', null);
-        const run = store.getRun(runId);
+    fc.assert(fc.property(fc.array(rowArb, { minLength: 1, maxLength: 60 }), agreeOn), { numRuns: 40 });
+  });
 
-        const [header, ...lines] = [...csvLines(store, run)];
-        const cols = header!.split(',');
-        const col = (line: string, name: string) => line.split(',')[cols.indexOf(name)]!;
-        const points = store.getRequests(runId, targetId, 1_000_000).points;
-        expect(lines).toHaveLength(rows.length);
-        expect(points).toHaveLength(rows.length);
-
-        const expected = Object.fromEntries(HISTOGRAMS.map((h) => [h.key, new FastHistogram(3)]));
-        rows.forEach((row, i) => {
-          const t = deriveTimes(row);
-          const line = lines[i]!;
-          const p = points[i]!;
-          // wait is known exactly where processing is (no Server-Timing: unknown, never total)
-          expect(t.waitUs === null).toBe(row.serverProcUs === null);
-          if (t.waitUs !== null) expect(t.waitUs).toBeGreaterThanOrEqual(0);
-          // CSV (ms, 3 decimals) and scatter (ms) say the same as the one derivation
-          expect([msToUs(col(line, 'total_ms')), msToUs(col(line, 'wait_ms')), msToUs(col(line, 'processing_ms')), msToUs(col(line, 'server_wait_ms')), msToUs(col(line, 'lag_ms')), msToUs(col(line, 'ttfb_ms')), msToUs(col(line, 'transfer_ms'))]).toEqual([
-            t.totalUs,
-            t.waitUs,
-            t.processingUs,
-            t.serverWaitUs,
-            t.lagUs,
-            t.ttfbUs,
-            t.transferUs,
-          ]);
-          const fromPoint = (v: number | null) => (v === null ? null : Math.round(v * 1000));
-          expect([fromPoint(p.totalMs), fromPoint(p.waitMs), fromPoint(p.processingMs), fromPoint(p.serverWaitMs), fromPoint(p.lagMs), fromPoint(p.ttfbMs), fromPoint(p.transferMs)]).toEqual([
-            t.totalUs,
-            t.waitUs,
-            t.processingUs,
-            t.serverWaitUs,
-            t.lagUs,
-            t.ttfbUs,
-            t.transferUs,
-          ]);
-          // what the CSV says this row adds to each histogram
-          const values = histogramValues({ ...row, doneUs: row.intendedUs + msToUs(col(line, 'total_ms'))! });
-          if (values) for (const h of HISTOGRAMS) if (values[h.key] !== null) expected[h.key]!.record(values[h.key]!);
-        });
-
-        // the phase's wait and processing: over the rows with Server-Timing only, none without any
-        const timed = rows.filter((r) => r.error !== 'refused' && r.serverProcUs !== null).length;
-        const [storedPhase] = run.targets.flatMap((t) => t.phases);
-        expect([storedPhase!.wait?.count ?? null, storedPhase!.processing?.count ?? null]).toEqual(timed === 0 ? [null, null] : [timed, timed]);
-        expect(storedPhase!.ttfb?.count ?? 0).toBe(rows.filter((r) => r.error !== 'refused' && r.sentUs !== null && r.firstByteUs !== null).length);
-
-        // every percentile of every stored phase is at most its maximum (HDR bucket edges are clamped)
-        for (const stored of run.targets.flatMap((t) => t.phases)) {
-          for (const h of HISTOGRAMS) {
-            const st = stored[h.key];
-            if (st) for (const k of PERCENTILE_KEYS) expect(st[k], `${h.key} ${k} <= max`).toBeLessThanOrEqual(st.max);
-          }
-        }
-
-        // the stored histograms (the driver's) hold exactly the values the CSV rows derive
-        const stored = store.getHistograms(runId)[0]!;
-        for (const h of HISTOGRAMS) {
-          const want = expected[h.key]!;
-          const encoded = stored[h.key];
-          if (encoded === null || encoded === undefined) {
-            expect(want.count, `${h.key}: stored none, CSV has values`).toBe(0);
-            continue;
-          }
-          const got = hdr.decodeFromCompressedBase64(encoded, 32, false);
-          expect(got.totalCount, `${h.key} count`).toBe(want.count);
-          if (want.count === 0) continue;
-          const wantHdr = want.toHdr();
-          for (const q of [0, 50, 90, 99, 100]) expect(got.getValueAtPercentile(q), `${h.key} p${q}`).toBe(wantHdr.getValueAtPercentile(q));
-        }
-      }),
-      { numRuns: 40 },
-    );
+  it('on rows of a server that sends no Server-Timing at all, and of one that always does', () => {
+    const without = rowArb.map((r) => ({ ...r, serverProcUs: null, serverWaitUs: null }));
+    const always = fc.tuple(rowArb, us(3_100_000)).map(([r, proc]) => ({ ...r, serverProcUs: proc }));
+    fc.assert(fc.property(fc.array(without, { minLength: 1, maxLength: 40 }), agreeOn), { numRuns: 20 });
+    fc.assert(fc.property(fc.array(always, { minLength: 1, maxLength: 40 }), agreeOn), { numRuns: 20 });
   });
 
   it('through the k6 import path as through the driver', () => {
