@@ -8,15 +8,12 @@ import { hasPlaceholders, parseTemplate, templateFields, type TemplateFields, ty
 // between steps. Checks here are zod-free and structural, so the schema calls them; the driver
 // runs flows in engine/driver/flow-users.ts.
 
-/** Executors whose users exist (a user has variables and a place in its flow). */
-export const FLOW_EXECUTORS = ['closed', 'ramping-users'] as const;
-
 interface FlowStep extends TemplateFields {
   extract?: Extract | undefined;
 }
 
 export interface FlowInput {
-  phases: readonly { executor: string; flow?: boolean | undefined; requests: readonly FlowStep[] }[];
+  phases: readonly { requests: readonly FlowStep[] }[];
 }
 
 /** The phase runs its requests as a flow (any phase type: only closed and ramping-users may say so). */
@@ -35,16 +32,14 @@ function extractIssue(e: Extract): { key: string; message: string } | null {
 }
 
 /**
- * Every flow problem of a scenario at its JSON path: a flow on an executor without users, an
- * extract outside a flow, a bad JSON path or pattern, and a {{vars.x}} no earlier step extracts.
+ * Every flow problem of a scenario at its JSON path: an extract outside a flow, a bad JSON path or
+ * pattern, a {{vars.x}} no earlier step extracts. Only closed and ramping-users phases have a
+ * `flow` key (users to keep variables): the schema refuses it elsewhere.
  */
 export function flowIssues(s: FlowInput): VariableIssue[] {
   const issues: VariableIssue[] = [];
   s.phases.forEach((phase, i) => {
     const flow = isFlow(phase);
-    if (flow && !(FLOW_EXECUTORS as readonly string[]).includes(phase.executor)) {
-      issues.push({ path: ['phases', i, 'flow'], message: `a flow needs users: use a closed or ramping-users phase, not ${phase.executor}` });
-    }
     const extracted = new Set<string>();
     phase.requests.forEach((t, j) => {
       const at = ['phases', i, 'requests', j];
