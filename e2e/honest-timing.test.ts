@@ -102,6 +102,15 @@ describe('timing without Server-Timing, in Chromium', () => {
   it('Compare of two such runs: ttfb and transfer compared, wait and processing "–" where the server sent no Server-Timing', async () => {
     await byTestId('start-run').click();
     await page().locator('[data-testid="run-view"][data-phase="finished"]').waitFor({ timeout: 90_000 });
+    // History's page of a stored run: the same "–", the hint, and the chart's note on choosing wait
+    await page().evaluate(`window.location.hash = '#/history/1'`);
+    await byTestId('run-detail').waitFor();
+    await byTestId('server-timing-hint').waitFor({ timeout: 30_000 });
+    await byTestId('run-latency').getByRole('radio', { name: 'processing' }).click();
+    expect(await byTestId('latency-not-measured').count(), 'the timed server draws processing: no note').toBe(0);
+    await byTestId('server-timing-hint').scrollIntoViewIfNeeded();
+    await shots(page(), 'honest-timing-history');
+
     await byTestId('nav-history').click();
     await byTestId('history-view').waitFor();
     for (const id of [1, 2]) await page().getByRole('checkbox', { name: `select run ${id}` }).check();
