@@ -11,6 +11,7 @@ import { downloadExport } from './ui/download';
 import { useLiveRun } from './run/useLiveRun';
 import { draftOf, isDirty, runDraft, type Draft } from './scenarios/draft';
 import { ScenariosView } from './scenarios/ScenariosView';
+import { TrendsView } from './trends/TrendsView';
 import { useUnsavedGuard } from './scenarios/useUnsavedGuard';
 import { useApi } from './ui/ApiContext';
 import { errorMessage } from './ui/format';
@@ -19,7 +20,7 @@ import { ShortcutHelp } from './ui/ShortcutHelp';
 import { useShortcuts } from './ui/shortcuts';
 import { useRoute, type Route } from './ui/useRoute';
 
-const NAV: { view: Route['view']; label: string; hint: string }[] = [
+const NAV: { view: Exclude<Route['view'], 'trends'>; label: string; hint: string }[] = [
   { view: 'run', label: 'Run', hint: 'start a scenario and watch it live' },
   { view: 'history', label: 'History', hint: 'every stored run' },
   { view: 'compare', label: 'Compare', hint: 'overlay two or more runs' },
@@ -186,8 +187,10 @@ export function App() {
             openScenario={openRunScenario}
             runAgain={(runId) => start({ scenario: { runId } })}
             compare={(runIds) => go({ view: 'compare', runIds })}
+            trend={(scenario) => go({ view: 'trends', scenario })}
           />
         )}
+        {route.view === 'trends' && <TrendsView scenarioName={route.scenario} back={() => go({ view: 'history', runId: null })} openRun={(runId) => go({ view: 'history', runId })} />}
         {route.view === 'compare' && <CompareView runIds={route.runIds} setRunIds={(runIds) => go({ view: 'compare', runIds })} />}
         {route.view === 'scenarios' && <ScenariosView draft={draft} setDraft={setDraft} start={start} busy={running} />}
       </main>

@@ -95,7 +95,18 @@ export function latencyHeatmapOption(h: LatencyHeatmap, p: Palette): EChartsOpti
     tooltip: { ...baseOption(p).tooltip, trigger: 'item' },
     grid: { left: 88, right: 28, top: 52, bottom: 44, containLabel: false },
     xAxis: { type: 'category', name: AXIS_NAMES.time, nameLocation: 'middle', nameGap: 26, data: h.times.map(String), ...style, splitLine: { show: false }, splitArea: { show: false } },
-    yAxis: { type: 'category', name: HEATMAP_AXIS_NAMES.latency, nameLocation: 'middle', nameGap: 72, data: h.buckets.map((k) => ms(latencyBucketLowMs(k))), ...style, splitLine: { show: false }, splitArea: { show: false } },
+    yAxis: {
+      type: 'category',
+      name: HEATMAP_AXIS_NAMES.latency,
+      nameLocation: 'middle',
+      nameGap: 72,
+      data: h.buckets.map((k) => ms(latencyBucketLowMs(k))),
+      ...style,
+      // about ten labels whatever the range: every bucket's would overprint one another
+      axisLabel: { ...style.axisLabel, interval: Math.max(0, Math.ceil(h.buckets.length / 10) - 1) },
+      splitLine: { show: false },
+      splitArea: { show: false },
+    },
     visualMap: {
       type: 'continuous',
       min: 0,

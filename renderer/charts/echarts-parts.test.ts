@@ -6,6 +6,7 @@ import { inFlightOption, latencyOption, meanBarsOption, percentileOption, server
 import { latencyHeatmap, latencyHeatmapOption } from '../../contract/report/latency-heatmap';
 import { DARK } from '../../contract/report/palette';
 import { rtThroughputOption } from '../../contract/report/rt-throughput';
+import { trendOption } from '../../contract/report/trend-chart';
 import type { SeriesGroup } from '../../contract/report/series';
 import { unregisteredParts } from './echarts-parts';
 import { withTimeZoom } from './zoom';
@@ -38,6 +39,17 @@ describe('the ECharts parts the workbench registers', () => {
     capacityUsl: uslOption(servers, DARK),
     heatmap: latencyHeatmapOption(latencyHeatmap([{ ...groups[0]!.windows[0]!, totalBuckets: [14, 5] }]), DARK),
     rtThroughput: rtThroughputOption({ groups, percentile: 'p99', log: false }, DARK),
+    trend: trendOption(
+      {
+        scenarioName: 's',
+        metric: 'total.p99',
+        profile: 'full',
+        columns: [{ runIds: [1], createdAt: '', label: 'a', groupId: null }, { runIds: [2, 3], createdAt: '', label: 'b', groupId: 2 }],
+        rows: [{ server: 'single', phase: 'p', endpoint: null, values: [{ value: 2, low: null, high: null }, { value: 3, low: 2, high: 4 }], baseline: { value: 3, low: 2, high: 4 } }],
+        baselineRunIds: [2, 3],
+      },
+      DARK,
+    ),
   };
   for (const [name, option] of Object.entries(options)) {
     it(`draws every part of the ${name} chart`, () => expect(unregisteredParts(option)).toEqual([]));

@@ -16,10 +16,12 @@ export interface HistoryViewProps {
   compare: (runIds: number[]) => void;
   openScenario: (runId: number) => void;
   runAgain: (runId: number) => void;
+  /** opens the Trends view of a scenario */
+  trend: (scenarioName: string) => void;
 }
 
 /** Every stored run: filter, open, delete, and pick several to compare. */
-export function HistoryView({ runId, open, compare, openScenario, runAgain }: HistoryViewProps) {
+export function HistoryView({ runId, open, compare, openScenario, runAgain, trend }: HistoryViewProps) {
   const api = useApi();
   const [text, setText] = useState('');
   const [status, setStatus] = useState<RunStatus | ''>('');
@@ -30,7 +32,7 @@ export function HistoryView({ runId, open, compare, openScenario, runAgain }: Hi
   const sorted = useMemo(() => (runs === null ? [] : sortRuns(runs, sort)), [runs, sort]);
   const baselines = usePinnedBaselines();
 
-  if (runId !== null) return <RunDetail key={runId} runId={runId} back={() => open(null)} compareWith={(id) => compare([id])} openScenario={openScenario} runAgain={runAgain} />;
+  if (runId !== null) return <RunDetail key={runId} runId={runId} back={() => open(null)} compareWith={(id) => compare([id])} openScenario={openScenario} runAgain={runAgain} trend={trend} />;
 
   const remove = (id: number) => {
     api.invoke('runs:delete', { runId: id }).then(

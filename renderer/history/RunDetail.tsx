@@ -13,13 +13,15 @@ export interface RunDetailProps {
   runId: number;
   back: () => void;
   compareWith: (runId: number) => void;
+  /** opens the Trends view of the run's scenario */
+  trend: (scenarioName: string) => void;
   /** opens the scenario this run was started from in the editor */
   openScenario: (runId: number) => void;
   /** starts the same scenario (the same version, quick and overrides) again */
   runAgain: (runId: number) => void;
 }
 
-export function RunDetail({ runId, back, compareWith, openScenario, runAgain }: RunDetailProps) {
+export function RunDetail({ runId, back, compareWith, openScenario, runAgain, trend }: RunDetailProps) {
   const { run, error } = useStoredRun(runId, true);
   const series = useMemo(() => (run === null ? null : fromStored(run.summary, run.windows, run.samples)), [run]);
   // what was saved on this page; until then what the run was loaded with
@@ -43,6 +45,11 @@ export function RunDetail({ runId, back, compareWith, openScenario, runAgain }: 
         <button type="button" className="btn btn-primary" onClick={() => runAgain(runId)} data-testid="run-again">
           Run again
         </button>
+        {run !== null && (
+          <button type="button" className="btn" onClick={() => trend(run.summary.scenarioName)} data-testid="open-trend" title="this scenario's figures over its last runs">
+            Trend of this scenario
+          </button>
+        )}
         <button type="button" className="btn" onClick={() => compareWith(runId)}>
           Compare with…
         </button>

@@ -7,7 +7,8 @@ export type Route =
   | { view: 'run' }
   | { view: 'history'; runId: number | null }
   | { view: 'compare'; runIds: number[] }
-  | { view: 'scenarios' };
+  | { view: 'scenarios' }
+  | { view: 'trends'; scenario: string };
 
 export function parseRoute(hash: string): Route {
   const [view, arg] = hash.replace(/^#\/?/, '').split('/');
@@ -19,6 +20,16 @@ export function parseRoute(hash: string): Route {
       return { view: 'compare', runIds: ids };
     case 'scenarios':
       return { view: 'scenarios' };
+    case 'trends': {
+      // a scenario name is URI-encoded in the hash: one segment whatever it holds
+      const raw = hash.replace(/^#\/?trends\//, '');
+      try {
+        const scenario = decodeURIComponent(raw);
+        return scenario === '' ? { view: 'history', runId: null } : { view: 'trends', scenario };
+      } catch {
+        return { view: 'history', runId: null };
+      }
+    }
     default:
       return { view: 'run' };
   }
@@ -30,6 +41,8 @@ export function routeHash(route: Route): string {
       return route.runId === null ? '#/history' : `#/history/${route.runId}`;
     case 'compare':
       return `#/compare/${route.runIds.join(',')}`;
+    case 'trends':
+      return `#/trends/${encodeURIComponent(route.scenario)}`;
     default:
       return `#/${route.view}`;
   }

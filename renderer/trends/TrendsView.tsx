@@ -1,0 +1,130 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { EChartsOption } from 'echarts';
+import { withTitle } from '../../contract/report/chart-options';
+import { DARK, LIGHT } from '../../contract/report/palette';
+import { trendColumnLabel, trendOption, trendSeriesName } from '../../contract/report/trend-chart';
+import { TREND_METRIC_LABELS, TREND_METRICS, type Trend, type TrendMetric, type TrendValue } from '../../contract/trends';
+import { EChart } from '../charts/EChart';
+import { sig3 } from '../charts/theme';
+import { useApi } from '../ui/ApiContext';
+import { errorMessage } from '../ui/format';
+import { Empty, ErrorBox, Panel, Segmented } from '../ui/widgets';
+
+// A scenario's figures over its last runs (issue 27; runs:trend): a line per server, phase and
+// endpoint, a repeated group as one point with its interval, the pinned baseline as a band; the
+// same figures as a table under the chart, each run a link to its page.
+
+const LASTS = [10, 20, 50] as const;
+
+function valueText(metric: TrendMetric, v: TrendValue | null): string {
+  if (v === null) return '-';
+  const one = (x: number) => (metric === 'errors.rate' ? `${sig3(x * 100)}%` : sig3(x));
+  return v.low === null || v.high === null ? one(v.value) : `${one(v.value)} (${one(v.low)}-${one(v.high)})`;
+}
+
+export function TrendsView({ scenarioName, back, openRun }: { scenarioName: string; back: () => void; openRun: (runId: number) => void }) {
+  const api = useApi();
+  const [metric, setMetric] = useState<TrendMetric>('total.p99');
+  const [last, setLast] = useState<number>(20);
+  const [trend, setTrend] = useState<Trend | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    setError(null);
+    api.invoke('runs:trend', { scenarioName, metric, last }).then(
+      (t) => live && setTrend(t),
+      (err: unknown) => live && setError(errorMessage(err)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, scenarioName, metric, last]);
+  const option = useMemo<EChartsOption | null>(() => (trend === null ? null : trendOption(trend, DARK)), [trend]);
+  const title = `${TREND_METRIC_LABELS[metric]} of ${scenarioName}`;
+
+  return (
+    <div className="view trends-view" data-testid="trends-view">
+      <div className="view-head">
+        <button type="button" className="btn" onClick={back}>
+          ← History
+        </button>
+        <h1 data-testid="trend-title">Trend of {scenarioName}</h1>
+        <span className="muted">{trend === null ? 'loading…' : trend.profile === null ? 'no completed run' : `${trend.profile} runs, last ${trend.columns.length}`}</span>
+      </div>
+      <ErrorBox message={error} />
+      {trend !== null && trend.columns.length === 0 && <Empty>No completed run of this scenario is stored.</Empty>}
+      {trend !== null && option !== null && trend.columns.length > 0 && (
+        <>
+          <Panel
+            testId="trend-panel"
+            title={<>{TREND_METRIC_LABELS[metric]} <span className="muted">a group: its mean and the 95 % interval between its runs · band: the pinned baseline</span></>}
+            actions={
+              <>
+                <Segmented label="trend metric" value={metric} options={TREND_METRICS.map((m) => ({ value: m, label: m }))} onChange={setMetric} />
+                <select aria-label="how many runs" value={last} onChange={(e) => setLast(Number(e.target.value))}>
+                  {LASTS.map((n) => (
+                    <option key={n} value={n}>
+                      last {n}
+                    </option>
+                  ))}
+                </select>
+              </>
+            }
+          >
+            <EChart option={option} height={300} testId="trend-chart" points={trend.columns.length} ariaLabel={title} png={{ title, option: () => withTitle(trendOption(trend, LIGHT), title, LIGHT) }} />
+            <div className="chart-note" data-testid="trend-baseline-note">
+              {trend.baselineRunIds === null ? 'no baseline pinned for this scenario and profile (pin one with the star in History)' : `baseline: run${trend.baselineRunIds.length > 1 ? 's' : ''} ${trend.baselineRunIds.map((id) => `#${id}`).join(', ')}`}
+            </div>
+          </Panel>
+          <div className="table-wrap panel">
+            <table className="data compact" data-testid="trend-table">
+              <thead>
+                <tr>
+                  <th>run</th>
+                  <th>created</th>
+                  <th>name</th>
+                  {trend.rows.map((r) => (
+                    <th key={trendSeriesName(r)} className="num">
+                      {trendSeriesName(r)}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {trend.columns.map((c, i) => (
+                  <tr key={c.runIds.join(',')} data-testid="trend-row" data-run-ids={c.runIds.join(',')}>
+                    <td>
+                      <button type="button" className="btn-link" onClick={() => openRun(c.runIds[0]!)}>
+                        {trendColumnLabel(c)}
+                      </button>
+                      {c.runIds.length > 1 && <span className="muted"> group of {c.runIds.length}</span>}
+                    </td>
+                    <td>{c.createdAt.replace('T', ' ').slice(0, 16)}</td>
+                    <td>{c.label}</td>
+                    {trend.rows.map((r) => (
+                      <td key={trendSeriesName(r)} className="num" data-value={r.values[i]?.value ?? ''}>
+                        {valueText(metric, r.values[i] ?? null)}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+                {trend.baselineRunIds !== null && (
+                  <tr data-testid="trend-baseline-row">
+                    <td>baseline</td>
+                    <td />
+                    <td>{trend.baselineRunIds.map((id) => `#${id}`).join(', ')}</td>
+                    {trend.rows.map((r) => (
+                      <td key={trendSeriesName(r)} className="num">
+                        {valueText(metric, r.baseline)}
+                      </td>
+                    ))}
+                  </tr>
+                )}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
