@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rootPath } from '../engine/paths.js';
 
@@ -126,5 +127,31 @@ describe('timing without Server-Timing, through the CLI', () => {
     const hints = lines.filter((l) => l.includes('hint:'));
     expect(hints).toHaveLength(1);
     for (const how of ["res.setHeader('Server-Timing', 'proc;dur=12.3')", 'w.Header().Set("Server-Timing"', 'add_header Server-Timing']) expect(hints[0]).toContain(how);
+  });
+
+  it('exports: the CSVs leave wait and processing empty and carry ttfb and transfer; the HTML report has the hint', async () => {
+    const db = join(dir, 'runs.db');
+    const [requests, summary, html] = ['requests.csv', 'summary.csv', 'report.html'].map((f) => join(dir, f));
+    for (const args of [['--csv', requests], ['--csv', summary, '--summary'], ['--html', html]]) {
+      const out = await cli(['export', String(run.runId), ...args, '--db', db]);
+      expect(out.status, out.stderr).toBe(0);
+    }
+    const read = (file: string) => parse(readFileSync(file, 'utf8'), { columns: true, comment: '#' }) as Record<string, string>[];
+    const rows = read(requests).filter((r) => r.server === 'plain');
+    expect(rows).toHaveLength(12);
+    for (const r of rows) {
+      expect([r.wait_ms, r.processing_ms]).toEqual(['', '']);
+      expect(Number(r.ttfb_ms)).toBeGreaterThanOrEqual(HEAD_MS - EARLY_MS);
+      expect(Number(r.transfer_ms)).toBeGreaterThanOrEqual(TAIL_MS - EARLY_MS);
+    }
+    const phases = read(summary).filter((r) => r.endpoint === '');
+    const plainRow = phases.find((r) => r.server === 'plain')!;
+    const timedRow = phases.find((r) => r.server === 'timed')!;
+    expect([plainRow.wait_mean_ms, plainRow.processing_p99_ms]).toEqual(['', '']);
+    expect(Number(plainRow.ttfb_p50_ms)).toBeGreaterThanOrEqual(HEAD_MS - EARLY_MS);
+    expect(Number(timedRow.processing_mean_ms)).toBeCloseTo(PROC_MS, 1);
+    const report = readFileSync(html, 'utf8');
+    expect(report).toContain('data-timing-note>hint: to split total into wait and processing');
+    expect(report).toContain('res.setHeader(&#39;Server-Timing&#39;, &#39;proc;dur=12.3&#39;)');
   });
 });
