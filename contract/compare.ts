@@ -187,49 +187,16 @@ export function intervalWords(interval: RatioInterval | undefined): string {
       ? ''
       : `widened x${x(widened)} by each run's drift within itself (A x${x(drift.a)}, this run x${x(drift.b)}, ${interval.basis === 'offered load' ? 'first against second half of each load level' : 'first half of the phase against its second'}), since a machine whose speed changed would otherwise look like a change`;
   if (j === 'too short' || j === 'too variable') {
+    // the interval itself is not printed: it is too wide to mean anything; its span and why are
+    const span = `its 95 % interval spans x${interval.low > 0 ? x(interval.high / interval.low) : '∞'} (over x${TOO_WIDE_SPAN}), so it cannot tell a change from none`;
+    if (j === 'too short') return `too short to judge: only ${Math.min(interval.blocks?.a ?? 0, interval.blocks?.b ?? 0)} blocks of 250 ms on a side; ${span}`;
     const why =
-      j === 'too short'
-        ? `only ${Math.min(interval.blocks?.a ?? 0, interval.blocks?.b ?? 0)} blocks of 250 ms on a side`
-        : widened >= 2
-          ? `the figure moves that much within a run: the interval is ${driftWords}${interval.basis === 'offered load' ? '' : '; a phase whose load changes by design drifts by design'}`
-          : 'its blocks vary that much from one to the next';
-    return `${j} to judge: the 95 % interval ${range}${basis} spans more than x${TOO_WIDE_SPAN}, so it cannot tell a change from none (${why})`;
+      widened >= 2
+        ? `the interval is ${driftWords}${interval.basis === 'offered load' ? '' : '; a phase whose load changes by design drifts by design'}`
+        : 'its blocks of 250 ms vary that much from one to the next';
+    return `too variable to judge${basis}: ${span}. Why so wide: ${why}`;
   }
   return `95 % interval ${range} (bootstrap, ${interval.resamples} resamples${basis})${widened >= 1.05 ? `, ${driftWords}` : ''}: ${j === 'beyond' ? 'beyond the noise' : 'within the noise'}`;
 }
 
 export const intervalKey = (pairKey: string, metric: string, run: number): string => `${pairKey}|${metric}|${run}`;
-
-/**
- * How the compared runs' scenarios differ from A's: empty when they are the same scenario run the
- * same way; otherwise one line per run that differs, naming what differs.
- */
-export function scenarioDifferences(runs: readonly Pick<RunSummary, 'id' | 'scenarioName' | 'scenario' | 'quick'>[]): string[] {
-  const base = runs[0];
-  if (!base) return [];
-  const out: string[] = [];
-  runs.slice(1).forEach((run, k) => {
-    const who = `${String.fromCharCode(66 + k)} (#${run.id})`;
-    if (run.scenarioName !== base.scenarioName) {
-      out.push(`${who} ran scenario ${run.scenarioName}, A (#${base.id}) ran ${base.scenarioName}`);
-      return;
-    }
-    const diffs = jsonDifferences(base.scenario, run.scenario, '');
-    if (run.quick !== base.quick) diffs.unshift(`quick ${base.quick ? 'on' : 'off'} in A, ${run.quick ? 'on' : 'off'} here`);
-    if (diffs.length > 0) out.push(`${who} ran ${run.scenarioName} differently: ${diffs.slice(0, 4).join('; ')}${diffs.length > 4 ? `; and ${diffs.length - 4} more` : ''}`);
-  });
-  return out;
-}
-
-function jsonDifferences(a: unknown, b: unknown, path: string): string[] {
-  if (Object.is(a, b)) return [];
-  const bothObjects = typeof a === 'object' && a !== null && typeof b === 'object' && b !== null && Array.isArray(a) === Array.isArray(b);
-  if (!bothObjects) return [`${path || '(root)'}: ${JSON.stringify(a) ?? 'absent'} -> ${JSON.stringify(b) ?? 'absent'}`];
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  const out: string[] = [];
-  for (const k of keys) {
-    const sub = Array.isArray(a) ? `${path}[${k}]` : path === '' ? k : `${path}.${k}`;
-    out.push(...jsonDifferences((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], sub));
-  }
-  return out;
-}

@@ -30,9 +30,9 @@ describe('compare output with intervals', () => {
   it('--json gives every ratio its interval, beyond the noise only where it excludes 1', () => {
     const figures = compareJson(result).pairs[0]!.figures;
     const ratioOf = (metric: string) => figures.find((f) => f.metric === metric)!.ratios[0];
-    expect(ratioOf('total.mean')).toEqual({ ratio: 3, low: 2.6, high: 3.5, beyondNoise: true });
-    expect(ratioOf('total.p50')).toEqual({ ratio: 3, low: 0.9, high: 4, beyondNoise: false });
-    expect(ratioOf('total.p90')).toEqual({ ratio: 3, low: null, high: null, beyondNoise: false });
+    expect(ratioOf('total.mean')).toMatchObject({ ratio: 3, low: 2.6, high: 3.5, beyondNoise: true, judgement: 'beyond' });
+    expect(ratioOf('total.p50')).toMatchObject({ ratio: 3, low: 0.9, high: 4, beyondNoise: false, judgement: 'within' });
+    expect(ratioOf('total.p90')).toMatchObject({ ratio: 3, low: null, high: null, beyondNoise: false, judgement: 'too short' });
     expect(figures.filter((f) => f.ratios[0]?.beyondNoise).map((f) => f.metric)).toEqual(['total.mean']);
   });
 
@@ -42,6 +42,10 @@ describe('compare output with intervals', () => {
     expect(row('total mean (ms)')).toMatch(/x3\.00\*/);
     expect(row('total p50 (ms)')).not.toContain('*');
     expect(row('total p90 (ms)')).not.toContain('*');
+    // p90 has no interval: too short to judge ("?"), not "within the noise"; max is never judged
+    expect(row('total p90 (ms)')).toMatch(/x3\.00\?/);
+    expect(row('total p50 (ms)')).not.toContain('?');
+    expect(row('total max (ms)')).not.toContain('?');
     expect(lines.filter((l) => /x\d+\.\d\d\*/.test(l))).toHaveLength(1);
   });
 });
@@ -70,6 +74,28 @@ describe('compare output with endpoints (issue 26)', () => {
   it('--json names each pair\'s endpoint (null for the phase)', () => {
     const pairs = compareJson(both).pairs;
     expect(pairs.map((p) => [p.phase, p.endpoint])).toEqual([['steady', null], ['steady', 'login'], ['steady', 'search']]);
-    expect(pairs[2]!.figures.find((f) => f.metric === 'total.mean')!.ratios[0]).toEqual({ ratio: 3, low: 2.5, high: 3.5, beyondNoise: true });
+    expect(pairs[2]!.figures.find((f) => f.metric === 'total.mean')!.ratios[0]).toMatchObject({ ratio: 3, low: 2.5, high: 3.5, beyondNoise: true });
+  });
+});
+
+describe('compare output: too wide to judge, and versions of one scenario (issue 27)', () => {
+  it('an interval holding 1 and spanning more than x10 is "?" in the table and "too variable" with why in --json', () => {
+    const wide: CompareResult = { ...result, intervals: [{ pairKey: key, metric: 'total.mean', run: 1, ratio: 3, low: 0.053, high: 390, resamples: 400, basis: 'whole phase', drift: { a: 9, b: 30 }, blocks: { a: 40, b: 40 } }] };
+    const row = formatCompare(wide).split('\n').find((l) => l.startsWith('total mean (ms)'))!;
+    expect(row).toMatch(/x3\.00\?/);
+    const mean = compareJson(wide).pairs[0]!.figures.find((f) => f.metric === 'total.mean')!.ratios[0]!;
+    expect(mean.judgement).toBe('too variable');
+    expect(mean.why).toMatch(/^too variable to judge: its 95 % interval spans x7358 \(over x10\), so it cannot tell a change from none\. Why so wide: .*drift within itself \(A x9\.00, this run x30\.0/);
+    expect(mean.why).not.toContain('390');
+  });
+
+  it('two versions of one scenario are "the same scenario, run differently", each difference a line', () => {
+    const full = { ...a, scenario: { name: 'fixed', phases: [{ name: 'ramp', executor: 'rate', rate: 10, durationMs: 4000, clients: 1 }], quick: { 'phases[0].durationMs': 1000 } } };
+    const quick = { ...b, quick: true, scenario: { name: 'fixed', phases: [{ name: 'ramp', executor: 'rate', rate: 10, durationMs: 1000, clients: 1 }], thresholds: [{ check: 'total.p99 < 5' }] } };
+    const lines = formatCompare({ ...result, runs: [full, quick] }).split('\n');
+    expect(lines).toContain('note: B (#2) is the same scenario, run differently:');
+    expect(lines).toContain('  quick on in B: phase ramp duration 4 s -> 1 s');
+    expect(lines).toContain('  B adds threshold total.p99 < 5');
+    expect(lines.join('\n')).not.toMatch(/different scenarios|absent/);
   });
 });

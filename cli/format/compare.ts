@@ -1,5 +1,6 @@
 import type { CompareResult } from '../../contract/api.js';
-import { beyondNoise, COMPARE_METRICS, intervalKey, pairPhases, type RatioInterval } from '../../contract/compare.js';
+import { beyondNoise, COMPARE_METRICS, intervalKey, intervalWords, judgeInterval, pairPhases, TOO_WIDE_SPAN, type RatioInterval } from '../../contract/compare.js';
+import { scenarioDifferences } from '../../contract/scenario-differences.js';
 import { glossaryLines } from '../../contract/measurement.js';
 import { fmtMs, fmtNum, textTable } from './table.js';
 import { terminalSafeInline } from './terminal-safe.js';
@@ -28,7 +29,9 @@ export function formatCompare(result: CompareResult): string {
           if (i === 0) return [text];
           if (!entry || !pair.runs[0] || base === null || base === undefined || v === null || v === undefined || base === 0) return [text, '-'];
           const interval = intervals.get(intervalKey(pair.key, m.key, i));
-          return [text, `${fmtRatio(v / base)}${beyondNoise(interval) ? '*' : ''}`];
+          const judged = judgeInterval(interval);
+          // "*" beyond the noise; "?" too short / too variable to judge (only where a figure has an interval)
+          return [text, `${fmtRatio(v / base)}${judged === 'beyond' ? '*' : m.interval !== null && (judged === 'too short' || judged === 'too variable') ? '?' : ''}`];
         }),
       ];
     });
@@ -36,8 +39,11 @@ export function formatCompare(result: CompareResult): string {
     return `${terminalSafeInline(pair.endpoint === null ? pair.key : `${pair.server} / ${pair.phase} / endpoint ${pair.endpoint}`)}\n${textTable(header, rows)}`;
   });
   const heads = runs.map((r) => `run ${r.id}: ${r.title} (${r.scenarioName}${r.quick ? ', quick' : ''}), ${r.status}, ${r.createdAt}`);
-  const warnings = result.differences.map((d) => `warning: the scenarios differ: ${d}`);
-  const footer = ['', '"-": no such server run and phase (or endpoint) in that run (pairs are by server, matrix cell and phase name, and a split phase\'s endpoints by request name)', '"*": beyond run-to-run noise (the 95 % bootstrap interval of the ratio excludes 1)', ...glossaryLines(['total', 'wait', 'processing', 'ttfb', 'transfer'])];
+  // the same scenario run differently is said as such, each difference a line (contract/scenario-differences.ts)
+  const warnings = scenarioDifferences(runs).flatMap((d) =>
+    d.sameScenario ? [`note: ${d.who} is the same scenario, run differently:`, ...d.lines.map((l) => `  ${terminalSafeInline(l)}`)] : d.lines.map((l) => `warning: different scenarios: ${terminalSafeInline(l)}`),
+  );
+  const footer = ['', '"-": no such server run and phase (or endpoint) in that run (pairs are by server, matrix cell and phase name, and a split phase\'s endpoints by request name)', '"*": beyond run-to-run noise (the 95 % bootstrap interval of the ratio excludes 1)', `"?": too short / too variable to judge (no interval, or one that holds 1 and spans more than x${TOO_WIDE_SPAN}; --json says why)`, ...glossaryLines(['total', 'wait', 'processing', 'ttfb', 'transfer'])];
   return [...heads, ...warnings, '', ...sections, ...footer].join('\n');
 }
 
@@ -52,16 +58,17 @@ export function compareJson(result: CompareResult) {
       phase: pair.phase,
       /** the endpoint (request name) of an endpoint pair; null for the phase as a whole */
       endpoint: pair.endpoint,
-      figures: COMPARE_METRICS.map((m) => ({
-        metric: m.key,
-        label: m.label,
-        values: pair.runs.map((e) => (e ? (m.get(e.phase, e.engine) ?? null) : null)),
+      figures: COMPARE_METRICS.map((metric) => ({
+        metric: metric.key,
+        label: metric.label,
+        values: pair.runs.map((e) => (e ? (metric.get(e.phase, e.engine) ?? null) : null)),
         ratios: pair.runs.slice(1).map((e, k) => {
-          const base = pair.runs[0] ? m.get(pair.runs[0].phase, pair.runs[0].engine) : null;
-          const v = e ? m.get(e.phase, e.engine) : null;
+          const base = pair.runs[0] ? metric.get(pair.runs[0].phase, pair.runs[0].engine) : null;
+          const v = e ? metric.get(e.phase, e.engine) : null;
           if (base === null || base === undefined || base === 0 || v === null || v === undefined) return null;
-          const interval = intervals.get(intervalKey(pair.key, m.key, k + 1));
-          return { ratio: v / base, low: interval?.low ?? null, high: interval?.high ?? null, beyondNoise: beyondNoise(interval) };
+          const interval = intervals.get(intervalKey(pair.key, metric.key, k + 1));
+          const judgement = metric.interval === null ? null : judgeInterval(interval);
+          return { ratio: v / base, low: interval?.low ?? null, high: interval?.high ?? null, beyondNoise: beyondNoise(interval), judgement, why: judgement === null ? null : intervalWords(interval), ...(interval?.basis !== undefined && { basis: interval.basis }) };
         }),
       })),
     })),

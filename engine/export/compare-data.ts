@@ -1,7 +1,7 @@
 import type { CompareResult } from '../../contract/api.js';
-import { scenarioDifferences } from '../../contract/compare.js';
+import { scenarioDifferenceText } from '../../contract/scenario-differences.js';
 import type { Store } from '../../db/store.js';
-import { compareIntervals, ROWS_PER_TARGET } from '../compare/compare-intervals.js';
+import { compareIntervals } from '../compare/compare-intervals.js';
 
 /** What the compare view and the comparison exports are made from: summaries, histograms, the ratios' intervals. */
 export function compareData(store: Store, runIds: readonly number[]): CompareResult {
@@ -9,12 +9,13 @@ export function compareData(store: Store, runIds: readonly number[]): CompareRes
   const windows = runIds.map((id) => store.getWindows(id).windows);
   const intervals = compareIntervals(runs, {
     windows: (i) => windows[i] ?? [],
-    rows: (i, targetId) => store.getRequests(runIds[i]!, targetId, ROWS_PER_TARGET).points,
+    // each server run's compare sample, kept at its end: never all its raw rows (issue 29)
+    rows: (_i, targetId) => store.getCompareRows(targetId),
   });
   return {
     runs,
     histograms: runIds.flatMap((runId) => store.getHistograms(runId).map((h) => ({ ...h, runId }))),
     intervals,
-    differences: scenarioDifferences(runs),
+    differences: scenarioDifferenceText(runs),
   };
 }
