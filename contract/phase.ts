@@ -60,6 +60,12 @@ export interface PhaseKind<P extends PhaseBase = PhaseBase> {
   ramp(p: P): PhaseRamp | undefined;
   /** the load in words, without the client groups (describePhase adds them) */
   describe(p: P, w: PhaseWords): string;
+  /**
+   * Keep-alive connections a client group opens before the phase starts, given the driver's warm
+   * window (s); absent: none. A rate phase: its first warmS of arrivals with no reuse; a closed phase
+   * with `preconnect`: every user's.
+   */
+  openAhead?(p: P, warmS: number): number;
 }
 
 const plural = (value: number, text: string, one: string, many: string) => `${text} ${value === 1 ? one : many}`;
@@ -86,6 +92,7 @@ const burst: PhaseKind<BurstPhase> = {
 const closed: PhaseKind<ClosedPhase> = {
   executor: 'closed',
   slots: (p) => p.users,
+  openAhead: (p) => (p.preconnect === true && p.keepAlive ? p.users : 0),
   plannedMs: (p) => (p.count === undefined ? (p.durationMs ?? null) : null),
   expectedRequests: (p) => (p.count === undefined ? null : p.count * p.clients),
   arrivalsEndMs: () => null,
@@ -104,6 +111,7 @@ const closed: PhaseKind<ClosedPhase> = {
 const rate: PhaseKind<RatePhase> = {
   executor: 'rate',
   slots: (p) => p.maxInFlight,
+  openAhead: (p, warmS) => Math.min(p.maxInFlight, Math.ceil(Math.max(p.rate, p.rampTo ?? 0) * warmS)),
   plannedMs: (p) => p.durationMs,
   // the arrivals' mean rate over the phase (a linear ramp), rounded: a count of requests
   expectedRequests: (p) => Math.round((((p.rate + (p.rampTo ?? p.rate)) / 2) * p.durationMs * p.clients) / 1000),
@@ -171,6 +179,7 @@ export const arrivalsEndMs = (p: PhaseBase): number | null => phaseKind(p).arriv
 export const isOpenLoop = (p: PhaseBase): boolean => arrivalsEndMs(p) !== null;
 export const progressPlan = (p: PhaseBase): ProgressPlan => phaseKind(p).plan(p);
 export const phaseSlots = (p: PhaseBase): number => phaseKind(p).slots(p);
+export const phaseOpenAhead = (p: PhaseBase, warmS: number): number => phaseKind(p).openAhead?.(p, warmS) ?? 0;
 export const phaseThinkMs = (p: PhaseBase): number => phaseKind(p).thinkMs(p);
 export const phaseRamp = (p: PhaseBase): PhaseRamp | undefined => phaseKind(p).ramp(p);
 

@@ -7,7 +7,7 @@ import { PhaseInputs } from './phase-inputs.js';
 import { PhaseStats, RowSink } from './stats.js';
 import type { DriverPhaseResult, DriverPlan, DriverResult, FromWorkerMessage } from './types.js';
 import { shouldWarm, warmUp } from './warmup.js';
-import { arrivalsEndMs, isOpenLoop, plannedMs as phasePlannedMs } from '../../contract/phase.js';
+import { arrivalsEndMs, isOpenLoop, phaseOpenAhead, plannedMs as phasePlannedMs } from '../../contract/phase.js';
 
 export type Post = (msg: FromWorkerMessage, transfer?: ArrayBuffer[]) => void;
 
@@ -146,11 +146,8 @@ export class Runner {
    * arrivals with no reuse; a closed phase with `preconnect`, every user's (see PRECONNECT below).
    */
   private warmFor(p: Phase): H1Connection[][] | null {
-    if (compileH1(p, this.plan.baseUrl) === null) return null;
-    let n: number;
-    if (p.executor === 'rate') n = Math.min(p.maxInFlight, Math.ceil(Math.max(p.rate, p.rampTo ?? 0) * WARM_S));
-    else if (p.executor === 'closed' && p.preconnect === true && p.keepAlive) n = p.users;
-    else return null;
+    const n = phaseOpenAhead(p, WARM_S);
+    if (n === 0 || compileH1(p, this.plan.baseUrl) === null) return null;
     return Array.from({ length: p.clients }, () => Array.from({ length: n }, () => new H1Connection(this.plan.baseUrl, p.timeoutMs)));
   }
 

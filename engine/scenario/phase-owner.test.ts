@@ -13,7 +13,6 @@ const OWNERS = ['contract/phase.ts', 'contract/scenario.ts', 'engine/driver/exec
 const EXCEPTIONS: Record<string, { branches: number; why: string }> = {
   'engine/k6/k6-plan.ts': { branches: 1, why: "k6's translation of each executor into k6 executor options (k6's concept, not the phase's)" },
   'engine/k6/k6-script.ts': { branches: 1, why: 'the k6 script ships its poisson arrival helper only when a rate phase asks for poisson arrivals' },
-  'engine/driver/run.ts': { branches: 1, why: "the driver's warm-up policy: it pre-opens a rate phase's first second of connections (rate, maxInFlight) on the H1 fast path" },
   'engine/scenario/capacity-check.ts': { branches: 2, why: 'a capacity search steps a rate phase (its rate) or a closed phase (its users): its own rule' },
   'engine/run/capacity-generator.ts': { branches: 2, why: 'the capacity search sets the stepped field: rate or users' },
   'engine/run/run-progress.ts': { branches: 1, why: 'whether a capacity search can step the scenario (the same capacity rule)' },
