@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ScenarioIssue } from '../../contract/scenario.js';
 import { createScenario } from './test-support/factories.js';
+import { describePhase } from './summary.js';
 import { validateScenario } from './validate.js';
 
 // Journeys (contract/flow.ts): what a flow may use is checked before anything runs, each problem at
@@ -20,7 +21,10 @@ describe('flow validation', () => {
   it('accepts a login flow whose later step reads what an earlier one extracts', () => {
     const result = validateScenario(journey([login, item]));
     expect(result.ok).toBe(true);
-    if (result.ok) expect(result.scenario.phases[0]).toMatchObject({ flow: true, requests: [{ extract: { var: 'token', from: 'json', path: 'token' } }, {}] });
+    if (!result.ok) return;
+    expect(result.scenario.phases[0]).toMatchObject({ flow: true, requests: [{ extract: { var: 'token', from: 'json', path: 'token' } }, {}] });
+    // `validate` words it as steps in order, not weighted picks
+    expect(describePhase(result.scenario.phases[0]!, 0)).toBe('phase 1: 2 users, 10 requests, at start; flow POST /api/login -> GET /api/items/{{randomInt 1 100}}');
   });
 
   it('a variable read before any earlier step extracts it is an error at its field', () => {

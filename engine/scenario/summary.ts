@@ -1,4 +1,5 @@
 import type { Phase, Scenario, ServerSpec } from '../../contract/scenario.js';
+import { isFlow } from '../../contract/flow.js';
 import { describePhaseLoad, phaseName } from '../../contract/phase.js';
 import type { Cell } from './matrix.js';
 
@@ -34,7 +35,10 @@ export function describePhaseSize(phase: Phase): string {
 
 export function describePhase(phase: Phase, index: number): string {
   const start = phase.at !== undefined ? `at ${phase.at} ms` : index === 0 ? 'at start' : 'after the previous phase';
-  const requests = phase.requests.map((r) => `${r.method} ${r.path}${phase.requests.length > 1 ? ` (weight ${r.weight})` : ''}`).join(', ');
+  // a flow's steps go in order, each user through all of them: no weights
+  const requests = isFlow(phase)
+    ? `flow ${phase.requests.map((r) => `${r.method} ${r.path}`).join(' -> ')}`
+    : phase.requests.map((r) => `${r.method} ${r.path}${phase.requests.length > 1 ? ` (weight ${r.weight})` : ''}`).join(', ');
   return `${phaseName(phase, index)}: ${describePhaseSize(phase)}, ${start}; ${requests}`;
 }
 
