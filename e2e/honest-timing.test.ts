@@ -61,7 +61,8 @@ describe('timing without Server-Timing, in Chromium', () => {
     expect(none[12]!.title).toMatch(/^wait: unknown without Server-Timing/);
     expect(none.slice(14, 16).every((c) => c.missing)).toBe(true);
     expect(Number(none[9]!.text)).toBeGreaterThanOrEqual(HEAD_MS - 1.5);
-    expect(Number(none[11]!.text)).toBeGreaterThanOrEqual(TAIL_MS - 1.5);
+    // transfer has no floor of its own (a busy client may read the head late, with the end): a figure, not "–"
+    expect(Number(none[11]!.text)).toBeGreaterThanOrEqual(0);
     const some = await cells('server-timing');
     expect(some.slice(12, 16).every((c) => !c.missing && Number(c.text) >= 0)).toBe(true);
     expect(Number(some[14]!.text)).toBeCloseTo(3.5, 1);
