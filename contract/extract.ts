@@ -20,7 +20,8 @@ export function parseJsonPath(path: string): JsonKey[] | string {
   while (at < path.length) {
     part.lastIndex = at;
     const m = part.exec(path);
-    if (m === null || m.index !== at) return 'not a JSON path like token or data.items[0].id';
+    // a name after the first is joined by a dot; the first has none
+    if (m === null || m.index !== at || (at === 0 && path.startsWith('.'))) return 'not a JSON path like token or data.items[0].id';
     keys.push(m[1] !== undefined ? Number(m[1]) : m[2]!);
     at = part.lastIndex;
   }
