@@ -22,6 +22,7 @@ const CHILDREN = [
   { table: 'samples', key: 'rowid', index: 'samples_target' },
   { table: 'phases', key: 'idx', index: null },
   { table: 'thresholds', key: 'idx', index: null },
+  { table: 'compare_samples', key: 'rowid', index: null },
 ] as const;
 
 /** Runs `sql` as a transaction of its own; false when a damaged page stops it (SQLite undoes it). */

@@ -43,7 +43,7 @@ function errorKind(v: unknown, where: string): ErrorKind | null {
 }
 
 /** A SELECT of COLUMNS (id first) as a RequestRow, every value checked against its column. */
-function toRow(raw: unknown, where: string): RequestRow {
+export function toRow(raw: unknown, where: string): RequestRow {
   if (!Array.isArray(raw)) throw damaged(where, 'not a row');
   const cols: unknown[] = raw;
   const row = {} as Record<RequestColumnName, number | ErrorKind | null>;

@@ -11,6 +11,7 @@ import type {
   PhaseHistograms,
   PhaseResult,
   ReportTableResult,
+  RequestPoint,
   RunEngine,
   RunListItem,
   RunStatus,
@@ -28,6 +29,7 @@ import { asRow, json, num, optNum, optStr } from './sql-read.js';
 import { RunReader, runNotFound, type ListRunsOptions } from './read-run.js';
 import { RequestReader, type RequestPage } from './request-reader.js';
 import { RequestWriter } from './request-writer.js';
+import { CompareSampleStore } from './compare-sample.js';
 import type { HistogramSet } from '../contract/measurement.js';
 import type { StoredRequestRow } from './request-reader.js';
 import { recoverInterrupted, registerStore, unregisterStore } from './recover.js';
@@ -135,6 +137,8 @@ export interface Store {
   getRun(runId: number): RunSummary;
   getWindows(runId: number): { windows: LiveWindow[]; samples: ServerSample[] };
   getRequests(runId: number, targetId: number, limit: number): RequestPage;
+  /** a server run's compare sample (db/compare-sample.ts): kept at the run's end, never all its raw rows */
+  getCompareRows(targetId: number): RequestPoint[];
   getHistograms(runId: number): PhaseHistograms[];
   iterateRequests(runId: number): IterableIterator<StoredRequestRow>;
   /** Raw request rows stored for a server run (after sampling): what a run cut short still has. */
@@ -250,6 +254,7 @@ class SqliteStore implements Store {
   private readonly storeId = randomUUID();
   private readonly reader: RunReader;
   private readonly requestReader: RequestReader;
+  private readonly compareSamples: CompareSampleStore;
   private readonly writer: RequestWriter;
   private readonly stmt: Statements;
   private readonly thresholds: ThresholdStore;
@@ -272,6 +277,7 @@ class SqliteStore implements Store {
     registerStore(this.storeId);
     this.reader = new RunReader(db);
     this.requestReader = new RequestReader(db);
+    this.compareSamples = new CompareSampleStore(db);
     this.writer = new RequestWriter(db);
     this.stmt = prepareStatements(db);
     this.thresholds = new ThresholdStore(db);
@@ -351,6 +357,12 @@ class SqliteStore implements Store {
       }
       this.stmt.skipTargets.run(`the run ${status} first`, runId);
     }));
+    // after the run's end, which must fit: the sample is a cache, and without room for it compare draws from the raw rows
+    try {
+      this.writing(this.db.transaction(() => this.compareSamples.keep(runId)));
+    } catch (err) {
+      if (!isDiskFull(err)) throw err;
+    }
   }
 
   savePhase(targetId: number, p: PhaseResult, h: HistogramSet): void {
@@ -459,6 +471,10 @@ class SqliteStore implements Store {
 
   getRequests(runId: number, targetId: number, limit: number): RequestPage {
     return this.requestReader.getRequests(runId, targetId, limit);
+  }
+
+  getCompareRows(targetId: number): RequestPoint[] {
+    return this.compareSamples.points(targetId);
   }
 
   getHistograms(runId: number): PhaseHistograms[] {

@@ -12,8 +12,6 @@ export const migration015: Migration = {
     db.exec(`
       CREATE TABLE compare_samples (
         target_id INTEGER PRIMARY KEY REFERENCES targets (id) ON DELETE CASCADE,
-        -- rows the sample was drawn from (stored at the time)
-        stored    INTEGER NOT NULL,
         -- Float64 little-endian, REQUEST_STRIDE numbers a row (contract/measurement.ts)
         rows      BLOB    NOT NULL
       );

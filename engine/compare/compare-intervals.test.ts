@@ -4,7 +4,7 @@ import type { CompareResult } from '../../contract/api.js';
 import { beyondNoise } from '../../contract/compare.js';
 import type { LatencyStats, LiveWindow, RequestPoint, RunSummary } from '../../contract/results.js';
 import { createScenario } from '../scenario/test-support/factories.js';
-import { compareIntervals, ROWS_PER_TARGET } from './compare-intervals.js';
+import { compareIntervals } from './compare-intervals.js';
 
 // A ratio is coloured only when its bootstrap interval excludes 1. Two real runs of one server are
 // never certain to differ only by noise (a busy machine may slow one and not the other), so the
@@ -34,7 +34,7 @@ interface Stored {
   rows: (targetId: number) => RequestPoint[];
 }
 function stored(runId: number): Stored {
-  return { run: temp.engine.store.getRun(runId), windows: temp.engine.store.getWindows(runId).windows, rows: (targetId) => temp.engine.store.getRequests(runId, targetId, ROWS_PER_TARGET).points };
+  return { run: temp.engine.store.getRun(runId), windows: temp.engine.store.getWindows(runId).windows, rows: (targetId) => temp.engine.store.getCompareRows(targetId) };
 }
 
 const times3 = (s: LatencyStats): LatencyStats => ({ ...s, mean: s.mean * 3, min: s.min * 3, max: s.max * 3, stddev: s.stddev * 3, p50: s.p50 * 3, p66: s.p66 * 3, p75: s.p75 * 3, p80: s.p80 * 3, p90: s.p90 * 3, p95: s.p95 * 3, p98: s.p98 * 3, p99: s.p99 * 3, p999: s.p999 * 3 });

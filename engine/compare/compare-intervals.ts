@@ -20,8 +20,6 @@ import { offeredLoad } from './offered-load.js';
 
 export const RESAMPLES = 400;
 export const MIN_BLOCKS = 4;
-/** raw rows per server run the bootstrap reads at most (evenly sampled by the store) */
-export const ROWS_PER_TARGET = 4000;
 const BLOCK_MS = 250;
 
 class Prng {
@@ -234,7 +232,7 @@ function windowDrift({ values, weights }: Weighted): number {
 export interface CompareSamples {
   /** the live windows of a run */
   windows(runIndex: number): readonly LiveWindow[];
-  /** the stored raw rows of a server run (evenly sampled) */
+  /** a server run's stored rows, evenly sampled (its compare sample, db/compare-sample.ts) */
   rows(runIndex: number, targetId: number): readonly RequestPoint[];
 }
 

@@ -4,7 +4,6 @@ import { parseRegressionRules } from '../../contract/regression-rules.js';
 import type { LatencyStats, LiveWindow, RequestPoint, RunSummary } from '../../contract/results.js';
 import { createScenario } from '../scenario/test-support/factories.js';
 import { useTempEngine } from '../test-support/temp-engine.js';
-import { ROWS_PER_TARGET } from './compare-intervals.js';
 import { betweenRunsInterval, judgeRegression } from './regression.js';
 
 // Regression rules judged with Compare's noise. As in compare-intervals.test.ts, the truth must be
@@ -50,7 +49,7 @@ describe('regression rules against a baseline', () => {
     const { runId } = await temp.engine.handlers['runs:start']({ scenario: { text: JSON.stringify(scenario) }, quick: false, set: {} });
     await temp.engine.waitForRun(runId);
     const { store } = temp.engine;
-    a = { run: store.getRun(runId), windows: store.getWindows(runId).windows, rows: (targetId) => store.getRequests(runId, targetId, ROWS_PER_TARGET).points };
+    a = { run: store.getRun(runId), windows: store.getWindows(runId).windows, rows: (targetId) => store.getCompareRows(targetId) };
     expect(a.run.status).toBe('completed');
   }, 120_000);
 
@@ -111,7 +110,7 @@ describe('regression rules against a baseline', () => {
     const { runId } = await temp.engine.handlers['runs:start']({ scenario: { text: JSON.stringify(scenario) }, quick: false, set: {} });
     await temp.engine.waitForRun(runId);
     const { store } = temp.engine;
-    const e: Stored = { run: store.getRun(runId), windows: store.getWindows(runId).windows, rows: (targetId) => store.getRequests(runId, targetId, ROWS_PER_TARGET).points };
+    const e: Stored = { run: store.getRun(runId), windows: store.getWindows(runId).windows, rows: (targetId) => store.getCompareRows(targetId) };
     const r = judge(['total.p50 > +50% endpoint=slow', 'total.p50 > +50%', 'throughput < -20% endpoint=fast'], e, e);
     expect(r.rules[0]!.checks.map((c) => [c.phase, c.endpoint, c.verdict])).toEqual([['steady', 'slow', 'pass']]);
     // the slow endpoint's own figure: at least its 30 ms timer, above the phase's

@@ -1,11 +1,10 @@
 import type { RegressionResult, RegressionRule } from '../../contract/regression-rules.js';
 import type { Store } from '../../db/store.js';
-import { ROWS_PER_TARGET } from '../compare/compare-intervals.js';
 import { judgeRegression } from '../compare/regression.js';
 
 /**
  * Regression rules judged from the store: the baseline's runs against now's (each one run, or a
- * repeated group's runs), with Compare's samples (live windows, evenly sampled raw rows).
+ * repeated group's runs), with Compare's samples (live windows, each server run's compare sample kept at its end).
  */
 export function regressionData(store: Store, baselineIds: readonly number[], nowIds: readonly number[], rules: readonly RegressionRule[]): RegressionResult {
   const ids = [baselineIds[0]!, nowIds[0]!];
@@ -18,7 +17,7 @@ export function regressionData(store: Store, baselineIds: readonly number[], now
         if (!windows.has(i)) windows.set(i, store.getWindows(ids[i]!).windows);
         return windows.get(i)!;
       },
-      rows: (i, targetId) => store.getRequests(ids[i]!, targetId, ROWS_PER_TARGET).points,
+      rows: (_i, targetId) => store.getCompareRows(targetId),
     },
   });
 }
