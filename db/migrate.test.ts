@@ -46,7 +46,7 @@ describe('migrations', () => {
     store.close();
     const db = raw();
     expect(schemaVersion(db)).toBe(SCHEMA_VERSION);
-    expect(tables(db)).toEqual(['baselines', 'cells', 'library_scenarios', 'library_versions', 'phases', 'requests', 'runs', 'samples', 'targets', 'thresholds', 'windows']);
+    expect(tables(db)).toEqual(['baselines', 'cells', 'compare_samples', 'library_scenarios', 'library_versions', 'phases', 'requests', 'runs', 'samples', 'targets', 'thresholds', 'windows']);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     db.close();
   });
