@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import { LoadscopeError } from '../../contract/errors.js';
 import { parseRegressionRules } from '../../contract/regression-rules.js';
 import { REGRESSION_FAILED_EXIT_CODE } from '../../contract/thresholds.js';
-import { compareExport } from '../../engine/export/export-run.js';
 import { compareJson, formatCompare } from '../format/compare.js';
 import { formatRegression, regressionJson } from '../format/regression.js';
 import { collectRule, writeCiFiles } from '../ci-output.js';
@@ -43,6 +42,8 @@ export function registerCompare(program: Command): void {
       const failed = await withEngine(opts.db, async (engine) => {
         for (const [format, target] of [['html', opts.html], ['csv', opts.csv]] as const) {
           if (!target) continue;
+          // on demand: the exporters load the HTML report and canvas, which the table does not need
+          const { compareExport } = await import('../../engine/export/export-run.js');
           writeOutput(target, (await compareExport(engine.store, runIds, format)).bytes, opts.force);
           process.stdout.write(`wrote ${target}\n`);
         }
