@@ -1,6 +1,6 @@
 import { cellTitle } from '../../contract/cells';
 import type { CompareResult } from '../../contract/api';
-import { beyondNoise, COMPARE_METRICS, intervalKey, pairPhases } from '../../contract/compare';
+import { beyondNoise, COMPARE_METRICS, intervalKey, judgeInterval, pairPhases } from '../../contract/compare';
 import { phaseFigures, type PhaseFigure } from '../../contract/engine-figures';
 import { count, num, ratio } from '../ui/format';
 import { Panel } from '../ui/widgets';
@@ -8,7 +8,8 @@ import { intervalText, ratioClass } from './ratio-colour';
 
 // Pairs by server label, matrix cell and phase name, and a split phase's endpoints by request name
 // (contract/compare.ts, the same as the CLI's `compare`): a run without that server run and phase shows "-". A ratio is coloured only when its
-// 95 % bootstrap interval excludes 1; the interval is on hover.
+// 95 % bootstrap interval excludes 1; the interval is on hover. One too wide to judge (or none) says
+// "too short" / "too variable" in the cell instead, with why on hover.
 
 /** One table per paired phase: each run's figures side by side, and every run against the first as B/A. */
 export function CompareTable({ result }: { result: CompareResult }) {
@@ -73,9 +74,14 @@ export function CompareTable({ result }: { result: CompareResult }) {
                     {values.slice(1).map((v, k) => {
                       const paired = pair.runs[0] !== null && pair.runs[k + 1] !== null;
                       const interval = intervals.get(intervalKey(pair.key, m.key, k + 1));
+                      const shown = paired ? ratio(values[0], v) : '-';
+                      // a figure with an interval that cannot be judged says so (contract/compare.ts: too short / too variable)
+                      const judged = paired && shown !== '-' && m.interval !== null ? judgeInterval(interval) : null;
+                      const unjudged = judged === 'too short' || judged === 'too variable' ? judged : null;
                       return (
-                        <td key={`r${k}`} className={`num ratio-col ${paired ? ratioClass(m, interval) : ''}`} title={paired ? intervalText(interval) : 'not in both runs'} data-beyond-noise={paired && beyondNoise(interval) ? 'true' : 'false'}>
-                          {paired ? ratio(values[0], v) : '-'}
+                        <td key={`r${k}`} className={`num ratio-col ${paired ? ratioClass(m, interval) : ''}`} title={paired ? (m.interval === null ? 'no interval for this figure: never coloured' : intervalText(interval)) : 'not in both runs'} data-beyond-noise={paired && beyondNoise(interval) ? 'true' : 'false'} data-judgement={judged ?? undefined}>
+                          {shown}
+                          {unjudged !== null && <span className="unjudged">{unjudged}</span>}
                         </td>
                       );
                     })}

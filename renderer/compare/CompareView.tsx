@@ -10,6 +10,7 @@ import { CompareTable } from './CompareTable';
 import { CompareExportButtons } from '../run/ExportButtons';
 import { RunChips } from './RunChips';
 import { GroupTable } from './GroupTable';
+import { ScenarioDifferences } from './ScenarioDifferences';
 import { useCompareData } from './useCompareData';
 import { rememberCompareRuns, rememberedCompareRuns } from './remembered-runs';
 import { routeHash } from '../ui/useRoute';
@@ -94,16 +95,7 @@ export function CompareView({ runIds, setRunIds }: { runIds: number[]; setRunIds
       </div>
       <RunChips runIds={runIds} colors={runColors} titles={titles} setRunIds={setRunIds} />
       <ErrorBox message={error} />
-      {data?.result && data.result.differences.length > 0 && (
-        <div className="notice warning" data-testid="compare-warning">
-          <strong>These runs come from different scenarios</strong>, so their figures may not be comparable:
-          <ul className="plain">
-            {data.result.differences.map((d) => (
-              <li key={d}>{d}</li>
-            ))}
-          </ul>
-        </div>
-      )}
+      {data !== null && <ScenarioDifferences runs={data.runs} />}
       {runIds.length < 2 && <Empty>Pick two or more runs: tick them in History and press Compare, or add them here.</Empty>}
       {loading && <Empty>Loading {runIds.length} runs…</Empty>}
       {data !== null && runIds.length >= 1 && (
