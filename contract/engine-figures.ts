@@ -14,6 +14,7 @@ export const NOT_MEASURED = {
   k6Lag: 'client queue (lag): not measured by k6 (it has no intended send time, so it cannot be late against one)',
   k6Wait: 'wait: not measured by k6 here (the server sent no Server-Timing, so its time cannot be split into wait and processing)',
   noServerTiming: 'processing, server wait: the server sent no Server-Timing',
+  noServerWait: "server wait: the server's Server-Timing has proc but no wait metric",
   noWait: 'wait: unknown without Server-Timing (total less processing, and processing is unknown); client queue, ttfb and transfer are what the client measured',
   k6ClientTimes: 'ttfb, transfer: not measured here (k6 reports them per request only in its own metrics, not what Loadscope imports)',
   notStored: 'ttfb, transfer: not measured when this run was stored',
@@ -46,7 +47,7 @@ export function phaseFigures(engine: RunEngine, p: LatencyFigureSet): PhaseFigur
   const stats: Record<PhaseFigure, LatencyStats | null> = { total: p.total, wait: p.wait, processing: p.processing, serverWait: p.serverWait, lag: p.lag, ttfb: p.ttfb ?? null, transfer: p.transfer ?? null };
   const missing: Partial<Record<PhaseFigure, string>> = {};
   if (p.processing === null) missing.processing = NOT_MEASURED.noServerTiming;
-  if (p.serverWait === null) missing.serverWait = NOT_MEASURED.noServerTiming;
+  if (p.serverWait === null) missing.serverWait = p.processing === null ? NOT_MEASURED.noServerTiming : NOT_MEASURED.noServerWait;
   // without processing, wait is unknown (runs stored before this rule hold wait = total: not shown)
   if (p.processing === null) missing.wait = engine === 'k6' ? NOT_MEASURED.k6Wait : NOT_MEASURED.noWait;
   if (engine === 'k6') {

@@ -66,6 +66,8 @@ describe('timing without Server-Timing, in Chromium', () => {
     const some = await cells('server-timing');
     expect(some.slice(12, 16).every((c) => !c.missing && Number(c.text) >= 0)).toBe(true);
     expect(Number(some[14]!.text)).toBeCloseTo(3.5, 1);
+    // it sent proc only: its server wait is "–" for that reason, not for "no Server-Timing"
+    expect(some[16]!.title).toMatch(/^server wait: the server's Server-Timing has proc but no wait metric/);
 
     const hint = byTestId('server-timing-hint');
     expect(await hint.count()).toBe(1);
