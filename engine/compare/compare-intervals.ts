@@ -146,19 +146,29 @@ function blockBootstrap(blocks: readonly Float64Array[], prng: Prng): Record<Sta
       out.mean[r] = out.p50[r] = out.p90[r] = out.p99[r] = NaN;
       continue;
     }
-    // the 0-based ranks of p50, p90, p99 in the pooled draw, met in one walk up the sorted values
-    const ranks = [0.5, 0.9, 0.99].map((q) => Math.max(0, Math.ceil(q * len) - 1));
-    const found = [NaN, NaN, NaN];
+    // the value at 0-based rank ceil(q * len) - 1 of the pooled draw: p50 walking up from the
+    // smallest, p90 and p99 walking down from the largest (a tenth of the values, not nine tenths)
+    const rankOf = (q: number) => Math.max(0, Math.ceil(q * len) - 1);
+    const r50 = rankOf(0.5);
     let seen = 0;
-    let next = 0;
-    for (let i = 0; i < total && next < 3; i++) {
+    let i = 0;
+    for (; i < total - 1; i++) {
       seen += counts[sortedBlocks[i]!]!;
-      while (next < 3 && seen > ranks[next]!) found[next++] = sortedValues[i]!;
+      if (seen > r50) break;
     }
+    out.p50[r] = sortedValues[i]!;
+    // walking down: the values above index i hold the ranks from len - above up
+    const [from90, from99] = [len - rankOf(0.9), len - rankOf(0.99)];
+    let above = 0;
+    let p99 = NaN;
+    for (i = total - 1; i > 0; i--) {
+      above += counts[sortedBlocks[i]!]!;
+      if (Number.isNaN(p99) && above >= from99) p99 = sortedValues[i]!;
+      if (above >= from90) break;
+    }
+    out.p90[r] = sortedValues[i]!;
+    out.p99[r] = Number.isNaN(p99) ? sortedValues[i]! : p99;
     out.mean[r] = sum / len;
-    out.p50[r] = found[0]!;
-    out.p90[r] = found[1]!;
-    out.p99[r] = found[2]!;
   }
   return out;
 }
