@@ -98,4 +98,12 @@ describe('compare output: too wide to judge, and versions of one scenario (issue
     expect(lines).toContain('  B adds threshold total.p99 < 5');
     expect(lines.join('\n')).not.toMatch(/different scenarios|absent/);
   });
+
+  it('a hostile phase name in a difference reaches the terminal as text: no escape sequence, no line of its own', () => {
+    const name = 'ramp\u001b[2J\nfake: line';
+    const phases = (rate: number) => [{ name, executor: 'rate', rate, durationMs: 1000, clients: 1 }];
+    const out = formatCompare({ ...result, runs: [{ ...a, scenario: { name: 'fixed', phases: phases(10) } }, { ...b, scenario: { name: 'fixed', phases: phases(20) } }] });
+    expect(out).not.toContain('\u001b');
+    expect(out.split('\n').filter((l) => l.includes('fake: line'))).toEqual([expect.stringMatching(/^ {2}phase ramp.*fake: line rate 10 req\/s -> 20 req\/s$/)]);
+  });
 });
