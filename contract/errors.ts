@@ -17,6 +17,8 @@ export const ERROR_CODES = [
   'LS_ERR_RUN_ACTIVE',
   'LS_ERR_DB',
   'LS_ERR_UNAUTHORIZED',
+  /** an https target's certificate did not verify (the message names tls.ca and tls.insecure) */
+  'LS_ERR_TLS',
   'LS_ERR_INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

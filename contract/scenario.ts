@@ -209,6 +209,22 @@ export const BundledServer = z.discriminatedUnion('architecture', [
 ]);
 export type BundledServer = z.output<typeof BundledServer>;
 
+/**
+ * TLS towards an external https:// target: the certificate is verified against the system's CAs by
+ * default. Files are read at the run's start, relative to the scenario's file (like data files).
+ * A bundled server over TLS needs none of this: the engine trusts exactly the certificate it made.
+ */
+export const TargetTls = z
+  .strictObject({
+    insecure: z.boolean().default(false).describe("true: do not verify the server's certificate (a self-signed one); the report says so"),
+    ca: z.string().min(1).optional().describe("a PEM file of the CA (or the self-signed certificate) to trust instead of the system's"),
+    cert: z.string().min(1).optional().describe('a PEM file: the client certificate shown to the server (with key)'),
+    key: z.string().min(1).optional().describe("a PEM file: the client certificate's private key"),
+    servername: z.string().min(1).optional().describe("the name sent by SNI and checked against the certificate (default: the url's host)"),
+  })
+  .refine((t) => (t.cert === undefined) === (t.key === undefined), { message: 'cert and key go together', path: ['key'] });
+export type TargetTls = z.output<typeof TargetTls>;
+
 export const ExternalServer = z.strictObject({
   ...serverCommon,
   architecture: z.literal('external'),
@@ -224,6 +240,7 @@ export const ExternalServer = z.strictObject({
     .optional(),
   /** Seed 001: skip this server (with a note) where its command is not installed. */
   optional: z.boolean().default(false).describe('skip with a note when the command is missing'),
+  tls: TargetTls.optional().describe('an https:// url: how its certificate is checked and which client certificate is shown'),
 });
 export type ExternalServer = z.output<typeof ExternalServer>;
 

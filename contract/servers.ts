@@ -108,6 +108,8 @@ export interface ServerReadyMessage {
   pid: number;
   /** The self-signed certificate (PEM) of a server over TLS, so the one who started it can trust exactly it. */
   cert?: string;
+  /** what it speaks; absent: 'http' */
+  protocol?: FrontProtocol;
 }
 
 export const STATS_PATH = '/__stats';

@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { toApiError } from '../../contract/errors.js';
 import { configureTargetGuard } from '../net/target-guard.js';
 import { Runner } from './run.js';
+import { configureTargetTls } from './tls.js';
 import type { DriverPlan, FromWorkerMessage, ToWorkerMessage } from './types.js';
 
 // The driver's worker thread: runs one plan (workerData.plan), posts FromWorkerMessage's, obeys
@@ -13,6 +14,7 @@ const post = (msg: FromWorkerMessage, transfer?: ArrayBuffer[]): void => port.po
 
 try {
   configureTargetGuard((workerData as { plan: DriverPlan }).plan.allowRemote ?? false);
+  configureTargetTls((workerData as { plan: DriverPlan }).plan.tls);
   const runner = new Runner((workerData as { plan: DriverPlan }).plan, post);
   port.on('message', (msg: ToWorkerMessage) => {
     if (msg.type === 'cancel') runner.cancel();

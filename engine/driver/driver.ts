@@ -2,6 +2,7 @@ import { fromApiError, LoadscopeError } from '../../contract/errors.js';
 import { remoteHostOf } from '../../contract/scenario.js';
 import { checkLiteralTarget, notLoopback } from '../net/target-guard.js';
 import { startDistWorker } from '../paths.js';
+import { checkTlsTarget } from './tls.js';
 import type { DriverListener, DriverPhaseResult, DriverPlan, DriverResult, FromWorkerMessage, ToWorkerMessage } from './types.js';
 
 export type * from './types.js';
@@ -27,7 +28,12 @@ export function runDriver(plan: DriverPlan, listener: DriverListener, signal?: A
     return Promise.reject(err instanceof LoadscopeError ? err : new LoadscopeError('LS_ERR_NOT_LOOPBACK', `not a target URL: ${plan.baseUrl}`));
   }
   if (signal?.aborted) return Promise.resolve({ cancelled: true, t0EpochMs: Date.now(), durationMs: 0, phases: [] });
+  // an https target whose certificate does not verify ends here, before any load (tls.ts)
+  return checkTlsTarget(plan.baseUrl, plan.tls, plan.allowRemote ?? false).then(() => runInWorker(plan, listener, signal));
+}
 
+function runInWorker(plan: DriverPlan, listener: DriverListener, signal?: AbortSignal): Promise<DriverResult> {
+  if (signal?.aborted) return Promise.resolve({ cancelled: true, t0EpochMs: Date.now(), durationMs: 0, phases: [] });
   return new Promise<DriverResult>((resolve, reject) => {
     // a listener that chooses the next phase keeps the worker's plan open for it
     const open = listener.nextPhase !== undefined;

@@ -1,5 +1,6 @@
 import { Client, type Dispatcher } from 'undici';
 import { targetLookup } from '../net/target-guard.js';
+import { targetTls } from './tls.js';
 import type { Phase, RequestTemplate } from '../../contract/scenario.js';
 import { Prng, TemplatePicker } from './arrivals.js';
 import { phaseSlots } from '../../contract/phase.js';
@@ -234,7 +235,7 @@ export class ClientGroup implements Timed, GroupPort {
       headersTimeout: phase.timeoutMs,
       bodyTimeout: phase.timeoutMs,
       connectTimeout: phase.timeoutMs,
-      connect: { lookup: targetLookup() },
+      connect: { lookup: targetLookup(), ...targetTls() },
     };
     this.baseUrl = baseUrl;
     this.flow = isFlow(phase) ? new FlowUsers(phase.requests, clientIndex * slots) : null;

@@ -25,6 +25,20 @@ export interface DriverPlan {
   appendUntilMs?: number;
   /** the scenario's data files as read, by name; a phase's `data` names one */
   data?: DataSet[];
+  /** an https:// baseUrl: how its certificate is checked (absent: against the system's CAs) */
+  tls?: DriverTls;
+}
+
+/** TLS towards the target, its files already read (PEM text). */
+export interface DriverTls {
+  /** do not verify the certificate */
+  insecure: boolean;
+  /** trusted instead of the system's CAs (a bundled server's own self-signed certificate, or tls.ca) */
+  ca?: string;
+  /** the client certificate and its key */
+  cert?: string;
+  key?: string;
+  servername?: string;
 }
 
 export interface PhaseEvent {

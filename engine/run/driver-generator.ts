@@ -2,6 +2,7 @@ import type { LiveWindow, PhaseResult } from '../../contract/results.js';
 import type { Phase } from '../../contract/scenario.js';
 import { runDriver } from '../driver/driver.js';
 import type { LoadGenerator } from './load-generator.js';
+import { driverTls } from './target-tls.js';
 import { defaultPhaseName, phaseName as nameOfPhase } from '../../contract/phase.js';
 
 /**
@@ -25,7 +26,7 @@ function notesOfRun(data: unknown): string[] {
 }
 
 export function driverGenerator(next?: NextPhase, appendUntilMs?: number): LoadGenerator {
-  return async ({ ctx, url, signal, setT0, writes, phaseEnded }) => {
+  return async ({ ctx, url, cert, signal, setT0, writes, phaseEnded }) => {
     const { emit, runId, targetId } = ctx;
     const names = ctx.scenario.phases.map((p, i) => nameOfPhase(p, i));
     const phaseName = (index: number) => names[index] ?? defaultPhaseName(index);
@@ -33,8 +34,9 @@ export function driverGenerator(next?: NextPhase, appendUntilMs?: number): LoadG
     // a run's server runs go one after another: its note keeps what each of them said
     const notes = notesOfRun(ctx.data);
     let requests = 0;
+    const tls = driverTls(ctx.server, cert);
     const result = await runDriver(
-      { baseUrl: url, phases: ctx.scenario.phases, allowRemote: ctx.allowRemote, data: ctx.data ?? [], ...(appendUntilMs !== undefined && { appendUntilMs }) },
+      { baseUrl: url, phases: ctx.scenario.phases, allowRemote: ctx.allowRemote, data: ctx.data ?? [], ...(tls !== undefined && { tls }), ...(appendUntilMs !== undefined && { appendUntilMs }) },
       {
         onStart: (e) => setT0(e.t0EpochMs),
         onPhaseStart: (e) => emit({ event: 'run:phase', payload: { runId, targetId, phaseIndex: e.phaseIndex, name: phaseName(e.phaseIndex), state: 'started', tMs: e.tMs } }),

@@ -46,6 +46,8 @@ export interface GeneratorContext {
   ctx: Omit<TargetContext, 'store'>;
   /** the running server's base URL */
   url: string;
+  /** a bundled server over TLS: its self-signed certificate (PEM), trusted for it alone */
+  cert?: string;
   /** aborted when the run is cancelled, the server dies or the store stops taking writes */
   signal: AbortSignal;
   /** the epoch ms of the load's t0: server samples are timed from it */

@@ -6,6 +6,7 @@ import { runScenarioSource, sourceOfNamed } from '../library/run-source.js';
 import { packageRoot } from '../paths.js';
 import { prepareScenarioText, validateScenarioText, type PreparedScenario } from '../scenario/index.js';
 import { readDataFiles, type DataBase } from '../scenario/data-files.js';
+import { resolveTlsFiles } from '../scenario/tls-files.js';
 import { builtinScenarioPath } from '../scenario/builtin.js';
 import { checkConsent, commandsOf, consentNeeded, type ConsentGiven } from './consent.js';
 import type { PreparedRun } from './orchestrator.js';
@@ -56,7 +57,7 @@ export function prepareRun(store: Store, from: StartSource, opts: RunOptions): P
     const p = prepareScenarioText(source.text, sourceName, { quick, set });
     return builtin ? commandsFromPackage(p) : p;
   };
-  const prepared = prepare(source.set);
+  const prepared = resolveTlsFiles(prepare(source.set), base, sourceName);
   const given = opts.consent ?? { allowRemote: false, allowCommands: false };
   // A built-in's own commands are trusted: those its text runs with this profile and no overrides.
   // Whatever the overrides add or change is judged on the prepared cells, not on the keys' text.

@@ -110,6 +110,7 @@ export async function runTarget(ctx: TargetContext): Promise<TargetOutcome> {
     result = await (ctx.generator ?? (ctx.scenario.capacity ? capacityGenerator(ctx.scenario.capacity) : nativeGenerator))({
       ctx: target,
       url: server.url,
+      ...(server.cert !== undefined && { cert: server.cert }),
       signal: driverAbort.signal,
       setT0: (epochMs) => {
         t0EpochMs = epochMs;

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import https from 'node:https';
 import type { ChildProcess } from 'node:child_process';
 import type { ServerReadyMessage } from '../../contract/servers.js';
 import { checkLiteralTarget, guardedLookup } from '../net/target-guard.js';
@@ -26,10 +27,12 @@ export function pollUrl(url: string, allowRemote = false): Check<void> {
   const done = new Promise<void>((resolve, reject) => {
     const attempt = () => {
       if (cancelled) return;
-      req = http.get(url, { agent: false, timeout: 1000, lookup }, (res) => {
+      const onResponse = (res: http.IncomingMessage): void => {
         res.resume();
         resolve();
-      });
+      };
+      // an https target is ready once it answers: its certificate is judged by the load's own check
+      req = url.startsWith('https:') ? https.get(url, { agent: false, timeout: 1000, lookup, rejectUnauthorized: false }, onResponse) : http.get(url, { agent: false, timeout: 1000, lookup }, onResponse);
       req.on('timeout', () => req?.destroy());
       req.on('error', (err: Error & { code?: string }) => {
         if (err.code === 'LS_ERR_NOT_LOOPBACK') reject(err);

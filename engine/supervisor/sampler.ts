@@ -1,4 +1,6 @@
 import http from 'node:http';
+import https from 'node:https';
+import http2 from 'node:http2';
 import pidtree from 'pidtree';
 import pidusage from 'pidusage';
 import { ServerStats } from '../../contract/servers.js';
@@ -22,6 +24,8 @@ export interface SamplerOptions {
   intervalMs: number;
   /** GET this for busy/queue (bundled servers); null: leave them null */
   statsUrl: string | null;
+  /** how to reach statsUrl beyond plain HTTP/1.1: the server's own certificate (https, h2), h2c */
+  statsVia?: StatsVia;
   /** a group member not to count (an external command's reaper) */
   exclude?: number | null;
   onSample: (sample: ServerSampleData) => void;
@@ -86,7 +90,7 @@ export function startSampler(opts: SamplerOptions): Sampler {
 
   const tick = async () => {
     try {
-      const [usage, stats] = await Promise.all([HAS_PROC ? procSample() : portableSample(), opts.statsUrl ? fetchStats(opts.statsUrl, Math.min(400, opts.intervalMs)) : null]);
+      const [usage, stats] = await Promise.all([HAS_PROC ? procSample() : portableSample(), opts.statsUrl ? fetchStats(opts.statsUrl, Math.min(400, opts.intervalMs), opts.statsVia) : null]);
       if (stopped) return;
       opts.onSample({ tMs: Math.round(performance.now() - started), ...usage, busy: stats?.busy ?? null, queue: stats?.queue ?? null });
     } catch {
@@ -113,22 +117,55 @@ export function startSampler(opts: SamplerOptions): Sampler {
   };
 }
 
-/** GET /__stats with a short timeout; null on any failure (a busy single-threaded server may not answer in time). */
-export function fetchStats(url: string, timeoutMs: number): Promise<ServerStats | null> {
+/** A bundled server's stats endpoint over TLS (trusting exactly its own certificate) or h2c. */
+export interface StatsVia {
+  /** PEM of the server's self-signed certificate (https:// URLs) */
+  cert?: string;
+  /** h2 with prior knowledge: the server answers no HTTP/1.1 */
+  h2c?: boolean;
+}
+
+function parseStats(chunks: Buffer[]): ServerStats | null {
+  try {
+    const parsed = ServerStats.safeParse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** h2c's GET: one session per sample, as HTTP/1.1 below uses one connection per sample. */
+function fetchStatsH2c(url: string, timeoutMs: number): Promise<ServerStats | null> {
+  const target = new URL(url);
   return new Promise((resolve) => {
-    const req = http.get(url, { agent: false, timeout: timeoutMs }, (res) => {
+    const session = http2.connect(target.origin);
+    session.on('error', () => resolve(null));
+    session.setTimeout(timeoutMs, () => session.destroy());
+    session.socket.unref();
+    const stream = session.request({ ':path': target.pathname });
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.on('end', () => {
+      session.close();
+      resolve(parseStats(chunks));
+    });
+    stream.on('error', () => resolve(null));
+    stream.on('close', () => resolve(null));
+    stream.end();
+  });
+}
+
+/** GET /__stats with a short timeout; null on any failure (a busy single-threaded server may not answer in time). */
+export function fetchStats(url: string, timeoutMs: number, via: StatsVia = {}): Promise<ServerStats | null> {
+  if (via.h2c) return fetchStatsH2c(url, timeoutMs);
+  return new Promise((resolve) => {
+    const onResponse = (res: http.IncomingMessage): void => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        try {
-          const parsed = ServerStats.safeParse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-          resolve(parsed.success ? parsed.data : null);
-        } catch {
-          resolve(null);
-        }
-      });
+      res.on('end', () => resolve(parseStats(chunks)));
       res.on('error', () => resolve(null));
-    });
+    };
+    const req = url.startsWith('https:') ? https.get(url, { agent: false, timeout: timeoutMs, ca: via.cert }, onResponse) : http.get(url, { agent: false, timeout: timeoutMs }, onResponse);
     req.on('socket', (socket) => socket.unref());
     req.on('timeout', () => req.destroy());
     req.on('error', () => resolve(null));

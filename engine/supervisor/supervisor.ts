@@ -10,7 +10,7 @@ import { ServerSkippedError } from './errors.js';
 import type { LineListener } from './output.js';
 import { pollUrl, waitForLine, waitForReadyMessage, type Check } from './readiness.js';
 import { isReaperMessage } from './reaper-protocol.js';
-import { startSampler, type ServerSampleData } from './sampler.js';
+import { startSampler, type ServerSampleData, type StatsVia } from './sampler.js';
 import { ServerProcess, withTimeout, type ExitInfo } from './server-process.js';
 
 // The server supervisor: starts a bundled architecture or an external target in its own process
@@ -49,8 +49,10 @@ export interface StartOptions {
 
 export interface RunningServer {
   readonly label: string;
-  /** http://127.0.0.1:<port> for bundled servers; the spec's url for external ones */
+  /** http(s)://127.0.0.1:<port> for bundled servers; the spec's url for external ones */
   readonly url: string;
+  /** a bundled server over TLS: its self-signed certificate (PEM), the one certificate a client trusts for it */
+  readonly cert?: string;
   /** the server's process (an external command's own pid); null: an external server not started here */
   readonly pid: number | null;
   /** its process group (for an external command: the reaper's group, which the command is in) */
@@ -130,8 +132,10 @@ export async function startScriptServer(file: string, args: readonly string[], s
     detachLines?.();
     throw err;
   });
-  const url = `http://127.0.0.1:${(await readyMessage.done).port}`;
-  return supervise(proc, { label, url, pid: proc.pid, affinity, statsUrl: url + STATS_PATH, exclude: null, mapExit: null }, opts);
+  const ready = await readyMessage.done;
+  const url = `${ready.cert === undefined ? 'http' : 'https'}://127.0.0.1:${ready.port}`;
+  const statsVia = { ...(ready.cert !== undefined && { cert: ready.cert }), h2c: ready.protocol === 'h2c' };
+  return supervise(proc, { label, url, ...(ready.cert !== undefined && { cert: ready.cert }), pid: proc.pid, affinity, statsUrl: url + STATS_PATH, statsVia, exclude: null, mapExit: null }, opts);
 }
 
 /** The exit code of a command that is not installed (the shell's convention). */
@@ -243,6 +247,8 @@ interface Supervised {
   pid: number;
   affinity: Affinity | null;
   statsUrl: string | null;
+  statsVia?: StatsVia;
+  cert?: string;
   /** a process of the group not to count in samples (the reaper) */
   exclude: number | null;
   /** refines the exit report (an external command's own code and signal) */
@@ -260,6 +266,7 @@ function supervise(proc: ServerProcess, s: Supervised, opts: StartOptions): Runn
           exclude: s.exclude,
           intervalMs: interval,
           statsUrl: s.statsUrl,
+          ...(s.statsVia && { statsVia: s.statsVia }),
           onSample: (sample) => {
             samples.push(sample);
             if (samples.length > MAX_SAMPLES) samples.splice(0, samples.length - MAX_SAMPLES);
@@ -276,6 +283,7 @@ function supervise(proc: ServerProcess, s: Supervised, opts: StartOptions): Runn
   return {
     label: s.label,
     url: s.url,
+    ...(s.cert !== undefined && { cert: s.cert }),
     pid: s.pid,
     pgid: proc.pgid,
     cpuList: s.affinity?.cpuList ?? null,

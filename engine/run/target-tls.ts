@@ -1,0 +1,29 @@
+import { readFileSync } from 'node:fs';
+import { LoadscopeError } from '../../contract/errors.js';
+import type { ServerSpec } from '../../contract/scenario.js';
+import type { DriverTls } from '../driver/driver.js';
+
+// What the driver trusts for a server run's https:// target: a bundled server's own self-signed
+// certificate (the engine made the server, so exactly that certificate verifies, nothing else), or
+// an external server's tls settings with their files read now (paths made absolute when prepared).
+
+function readPem(file: string, what: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new LoadscopeError('LS_ERR_SCENARIO_INVALID', `${what}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
+export function driverTls(spec: ServerSpec, cert: string | undefined): DriverTls | undefined {
+  if (spec.architecture !== 'external') return cert === undefined ? undefined : { insecure: false, ca: cert };
+  const tls = spec.tls;
+  if (tls === undefined) return undefined;
+  return {
+    insecure: tls.insecure,
+    ...(tls.ca !== undefined && { ca: readPem(tls.ca, 'tls.ca') }),
+    ...(tls.cert !== undefined && { cert: readPem(tls.cert, 'tls.cert') }),
+    ...(tls.key !== undefined && { key: readPem(tls.key, 'tls.key') }),
+    ...(tls.servername !== undefined && { servername: tls.servername }),
+  };
+}
