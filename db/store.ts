@@ -277,7 +277,7 @@ class SqliteStore implements Store {
     registerStore(this.storeId);
     this.reader = new RunReader(db);
     this.requestReader = new RequestReader(db);
-    this.compareSamples = new CompareSampleStore(db);
+    this.compareSamples = new CompareSampleStore(db, this.requestReader);
     this.writer = new RequestWriter(db);
     this.stmt = prepareStatements(db);
     this.thresholds = new ThresholdStore(db);
