@@ -53,7 +53,7 @@ describe('import-har', () => {
         'left out secret headers (authorization, cookie, x-csrf-token); --keep-secrets keeps them',
       ]),
     );
-    for (const note of notes) expect(scenario.description).toContain(note);
+    for (const note of notes) expect(scenario.description).toContain(`${note.charAt(0).toUpperCase()}${note.slice(1)}.`);
   });
 
   it('drops framing and pseudo headers always, and secrets unless asked', () => {

@@ -99,7 +99,7 @@ export function importedScenario(kind: 'har' | 'curl', origin: URL, templates: z
   const scenario: ScenarioInput = {
     name: scenarioName(kind, origin.hostname),
     title,
-    description: [title, ...notes].join('. ').replace(/\.\./g, '.') + '.',
+    description: [title, ...notes].map((line) => `${line.charAt(0).toUpperCase()}${line.slice(1)}.`).join(' '),
     servers: [{ architecture: 'external', label: origin.host, url: origin.origin }],
     phases: [{ name: 'replay', executor: 'sequential', count, requests: templates }],
   };
