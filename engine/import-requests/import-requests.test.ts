@@ -181,6 +181,17 @@ describe('import-curl', () => {
     expect(description).toContain('TLS verification off (-k/--insecure)');
   });
 
+  it('hostile strings: a line break in the URL or a header cannot reach a name or split the request', () => {
+    const { request, notes } = parseCurl("curl $'http://127.0.0.1:9/a\\nb\\r' -H $'X-A\\nB: c' -H $'X-Ok: d\\r\\nHost: elsewhere' -H 'X-Fine: {{uuid}}'");
+    expect(request.url.pathname).toBe('/ab');
+    expect(request.headers).toEqual({ 'X-Fine': '{{uuid}}' });
+    expect(notes).toEqual(['left out 2 header(s) whose name or value HTTP does not allow (a line break, a control character)']);
+    const scenario = JSON.parse(curlToScenario("curl $'http://127.0.0.1:9/a\\nb' -H 'X-Fine: {{uuid}}'").text) as Out;
+    expect(scenario.phases[0]!.requests[0]!.name).toBe('GET /ab');
+    // a placeholder-looking value is sent as typed, not as a fresh UUID
+    expect(sent(scenario.phases[0]!.requests[0]!.headers!['X-Fine']!)).toBe('{{uuid}}');
+  });
+
   it('refusals are one line each', () => {
     const refuses = (command: string, message: RegExp) => expect(() => parseCurl(command)).toThrow(message);
     refuses('wget http://127.0.0.1/', /^not a curl command: it starts with "wget", not curl$/);
