@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BundledServer } from '../contract/scenario.js';
+import { k6Status } from '../engine/k6/k6-binary.js';
 import { rootPath } from '../engine/paths.js';
 import { startServer } from '../engine/supervisor/supervisor.js';
 
@@ -12,6 +13,7 @@ import { startServer } from '../engine/supervisor/supervisor.js';
 // (npx tsc -p tsconfig.node.json; node scripts/build-cli.mjs).
 
 const BIN = rootPath('bin/loadscope.js');
+const k6 = k6Status();
 const FIXTURE = rootPath('engine/import-requests/fixtures/shop.har');
 
 interface Figures {
@@ -38,8 +40,8 @@ afterAll(async () => {
 const cli = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
 const failed = (errors: Record<string, number>) => Object.values(errors).reduce((n, e) => n + e, 0);
 
-function runJson(file: string): JsonRun {
-  const out = cli(['run', file, '--json', '--db', join(dir, 'runs.db')]);
+function runJson(file: string, ...more: string[]): JsonRun {
+  const out = cli(['run', file, '--json', '--db', join(dir, 'runs.db'), ...more]);
   expect(out.status, out.stderr).toBe(0);
   return JSON.parse(out.stdout) as JsonRun;
 }
@@ -59,6 +61,16 @@ describe('import-har and import-curl through the CLI', () => {
     expect(cli(['validate', 'shop.json']).status).toBe(0);
 
     const phase = runJson('shop.json').servers[0]!.phases[0]!;
+    expect(phase.endpoints.map((e) => e.name).sort()).toEqual(['GET /fib?n=5', 'POST /api/echo', 'POST /api/login']);
+    expect(phase.count).toBe(4);
+    expect(failed(phase.errors)).toBe(0);
+  });
+
+  // an import is an ordinary scenario: k6 sends it too, its literal {{ as typed (the echo answers it back)
+  it.skipIf(!k6.available)("the HAR's scenario runs on k6 as well, every endpoint answered", () => {
+    const run = runJson('shop.json', '--engine', 'k6');
+    expect(run.status).toBe('completed');
+    const phase = run.servers[0]!.phases[0]!;
     expect(phase.endpoints.map((e) => e.name).sort()).toEqual(['GET /fib?n=5', 'POST /api/echo', 'POST /api/login']);
     expect(phase.count).toBe(4);
     expect(failed(phase.errors)).toBe(0);

@@ -1,7 +1,7 @@
 import { LoadscopeError } from '../../contract/errors.js';
 import type { Scenario } from '../../contract/scenario.js';
 import { isFlow } from '../../contract/flow.js';
-import { hasPlaceholders, templateFields } from '../../contract/variables.js';
+import { fixedText, templateFields } from '../../contract/variables.js';
 import { formatPath as pathText } from '../scenario/param-path.js';
 
 // What a k6 script cannot carry yet: placeholders, data files and flows run only on Loadscope's own driver.
@@ -16,7 +16,8 @@ export function k6Refusal(scenario: Scenario): string | null {
     if (isFlow(phase)) return `${pathText(['phases', i, 'flow'])}: k6 does not carry flows (journeys) yet; run it on Loadscope's own driver`;
     if (phase.data !== undefined) return `${pathText(['phases', i, 'data'])}: k6 does not carry data files yet; run it on Loadscope's own driver`;
     for (const [j, t] of phase.requests.entries()) {
-      const field = templateFields(t).find((f) => hasPlaceholders(f.text));
+      // escaped braces (\{{, an imported request's literal text) are fixed text k6 sends as it is
+      const field = templateFields(t).find((f) => fixedText(f.text) === null);
       if (field !== undefined) return `${pathText(['phases', i, 'requests', j, ...field.key])}: k6 does not carry placeholders ({{...}}) yet; run it on Loadscope's own driver`;
     }
   }

@@ -5,6 +5,7 @@ import { commentLine, quoted, scriptJson } from './k6-literal.js';
 import { K6_RUNTIME } from './k6-runtime.js';
 import { phaseName, phaseThinkMs } from '../../contract/phase.js';
 import { templateName } from '../../contract/template-name.js';
+import { fixedText } from '../../contract/variables.js';
 
 export interface K6ScriptOptions {
   /** the base URL the script targets unless LOADSCOPE_TARGET overrides it */
@@ -39,8 +40,11 @@ function templates(p: Phase): PlanTemplate[] {
   return p.requests.map((r) => {
     acc += r.weight;
     // keepAlive false: a connection per request. Go's client honours a request's `Connection: close`.
-    const headers = p.keepAlive ? { ...r.headers } : { ...r.headers, Connection: 'close' };
-    return { name: templateName(r), method: r.method, path: r.path, headers, body: r.body, status: r.expect?.status, bodyIncludes: r.expect?.bodyIncludes, upTo: acc };
+    // k6-carry.ts refused real placeholders: what is left is fixed text, its escapes undone
+    const fixed = (text: string): string => fixedText(text) ?? text;
+    const own = Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, fixed(v)]));
+    const headers = p.keepAlive ? own : { ...own, Connection: 'close' };
+    return { name: templateName(r), method: r.method, path: fixed(r.path), headers, body: r.body === undefined ? undefined : fixed(r.body), status: r.expect?.status, bodyIncludes: r.expect?.bodyIncludes, upTo: acc };
   });
 }
 
