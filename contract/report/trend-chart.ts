@@ -44,10 +44,19 @@ export function trendOption(trend: Trend, p: Palette): EChartsOption {
         : {}),
     };
   });
+  // intervals and the band are marks, which do not widen the axis: it is sized to hold them
+  let top = 0;
+  for (const r of trend.rows) for (const v of [...r.values, r.baseline]) if (v !== null) top = Math.max(top, v.high ?? v.value, v.value);
   return {
     ...baseOption(p),
     xAxis: { type: 'category', name: 'run (oldest first)', nameLocation: 'middle', nameGap: 26, data: trend.columns.map(trendColumnLabel), ...axisStyle(p), splitLine: { show: false } },
-    yAxis: valueAxis(p, TREND_METRIC_LABELS[trend.metric], { min: 0 }),
+    yAxis: { ...valueAxis(p, TREND_METRIC_LABELS[trend.metric], { min: 0 }), max: top > 0 ? niceCeil(top) : undefined },
     series,
   };
+}
+
+/** The next 1, 2 or 5 times a power of ten at or above v: a round axis end. */
+export function niceCeil(v: number): number {
+  const step = 10 ** Math.floor(Math.log10(v));
+  return [1, 2, 2.5, 5, 10].map((m) => m * step).find((x) => x >= v * (1 - 1e-9))!;
 }

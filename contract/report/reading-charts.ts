@@ -1,0 +1,39 @@
+import type { EChartsOption } from 'echarts';
+import type { Trend } from '../trends.js';
+import { withTitle } from './export-layout.js';
+import { latencyHeatmap, latencyHeatmapOption } from './latency-heatmap.js';
+import type { Palette } from './palette.js';
+import { rtThroughputOption } from './rt-throughput.js';
+import type { SeriesGroup } from './series.js';
+import { trendOption } from './trend-chart.js';
+
+// The report's charts for reading latency (issue 27), titled as the HTML report and the PNG draw
+// them: a heatmap per server run (the first is `heatmap`, which the PNG shows), response time vs
+// throughput, and the scenario's trend when one was read for the report.
+
+export interface TitledChart {
+  id: string;
+  title: string;
+  option: EChartsOption;
+}
+
+export function readingCharts(groups: readonly SeriesGroup[], p: Palette, trend: Trend | null = null): TitledChart[] {
+  const charts: TitledChart[] = [];
+  groups.forEach((g, i) => {
+    const h = latencyHeatmap(g.windows);
+    if (h.requests === 0) return;
+    const title = groups.length > 1 ? `Latency heatmap: ${g.name}` : 'Latency heatmap';
+    charts.push({ id: i === 0 ? 'heatmap' : `heatmap-${i}`, title, option: withTitle(latencyHeatmapOption(h, p), title, p, `${h.requests.toLocaleString('en-US')} requests; colour: requests per cell`) });
+  });
+  if (groups.some((g) => g.windows.some((w) => w.total !== null && w.count > 0))) {
+    const title = 'Response time (total p99) vs throughput';
+    charts.push({ id: 'rt-throughput', title, option: withTitle(rtThroughputOption({ groups, percentile: 'p99', log: false }, p), title, p, 'one point per 250 ms window') });
+  }
+  if (trend !== null && trend.columns.length > 0) {
+    const title = `Trend of ${trend.scenarioName}: ${trend.metric}, last ${trend.columns.length} ${trend.profile ?? ''} runs`;
+    const ids = trend.baselineRunIds;
+    const baseline = ids === null ? 'no baseline pinned' : `band: baseline #${ids.length > 1 ? `${ids[0]}-${ids[ids.length - 1]}` : ids[0]}`;
+    charts.push({ id: 'trend', title, option: withTitle(trendOption(trend, p), title, p, `${baseline} · a group: mean and interval`) });
+  }
+  return charts;
+}
