@@ -38,7 +38,7 @@ interface Drawn {
 const textsOf = async (chart: Locator): Promise<Drawn[]> => JSON.parse((await chart.getAttribute('data-texts')) ?? '[]') as Drawn[];
 const overlap = (a: Drawn, b: Drawn) => a.x < b.x + b.width - 1 && b.x < a.x + a.width - 1 && a.y < b.y + b.height - 1 && b.y < a.y + a.height - 1;
 /** ECharts' tooltip is a div in the chart's box (the canvas has no text): what it says now. */
-const tooltipOf = (chart: Locator) => chart.evaluate((el) => [...el.querySelectorAll('div')].filter((d) => d.style.zIndex !== '' && d.style.display !== 'none' && d.style.visibility !== 'hidden' && d.style.opacity !== '0').map((d) => d.innerText.trim()).join('\n'));
+const tooltipOf = (chart: Locator) => chart.evaluate((el) => Array.from(el.querySelectorAll('div')).filter((d) => d.style.zIndex !== '' && d.style.display !== 'none' && d.style.visibility !== 'hidden' && d.style.opacity !== '0').map((d) => d.innerText.trim()).join('\n'));
 
 async function shot(name: string, show: Locator): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
