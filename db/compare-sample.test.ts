@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LoadscopeError } from '../contract/errors.js';
 import { COMPARE_SAMPLE_ROWS } from './compare-sample.js';
@@ -90,5 +91,30 @@ describe('compare sample', () => {
     const db = new Database(tmp.dbPath, { readonly: true });
     expect(db.prepare('SELECT count(*) FROM compare_samples WHERE target_id = ?').pluck().get(targetId)).toBe(0);
     db.close();
+  });
+
+  it("a disk too full for the sample still takes the run's end; compare then draws the sample from the raw rows", () => {
+    const path = join(tmp.dir, 'full.db');
+    const first = openStore(path);
+    const runId = first.createRun(newRun());
+    first.addCells(runId, [{ index: 0, label: 'cell', params: {} }]);
+    const targetId = first.createTarget({ runId, cellIndex: 0, serverIndex: 0, label: 'single', architecture: 'single' });
+    first.insertRequests(targetId, requestBatch(0, 3000));
+    first.close();
+    const db = new Database(path);
+    const pages = db.pragma('page_count', { simple: true }) as number;
+    db.close();
+    // a few pages of room: the run's end fits, 3,000 packed rows (~70 pages) do not
+    const full = openStore(path, { maxPageCount: pages + 4 });
+    try {
+      full.finishRun(runId, 'completed', null);
+      expect(full.getRun(runId).status).toBe('completed');
+      const raw = new Database(path, { readonly: true });
+      expect(raw.prepare('SELECT count(*) FROM compare_samples').pluck().get()).toBe(0);
+      raw.close();
+      expect(full.getCompareRows(targetId)).toEqual(full.getRequests(runId, targetId, COMPARE_SAMPLE_ROWS).points);
+    } finally {
+      full.close();
+    }
   });
 });
