@@ -6,6 +6,7 @@
 // Asserts nothing: figures on a shared machine are noisy, which is why each is a median of rounds
 // and the per-round spread is shown.
 //   node bench/run.mjs [--short]     --short (or --quick): a quick look, 1 short round each, no 1M-request memory run
+//   node bench/run.mjs --long        also the verbs over two runs of 10M requests (built once, cached in the temp folder)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -16,10 +17,12 @@ import { measureAgreement } from './agreement.mjs';
 import { measureStartup, STARTUP_TARGET_MS } from './startup.mjs';
 import { FRAME_TARGET_MS, measureUiLive } from './ui-live.mjs';
 import { measureWholeTool, USERS, VARIABLES } from './whole-tool.mjs';
+import { BIG_TARGETS_MS, measureBigVerbs } from './verbs-big.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const quick = process.argv.includes('--quick') || process.argv.includes('--short');
+const long = process.argv.includes('--long');
 const SOURCES = ['contract', 'engine', 'db', 'servers', 'bench', 'cli'];
 
 /** Newest .ts source under the folders the benchmarks load, vs the oldest of their outputs. */
@@ -93,6 +96,7 @@ for (let i = 0; i < (quick ? 1 : 3); i++) {
   uiLive.push(r);
   console.log(`ui-live, round ${i + 1}: work per frame p95 ${r.workP95Ms.toFixed(1)} ms, frame interval p95 ${r.intervalP95Ms.toFixed(1)} ms, ${r.dropped} of ${r.frames} frames over 33 ms`);
 }
+const bigVerbs = await measureBigVerbs(root, { sizes: long ? [650_000, 10_000_000] : [650_000], rounds: quick ? 1 : 5 });
 const micro = await runBench('micro.js', quick ? ['--short'] : []);
 const driver = await runBench('driver.js', quick ? ['3', '1', '--no-memory'] : ['6', '3']);
 const store = await runBench('store-insert.js', quick ? ['200000', '1'] : ['1000000', '3']);
@@ -228,6 +232,21 @@ const uiTable =
         ['frames over 33 ms (dropped one or more)', `${n(medianOf(uiLive.map((r) => (r.dropped / r.frames) * 100)), 1)} %`, range(uiLive.map((r) => (r.dropped / r.frames) * 100), 1, ' %'), ''],
         ...uiLive[0].draws.map((d) => [`one draw of ${d.chart} (median of round 1)`, `${n(d.medianMs, 1)} ms`, `${d.draws} draws, max ${n(d.maxMs, 1)} ms`, '']),
       ]);
+const bigVerbsTable = markdown([
+  ['Verb over two stored runs (whole process)', 'Requests a run', 'Wall, median', 'Wall min–max', 'CPU, median', 'Target'],
+  ...bigVerbs.map((v) => {
+    const target = BIG_TARGETS_MS[v.requests];
+    const judged = v.requests === 10_000_000 || v.verb === 'compare';
+    return [
+      `\`loadscope ${v.verb === 'compare' ? 'compare 1 2' : v.verb === 'show' ? 'show 2' : 'trend big'}\`${v.intervals === null ? '' : ` (${v.intervals} intervals)`}`,
+      n(v.requests),
+      `${n(v.wallMs)} ms`,
+      `${n(v.wallMinMs)}–${n(v.wallMaxMs)} ms`,
+      v.cpuMs === null ? 'n/a' : `${n(v.cpuMs)} ms`,
+      judged && target !== undefined ? `< ${n(target)} ms: ${verdict(v.wallMs < target)}${v.exit === 0 ? '' : ` (exit ${v.exit})`}` : '',
+    ];
+  }),
+]);
 const microTable = markdown([
   ['Hot-path piece (micro-benchmark, bench/micro.ts)', 'ns per op (median)', 'ops/s'],
   ...micro.micro.map((m) => [m.name, n(m.nsPerOp, m.nsPerOp < 100 ? 1 : 0), n(m.opsPerS)]),
@@ -267,6 +286,7 @@ console.log(`\nLatency agreement, open loop:\n${agreementTable}\n`);
 for (const note of agreementNotes) console.log(note);
 console.log(`\nThe live view while a run streams:\n${uiTable}\n`);
 console.log(`\nComponent figures (the driver and the store alone):\n${table}\n`);
+console.log(`\nVerbs over big runs:\n${bigVerbsTable}\n`);
 console.log(`\nThe hot path, piece by piece:\n${microTable}\n`);
 for (const note of notes) console.log(note);
 
@@ -311,6 +331,12 @@ ${table}
 ${notes.map((x) => `- ${x}`).join('\n')}
 
 Per-round figures (req/CPU-s): loadscope ${perCpuSAll.loadscope.map((x) => n(x)).join(', ')}; autocannon ${perCpuSAll.autocannon.map((x) => n(x)).join(', ')}; undici ${perCpuSAll.undici.map((x) => n(x)).join(', ')}.
+
+## Verbs over big runs
+
+bench/verbs-big.mjs: the whole \`node bin/loadscope.js <verb>\` process over two stored runs of one 'steady' phase each (written straight through the store by bench/big-runs.mjs, under the default raw cap, built once and cached); the first call of each warms the page cache, then ${quick ? 1 : 5} interleaved round(s), medians. Compare bootstraps each server run's compare sample (kept at the run's end), never its raw rows.${long ? '' : ' The 10M-request rows need `--long`.'}
+
+${bigVerbsTable}
 
 ## The hot path, piece by piece
 

@@ -9,6 +9,8 @@ import { modeOf, OFFERED_LOAD } from '../capacity/search.js';
 import { capacityCurveOption, uslOption } from './capacity-chart.js';
 import { colorAt, type Palette } from './palette.js';
 import { timeExtentSec, type SeriesGroup } from './series.js';
+import type { Trend } from '../trends.js';
+import { readingCharts } from './reading-charts.js';
 
 // The one report of a run: the figures and charts every export shows (HTML, PNG, CSV summary) and
 // the CLI prints, computed once from what the store holds. Pure: no Node, no DOM.
@@ -140,6 +142,8 @@ export interface RunReportInput {
   windows: readonly LiveWindow[];
   samples: readonly ServerSample[];
   curves: readonly CurveInput[];
+  /** the scenario's trend as stored when the report is made (issue 27); absent: no trend section */
+  trend?: Trend | null;
 }
 
 const latencyOf = (s: ReturnType<typeof phaseFigures>['stats']): Record<LatencyKey, Stats5 | null> => ({
@@ -257,7 +261,7 @@ export function buildRunReport(input: RunReportInput, p: Palette): RunReport {
   const rows = phaseRows(run);
   const groups = runGroups(run, input.windows, input.samples);
   const capacity = runCapacity(run, input);
-  const charts = runCharts(run, groups, rows, input.curves, p);
+  const charts = [...runCharts(run, groups, rows, input.curves, p), ...readingCharts(groups, p, input.trend ?? null)];
   if (capacity !== null && capacity.length > 0) {
     const curveTitle = `Latency (total p99) against ${OFFERED_LOAD[modeOf(capacity)]}`;
     charts.unshift(

@@ -6,7 +6,11 @@ import { latencyHeatmap, latencyHeatmapOption, MAX_COLUMNS } from '../../contrac
 import { LIGHT } from '../../contract/report/palette.js';
 import { rtThroughputOption, rtThroughputPoints } from '../../contract/report/rt-throughput.js';
 import { openStore, type Store, type WindowInput } from '../../db/store.js';
-import { newRun, tempDir } from '../../db/test-support/factories.js';
+import { histograms, newRun, phaseResult, stats, tempDir } from '../../db/test-support/factories.js';
+import { buildRunReport } from '../../contract/report/run-report.js';
+import { runHtml } from './html.js';
+import { runSummaryPng } from './png.js';
+import { reportInput } from './report-data.js';
 import { WindowAccumulator } from '../driver/accumulators.js';
 
 // The heatmap and response time vs throughput from stored windows (issue 27): requests recorded by
@@ -127,5 +131,44 @@ describe('response time against throughput from stored windows', () => {
     const series = option.series as { type: string; name: string; data: unknown }[];
     expect(series.map((s) => [s.type, s.name])).toEqual([['scatter', 'single']]);
     expect(series[0]!.data).toEqual(points);
+  });
+});
+
+describe('the reports draw them', () => {
+  function storedRun(p99: number): number {
+    const acc = new WindowAccumulator();
+    const runId = store.createRun(newRun());
+    const targetId = store.createTarget({ runId, cellIndex: 0, serverIndex: 0, label: 'single', architecture: 'single' });
+    store.savePhase(targetId, phaseResult(0, { total: stats(p99 / 2.5) }), histograms());
+    const windows = [1, 2, 3].map((i) => {
+      record(acc, 20 * i, 1_000 * i);
+      return { ...window(acc, i * 250), targetId };
+    });
+    store.insertWindows(windows);
+    store.finishRun(runId, 'completed', null);
+    return runId;
+  }
+
+  it('the HTML report has the heatmap, response time vs throughput and the trend section; the PNG the first two', async () => {
+    storedRun(20);
+    const runId = storedRun(30);
+    const report = buildRunReport(reportInput(store, runId, true), LIGHT);
+    const byId = new Map(report.charts.map((c) => [c.id, c]));
+    const heatmap = byId.get('heatmap')!.option.series as { data: [number, number, number][] }[];
+    expect(heatmap[0]!.data.reduce((n, c) => n + c[2], 0)).toBe(20 + 40 + 60);
+    expect((byId.get('rt-throughput')!.option.series as { data: unknown[] }[])[0]!.data).toHaveLength(3);
+    // the trend: both runs of the scenario, oldest first, this one last
+    expect((byId.get('trend')!.option.series as { data: number[] }[])[0]!.data).toEqual([20, 30]);
+
+    const html = runHtml(report);
+    for (const id of ['heatmap', 'rt-throughput', 'trend']) expect(html).toContain(`data-chart-id="${id}"`);
+
+    // the PNG's page has a row more for the two charts than without them
+    const height = (png: Buffer) => png.readUInt32BE(20);
+    const withThem = await runSummaryPng(report);
+    const without = await runSummaryPng({ ...report, charts: report.charts.filter((c) => c.id !== 'heatmap' && c.id !== 'rt-throughput') });
+    expect(height(withThem)).toBeGreaterThan(height(without));
+    // a comparison reads no trend
+    expect(reportInput(store, runId).trend).toBeNull();
   });
 });

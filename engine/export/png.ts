@@ -49,7 +49,7 @@ const TEXT_W = WIDTH - 2 * PAD;
 const CHART_W = 790;
 const CHART_H = 380;
 const ROW_H = 22;
-const MAIN_CHARTS = ['latency-total', 'percentiles-total', 'throughput', 'mean-bars', 'server-cpu', 'in-flight'];
+const MAIN_CHARTS = ['latency-total', 'percentiles-total', 'throughput', 'mean-bars', 'server-cpu', 'in-flight', 'heatmap', 'rt-throughput'];
 const RED = '#cf222e';
 
 interface Line {

@@ -3,13 +3,16 @@ import { histogramMeasured } from '../../contract/engine-figures.js';
 import { curvePoints } from '../../contract/report/percentiles.js';
 import type { CurveInput, RunReportInput } from '../../contract/report/run-report.js';
 import type { Store } from '../../db/store.js';
+import { profileOf } from '../../contract/baselines.js';
+import { trendData } from './trend-data.js';
 
 // What a report is made from, read from the store: the run, its 250 ms windows and server samples,
 // and per server run the percentile curves of its HDR histograms (all phases added together).
 
 const METRICS = ['total', 'wait', 'processing', 'ttfb', 'transfer'] as const;
 
-export function reportInput(store: Store, runId: number): RunReportInput {
+/** `withTrend`: read the scenario's trend too (a run's own report; a comparison has no trend section). */
+export function reportInput(store: Store, runId: number, withTrend = false): RunReportInput {
   const run = store.getRun(runId);
   const { windows, samples } = store.getWindows(runId);
   const stored = store.getHistograms(runId);
@@ -27,5 +30,7 @@ export function reportInput(store: Store, runId: number): RunReportInput {
       for (const x of [first!, ...rest]) x.destroy();
     }
   }
-  return { run, windows, samples, curves };
+  // the HTML report's trend section: the scenario's last runs of this run's profile (stored summaries only)
+  const trend = withTrend ? trendData(store, { scenarioName: run.scenarioName, metric: 'total.p99', last: 20, profile: profileOf(run.quick) }) : null;
+  return { run, windows, samples, curves, trend };
 }
