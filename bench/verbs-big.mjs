@@ -22,7 +22,7 @@ export async function measureBigVerbs(root, { sizes, rounds }) {
     ];
     // what compare said: its intervals exist (a verb that read nothing would be fast too)
     const json = await measureProcess(process.execPath, [bin, 'compare', '1', '2', '--json', '--db', db], { cwd: root, stdout: 'pipe' });
-    const intervals = json.code === 0 ? (JSON.parse(json.stdout).intervals ?? []).length : -1;
+    const intervals = json.code === 0 ? JSON.parse(json.stdout).pairs.flatMap((p) => p.figures.flatMap((f) => f.ratios)).filter((r) => r && r.low !== null).length : -1;
     for (const [, args] of commands) await measureProcess(process.execPath, args, { cwd: root });
     const samples = commands.map(() => []);
     for (let r = 0; r < rounds; r++) {
@@ -32,7 +32,7 @@ export async function measureBigVerbs(root, { sizes, rounds }) {
       const wall = samples[j].map((s) => s.wallS * 1000);
       const cpu = samples[j].map((s) => s.cpuS).filter((x) => x !== null).map((x) => x * 1000);
       const line = { requests, verb, wallMs: median(wall), wallMinMs: Math.min(...wall), wallMaxMs: Math.max(...wall), cpuMs: cpu.length ? median(cpu) : null, exit: samples[j][0].code, intervals: verb === 'compare' ? intervals : null };
-      console.log(`${verb} of two runs of ${requests.toLocaleString('en-US')} requests: ${line.wallMs.toFixed(0)} ms wall (${line.wallMinMs.toFixed(0)}-${line.wallMaxMs.toFixed(0)}), exit ${line.exit}${verb === 'compare' ? `, ${intervals} intervals` : ''}`);
+      console.log(`${verb} of two runs of ${requests.toLocaleString('en-US')} requests: ${line.wallMs.toFixed(0)} ms wall (${line.wallMinMs.toFixed(0)}-${line.wallMaxMs.toFixed(0)}), ${line.cpuMs === null ? "?" : line.cpuMs.toFixed(0)} ms CPU, exit ${line.exit}${verb === 'compare' ? `, ${intervals} intervals` : ''}`);
       out.push(line);
     }
   }
