@@ -192,6 +192,7 @@ export type Executor = Phase['executor'];
 
 const serverCommon = {
   label: z.string().min(1).optional().describe('name in reports; defaults to the architecture'),
+  streams: z.number().int().min(1).max(1000).optional().describe('over h2 or h2c: requests in flight per connection (default 1: one connection per in-flight request, as over HTTP/1.1)'),
   cores: z.number().int().min(1).max(1024).optional().describe('limit the server to K cores (Linux CPU affinity)'),
 };
 
@@ -225,6 +226,10 @@ export const TargetTls = z
   .refine((t) => (t.cert === undefined) === (t.key === undefined), { message: 'cert and key go together', path: ['key'] });
 export type TargetTls = z.output<typeof TargetTls>;
 
+/** What the load generator speaks to a target; what was actually negotiated is stored with the server run. */
+export const ClientProtocol = z.enum(['h1', 'h2', 'h2c']);
+export type ClientProtocol = z.infer<typeof ClientProtocol>;
+
 export const ExternalServer = z.strictObject({
   ...serverCommon,
   architecture: z.literal('external'),
@@ -241,6 +246,7 @@ export const ExternalServer = z.strictObject({
   /** Seed 001: skip this server (with a note) where its command is not installed. */
   optional: z.boolean().default(false).describe('skip with a note when the command is missing'),
   tls: TargetTls.optional().describe('an https:// url: how its certificate is checked and which client certificate is shown'),
+  protocol: ClientProtocol.optional().describe("absent: 'h1'; 'h2' over an https:// url by ALPN (HTTP/1.1 if the server offers no h2), 'h2c' with prior knowledge over http://"),
 });
 export type ExternalServer = z.output<typeof ExternalServer>;
 

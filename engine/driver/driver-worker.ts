@@ -3,6 +3,7 @@ import { toApiError } from '../../contract/errors.js';
 import { configureTargetGuard } from '../net/target-guard.js';
 import { Runner } from './run.js';
 import { configureTargetTls } from './tls.js';
+import { configureTargetProtocol } from './target-protocol.js';
 import type { DriverPlan, FromWorkerMessage, ToWorkerMessage } from './types.js';
 
 // The driver's worker thread: runs one plan (workerData.plan), posts FromWorkerMessage's, obeys
@@ -15,6 +16,7 @@ const post = (msg: FromWorkerMessage, transfer?: ArrayBuffer[]): void => port.po
 try {
   configureTargetGuard((workerData as { plan: DriverPlan }).plan.allowRemote ?? false);
   configureTargetTls((workerData as { plan: DriverPlan }).plan.tls);
+  configureTargetProtocol((workerData as { plan: DriverPlan }).plan);
   const runner = new Runner((workerData as { plan: DriverPlan }).plan, post);
   port.on('message', (msg: ToWorkerMessage) => {
     if (msg.type === 'cancel') runner.cancel();

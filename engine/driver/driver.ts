@@ -2,7 +2,7 @@ import { fromApiError, LoadscopeError } from '../../contract/errors.js';
 import { remoteHostOf } from '../../contract/scenario.js';
 import { checkLiteralTarget, notLoopback } from '../net/target-guard.js';
 import { startDistWorker } from '../paths.js';
-import { checkTlsTarget } from './tls.js';
+import { probeTarget } from './tls.js';
 import type { DriverListener, DriverPhaseResult, DriverPlan, DriverResult, FromWorkerMessage, ToWorkerMessage } from './types.js';
 
 export type * from './types.js';
@@ -29,7 +29,7 @@ export function runDriver(plan: DriverPlan, listener: DriverListener, signal?: A
   }
   if (signal?.aborted) return Promise.resolve({ cancelled: true, t0EpochMs: Date.now(), durationMs: 0, phases: [] });
   // an https target whose certificate does not verify ends here, before any load (tls.ts)
-  return checkTlsTarget(plan.baseUrl, plan.tls, plan.allowRemote ?? false).then(() => runInWorker(plan, listener, signal));
+  return probeTarget(plan.baseUrl, plan.tls, plan.protocol ?? 'h1', plan.allowRemote ?? false).then((protocol) => runInWorker(plan, listener, signal).then((result) => ({ ...result, protocol })));
 }
 
 function runInWorker(plan: DriverPlan, listener: DriverListener, signal?: AbortSignal): Promise<DriverResult> {

@@ -1,6 +1,7 @@
 import { Client, type Dispatcher } from 'undici';
 import { targetLookup } from '../net/target-guard.js';
 import { targetTls } from './tls.js';
+import { protocolClientOptions, targetProtocol, targetStreams } from './target-protocol.js';
 import type { Phase, RequestTemplate } from '../../contract/scenario.js';
 import { Prng, TemplatePicker } from './arrivals.js';
 import { phaseSlots } from '../../contract/phase.js';
@@ -176,6 +177,8 @@ export interface GroupOwner {
 
 export class ClientGroup implements Timed, GroupPort {
   private readonly clientOptions: Client.Options;
+  /** h2 / h2c connections shared by `streams` slots each */
+  private readonly shared: Client[] = [];
   private readonly slots: Slot[];
   private readonly free: Int32Array;
   private freeTop: number;
@@ -236,11 +239,12 @@ export class ClientGroup implements Timed, GroupPort {
       bodyTimeout: phase.timeoutMs,
       connectTimeout: phase.timeoutMs,
       connect: { lookup: targetLookup(), ...targetTls() },
+      ...protocolClientOptions(),
     };
     this.baseUrl = baseUrl;
     this.flow = isFlow(phase) ? new FlowUsers(phase.requests, clientIndex * slots) : null;
     // a step reading a response header goes through undici: the fast path hands over Server-Timing only
-    this.h1 = this.flow?.readsHeaders ? null : compileH1(phase, baseUrl, columns);
+    this.h1 = this.flow?.readsHeaders || targetProtocol() !== 'h1' ? null : compileH1(phase, baseUrl, columns);
     // connections opened before the schedule started go to the slots used first (the free stack pops 0, 1, ...)
     if (this.h1 !== null) for (let i = 0; i < warm.length && i < slots; i++) this.slots[i]!.h1 = warm[i]!;
     this.scratch = { phase: phaseIndex, client: clientIndex, intended: 0, sent: NaN, firstByte: NaN, status: 0, bytes: 0, stWait: NaN, stProc: NaN, template: 0 };
@@ -255,6 +259,14 @@ export class ClientGroup implements Timed, GroupPort {
     }
     this.depth--;
     this.checkFinished();
+  }
+
+  /** A slot's undici connection: its own over HTTP/1.1; over h2 / h2c `streams` slots share one. */
+  private connection(slot: number): Client {
+    const streams = targetStreams();
+    if (streams === 1) return new Client(this.baseUrl, this.clientOptions);
+    const k = Math.floor(slot / streams);
+    return (this.shared[k] ??= new Client(this.baseUrl, this.clientOptions));
   }
 
   freeSlots(): number {
@@ -290,7 +302,7 @@ export class ClientGroup implements Timed, GroupPort {
     this.inFlight++;
     if (variable === null) {
       if (this.h1 !== null) (slot.h1 ??= new H1Connection(this.baseUrl, this.phase.timeoutMs)).dispatch(this.h1[t]!, slot);
-      else (slot.conn ??= new Client(this.baseUrl, this.clientOptions)).dispatch(tpl.opts, slot);
+      else (slot.conn ??= this.connection(slot.index)).dispatch(tpl.opts, slot);
       return;
     }
     this.request.user = user?.number ?? this.clientIndex * this.slots.length + slot.index + 1;
@@ -301,7 +313,7 @@ export class ClientGroup implements Timed, GroupPort {
       built.bytes = prebuilt.variable!.build(this.request);
       built.head = prebuilt.head;
       (slot.h1 ??= new H1Connection(this.baseUrl, this.phase.timeoutMs)).dispatch(built, slot);
-    } else (slot.conn ??= new Client(this.baseUrl, this.clientOptions)).dispatch({ ...tpl.opts, ...variable.parts(this.request) }, slot);
+    } else (slot.conn ??= this.connection(slot.index)).dispatch({ ...tpl.opts, ...variable.parts(this.request) }, slot);
   }
 
   /** No row left in a unique data file: no more requests from this group; those in flight finish. */

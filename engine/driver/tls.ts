@@ -1,7 +1,9 @@
 import { isIP } from 'node:net';
+import http2 from 'node:http2';
 import { connect, type ConnectionOptions } from 'node:tls';
 import { LoadscopeError } from '../../contract/errors.js';
 import { guardedLookup } from '../net/target-guard.js';
+import type { ClientProtocol } from '../../contract/scenario.js';
 import type { DriverTls } from './types.js';
 
 // TLS towards an https:// target: the options every connection is made with (undici's connect), and
@@ -58,37 +60,56 @@ export function tlsVerifyError(origin: string, err: Error): LoadscopeError {
 }
 
 /**
- * One handshake to an https:// target with the run's options. Resolves when it verified (or
- * verification is off) and when the connection itself failed (the load then counts that as usual);
- * rejects only with LS_ERR_TLS for a certificate that did not verify.
+ * One connection to the target with the run's options, before any load: what it speaks ('http/1.1',
+ * 'h2' by ALPN, 'h2c' by prior knowledge), or null when the connection itself failed (the load then
+ * counts that as usual). Rejects only with LS_ERR_TLS, for a certificate that did not verify.
  */
-export function checkTlsTarget(baseUrl: string, tls: DriverTls | undefined, allowRemote: boolean, timeoutMs = 10_000): Promise<void> {
+export function probeTarget(baseUrl: string, tls: DriverTls | undefined, protocol: ClientProtocol, allowRemote: boolean, timeoutMs = 10_000): Promise<string | null> {
   const url = new URL(baseUrl);
-  if (url.protocol !== 'https:') return Promise.resolve();
   const host = url.hostname.replace(/^\[|\]$/g, '');
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  const lookup = guardedLookup(allowRemote);
+  if (url.protocol !== 'https:') return protocol === 'h2c' ? probeH2c(url.origin, lookup, timeoutMs) : Promise.resolve('http/1.1');
   const options: ConnectionOptions = {
     host,
-    port: Number(url.port || 443),
-    lookup: guardedLookup(allowRemote),
-    ALPNProtocols: ['http/1.1'],
+    port,
+    lookup,
+    ALPNProtocols: protocol === 'h2' ? ['h2', 'http/1.1'] : ['http/1.1'],
     // an IP address is sent as no SNI name; node then checks the certificate against the IP
     ...(isIP(host) === 0 && { servername: host }),
     ...tlsConnectOptions(tls),
   };
   return new Promise((resolve, reject) => {
     const socket = connect(options, () => {
+      const alpn = socket.alpnProtocol;
       socket.end();
-      resolve();
+      resolve(typeof alpn === 'string' ? alpn : 'http/1.1');
     });
     socket.setTimeout(timeoutMs, () => {
       socket.destroy();
-      resolve();
+      resolve(null);
     });
     socket.on('error', (err) => {
       socket.destroy();
       if (err instanceof LoadscopeError) reject(err);
       else if (isVerifyError(err)) reject(tlsVerifyError(url.origin, err));
-      else resolve();
+      else resolve(null);
     });
+  });
+}
+
+/** h2c: the server's SETTINGS frame answers the preface; an HTTP/1.1-only server does not send one. */
+function probeH2c(origin: string, lookup: ConnectionOptions['lookup'], timeoutMs: number): Promise<string | null> {
+  return new Promise((resolve) => {
+    const session = http2.connect(origin, { lookup });
+    const done = (value: string | null): void => {
+      clearTimeout(timer);
+      session.destroy();
+      resolve(value);
+    };
+    const timer = setTimeout(() => done(null), timeoutMs);
+    session.once('remoteSettings', () => done('h2c'));
+    session.once('error', () => done(null));
+    session.once('close', () => done(null));
   });
 }

@@ -1,5 +1,5 @@
 import type { HistogramSet } from '../../contract/measurement.js';
-import type { Phase } from '../../contract/scenario.js';
+import type { ClientProtocol, Phase } from '../../contract/scenario.js';
 import type { ErrorCounts, PhaseResult, WindowLatency } from '../../contract/results.js';
 import type { LatencyBuckets } from '../../contract/latency-buckets.js';
 import type { RawRowBatch } from './raw-rows.js';
@@ -27,6 +27,10 @@ export interface DriverPlan {
   data?: DataSet[];
   /** an https:// baseUrl: how its certificate is checked (absent: against the system's CAs) */
   tls?: DriverTls;
+  /** what to speak (default h1): h2 by ALPN over https, h2c by prior knowledge over http */
+  protocol?: ClientProtocol;
+  /** h2 / h2c: requests in flight per connection (default 1) */
+  streams?: number;
 }
 
 /** TLS towards the target, its files already read (PEM text). */
@@ -96,6 +100,8 @@ export interface DriverResult {
   phases: DriverPhaseResult[];
   /** set when the worker thread died mid-run: what happened and when (phases hold what ended before) */
   failure?: string;
+  /** what the target spoke, learnt before the load ('http/1.1', 'h2', 'h2c'); null: it did not answer */
+  protocol?: string | null;
 }
 
 export interface DriverListener {

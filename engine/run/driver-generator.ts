@@ -2,7 +2,7 @@ import type { LiveWindow, PhaseResult } from '../../contract/results.js';
 import type { Phase } from '../../contract/scenario.js';
 import { runDriver } from '../driver/driver.js';
 import type { LoadGenerator } from './load-generator.js';
-import { driverTls } from './target-tls.js';
+import { driverProtocol, driverTls } from './target-tls.js';
 import { defaultPhaseName, phaseName as nameOfPhase } from '../../contract/phase.js';
 
 /**
@@ -35,8 +35,9 @@ export function driverGenerator(next?: NextPhase, appendUntilMs?: number): LoadG
     const notes = notesOfRun(ctx.data);
     let requests = 0;
     const tls = driverTls(ctx.server, cert);
+    const protocol = driverProtocol(ctx.server);
     const result = await runDriver(
-      { baseUrl: url, phases: ctx.scenario.phases, allowRemote: ctx.allowRemote, data: ctx.data ?? [], ...(tls !== undefined && { tls }), ...(appendUntilMs !== undefined && { appendUntilMs }) },
+      { baseUrl: url, phases: ctx.scenario.phases, allowRemote: ctx.allowRemote, data: ctx.data ?? [], ...(tls !== undefined && { tls }), protocol, ...(ctx.server.streams !== undefined && { streams: ctx.server.streams }), ...(appendUntilMs !== undefined && { appendUntilMs }) },
       {
         onStart: (e) => setT0(e.t0EpochMs),
         onPhaseStart: (e) => emit({ event: 'run:phase', payload: { runId, targetId, phaseIndex: e.phaseIndex, name: phaseName(e.phaseIndex), state: 'started', tMs: e.tMs } }),

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { LoadscopeError } from '../../contract/errors.js';
-import type { ServerSpec } from '../../contract/scenario.js';
+import type { ClientProtocol, ServerSpec } from '../../contract/scenario.js';
 import type { DriverTls } from '../driver/driver.js';
 
 // What the driver trusts for a server run's https:// target: a bundled server's own self-signed
@@ -13,6 +13,13 @@ function readPem(file: string, what: string): string {
   } catch (err) {
     throw new LoadscopeError('LS_ERR_SCENARIO_INVALID', `${what}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
   }
+}
+
+/** What the driver speaks to a server: a bundled server's protocol option decides it, an external one says it. */
+export function driverProtocol(spec: ServerSpec): ClientProtocol {
+  if (spec.architecture === 'external') return spec.protocol ?? 'h1';
+  const served = spec.options.protocol;
+  return served === 'h2' || served === 'h2c' ? served : 'h1';
 }
 
 export function driverTls(spec: ServerSpec, cert: string | undefined): DriverTls | undefined {
