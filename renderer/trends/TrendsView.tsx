@@ -80,9 +80,9 @@ export function TrendsView({ scenarioName, back, openRun }: { scenarioName: stri
             <table className="data compact" data-testid="trend-table">
               <thead>
                 <tr>
-                  <th>run</th>
-                  <th>created</th>
-                  <th>name</th>
+                  <th className="left">run</th>
+                  <th className="left">created</th>
+                  <th className="left">name</th>
                   {trend.rows.map((r) => (
                     <th key={trendSeriesName(r)} className="num">
                       {trendSeriesName(r)}
@@ -93,14 +93,14 @@ export function TrendsView({ scenarioName, back, openRun }: { scenarioName: stri
               <tbody>
                 {trend.columns.map((c, i) => (
                   <tr key={c.runIds.join(',')} data-testid="trend-row" data-run-ids={c.runIds.join(',')}>
-                    <td>
+                    <td className="left">
                       <button type="button" className="btn-link" onClick={() => openRun(c.runIds[0]!)}>
                         {trendColumnLabel(c)}
                       </button>
                       {c.runIds.length > 1 && <span className="muted"> group of {c.runIds.length}</span>}
                     </td>
-                    <td>{c.createdAt.replace('T', ' ').slice(0, 16)}</td>
-                    <td>{c.label}</td>
+                    <td className="left">{c.createdAt.replace('T', ' ').slice(0, 16)}</td>
+                    <td className="left">{c.label}</td>
                     {trend.rows.map((r) => (
                       <td key={trendSeriesName(r)} className="num" data-value={r.values[i]?.value ?? ''}>
                         {valueText(metric, r.values[i] ?? null)}
@@ -110,9 +110,9 @@ export function TrendsView({ scenarioName, back, openRun }: { scenarioName: stri
                 ))}
                 {trend.baselineRunIds !== null && (
                   <tr data-testid="trend-baseline-row">
-                    <td>baseline</td>
+                    <td className="left">baseline</td>
                     <td />
-                    <td>{trend.baselineRunIds.map((id) => `#${id}`).join(', ')}</td>
+                    <td className="left">{trend.baselineRunIds.map((id) => `#${id}`).join(', ')}</td>
                     {trend.rows.map((r) => (
                       <td key={trendSeriesName(r)} className="num">
                         {valueText(metric, r.baseline)}
