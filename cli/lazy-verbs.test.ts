@@ -54,3 +54,30 @@ describe('verbs that send no load', () => {
     expect(modules.filter((m) => /\/dist\/cli\/commands\/(?!index)/.test(m) && !m.endsWith(`/${args[0]}.js`))).toEqual([]);
   });
 });
+
+describe('compare', () => {
+  // what only its --html and --csv files need (issue 29: a compare of big runs pays for its table only)
+  const EXPORTERS = /\/dist\/engine\/export\/(export-run|html|png|csv)\.js|node_modules\/(echarts|canvas|@napi-rs)\//;
+
+  it('loads the exporters (HTML report, PNG, canvas) only for --html or --csv', async () => {
+    const { openStore } = await import('../db/store.js');
+    const { newRun, requestBatch } = await import('../db/test-support/factories.js');
+    const dbPath = join(tmp.dir, 'compare.db');
+    const store = openStore(dbPath);
+    for (let k = 0; k < 2; k++) {
+      const runId = store.createRun(newRun());
+      store.addCells(runId, [{ index: 0, label: 'cell', params: {} }]);
+      const targetId = store.createTarget({ runId, cellIndex: 0, serverIndex: 0, label: 'single', architecture: 'single' });
+      store.insertRequests(targetId, requestBatch(0, 100));
+      store.finishRun(runId, 'completed', null);
+    }
+    store.close();
+    const table = run(['compare', '1', '2', '--db', dbPath]);
+    expect(table.status, table.stderr).toBe(0);
+    expect(table.modules.some((m) => m.endsWith('/dist/engine/export/compare-data.js'))).toBe(true);
+    expect(table.modules.filter((m) => EXPORTERS.test(m))).toEqual([]);
+    const csv = run(['compare', '1', '2', '--csv', join(tmp.dir, 'compare.csv'), '--db', dbPath]);
+    expect(csv.status, csv.stderr).toBe(0);
+    expect(csv.modules.some((m) => m.endsWith('/dist/engine/export/export-run.js'))).toBe(true);
+  });
+});
