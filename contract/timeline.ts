@@ -19,6 +19,8 @@ export const PlannedPhase = z.object({
   ramp: z
     .object({ unit: z.enum(['req/s', 'users']), points: z.array(z.object({ atMs: z.number(), value: z.number() })) })
     .optional(),
+  /** a flow phase: its steps' endpoint names, in the order each user does them */
+  steps: z.array(z.string()).optional(),
 });
 export type PlannedPhase = z.infer<typeof PlannedPhase>;
 

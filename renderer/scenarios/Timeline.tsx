@@ -85,8 +85,32 @@ export function Timeline({ plan }: { plan: TimelinePlan }) {
               </div>
             );
           })}
+          <FlowSteps phases={cell.servers[0]?.phases ?? []} />
         </div>
       ))}
     </div>
+  );
+}
+
+/** A flow phase's steps in the order each user does them (every server of a cell runs the same phases). */
+function FlowSteps({ phases }: { phases: readonly PlannedPhase[] }) {
+  return (
+    <>
+      {phases
+        .filter((p) => p.steps !== undefined)
+        .map((p) => (
+          <div key={p.index} className="tl-steps" data-testid="timeline-steps" data-phase={p.name} data-steps={JSON.stringify(p.steps)}>
+            <span className="muted">{p.name}, each user in order:</span>
+            {(p.steps ?? []).map((s, i) => (
+              <span key={i} className="tl-step-wrap">
+                {i > 0 && <span className="muted"> → </span>}
+                <span className="tl-step" data-testid="timeline-step">
+                  {s}
+                </span>
+              </span>
+            ))}
+          </div>
+        ))}
+    </>
   );
 }

@@ -12,9 +12,10 @@ import { useEffect, useRef } from 'react';
 import schemaJson from '../../../scenarios/scenario.schema.json';
 import type { EditorIssue } from './issues';
 import { issueSegments, locatePath } from './json-locate';
+import { placeholderCompletion } from './placeholder-complete';
 
 // The code view: CodeMirror 6 with completion and hover docs from the published scenario JSON Schema
-// (codemirror-json-schema), and the engine's own validation issues as inline markers, each at the
+// (codemirror-json-schema) and of {{placeholders}} inside strings, and the engine's own validation issues as inline markers, each at the
 // field its path names. The engine is the one validator, so the form, the code view and a run agree.
 
 // The generated file is a JSON Schema by construction (a test checks it equals what zod writes).
@@ -52,6 +53,7 @@ export function CodeView({ text, onChange, issues, jump }: { text: string; onCha
           keymap.of([...defaultKeymap, ...historyKeymap]),
           json(),
           jsonLanguage.data.of({ autocomplete: jsonCompletion() }),
+          jsonLanguage.data.of({ autocomplete: placeholderCompletion }),
           hoverTooltip(jsonSchemaHover()),
           stateExtensions(schema),
           oneDark,

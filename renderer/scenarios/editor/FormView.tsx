@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { setAt, type Segment } from './doc-path';
 import { Field, Section, type FormBinding } from './form-fields';
 import { MatrixSection, QuickSection, ThresholdsSection } from './form-extras';
+import { DataSection } from './form-data';
 import { PhasesSection } from './form-phases';
 import { ServersSection } from './form-servers';
 import type { EditorIssue } from './issues';
@@ -20,6 +21,7 @@ export function FormView({ doc, onDoc, issues }: { doc: unknown; onDoc: (doc: un
         </div>
       </Section>
       <ServersSection b={b} />
+      <DataSection b={b} />
       <PhasesSection b={b} />
       <ThresholdsSection b={b} />
       <MatrixSection b={b} />

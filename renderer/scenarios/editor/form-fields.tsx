@@ -37,40 +37,39 @@ function fromText(text: string, kind: Kind): unknown {
 }
 
 /** An input that keeps what is being typed ("1." on the way to "1.5") while the document has the parsed value. */
-function DraftInput({ value, kind, onCommit, placeholder, testId }: { value: unknown; kind: Kind; onCommit: (v: unknown) => void; placeholder?: string; testId: string }) {
+function DraftInput({ value, kind, onCommit, placeholder, testId, multiline }: { value: unknown; kind: Kind; onCommit: (v: unknown) => void; placeholder?: string; testId: string; multiline?: boolean }) {
   const shown = toText(value, kind);
   const [draft, setDraft] = useState(shown);
   const [focused, setFocused] = useState(false);
   useEffect(() => {
     if (!focused) setDraft(shown);
   }, [shown, focused]);
-  return (
-    <input
-      type="text"
-      inputMode={kind === 'number' ? 'decimal' : undefined}
-      value={focused ? draft : shown}
-      placeholder={placeholder}
-      data-testid={testId}
-      onFocus={() => {
-        setDraft(shown);
-        setFocused(true);
-      }}
-      onBlur={() => setFocused(false)}
-      onChange={(e) => {
-        setDraft(e.target.value);
-        onCommit(fromText(e.target.value, kind));
-      }}
-    />
-  );
+  const props = {
+    value: focused ? draft : shown,
+    placeholder,
+    'data-testid': testId,
+    onFocus: () => {
+      setDraft(shown);
+      setFocused(true);
+    },
+    onBlur: () => setFocused(false),
+    onChange: (e: { target: { value: string } }) => {
+      setDraft(e.target.value);
+      onCommit(fromText(e.target.value, kind));
+    },
+  };
+  // a body is text of several lines (often JSON); everything else is one line
+  if (multiline) return <textarea rows={3} spellCheck={false} {...props} />;
+  return <input type="text" inputMode={kind === 'number' ? 'decimal' : undefined} {...props} />;
 }
 
-export function Field({ b, path, label, kind = 'text', placeholder, hint, note }: { b: FormBinding; path: readonly Segment[]; label: string; kind?: Kind; placeholder?: string; hint?: string; note?: string }) {
+export function Field({ b, path, label, kind = 'text', placeholder, hint, note, multiline, wide }: { b: FormBinding; path: readonly Segment[]; label: string; kind?: Kind; placeholder?: string; hint?: string; note?: string; multiline?: boolean; wide?: boolean }) {
   const key = formatDocPath(path);
   const error = b.errors.get(key);
   return (
-    <label className={`form-field ${error ? 'has-error' : ''}`} data-path={key} title={hint}>
+    <label className={`form-field ${error ? 'has-error' : ''} ${wide ? 'form-wide' : ''}`} data-path={key} title={hint}>
       <span className="field-label">{label}</span>
-      <DraftInput value={getAt(b.doc, path)} kind={kind} placeholder={placeholder} testId={`field-${key}`} onCommit={(v) => b.update(path, v)} />
+      <DraftInput value={getAt(b.doc, path)} kind={kind} placeholder={placeholder} testId={`field-${key}`} onCommit={(v) => b.update(path, v)} multiline={multiline ?? false} />
       {note && <span className="field-note">{note}</span>}
       {error && <span className="field-error" data-testid="field-error">{error}</span>}
     </label>

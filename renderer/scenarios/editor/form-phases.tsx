@@ -3,12 +3,17 @@ import { Phase } from '../../../contract/scenario';
 import { formatDocPath, getAt, type Segment } from './doc-path';
 import { Field, Item, Section, SelectField, type FormBinding } from './form-fields';
 import { defaultPhaseName } from '../../../contract/phase';
+import { PhaseDataField } from './form-data';
+import { FlowSwitch } from './form-flow';
+import { RequestEditor } from './form-request';
 
 // Phases: executor, size, rate and ramp, users, offset, and their request templates with expectations.
 
 // The executors and their fields come from the contract's own phase schemas, so an executor or a
 // field added there shows up here (numbers as number fields, enums as choices, lists as JSON).
-const COMMON = new Set(['name', 'executor', 'at', 'clients', 'requests', 'keepAlive', 'timeoutMs', 'maxDurationMs', 'seed']);
+const COMMON = new Set(['name', 'executor', 'at', 'clients', 'requests', 'keepAlive', 'timeoutMs', 'maxDurationMs', 'seed', 'data']);
+/** Fields with their own control (a switch), not the generic one. */
+const OWN_CONTROL = new Set(['flow']);
 const LABELS: Record<string, string> = { rate: 'rate (req/s)', rampTo: 'ramp to (req/s)', durationMs: 'duration (ms)', count: 'requests', thinkMs: 'think (ms)', maxInFlight: 'max in flight' };
 
 interface PhaseField {
@@ -19,12 +24,15 @@ interface PhaseField {
   fallback?: string;
 }
 
+/** The executors whose phases may run a flow: the schema's alone (only their phases have the key). */
+const FLOW_EXECUTORS = new Set<string>();
 const PHASE_SCHEMAS = new Map<string, PhaseField[]>(
   Phase.options.map((o) => {
     const schema = z.toJSONSchema(o, { io: 'input' });
     const props = (schema.properties ?? {}) as Record<string, { type?: string; enum?: unknown[]; description?: string; default?: unknown }>;
+    if ('flow' in props) FLOW_EXECUTORS.add(o.shape.executor.value);
     const fields: PhaseField[] = Object.entries(props)
-      .filter(([k]) => !COMMON.has(k))
+      .filter(([k]) => !COMMON.has(k) && !OWN_CONTROL.has(k))
       .map(([key, p]) => ({
         key,
         kind: Array.isArray(p.enum) ? 'choice' : p.type === 'number' || p.type === 'integer' ? 'number' : 'json',
@@ -35,6 +43,7 @@ const PHASE_SCHEMAS = new Map<string, PhaseField[]>(
     return [o.shape.executor.value, fields];
   }),
 );
+
 const EXECUTORS: readonly string[] = [...PHASE_SCHEMAS.keys()];
 
 /** The number fields of an executor's phases, with their form labels (the matrix and quick path picker). */
@@ -94,24 +103,14 @@ function ClientsField({ b, at }: { b: FormBinding; at: readonly Segment[] }) {
 function RequestsEditor({ b, at }: { b: FormBinding; at: readonly Segment[] }) {
   const requests = getAt(b.doc, [...at, 'requests']);
   const list = Array.isArray(requests) ? requests : [];
+  const flow = getAt(b.doc, [...at, 'flow']) === true;
   return (
     <div className="form-requests">
       {list.map((_, r) => (
-        <div key={r} className="form-request">
-          <SelectField b={b} path={[...at, 'requests', r, 'method']} label="method" options={['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']} fallback="GET" />
-          <Field b={b} path={[...at, 'requests', r, 'path']} label="path" placeholder="/fib?n=30" />
-          <Field b={b} path={[...at, 'requests', r, 'weight']} label="weight" kind="number" placeholder="1" />
-          <Field b={b} path={[...at, 'requests', r, 'expect', 'status']} label="expect status" kind="number" placeholder="any" />
-          <Field b={b} path={[...at, 'requests', r, 'expect', 'bodyIncludes']} label="expect body has" />
-          {list.length > 1 && (
-            <button type="button" className="btn-link" onClick={() => b.update([...at, 'requests', r], undefined)}>
-              remove request
-            </button>
-          )}
-        </div>
+        <RequestEditor key={r} b={b} at={[...at, 'requests', r]} index={r} flow={flow} onRemove={list.length > 1 ? () => b.update([...at, 'requests', r], undefined) : null} />
       ))}
-      <button type="button" className="btn-link" onClick={() => b.update([...at, 'requests', list.length], { path: '/' })}>
-        + request template
+      <button type="button" className="btn-link" data-testid={`add-request-${formatDocPath(at)}`} onClick={() => b.update([...at, 'requests', list.length], { path: '/' })}>
+        + {flow ? 'step' : 'request template'}
       </button>
     </div>
   );
@@ -131,6 +130,8 @@ export function PhasesSection({ b }: { b: FormBinding }) {
             <Field b={b} path={[...at, 'at']} label="at (ms)" kind="number" placeholder="after previous" hint="start offset from the server run start" />
             <ExecutorFields b={b} at={at} />
             <ClientsField b={b} at={at} />
+            {FLOW_EXECUTORS.has(String(getAt(phase, ['executor']))) && <FlowSwitch b={b} at={at} />}
+            <PhaseDataField b={b} at={at} />
             <RequestsEditor b={b} at={at} />
           </Item>
         );

@@ -33,6 +33,47 @@ export function issueSegments(issue: { path: string; message: string }): Segment
   return segments;
 }
 
+/** The value node a path names, or null when the text has nothing there. */
+export function valueNodeAt(state: EditorState, path: readonly Segment[]): SyntaxNode | null {
+  const tree = ensureSyntaxTree(state, state.doc.length, 2000) ?? syntaxTree(state);
+  let node: SyntaxNode | null = children(tree.topNode).find((c) => VALUE_NODES.has(c.name)) ?? null;
+  for (const seg of path) {
+    if (!node) return null;
+    if (typeof seg === 'number') node = node.name === 'Array' ? (children(node).filter((c) => VALUE_NODES.has(c.name))[seg] ?? null) : null;
+    else {
+      const prop: SyntaxNode | undefined = node.name === 'Object' ? children(node).find((p) => p.name === 'Property' && propertyName(state, p) === seg) : undefined;
+      node = prop ? (children(prop).find((c) => VALUE_NODES.has(c.name)) ?? null) : null;
+    }
+  }
+  return node;
+}
+
+/** The path of the value at `node` (its enclosing properties and array items), outermost first. */
+export function pathOfNode(state: EditorState, node: SyntaxNode): Segment[] {
+  const path: Segment[] = [];
+  for (let n: SyntaxNode | null = node; n?.parent; n = n.parent) {
+    const parent: SyntaxNode = n.parent;
+    if (parent.name === 'Property' && VALUE_NODES.has(n.name)) {
+      const name = propertyName(state, parent);
+      if (name !== null) path.unshift(name);
+    } else if (parent.name === 'Array' && VALUE_NODES.has(n.name)) {
+      // nodes are fresh objects on each walk: an item is known by where it starts
+      path.unshift(children(parent).filter((c) => VALUE_NODES.has(c.name)).findIndex((c) => c.from === n.from));
+    }
+  }
+  return path;
+}
+
+function propertyName(state: EditorState, prop: SyntaxNode): string | null {
+  const name = prop.getChild('PropertyName');
+  if (!name) return null;
+  try {
+    return JSON.parse(state.sliceDoc(name.from, name.to)) as string;
+  } catch {
+    return state.sliceDoc(name.from + 1, name.to - 1);
+  }
+}
+
 export function locatePath(state: EditorState, path: string | readonly Segment[]): { from: number; to: number } {
   const tree = ensureSyntaxTree(state, state.doc.length, 2000) ?? syntaxTree(state);
   let node: SyntaxNode | null = children(tree.topNode).find((c) => VALUE_NODES.has(c.name)) ?? null;
