@@ -125,6 +125,8 @@ export const TargetResult = z.object({
   peakProcesses: z.number().nullable(),
   rawRows: z.number(),
   rawSampled: z.boolean(),
+  /** what the load spoke to the target ('http/1.1', 'h2', 'h2c'); null or absent: unknown (k6, older runs) */
+  protocol: z.string().nullable().optional(),
 });
 export type TargetResult = z.infer<typeof TargetResult>;
 

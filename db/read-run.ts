@@ -242,6 +242,7 @@ export class RunReader {
           peakProcesses: optNum(t, 'peak_processes', tw),
           rawRows: num(t, 'raw_rows', tw),
           rawSampled: num(t, 'raw_sampled', tw) === 1,
+          protocol: optStr(t, 'protocol', tw),
         };
       }),
       report: json(r, 'report_json', where) ?? [],

@@ -125,6 +125,8 @@ export interface Store {
   savePhase(targetId: number, phase: PhaseResult, histograms: HistogramSet): void;
   /** Replaces a run's engine note (a k6 run learns what it dropped only at its end). */
   setEngineNote(runId: number, note: string | null): void;
+  /** what a server run's load spoke to its target ('http/1.1', 'h2', 'h2c') */
+  setTargetProtocol(targetId: number, protocol: string | null): void;
   /** Sets a run's user-given name and/or note (undefined: unchanged; null or blank: cleared). */
   annotateRun(runId: number, annotation: RunAnnotation): { name: string | null; note: string | null };
   /** Threshold results of a server run, appended (one call per phase as it ends). */
@@ -239,6 +241,7 @@ function prepareStatements(db: Database.Database) {
     insertSample: db.prepare('INSERT INTO samples (target_id, t_ms, cpu, rss, processes, busy, queue) VALUES (?, ?, ?, ?, ?, ?, ?)'),
     deleteRun: db.prepare('DELETE FROM runs WHERE id = ?'),
     setEngineNote: db.prepare('UPDATE runs SET engine_note = ? WHERE id = ?'),
+    setTargetProtocol: db.prepare('UPDATE targets SET protocol = ? WHERE id = ?'),
     annotate: db.prepare<[{ name: string | null; setName: number; note: string | null; setNote: number; id: number }], { name: string | null; note: string | null }>(
       'UPDATE runs SET name = CASE WHEN @setName THEN @name ELSE name END, note = CASE WHEN @setNote THEN @note ELSE note END WHERE id = @id RETURNING name, note',
     ),
@@ -400,6 +403,10 @@ class SqliteStore implements Store {
 
   setEngineNote(runId: number, note: string | null): void {
     if (this.writing(() => this.stmt.setEngineNote.run(note, runId)).changes === 0) throw runNotFound(runId);
+  }
+
+  setTargetProtocol(targetId: number, protocol: string | null): void {
+    this.writing(() => this.stmt.setTargetProtocol.run(protocol, targetId));
   }
 
   annotateRun(runId: number, annotation: RunAnnotation): { name: string | null; note: string | null } {

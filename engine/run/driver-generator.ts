@@ -69,6 +69,7 @@ export function driverGenerator(next?: NextPhase, appendUntilMs?: number): LoadG
       },
       signal,
     );
+    if (result.protocol !== undefined) writes.protocol(result.protocol);
     // after a full disk the phases' figures still go in (the store gave up its reserve for them)
     for (const phase of result.phases) writes.phase(phase.result, phase.histograms);
     return { requests, phases: result.phases.map((p) => p.result), failure: result.failure ?? null };

@@ -39,6 +39,8 @@ export interface GeneratorWrites {
   phase(result: PhaseResult, histograms: HistogramSet): void;
   /** replaces the run's engine note (a k6 run learns what it dropped only at its end) */
   engineNote(note: string | null): void;
+  /** what the load spoke to the target ('http/1.1', 'h2', 'h2c'), learnt as it started */
+  protocol(protocol: string | null): void;
 }
 
 export interface GeneratorContext {

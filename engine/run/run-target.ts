@@ -102,6 +102,7 @@ export async function runTarget(ctx: TargetContext): Promise<TargetOutcome> {
     windows: (batch) => write(() => store.insertWindows(batch)),
     phase: (phase, histograms) => keep(() => store.savePhase(targetId, phase, histograms)),
     engineNote: (note) => keep(() => store.setEngineNote(runId, note)),
+    protocol: (protocol) => keep(() => store.setTargetProtocol(targetId, protocol)),
   };
   // the generator sees its server run without the store, at run time as in its type
   const { store: _store, ...target } = ctx;

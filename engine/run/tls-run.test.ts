@@ -39,6 +39,20 @@ describe('runs over TLS', () => {
     expect(phase.ok).toBe(20);
     expect(phase.processing?.p50).toBeGreaterThan(0);
     expect(phase.wait).not.toBeNull();
+    expect(result.targets[0]!.protocol).toBe('http/1.1');
+  });
+
+  it.each([
+    ['h2', 'h2'],
+    ['h2c', 'h2c'],
+  ])('a bundled server over %s: the run speaks it, stores it with the server run, Server-Timing split intact', async (protocol, negotiated) => {
+    const result = await run({ architecture: 'single', options: { protocol }, streams: 2 });
+    expect(result.status, result.reason ?? '').toBe('completed');
+    expect(result.targets[0]!.protocol).toBe(negotiated);
+    const phase = result.targets[0]!.phases[0]!;
+    expect(phase.ok).toBe(20);
+    expect(phase.processing?.p50).toBeGreaterThan(0);
+    expect(phase.wait).not.toBeNull();
   });
 
   it('an external https target with a self-signed certificate: refused before any load, naming tls.ca and tls.insecure', async () => {
