@@ -1,25 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from './store.js';
-import { newRun, tempDir } from './test-support/factories.js';
+import { describe, expect, it } from 'vitest';
+import { newRun } from './test-support/factories.js';
+import { useTempStore } from './test-support/temp-store.js';
 
 // Baselines (migration 011): one per scenario name and profile, kept across reopen, replaced by a
 // new pin, unpinned by clear or by deleting the run; only completed runs; a group's run stands for
 // its group.
 
-let tmp: ReturnType<typeof tempDir>;
-let store: Store;
-beforeEach(() => {
-  tmp = tempDir();
-  store = openStore(tmp.dbPath);
-});
-afterEach(() => {
-  store.close();
-  tmp.remove();
-});
+const temp = useTempStore();
 
 function completed(scenarioName: string, quick = false): number {
-  const id = store.createRun(newRun({ scenarioName, quick }));
-  store.finishRun(id, 'completed', null);
+  const id = temp.store.createRun(newRun({ scenarioName, quick }));
+  temp.store.finishRun(id, 'completed', null);
   return id;
 }
 
@@ -29,42 +20,41 @@ describe('baselines', () => {
     const b = completed('checkout');
     const q = completed('checkout', true);
     const other = completed('search');
-    expect(store.baselines.set(a)).toMatchObject({ scenarioName: 'checkout', profile: 'full', runId: a, runIds: [a] });
-    store.baselines.set(q);
-    store.baselines.set(other);
-    expect(store.baselines.set(b).runId).toBe(b);
-    store.close();
-    store = openStore(tmp.dbPath);
-    expect(store.baselines.all().map((x) => [x.scenarioName, x.profile, x.runId])).toEqual([
+    expect(temp.store.baselines.set(a)).toMatchObject({ scenarioName: 'checkout', profile: 'full', runId: a, runIds: [a] });
+    temp.store.baselines.set(q);
+    temp.store.baselines.set(other);
+    expect(temp.store.baselines.set(b).runId).toBe(b);
+    temp.reopen();
+    expect(temp.store.baselines.all().map((x) => [x.scenarioName, x.profile, x.runId])).toEqual([
       ['checkout', 'full', b],
       ['checkout', 'quick', q],
       ['search', 'full', other],
     ]);
-    expect(store.baselines.get('checkout', 'quick')?.runId).toBe(q);
-    expect(store.baselines.get('nothing', 'full')).toBeNull();
+    expect(temp.store.baselines.get('checkout', 'quick')?.runId).toBe(q);
+    expect(temp.store.baselines.get('nothing', 'full')).toBeNull();
   });
 
   it('clear unpins one profile, a scenario or all; deleting the pinned run unpins it', () => {
     const a = completed('checkout');
     const q = completed('checkout', true);
     const s = completed('search');
-    for (const id of [a, q, s]) store.baselines.set(id);
-    expect(store.baselines.clear('checkout', 'quick')).toBe(1);
-    expect(store.baselines.all('checkout').map((x) => x.profile)).toEqual(['full']);
-    expect(store.deleteRun(a)).toBe(true);
-    expect(store.baselines.all('checkout')).toEqual([]);
-    expect(store.baselines.clear()).toBe(1);
-    expect(store.baselines.all()).toEqual([]);
+    for (const id of [a, q, s]) temp.store.baselines.set(id);
+    expect(temp.store.baselines.clear('checkout', 'quick')).toBe(1);
+    expect(temp.store.baselines.all('checkout').map((x) => x.profile)).toEqual(['full']);
+    expect(temp.store.deleteRun(a)).toBe(true);
+    expect(temp.store.baselines.all('checkout')).toEqual([]);
+    expect(temp.store.baselines.clear()).toBe(1);
+    expect(temp.store.baselines.all()).toEqual([]);
   });
 
   it('only a completed run; a run of a repeated group stands for the group', () => {
-    const running = store.createRun(newRun({ scenarioName: 'checkout' }));
-    expect(() => store.baselines.set(running)).toThrow(/run \d+ is running; only a completed run can be a baseline/);
-    expect(() => store.baselines.set(9999)).toThrow(expect.objectContaining({ code: 'LS_ERR_RUN_NOT_FOUND' }));
-    store.finishRun(running, 'failed', 'boom');
-    expect(() => store.baselines.set(running)).toThrow(/is failed/);
+    const running = temp.store.createRun(newRun({ scenarioName: 'checkout' }));
+    expect(() => temp.store.baselines.set(running)).toThrow(/run \d+ is running; only a completed run can be a baseline/);
+    expect(() => temp.store.baselines.set(9999)).toThrow(expect.objectContaining({ code: 'LS_ERR_RUN_NOT_FOUND' }));
+    temp.store.finishRun(running, 'failed', 'boom');
+    expect(() => temp.store.baselines.set(running)).toThrow(/is failed/);
     const ids = [completed('checkout'), completed('checkout'), completed('checkout')];
-    store.groupRuns(ids);
-    expect(store.baselines.set(ids[1]!)).toMatchObject({ runId: ids[1], runIds: ids });
+    temp.store.groupRuns(ids);
+    expect(temp.store.baselines.set(ids[1]!)).toMatchObject({ runId: ids[1], runIds: ids });
   });
 });

@@ -1,28 +1,19 @@
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NOT_MEASURED, phaseFigures } from '../contract/engine-figures.js';
-import { openStore, type Store } from './store.js';
-import { encodedHistogram, histograms, newRun, phaseResult, stats, tempDir } from './test-support/factories.js';
+import { encodedHistogram, histograms, newRun, phaseResult, stats } from './test-support/factories.js';
+import { useTempStore } from './test-support/temp-store.js';
 
 // Honest timing in the store (issue 26, migration 12): a phase without Server-Timing keeps no wait
 // (wait_json and hist_wait were NOT NULL since migration 1), time to first byte and transfer round
 // trip per phase and window, and a phase stored before migration 12 (wait = total, no ttfb) reads
 // back with ttfb and transfer absent and its wait never shown.
 
-let db: ReturnType<typeof tempDir>;
-let store: Store;
-beforeEach(() => {
-  db = tempDir();
-  store = openStore(db.dbPath);
-});
-afterEach(() => {
-  store.close();
-  db.remove();
-});
+const temp = useTempStore();
 
 function target(): { runId: number; targetId: number } {
-  const runId = store.createRun(newRun());
-  const targetId = store.createTarget({ runId, cellIndex: 0, serverIndex: 0, label: 'plain', architecture: 'single' });
+  const runId = temp.store.createRun(newRun());
+  const targetId = temp.store.createTarget({ runId, cellIndex: 0, serverIndex: 0, label: 'plain', architecture: 'single' });
   return { runId, targetId };
 }
 
@@ -31,36 +22,36 @@ describe('client timing in the store', () => {
     const { runId, targetId } = target();
     const ttfb = stats(3);
     const transfer = stats(1.5);
-    store.savePhase(targetId, phaseResult(0, { wait: null, processing: null, serverWait: null, ttfb, transfer }), { ...histograms(), wait: null, processing: null, serverWait: null });
+    temp.store.savePhase(targetId, phaseResult(0, { wait: null, processing: null, serverWait: null, ttfb, transfer }), { ...histograms(), wait: null, processing: null, serverWait: null });
     const window = { mean: 3, p50: 3, p90: 4, p99: 5, max: 6 };
-    store.insertWindows([{ targetId, tMs: 250, phaseIndex: 0, count: 4, throughput: 16, errors: {}, inFlight: 1, total: window, wait: null, processing: null, ttfb: window, transfer: null }]);
-    store.finishRun(runId, 'completed', null);
+    temp.store.insertWindows([{ targetId, tMs: 250, phaseIndex: 0, count: 4, throughput: 16, errors: {}, inFlight: 1, total: window, wait: null, processing: null, ttfb: window, transfer: null }]);
+    temp.store.finishRun(runId, 'completed', null);
 
-    const [phase] = store.getRun(runId).targets[0]!.phases;
+    const [phase] = temp.store.getRun(runId).targets[0]!.phases;
     expect([phase!.wait, phase!.processing, phase!.ttfb, phase!.transfer]).toEqual([null, null, ttfb, transfer]);
-    const [h] = store.getHistograms(runId);
+    const [h] = temp.store.getHistograms(runId);
     expect([h!.wait, h!.processing, h!.ttfb, h!.transfer]).toEqual([null, null, histograms().ttfb, histograms().transfer]);
-    const [w] = store.getWindows(runId).windows;
+    const [w] = temp.store.getWindows(runId).windows;
     expect([w!.wait, w!.ttfb, w!.transfer]).toEqual([null, window, null]);
   });
 
   it('reads a phase stored before migration 12 with ttfb absent and its stored wait (= total) not shown', () => {
     const { runId, targetId } = target();
-    store.savePhase(targetId, phaseResult(0, { processing: null, serverWait: null, wait: stats(10) }), { ...histograms(), processing: null, wait: encodedHistogram([10_000]) });
-    store.finishRun(runId, 'completed', null);
-    store.close();
+    temp.store.savePhase(targetId, phaseResult(0, { processing: null, serverWait: null, wait: stats(10) }), { ...histograms(), processing: null, wait: encodedHistogram([10_000]) });
+    temp.store.finishRun(runId, 'completed', null);
     // what a phase row looked like before migration 12: no client timing columns filled
-    const raw = new Database(db.dbPath);
-    raw.exec('UPDATE phases SET ttfb_json = NULL, transfer_json = NULL, hist_ttfb = NULL, hist_transfer = NULL');
-    raw.close();
-    store = openStore(db.dbPath);
+    temp.reopen((dbPath) => {
+      const raw = new Database(dbPath);
+      raw.exec('UPDATE phases SET ttfb_json = NULL, transfer_json = NULL, hist_ttfb = NULL, hist_transfer = NULL');
+      raw.close();
+    });
 
-    const [phase] = store.getRun(runId).targets[0]!.phases;
+    const [phase] = temp.store.getRun(runId).targets[0]!.phases;
     expect('ttfb' in phase! || 'transfer' in phase!).toBe(false);
     const figures = phaseFigures('native', phase!);
     expect([figures.stats.wait, figures.stats.ttfb, figures.stats.transfer]).toEqual([null, null, null]);
     expect([figures.missing.wait, figures.missing.ttfb]).toEqual([NOT_MEASURED.noWait, NOT_MEASURED.notStored]);
-    const [h] = store.getHistograms(runId);
+    const [h] = temp.store.getHistograms(runId);
     expect([h!.ttfb, h!.transfer]).toEqual([null, null]);
   });
 });

@@ -1,25 +1,16 @@
 import { parse as parseCsv } from 'csv-parse/sync';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pairedTable } from '../../contract/report/compare-report.js';
 import { phaseRows } from '../../contract/report/run-report.js';
-import { openStore, type Store } from '../../db/store.js';
-import { histograms, newRun, phaseResult, tempDir } from '../../db/test-support/factories.js';
+import { histograms, newRun, phaseResult } from '../../db/test-support/factories.js';
+import { useTempStore } from '../../db/test-support/temp-store.js';
 import { compareCsv, summaryCsv } from './summary-csv.js';
 
 // The CSVs of a matrix run (issue 24): the server column holds the server, the cell its own column
 // with the cell's full key=value text, not folded into the server as "label - key=value - ...".
 // Runs are stored in a real SQLite file and read back, so names come from the stored cells.
 
-let tmp: ReturnType<typeof tempDir>;
-let store: Store;
-beforeEach(() => {
-  tmp = tempDir();
-  store = openStore(tmp.dbPath);
-});
-afterEach(() => {
-  store.close();
-  tmp.remove();
-});
+const temp = useTempStore();
 
 const CELLS = [
   { index: 0, label: 'servers[*].cores=1, phases[0].count=10', params: { 'servers[*].cores': 1, 'phases[0].count': 10 } },
@@ -27,14 +18,14 @@ const CELLS = [
 ];
 
 function storeMatrixRun(): number {
-  const runId = store.createRun(newRun());
-  store.addCells(runId, CELLS);
+  const runId = temp.store.createRun(newRun());
+  temp.store.addCells(runId, CELLS);
   for (const cell of CELLS) {
-    const id = store.createTarget({ runId, cellIndex: cell.index, serverIndex: 0, label: 'thread-pool', architecture: 'thread-pool', status: 'running', startedAt: new Date().toISOString() });
-    store.savePhase(id, phaseResult(0), histograms());
-    store.updateTarget(id, { status: 'completed', durationMs: 1000 });
+    const id = temp.store.createTarget({ runId, cellIndex: cell.index, serverIndex: 0, label: 'thread-pool', architecture: 'thread-pool', status: 'running', startedAt: new Date().toISOString() });
+    temp.store.savePhase(id, phaseResult(0), histograms());
+    temp.store.updateTarget(id, { status: 'completed', durationMs: 1000 });
   }
-  store.finishRun(runId, 'completed', null);
+  temp.store.finishRun(runId, 'completed', null);
   return runId;
 }
 
@@ -45,7 +36,7 @@ function parse(csv: string): Record<string, string>[] {
 
 describe('the cell column of a matrix run', () => {
   it('summary CSV: server is the server, cell the full key=value text', () => {
-    const run = store.getRun(storeMatrixRun());
+    const run = temp.store.getRun(storeMatrixRun());
     expect(run.targets.map((t) => t.name)).toEqual(['thread-pool · cores 1', 'thread-pool · cores 2']);
     const rows = parse(summaryCsv(run.id, phaseRows(run)));
     expect(rows.map((r) => [r.server, r.cell])).toEqual([
@@ -55,7 +46,7 @@ describe('the cell column of a matrix run', () => {
   });
 
   it('compare CSV: a cell column beside the server, one row per cell and metric', () => {
-    const runs = [store.getRun(storeMatrixRun()), store.getRun(storeMatrixRun())];
+    const runs = [temp.store.getRun(storeMatrixRun()), temp.store.getRun(storeMatrixRun())];
     const header = compareCsv(runs, pairedTable(runs, [])).split(/\r?\n/)[0]!.split(',');
     expect(header.slice(0, 3)).toEqual(['server', 'cell', 'phase']);
     const rows = parse(compareCsv(runs, pairedTable(runs, []))).filter((r) => r.metric === 'total_p99_ms');

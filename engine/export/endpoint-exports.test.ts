@@ -1,11 +1,11 @@
 import { parse } from 'csv-parse/sync';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LIGHT } from '../../contract/report/palette.js';
 import { buildCompareReport, pairedTable } from '../../contract/report/compare-report.js';
 import { buildRunReport, phaseRows } from '../../contract/report/run-report.js';
 import type { EndpointResult } from '../../contract/results.js';
-import { openStore, type Store } from '../../db/store.js';
-import { histograms, newRun, phaseResult, stats, tempDir } from '../../db/test-support/factories.js';
+import { histograms, newRun, phaseResult, stats } from '../../db/test-support/factories.js';
+import { useTempStore } from '../../db/test-support/temp-store.js';
 import { compareHtml, runHtml } from './html.js';
 import { runSummaryPng, type DrawnText } from './png.js';
 import { reportInput } from './report-data.js';
@@ -19,16 +19,7 @@ import { compareCsv, summaryCsv } from './summary-csv.js';
 
 const EVIL = '=HYPERLINK("x")</td><script>alert(1)</script>';
 
-let tmp: ReturnType<typeof tempDir>;
-let store: Store;
-beforeEach(() => {
-  tmp = tempDir();
-  store = openStore(tmp.dbPath);
-});
-afterEach(() => {
-  store.close();
-  tmp.remove();
-});
+const temp = useTempStore();
 
 const endpoint = (index: number, name: string, count: number, mean: number): EndpointResult => ({
   name, index, count, ok: count, errors: {}, throughput: count, total: stats(mean, count), wait: stats(mean / 2, count), processing: stats(mean / 2, count), serverWait: null, lag: stats(0.1, count),
@@ -36,18 +27,18 @@ const endpoint = (index: number, name: string, count: number, mean: number): End
 
 /** A run of one server and two phases: 'load' of two requests, 'warm' of one. */
 function storeRun(slow: number): number {
-  const runId = store.createRun(newRun());
-  const id = store.createTarget({ runId, cellIndex: 0, serverIndex: 0, label: 'single', architecture: 'single', status: 'running', startedAt: new Date().toISOString() });
-  store.savePhase(id, phaseResult(0, { name: 'load', count: 100, ok: 100, errors: {}, endpoints: [endpoint(0, 'GET /fast', 60, 2), endpoint(1, EVIL, 40, slow)] }), histograms());
-  store.savePhase(id, phaseResult(1, { name: 'warm', count: 10, ok: 10, errors: {}, endpoints: [endpoint(0, 'GET /', 10, 1)] }), histograms());
-  store.updateTarget(id, { status: 'completed', durationMs: 2000 });
-  store.finishRun(runId, 'completed', null);
+  const runId = temp.store.createRun(newRun());
+  const id = temp.store.createTarget({ runId, cellIndex: 0, serverIndex: 0, label: 'single', architecture: 'single', status: 'running', startedAt: new Date().toISOString() });
+  temp.store.savePhase(id, phaseResult(0, { name: 'load', count: 100, ok: 100, errors: {}, endpoints: [endpoint(0, 'GET /fast', 60, 2), endpoint(1, EVIL, 40, slow)] }), histograms());
+  temp.store.savePhase(id, phaseResult(1, { name: 'warm', count: 10, ok: 10, errors: {}, endpoints: [endpoint(0, 'GET /', 10, 1)] }), histograms());
+  temp.store.updateTarget(id, { status: 'completed', durationMs: 2000 });
+  temp.store.finishRun(runId, 'completed', null);
   return runId;
 }
 
 describe('endpoints in the exports of a run', () => {
   it('summary CSV: an endpoint column, each phase row followed by its endpoints when it has several', () => {
-    const run = store.getRun(storeRun(30));
+    const run = temp.store.getRun(storeRun(30));
     const rows = parse(summaryCsv(run.id, phaseRows(run)), { columns: true }) as Record<string, string>[];
     expect(rows.map((r) => [r.phase, r.endpoint, r.requests, r.total_mean_ms])).toEqual([
       ['load', '', '100', '10'],
@@ -59,7 +50,7 @@ describe('endpoints in the exports of a run', () => {
   });
 
   it('HTML: a table of endpoints under the split phase only, each name escaped, each figure in data-value', () => {
-    const html = runHtml(buildRunReport(reportInput(store, storeRun(30)), LIGHT));
+    const html = runHtml(buildRunReport(reportInput(temp.store, storeRun(30)), LIGHT));
     expect(html).not.toContain('<script>alert(1)');
     const tables = html.match(/<table class="data endpoints"[\s\S]*?<\/table>/g) ?? [];
     expect(tables, 'one endpoint table: the one-request phase has none').toHaveLength(1);
@@ -70,7 +61,7 @@ describe('endpoints in the exports of a run', () => {
   });
 
   it('HTML: a threshold checked on one endpoint names it beside its phase, escaped', () => {
-    const input = reportInput(store, storeRun(30));
+    const input = reportInput(temp.store, storeRun(30));
     const check = { targetId: 1, cellIndex: 0, server: 'single', phaseIndex: 0, phase: 'load', check: 'total.p99 < 10', metric: 'total.p99', op: '<', limit: 10, measured: 75, passed: false };
     const run = { ...input.run, thresholds: [{ ...check, request: EVIL }, { ...check, request: null, measured: 25 }] };
     const html = runHtml(buildRunReport({ ...input, run }, LIGHT));
@@ -82,7 +73,7 @@ describe('endpoints in the exports of a run', () => {
 
   it('PNG: the summary table lists the split phase\'s endpoints under it', async () => {
     const drawn: DrawnText[] = [];
-    await runSummaryPng(buildRunReport(reportInput(store, storeRun(30)), LIGHT), drawn);
+    await runSummaryPng(buildRunReport(reportInput(temp.store, storeRun(30)), LIGHT), drawn);
     const texts = drawn.map((d) => d.text);
     const at = (t: string) => texts.findIndex((x) => x.startsWith(t));
     expect(at('load')).toBeGreaterThan(-1);
@@ -95,7 +86,7 @@ describe('endpoints in the exports of a run', () => {
 describe('endpoints in the exports of a comparison', () => {
   it('compare CSV and HTML pair each endpoint by name after its phase', () => {
     const ids = [storeRun(30), storeRun(90)];
-    const runs = ids.map((id) => store.getRun(id));
+    const runs = ids.map((id) => temp.store.getRun(id));
     const rows = parse(compareCsv(runs, pairedTable(runs, [])), { columns: true }) as Record<string, string>[];
     const mean = rows.filter((r) => r.metric === 'total_mean_ms');
     expect(mean.map((r) => [r.phase, r.endpoint, r[`run_${ids[0]}`], r[`run_${ids[1]}`]])).toEqual([
@@ -104,7 +95,7 @@ describe('endpoints in the exports of a comparison', () => {
       ['load', `'${EVIL}`, '30', '90'],
       ['warm', '', '10', '10'],
     ]);
-    const report = buildCompareReport({ runs: ids.map((id) => reportInput(store, id)), intervals: [], differences: [] }, LIGHT);
+    const report = buildCompareReport({ runs: ids.map((id) => reportInput(temp.store, id)), intervals: [], differences: [] }, LIGHT);
     const html = compareHtml(report);
     expect(html).not.toContain('<script>alert(1)');
     expect(html.match(/<section class="pair"[^>]*data-endpoint=/g)).toHaveLength(2);

@@ -1,9 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { LIGHT } from '../../contract/report/palette.js';
 import { buildRunReport } from '../../contract/report/run-report.js';
-import { openStore, type Store } from '../../db/store.js';
-import { histograms, newRun, phaseResult, requestBatch, tempDir } from '../../db/test-support/factories.js';
+import { histograms, newRun, phaseResult, requestBatch } from '../../db/test-support/factories.js';
+import { useTempStore } from '../../db/test-support/temp-store.js';
 import { compareExport, runExport } from './export-run.js';
 import { runSummaryPng, type DrawnText } from './png.js';
 import { reportInput } from './report-data.js';
@@ -16,30 +16,21 @@ import { reportInput } from './report-data.js';
 const NAME = '</title><script>alert(1)</script> "tuned", =HYPERLINK("x")';
 const NOTE = 'after the pool fix\n=cmd|\' /C calc\'!A0, second line\r\nthird <b>line</b>';
 
-let tmp: ReturnType<typeof tempDir>;
-let store: Store;
-beforeEach(() => {
-  tmp = tempDir();
-  store = openStore(tmp.dbPath);
-});
-afterEach(() => {
-  store.close();
-  tmp.remove();
-});
+const temp = useTempStore();
 
 function storedRun(annotate: boolean): number {
-  const runId = store.createRun(newRun());
-  store.addCells(runId, [{ index: 0, label: '', params: {} }]);
-  const id = store.createTarget({ runId, cellIndex: 0, serverIndex: 0, label: 'thread-pool', architecture: 'thread-pool', status: 'running', startedAt: new Date().toISOString() });
-  store.savePhase(id, phaseResult(0), histograms());
-  store.insertRequests(id, requestBatch(0, 5));
-  store.updateTarget(id, { status: 'completed', durationMs: 1000 });
-  store.finishRun(runId, 'completed', null);
-  if (annotate) store.annotateRun(runId, { name: NAME, note: NOTE });
+  const runId = temp.store.createRun(newRun());
+  temp.store.addCells(runId, [{ index: 0, label: '', params: {} }]);
+  const id = temp.store.createTarget({ runId, cellIndex: 0, serverIndex: 0, label: 'thread-pool', architecture: 'thread-pool', status: 'running', startedAt: new Date().toISOString() });
+  temp.store.savePhase(id, phaseResult(0), histograms());
+  temp.store.insertRequests(id, requestBatch(0, 5));
+  temp.store.updateTarget(id, { status: 'completed', durationMs: 1000 });
+  temp.store.finishRun(runId, 'completed', null);
+  if (annotate) temp.store.annotateRun(runId, { name: NAME, note: NOTE });
   return runId;
 }
 
-const text = async (runId: number, format: 'html' | 'csv' | 'csv-summary') => (await runExport(store, runId, format)).bytes.toString('utf8');
+const text = async (runId: number, format: 'html' | 'csv' | 'csv-summary') => (await runExport(temp.store, runId, format)).bytes.toString('utf8');
 
 describe("a run's name and note in its exports", () => {
   it('HTML: the name in the page title and heading, the note under it, all as escaped text', async () => {
@@ -81,7 +72,7 @@ describe("a run's name and note in its exports", () => {
   it("compare CSV: each named run's comment lines by its column's name, then the paired table", async () => {
     const a = storedRun(false);
     const b = storedRun(true);
-    const csv = (await compareExport(store, [a, b], 'csv')).bytes.toString('utf8');
+    const csv = (await compareExport(temp.store, [a, b], 'csv')).bytes.toString('utf8');
     const records = parse(csv, { relax_column_count: true }) as string[][];
     expect(records.slice(0, 4).map((r) => r[0])).toEqual([`#run_${b}_name`, `#run_${b}_note`, `#run_${b}_note`, `#run_${b}_note`]);
     expect(records[0]![1]).toBe(NAME);
@@ -94,7 +85,7 @@ describe("a run's name and note in its exports", () => {
   it('PNG: the name in the drawn title, the note lines under the subtitle', async () => {
     const runId = storedRun(true);
     const drawn: DrawnText[] = [];
-    await runSummaryPng(buildRunReport(reportInput(store, runId), LIGHT), drawn);
+    await runSummaryPng(buildRunReport(reportInput(temp.store, runId), LIGHT), drawn);
     const texts = drawn.map((d) => d.text);
     expect(texts[0]).toBe(`Run 1: ${NAME}`);
     expect(texts).toContain('after the pool fix');
