@@ -42,6 +42,8 @@ export function formatRunSummary(run: RunSummary): string {
   const reasons = new Map<number, string[]>();
   for (const target of run.targets) {
     const name = target.name;
+    // HTTP/1.1 is what every run spoke before h2: only another protocol is worth a line
+    if (target.protocol != null && target.protocol !== 'http/1.1') notes.push(terminalSafeInline(`protocol: ${name}: ${target.protocol}`));
     if (target.phases.length === 0) {
       if (target.reason) reasons.set(rows.length, shortReason(target.reason));
       rows.push([`${name}: ${target.status}`, ...header.slice(1).map(() => '')]);
@@ -118,6 +120,8 @@ export function runSummaryJson(run: RunSummary) {
       cell: run.cells[t.cellIndex]?.params ?? {},
       status: t.status,
       reason: t.reason,
+      // what the load spoke ('http/1.1', 'h2', 'h2c'); null: unknown (k6, runs stored before)
+      protocol: t.protocol ?? null,
       phases: t.phases.map((p) => ({
         name: p.name,
         executor: p.executor,
