@@ -1,13 +1,12 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedCapacityRun } from './capacity-seed.js';
-import { openBrowser, type OpenBrowser } from './test-support/browser.js';
-import { startHost, type RunningHost } from './test-support/host.js';
 import { until } from './test-support/poll.js';
 import { screenshot } from './test-support/screenshots.js';
+import { openStoredRuns, reviewShot, type StoredWorkbench } from './test-support/stored-runs.js';
 import { useWorkbench } from './test-support/workbench.js';
 
 // The built-in capacity search across the six architectures, quick, started from the Run view as a
@@ -15,28 +14,18 @@ import { useWorkbench } from './test-support/workbench.js';
 // with the knees marked, draws the USL fits, and tables each server's sustainable rate.
 
 const SCENARIO = 'builtin:capacity-architectures';
-const SHOTS = process.env.LOADSCOPE_E2E_SHOTS ?? '';
 
 describe('capacity verdicts on known figures in Chromium (issue 24)', () => {
   // a stored search with known verdicts (capacity-seed.ts), opened in History as a person would
-  let dir = '';
-  let host: RunningHost | undefined;
-  let browser: OpenBrowser | undefined;
+  let wb: StoredWorkbench | undefined;
   let runId = 0;
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'loadscope-e2e-verdicts-'));
-    const db = join(dir, 'runs.db');
-    runId = seedCapacityRun(db);
-    host = await startHost(30_000, db);
-    browser = await openBrowser(host.url);
-    await browser.page.getByTestId('run-view').waitFor();
+    wb = await openStoredRuns('verdicts', (runs) => {
+      runId = seedCapacityRun(runs.db);
+    });
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await host?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const page = (): Page => browser!.page;
+  afterAll(() => wb?.close());
+  const page = (): Page => wb!.page();
 
   it('pins knees only where the server broke, says the lower bound once, reads a bracket with no held step, and draws no curve for a poor fit', async () => {
     await page().getByTestId('nav-history').click();
@@ -73,21 +62,12 @@ describe('capacity verdicts on known figures in Chromium (issue 24)', () => {
     for (const width of [1440, 1024]) {
       await page().setViewportSize({ width, height: 900 });
       await section.scrollIntoViewIfNeeded();
-      await shot(page(), `capacity-verdicts-${width}`);
+      await reviewShot(page(), `capacity-verdicts-${width}`);
       await page().evaluate(`document.querySelector('[data-testid="capacity-table"]').scrollIntoView({ block: 'center' })`);
-      await shot(page(), `capacity-verdicts-table-${width}`);
+      await reviewShot(page(), `capacity-verdicts-table-${width}`);
     }
   });
 });
-
-/** A screenshot into LOADSCOPE_E2E_SHOTS (when set), for a person to look at. */
-async function shot(page: Page, name: string): Promise<void> {
-  if (SHOTS === '') return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page.evaluate('document.activeElement instanceof HTMLElement && document.activeElement.blur()');
-  await page.evaluate('document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))');
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), animations: 'disabled' });
-}
 
 describe('a capacity search in Chromium', () => {
   const { page, byTestId } = useWorkbench();
@@ -136,7 +116,7 @@ describe('a capacity search in Chromium', () => {
     for (const width of [1440, 1024]) {
       await page().setViewportSize({ width, height: 900 });
       await page().evaluate(`document.querySelector('[data-testid="capacity-table"]').scrollIntoView({ block: 'center' })`);
-      await shot(page(), `capacity-quick-run-${width}`);
+      await reviewShot(page(), `capacity-quick-run-${width}`);
     }
     await page().setViewportSize({ width: 1280, height: 800 });
   });

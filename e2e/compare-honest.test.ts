@@ -1,12 +1,6 @@
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rootPath } from '../engine/paths.js';
-import { openBrowser, type OpenBrowser } from './test-support/browser.js';
-import { startHost, type RunningHost } from './test-support/host.js';
+import { openStoredRuns, reviewShot, type StoredWorkbench } from './test-support/stored-runs.js';
 
 // Compare, honest and readable (issue 27), as a person meets it: two versions of one scenario (the
 // full run, then a quick run of a copy that adds a threshold) are "the same scenario, run
@@ -14,8 +8,6 @@ import { startHost, type RunningHost } from './test-support/host.js';
 // phase that overloads a one-at-a-time server drifts so much within each run that its latency
 // ratio says "too variable" in the cell, with the drift explained on hover, instead of an absurd
 // interval. The runs are stored by the CLI, then the real browser host opens that database.
-
-const SHOTS = process.env.LOADSCOPE_E2E_SHOTS ?? '';
 
 const SCENARIO = {
   name: 'e2e-ramp',
@@ -28,44 +20,21 @@ const SCENARIO = {
   quick: { 'phases[0].durationMs': 1000 },
 };
 
-let dir: string;
-let host: RunningHost | undefined;
-let browser: OpenBrowser | undefined;
+let wb: StoredWorkbench | undefined;
 const ids: number[] = [];
 
-function store(db: string, doc: object, args: string[], exitCode: number): void {
-  const file = join(dir, `s${ids.length}.json`);
-  writeFileSync(file, JSON.stringify(doc));
-  const out = spawnSync(process.execPath, [rootPath('bin/loadscope.js'), 'run', file, '--json', '--db', db, ...args], { encoding: 'utf8', timeout: 120_000 });
-  expect(out.status, out.stderr).toBe(exitCode);
-  ids.push((JSON.parse(out.stdout) as { runId: number }).runId);
-}
-
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'loadscope-e2e-compare-honest-'));
-  const db = join(dir, 'runs.db');
-  store(db, SCENARIO, [], 0);
-  // the same scenario with a threshold added, run quick: 99, the threshold fails
-  store(db, { ...SCENARIO, thresholds: [{ check: 'total.p99 < 5' }] }, ['--quick'], 99);
-  host = await startHost(30_000, db);
-  browser = await openBrowser(host.url);
-  await browser.page.getByTestId('run-view').waitFor();
+  wb = await openStoredRuns('compare-honest', (runs) => {
+    ids.push(runs.run('s0', SCENARIO).runId);
+    // the same scenario with a threshold added, run quick: 99, the threshold fails
+    ids.push(runs.run('s1', { ...SCENARIO, thresholds: [{ check: 'total.p99 < 5' }] }, ['--quick'], 99).runId);
+  });
 }, 170_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await host?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => wb?.close());
 
-const page = (): Page => browser!.page;
-
-async function shot(name: string): Promise<void> {
-  if (SHOTS === '') return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page().evaluate('document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))');
-  await page().screenshot({ path: join(SHOTS, `${name}.png`), animations: 'disabled' });
-}
+const page = (): Page => wb!.page();
+const shot = (name: string): Promise<void> => reviewShot(page(), name);
 
 describe('Compare, honest and readable (issue 27)', () => {
   it('two versions of one scenario: the same scenario run differently, each difference in words', async () => {
@@ -106,6 +75,6 @@ describe('Compare, honest and readable (issue 27)', () => {
     await shot('compare-words-1024');
     await cell.scrollIntoViewIfNeeded();
     await shot('compare-too-variable-1024');
-    expect(browser!.problems).toEqual([]);
+    expect(wb!.browser.problems).toEqual([]);
   });
 });

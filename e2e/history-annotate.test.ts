@@ -1,58 +1,31 @@
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rootPath } from '../engine/paths.js';
-import { openBrowser, type OpenBrowser } from './test-support/browser.js';
-import { startHost, type RunningHost } from './test-support/host.js';
 import { until } from './test-support/poll.js';
+import { openStoredRuns, reviewShot, type StoredWorkbench } from './test-support/stored-runs.js';
 
 // A run renamed and given a note (issue 24), in the real browser host against a real store: renamed
 // in place on its page and in its History row, the note shown and edited on its page, the name in
 // History's title and Compare's chips, kept after a reload, and shown as text (markup in it is not
 // markup).
 
-const SHOTS = process.env.LOADSCOPE_E2E_SHOTS ?? '';
 const HOSTILE = '<img src=x onerror="window.__pwned=1">baseline & pool';
 const NOTE = 'Before the pool change.\nSecond line: <b>not bold</b>';
 
-let dir: string;
-let host: RunningHost | undefined;
-let browser: OpenBrowser | undefined;
+let wb: StoredWorkbench | undefined;
 const ids: number[] = [];
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'loadscope-e2e-annotate-'));
-  const db = join(dir, 'runs.db');
-  for (const name of ['annotate-a', 'annotate-b']) {
-    const file = join(dir, `${name}.json`);
-    writeFileSync(file, JSON.stringify({ name, title: `Title of ${name}`, servers: [{ label: 'one', architecture: 'single' }], phases: [{ name: 'load', executor: 'burst', count: 5, requests: [{ path: '/sleep?ms=1' }] }] }));
-    const out = spawnSync(process.execPath, [rootPath('bin/loadscope.js'), 'run', file, '--json', '--db', db], { encoding: 'utf8', timeout: 120_000 });
-    expect(out.status, out.stderr).toBe(0);
-    ids.push((JSON.parse(out.stdout) as { runId: number }).runId);
-  }
-  host = await startHost(30_000, db);
-  browser = await openBrowser(host.url);
-  await browser.page.getByTestId('run-view').waitFor();
+  wb = await openStoredRuns('annotate', (runs) => {
+    for (const name of ['annotate-a', 'annotate-b']) {
+      ids.push(runs.run(name, { name, title: `Title of ${name}`, servers: [{ label: 'one', architecture: 'single' }], phases: [{ name: 'load', executor: 'burst', count: 5, requests: [{ path: '/sleep?ms=1' }] }] }).runId);
+    }
+  });
 }, 170_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await host?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => wb?.close());
 
-const page = (): Page => browser!.page;
-
-async function shot(name: string): Promise<void> {
-  if (SHOTS === '') return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page().evaluate('document.activeElement instanceof HTMLElement && document.activeElement.blur()');
-  await page().evaluate('document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))');
-  await page().screenshot({ path: join(SHOTS, `${name}.png`), animations: 'disabled', fullPage: false });
-}
+const page = (): Page => wb!.page();
+const shot = (name: string): Promise<void> => reviewShot(page(), name);
 
 const row = (id: number) => page().locator(`[data-testid="run-row"][data-run-id="${id}"]`);
 

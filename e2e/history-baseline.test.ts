@@ -1,63 +1,32 @@
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rootPath } from '../engine/paths.js';
-import { openBrowser, type OpenBrowser } from './test-support/browser.js';
-import { startHost, type RunningHost } from './test-support/host.js';
 import { until } from './test-support/poll.js';
+import { openStoredRuns, reviewShot, type StoredWorkbench } from './test-support/stored-runs.js';
 
 // A baseline pinned from the workbench (issue 27), in the real browser host against a real store:
 // the pin in History's rows and on a run's page, one baseline per scenario and profile (pinning
 // another run of it moves the pin), unpinned from the page, and what the UI pinned is what
 // `loadscope baseline show` and `run --baseline` read.
 
-const SHOTS = process.env.LOADSCOPE_E2E_SHOTS ?? '';
-const BIN = rootPath('bin/loadscope.js');
-
-let dir: string;
-let db: string;
-let host: RunningHost | undefined;
-let browser: OpenBrowser | undefined;
+let wb: StoredWorkbench | undefined;
 const ids: number[] = [];
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'loadscope-e2e-baseline-'));
-  db = join(dir, 'runs.db');
-  const file = join(dir, 'pin-me.json');
-  writeFileSync(file, JSON.stringify({ name: 'pin-me', title: 'Pin me', servers: [{ label: 'one', architecture: 'single' }], phases: [{ name: 'load', executor: 'burst', count: 5, requests: [{ path: '/sleep?ms=1' }] }] }));
-  for (let i = 0; i < 2; i++) {
-    const out = spawnSync(process.execPath, [BIN, 'run', file, '--json', '--db', db], { encoding: 'utf8', timeout: 120_000 });
-    expect(out.status, out.stderr).toBe(0);
-    ids.push((JSON.parse(out.stdout) as { runId: number }).runId);
-  }
-  host = await startHost(30_000, db);
-  browser = await openBrowser(host.url);
-  await browser.page.getByTestId('run-view').waitFor();
+  wb = await openStoredRuns('baseline', (runs) => {
+    const doc = { name: 'pin-me', title: 'Pin me', servers: [{ label: 'one', architecture: 'single' }], phases: [{ name: 'load', executor: 'burst', count: 5, requests: [{ path: '/sleep?ms=1' }] }] };
+    for (let i = 0; i < 2; i++) ids.push(runs.run('pin-me', doc).runId);
+  });
 }, 170_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await host?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => wb?.close());
 
-const page = (): Page => browser!.page;
+const page = (): Page => wb!.page();
+const shot = (name: string): Promise<void> => reviewShot(page(), name);
 const pinOf = (id: number) => page().locator(`[data-testid="run-row"][data-run-id="${id}"] [data-testid="baseline-pin"]`);
 const pinnedIds = (): number[] => {
-  const out = spawnSync(process.execPath, [BIN, 'baseline', 'show', 'pin-me', '--json', '--db', db], { encoding: 'utf8', timeout: 60_000 });
+  const out = wb!.cli(['baseline', 'show', 'pin-me', '--json'], 60_000);
   return (JSON.parse(out.stdout) as { runId: number }[]).map((b) => b.runId);
 };
-
-async function shot(name: string): Promise<void> {
-  if (SHOTS === '') return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page().evaluate('document.activeElement instanceof HTMLElement && document.activeElement.blur()');
-  await page().evaluate('document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))');
-  await page().screenshot({ path: join(SHOTS, `${name}.png`), animations: 'disabled', fullPage: false });
-}
 
 describe('a baseline pinned in History (issue 27)', () => {
   it('pins from a row, moves to another run of the scenario, unpins from the run page', async () => {

@@ -1,13 +1,7 @@
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rootPath } from '../engine/paths.js';
-import { openBrowser, type OpenBrowser } from './test-support/browser.js';
-import { startHost, type RunningHost } from './test-support/host.js';
 import { until } from './test-support/poll.js';
+import { openStoredRuns, reviewShot, type StoredWorkbench } from './test-support/stored-runs.js';
 
 // History and Compare as a user meets them (issue 24): both fit a 1024 px window, History sorts by
 // its columns, Compare keeps its runs while you visit another view, a run whose thresholds failed
@@ -15,14 +9,10 @@ import { until } from './test-support/poll.js';
 // by the CLI first (one passes its thresholds, one fails some, one has none), then the real browser
 // host opens that database.
 
-const SHOTS = process.env.LOADSCOPE_E2E_SHOTS ?? '';
-
 // a title as long as a matrix cell's: the Compare picker's options are this wide
 const LONG_TITLE = 'Thresholds that fail on purpose: thread-per-request · servers[*].cores=1 · phases[0].count=30 · 2 cores';
 
-let dir: string;
-let host: RunningHost | undefined;
-let browser: OpenBrowser | undefined;
+let wb: StoredWorkbench | undefined;
 /** run ids by scenario, in the order they were stored */
 const ids: Record<'alpha' | 'bravo' | 'charlie', number> = { alpha: 0, bravo: 0, charlie: 0 };
 
@@ -34,41 +24,19 @@ const scenario = (name: string, count: number, thresholds: string[], title?: str
   ...(thresholds.length > 0 ? { thresholds: thresholds.map((check) => ({ check })) } : {}),
 });
 
-function store(db: string, key: keyof typeof ids, doc: object, exitCode: number): void {
-  const file = join(dir, `${key}.json`);
-  writeFileSync(file, JSON.stringify(doc));
-  const out = spawnSync(process.execPath, [rootPath('bin/loadscope.js'), 'run', file, '--json', '--db', db], { encoding: 'utf8', timeout: 120_000 });
-  expect(out.status, out.stderr).toBe(exitCode);
-  ids[key] = (JSON.parse(out.stdout) as { runId: number }).runId;
-}
-
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'loadscope-e2e-history-'));
-  const db = join(dir, 'runs.db');
-  store(db, 'alpha', scenario('alpha-pass', 10, ['total.p99 < 60000', 'errors.rate < 0.5']), 0);
-  // 99: completed, a threshold failed
-  store(db, 'bravo', scenario('bravo-thresholds-fail', 30, ['total.p99 < 60000', 'throughput > 1000000', 'count >= 1000000', 'errors.rate < 0.01'], LONG_TITLE), 99);
-  store(db, 'charlie', scenario('charlie-plain', 20, []), 0);
-  host = await startHost(30_000, db);
-  browser = await openBrowser(host.url);
-  await browser.page.getByTestId('run-view').waitFor();
+  wb = await openStoredRuns('history', (runs) => {
+    ids.alpha = runs.run('alpha', scenario('alpha-pass', 10, ['total.p99 < 60000', 'errors.rate < 0.5'])).runId;
+    // 99: completed, a threshold failed
+    ids.bravo = runs.run('bravo', scenario('bravo-thresholds-fail', 30, ['total.p99 < 60000', 'throughput > 1000000', 'count >= 1000000', 'errors.rate < 0.01'], LONG_TITLE), [], 99).runId;
+    ids.charlie = runs.run('charlie', scenario('charlie-plain', 20, [])).runId;
+  });
 }, 170_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await host?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => wb?.close());
 
-const page = (): Page => browser!.page;
-
-async function shot(name: string): Promise<void> {
-  if (SHOTS === '') return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page().evaluate('document.activeElement instanceof HTMLElement && document.activeElement.blur()');
-  await page().evaluate('document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))');
-  await page().screenshot({ path: join(SHOTS, `${name}.png`), animations: 'disabled' });
-}
+const page = (): Page => wb!.page();
+const shot = (name: string): Promise<void> => reviewShot(page(), name);
 
 /** The text colour an element is drawn in (runs in the page; this file is typed without the DOM). */
 const COLOUR = (e: unknown): string => (globalThis as unknown as { getComputedStyle(el: unknown): { color: string } }).getComputedStyle(e).color;

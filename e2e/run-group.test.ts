@@ -1,41 +1,24 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rootPath } from '../engine/paths.js';
-import { openBrowser, type OpenBrowser } from './test-support/browser.js';
-import { startHost, type RunningHost } from './test-support/host.js';
+import { openStoredRuns, type StoredWorkbench } from './test-support/stored-runs.js';
 
 // Repeated runs in the workbench: three runs of `loadscope run --repeat 3` are one group in History,
 // and its link opens them compared, with each figure's mean and interval across the runs.
 
-let dir: string;
-let host: RunningHost | undefined;
-let browser: OpenBrowser | undefined;
+let wb: StoredWorkbench | undefined;
 let group: { id: number; runIds: number[]; figures: { server: string; phase: string; metric: string; mean: number }[] };
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'loadscope-e2e-group-'));
-  const db = join(dir, 'runs.db');
-  const file = join(dir, 'tiny.json');
-  writeFileSync(file, JSON.stringify({ name: 'tiny', servers: [{ label: 'one', architecture: 'single' }], phases: [{ name: 'load', executor: 'burst', count: 20, requests: [{ path: '/sleep?ms=2' }] }] }));
-  const out = spawnSync(process.execPath, [rootPath('bin/loadscope.js'), 'run', file, '--repeat', '3', '--json', '--db', db], { encoding: 'utf8', timeout: 120_000 });
-  expect(out.status, out.stderr).toBe(0);
-  group = JSON.parse(out.stdout).group;
-  host = await startHost(30_000, db);
-  browser = await openBrowser(host.url);
+  wb = await openStoredRuns('group', (runs) => {
+    const doc = { name: 'tiny', servers: [{ label: 'one', architecture: 'single' }], phases: [{ name: 'load', executor: 'burst', count: 20, requests: [{ path: '/sleep?ms=2' }] }] };
+    group = runs.run<{ group: typeof group }>('tiny', doc, ['--repeat', '3']).group;
+  });
 }, 170_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await host?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => wb?.close());
 
 describe('a group of repeated runs in Chromium', () => {
   it('History links the group; its compare view shows each figure across the runs', async () => {
-    const page = browser!.page;
+    const page = wb!.page();
     await page.getByTestId('nav-history').click();
     const links = page.getByTestId('run-group');
     await links.first().waitFor({ timeout: 30_000 });
