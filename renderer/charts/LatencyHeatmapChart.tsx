@@ -11,7 +11,7 @@ import { escapeHtml } from './tooltip-html';
 const TITLE = 'Latency heatmap';
 
 /** One server run's requests by time and total-time bucket (the report's option), from its stored windows. */
-export function LatencyHeatmapChart({ groups, version, height = 300, testId }: { groups: readonly SeriesGroup[]; version?: number; height?: number; testId?: string }) {
+export function LatencyHeatmapChart({ groups, version, height = 300, testId, thinned = false }: { groups: readonly SeriesGroup[]; version?: number; height?: number; testId?: string; /** the windows given are a thinned series: say the counts are partial */ thinned?: boolean }) {
   const [chosen, setChosen] = useState(0);
   const group = groups[Math.min(chosen, groups.length - 1)];
   // version: the windows arrays are mutated in place by the live store
@@ -50,7 +50,7 @@ export function LatencyHeatmapChart({ groups, version, height = 300, testId }: {
           ? heatmap.windowsWithout > 0
             ? 'this run was stored before windows kept latency buckets: no heatmap'
             : 'no requests to draw yet'
-          : `${count(heatmap.requests)} requests from ${count(heatmap.times.length)} columns of stored windows; colour: requests per cell; rows: total time from the lower edge, four per doubling`}
+          : `${count(heatmap.requests)} requests from ${count(heatmap.times.length)} columns of ${thinned ? 'the windows kept on screen (older ones thinned: open the run from History for all)' : 'stored windows'}; colour: requests per cell; rows: total time from the lower edge, four per doubling`}
       </div>
     </div>
   );

@@ -62,7 +62,7 @@ export function RunDetail({ runId, back, compareWith, openScenario, runAgain, tr
           <RunResults summary={shown} showHeader />
           <CapacitySection summary={run.summary} windows={run.windows} samples={run.samples} />
           <h2 className="section-title">Over time</h2>
-          <RunCharts series={series} version={0} live={false} engine={run.summary.engine} summary={run.summary} />
+          <RunCharts series={series} version={0} live={false} engine={run.summary.engine} summary={run.summary} storedWindows={run.windows} />
         </>
       )}
     </div>

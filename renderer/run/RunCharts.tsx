@@ -7,7 +7,7 @@ import { RtThroughputChart } from '../charts/RtThroughputChart';
 import { ServerChart } from '../charts/ServerChart';
 import { ThroughputChart } from '../charts/ThroughputChart';
 import { glossaryFor, NOT_MEASURED, SERVER_TIMING_HINT } from '../../contract/engine-figures';
-import type { RunEngine, RunSummary } from '../../contract/results';
+import type { LiveWindow, RunEngine, RunSummary } from '../../contract/results';
 import { count } from '../ui/format';
 import { Term } from '../ui/Term';
 import { ErrorBox, Panel, Segmented, Toggle } from '../ui/widgets';
@@ -31,7 +31,7 @@ function unmeasuredNote(engine: RunEngine, metric: LatencyMetric): string | null
  * The over-time charts of one run, live or stored: latency percentiles, throughput and errors,
  * requests in flight, and the target's CPU, memory and process count. Phase starts are dashed lines.
  */
-export function RunCharts({ series, version, live, running = live, servers, engine = 'native', summary }: { series: RunSeries; version: number; live: boolean; running?: boolean; /** server runs the run will have (live: known before they start) */ servers?: number; engine?: RunEngine; /** the run once it has ended: its latency chart can then be split by endpoint */ summary?: RunSummary }) {
+export function RunCharts({ series, version, live, running = live, servers, engine = 'native', summary, storedWindows }: { series: RunSeries; version: number; live: boolean; running?: boolean; /** server runs the run will have (live: known before they start) */ servers?: number; engine?: RunEngine; /** the run once it has ended: its latency chart can then be split by endpoint */ summary?: RunSummary; /** a stored run's every window: the heatmap counts from them, not from the thinned series */ storedWindows?: readonly LiveWindow[] }) {
   const [metric, setMetric] = useState<LatencyMetric>('total');
   const [log, setLog] = useState(false);
   const [byEndpoint, setByEndpoint] = useState(false);
@@ -45,6 +45,11 @@ export function RunCharts({ series, version, live, running = live, servers, engi
   const thinned = series.targets.some((t) => t.thinning > 1);
   const windows = groups.reduce((n, g) => n + g.windows.length, 0);
   const maxSec = useMemo(() => timeExtentSec(groups), [groups, version]);
+  // the heatmap adds windows up: a long run's on-screen series is thinned, its stored windows are not
+  const heatGroups = useMemo(
+    () => (storedWindows === undefined ? groups : groups.map((g, i) => ({ ...g, windows: storedWindows.filter((w) => w.targetId === series.targets[i]?.targetId) }))),
+    [groups, storedWindows, series],
+  );
   const errors = useMemo(() => groups.reduce((n, g) => n + g.windows.reduce((m, w) => m + errorsIn(w), 0), 0), [groups, version]);
   // nothing to draw (no Server-Timing: no wait nor processing; k6 or an older run: no ttfb): say why instead of an empty chart
   const unmeasured = metric !== 'total' && windows > 0 && groups.every((g) => g.windows.every((w) => !w[metric] || (metric === 'wait' && w.processing === null)));
@@ -95,7 +100,7 @@ export function RunCharts({ series, version, live, running = live, servers, engi
       </Panel>
       {!running && (
         <Panel className="span-2" testId="run-heatmap" title={<>Latency heatmap <span className="muted">time x total time, requests as colour</span></>}>
-          <LatencyHeatmapChart groups={groups} version={version} testId="run-heatmap-chart" />
+          <LatencyHeatmapChart groups={heatGroups} version={version} thinned={storedWindows === undefined && thinned} testId="run-heatmap-chart" />
         </Panel>
       )}
       {!running && (
