@@ -4,12 +4,13 @@ import { hasPlaceholders, parseTemplate, templateFields, type TemplateFields, ty
 // Journeys: a closed or ramping-users phase with `"flow": true` runs its requests as steps, in
 // order, by each user; a step may extract a value from its response into that user's variables
 // ({{vars.<name>}}, contract/extract.ts). Any error of a step (a failed extraction too) starts the
-// user's flow again from the first step with no variables. The phase's thinkMs is the pause
-// between steps. Checks here are zod-free and structural, so the schema calls them; the driver
-// runs flows in engine/driver/flow-users.ts.
+// user's flow again from the first step with no variables. A step's thinkMs is the user's pause
+// after it (else the phase's thinkMs). Checks here are zod-free and structural, so the schema calls
+// them; the driver runs flows in engine/driver/flow-users.ts.
 
 interface FlowStep extends TemplateFields {
   extract?: Extract | undefined;
+  thinkMs?: number | undefined;
 }
 
 export interface FlowInput {
@@ -55,6 +56,7 @@ export function flowIssues(s: FlowInput): VariableIssue[] {
           issues.push({ path: [...at, ...field.key], message });
         }
       }
+      if (t.thinkMs !== undefined && !flow) issues.push({ path: [...at, 'thinkMs'], message: `a step's thinkMs belongs to a flow: set the phase's "flow": true (the phase's thinkMs is the pause between requests)` });
       if (t.extract === undefined) return;
       if (!flow) issues.push({ path: [...at, 'extract'], message: `extract belongs to a flow's steps: set the phase's "flow": true` });
       const bad = extractIssue(t.extract);

@@ -95,6 +95,7 @@ export const RequestTemplate = z.strictObject({
     ])
     .optional()
     .describe("a flow's step: a value from the response into this user's {{vars.<var>}}; not found is an 'extract' error (contract/extract.ts)"),
+  thinkMs: ms("a flow's step: this user's pause after it, instead of the phase's thinkMs").optional(),
 });
 export type RequestTemplate = z.output<typeof RequestTemplate>;
 

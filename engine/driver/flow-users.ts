@@ -1,15 +1,17 @@
 import { extractRegex, jsonAt, parseJsonPath, type Extract, type JsonKey } from '../../contract/extract.js';
 import type { RequestTemplate } from '../../contract/scenario.js';
 import { ERROR_CODE, NO_ERROR } from './raw-rows.js';
-import { NumberRing } from './ring.js';
 
 // The users of one client group running a flow (contract/flow.ts): each user's place in the flow
 // and its variables. A user is taken when a request is issued and given back when it settles, so
-// it is never in two requests at once; idle users wait first in, first out, the order in which the
-// executor's queue hands out due times (a closed loop's users are alike, so which idle user takes a
-// due time does not matter, only that each keeps its own place and variables).
+// it is never in two requests at once. An idle user is ready at done + the pause after its step
+// (the step's thinkMs, else the phase's), the very due time the executor queues for it; idle users
+// are taken earliest ready first (a heap), the order the executor's queue hands out due times, so a
+// user never sends before its own pause is over; a user due again at once is the one that just
+// settled (the group hands it back itself). Which of two ready users goes first does not matter:
+// each keeps its own place and variables.
 //
-//   take() -> user.step is the template to send ─ request ─ finish(user, code, response) -> code
+//   take() -> user.step is the template to send ─ request ─ finish(user, code, response, done) -> code ─ idle(user)
 //   ok: extract (when the step says so) and go to the next step (after the last: the first, afresh)
 //   any error, a failed extraction too ('extract'): the first step, no variables
 
@@ -17,6 +19,8 @@ const CODE_EXTRACT = ERROR_CODE.extract;
 
 export class FlowUser {
   step = 0;
+  /** µs when its pause after its last step ends (the heap's key) */
+  readyAt = 0;
   readonly vars = new Map<string, string>();
   constructor(
     /** its place in the group's users */
@@ -74,18 +78,23 @@ function extractValue(x: StepExtract, response: FlowResponse): string | null {
 
 export class FlowUsers {
   private readonly users: FlowUser[] = [];
-  private readonly idle = new NumberRing();
+  /** idle users, a binary min-heap by readyAt */
+  private readonly waiting: FlowUser[] = [];
   private readonly extracts: (StepExtract | null)[];
   /** a step keeps its response body (json, regex) */
   readonly keepsBody: boolean[];
   /** the response header a step reads (lower case), or null */
   readonly header: (string | null)[];
+  /** the pause after each step, µs */
+  readonly thinkUs: number[];
 
   constructor(
     steps: readonly RequestTemplate[],
     /** the group's first user number - 1 */
     private readonly numberBase: number,
+    phaseThinkUs: number,
   ) {
+    this.thinkUs = steps.map((s) => (s.thinkMs === undefined ? phaseThinkUs : s.thinkMs * 1000));
     this.extracts = steps.map((s) => (s.extract === undefined ? null : compile(s.extract)));
     this.keepsBody = this.extracts.map((x) => x !== null && x.kind !== 'header');
     this.header = this.extracts.map((x) => (x !== null && x.kind === 'header' ? x.name : null));
@@ -96,17 +105,18 @@ export class FlowUsers {
     return this.header.some((h) => h !== null);
   }
 
-  /** An idle user, or a new one. */
-  take(): FlowUser {
-    if (this.idle.length > 0) return this.users[this.idle.shift()]!;
+  /** The idle user ready first when it is ready by `intended` (its pause over), else a new one. */
+  take(intended: number): FlowUser {
+    if (this.waiting.length > 0 && this.waiting[0]!.readyAt <= intended) return this.popIdle();
     const index = this.users.length;
     const user = new FlowUser(index, this.numberBase + index + 1);
     this.users.push(user);
     return user;
   }
 
-  /** The user's request ended with `code`; returns the step's code (a failed extraction: 'extract') and idles the user. */
-  finish(user: FlowUser, code: number, response: FlowResponse): number {
+  /** The user's request ended at `done` with `code`; returns the step's code (a failed extraction: 'extract'). The caller idles the user. */
+  finish(user: FlowUser, code: number, response: FlowResponse, done: number): number {
+    user.readyAt = done + this.thinkUs[user.step]!;
     const x = this.extracts[user.step]!;
     if (code === NO_ERROR && x !== null) {
       const value = extractValue(x, response);
@@ -118,7 +128,40 @@ export class FlowUsers {
       user.step = 0;
       user.vars.clear();
     }
-    this.idle.push(user.index);
     return code;
+  }
+
+  /** The user waits, ready at its readyAt. */
+  idle(user: FlowUser): void {
+    const h = this.waiting;
+    let i = h.length;
+    h.push(user);
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (h[parent]!.readyAt <= user.readyAt) break;
+      h[i] = h[parent]!;
+      i = parent;
+    }
+    h[i] = user;
+  }
+
+  private popIdle(): FlowUser {
+    const h = this.waiting;
+    const top = h[0]!;
+    const last = h.pop()!;
+    if (h.length > 0) {
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= h.length) break;
+        const r = l + 1;
+        const c = r < h.length && h[r]!.readyAt < h[l]!.readyAt ? r : l;
+        if (h[c]!.readyAt >= last.readyAt) break;
+        h[i] = h[c]!;
+        i = c;
+      }
+      h[i] = last;
+    }
+    return top;
   }
 }

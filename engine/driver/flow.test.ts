@@ -98,4 +98,36 @@ describe('a flow run by the driver against the bundled API', () => {
     expect(errorsOf(phaseOf(result).errors)).toEqual({});
     expect(countsByStep(rows, 3)).toEqual([2, 2, 2]);
   });
+
+  it("a step's thinkMs is the user's pause after it: each item is intended 300 ms after its login was done, each login when the item before it was done", async () => {
+    server = await startServer('single');
+    const { result, rows } = await collect(server.url, [closed(1, { count: 6, flow: true, requests: [{ ...login(), thinkMs: 300 }, item] })]);
+    expect(errorsOf(phaseOf(result).errors)).toEqual({});
+    const ordered = [...rows].sort((a, b) => a.intendedUs - b.intendedUs);
+    expect(ordered.map((r) => r.templateIdx)).toEqual([0, 1, 0, 1, 0, 1]);
+    for (let i = 1; i < ordered.length; i++) {
+      const pause = ordered[i]!.templateIdx === 1 ? 300_000 : 0;
+      expect(Math.abs(ordered[i]!.intendedUs - (ordered[i - 1]!.doneUs + pause))).toBeLessThan(1);
+    }
+  });
+
+  it('three users whose steps pause differently each keep their own pauses: none sends before its pause ends', async () => {
+    server = await startServer('single');
+    // the login's pause is long and the item's none: a user just logged in must wait, one that fetched an item goes on at once
+    const { result, rows } = await collect(server.url, [closed(3, { durationMs: 1500, flow: true, requests: [{ ...login(), thinkMs: 200 }, { ...item, thinkMs: 0 }, { ...me, thinkMs: 50 }] })]);
+    expect(errorsOf(phaseOf(result).errors)).toEqual({});
+    // every item is intended 200 ms after some login was done, every me 0 ms after some item, every later login 50 ms after some me
+    const donesOf = (step: number): number[] => rows.filter((r) => r.templateIdx === step).map((r) => r.doneUs);
+    const after: [number[], number][] = [
+      [donesOf(2), 50_000],
+      [donesOf(0), 200_000],
+      [donesOf(1), 0],
+    ];
+    const first = Math.min(...rows.map((r) => r.intendedUs));
+    for (const r of rows) {
+      if (r.intendedUs === first) continue; // the users' first logins, at the phase start
+      const [dones, pause] = after[r.templateIdx]!;
+      expect(dones.some((d) => Math.abs(r.intendedUs - pause - d) < 1), `step ${r.templateIdx} intended at ${r.intendedUs}`).toBe(true);
+    }
+  });
 });

@@ -4,7 +4,7 @@ import { targetTls } from './tls.js';
 import { protocolClientOptions, targetProtocol, targetStreams } from './target-protocol.js';
 import type { Phase, RequestTemplate } from '../../contract/scenario.js';
 import { Prng, TemplatePicker } from './arrivals.js';
-import { phaseSlots } from '../../contract/phase.js';
+import { phaseSlots, phaseThinkMs } from '../../contract/phase.js';
 import { executorOf, type ExecutorState, type GroupPort } from './executors/index.js';
 import { isFlow } from '../../contract/flow.js';
 import { FlowUsers, type FlowResponse, type FlowUser } from './flow-users.js';
@@ -201,6 +201,10 @@ export class ClientGroup implements Timed, GroupPort {
   private readonly dataPrng: Prng;
   /** a flow's users (journeys), or null: templates are picked by weight */
   private readonly flow: FlowUsers | null;
+  /** while the executor hears of a flow's settled step: the pause after it (µs), else -1 */
+  private stepThinkUs = -1;
+  /** while the executor hears of a flow's settled step: its user, until sent again at once or idled */
+  private settling: FlowUser | null = null;
 
   constructor(
     readonly phaseIndex: number,
@@ -242,7 +246,7 @@ export class ClientGroup implements Timed, GroupPort {
       ...protocolClientOptions(),
     };
     this.baseUrl = baseUrl;
-    this.flow = isFlow(phase) ? new FlowUsers(phase.requests, clientIndex * slots) : null;
+    this.flow = isFlow(phase) ? new FlowUsers(phase.requests, clientIndex * slots, phaseThinkMs(phase) * 1000) : null;
     // a step reading a response header goes through undici: the fast path hands over Server-Timing only
     this.h1 = this.flow?.readsHeaders || targetProtocol() !== 'h1' ? null : compileH1(phase, baseUrl, columns);
     // connections opened before the schedule started go to the slots used first (the free stack pops 0, 1, ...)
@@ -273,13 +277,17 @@ export class ClientGroup implements Timed, GroupPort {
     return this.freeTop;
   }
 
+  thinkAfterUs(phaseUs: number): number {
+    return this.stepThinkUs >= 0 ? this.stepThinkUs : phaseUs;
+  }
+
   wake(atUs: number): void {
     this.scheduler.wake(atUs);
   }
 
   issue(intended: number): void {
     if (this.abortKind === ABORT_DATA) return;
-    const user = this.flow === null ? null : this.flow.take();
+    const user = this.flow === null ? null : this.takeUser(intended);
     const t = user === null ? this.picker.pick() : user.step;
     const tpl = this.templates[t]!;
     const variable = tpl.variable;
@@ -316,6 +324,14 @@ export class ClientGroup implements Timed, GroupPort {
     } else (slot.conn ??= this.connection(slot.index)).dispatch({ ...tpl.opts, ...variable.parts(this.request) }, slot);
   }
 
+  /** A flow's user for a request intended at `intended`: the one settling when the executor sends its next at once, else the idle one ready first. */
+  private takeUser(intended: number): FlowUser {
+    const settling = this.settling;
+    if (settling === null) return this.flow!.take(intended);
+    this.settling = null;
+    return settling;
+  }
+
   /** No row left in a unique data file: no more requests from this group; those in flight finish. */
   private runOutOfData(): void {
     this.abortKind = ABORT_DATA;
@@ -333,7 +349,9 @@ export class ClientGroup implements Timed, GroupPort {
     if (user !== null) {
       // before the executor hears of it: a user due again at once is idle by then
       slot.user = null;
-      code = this.flow!.finish(user, code, slot);
+      this.stepThinkUs = this.flow!.thinkUs[user.step]!;
+      code = this.flow!.finish(user, code, slot, done);
+      this.settling = user;
     }
     if (this.abortKind === ABORT_DEADLINE && code !== NO_ERROR) code = CODE_TIMEOUT;
     if (this.abortKind !== ABORT_CANCEL) this.stats.record(slot, done, code);
@@ -344,6 +362,11 @@ export class ClientGroup implements Timed, GroupPort {
       this.depth++;
       this.executor.settled(this, done, code === NO_ERROR);
       this.depth--;
+    }
+    this.stepThinkUs = -1;
+    if (this.settling !== null) {
+      this.flow!.idle(this.settling);
+      this.settling = null;
     }
     this.checkFinished();
   }

@@ -14,6 +14,21 @@ export class NumberRing {
     this.length++;
   }
 
+  /**
+   * Adds v in ascending order, from the newest end: due times mostly come in order (a flow's steps
+   * with their own think times do not), and pump() takes from the oldest while it is due.
+   */
+  insertSorted(v: number): void {
+    if (this.length === this.buf.length) this.grow();
+    let i = this.length;
+    while (i > 0 && this.buf[(this.head + i - 1) & this.mask]! > v) {
+      this.buf[(this.head + i) & this.mask] = this.buf[(this.head + i - 1) & this.mask]!;
+      i--;
+    }
+    this.buf[(this.head + i) & this.mask] = v;
+    this.length++;
+  }
+
   /** The oldest item; only when length > 0. */
   peek(): number {
     return this.buf[this.head]!;

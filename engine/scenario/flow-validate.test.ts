@@ -41,6 +41,9 @@ describe('flow validation', () => {
       "phases[0].requests[1].headers.Authorization: '{{vars.token}}' needs a flow: set the phase's \"flow\": true and extract 'token' in an earlier step, got \"Bearer {{vars.token}}\"",
     ]);
     const burst = createScenario({ phases: [{ executor: 'burst', count: 2, flow: true, requests: [login] }] } as never);
+    expect(issuesOf(createScenario({ phases: [{ executor: 'closed', users: 1, count: 1, requests: [{ path: '/a', thinkMs: 5 }] }] } as never))).toEqual([
+      'phases[0].requests[0].thinkMs: a step\'s thinkMs belongs to a flow: set the phase\'s "flow": true (the phase\'s thinkMs is the pause between requests), got 5',
+    ]);
     // only the executors with users have the key
     expect(issuesOf(burst)).toEqual(['phases[0]: unknown key "flow"', 'phases[0].requests[0].extract: extract belongs to a flow\'s steps: set the phase\'s "flow": true']);
   });

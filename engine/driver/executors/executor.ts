@@ -24,6 +24,8 @@ export interface GroupPort {
   freeSlots(): number;
   /** sends a request intended at `intended` µs on a free slot (the caller checks there is one) */
   issue(intended: number): void;
+  /** the pause after the request that just settled (µs): a flow step's own, else `phaseUs` */
+  thinkAfterUs(phaseUs: number): number;
   /** something is due at `atUs`: make sure the scheduler runs by then */
   wake(atUs: number): void;
 }

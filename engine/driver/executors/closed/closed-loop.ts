@@ -28,12 +28,13 @@ export class ClosedLoop implements ExecutorState {
   }
 
   settled(g: GroupPort, done: number, ok: boolean): void {
-    if (this.stopped || this.planned >= this.limit || done + this.thinkUs >= this.stopIssuingAt) return;
+    const think = g.thinkAfterUs(this.thinkUs);
+    if (this.stopped || this.planned >= this.limit || done + think >= this.stopIssuingAt) return;
     this.planned++;
-    if (ok && this.thinkUs === 0) g.issue(done);
+    if (ok && think === 0) g.issue(done);
     else {
-      const due = done + this.thinkUs;
-      g.queue.push(due);
+      const due = done + think;
+      g.queue.insertSorted(due);
       g.wake(due);
     }
   }

@@ -48,15 +48,15 @@ class RampingUsers implements ExecutorState {
   }
 
   settled(g: GroupPort, done: number, ok: boolean): void {
-    const due = done + this.thinkUs;
+    const due = done + g.thinkAfterUs(this.thinkUs);
     // the user leaves when the ramp has come down below the users alive, or at the end
     if (this.stopped || due >= this.stopAt || this.alive > this.ramp.usersAt(due - g.startUs)) {
       this.leave(g, done);
       return;
     }
-    if (ok && this.thinkUs === 0) g.issue(done);
+    if (ok && due === done) g.issue(done);
     else {
-      g.queue.push(due);
+      g.queue.insertSorted(due);
       g.wake(due);
     }
   }
