@@ -148,25 +148,10 @@ function agreeOn(rows: RequestRow[]): void {
     expect(t.waitUs === null).toBe(row.serverProcUs === null);
     if (t.waitUs !== null) expect(t.waitUs).toBeGreaterThanOrEqual(0);
     // CSV (ms, 3 decimals) and scatter (ms) say the same as the one derivation
-    expect([msToUs(col(line, 'total_ms')), msToUs(col(line, 'wait_ms')), msToUs(col(line, 'processing_ms')), msToUs(col(line, 'server_wait_ms')), msToUs(col(line, 'lag_ms')), msToUs(col(line, 'ttfb_ms')), msToUs(col(line, 'transfer_ms'))]).toEqual([
-      t.totalUs,
-      t.waitUs,
-      t.processingUs,
-      t.serverWaitUs,
-      t.lagUs,
-      t.ttfbUs,
-      t.transferUs,
-    ]);
+    const derived = [t.totalUs, t.waitUs, t.processingUs, t.serverWaitUs, t.lagUs, t.ttfbUs, t.transferUs];
+    expect([msToUs(col(line, 'total_ms')), msToUs(col(line, 'wait_ms')), msToUs(col(line, 'processing_ms')), msToUs(col(line, 'server_wait_ms')), msToUs(col(line, 'lag_ms')), msToUs(col(line, 'ttfb_ms')), msToUs(col(line, 'transfer_ms'))]).toEqual(derived);
     const fromPoint = (v: number | null) => (v === null ? null : Math.round(v * 1000));
-    expect([fromPoint(p.totalMs), fromPoint(p.waitMs), fromPoint(p.processingMs), fromPoint(p.serverWaitMs), fromPoint(p.lagMs), fromPoint(p.ttfbMs), fromPoint(p.transferMs)]).toEqual([
-      t.totalUs,
-      t.waitUs,
-      t.processingUs,
-      t.serverWaitUs,
-      t.lagUs,
-      t.ttfbUs,
-      t.transferUs,
-    ]);
+    expect([fromPoint(p.totalMs), fromPoint(p.waitMs), fromPoint(p.processingMs), fromPoint(p.serverWaitMs), fromPoint(p.lagMs), fromPoint(p.ttfbMs), fromPoint(p.transferMs)]).toEqual(derived);
     // what the CSV says this row adds to each histogram
     const values = histogramValues({ ...row, doneUs: row.intendedUs + msToUs(col(line, 'total_ms'))! });
     if (values) for (const h of HISTOGRAMS) if (values[h.key] !== null) expected[h.key]!.record(values[h.key]!);

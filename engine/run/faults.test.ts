@@ -33,6 +33,17 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** Creates the store at `dbPath` and says how many pages it fills: a disk-full test caps the file a few pages above. */
+function newStorePages(dbPath: string): number {
+  openStore(dbPath).close();
+  const db = new Database(dbPath);
+  try {
+    return db.pragma('page_count', { simple: true }) as number;
+  } finally {
+    db.close();
+  }
+}
+
 /** Descendant processes of this one whose command line contains `needle` (Linux /proc). */
 async function descendants(needle: string): Promise<number[]> {
   const procs = await listProcs();
@@ -109,13 +120,7 @@ describe('faults mid-run', () => {
 
   it('the disk filling up mid-run: the run fails naming SQLITE_FULL and when, and keeps what was stored', async () => {
     const dbPath = join(dir, 'runs.db');
-    openStore(dbPath).close();
-    const pages = (() => {
-      const db = new Database(dbPath);
-      const n = db.pragma('page_count', { simple: true }) as number;
-      db.close();
-      return n;
-    })();
+    const pages = newStorePages(dbPath);
     const engine = createEngine({ dbPath, store: { maxPageCount: pages + 24 } });
     const scenario = createScenario({ name: 'fill', phases: [{ executor: 'rate', rate: 400, durationMs: 60_000, requests: [{ path: '/fib?n=5' }] }] });
     const { runId } = await engine.handlers['runs:start']({ scenario: { text: JSON.stringify(scenario) }, quick: false, set: {} });
@@ -136,13 +141,7 @@ describe('faults mid-run', () => {
     const k6 = k6Status();
     if (!k6.available) return ctx.skip(`k6 is not installed: ${k6.hint}`);
     const dbPath = join(dir, 'runs.db');
-    openStore(dbPath).close();
-    const pages = (() => {
-      const db = new Database(dbPath);
-      const n = db.pragma('page_count', { simple: true }) as number;
-      db.close();
-      return n;
-    })();
+    const pages = newStorePages(dbPath);
     // k6's rows are stored after its load, up to 4,096 at a time: 2,000 rows need about 24 pages, so
     // even half of them sent on a slow machine fill 8 (the run, its target and its phase need fewer)
     const engine = createEngine({ dbPath, store: { maxPageCount: pages + 8 } });
