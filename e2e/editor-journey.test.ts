@@ -144,4 +144,30 @@ describe('a journey built in the form, in Chromium', () => {
     expect(first.some((l) => l.startsWith('vars.')), first.join(', ')).toBe(false);
     expect(first.some((l) => l.startsWith('user')), first.join(', ')).toBe(true);
   });
+
+  it("edits the scenario's data files and the phase's data choice; a typed header name is data, kept exactly", async () => {
+    await page().getByRole('radio', { name: 'Form' }).click();
+    await byTestId('add-data-files').click();
+    await field('data[0].name').fill('people');
+    await field('data[0].file').fill('people.jsonl');
+    await field('data[0].format').selectOption('jsonl');
+    await field('data[0].order').selectOption('unique');
+    await field('phases[0].data').selectOption('people');
+    // a header name with JSON's own characters in it
+    const hostile = 'x-"},{"a":"b';
+    await addHeader('phases[0].requests[1]', hostile, 'a"b\\c');
+    await waitValid();
+    await shots('editor-journey-data', page().locator('[data-path="data"]'));
+    await page().getByRole('radio', { name: 'Code' }).click();
+    const doc = await docOf();
+    expect(doc.data).toEqual([{ name: 'people', file: 'people.jsonl', format: 'jsonl', order: 'unique' }]);
+    const phase = (doc.phases as Record<string, unknown>[])[0]!;
+    expect(phase.data).toBe('people');
+    expect(((phase.requests as Record<string, unknown>[])[1]!.headers as Record<string, string>)[hostile]).toBe('a"b\\c');
+    // (none) takes the phase's choice away again
+    await page().getByRole('radio', { name: 'Form' }).click();
+    await field('phases[0].data').selectOption('');
+    await page().getByRole('radio', { name: 'Code' }).click();
+    expect(((await docOf()).phases as Record<string, unknown>[])[0]!.data).toBeUndefined();
+  });
 });

@@ -55,8 +55,8 @@ export function placeholderCompletion(ctx: CompletionContext): CompletionResult 
     from,
     validFor: /^[\w. -]*$/,
     options: [
-      ...vars.map((v) => ({ label: `vars.${v}`, apply: apply(`vars.${v}`), detail: 'extracted by an earlier step', type: 'variable', boost: 2 })),
-      ...knownColumns(ctx.state).map((c) => ({ label: `data.${c}`, apply: apply(`data.${c}`), detail: "a column of the phase's data file", type: 'property', boost: 1 })),
+      ...vars.map((v) => ({ label: `vars.${v}`, apply: apply(`vars.${v}`), detail: 'an earlier step', type: 'variable', boost: 2 })),
+      ...knownColumns(ctx.state).map((c) => ({ label: `data.${c}`, apply: apply(`data.${c}`), detail: 'data column', type: 'property', boost: 1 })),
       ...BUILTIN_PLACEHOLDERS.map((b) => ({ label: BUILTIN_TEXT[b].label, apply: apply(BUILTIN_TEXT[b].label), info: BUILTIN_TEXT[b].info, type: 'function' })),
     ],
   };
