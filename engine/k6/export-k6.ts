@@ -1,9 +1,12 @@
+import { existsSync } from 'node:fs';
+import { dirname, resolve as resolvePath } from 'node:path';
 import { LoadscopeError } from '../../contract/errors.js';
 import type { Scenario } from '../../contract/scenario.js';
 import { checkExportTarget } from './k6-target.js';
 import { loadScenario } from '../scenario/index.js';
 import { k6Script } from './k6-script.js';
 import { refuseForK6 } from './k6-carry.js';
+import { k6TlsFor } from './k6-tls.js';
 import { k6Thresholds } from './k6-thresholds.js';
 import { k8sName, operatorYaml } from './k6-operator.js';
 
@@ -45,6 +48,8 @@ export function exportK6(ref: string, opts: ExportK6Options = {}): string {
   const loaded = loadScenario(ref, { quick: opts.quick ?? false, set: opts.set ?? {} });
   const { cell, server, label } = pickTarget(loaded.cells, opts.cell ?? 0, opts.server ?? 0);
   refuseForK6([cell.scenario]);
+  // tls.cert and tls.key are relative to the scenario's file, as when it runs
+  const tls = k6TlsFor(server, opts.server ?? 0, existsSync(ref) ? dirname(resolvePath(ref)) : null);
   // Only this machine (a cluster's target goes in --cluster-target with --operator).
   const target = checkExportTarget(opts.target ?? (server.architecture === 'external' ? server.url : DEFAULT_TARGET));
   const { thresholds, notes } = k6Thresholds(cell.scenario, [label, server.architecture]);
@@ -57,7 +62,7 @@ export function exportK6(ref: string, opts: ExportK6Options = {}): string {
       throw new LoadscopeError('LS_ERR_NEEDS_CONSENT', `--cluster-target sends load outside this machine (from the runner pods); pass --allow-remote`);
     }
   }
-  const script = k6Script(cell.scenario, { target, cell: cell.index, server: label, thresholds, thresholdNotes: notes, allowRemote });
+  const script = k6Script(cell.scenario, { target, cell: cell.index, server: label, thresholds, thresholdNotes: notes, allowRemote, ...(tls && { tls }) });
   if (opts.operator === undefined) return script;
   const name = k8sName(`loadscope-${cell.scenario.name}${loaded.cells.length > 1 ? `-c${cell.index}` : ''}`);
   return operatorYaml({ parallelism: opts.operator, name, target: opts.clusterTarget }, script);

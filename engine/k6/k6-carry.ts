@@ -1,5 +1,5 @@
 import { LoadscopeError } from '../../contract/errors.js';
-import type { Scenario } from '../../contract/scenario.js';
+import type { Scenario, ServerSpec } from '../../contract/scenario.js';
 import { isFlow } from '../../contract/flow.js';
 import { fixedText, templateFields } from '../../contract/variables.js';
 import { formatPath as pathText } from '../scenario/param-path.js';
@@ -22,6 +22,32 @@ export function k6Refusal(scenario: Scenario): string | null {
     }
   }
   return null;
+}
+
+/**
+ * What k6 cannot do for this server's TLS and protocol, as one line, or null. k6 verifies against the
+ * system's CAs only (no CA file, so never a bundled server's own certificate), sets no SNI name of its
+ * own and speaks no h2c; it does skip verification (insecureSkipTLSVerify), show a client
+ * certificate (tlsAuth) and negotiate h2 over TLS by itself.
+ */
+export function k6ServerRefusal(server: ServerSpec, index: number): string | null {
+  const at = (...key: string[]) => pathText(['servers', index, ...key]);
+  if (server.architecture !== 'external') {
+    const protocol = server.options.protocol;
+    if (protocol === 'h2c') return `${at('options', 'protocol')}: k6 does not speak h2c; run it on Loadscope's own driver`;
+    if (protocol === 'https' || protocol === 'h2') return `${at('options', 'protocol')}: k6 cannot be given the bundled server's own certificate to trust (it uses the system's CAs only); run it on Loadscope's own driver`;
+    return null;
+  }
+  if (server.protocol === 'h2c') return `${at('protocol')}: k6 does not speak h2c; run it on Loadscope's own driver`;
+  if (server.tls?.ca !== undefined) return `${at('tls', 'ca')}: k6 cannot trust a CA file (it uses the system's CAs only); set tls.insecure, or run it on Loadscope's own driver`;
+  if (server.tls?.servername !== undefined) return `${at('tls', 'servername')}: k6 cannot send an SNI name of its own; run it on Loadscope's own driver`;
+  return null;
+}
+
+/** Throws LS_ERR_BAD_REQUEST with k6ServerRefusal's line. */
+export function refuseServerForK6(server: ServerSpec, index: number): void {
+  const reason = k6ServerRefusal(server, index);
+  if (reason !== null) throw new LoadscopeError('LS_ERR_BAD_REQUEST', `k6 cannot run this scenario: ${reason}`);
 }
 
 /** Throws LS_ERR_BAD_REQUEST with k6Refusal's line for the first cell that has one. */

@@ -7,6 +7,7 @@ import { collectK6, targetKey } from './import/collect.js';
 import { engineNote, K6_MEASUREMENT_NOTE, savePhases, sinkFor } from './import/import-k6.js';
 import { writeRows, type TargetSink } from './import/write-rows.js';
 import { K6_THRESHOLDS_CROSSED, runK6Process } from './k6-process.js';
+import { k6TlsFor } from './k6-tls.js';
 import { k6Script, segmentCount } from './k6-script.js';
 import { LiveWindows } from './live-windows.js';
 import { k6LoopbackUrl } from './k6-target.js';
@@ -27,7 +28,9 @@ export function k6Generator(k6: string, runNote: { runId?: number; parts: string
     const dir = mkdtempSync(join(tmpdir(), 'loadscope-k6-'));
     try {
       const script = join(dir, 'script.js');
-      writeFileSync(script, k6Script(ctx.scenario, { target: url, cell: 0, server: label, allowRemote: ctx.allowRemote ?? false }));
+      // the server's TLS files were made absolute when the run was prepared
+      const tls = k6TlsFor(ctx.server, Math.max(0, ctx.scenario.servers.indexOf(ctx.server)), null);
+      writeFileSync(script, k6Script(ctx.scenario, { target: url, cell: 0, server: label, allowRemote: ctx.allowRemote ?? false, ...(tls && { tls }) }));
       const t0Ms = Date.now();
       setT0(t0Ms);
       const phaseName = (i: number) => nameOfPhase(ctx.scenario.phases[i] ?? {}, i);

@@ -42,6 +42,9 @@ export const options = {
   // connect to any address in PLAN.blockedIPs (everything off this machine, unless --allow-remote).
   maxRedirects: 0,
   blacklistIPs: PLAN.blockedIPs,
+  // the server's tls.insecure and client certificate, as the scenario says (h2 is negotiated by ALPN)
+  insecureSkipTLSVerify: PLAN.tls.insecure,
+  tlsAuth: PLAN.tls.auth,
   discardResponseBodies: true,
   summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(99)', 'max'],
 };

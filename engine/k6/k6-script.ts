@@ -20,6 +20,14 @@ export interface K6ScriptOptions {
   thresholdNotes?: string[];
   /** the person consented to load outside this machine (--allow-remote): no address block list */
   allowRemote?: boolean;
+  /** an external https server's tls.insecure, and its client certificate (PEM text) */
+  tls?: K6Tls;
+}
+
+/** What k6 carries of a server's TLS settings (k6-carry.ts refuses what it cannot). */
+export interface K6Tls {
+  insecure: boolean;
+  auth?: { domain: string; cert: string; key: string };
 }
 
 interface PlanTemplate {
@@ -62,6 +70,8 @@ export function k6Plan(scenario: Scenario, opts: K6ScriptOptions) {
     offsets: segmentOffsets(scenarios),
     // k6's blacklistIPs (see k6-block-list.ts); redirects are never followed (the runtime's maxRedirects: 0).
     blockedIPs: opts.allowRemote ? [] : [...OUTSIDE_LOOPBACK],
+    // k6's insecureSkipTLSVerify and tlsAuth (the runtime's options)
+    tls: { insecure: opts.tls?.insecure ?? false, auth: opts.tls?.auth === undefined ? [] : [{ domains: [opts.tls.auth.domain], cert: opts.tls.auth.cert, key: opts.tls.auth.key }] },
   };
 }
 
@@ -88,6 +98,8 @@ export function k6Script(scenario: Scenario, opts: K6ScriptOptions): string {
           "LOADSCOPE_TARGET's included. To send elsewhere, export with --allow-remote.",
         ]),
   ];
+  if (opts.tls?.insecure) notes.push("tls.insecure: k6 does not verify the server's certificate (insecureSkipTLSVerify).");
+  if (opts.tls?.auth !== undefined) notes.push('tls.cert and tls.key: the client certificate and its private key are in this script (tlsAuth); keep it as private as the key.');
   if (scenario.phases.some((p) => p.executor === 'rate' && p.arrivals === 'poisson')) {
     notes.push('Poisson arrivals become uniform ones: k6 arrival-rate executors space iterations evenly.');
   }
