@@ -1,6 +1,6 @@
 import type { EChartsOption } from 'echarts';
 import { cellLabel } from '../cells.js';
-import { beyondNoise, COMPARE_METRICS, intervalKey, pairPhases, type RatioInterval } from '../compare.js';
+import { beyondNoise, COMPARE_METRICS, intervalKey, intervalWords, judgeInterval, pairPhases, type IntervalJudgement, type RatioInterval } from '../compare.js';
 import { commonGroup, groupFigures, type GroupFigure } from '../group-stats.js';
 import type { RunSummary } from '../results.js';
 import { latencyOption, meanBarsOption, percentileOption, throughputOption, withTitle, type PercentileCurve } from './chart-options.js';
@@ -22,6 +22,13 @@ export interface PairedMetric {
   ratios: (number | null)[];
   /** the ratio's interval per run (index 0 always null) */
   intervals: (Pick<RatioInterval, 'low' | 'high'> | null)[];
+  /**
+   * what the ratio's interval lets Compare say (contract/compare.ts judgeInterval, as the view and
+   * `loadscope compare` say it), and why in words; null at index 0, where there is no ratio, and for
+   * a figure that has no interval (never judged)
+   */
+  judgements: (IntervalJudgement | null)[];
+  why: (string | null)[];
   higherIsBetter: boolean;
 }
 
@@ -51,15 +58,18 @@ export function pairedTable(runs: readonly RunSummary[], intervals: readonly Rat
     endpoint: pair.endpoint,
     metrics: COMPARE_METRICS.map((m) => {
       const values = pair.runs.map((e) => (e === null ? null : (m.get(e.phase, e.engine) ?? null)));
+      const ratios = values.map((v, i) => (i === 0 ? null : ratioOf(values[0] ?? null, v)));
+      const full = values.map((_, i) => (i === 0 ? undefined : byKey.get(intervalKey(pair.key, m.key, i))));
+      // judged only where the view judges: a ratio there, of a figure that has an interval
+      const judged = (i: number) => ratios[i] !== null && m.interval !== null;
       return {
         key: m.key,
         label: m.label,
         values,
-        ratios: values.map((v, i) => (i === 0 ? null : ratioOf(values[0] ?? null, v))),
-        intervals: values.map((_, i) => {
-          const iv = i === 0 ? undefined : byKey.get(intervalKey(pair.key, m.key, i));
-          return iv === undefined ? null : { low: iv.low, high: iv.high };
-        }),
+        ratios,
+        intervals: full.map((iv) => (iv === undefined ? null : { low: iv.low, high: iv.high })),
+        judgements: full.map((iv, i) => (judged(i) ? judgeInterval(iv) : null)),
+        why: full.map((iv, i) => (judged(i) ? intervalWords(iv) : null)),
         higherIsBetter: m.higherIsBetter,
       };
     }),

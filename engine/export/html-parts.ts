@@ -116,7 +116,7 @@ pre.scenario{background:#f6f8fa;padding:10px;font-size:12px;overflow:auto;max-he
 .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(620px,1fr));gap:12px} .chart{height:400px;border:1px solid #eaeef2}
 .runs{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,460px),1fr));gap:20px}
 .run{min-width:0} .run h2,.run h3,.run dd{overflow-wrap:anywhere} .run table.data{display:block;max-width:100%;overflow-x:auto} .run dl.facts{grid-template-columns:max-content minmax(0,1fr)}
-td.better{color:#1a7f37} td.worse{color:#cf222e} tr.pass .verdict{color:#1a7f37;font-weight:bold} tr.fail .verdict{color:#cf222e;font-weight:bold}`;
+td.better{color:#1a7f37} td.worse{color:#cf222e} td .unjudged{display:block;font-size:11px;color:#57606a;white-space:nowrap;cursor:help} tr.pass .verdict{color:#1a7f37;font-weight:bold} tr.fail .verdict{color:#cf222e;font-weight:bold}`;
 
 export function thresholdsBlock(report: RunReport): string {
   if (report.thresholds.length === 0) return '';

@@ -101,9 +101,13 @@ function pairTable(report: CompareReport, pair: PhasePair): string {
         .slice(1)
         .map((v, k) => {
           const iv = m.intervals[k + 1] ?? null;
-          const title = iv === null ? 'no interval: too few stored rows or windows to tell this ratio from noise' : `95 % interval ${iv.low.toFixed(3)} - ${iv.high.toFixed(3)}: ${beyondNoise(iv) ? 'beyond the noise' : 'within the noise'}`;
-          const interval = iv === null ? '' : ` <span class="muted">[${iv.low.toFixed(2)}-${iv.high.toFixed(2)}]</span>`;
-          return `<td class="num ratio ${ratioVerdict(m, iv)}" title="${esc(title)}" data-beyond-noise="${iv !== null && beyondNoise(iv)}"${v === null ? '' : ` data-value="${v}"`}>${v === null ? '-' : `×${v.toFixed(2)}`}${interval}</td>`;
+          const judged = m.judgements[k + 1] ?? null;
+          // one too wide to judge (or none) says so in the cell, as the view does, and why on hover; its interval is not printed
+          const unjudged = judged === 'too short' || judged === 'too variable' ? judged : null;
+          const title = m.why[k + 1] ?? (iv === null ? 'no interval for this figure: never coloured' : `95 % interval ${iv.low.toFixed(3)} - ${iv.high.toFixed(3)}: ${beyondNoise(iv) ? 'beyond the noise' : 'within the noise'}`);
+          const interval = iv === null || unjudged !== null ? '' : ` <span class="muted">[${iv.low.toFixed(2)}-${iv.high.toFixed(2)}]</span>`;
+          const word = unjudged === null ? '' : ` <span class="unjudged">${unjudged}</span>`;
+          return `<td class="num ratio ${ratioVerdict(m, iv)}" title="${esc(title)}" data-beyond-noise="${iv !== null && beyondNoise(iv)}"${judged === null ? '' : ` data-judgement="${judged}"`}${v === null ? '' : ` data-value="${v}"`}>${v === null ? '-' : `×${v.toFixed(2)}`}${interval}${word}</td>`;
         })
         .join('');
       return `<tr data-metric="${esc(m.key)}"><th class="left">${esc(m.label)}</th>${values}${ratios}</tr>`;
@@ -131,7 +135,7 @@ export function compareHtml(report: CompareReport): string {
   const problems = report.runs.map((r, i) => (problemBlock(r) === '' ? '' : `<div><b>${esc(runTag(i, { id: r.runId }))}</b>${problemBlock(r)}</div>`)).join('');
   const body = `<header><h1>${esc(report.title)}</h1><ul>${heads}</ul></header>${problems}
 ${report.differences.length === 0 ? '' : `<div class="problem"><b>The runs did not run the same scenario the same way:</b><ul>${report.differences.map((d) => `<li>${esc(d)}</li>`).join('')}</ul></div>`}
-<h2>Paired phases <span class="muted">(paired by server label, matrix cell and phase name, and a split phase's endpoints by request name, as the compare view pairs them; ratios are each run against A, marked better/worse only where the 95 % bootstrap interval excludes 1)</span></h2>
+<h2>Paired phases <span class="muted">(paired by server label, matrix cell and phase name, and a split phase's endpoints by request name, as the compare view pairs them; ratios are each run against A, marked better/worse only where the 95 % bootstrap interval excludes 1; "too short" or "too variable" where it is too wide to judge, why on hover)</span></h2>
 ${report.pairs.map((p) => pairTable(report, p)).join('\n')}
 ${groupBlock(report)}
 <h2>Charts</h2>${chartsBlock(report.charts)}

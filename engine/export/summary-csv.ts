@@ -54,18 +54,19 @@ const metricColumn = (key: string, unit: string) => `${key.replace(/\./g, '_')}$
 /**
  * The compare view's paired table: one row per paired phase (or endpoint: its column) and metric (the server's label and its
  * matrix cell's full key=value text in columns of their own); a value column per run, and per later run its ratio to the first with the ratio's 95 % bootstrap interval (empty where the
- * engine could not tell it from noise for lack of data).
+ * engine could not tell it from noise for lack of data) and what Compare says of it (contract/compare.ts judgeInterval:
+ * beyond, within, too short, too variable; empty for a figure without an interval).
  */
 export function compareCsv(runs: readonly Pick<RunSummary, 'id'>[], pairs: readonly PhasePair[]): string {
   const first = runs[0]!.id;
   const later = runs.slice(1);
-  const header = ['server', 'cell', 'phase', 'endpoint', 'metric', 'unit', ...runs.map((r) => `run_${r.id}`), ...later.flatMap((r) => [`ratio_${r.id}_to_${first}`, `ratio_${r.id}_ci95_low`, `ratio_${r.id}_ci95_high`])];
+  const header = ['server', 'cell', 'phase', 'endpoint', 'metric', 'unit', ...runs.map((r) => `run_${r.id}`), ...later.flatMap((r) => [`ratio_${r.id}_to_${first}`, `ratio_${r.id}_ci95_low`, `ratio_${r.id}_ci95_high`, `ratio_${r.id}_judgement`])];
   const lines = [header.join(',')];
   for (const p of pairs) {
     for (const m of p.metrics) {
       const unit = unitOf(m.label);
       const value = (v: number | null) => (unit === 'ms' ? ms(v) : unit === 'req/s' ? rounded(v, RATE_DECIMALS) : v);
-      lines.push(csvRow([p.label, p.cell, p.phase, p.endpoint ?? '', metricColumn(m.key, unit), unit, ...m.values.map(value), ...later.flatMap((_, k) => [m.ratios[k + 1], m.intervals[k + 1]?.low, m.intervals[k + 1]?.high])]));
+      lines.push(csvRow([p.label, p.cell, p.phase, p.endpoint ?? '', metricColumn(m.key, unit), unit, ...m.values.map(value), ...later.flatMap((_, k) => [m.ratios[k + 1], m.intervals[k + 1]?.low, m.intervals[k + 1]?.high, m.judgements[k + 1]])]));
     }
   }
   return lines.join(CSV_EOL) + CSV_EOL;
