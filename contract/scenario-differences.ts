@@ -1,6 +1,7 @@
 import { describePhaseLoad, phaseName, type PhaseBase } from './phase.js';
 import type { RunSummary } from './results.js';
 import { templateName } from './template-name.js';
+import { protocolDifferenceLines } from './protocol-differences.js';
 
 // How compared runs' scenarios differ from A's, in words: the one wording the Compare view, its
 // exports and `loadscope compare` show. Two versions of one scenario (same name) are the same
@@ -155,7 +156,7 @@ export function differenceLines(base: Pick<RunSummary, 'scenario' | 'quick'>, ru
  * How the compared runs' scenarios differ from A's: one entry per run that differs (none when all
  * ran the same scenario the same way).
  */
-export function scenarioDifferences(runs: readonly Pick<RunSummary, 'id' | 'scenarioName' | 'scenario' | 'quick'>[]): RunDifference[] {
+export function scenarioDifferences(runs: readonly (Pick<RunSummary, 'id' | 'scenarioName' | 'scenario' | 'quick'> & Partial<Pick<RunSummary, 'targets'>>)[]): RunDifference[] {
   const base = runs[0];
   if (!base) return [];
   const out: RunDifference[] = [];
@@ -163,10 +164,11 @@ export function scenarioDifferences(runs: readonly Pick<RunSummary, 'id' | 'scen
     const who = `${letter(k + 1)}`;
     const tag = `${who} (#${run.id})`;
     if (run.scenarioName !== base.scenarioName) {
-      out.push({ run: k + 1, who: tag, sameScenario: false, lines: [`${tag} ran scenario ${run.scenarioName}, A (#${base.id}) ran ${base.scenarioName}`] });
+      out.push({ run: k + 1, who: tag, sameScenario: false, lines: [`${tag} ran scenario ${run.scenarioName}, A (#${base.id}) ran ${base.scenarioName}`, ...protocolDifferenceLines(base, run, who)] });
       return;
     }
-    const lines = differenceLines(base, run, who);
+    // what the loads spoke (h2 against http/1.1) is a difference even where the scenario text is the same
+    const lines = [...differenceLines(base, run, who), ...protocolDifferenceLines(base, run, who)];
     if (lines.length === 0) return;
     const shown = lines.length > MAX_DIFFERENCE_LINES ? [...lines.slice(0, MAX_DIFFERENCE_LINES - 1), `and ${lines.length - MAX_DIFFERENCE_LINES + 1} more`] : lines;
     out.push({ run: k + 1, who: tag, sameScenario: true, lines: shown });
@@ -175,6 +177,6 @@ export function scenarioDifferences(runs: readonly Pick<RunSummary, 'id' | 'scen
 }
 
 /** The differences as plain lines (--json, the HTML and CSV exports): each run's heading, then its lines. */
-export function scenarioDifferenceText(runs: readonly Pick<RunSummary, 'id' | 'scenarioName' | 'scenario' | 'quick'>[]): string[] {
+export function scenarioDifferenceText(runs: readonly (Pick<RunSummary, 'id' | 'scenarioName' | 'scenario' | 'quick'> & Partial<Pick<RunSummary, 'targets'>>)[]): string[] {
   return scenarioDifferences(runs).flatMap((d) => (d.sameScenario ? d.lines.map((l) => `${d.who}, the same scenario run differently: ${l}`) : d.lines));
 }
