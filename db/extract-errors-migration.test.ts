@@ -1,12 +1,11 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { packRequests } from '../contract/measurement.js';
-import { migrate, schemaVersion } from './migrate.js';
-import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.js';
+import { schemaVersion } from './migrate.js';
+import { SCHEMA_VERSION } from './migrations/index.js';
 import { openStore } from './store.js';
 import { newRun, requestRow, tempDir } from './test-support/factories.js';
+import { databaseAt, insertOldRun } from './test-support/old-database.js';
 
 // Migration 13 (issue 26, journeys): request rows may hold an 'extract' error. The requests table is
 // rebuilt for its CHECK; every stored row comes through it unchanged.
@@ -23,12 +22,9 @@ const COLUMNS = 'id, target_id, phase_idx, client_idx, intended_us, sent_us, fir
 
 describe("migration 13: 'extract' errors", () => {
   it('keeps every row of a version 12 database as it was, and the index on its target', () => {
-    mkdirSync(dirname(tmp.dbPath), { recursive: true });
-    const db = new Database(tmp.dbPath);
-    migrate(db, MIGRATIONS.slice(0, 12));
+    const db = databaseAt(tmp.dbPath, 12);
     expect(schemaVersion(db)).toBe(12);
-    db.prepare(`INSERT INTO runs (id, scenario_name, title, status, quick, created_at, scenario_json, raw_cap) VALUES (1, 's', 't', 'completed', 0, '2025-01-01T00:00:00.000Z', '{}', 10)`).run();
-    db.prepare(`INSERT INTO targets (id, run_id, cell_idx, server_idx, label, architecture, status, raw_rows) VALUES (1, 1, 0, 0, 'single', 'single', 'completed', 3)`).run();
+    insertOldRun(db, 3);
     const insert = db.prepare(`INSERT INTO requests (${COLUMNS}) VALUES (?, 1, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     insert.run(7, 1, 100, 105, 900, 1000, 200, 512, null, 50, 600, 0, 1);
     insert.run(8, 2, 200, null, null, 1200, 0, 0, 'refused', null, null, 1, 0);

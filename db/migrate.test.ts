@@ -7,6 +7,7 @@ import { migrate, schemaVersion } from './migrate.js';
 import { MIGRATIONS, SCHEMA_VERSION, type Migration } from './migrations/index.js';
 import { openStore } from './store.js';
 import { newRun, tempDir } from './test-support/factories.js';
+import { insertOldRun } from './test-support/old-database.js';
 
 let tmp: ReturnType<typeof tempDir>;
 beforeEach(() => {
@@ -72,8 +73,7 @@ describe('migrations', () => {
   it('keep a version 1 database\'s runs and raw rows when moving to version 2', () => {
     const db = raw();
     migrate(db, MIGRATIONS.slice(0, 1));
-    db.prepare(`INSERT INTO runs (id, scenario_name, title, status, quick, created_at, scenario_json, raw_cap) VALUES (1, 's', 't', 'completed', 0, '2025-01-01T00:00:00.000Z', '{}', 10)`).run();
-    db.prepare(`INSERT INTO targets (id, run_id, cell_idx, server_idx, label, architecture, status, raw_rows) VALUES (1, 1, 0, 0, 'single', 'single', 'completed', 2)`).run();
+    insertOldRun(db, 2);
     const insert = db.prepare(`INSERT INTO requests (target_id, phase_idx, client_idx, intended_us, done_us, status, bytes) VALUES (1, 0, 0, ?, ?, 200, 10)`);
     insert.run(0, 1000);
     insert.run(100, 1100);

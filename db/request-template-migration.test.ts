@@ -1,13 +1,12 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { migrate, schemaVersion } from './migrate.js';
-import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.js';
+import { schemaVersion } from './migrate.js';
+import { SCHEMA_VERSION } from './migrations/index.js';
 import { openStore } from './store.js';
 import { packRequests } from '../contract/measurement.js';
 import { phaseEndpoints } from '../contract/results.js';
 import { histograms, newRun, phaseResult, requestRow, stats, tempDir } from './test-support/factories.js';
+import { databaseAt, insertOldRun } from './test-support/old-database.js';
 
 // Migration 10 (issue 26): request rows say which template they came from, a phase keeps its
 // per-endpoint figures, a threshold may name a request. A database from before reads as it did:
@@ -23,12 +22,9 @@ afterEach(() => {
 
 describe('migration 10: request templates', () => {
   it('keeps a version 9 database readable: old requests are template 0, old phases have no endpoints, old thresholds no request', () => {
-    mkdirSync(dirname(tmp.dbPath), { recursive: true });
-    const db = new Database(tmp.dbPath);
-    migrate(db, MIGRATIONS.slice(0, 9));
+    const db = databaseAt(tmp.dbPath, 9);
     expect(schemaVersion(db)).toBe(9);
-    db.prepare(`INSERT INTO runs (id, scenario_name, title, status, quick, created_at, scenario_json, raw_cap) VALUES (1, 's', 't', 'completed', 0, '2025-01-01T00:00:00.000Z', '{}', 10)`).run();
-    db.prepare(`INSERT INTO targets (id, run_id, cell_idx, server_idx, label, architecture, status, raw_rows) VALUES (1, 1, 0, 0, 'single', 'single', 'completed', 2)`).run();
+    insertOldRun(db, 2);
     const s = JSON.stringify(stats(5));
     db.prepare(`INSERT INTO phases (target_id, idx, name, executor, clients, started_ms, duration_ms, count, ok, errors_json, throughput, total_json, wait_json, lag_json, hist_total, hist_wait)
       VALUES (1, 0, 'p', 'burst', 1, 0, 100, 2, 2, '{}', 20, ?, ?, ?, ?, ?)`).run(s, s, s, histograms().total, histograms().wait);

@@ -1,12 +1,8 @@
-import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { calls } from '../contract/api.js';
-import { migrate } from './migrate.js';
-import { MIGRATIONS } from './migrations/index.js';
 import { openStore } from './store.js';
 import { newRun, tempDir } from './test-support/factories.js';
+import { databaseAt, insertOldRun } from './test-support/old-database.js';
 
 // A run's user-given name and note (migration 9): kept across reopen, cleared by null or blank,
 // left alone when not given, found by the list's text filter.
@@ -21,10 +17,8 @@ afterEach(() => {
 
 describe('run name and note', () => {
   it('a version 8 database keeps its runs, which have no name or note until given one', () => {
-    mkdirSync(dirname(tmp.dbPath), { recursive: true });
-    const raw = new Database(tmp.dbPath);
-    migrate(raw, MIGRATIONS.slice(0, 8));
-    raw.prepare(`INSERT INTO runs (id, scenario_name, title, status, quick, created_at, scenario_json, raw_cap) VALUES (1, 's', 't', 'completed', 0, '2025-01-01T00:00:00.000Z', '{}', 10)`).run();
+    const raw = databaseAt(tmp.dbPath, 8);
+    insertOldRun(raw);
     raw.close();
     const store = openStore(tmp.dbPath);
     expect(store.getRun(1)).toMatchObject({ title: 't', name: null, note: null });
