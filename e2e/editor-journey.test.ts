@@ -156,6 +156,13 @@ describe('a journey built in the form, in Chromium', () => {
     // a header name with JSON's own characters in it
     const hostile = 'x-"},{"a":"b';
     await addHeader('phases[0].requests[1]', hostile, 'a"b\\c');
+    // renaming it to another row's name keeps both rows and says why the name is not taken
+    const at = 'phases[0].requests[1].headers';
+    await byTestId(`header-name-${at}-1`).fill('Authorization');
+    expect(await byTestId(`headers-${at}`).getByTestId('header-row').count()).toBe(2);
+    expect(await byTestId(`headers-${at}`).locator('.field-error').innerText()).toBe('another header has this name');
+    await byTestId(`header-name-${at}-1`).fill(hostile);
+    expect(await byTestId(`headers-${at}`).locator('.field-error').count()).toBe(0);
     await waitValid();
     await shots('editor-journey-data', page().locator('[data-path="data"]'));
     await page().getByRole('radio', { name: 'Code' }).click();
