@@ -1,22 +1,17 @@
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { packRequests } from '../contract/measurement.js';
 import { schemaVersion } from './migrate.js';
 import { SCHEMA_VERSION } from './migrations/index.js';
 import { openStore } from './store.js';
-import { newRun, requestRow, tempDir } from './test-support/factories.js';
+import { newRun, requestRow } from './test-support/factories.js';
+import { useTempDir } from './test-support/temp-store.js';
 import { databaseAt, insertOldRun } from './test-support/old-database.js';
 
 // Migration 13 (issue 26, journeys): request rows may hold an 'extract' error. The requests table is
 // rebuilt for its CHECK; every stored row comes through it unchanged.
 
-let tmp: ReturnType<typeof tempDir>;
-beforeEach(() => {
-  tmp = tempDir();
-});
-afterEach(() => {
-  tmp.remove();
-});
+const tmp = useTempDir();
 
 const COLUMNS = 'id, target_id, phase_idx, client_idx, intended_us, sent_us, first_byte_us, done_us, status, bytes, error, server_wait_us, server_proc_us, lvl, template_idx';
 

@@ -1,21 +1,16 @@
 import Database from 'better-sqlite3';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LoadscopeError } from '../contract/errors.js';
 import { migrate, schemaVersion } from './migrate.js';
 import { MIGRATIONS, SCHEMA_VERSION, type Migration } from './migrations/index.js';
 import { openStore } from './store.js';
-import { newRun, tempDir } from './test-support/factories.js';
+import { newRun } from './test-support/factories.js';
+import { useTempDir } from './test-support/temp-store.js';
 import { insertOldRun } from './test-support/old-database.js';
 
-let tmp: ReturnType<typeof tempDir>;
-beforeEach(() => {
-  tmp = tempDir();
-});
-afterEach(() => {
-  tmp.remove();
-});
+const tmp = useTempDir();
 
 function raw(): Database.Database {
   mkdirSync(dirname(tmp.dbPath), { recursive: true });

@@ -1,24 +1,19 @@
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { schemaVersion } from './migrate.js';
 import { SCHEMA_VERSION } from './migrations/index.js';
 import { openStore } from './store.js';
 import { packRequests } from '../contract/measurement.js';
 import { phaseEndpoints } from '../contract/results.js';
-import { histograms, newRun, phaseResult, requestRow, stats, tempDir } from './test-support/factories.js';
+import { histograms, newRun, phaseResult, requestRow, stats } from './test-support/factories.js';
+import { useTempDir } from './test-support/temp-store.js';
 import { databaseAt, insertOldRun } from './test-support/old-database.js';
 
 // Migration 10 (issue 26): request rows say which template they came from, a phase keeps its
 // per-endpoint figures, a threshold may name a request. A database from before reads as it did:
 // every old request under template 0, no endpoints, thresholds on whole phases.
 
-let tmp: ReturnType<typeof tempDir>;
-beforeEach(() => {
-  tmp = tempDir();
-});
-afterEach(() => {
-  tmp.remove();
-});
+const tmp = useTempDir();
 
 describe('migration 10: request templates', () => {
   it('keeps a version 9 database readable: old requests are template 0, old phases have no endpoints, old thresholds no request', () => {

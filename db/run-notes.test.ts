@@ -1,19 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { calls } from '../contract/api.js';
 import { openStore } from './store.js';
-import { newRun, tempDir } from './test-support/factories.js';
+import { newRun } from './test-support/factories.js';
+import { useTempDir } from './test-support/temp-store.js';
 import { databaseAt, insertOldRun } from './test-support/old-database.js';
 
 // A run's user-given name and note (migration 9): kept across reopen, cleared by null or blank,
 // left alone when not given, found by the list's text filter.
 
-let tmp: ReturnType<typeof tempDir>;
-beforeEach(() => {
-  tmp = tempDir();
-});
-afterEach(() => {
-  tmp.remove();
-});
+const tmp = useTempDir();
 
 describe('run name and note', () => {
   it('a version 8 database keeps its runs, which have no name or note until given one', () => {

@@ -1,21 +1,18 @@
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createEngine } from '../engine.js';
 import { rootPath } from '../paths.js';
 import { openStore, type Store } from '../../db/store.js';
-import { histograms, newRun, phaseResult, requestBatch, tempDir } from '../../db/test-support/factories.js';
+import { histograms, newRun, phaseResult, requestBatch } from '../../db/test-support/factories.js';
+import { useTempDir } from '../../db/test-support/temp-store.js';
 
 // A damaged page in a real SQLite file: a few runs are stored, one page of a table is overwritten
 // with garbage from its header on (found with SQLite's dbstat table), and the file is reopened.
 // Which runs the page held is not assumed: plain SQLite, read run by run, says which fail.
 
-let tmp: ReturnType<typeof tempDir>;
-beforeEach(() => {
-  tmp = tempDir();
-});
-afterEach(() => tmp.remove());
+const tmp = useTempDir();
 
 const RUNS = 8;
 
