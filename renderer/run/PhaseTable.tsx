@@ -29,7 +29,11 @@ export function PhaseTable({ targets, engine, cells = [] }: { targets: readonly 
   // short names in the cell, the full path on hover (contract/cells.ts)
   const nameRow = (t: TargetResult) => (
     <tr key={`${t.id}:name`} className="name-row">
-      <td className="left server-name" colSpan={COLUMNS} title={cellTitle(t.label, cells, t.cellIndex)}>{t.name}</td>
+      <td className="left server-name" colSpan={COLUMNS} title={cellTitle(t.label, cells, t.cellIndex)}>
+        {t.name}
+        {/* what the load spoke, where it was not HTTP/1.1 (as `loadscope show` says it) */}
+        {t.protocol != null && t.protocol !== 'http/1.1' && <span className="muted small" data-testid="target-protocol" title={`the load spoke ${t.protocol} to this server`}> · {t.protocol}</span>}
+      </td>
     </tr>
   );
   const reasons = missingReasons(engine, targets.flatMap((t) => t.phases));
