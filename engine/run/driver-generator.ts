@@ -35,6 +35,11 @@ export function driverGenerator(next?: NextPhase, appendUntilMs?: number): LoadG
     const notes = notesOfRun(ctx.data);
     let requests = 0;
     const tls = driverTls(ctx.server, cert);
+    // a run that did not verify its target's certificate says so where its figures are read
+    if (tls?.insecure && url.startsWith('https:')) {
+      notes.push(`${ctx.server.label ?? ctx.server.architecture}: tls.insecure: the server's certificate was not verified`);
+      writes.engineNote(notes.join('; '));
+    }
     const protocol = driverProtocol(ctx.server);
     const result = await runDriver(
       { baseUrl: url, phases: ctx.scenario.phases, allowRemote: ctx.allowRemote, data: ctx.data ?? [], ...(tls !== undefined && { tls }), protocol, ...(ctx.server.streams !== undefined && { streams: ctx.server.streams }), ...(appendUntilMs !== undefined && { appendUntilMs }) },

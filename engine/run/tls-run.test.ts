@@ -68,6 +68,8 @@ describe('runs over TLS', () => {
     const target = await startServer('single', { protocol: 'https' });
     const result = await run({ architecture: 'external', url: target.url, tls: { insecure: true } });
     expect(result.status, result.reason ?? '').toBe('completed');
+    // stated with the run, where its figures are read
+    expect(result.engineNote).toBe("external: tls.insecure: the server's certificate was not verified");
     expect(result.targets[0]!.phases[0]!.ok).toBe(20);
     expect(result.targets[0]!.phases[0]!.processing?.p50).toBeGreaterThan(0);
   });
