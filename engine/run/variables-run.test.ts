@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -40,6 +40,19 @@ const scenarioText = (url: string, order: string, extra: Record<string, unknown>
     ],
   });
 
+/** data/users.csv beside the scenario file */
+function writeUsers(csv: string): void {
+  mkdirSync(join(dir, 'data'));
+  writeFileSync(join(dir, 'data/users.csv'), csv);
+}
+
+/** Starts the scenario on the engine and reads the run back once it has ended. */
+async function runToEnd(scenario: { text: string; origin?: string }) {
+  const { runId } = await temp.engine.handlers['runs:start']({ scenario, quick: false, set: {} });
+  await temp.engine.waitForRun(runId);
+  return temp.engine.handlers['runs:get']({ runId });
+}
+
 function writeScenario(text: string): string {
   const file = join(dir, 'vars.json');
   writeFileSync(file, text);
@@ -49,13 +62,9 @@ function writeScenario(text: string): string {
 describe('a run with variables and a data file', () => {
   it('reads the data file beside the scenario file and sends its rows', async () => {
     target = await startRecorder();
-    const { mkdirSync } = await import('node:fs');
-    mkdirSync(join(dir, 'data'));
-    writeFileSync(join(dir, 'data/users.csv'), 'user,password\nada,"p,1"\nbob,p2\n');
+    writeUsers('user,password\nada,"p,1"\nbob,p2\n');
     const file = writeScenario(scenarioText(target.url, 'sequential'));
-    const { runId } = await temp.engine.handlers['runs:start']({ scenario: { text: scenarioText(target.url, 'sequential'), origin: file }, quick: false, set: {} });
-    await temp.engine.waitForRun(runId);
-    const run = await temp.engine.handlers['runs:get']({ runId });
+    const run = await runToEnd({ text: scenarioText(target.url, 'sequential'), origin: file });
     expect(run.status, run.reason ?? '').toBe('completed');
     expect(run.targets[0]!.phases[0]!.ok).toBe(10);
     // the external server's readiness probes are GETs: only the phase's POSTs count here
@@ -70,13 +79,9 @@ describe('a run with variables and a data file', () => {
 
   it('unique rows run out: the phase ends early and the run says so in its note', async () => {
     target = await startRecorder();
-    const { mkdirSync } = await import('node:fs');
-    mkdirSync(join(dir, 'data'));
-    writeFileSync(join(dir, 'data/users.csv'), 'user,password\nada,1\nbob,2\ncy,3\n');
+    writeUsers('user,password\nada,1\nbob,2\ncy,3\n');
     const text = scenarioText(target.url, 'unique');
-    const { runId } = await temp.engine.handlers['runs:start']({ scenario: { text, origin: writeScenario(text) }, quick: false, set: {} });
-    await temp.engine.waitForRun(runId);
-    const run = await temp.engine.handlers['runs:get']({ runId });
+    const run = await runToEnd({ text, origin: writeScenario(text) });
     expect(run.status, run.reason ?? '').toBe('completed');
     expect(run.targets[0]!.phases[0]!.count).toBe(3);
     expect(target.requests.filter((r) => r.method === 'POST').map((r) => r.url).sort()).toEqual(['/login/ada', '/login/bob', '/login/cy']);
@@ -85,13 +90,9 @@ describe('a run with variables and a data file', () => {
 
   it("each server run's rows start over, and the run's note keeps what every server run said", async () => {
     target = await startRecorder();
-    const { mkdirSync } = await import('node:fs');
-    mkdirSync(join(dir, 'data'));
-    writeFileSync(join(dir, 'data/users.csv'), 'user,password\nada,1\nbob,2\n');
+    writeUsers('user,password\nada,1\nbob,2\n');
     const text = JSON.stringify({ ...JSON.parse(scenarioText(target.url, 'unique')), servers: [{ label: 'first', architecture: 'external', url: target.url }, { label: 'second', architecture: 'external', url: target.url }] });
-    const { runId } = await temp.engine.handlers['runs:start']({ scenario: { text, origin: writeScenario(text) }, quick: false, set: {} });
-    await temp.engine.waitForRun(runId);
-    const run = await temp.engine.handlers['runs:get']({ runId });
+    const run = await runToEnd({ text, origin: writeScenario(text) });
     expect(run.status, run.reason ?? '').toBe('completed');
     expect(run.targets.map((t) => t.phases[0]!.count)).toEqual([2, 2]);
     expect(target.requests.filter((r) => r.method === 'POST').map((r) => r.url).sort()).toEqual(['/login/ada', '/login/ada', '/login/bob', '/login/bob']);
@@ -102,9 +103,7 @@ describe('a run with variables and a data file', () => {
 
   it('a missing column or file stops the run before it starts, naming the field', async () => {
     target = await startRecorder();
-    const { mkdirSync } = await import('node:fs');
-    mkdirSync(join(dir, 'data'));
-    writeFileSync(join(dir, 'data/users.csv'), 'user\nada\n');
+    writeUsers('user\nada\n');
     const text = scenarioText(target.url, 'random');
     await expect(temp.engine.handlers['runs:start']({ scenario: { text, origin: writeScenario(text) }, quick: false, set: {} })).rejects.toThrow(
       "phases[0].requests[0].body: no column 'password' in data 'users'; columns: user",
@@ -119,9 +118,7 @@ describe('a run with variables and a data file', () => {
 describe('k6 refuses what it cannot carry, naming the field', () => {
   it('export-k6 and --engine k6: placeholders and data files', async () => {
     const url = 'http://127.0.0.1:9';
-    const { mkdirSync } = await import('node:fs');
-    mkdirSync(join(dir, 'data'));
-    writeFileSync(join(dir, 'data/users.csv'), 'user,password\nada,1\n');
+    writeUsers('user,password\nada,1\n');
     const file = writeScenario(scenarioText(url, 'sequential'));
     expect(() => exportK6(file)).toThrow("k6 cannot run this scenario: data: k6 does not carry data files yet; run it on Loadscope's own driver");
     const plain = JSON.parse(scenarioText(url, 'sequential')) as { data?: unknown; phases: { data?: string; requests: { headers: Record<string, string> }[] }[] };
