@@ -36,13 +36,13 @@ function summary(): CiSummary {
         rule,
         verdict: 'fail',
         why: '1 of 1 failed',
-        checks: [{ server: HOSTILE.server, phase: HOSTILE.phase, endpoint: HOSTILE.endpoint, baseline: 10, now: 20, change: 1, interval: { low: 0.8, high: 1.2 }, noise: 'within runs', verdict: 'fail', why: `changed ${CONTROL}` }],
+        checks: [{ server: HOSTILE.server, phase: HOSTILE.phase, endpoint: HOSTILE.endpoint, baseline: 10, now: 20, change: 1, interval: { low: 0.8, high: 1.2 }, noise: 'within runs', judgement: 'beyond', verdict: 'fail', why: `changed ${CONTROL}` }],
       },
       {
         rule: pass,
         verdict: 'pass',
         why: '1 passed',
-        checks: [{ server: HOSTILE.server, phase: HOSTILE.phase, endpoint: null, baseline: 100, now: 99, change: -0.01, interval: { low: -0.05, high: 0.03 }, noise: 'within runs', verdict: 'pass', why: 'within' }],
+        checks: [{ server: HOSTILE.server, phase: HOSTILE.phase, endpoint: null, baseline: 100, now: 99, change: -0.01, interval: { low: -0.05, high: 0.03 }, noise: 'within runs', judgement: 'within', verdict: 'pass', why: 'within' }],
       },
     ],
   };
@@ -81,6 +81,8 @@ describe('--markdown: user strings stay text', () => {
     expect(ruleRows[1]![0]!.text).toBe(summary().regression!.rules[0]!.rule.text);
     expect(thresholdRows[1]![0]).toEqual({ text: HOSTILE.check, types: ['text'] });
     expect(thresholdRows[1]![1]!.types).toEqual(['text']);
+    // a threshold checked on one endpoint names it after its phase, as text
+    expect(thresholdRows[1]![1]!.text).toBe(`${HOSTILE.server}${CONTROL} / ${HOSTILE.phase} / ${HOSTILE.endpoint}`);
     for (const row of rows) for (const cell of row) expect(cell.types.filter((t) => t !== 'text' && t !== 'strong_open' && t !== 'strong_close')).toEqual([]);
     // the heading: the scenario name as text, '@' kept from mentioning (a zero-width space after it)
     const heading = new MarkdownIt('commonmark').parse(md, {}).find((t) => t.type === 'inline')!;
@@ -96,6 +98,46 @@ describe('--markdown: the verdict line', () => {
     expect(none).toBe('### ✅ Loadscope: plain (quick)\n\nRun #4: no thresholds or regression rules to judge.\n');
     const failed = ciMarkdown({ scenarioName: 'plain', runs: [{ id: 5, status: 'failed', quick: false }], thresholds: [], regression: null });
     expect(failed).toMatch(/^### ❌ Loadscope: plain\n\nRun #5 \(failed\): no thresholds or regression rules to judge; 1 did not complete\.\n$/);
+  });
+});
+
+/** A rule whose one check's interval was too wide to judge (engine/compare/regression.ts): not judged, the rule passes with a warning. */
+function tooVariable(): CiSummary {
+  const rule = parseRegressionRule('total.p50 > +50%');
+  const why = "too variable to judge: its 95 % interval spans x625 (over x10), so it cannot tell a change from none. Why so wide: drift; changed +0.0 %, not judged: passes with a warning";
+  const regression: RegressionResult = {
+    baselineRunIds: [1],
+    nowRunIds: [2],
+    failed: false,
+    rules: [{ rule, verdict: 'pass', why: 'passed with a warning: 1 of 1 too variable to judge, none judged', checks: [{ server: 'single', phase: 'ramp', endpoint: null, baseline: 10, now: 10, change: 0, interval: { low: -0.96, high: 24 }, noise: 'within runs', judgement: 'too variable', verdict: 'unjudged', why }] }],
+  };
+  return { scenarioName: 'ramp', runs: [{ id: 2, status: 'completed', quick: false }], thresholds: [], regression };
+}
+
+describe('a rule too variable to judge', () => {
+  it('--markdown says "too variable to judge" in its interval and verdict cells, never the absurd interval; the summary passes', () => {
+    const md = ciMarkdown(tooVariable());
+    const row = tableCells(md).filter((r) => r.length === 7)[1]!;
+    expect(row[5]!.text).toBe('too variable to judge');
+    expect(row[6]!.text).toBe('⚠️ too variable to judge: passes');
+    expect(md).not.toContain('2400');
+    expect(md).toMatch(/^### ✅/);
+  });
+
+  it('--junit: the rule passes, its warning in the suite\'s system-out, still valid against the schema', async () => {
+    const xml = ciJunit(tooVariable(), new Date('2026-01-02T03:04:05.678Z'));
+    expect(await junitSchemaErrors(xml)).toEqual([]);
+    const doc = new DOMParser().parseFromString(xml, 'text/xml');
+    expect(doc.getElementsByTagName('failure').length).toBe(0);
+    const out = doc.getElementsByTagName('system-out')[0]!.textContent ?? '';
+    expect(out).toContain('warning: total.p50 > +50%: passed with a warning: 1 of 1 too variable to judge');
+    expect(out).toContain('single / ramp: too variable to judge');
+  });
+
+  it('the terminal names it too', () => {
+    const out = formatRegression(tooVariable().regression!);
+    expect(out).toContain('1 passed with a warning (too wide to judge)');
+    expect(out).toContain('too variable to judge: pass, with a warning');
   });
 });
 

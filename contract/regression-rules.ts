@@ -1,3 +1,4 @@
+import type { IntervalJudgement } from './compare.js';
 import { LoadscopeError } from './errors.js';
 
 // Regression rules (`--fail-on`): how far a figure may move against a baseline before CI fails.
@@ -157,8 +158,14 @@ export interface RuleCheck {
   now: number | null;
   /** now against the baseline, in the rule's terms: a fraction (relative) or the metric's unit (absolute) */
   change: number | null;
-  /** the change's 95 % interval, in the same terms; null when the noise could not be judged */
+  /** the change's 95 % interval, in the same terms; null when there is none (too few windows, or not measured) */
   interval: { low: number; high: number } | null;
+  /**
+   * what Compare's one rule (contract/compare.ts judgeInterval) says of that interval as a ratio:
+   * 'too short' / 'too variable' when it is too wide to judge (the check is then 'unjudged' and its
+   * rule passes with a warning); null where Compare has no such rule (the error rate) or no interval
+   */
+  judgement: IntervalJudgement | null;
   /** which noise the interval measures: inside each run (one run a side) or across a group's runs */
   noise: 'within runs' | 'between runs' | null;
   verdict: CheckVerdict;

@@ -2,7 +2,7 @@ import { DOMImplementation, XMLSerializer } from '@xmldom/xmldom';
 import { hostname } from 'node:os';
 import type { ThresholdResult } from '../../contract/thresholds.js';
 import type { CiSummary } from './ci-markdown.js';
-import { checkPlace, intervalText, ruleChangeText, ruleValueText, sidesText } from './regression.js';
+import { checkIntervalText, checkPlace, ruleChangeText, ruleValueText, sidesText, tooWideText } from './regression.js';
 
 // `--junit FILE`: each threshold and each regression rule one test case, in the Apache Ant JUnit
 // layout CI systems read (testsuites > testsuite with properties, testcases, system-out and
@@ -22,6 +22,8 @@ interface Case {
   classname: string;
   /** null: passed; else the failure's message (one line) and its detail */
   failure: { message: string; detail: string } | null;
+  /** a passing case's warning (a check too wide to judge): the suite's system-out carries it, JUnit having no warning of its own */
+  warning?: string;
 }
 
 function thresholdCase(t: ThresholdResult): Case {
@@ -46,11 +48,13 @@ export function ciJunit(s: CiSummary, now: Date = new Date()): string {
   const cases = {
     thresholds: s.thresholds.map(thresholdCase),
     'regression rules': (s.regression?.rules ?? []).map((r): Case => {
-      const lines = r.checks.map((c) => `${checkPlace(c)}: baseline ${ruleValueText(r.rule, c.baseline)}, now ${ruleValueText(r.rule, c.now)}, change ${ruleChangeText(r.rule, c.change)} (95 % interval ${intervalText(r.rule, c.interval)}): ${c.verdict}; ${c.why}`);
+      const lines = r.checks.map((c) => `${checkPlace(c)}: baseline ${ruleValueText(r.rule, c.baseline)}, now ${ruleValueText(r.rule, c.now)}, change ${ruleChangeText(r.rule, c.change)} (95 % interval ${checkIntervalText(r.rule, c)}): ${tooWideText(c) ?? c.verdict}; ${c.why}`);
+      const wide = r.checks.filter((c) => tooWideText(c) !== null);
       return {
         name: r.rule.text,
         classname: 'loadscope.regression',
         failure: r.verdict === 'pass' ? null : { message: `${r.rule.text}: ${r.why}`, detail: [s.regression ? sidesText(s.regression) : '', ...lines].join('\n') },
+        ...(r.verdict === 'pass' && wide.length > 0 && { warning: `warning: ${r.rule.text}: ${r.why}\n${wide.map((c) => `  ${checkPlace(c)}: ${c.why}`).join('\n')}` }),
       };
     }),
   };
@@ -71,7 +75,7 @@ export function ciJunit(s: CiSummary, now: Date = new Date()): string {
       if (c.failure) tc.appendChild(el('failure', { message: c.failure.message, type: c.classname === 'loadscope.thresholds' ? 'threshold' : 'regression' }, c.failure.detail));
       ts.appendChild(tc);
     }
-    ts.appendChild(el('system-out', {}, ''));
+    ts.appendChild(el('system-out', {}, list.flatMap((c) => (c.warning === undefined ? [] : [c.warning])).join('\n')));
     ts.appendChild(el('system-err', {}, ''));
     root.appendChild(ts);
   }

@@ -1,7 +1,7 @@
 import type { RegressionResult } from '../../contract/regression-rules.js';
 import type { RunSummary } from '../../contract/results.js';
 import type { ThresholdResult } from '../../contract/thresholds.js';
-import { checkPlace, intervalText, ruleChangeText, ruleValueText, sidesText } from './regression.js';
+import { checkIntervalText, checkPlace, ruleChangeText, ruleValueText, sidesText, tooWideText } from './regression.js';
 
 // `--markdown FILE`: a summary fit for a pull-request comment or a GitHub job summary. Every string
 // a user wrote (scenario, server, phase and endpoint names, rules, checks) is data: see mdText.
@@ -51,10 +51,11 @@ export function ciMarkdown(s: CiSummary): string {
     for (const r of s.regression.rules) {
       if (r.checks.length === 0) out.push(row([mdText(r.rule.text), '-', '-', '-', '-', '-', `${VERDICT.fail}: ${mdText(r.why)}`]));
       for (const c of r.checks) {
-        out.push(row([mdText(r.rule.text), mdText(checkPlace(c)), ruleValueText(r.rule, c.baseline), ruleValueText(r.rule, c.now), ruleChangeText(r.rule, c.change), intervalText(r.rule, c.interval), VERDICT[c.verdict]]));
+        const wide = tooWideText(c);
+        out.push(row([mdText(r.rule.text), mdText(checkPlace(c)), ruleValueText(r.rule, c.baseline), ruleValueText(r.rule, c.now), ruleChangeText(r.rule, c.change), checkIntervalText(r.rule, c), wide === null ? VERDICT[c.verdict] : `⚠️ ${wide}: passes`]));
       }
     }
-    out.push('', '<sub>A rule fails only when the change is beyond its margin and beyond the noise: its 95 % interval lies wholly past the margin.</sub>');
+    out.push('', '<sub>A rule fails only when the change is beyond its margin and beyond the noise: its 95 % interval lies wholly past the margin. One too wide to judge (too short / too variable, as Compare says) passes with a warning.</sub>');
   }
   if (s.thresholds.length > 0) {
     out.push('', row(['threshold', 'server / phase', 'measured', 'verdict']), row(['---', '---', '---:', '---']));

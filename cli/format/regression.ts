@@ -29,6 +29,16 @@ export function intervalText(rule: Pick<RegressionRule, 'metric' | 'relative'>, 
   return interval === null ? '-' : `${ruleChangeText(rule, interval.low)} .. ${ruleChangeText(rule, interval.high)}`;
 }
 
+/** The words for a check whose interval is too wide to judge (Compare's rule): "too variable to judge"; null for any other. */
+export function tooWideText(c: Pick<RuleCheck, 'judgement' | 'verdict'>): string | null {
+  return c.verdict === 'unjudged' && (c.judgement === 'too short' || c.judgement === 'too variable') ? `${c.judgement} to judge` : null;
+}
+
+/** A check's interval as the tables show it: the words where it is too wide to judge, never an absurd range. */
+export function checkIntervalText(rule: Pick<RegressionRule, 'metric' | 'relative'>, c: Pick<RuleCheck, 'interval' | 'judgement' | 'verdict'>): string {
+  return tooWideText(c) ?? intervalText(rule, c.interval);
+}
+
 /** Where a check was made: "single / steady", with its endpoint when scoped to one. */
 export function checkPlace(c: Pick<RuleCheck, 'server' | 'phase' | 'endpoint'>): string {
   return `${c.server} / ${c.phase}${c.endpoint === null ? '' : ` / ${c.endpoint}`}`;
@@ -48,11 +58,13 @@ export function formatRegression(result: RegressionResult): string {
   for (const r of result.rules) {
     if (r.checks.length === 0) rows.push([r.rule.text, '-', '-', '-', '-', '-', `FAIL: ${r.why}`]);
     for (const c of r.checks) {
-      rows.push([r.rule.text, checkPlace(c), ruleValueText(r.rule, c.baseline), ruleValueText(r.rule, c.now), ruleChangeText(r.rule, c.change), intervalText(r.rule, c.interval), VERDICT_WORD[c.verdict]]);
+      const wide = tooWideText(c);
+      rows.push([r.rule.text, checkPlace(c), ruleValueText(r.rule, c.baseline), ruleValueText(r.rule, c.now), ruleChangeText(r.rule, c.change), checkIntervalText(r.rule, c), wide === null ? VERDICT_WORD[c.verdict] : `${wide}: pass, with a warning`]);
     }
   }
   const failed = result.rules.filter((r) => r.verdict === 'fail');
-  const head = `Regression rules (${sidesText(result)}): ${failed.length === 0 ? 'all passed' : `${failed.length} of ${result.rules.length} failed`}`;
+  const warned = result.rules.filter((r) => r.verdict === 'pass' && r.checks.some((c) => tooWideText(c) !== null)).length;
+  const head = `Regression rules (${sidesText(result)}): ${failed.length === 0 ? 'all passed' : `${failed.length} of ${result.rules.length} failed`}${warned > 0 ? `; ${warned} passed with a warning (too wide to judge)` : ''}`;
   // user strings (rules, server, phase and endpoint names) reach the terminal as text (cli/format/terminal-safe.ts)
   const notes = result.rules.flatMap((r) => r.checks.filter((c) => c.verdict !== 'pass').map((c) => `  ${terminalSafeInline(`${r.rule.text} at ${checkPlace(c)}: ${c.why}`)}`));
   const noneJudged = result.rules.filter((r) => r.verdict === 'fail' && !r.checks.some((c) => c.verdict === 'fail')).map((r) => `  ${terminalSafeInline(`${r.rule.text}: ${r.why}`)}`);

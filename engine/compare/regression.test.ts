@@ -138,6 +138,64 @@ describe('regression rules against a baseline', () => {
   });
 });
 
+describe('an interval too wide to judge (Compare\'s one rule, contract/compare.ts judgeInterval)', () => {
+  let a: Stored;
+  beforeAll(async () => {
+    // 4 s: 16 blocks of 250 ms a side, enough not to be "too short"
+    const scenario = createScenario({
+      name: 'regression-variable',
+      servers: [{ architecture: 'single' }],
+      phases: [{ executor: 'closed', name: 'steady', users: 4, durationMs: 4000, requests: [{ path: '/sleep?ms=20' }] }],
+    });
+    const { runId } = await temp.engine.handlers['runs:start']({ scenario: { text: JSON.stringify(scenario) }, quick: false, set: {} });
+    await temp.engine.waitForRun(runId);
+    const { store } = temp.engine;
+    a = { run: store.getRun(runId), windows: store.getWindows(runId).windows, rows: (targetId) => store.getCompareRows(targetId) };
+    expect(a.run.status).toBe('completed');
+  }, 120_000);
+
+  /** The same requests, those of the phase's first half five times faster and of its second five times slower: a run that drifted 25-fold within itself. */
+  function drifting(s: Stored): Stored {
+    const rows = (targetId: number) => {
+      const all = s.rows(targetId);
+      const times = all.map((p) => p.intendedMs).sort((x, y) => x - y);
+      const middle = times[Math.floor(times.length / 2)]!;
+      return all.map((p) => ({ ...p, totalMs: p.totalMs * (p.intendedMs < middle ? 0.2 : 5) }));
+    };
+    return { run: { ...s.run, id: s.run.id + 3000 }, windows: s.windows, rows };
+  }
+
+  it('says "too variable to judge" with Compare\'s why, is not judged, and its rule passes with a warning', () => {
+    const r = judge(['total.p50 > +50%', 'total.mean > +5'], a, drifting(a));
+    expect(r.failed).toBe(false);
+    for (const rule of r.rules) {
+      const c = rule.checks[0]!;
+      expect(c, c.why).toMatchObject({ verdict: 'unjudged', judgement: 'too variable', noise: 'within runs' });
+      expect(c.why).toMatch(/^too variable to judge: .*spans x.*Why so wide: .*drift/);
+      expect(c.why).not.toMatch(/within the noise/);
+      // the interval is kept for --json, in the rule's terms
+      expect(c.interval).not.toBeNull();
+      expect(rule.verdict).toBe('pass');
+      expect(rule.why).toMatch(/^passed with a warning: 1 of 1 too variable to judge/);
+    }
+  });
+
+  it('a run against its own measurements is judged as before: within, passing without a warning', () => {
+    const r = judge(['total.p50 > +50%'], a, a);
+    expect(r.rules[0]!.checks[0]).toMatchObject({ verdict: 'pass', judgement: 'within' });
+    expect(r.rules[0]!.why).toBe('1 passed');
+  });
+
+  it('between runs: a group whose runs spread past x10 is too variable, not within the noise', () => {
+    const spread = (k: number, f: number): RunSummary => ({ ...a.run, id: a.run.id + 4000 + k, targets: a.run.targets.map((t) => ({ ...t, phases: t.phases.map((p) => ({ ...p, total: { ...p.total, p50: p.total.p50 * f } })) })) });
+    const r = judgeRegression(parseRegressionRules(['total.p50 > +50%']), { baseline: [spread(0, 0.05), spread(1, 1), spread(2, 20)], now: [spread(3, 1.2)], samples: { windows: () => [], rows: () => [] } });
+    const c = r.rules[0]!.checks[0]!;
+    expect(c).toMatchObject({ noise: 'between runs', verdict: 'unjudged', judgement: 'too variable' });
+    expect(c.why).toMatch(/^too variable to judge: across the runs/);
+    expect(r.rules[0]!.verdict).toBe('pass');
+  });
+});
+
 describe('between-run intervals', () => {
   it("two groups: Welch's t with Welch-Satterthwaite degrees of freedom", () => {
     // variances 1 and 1 over 3 runs each: se = sqrt(2/3), df = 4

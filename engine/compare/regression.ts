@@ -1,4 +1,4 @@
-import { COMPARE_METRICS, intervalKey, pairPhases, type PhasePair, type RatioInterval } from '../../contract/compare.js';
+import { COMPARE_METRICS, intervalKey, intervalWords, judgeInterval, pairPhases, TOO_WIDE_SPAN, type IntervalJudgement, type PhasePair, type RatioInterval } from '../../contract/compare.js';
 import { t95 } from '../../contract/group-stats.js';
 import { intervalFails, type RegressionResult, type RegressionRule, type RuleCheck, type RuleResult } from '../../contract/regression-rules.js';
 import type { LiveWindow, PhaseResult, RunEngine, RunSummary } from '../../contract/results.js';
@@ -12,7 +12,10 @@ import { compareIntervals, MIN_BLOCKS, type CompareSamples } from './compare-int
 //    (contract/group-stats.ts t95): Welch's for two groups; against a single run, the group's own
 //    spread stands for both sides (one run alone says nothing about how runs vary).
 // A check fails only when its interval lies wholly past the margin and past no change
-// (contract/regression-rules.ts intervalFails).
+// (contract/regression-rules.ts intervalFails). An interval too wide to judge, by Compare's one rule
+// (contract/compare.ts judgeInterval: as a ratio it holds 1 and spans over x10), is not judged and
+// says "too short / too variable to judge", never "within the noise"; its rule passes with a warning
+// (docs/ci.md: a gate that cannot tell a change from none does not fail CI on every ramp).
 
 export interface RegressionInput {
   /** the baseline: one run, or every run of its repeated group */
@@ -100,6 +103,9 @@ function errorRateInterval(base: readonly LiveWindow[], now: readonly LiveWindow
 
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} %`;
 
+/** too wide to judge: the check is not judged, and its rule passes with a warning */
+const tooWide = (j: IntervalJudgement | null): j is 'too short' | 'too variable' => j === 'too short' || j === 'too variable';
+
 /** Judges one rule on one paired phase. */
 function check(rule: RegressionRule, pair: PhasePair, input: RegressionInput, ratios: Map<string, RatioInterval>): RuleCheck {
   const nA = input.baseline.length;
@@ -112,7 +118,7 @@ function check(rule: RegressionRule, pair: PhasePair, input: RegressionInput, ra
   const base = valuesOf(0, nA);
   const now = valuesOf(nA, runs.length);
   const head = { server: pair.server, phase: pair.phase, endpoint: pair.endpoint ?? null };
-  const none = (why: string, b: number | null = null, n: number | null = null): RuleCheck => ({ ...head, baseline: b, now: n, change: null, interval: null, noise: null, verdict: 'unjudged', why });
+  const none = (why: string, b: number | null = null, n: number | null = null): RuleCheck => ({ ...head, baseline: b, now: n, change: null, interval: null, noise: null, judgement: null, verdict: 'unjudged', why });
   if (base.length === 0) return none(pair.runs.slice(0, nA).some((p) => p) ? `the baseline did not measure ${rule.metric}` : 'not in the baseline');
   const a = mean(base);
   if (now.length === 0) return none(pair.runs.slice(nA).some((p) => p) ? `this run did not measure ${rule.metric}` : 'not in this run', a);
@@ -122,9 +128,12 @@ function check(rule: RegressionRule, pair: PhasePair, input: RegressionInput, ra
 
   let diff: { low: number; high: number } | null;
   let noise: RuleCheck['noise'];
+  // the interval as Compare's ratio B/A, for its one rule of what is too wide to judge (not the error rate: Compare has no interval for it)
+  let ratio: RatioInterval | { low: number; high: number } | undefined;
   if (input.baseline.length > 1 || input.now.length > 1) {
     diff = betweenRunsInterval(base, now);
     noise = 'between runs';
+    if (diff && rule.metric !== 'errors.rate' && a > 0) ratio = { low: 1 + diff.low / a, high: 1 + diff.high / a };
   } else if (rule.metric === 'errors.rate') {
     const windowsOf = (i: number) => {
       const p = pair.runs[i];
@@ -137,26 +146,39 @@ function check(rule: RegressionRule, pair: PhasePair, input: RegressionInput, ra
     const r = ratios.get(intervalKey(pair.key, rule.metric, 1));
     diff = r ? { low: a * r.low - a, high: a * r.high - a } : null;
     noise = 'within runs';
+    ratio = r;
   }
   if (!diff) {
-    return { ...head, baseline: a, now: b, change, interval: null, noise: null, verdict: 'unjudged', why: `too short or too few runs to judge the noise (fewer than ${MIN_BLOCKS} windows of 250 ms)` };
+    return { ...head, baseline: a, now: b, change, interval: null, noise: null, judgement: null, verdict: 'unjudged', why: `too short or too few runs to judge the noise (fewer than ${MIN_BLOCKS} windows of 250 ms)` };
   }
   const interval = rule.relative ? { low: diff.low / a, high: diff.high / a } : diff;
-  const fails = intervalFails(rule, interval);
+  const judgement = ratio === undefined ? null : judgeInterval(ratio);
   const show = (x: number) => (rule.relative ? pct(x) : `${x >= 0 ? '+' : ''}${Number(x.toPrecision(3))}`);
+  if (tooWide(judgement) && ratio !== undefined) {
+    // Compare's words: the bootstrap's own (span and why so wide), or the span across the runs
+    const words =
+      'resamples' in ratio
+        ? intervalWords(ratio)
+        : `${judgement} to judge: across the runs the 95 % interval of the ratio spans x${ratio.low > 0 ? Number((ratio.high / ratio.low).toPrecision(3)) : '∞'} (over x${TOO_WIDE_SPAN}), so it cannot tell a change from none`;
+    return { ...head, baseline: a, now: b, change, interval, noise, judgement, verdict: 'unjudged', why: `${words}; changed ${show(change)}, not judged: passes with a warning` };
+  }
+  const fails = intervalFails(rule, interval);
   const range = `${show(interval.low)} .. ${show(interval.high)}`;
   const why = fails
     ? `changed ${show(change)} (95 % interval ${range}): beyond the margin ${show(rule.margin)} and the noise`
     : intervalFails(rule, { low: change, high: change })
       ? `changed ${show(change)}, but the 95 % interval ${range} does not lie wholly past ${show(rule.margin)}: within the noise`
       : `changed ${show(change)} (95 % interval ${range}): within the margin ${show(rule.margin)}`;
-  return { ...head, baseline: a, now: b, change, interval, noise, verdict: fails ? 'fail' : 'pass', why };
+  return { ...head, baseline: a, now: b, change, interval, noise, judgement, verdict: fails ? 'fail' : 'pass', why };
 }
 
 /**
  * Every rule judged on every paired phase in its scope. A rule fails when any check fails, or when
- * none could be judged (nothing in scope, or too short): a gate that could not be checked must not
- * let CI through.
+ * none could be judged for want of a measure (nothing in scope, too few windows, not measured): a
+ * gate that could not be checked must not let CI through. A check whose interval is too wide to
+ * judge (too short / too variable) was measured but cannot tell a change from none: its rule passes
+ * with a warning, as a CI gate that cannot judge does in k6's world, rather than failing every run of
+ * a ramp.
  */
 export function judgeRegression(rules: readonly RegressionRule[], input: RegressionInput): RegressionResult {
   const runs = [...input.baseline, ...input.now];
@@ -170,9 +192,14 @@ export function judgeRegression(rules: readonly RegressionRule[], input: Regress
     const checks = pairs.filter((pair) => inScope(rule, pair, runs)).map((pair) => check(rule, pair, input, ratios));
     const failed = checks.filter((c) => c.verdict === 'fail').length;
     const judged = checks.filter((c) => c.verdict !== 'unjudged').length;
+    const wide = checks.filter((c) => c.verdict === 'unjudged' && tooWide(c.judgement));
     if (checks.length === 0) return { rule, verdict: 'fail', why: 'nothing in its scope in both runs: no server, phase or endpoint matched', checks };
     if (failed > 0) return { rule, verdict: 'fail', why: `${failed} of ${checks.length} failed`, checks };
-    if (judged === 0) return { rule, verdict: 'fail', why: `none of ${checks.length} could be judged: ${checks[0]!.why}`, checks };
+    if (judged === 0 && wide.length === 0) return { rule, verdict: 'fail', why: `none of ${checks.length} could be judged: ${checks[0]!.why}`, checks };
+    if (wide.length > 0) {
+      const warning = `passed with a warning: ${wide.length} of ${checks.length} ${wide[0]!.judgement} to judge`;
+      return { rule, verdict: 'pass', why: judged === 0 ? `${warning}, none judged` : `${warning}, ${judged} passed`, checks };
+    }
     return { rule, verdict: 'pass', why: judged === checks.length ? `${judged} passed` : `${judged} passed, ${checks.length - judged} not judged`, checks };
   });
   return {
