@@ -27,7 +27,7 @@ describe('loadscope servers / serve', () => {
     const json = JSON.parse(out.stdout) as { architectures: Array<{ name: string; options: Array<{ name: string; default: unknown }> }> };
     expect(json.architectures.map((a) => a.name)).toEqual([...ARCHITECTURES]);
     const autoscale = json.architectures.find((a) => a.name === 'autoscale')!;
-    expect(autoscale.options.map((o) => o.name)).toEqual(['initial', 'min', 'max', 'idleMs']);
+    expect(autoscale.options.map((o) => o.name)).toEqual(['protocol', 'initial', 'min', 'max', 'idleMs']);
     expect(autoscale.options.find((o) => o.name === 'max')!.default).toBe(4);
   });
 

@@ -73,6 +73,8 @@ function validRequest(name: keyof typeof calls): unknown {
     { text: '{}', quick: false },
     { text: '{}', source: 's' },
     { text: '{}' },
+    { text: '{}', command: 'curl http://127.0.0.1/' },
+    { scenarioName: 'x' },
     { scenario: { name: 'x' }, quick: false, set: {} },
     { id: 1, name: 'x' },
     { id: 1, force: false },
