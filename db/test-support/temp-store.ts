@@ -1,4 +1,4 @@
-import { afterEach, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { openStore, type Store } from '../store.js';
 import { tempDir } from './factories.js';
 
@@ -18,13 +18,17 @@ const current = <T>(value: T | undefined): T => {
   return value;
 };
 
-/** A fresh temporary folder for each test (`dbPath` a not yet created database in a nested folder), removed after it. */
-export function useTempDir(): { readonly dir: string; readonly dbPath: string } {
+/** 'test': fresh for each test (the default); 'file': one for all the tests of the file. */
+export type TempScope = 'test' | 'file';
+const hooks = (per: TempScope) => (per === 'test' ? { before: beforeEach, after: afterEach } : { before: beforeAll, after: afterAll });
+
+/** A temporary folder (`dbPath` a not yet created database in a nested folder), removed after the test or file. */
+export function useTempDir(per: TempScope = 'test'): { readonly dir: string; readonly dbPath: string } {
   let tmp: ReturnType<typeof tempDir> | undefined;
-  beforeEach(() => {
+  hooks(per).before(() => {
     tmp = tempDir();
   });
-  afterEach(() => {
+  hooks(per).after(() => {
     tmp?.remove();
     tmp = undefined;
   });
@@ -38,13 +42,13 @@ export function useTempDir(): { readonly dir: string; readonly dbPath: string } 
   };
 }
 
-export function useTempStore(): TempStore {
-  const tmp = useTempDir();
+export function useTempStore(per: TempScope = 'test'): TempStore {
+  const tmp = useTempDir(per);
   let store: Store | undefined;
-  beforeEach(() => {
+  hooks(per).before(() => {
     store = openStore(tmp.dbPath);
   });
-  afterEach(() => {
+  hooks(per).after(() => {
     store?.close();
     store = undefined;
   });

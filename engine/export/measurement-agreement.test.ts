@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import * as hdr from 'hdr-histogram-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deriveTimes, errorCode, HISTOGRAMS, histogramValues, PERCENTILE_KEYS, type RequestRow } from '../../contract/measurement.js';
 import { ERROR_KINDS } from '../../contract/results.js';
-import { openStore, type Store } from '../../db/store.js';
-import { newRun, tempDir } from '../../db/test-support/factories.js';
+import { newRun } from '../../db/test-support/factories.js';
+import { useTempStore } from '../../db/test-support/temp-store.js';
 import { FastHistogram } from '../driver/fast-histogram.js';
 import { PhaseStats, RowSink } from '../driver/stats.js';
 import { burst } from '../driver/test-support/phases.js';
@@ -56,16 +56,7 @@ const rowArb: fc.Arbitrary<RequestRow> = fc
     };
   });
 
-let db: ReturnType<typeof tempDir>;
-let store: Store;
-beforeAll(() => {
-  db = tempDir();
-  store = openStore(db.dbPath);
-});
-afterAll(() => {
-  store.close();
-  db.remove();
-});
+const temp = useTempStore('file');
 
 /** The driver's aggregation of rows: the records its hot path sees, the raw batch and the phase's histograms. */
 function throughDriver(rows: RequestRow[]) {
@@ -111,12 +102,12 @@ function throughK6(rows: RequestRow[], runId: number) {
   }));
   const acc = new TargetAcc(0, 'k6');
   for (const r of requests) acc.add(r);
-  const targetId = store.createTarget({ runId, cellIndex: 0, serverIndex: 1, label: 'k6', architecture: 'single' });
-  const sink = new TargetSink(storeRowWrites(store, targetId), targetId, acc, new Map([[acc.ordered()[0]!.key, 0]]), T0_US);
+  const targetId = temp.store.createTarget({ runId, cellIndex: 0, serverIndex: 1, label: 'k6', architecture: 'single' });
+  const sink = new TargetSink(storeRowWrites(temp.store, targetId), targetId, acc, new Map([[acc.ordered()[0]!.key, 0]]), T0_US);
   for (const r of requests) sink.add(r);
   sink.finish();
   const stored = acc.ordered()[0]!.result(0, 'burst', 1, T0_US);
-  store.savePhase(targetId, stored.result, stored.histograms);
+  temp.store.savePhase(targetId, stored.result, stored.histograms);
   return { targetId, phase: stored };
 }
 
@@ -125,17 +116,17 @@ const msToUs = (v: string): number | null => (v === '' ? null : Math.round(Numbe
 /** Stores the rows as the driver would and checks every reader against the one derivation. */
 function agreeOn(rows: RequestRow[]): void {
   const { batches, phase } = throughDriver(rows);
-  const runId = store.createRun(newRun());
-  const targetId = store.createTarget({ runId, cellIndex: 0, serverIndex: 0, label: 'single', architecture: 'single' });
-  for (const b of batches) store.insertRequests(targetId, b);
-  store.savePhase(targetId, phase.result, phase.histograms);
-  store.finishRun(runId, 'completed', null);
-  const run = store.getRun(runId);
+  const runId = temp.store.createRun(newRun());
+  const targetId = temp.store.createTarget({ runId, cellIndex: 0, serverIndex: 0, label: 'single', architecture: 'single' });
+  for (const b of batches) temp.store.insertRequests(targetId, b);
+  temp.store.savePhase(targetId, phase.result, phase.histograms);
+  temp.store.finishRun(runId, 'completed', null);
+  const run = temp.store.getRun(runId);
 
-  const [header, ...lines] = [...csvLines(store, run)];
+  const [header, ...lines] = [...csvLines(temp.store, run)];
   const cols = header!.split(',');
   const col = (line: string, name: string) => line.split(',')[cols.indexOf(name)]!;
-  const points = store.getRequests(runId, targetId, 1_000_000).points;
+  const points = temp.store.getRequests(runId, targetId, 1_000_000).points;
   expect(lines).toHaveLength(rows.length);
   expect(points).toHaveLength(rows.length);
 
@@ -172,7 +163,7 @@ function agreeOn(rows: RequestRow[]): void {
   }
 
   // the stored histograms (the driver's) hold exactly the values the CSV rows derive
-  const stored = store.getHistograms(runId)[0]!;
+  const stored = temp.store.getHistograms(runId)[0]!;
   for (const h of HISTOGRAMS) {
     const want = expected[h.key]!;
     const encoded = stored[h.key];
@@ -204,12 +195,12 @@ describe('the measurement module: histograms, CSV and scatter agree', () => {
     fc.assert(
       fc.property(fc.array(rowArb, { minLength: 1, maxLength: 60 }), (rows) => {
         const native = throughDriver(rows);
-        const runId = store.createRun(newRun());
+        const runId = temp.store.createRun(newRun());
         const k6 = throughK6(rows, runId);
-        store.finishRun(runId, 'completed', null);
+        temp.store.finishRun(runId, 'completed', null);
 
         // the same figures (count, mean, deviation, percentiles) and the very same histograms
-        const stored = store.getHistograms(runId)[0]!;
+        const stored = temp.store.getHistograms(runId)[0]!;
         for (const key of ['total', 'wait', 'processing', 'serverWait'] as const) {
           expect(k6.phase.result[key], `${key} figures`).toEqual(native.phase.result[key]);
           expect(stored[key], `${key} histogram`).toBe(native.phase.histograms[key]);
@@ -220,7 +211,7 @@ describe('the measurement module: histograms, CSV and scatter agree', () => {
         expect([k6.phase.result.ttfb, k6.phase.result.transfer]).toEqual([null, null]);
 
         // the rows k6's import stored derive the same times (lag aside: k6 has no intended time)
-        const points = store.getRequests(runId, k6.targetId, 1_000_000).points;
+        const points = temp.store.getRequests(runId, k6.targetId, 1_000_000).points;
         const round = (v: number | null) => (v === null ? null : Math.round(v * 1000));
         expect(points.map((p) => [round(p.totalMs), round(p.waitMs), round(p.processingMs), round(p.serverWaitMs)])).toEqual(
           rows.map((row) => {

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ValidationResult } from '../../contract/api.js';
 import type { Scenario } from '../../contract/scenario.js';
-import { openStore, type Store } from '../../db/store.js';
-import { tempDir } from '../../db/test-support/factories.js';
+import { useTempStore } from '../../db/test-support/temp-store.js';
 import { packageRoot } from '../paths.js';
 import { builtinScenarioNames, readBuiltinScenarioText } from '../scenario/builtin.js';
 import { prepareRun, validateText } from './prepare-run.js';
@@ -11,16 +10,7 @@ import { prepareRun, validateText } from './prepare-run.js';
 // must hold the quick profile's sizes exactly as `runs:start` will run them, and survive the client's
 // parse of the typed contract (a JSON round trip, as over the wire).
 
-let temp: ReturnType<typeof tempDir>;
-let store: Store;
-beforeAll(() => {
-  temp = tempDir();
-  store = openStore(temp.dbPath);
-});
-afterAll(() => {
-  store.close();
-  temp.remove();
-});
+const temp = useTempStore('file');
 
 const overWire = (r: ValidationResult) => ValidationResult.parse(JSON.parse(JSON.stringify(r)));
 
@@ -40,7 +30,7 @@ describe('scenarios:validate answers with the sizes runs:start will run', () => 
     for (const quick of [true, false]) {
       const answer = overWire(validateText(text, quick));
       if (!answer.ok) throw new Error(`${name} does not validate: ${JSON.stringify(answer.issues)}`);
-      const run = prepareRun(store, { name }, { quick, set: {} });
+      const run = prepareRun(temp.store, { name }, { quick, set: {} });
       expect(answer.scenario).toEqual(withoutPackageCwd(run.scenario));
       expect(answer.cells.map((c) => c.label)).toEqual(run.cells.map((c) => c.label));
     }
