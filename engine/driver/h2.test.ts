@@ -1,4 +1,4 @@
-import { createSecureServer, type Http2SecureServer } from 'node:http2';
+import { createSecureServer, createServer as createH2cServer, type Http2SecureServer, type Http2Server } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTransport } from '../../servers/front-transport.js';
@@ -11,10 +11,13 @@ import { closed, rate } from './test-support/phases.js';
 // load; the closed and open models, Server-Timing's split and lag work as over HTTP/1.1.
 
 let h2Only: Http2SecureServer | null = null;
+let h2c: Http2Server | null = null;
 afterEach(async () => {
   await stopAll();
   h2Only?.close();
   h2Only = null;
+  h2c?.close();
+  h2c = null;
 });
 
 const quiet = {};
@@ -76,5 +79,17 @@ describe('HTTP/2 on the driver', () => {
     const result = await runDriver({ baseUrl: server.url, tls: { insecure: false, ca: server.cert! }, phases: [closed(2, { count: 10 }, '/fib?n=12')] }, quiet);
     expect(result.protocol).toBe('http/1.1');
     expect(result.phases[0]!.result.ok).toBe(10);
+  });
+
+  it('h2c with preconnect: no HTTP/1.1 connections are opened ahead, the users share `streams` per connection', async () => {
+    let connections = 0;
+    h2c = createH2cServer((_req, res) => res.end('ok'));
+    h2c.on('connection', () => connections++);
+    await new Promise<void>((resolve) => h2c!.listen(0, '127.0.0.1', resolve));
+    const port = (h2c.address() as AddressInfo).port;
+    const result = await runDriver({ baseUrl: `http://127.0.0.1:${port}`, protocol: 'h2c', streams: 4, phases: [closed(4, { count: 20, preconnect: true })] }, quiet);
+    expect(result.phases[0]!.result.ok).toBe(20);
+    // one for the probe, one shared by the four users
+    expect(connections).toBe(2);
   });
 });

@@ -2,6 +2,7 @@ import type { Phase } from '../../contract/scenario.js';
 import { nowUs, setT0, t0 } from './clock.js';
 import { ABORT_CANCEL, ABORT_DEADLINE, ClientGroup, type GroupOwner } from './group.js';
 import { H1Connection, compileH1 } from './h1.js';
+import { targetProtocol } from './target-protocol.js';
 import { Scheduler } from './scheduler.js';
 import { PhaseInputs } from './phase-inputs.js';
 import { PhaseStats, RowSink } from './stats.js';
@@ -147,7 +148,8 @@ export class Runner {
    */
   private warmFor(p: Phase): H1Connection[][] | null {
     const n = phaseOpenAhead(p, WARM_S);
-    if (n === 0 || compileH1(p, this.plan.baseUrl) === null) return null;
+    // h2 / h2c never use the HTTP/1.1 fast path's connections (target-protocol.ts)
+    if (n === 0 || targetProtocol() !== 'h1' || compileH1(p, this.plan.baseUrl) === null) return null;
     return Array.from({ length: p.clients }, () => Array.from({ length: n }, () => new H1Connection(this.plan.baseUrl, p.timeoutMs)));
   }
 
