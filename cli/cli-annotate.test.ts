@@ -1,23 +1,22 @@
 import { spawnSync } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../db/store.js';
-import { newRun, tempDir } from '../db/test-support/factories.js';
+import { newRun } from '../db/test-support/factories.js';
+import { useTempDir } from '../db/test-support/temp-store.js';
 import { rootPath } from '../engine/paths.js';
 
 // `loadscope annotate RUN --name --note` on a real store file; `list` and `show` print what was
 // given, a hostile name's control codes escaped by the terminal guard.
 
 const BIN = rootPath('bin/loadscope.js');
-let tmp: ReturnType<typeof tempDir>;
+const tmp = useTempDir('file');
 let runId = 0;
 beforeAll(() => {
-  tmp = tempDir();
   const store = openStore(tmp.dbPath);
   runId = store.createRun(newRun());
   store.finishRun(runId, 'completed', null);
   store.close();
 });
-afterAll(() => tmp.remove());
 const cli = (args: string[]) => spawnSync(process.execPath, [BIN, ...args, '--db', tmp.dbPath], { encoding: 'utf8', timeout: 60_000 });
 
 describe('loadscope annotate', () => {

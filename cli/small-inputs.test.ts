@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../db/store.js';
-import { newRun, requestBatch, tempDir } from '../db/test-support/factories.js';
+import { newRun, requestBatch } from '../db/test-support/factories.js';
+import { useTempDir } from '../db/test-support/temp-store.js';
 import { quote } from '../engine/export/csv.js';
 import { rootPath } from '../engine/paths.js';
 
@@ -10,9 +11,8 @@ import { rootPath } from '../engine/paths.js';
 // onto an existing file, and labels that a spreadsheet would run as formulas.
 
 const cli = (...args: string[]) => spawnSync(process.execPath, [rootPath('bin/loadscope.js'), ...args], { encoding: 'utf8', timeout: 60_000 });
-let tmp: ReturnType<typeof tempDir>;
+const tmp = useTempDir();
 beforeEach(() => {
-  tmp = tempDir();
   const store = openStore(tmp.dbPath);
   const runId = store.createRun(newRun());
   store.addCells(runId, [{ index: 0, label: '+cell', params: {} }]);
@@ -21,7 +21,6 @@ beforeEach(() => {
   store.finishRun(runId, 'completed', null);
   store.close();
 });
-afterEach(() => tmp.remove());
 
 describe('strict run ids', () => {
   it('refuses 0x1, 1e0, 0b1, " 1", 1.0 and 01 instead of reading them as run 1', () => {
