@@ -70,6 +70,8 @@ export interface RunSource {
   text: string;
   set: Record<string, string>;
   libraryVersionId: number | null;
+  /** where a file scenario's relative paths start (its file's folder); absent or null: none */
+  folder?: string | null;
 }
 
 export interface NewTarget {
@@ -213,8 +215,8 @@ function prepareStatements(db: Database.Database) {
   return {
     createRun: db.prepare(
       `INSERT INTO runs (scenario_name, title, status, quick, created_at, scenario_json, machine_json, raw_cap, owner_host, owner_pid, owner_store, consent_json,
-         source_text, source_set_json, library_version_id, engine, engine_note)
-       VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         source_text, source_set_json, library_version_id, engine, engine_note, source_folder)
+       VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     addCell: db.prepare('INSERT INTO cells (run_id, idx, label, params_json) VALUES (?, ?, ?, ?)'),
     createTarget: db.prepare(
@@ -246,7 +248,7 @@ function prepareStatements(db: Database.Database) {
       'UPDATE runs SET name = CASE WHEN @setName THEN @name ELSE name END, note = CASE WHEN @setNote THEN @note ELSE note END WHERE id = @id RETURNING name, note',
     ),
     setGroup: db.prepare('UPDATE runs SET group_id = ?, group_index = ? WHERE id = ?'),
-    runSource: db.prepare('SELECT quick, source_text, source_set_json, library_version_id FROM runs WHERE id = ?'),
+    runSource: db.prepare('SELECT quick, source_text, source_set_json, library_version_id, source_folder FROM runs WHERE id = ?'),
     storedRows: db.prepare('SELECT count(*) FROM requests WHERE target_id = ?').pluck(),
   };
 }
@@ -311,6 +313,7 @@ class SqliteStore implements Store {
       run.source?.libraryVersionId ?? null,
       run.engine ?? 'native',
       run.engineNote ?? null,
+      run.source?.folder ?? null,
     ));
     return Number(result.lastInsertRowid);
   }
@@ -525,6 +528,7 @@ class SqliteStore implements Store {
       quick: num(r, 'quick', `run ${runId}`) === 1,
       set: isStringRecord(set) ? set : {},
       libraryVersionId: optNum(r, 'library_version_id', `run ${runId}`),
+      folder: optStr(r, 'source_folder', `run ${runId}`),
     };
   }
 

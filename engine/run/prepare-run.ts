@@ -48,10 +48,13 @@ export function prepareRun(store: Store, from: StartSource, opts: RunOptions): P
     quick ||= stored.quick;
     builtin = stored.origin.kind === 'builtin';
     if (stored.origin.kind === 'builtin') base = dirname(builtinScenarioPath(stored.origin.name));
+    // a file scenario's folder, kept with its run, so its relative data and TLS files are found again
+    else base = store.getRunSource(from.runId)?.folder ?? null;
+    source.folder = base;
   } else {
-    source = { text: from.text, set: opts.set, libraryVersionId: null };
     sourceName = from.origin ?? 'the scenario';
     if (from.origin !== undefined && isAbsolute(from.origin)) base = dirname(from.origin);
+    source = { text: from.text, set: opts.set, libraryVersionId: null, folder: base };
   }
   const prepare = (set: Record<string, string>) => {
     const p = prepareScenarioText(source.text, sourceName, { quick, set });

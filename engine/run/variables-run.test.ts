@@ -47,7 +47,7 @@ function writeUsers(csv: string): void {
 }
 
 /** Starts the scenario on the engine and reads the run back once it has ended. */
-async function runToEnd(scenario: { text: string; origin?: string }) {
+async function runToEnd(scenario: { text: string; origin?: string } | { runId: number }) {
   const { runId } = await temp.engine.handlers['runs:start']({ scenario, quick: false, set: {} });
   await temp.engine.waitForRun(runId);
   return temp.engine.handlers['runs:get']({ runId });
@@ -75,6 +75,17 @@ describe('a run with variables and a data file', () => {
     ]);
     expect(posts.map((r) => r.url).sort()).toEqual([...Array(5).fill('/login/ada'), ...Array(5).fill('/login/bob')]);
     expect(new Set(posts.map((r) => r.headers['x-n']))).toEqual(new Set(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']));
+  });
+
+  it('run again finds the data file beside the scenario file it first ran from (its folder is kept with the run)', async () => {
+    target = await startRecorder();
+    writeUsers('user,password\nada,1\nbob,2\n');
+    const text = scenarioText(target.url, 'sequential');
+    const first = await runToEnd({ text, origin: writeScenario(text) });
+    expect(first.status, first.reason ?? '').toBe('completed');
+    const again = await runToEnd({ runId: first.id });
+    expect(again.status, again.reason ?? '').toBe('completed');
+    expect(again.targets[0]!.phases[0]!.ok).toBe(10);
   });
 
   it('unique rows run out: the phase ends early and the run says so in its note', async () => {
