@@ -98,6 +98,7 @@ describe('reproduce --repeat', () => {
     ]);
     const doc = readFileSync(out, 'utf8');
     expect(doc).toContain(`#### Across 2 runs (${entry!.repeats!.map((r) => r.id).join(', ')})`);
-    expect(doc).toMatch(/\| 002-two-clients \(required\) \| - \| [\d.]+, [\d.]+ \| [\d.]+ \| [\d.]+ – [\d.]+ \| ratio in 1\.6\.\.2\.4 \| (yes|\*\*no\*\*) \|/);
+    // two quick runs on a busy machine can differ enough for the t-interval (t = 12.7 at n = 2) to start below 0
+    expect(doc).toMatch(/\| 002-two-clients \(required\) \| - \| [\d.]+, [\d.]+ \| [\d.]+ \| -?[\d.]+ – [\d.]+ \| ratio in 1\.6\.\.2\.4 \| (yes|\*\*no\*\*) \|/);
   }, 120_000);
 });
