@@ -1,3 +1,4 @@
+import { mdText } from '../../contract/markdown-text.js';
 import type { RegressionResult } from '../../contract/regression-rules.js';
 import type { RunSummary } from '../../contract/results.js';
 import type { ThresholdResult } from '../../contract/thresholds.js';
@@ -5,21 +6,6 @@ import { checkIntervalText, checkPlace, ruleChangeText, ruleValueText, sidesText
 
 // `--markdown FILE`: a summary fit for a pull-request comment or a GitHub job summary. Every string
 // a user wrote (scenario, server, phase and endpoint names, rules, checks) is data: see mdText.
-
-/**
- * Text as a GitHub-flavoured Markdown table cell shows it literally: HTML's specials as entities,
- * Markdown's punctuation backslash-escaped (`|` would end the cell, `*`/`_`/`` ` ``/`[` start markup),
- * line breaks as spaces, and `@` kept from mentioning anyone (a zero-width space after it).
- */
-export function mdText(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/[\\`*_{}[\]()#+!|~]/g, (c) => `\\${c}`)
-    .replace(/[\r\n\u2028\u2029]+/g, ' ')
-    .replace(/@/g, '@\u200b');
-}
 
 const row = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
 const VERDICT = { pass: '✅ pass', fail: '❌ **fail**', unjudged: '➖ not judged' } as const;

@@ -1,3 +1,4 @@
+import { mdText } from '../../contract/markdown-text.js';
 import type { ReportTableResult } from '../../contract/results.js';
 
 // A report table as text: aligned columns for the terminal, or a markdown table for documents.
@@ -27,8 +28,8 @@ export function formatTable(table: ReportTableResult, style: TableStyle = 'text'
   const numeric = table.header.map((_, i) => table.rows.length > 0 && table.rows.every((r) => r[i] === null || r[i] === undefined || typeof r[i] === 'number'));
   const title = table.unit === '' ? table.title : `${table.title} (times in ${table.unit})`;
   if (style === 'markdown') {
-    const esc = (s: string) => s.replace(/\|/g, '\\|');
-    const line = (cells: readonly string[]) => `| ${cells.map(esc).join(' | ')} |`;
+    // a cell's text is data (a server label, an endpoint name): escaped by Markdown's one escaper
+    const line = (cells: readonly string[]) => `| ${cells.map(mdText).join(' | ')} |`;
     const rule = `|${numeric.map((n) => (n ? ' ---: ' : ' --- ')).join('|')}|`;
     return [`**${title}**`, '', line(table.header), rule, ...rows.map(line)].join('\n');
   }

@@ -183,4 +183,9 @@ describe('formatTable', () => {
       ].join('\n'),
     );
   });
+
+  it('markdown: a label is text, never markup (the CI summary\'s one escaper)', () => {
+    const hostile = { ...table, rows: [['10', '<script>x</script> **b** [l](u)\n@team', 1, 2]] };
+    expect(formatTable(hostile, 'markdown').split('\n').at(-1)).toBe('| 10 | &lt;script&gt;x&lt;/script&gt; \\*\\*b\\*\\* \\[l\\]\\(u\\) @\u200bteam | 1 | 2 |');
+  });
 });
