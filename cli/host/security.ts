@@ -73,6 +73,7 @@ export function statusForCode(code: ErrorCode): number {
       return 424;
     case 'LS_ERR_SERVER_START':
     case 'LS_ERR_SERVER_CRASHED':
+    case 'LS_ERR_TLS': // the target's certificate did not verify: the upstream's fault, as a gateway reports it
       return 502;
     case 'LS_ERR_DB':
     case 'LS_ERR_INTERNAL':
