@@ -42,10 +42,9 @@ describe('runs over TLS', () => {
     expect(result.targets[0]!.protocol).toBe('http/1.1');
   });
 
-  it.each([
-    ['h2', 'h2'],
-    ['h2c', 'h2c'],
-  ])('a bundled server over %s: the run speaks it, stores it with the server run, Server-Timing split intact', async (protocol, negotiated) => {
+  for (const protocol of ['h2', 'h2c'] as const)
+  it(`a bundled server over ${protocol}: the run speaks it, stores it with the server run, Server-Timing split intact`, async () => {
+    const negotiated = protocol;
     const result = await run({ architecture: 'single', options: { protocol }, streams: 2 });
     expect(result.status, result.reason ?? '').toBe('completed');
     expect(result.targets[0]!.protocol).toBe(negotiated);
