@@ -28,8 +28,9 @@ const PRECONNECT_MAX_MS = 1000;
 // turn lasts as long as serving all of them (~150 ms for 250 users of random fib on seed 004's red
 // server, measured with `ss -ltn`: 17 connections sat in the accept queue, admitted one per turn
 // over 3 s), so 14 to 175 of 250 users got in 1-4.7 s late depending on the connect order, and the
-// fewer users meanwhile halved the median. With `preconnect` the users connect before t0, while the
-// server is idle and accepts them as fast as they come (wrk does the same).
+// fewer users meanwhile halved the median. With `preconnect` the users' handshakes complete before t0
+// (wrk does the same); the server may still be taking them off its queue when t0 comes (one quiet
+// run in three still admitted users late: see seed-004's caveat in reproduce/shape-checks.ts).
 
 // Raw rows go to the main thread every ROWS_FLUSH_MS, not only at each 250 ms window: the main
 // thread stores a batch as soon as it arrives, and on a core it shares with this thread one window's
