@@ -139,3 +139,22 @@ describe('reproductionDoc of repeated runs', () => {
     expect(doc).toContain('ratio in 1.6..2.4: holds; across 3 runs: mean 1.93, 95 % interval 1.42 – 2.45: the whole interval **does not** satisfy it.');
   });
 });
+
+describe('reproductionDoc of repeated runs that disagree', () => {
+  // seed 004's round-robin check (red p50 / brown p50 >= 1.5) in three runs: 1.84, 0.78, 0.62
+  const runs = [
+    [148, 80.5],
+    [69, 89],
+    [56.5, 90.4],
+  ].map(([red, brown], i) =>
+    storedRun(30 + i, 'seed-004-workers', [
+      target('in-process (red)', 0, [{ name: 'ab -k -c 250 -n 8000', total: red!, durationMs: 5_500 }]),
+      target('per-CPU fib workers, round-robin (brown)', 0, [{ name: 'ab -k -c 250 -n 8000', total: brown!, durationMs: 3_500 }]),
+    ]),
+  );
+  const doc = reproductionDoc({ quick: false, command: 'npx loadscope reproduce --repeat 3', generatedAt: '2025-01-02T04:00:00.000Z', scenarios: [{ name: 'seed-004-workers', run: runs[0]!, repeats: runs }] });
+
+  it("gives the check's measured explanation with the verdict, where the whole interval does not satisfy the shape", () => {
+    expect(doc).toMatch(/across 3 runs: mean [\d.]+, 95 % interval [-\d.]+ – [\d.]+: the whole interval \*\*does not\*\* satisfy it\. Why: .*accept queue.*\./);
+  });
+});

@@ -171,7 +171,9 @@ function acrossRuns(check: ShapeCheck, entry: ReproducedScenario): string {
   if (cases.length === 0) return '';
   const parts = cases.map((c) => `${c.label ? `${c.label}: ` : ''}mean ${num(c.interval.mean)}, 95 % interval ${num(c.interval.low)} – ${num(c.interval.high)}`);
   const whole = cases.every((c) => c.wholeIntervalHolds === true);
-  return `; across ${runs.length} runs: ${parts.join('; ')}: the whole interval ${whole ? 'satisfies it' : '**does not** satisfy it'}`;
+  // where the runs disagree, the check's measured explanation (if it has one) goes with the verdict
+  const why = !whole && check.caveat ? `. Why: ${check.caveat.replace(/\.$/, '')}` : '';
+  return `; across ${runs.length} runs: ${parts.join('; ')}: the whole interval ${whole ? 'satisfies it' : '**does not** satisfy it'}${why}`;
 }
 
 function targetsNote(run: RunSummary): string[] {
