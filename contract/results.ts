@@ -84,6 +84,20 @@ export const EndpointResult = z.object({
 });
 export type EndpointResult = z.infer<typeof EndpointResult>;
 
+/**
+ * The new connections a phase opened to an https target (issue 28), each timed twice: connect (the
+ * name lookup and TCP connect) and handshake (TLS, from the TCP connect to the secure connection),
+ * ms. With keepAlive false every request opens one, so this is the per-request cost of TLS. Made by
+ * engine/driver/connect-timing.ts; absent over plain http, for k6 and in runs stored before.
+ */
+export const ConnectionFigures = z.object({
+  /** connections whose handshake completed (each in both distributions) */
+  opened: z.number(),
+  connect: LatencyStats,
+  handshake: LatencyStats,
+});
+export type ConnectionFigures = z.infer<typeof ConnectionFigures>;
+
 export const PhaseResult = z.object({
   index: z.number(),
   name: z.string(),
@@ -95,6 +109,8 @@ export const PhaseResult = z.object({
   ...phaseFigures,
   /** per endpoint, in template order; absent in runs stored before endpoints were measured (read: phaseEndpoints) */
   endpoints: z.array(EndpointResult).optional(),
+  /** new connections to an https target and their connect / TLS handshake times; absent: none (plain http, k6, older runs) */
+  connections: ConnectionFigures.optional(),
 });
 export type PhaseResult = z.infer<typeof PhaseResult>;
 
