@@ -1,8 +1,9 @@
-// The whole tool as a user meets it (issue 13): `loadscope run` of a closed-loop 50-user scenario
-// that stores every request, as a child process, beside autocannon's CLI and wrk / oha where
-// installed; each generator's whole process (start-up, every thread, every child) pinned to core 0,
-// the hello server on core 1; CPU as the OS accounts it (bench/process-cost.mjs). Requests per
-// CPU-second = completed responses / that CPU time. Install the optional peers with
+// The whole tool as a user meets it (issues 13, 29): `loadscope run` of a closed-loop scenario of
+// `users` connections (10, 50 or 200) that stores every request, as a child process, beside
+// autocannon's CLI and wrk / oha where installed, each with as many connections; each generator's
+// whole process (start-up, every thread, every child) pinned to core 0, the hello server on core 1;
+// CPU as the OS accounts it and each process's peak resident set (bench/process-cost.mjs). Requests
+// per CPU-second = completed responses / that CPU time. Install the optional peers with
 // `apt-get install wrk` and `cargo install oha` (or a release binary on PATH); absent, their rows
 // say so and the rest runs.
 import { spawn, spawnSync } from 'node:child_process';
@@ -11,10 +12,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { join } from 'node:path';
-import { measureProcess, median } from './process-cost.mjs';
+import { canMeasurePeakMemory, measureProcess, median } from './process-cost.mjs';
 
 const require = createRequire(import.meta.url);
+/** the connection counts issue 29's targets name; the requests-that-vary row and peak memory are at USERS */
+export const CONNECTIONS = [10, 50, 200];
 export const USERS = 50;
+/** issue 29: loadscope / peer, requests per CPU-second, at each connection count */
+export const WHOLE_TARGETS = { autocannon: 1.1, wrk: 0.8 };
+/** issue 29: peak memory of a 10 s closed 50-connection run, whole process */
+export const PEAK_MEMORY_TARGET_MB = 120;
 /** the generator row of `loadscope run` whose requests carry two variables and a data-file value */
 export const VARIABLES = 'loadscope-variables';
 const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
@@ -39,12 +46,12 @@ async function startServer() {
 /** The same load, each request carrying two variables and a data-file value (issue 26: at least 90 % of fixed templates' requests per CPU-second). */
 export const VARIABLES_REQUEST = { path: '/?n={{counter}}&r={{randomInt 1 1000}}', headers: { 'x-user': '{{data.user}}' } };
 
-function scenario(url, seconds, variables = false) {
+function scenario(url, seconds, users, variables = false) {
   return {
     name: 'bench-whole-tool',
-    title: `closed loop, ${USERS} users, ${seconds} s, every request stored`,
+    title: `closed loop, ${users} users, ${seconds} s, every request stored`,
     servers: [{ label: 'hello', architecture: 'external', url }],
-    phases: [{ name: 'load', executor: 'closed', users: USERS, durationMs: seconds * 1000, requests: [variables ? VARIABLES_REQUEST : { path: '/' }], ...(variables && { data: 'users' }) }],
+    phases: [{ name: 'load', executor: 'closed', users, durationMs: seconds * 1000, requests: [variables ? VARIABLES_REQUEST : { path: '/' }], ...(variables && { data: 'users' }) }],
     ...(variables && { data: [{ name: 'users', file: 'users.csv', order: 'sequential' }] }),
     // every request kept as a raw row: no sampling
     rawRowCap: 100_000_000,
@@ -52,11 +59,11 @@ function scenario(url, seconds, variables = false) {
 }
 
 /** Each generator: how to run it and how to read the completed requests off its output. */
-function generators(root, tmp, url, seconds) {
+function generators(root, tmp, url, seconds, users, withVariables) {
   const scenarioFile = join(tmp, 'whole-tool.json');
-  writeFileSync(scenarioFile, JSON.stringify(scenario(url, seconds)));
+  writeFileSync(scenarioFile, JSON.stringify(scenario(url, seconds, users)));
   const variablesFile = join(tmp, 'whole-tool-variables.json');
-  writeFileSync(variablesFile, JSON.stringify(scenario(url, seconds, true)));
+  writeFileSync(variablesFile, JSON.stringify(scenario(url, seconds, users, true)));
   writeFileSync(join(tmp, 'users.csv'), `user\n${Array.from({ length: 1000 }, (_, i) => `user-${i + 1}`).join('\n')}\n`);
   const loadscopeRequests = (out) => {
     const run = JSON.parse(out);
@@ -70,16 +77,20 @@ function generators(root, tmp, url, seconds) {
       args: (round) => [join(root, 'bin', 'loadscope.js'), 'run', scenarioFile, '--json', '--db', join(tmp, `runs-${round}.db`)],
       requests: loadscopeRequests,
     },
-    {
-      name: VARIABLES,
-      command: process.execPath,
-      args: (round) => [join(root, 'bin', 'loadscope.js'), 'run', variablesFile, '--json', '--db', join(tmp, `runs-variables-${round}.db`)],
-      requests: loadscopeRequests,
-    },
+    ...(withVariables
+      ? [
+          {
+            name: VARIABLES,
+            command: process.execPath,
+            args: (round) => [join(root, 'bin', 'loadscope.js'), 'run', variablesFile, '--json', '--db', join(tmp, `runs-variables-${round}.db`)],
+            requests: loadscopeRequests,
+          },
+        ]
+      : []),
     {
       name: 'autocannon',
       command: process.execPath,
-      args: () => [require.resolve('autocannon/autocannon.js'), '-c', String(USERS), '-d', String(seconds), '--json', url],
+      args: () => [require.resolve('autocannon/autocannon.js'), '-c', String(users), '-d', String(seconds), '--json', url],
       requests: (out) => JSON.parse(out).requests.total,
     },
   ];
@@ -87,7 +98,7 @@ function generators(root, tmp, url, seconds) {
     list.push({
       name: 'wrk',
       command: 'wrk',
-      args: () => ['-t1', `-c${USERS}`, `-d${seconds}s`, url],
+      args: () => ['-t1', `-c${users}`, `-d${seconds}s`, url],
       requests: (out) => Number(/(\d+) requests in/.exec(out)?.[1] ?? NaN),
     });
   }
@@ -95,7 +106,7 @@ function generators(root, tmp, url, seconds) {
     list.push({
       name: 'oha',
       command: 'oha',
-      args: () => ['-z', `${seconds}s`, '-c', String(USERS), '--no-tui', url],
+      args: () => ['-z', `${seconds}s`, '-c', String(users), '--no-tui', url],
       // the status code distribution: "[200] 123456 responses"
       requests: (out) => [...out.matchAll(/\[\d{3}\]\s+(\d+) responses/g)].reduce((sum, m) => sum + Number(m[1]), 0),
     });
@@ -114,27 +125,31 @@ function storedRows(db) {
   }
 }
 
-/** Rounds of every generator in a rotating order; medians of requests per CPU-second and the same-run ratios. */
-export async function measureWholeTool(root, { seconds, rounds }) {
+/**
+ * Rounds of every generator in a rotating order at `users` connections; medians of requests per
+ * CPU-second and of peak memory, and the same-run ratios. The requests-that-vary generator runs
+ * only when `variables` (issue 26's figure is at 50 connections).
+ */
+export async function measureWholeTool(root, { seconds, rounds, users = USERS, variables: withVariables = users === USERS }) {
   const tmp = mkdtempSync(join(os.tmpdir(), 'loadscope-whole-'));
   const server = await startServer();
   try {
-    const gens = generators(root, tmp, server.url, seconds);
+    const gens = generators(root, tmp, server.url, seconds, users, withVariables);
     const perRound = [];
     for (let round = 0; round < rounds; round++) {
       const order = gens.map((_, i) => gens[(i + round) % gens.length]);
       const figures = {};
       for (const g of order) {
-        const r = await measureProcess(g.command, g.args(round), { cwd: root, pin: hasTaskset ? 0 : undefined, stdout: 'pipe' });
+        const r = await measureProcess(g.command, g.args(round), { cwd: root, pin: hasTaskset ? 0 : undefined, stdout: 'pipe', peakMemory: true });
         if (r.code !== 0) throw new Error(`${g.name} exited with ${r.code}: ${r.stderr.slice(-500)}`);
         const requests = g.requests(r.stdout);
-        figures[g.name] = { requests, cpuS: r.cpuS, wallS: r.wallS, perCpuS: requests / r.cpuS };
+        figures[g.name] = { requests, cpuS: r.cpuS, wallS: r.wallS, perCpuS: requests / r.cpuS, peakMB: r.peakMB };
         if (g.name === 'loadscope') figures.stored = storedRows(join(tmp, `runs-${round}.db`));
         if (g.name === VARIABLES) figures.storedVariables = storedRows(join(tmp, `runs-variables-${round}.db`));
       }
       perRound.push(figures);
       console.log(
-        `whole tool, round ${round + 1}: ${gens.map((g) => `${g.name} ${Math.round(figures[g.name].perCpuS)} req/CPU-s (${figures[g.name].requests} req, ${figures[g.name].cpuS.toFixed(2)} CPU-s)`).join(' | ')}` +
+        `whole tool, ${users} connections, round ${round + 1}: ${gens.map((g) => `${g.name} ${Math.round(figures[g.name].perCpuS)} req/CPU-s (${figures[g.name].requests} req, ${figures[g.name].cpuS.toFixed(2)} CPU-s${figures[g.name].peakMB === null ? '' : `, peak ${Math.round(figures[g.name].peakMB)} MB`})`).join(' | ')}` +
           `; loadscope stored ${figures.stored} request rows`,
       );
     }
@@ -142,11 +157,13 @@ export async function measureWholeTool(root, { seconds, rounds }) {
     const perCpuS = Object.fromEntries(names.map((n) => [n, median(perRound.map((f) => f[n].perCpuS))]));
     const ratiosTo = (peer) => perRound.map((f) => f.loadscope.perCpuS / f[peer].perCpuS);
     const ratios = Object.fromEntries(names.filter((n) => n !== 'loadscope').map((n) => [n, { median: median(ratiosTo(n)), all: ratiosTo(n) }]));
-    const allStored = perRound.every((f) => f.stored === f.loadscope.requests && f.storedVariables === f[VARIABLES].requests);
+    const allStored = perRound.every((f) => f.stored === f.loadscope.requests && (!withVariables || f.storedVariables === f[VARIABLES].requests));
     // variables / fixed templates, same round (the issue's bar: at least 0.9)
-    const variablesRatios = perRound.map((f) => f[VARIABLES].perCpuS / f.loadscope.perCpuS);
-    const variables = { median: median(variablesRatios), all: variablesRatios };
-    return { seconds, rounds, pinned: hasTaskset, names, perCpuS, perRound, ratios, variables, allStored, missing: ['wrk', 'oha'].filter((n) => !names.includes(n)) };
+    const variablesRatios = withVariables ? perRound.map((f) => f[VARIABLES].perCpuS / f.loadscope.perCpuS) : [];
+    const variables = withVariables ? { median: median(variablesRatios), all: variablesRatios } : null;
+    // each whole process's peak resident set (MB), median of the rounds; null without GNU time
+    const peakMB = Object.fromEntries(names.map((n) => [n, canMeasurePeakMemory ? median(perRound.map((f) => f[n].peakMB)) : null]));
+    return { users, seconds, rounds, pinned: hasTaskset, names, perCpuS, perRound, ratios, variables, peakMB, allStored, missing: ['wrk', 'oha'].filter((n) => !names.includes(n)) };
   } finally {
     server.child.kill();
     rmSync(tmp, { recursive: true, force: true });
