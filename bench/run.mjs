@@ -14,6 +14,7 @@ import os from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { measureAgreement } from './agreement.mjs';
+import { measureProtocols, protocolsReport } from './protocols.mjs';
 import { measureStartup, STARTUP_TARGET_MS } from './startup.mjs';
 import { FRAME_TARGET_MS, measureUiLive } from './ui-live.mjs';
 import { measureWholeTool, USERS, VARIABLES } from './whole-tool.mjs';
@@ -88,6 +89,7 @@ const startup = await measureStartup(root, quick ? 5 : 15);
 const loadStartup = os.loadavg()[0];
 const whole = await measureWholeTool(root, quick ? { seconds: 3, rounds: 1 } : { seconds: 10, rounds: 3 });
 const loadWhole = os.loadavg()[0];
+const protocols = await measureProtocols(root, quick ? { seconds: 3, rounds: 1 } : { seconds: 10, rounds: 3 });
 const agreement = await measureAgreement(root, quick ? { seconds: 3, rounds: 1 } : { seconds: 10, rounds: 3 });
 const uiLive = [];
 for (let i = 0; i < (quick ? 1 : 3); i++) {
@@ -150,6 +152,8 @@ function markdown(rows) {
   return [line(rows[0]), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.slice(1).map(line)].join('\n');
 }
 const table = markdown(rows);
+const protocolsOut = protocolsReport(protocols, { n, range });
+const protocolsTable = markdown(protocolsOut.rows);
 
 const floor = startup[0];
 const startupTable = markdown([
@@ -282,6 +286,8 @@ const notes = [
 console.log(`\nStart-up of verbs that send no load (median of ${quick ? 5 : 15} runs each, interleaved):\n${startupTable}\n`);
 console.log(`The whole tool:\n${wholeTable}\n`);
 for (const note of wholeNotes) console.log(note);
+console.log(`\nThe whole tool over HTTPS and HTTP/2 (issue 28):\n${protocolsTable}\n`);
+for (const note of protocolsOut.notes) console.log(note);
 console.log(`\nLatency agreement, open loop:\n${agreementTable}\n`);
 for (const note of agreementNotes) console.log(note);
 console.log(`\nThe live view while a run streams:\n${uiTable}\n`);
@@ -309,6 +315,14 @@ ${wholeTable}
 ${wholeNotes.map((x) => `- ${x}`).join('\n')}
 
 Per-round figures (req/CPU-s): ${whole.names.map((name) => `${name} ${whole.perRound.map((f) => n(f[name].perCpuS)).join(', ')}`).join('; ')}.
+
+## The whole tool over HTTPS and HTTP/2 (issue 28)
+
+bench/protocols.mjs: the whole \`loadscope run\` over https and h2 beside oha and k6, which speak both.
+
+${protocolsTable}
+
+${protocolsOut.notes.map((x) => `- ${x}`).join('\n')}
 
 ## Latency agreement: open loop against nginx, beside oha
 
