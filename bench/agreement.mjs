@@ -66,7 +66,8 @@ require('node:http').createServer({ keepAliveTimeout: 60000 }, (req, res) => {
 }).listen(Number(process.argv[1]), '127.0.0.1', () => console.log('up'));
 `;
 
-async function startServer(tmp) {
+/** nginx (or the Node stand-in) on core 1, up and answering; its files and config in `tmp`. */
+export async function startServer(tmp) {
   const port = await freePort();
   const nginx = which('nginx');
   let argv;
