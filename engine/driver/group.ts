@@ -1,6 +1,5 @@
 import { Client, type Dispatcher } from 'undici';
-import { targetLookup } from '../net/target-guard.js';
-import { targetTls } from './tls.js';
+import { ConnectionTimes, targetConnect } from './connect-timing.js';
 import { protocolClientOptions, targetProtocol, targetStreams } from './target-protocol.js';
 import type { Phase, RequestTemplate } from '../../contract/scenario.js';
 import { Prng, TemplatePicker } from './arrivals.js';
@@ -172,6 +171,8 @@ class Slot implements Dispatcher.DispatchHandler, H1Handler, RequestRecord, Flow
 
 export interface GroupOwner {
   readonly stats: PhaseStats;
+  /** the phase's new connections to an https target (absent: not measured, e.g. the warm-up) */
+  readonly connections?: ConnectionTimes;
   groupFinished(g: ClientGroup): void;
 }
 
@@ -242,7 +243,8 @@ export class ClientGroup implements Timed, GroupPort {
       headersTimeout: phase.timeoutMs,
       bodyTimeout: phase.timeoutMs,
       connectTimeout: phase.timeoutMs,
-      connect: { lookup: targetLookup(), ...targetTls() },
+      // over https, each new connection's connect and TLS handshake times go to the phase (connect-timing.ts)
+      connect: targetConnect(baseUrl, phase.timeoutMs, owner.connections ?? null),
       ...protocolClientOptions(),
     };
     this.baseUrl = baseUrl;

@@ -6,6 +6,7 @@ import { targetProtocol } from './target-protocol.js';
 import { Scheduler } from './scheduler.js';
 import { PhaseInputs } from './phase-inputs.js';
 import { PhaseStats, RowSink } from './stats.js';
+import { ConnectionTimes } from './connect-timing.js';
 import type { DriverPhaseResult, DriverPlan, DriverResult, FromWorkerMessage } from './types.js';
 import { shouldWarm, warmUp } from './warmup.js';
 import { arrivalsEndMs, isOpenLoop, phaseOpenAhead, plannedMs as phasePlannedMs } from '../../contract/phase.js';
@@ -42,6 +43,7 @@ const ROWS_FLUSH_MS = 25;
 /** One phase while it runs: its client groups, its stats, its deadlines. */
 class PhaseRun implements GroupOwner {
   readonly stats: PhaseStats;
+  readonly connections = new ConnectionTimes();
   readonly groups: ClientGroup[] = [];
   private remaining: number;
   private readonly timers: NodeJS.Timeout[] = [];
@@ -243,7 +245,9 @@ export class Runner {
     this.rows.flush();
     const measured = run.stats.result(run.index, run.phase, run.startUs, run.endUs, run.hitDeadline);
     const note = run.inputs.exhaustedNote(`phase '${measured.result.name}'`);
-    const result = note === null ? measured : { ...measured, note };
+    const connections = run.connections.result();
+    const figures = connections === undefined ? measured : { ...measured, result: { ...measured.result, connections } };
+    const result = note === null ? figures : { ...figures, note };
     this.results[run.index] = result;
     this.endedSinceWindow.push(run);
     this.ended++;
