@@ -36,8 +36,11 @@ function likePattern(text: string): string {
 function phaseFromRow(r: Row, where: string): unknown {
   // a phase stored before endpoints were measured has none: absent, as it was saved (phaseEndpoints reads [])
   const endpoints = json(r, 'endpoints_json', where);
+  // NULL: no new TLS connection (plain http, k6) or stored before migration 18
+  const connections = json(r, 'connections_json', where);
   return {
     ...(endpoints !== null && { endpoints }),
+    ...(connections !== null && { connections }),
     index: num(r, 'idx', where),
     name: str(r, 'name', where),
     executor: str(r, 'executor', where),
