@@ -7,23 +7,30 @@
 // and the per-round spread is shown.
 //   node bench/run.mjs [--short]     --short (or --quick): a quick look, 1 short round each, no 1M-request memory run
 //   node bench/run.mjs --long        also the verbs over two runs of 10M requests (built once, cached in the temp folder)
+//                                    and the 5M-request run's peak memory (bench/long-run-memory.mjs, ~3 min)
+//   node bench/run.mjs --out <file>  writes the results there instead of bench/results.md (a look that is not the record)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { measureAgreement } from './agreement.mjs';
+import { AGREEMENT_TARGETS, measureAgreement, SLOW } from './agreement.mjs';
+import { issue29Rows } from './issue29-targets.mjs';
+import { LONG_RUN_TARGET_MB, measureLongRun } from './long-run-memory.mjs';
 import { measureProtocols, protocolsReport } from './protocols.mjs';
 import { measureStartup, STARTUP_TARGET_MS } from './startup.mjs';
+import { markdown, n, range, verdict } from './table-format.mjs';
 import { FRAME_TARGET_MS, measureUiLive } from './ui-live.mjs';
-import { measureWholeTool, USERS, VARIABLES } from './whole-tool.mjs';
+import { CONNECTIONS, measureWholeTool, USERS, VARIABLES, WHOLE_TARGETS } from './whole-tool.mjs';
 import { BIG_TARGETS_MS, measureBigVerbs } from './verbs-big.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const quick = process.argv.includes('--quick') || process.argv.includes('--short');
 const long = process.argv.includes('--long');
+const outAt = process.argv.indexOf('--out');
+const outFile = outAt > 0 && process.argv[outAt + 1] ? process.argv[outAt + 1] : join(root, 'bench/results.md');
 const SOURCES = ['contract', 'engine', 'db', 'servers', 'bench', 'cli'];
 
 /** Newest .ts source under the folders the benchmarks load, vs the oldest of their outputs. */
@@ -87,7 +94,10 @@ const load0 = os.loadavg()[0];
 const started = new Date();
 const startup = await measureStartup(root, quick ? 5 : 15);
 const loadStartup = os.loadavg()[0];
-const whole = await measureWholeTool(root, quick ? { seconds: 3, rounds: 1 } : { seconds: 10, rounds: 3 });
+// issue 29: every connection count; more rounds at USERS, where the variables and memory figures are
+const wholeAt = [];
+for (const users of CONNECTIONS) wholeAt.push(await measureWholeTool(root, quick ? { seconds: 3, rounds: 1, users } : { seconds: 10, rounds: users === USERS ? 3 : 2, users }));
+const whole = wholeAt.find((w) => w.users === USERS);
 const loadWhole = os.loadavg()[0];
 const protocols = await measureProtocols(root, quick ? { seconds: 3, rounds: 1 } : { seconds: 10, rounds: 3 });
 const agreement = await measureAgreement(root, quick ? { seconds: 3, rounds: 1 } : { seconds: 10, rounds: 3 });
@@ -99,14 +109,12 @@ for (let i = 0; i < (quick ? 1 : 3); i++) {
   console.log(`ui-live, round ${i + 1}: work per frame p95 ${r.workP95Ms.toFixed(1)} ms, frame interval p95 ${r.intervalP95Ms.toFixed(1)} ms, ${r.dropped} of ${r.frames} frames over 33 ms`);
 }
 const bigVerbs = await measureBigVerbs(root, { sizes: long ? [650_000, 10_000_000] : [650_000], rounds: quick ? 1 : 5 });
+const longRun = long ? await measureLongRun(root) : null;
 const micro = await runBench('micro.js', quick ? ['--short'] : []);
 const driver = await runBench('driver.js', quick ? ['3', '1', '--no-memory'] : ['6', '3']);
 const store = await runBench('store-insert.js', quick ? ['200000', '1'] : ['1000000', '3']);
 const load1 = os.loadavg()[0];
 
-const n = (x, digits = 0) => x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-const range = (xs, digits = 0, unit = '') => (xs.length > 1 ? `${n(Math.min(...xs), digits)}–${n(Math.max(...xs), digits)}${unit}` : 'one round');
-const verdict = (ok) => (ok ? 'meets' : '**misses**');
 const { perCpuS, perCpuSAll, open } = driver;
 const rows = [
   ['Measure', 'Loadscope', 'Peer (same run)', 'Ratio', 'Budget', 'Rounds (min–max)'],
@@ -144,16 +152,22 @@ if (driver.memory) {
   const m = driver.memory;
   rows.push(['driver: peak RSS recording 1M requests', `${n(m.peakRssMB)} MB`, '', '', '5M-request run < 400 MB', `${n(m.requests)} req at ${n(m.perCpuS)} req/CPU-s`]);
 }
-
-/** A markdown table, columns padded so it reads in a terminal too. */
-function markdown(rows) {
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  const line = (r) => `| ${r.map((cell, c) => cell.padEnd(widths[c])).join(' | ')} |`;
-  return [line(rows[0]), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.slice(1).map(line)].join('\n');
+if (longRun) {
+  const peak = longRun.peakMB;
+  rows.push([
+    `whole \`loadscope run\` of ${n(longRun.requests)} requests: peak RSS (bench/long-run-memory.mjs)`,
+    peak === null ? 'n/a (no /usr/bin/time)' : `${n(peak)} MB`,
+    '',
+    '',
+    peak === null ? '' : `< ${LONG_RUN_TARGET_MB} MB: ${verdict(peak < LONG_RUN_TARGET_MB)}`,
+    `${n(longRun.perS)} req/s, ${n(longRun.cpuS, 1)} CPU-s, ${n(longRun.wallS, 1)} s wall`,
+  ]);
 }
+
 const table = markdown(rows);
 const protocolsOut = protocolsReport(protocols, { n, range });
 const protocolsTable = markdown(protocolsOut.rows);
+const targets29 = markdown(issue29Rows({ wholeAt, agreement, bigVerbs }));
 
 const floor = startup[0];
 const startupTable = markdown([
@@ -168,37 +182,32 @@ const startupTable = markdown([
   ]),
 ]);
 
-const wholeRatio = (peer) => whole.ratios[peer];
+const mb = (x) => (x === null || x === undefined ? 'n/a' : `${n(x)} MB`);
 const wholeTable = markdown([
-  ['Generator (whole process, pinned to core 0)', 'Requests/CPU-s (median)', 'Rounds (min–max)', 'loadscope / this (same run)', 'Target'],
-  ...whole.names.map((name) => {
-    const all = whole.perRound.map((f) => f[name].perCpuS);
-    const r = wholeRatio(name);
-    const target = name === 'autocannon' ? 1 : name === 'wrk' ? 0.8 : null;
-    const v = whole.variables;
-    if (name === VARIABLES) {
-      return [
-        '`loadscope run`, two variables + a data-file value (every request stored)',
-        n(whole.perCpuS[name]),
-        range(all),
-        r ? `${n(r.median, 2)}${r.all.length > 1 ? ` (${range(r.all, 2)})` : ''}` : '',
-        `this / fixed templates ${n(v.median, 2)}${v.all.length > 1 ? ` (${range(v.all, 2)})` : ''}, ≥ 0.9: ${verdict(v.median >= 0.9)}`,
-      ];
-    }
-    return [
-      name === 'loadscope' ? '`loadscope run` (every request stored)' : name,
-      n(whole.perCpuS[name]),
-      range(all),
-      r ? `${n(r.median, 2)}${r.all.length > 1 ? ` (${range(r.all, 2)})` : ''}` : '',
-      r && target !== null ? `≥ ${target}: ${verdict(r.median >= target)}` : '',
-    ];
-  }),
-  ...whole.missing.map((name) => [name, 'not installed', '', '', name === 'wrk' ? '≥ 0.8: not measured' : '']),
+  ['Connections', 'Generator (whole process, pinned to core 0)', 'Requests/CPU-s (median)', 'Rounds (min–max)', 'loadscope / this (same run)', 'Target', 'Peak memory (median)'],
+  ...wholeAt.flatMap((w) => [
+    ...w.names.map((name) => {
+      const all = w.perRound.map((f) => f[name].perCpuS);
+      const r = w.ratios[name];
+      const ratioCell = r ? `${n(r.median, 2)}${r.all.length > 1 ? ` (${range(r.all, 2)})` : ''}` : '';
+      const target = WHOLE_TARGETS[name];
+      const v = w.variables;
+      const targetCell =
+        name === VARIABLES
+          ? `this / fixed templates ${n(v.median, 2)}${v.all.length > 1 ? ` (${range(v.all, 2)})` : ''}, ≥ 0.9: ${verdict(v.median >= 0.9)}`
+          : r && target !== undefined
+            ? `≥ ${target}: ${verdict(r.median >= target)}`
+            : '';
+      const label = name === 'loadscope' ? '`loadscope run` (every request stored)' : name === VARIABLES ? '`loadscope run`, two variables + a data-file value (every request stored)' : name;
+      return [String(w.users), label, n(w.perCpuS[name]), range(all), ratioCell, targetCell, mb(w.peakMB[name])];
+    }),
+    ...w.missing.map((name) => [String(w.users), name, 'not installed', '', '', name === 'wrk' ? `≥ ${WHOLE_TARGETS.wrk}: not measured` : '', '']),
+  ]),
 ]);
 
 const ms3 = (x) => (x === null || x === undefined || Number.isNaN(x) ? '—' : `${n(x, x < 10 ? 3 : 1)} ms`);
 const agreementTable = markdown([
-  ['Rate', 'Tool (whole process, pinned to core 0)', 'p50', 'p90', 'p99', 'max', 'achieved', 'Loadscope lag p99 / max', 'Targets (loadscope vs oha, same run)'],
+  ['Rate', 'Tool (whole process, pinned to core 0)', 'p50', 'p90', 'p99', 'max', 'achieved', 'Loadscope lag p99 / max', `Over ${SLOW.totalMs} ms / of all, lag < ${SLOW.lagMs} ms (stored rows)`, 'Targets (loadscope vs oha, same run)'],
   ...agreement.results.flatMap((r) => [
     [
       `${n(r.rate)}/s`,
@@ -209,18 +218,23 @@ const agreementTable = markdown([
       ms3(r.loadscope.max),
       `${n(r.loadscope.achieved)}/s (${n(((r.loadscope.achieved - r.rate) / r.rate) * 100, 2)}%)`,
       `${ms3(r.loadscope.lagP99)} / ${ms3(r.loadscope.lagMax)}`,
+      `${n(r.loadscope.slowPct, 2)} % / ${n(r.loadscope.slowOnTimePct, 2)} %${r.allStored ? '' : ' (not every row stored)'}`,
       [
-        r.oha ? `p99 ${n(r.p99Ratio, 2)}× (≤ 1.5: ${verdict(r.p99Ratio <= 1.5)}), max ${n(r.maxRatio, 2)}× (≤ 2: ${verdict(r.maxRatio <= 2)})` : 'oha not installed',
+        r.oha
+          ? `p99 ${n(r.p99Ratio, 2)}× (≤ ${AGREEMENT_TARGETS.p99Ratio}: ${verdict(r.p99Ratio <= AGREEMENT_TARGETS.p99Ratio)}), max ${n(r.maxRatio, 2)}× (≤ ${AGREEMENT_TARGETS.maxRatio}: ${verdict(r.maxRatio <= AGREEMENT_TARGETS.maxRatio)})`
+          : 'oha not installed',
         `rate within 1%: ${verdict(Math.abs(r.loadscope.achieved - r.rate) / r.rate <= 0.01)}`,
         ...(r.rate === 1000 ? [`lag p99 < 0.5 ms: ${verdict(r.loadscope.lagP99 < 0.5)}`] : []),
+        ...(r.rate === SLOW.rate ? [`over ${SLOW.totalMs} ms with lag < ${SLOW.lagMs} ms < ${SLOW.targetPct} %: ${verdict(r.loadscope.slowOnTimePct < SLOW.targetPct)}`] : []),
       ].join('; '),
     ],
-    ...(r.oha ? [['', 'oha --latency-correction', ms3(r.oha.p50), ms3(r.oha.p90), ms3(r.oha.p99), ms3(r.oha.max), `${n(r.oha.achieved)}/s`, '', '']] : []),
+    ...(r.oha ? [['', 'oha --latency-correction', ms3(r.oha.p50), ms3(r.oha.p90), ms3(r.oha.p99), ms3(r.oha.max), `${n(r.oha.achieved)}/s`, '', '', '']] : []),
   ]),
 ]);
 const agreementNotes = [
   `Server: ${agreement.server}, on core 1; each generator's whole process ${agreement.pinned ? 'pinned to core 0' : 'unpinned (no taskset)'}; ${agreement.rounds} round(s) of ${agreement.seconds} s per tool and rate, order alternated; medians.`,
   'Both tools time each request from when it should have been sent (Loadscope: the intended time; oha: --latency-correction), so a tool that falls behind its schedule shows it as latency; Loadscope also reports its own lag (sent − intended) so a tail that is the generator\'s own is visible as such.',
+  `From each run's stored request rows (every request kept, read through the store): the share of requests over ${SLOW.totalMs} ms (done − intended), and of requests over ${SLOW.totalMs} ms whose own lag (sent − intended) was under ${SLOW.lagMs} ms: sent on time yet slow, so either the server was slow or the generator read the answer late (issue 29: < ${SLOW.targetPct} % at ${n(SLOW.rate)}/s). Both in % of all requests, median of the rounds.`,
   ...(agreement.oha ? [] : ['oha not installed (`cargo install oha --locked`): only Loadscope\'s rows.']),
 ];
 
@@ -270,8 +284,9 @@ const machine =
   `undici ${version('undici')}, autocannon ${version('autocannon')}, better-sqlite3 ${version('better-sqlite3')}`;
 const INSTALL = { wrk: '`apt-get install wrk`', oha: '`cargo install oha`, or a release binary on PATH' };
 const wholeNotes = [
-  `Whole tool: ${whole.rounds} round(s) of ${whole.seconds} s per generator, ${USERS} connections/users, order rotated each round; each generator's whole process (start-up, every thread and child) ${whole.pinned ? 'pinned to core 0, the hello server to core 1' : 'unpinned (no taskset)'}; CPU = user + system time from /proc (the OS's accounting), start-up included.`,
-  `Every request stored: ${whole.allStored ? 'yes (request rows in the run\'s database = requests counted)' : '**no** (fewer request rows than requests; see the round lines)'}; stored rows per round: ${whole.perRound.map((f) => n(f.stored)).join(', ')}.`,
+  `Whole tool: ${wholeAt.map((w) => `${w.rounds} round(s) of ${w.seconds} s at ${w.users} connections`).join(', ')}, per generator, order rotated each round; each generator's whole process (start-up, every thread and child) ${whole.pinned ? 'pinned to core 0, the hello server to core 1' : 'unpinned (no taskset)'}; CPU = user + system time from /proc (the OS's accounting), start-up included. Requests that vary are measured at ${USERS} connections only.`,
+  `Peak memory: each whole process's maximum resident set size (its VmHWM, as \`/usr/bin/time -f %M\` reads it at exit), median of the rounds${whole.peakMB.loadscope === null ? '; not measured here (no /usr/bin/time: `apt-get install time`)' : ''}.`,
+  `Every request stored: ${wholeAt.every((w) => w.allStored) ? 'yes (request rows in the run\'s database = requests counted)' : '**no** (fewer request rows than requests; see the round lines)'}; stored rows per round: ${wholeAt.map((w) => `${w.users} connections ${w.perRound.map((f) => n(f.stored)).join(', ')}`).join('; ')}.`,
   ...(whole.missing.length ? [`Not installed here: ${whole.missing.map((m) => `${m} (${INSTALL[m]})`).join(', ')}; the bench runs without them.`] : []),
   `Load average (1 min): ${load0.toFixed(1)} before the start-up table, ${loadStartup.toFixed(1)} after it, ${loadWhole.toFixed(1)} after the whole-tool rounds.`,
 ];
@@ -283,6 +298,7 @@ const notes = [
   `Load average (1 min) on this shared machine: ${load0.toFixed(1)} at the start, ${load1.toFixed(1)} at the end; other jobs were running, so absolute figures are noisy (see the min–max column) and the same-run ratios are what to cite.`,
 ];
 
+console.log(`\nIssue 29 targets (each figure from the tables below; peers measured in the same run):\n${targets29}\n`);
 console.log(`\nStart-up of verbs that send no load (median of ${quick ? 5 : 15} runs each, interleaved):\n${startupTable}\n`);
 console.log(`The whole tool:\n${wholeTable}\n`);
 for (const note of wholeNotes) console.log(note);
@@ -302,6 +318,12 @@ Last run: ${started.toISOString()} (commit ${commit}${quick ? ', --quick' : ''})
 
 Machine: ${machine}.
 
+## Issue 29 targets
+
+One line per row of issue 29's targets table, each figure taken from the tables below (medians; ratios are loadscope / the peer in the same rounds).${long ? '' : ' The 10M-request rows need `--long`.'}
+
+${targets29}
+
 ## Start-up of the verbs that send no load
 
 The whole \`node bin/loadscope.js <verb>\` process, Node's own start-up included, beside \`node -e 0\` (the floor) measured in the same interleaved rounds; median of ${quick ? 5 : 15} runs each.
@@ -314,7 +336,7 @@ ${wholeTable}
 
 ${wholeNotes.map((x) => `- ${x}`).join('\n')}
 
-Per-round figures (req/CPU-s): ${whole.names.map((name) => `${name} ${whole.perRound.map((f) => n(f[name].perCpuS)).join(', ')}`).join('; ')}.
+Per-round figures (req/CPU-s): ${wholeAt.map((w) => `${w.users} connections: ${w.names.map((name) => `${name} ${w.perRound.map((f) => n(f[name].perCpuS)).join(', ')}`).join('; ')}`).join('. ')}.
 
 ## The whole tool over HTTPS and HTTP/2 (issue 28)
 
@@ -358,5 +380,5 @@ What each step that runs once per request costs, alone (\`npm run bench:micro\`,
 
 ${microTable}
 `;
-writeFileSync(join(root, 'bench/results.md'), md);
-console.log('\nwritten to bench/results.md');
+writeFileSync(outFile, md);
+console.log(`\nwritten to ${relative(root, outFile) || outFile}`);
