@@ -78,7 +78,10 @@ export const RequestTemplate = z.strictObject({
   method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']).default('GET'),
   path: z.string().startsWith('/', 'must start with /').describe('path and query, e.g. /fib?n=35'),
   headers: z.record(z.string(), z.string()).default({}),
-  body: z.string().optional(),
+  body: z
+    .string()
+    .optional()
+    .describe('the request body; a {{data.*}} or {{vars.*}} value in a JSON body (content-type JSON or +json, or none and the body starts with { or [) is written as JSON: escaped inside a string, else a number, true, false, null or a quoted string'),
   weight: z.number().positive().default(1).describe('relative share of requests using this template'),
   expect: z
     .strictObject({

@@ -14,6 +14,11 @@
 // `{{` cannot start anything in JSON outside a string, so a JSON body stays readable. A literal `{{`
 // is written `\{{` (in the scenario's JSON text: "\\{{"); any other backslash is itself. Every
 // placeholder in one request is evaluated once per request; all data placeholders read one row.
+//
+// A data or vars value is data where it lands (the driver escapes it, request-compile.ts): in the
+// path percent-encoded, in a header without control characters, and in a JSON body (see
+// isJsonBody) written as JSON: inside a string escaped for it (a quote or backslash cannot end the
+// string), outside one a number, true, false or null as it is and anything else as a JSON string.
 
 export const BUILTIN_PLACEHOLDERS = ['counter', 'randomInt', 'uuid', 'now', 'isoTime', 'user'] as const;
 export type BuiltinPlaceholder = (typeof BUILTIN_PLACEHOLDERS)[number];
@@ -106,6 +111,51 @@ export function parseTemplate(text: string): ParsedTemplate {
   fixed += text.slice(i);
   if (fixed !== '') parts.push(fixed);
   return { ok: true, parts };
+}
+
+/** Whether a request's body is a JSON document: its content-type says JSON (application/json,
+ * application/<x>+json), or it has none and the body starts with `{` or `[`. */
+export function isJsonBody(headers: Readonly<Record<string, string>> | undefined, body: string): boolean {
+  const type = Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
+  if (type === undefined) return /^\s*[[{]/.test(body);
+  const media = (type.split(';')[0] ?? '').trim().toLowerCase();
+  return media === 'application/json' || (media.startsWith('application/') && media.endsWith('+json'));
+}
+
+/**
+ * For each placeholder of a JSON body's parts (fixed text and placeholders, in order): whether it
+ * stands inside a JSON string. The fixed text decides; a value escaped for its place leaves the
+ * string state as it was.
+ */
+export function insideJsonStrings<P>(parts: readonly (string | P)[]): boolean[] {
+  const inside: boolean[] = [];
+  let inString = false;
+  let escaped = false;
+  for (const part of parts) {
+    if (typeof part !== 'string') {
+      inside.push(inString);
+      continue;
+    }
+    for (const c of part) {
+      if (escaped) escaped = false;
+      else if (inString && c === '\\') escaped = true;
+      else if (c === '"') inString = !inString;
+    }
+  }
+  return inside;
+}
+
+const JSON_UNSAFE = /["\\\x00-\x1f\ud800-\udfff]/;
+const JSON_LITERAL = /^(?:-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)$/;
+
+/** A value written inside a JSON string: quotes, backslashes and control characters escaped. */
+export function jsonStringText(value: string): string {
+  return JSON_UNSAFE.test(value) ? JSON.stringify(value).slice(1, -1) : value;
+}
+
+/** A value standing alone in JSON: a number, true, false or null as it is, anything else a JSON string. */
+export function jsonValueText(value: string): string {
+  return JSON_LITERAL.test(value) ? value : JSON.stringify(value);
 }
 
 /** The placeholders of a parsed template. */

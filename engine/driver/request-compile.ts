@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { hasPlaceholders, parseTemplate, type TemplatePart } from '../../contract/variables.js';
+import { hasPlaceholders, insideJsonStrings, isJsonBody, jsonStringText, jsonValueText, parseTemplate, type TemplatePart } from '../../contract/variables.js';
 import type { Prng } from './arrivals.js';
 
 // A request template with placeholders (contract/variables.ts), compiled once per phase into fixed
@@ -39,6 +39,8 @@ const K_VARS = 7;
 const IN_PATH = 0;
 const IN_HEADER = 1;
 const IN_BODY = 2;
+const IN_JSON_STRING = 3;
+const IN_JSON_VALUE = 4;
 
 interface SlotSpec {
   kind: number;
@@ -65,9 +67,12 @@ function encodePath(value: string): string {
 
 function escapeValue(value: string, where: number): string {
   // a path value is one segment or query value (a '/', '?' or '#' in it is data, not structure);
-  // a header value cannot end its line; a body value goes as it is
+  // a header value cannot end its line; in a JSON body a value cannot end its string or add keys
+  // (contract/variables.ts); in any other body it goes as it is
   if (where === IN_PATH) return encodePath(value);
   if (where === IN_HEADER) return value.replace(CONTROL, ' ');
+  if (where === IN_JSON_STRING) return jsonStringText(value);
+  if (where === IN_JSON_VALUE) return jsonValueText(value);
   return value;
 }
 
@@ -116,6 +121,16 @@ function parsePieces(text: string, where: number, columns: readonly string[]): P
   return toPieces(parsed.parts, where, columns);
 }
 
+/** A body's pieces; in a JSON body each slot knows whether it stands inside a string. */
+function bodyPieces(text: string, headers: Readonly<Record<string, string>>, columns: readonly string[]): Piece[] {
+  const pieces = parsePieces(text, IN_BODY, columns);
+  if (!isJsonBody(headers, text)) return pieces;
+  const inside = insideJsonStrings(pieces);
+  let i = 0;
+  for (const p of pieces) if (typeof p !== 'string') p.where = inside[i++] === true ? IN_JSON_STRING : IN_JSON_VALUE;
+  return pieces;
+}
+
 /** The template's text as it goes out when it has no placeholders (a `\{{` becomes `{{`), else null. */
 export function fixedText(text: string): string | null {
   if (!hasPlaceholders(text)) return text;
@@ -157,7 +172,7 @@ export class VariableRequest {
   constructor(t: TemplateText, host: string | null, columns: readonly string[]) {
     this.pathPieces = parsePieces(t.path, IN_PATH, columns);
     this.headerPieces = Object.entries(t.headers).map(([name, value]) => [name, parsePieces(value, IN_HEADER, columns)]);
-    this.bodyPieces = t.body === undefined ? null : parsePieces(t.body, IN_BODY, columns);
+    this.bodyPieces = t.body === undefined ? null : bodyPieces(t.body, t.headers, columns);
     this.withLength = this.bodyPieces !== null || t.method === 'POST' || t.method === 'PUT' || t.method === 'PATCH';
     const all = [...this.pathPieces, ...this.headerPieces.flatMap(([, p]) => p), ...(this.bodyPieces ?? [])];
     this.readsData = all.some((p) => typeof p !== 'string' && p.kind === K_DATA);
