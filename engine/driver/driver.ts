@@ -3,6 +3,7 @@ import { remoteHostOf } from '../../contract/scenario.js';
 import { checkLiteralTarget, notLoopback } from '../net/target-guard.js';
 import { startDistWorker } from '../paths.js';
 import { probeTarget } from './tls.js';
+import { yieldToDriver, type ThreadPriorities } from './thread-priority.js';
 import type { DriverListener, DriverPhaseResult, DriverPlan, DriverResult, FromWorkerMessage, ToWorkerMessage } from './types.js';
 
 export type * from './types.js';
@@ -42,12 +43,14 @@ function runInWorker(plan: DriverPlan, listener: DriverListener, signal?: AbortS
     let t0EpochMs = Date.now();
     let settled = false;
     let graceTimer: NodeJS.Timeout | null = null;
+    let priorities: ThreadPriorities | null = null;
 
     const settle = (fn: () => void): void => {
       if (settled) return;
       settled = true;
       signal?.removeEventListener('abort', onAbort);
       if (graceTimer) clearTimeout(graceTimer);
+      priorities?.restore();
       fn();
       void worker.terminate();
     };
@@ -68,6 +71,9 @@ function runInWorker(plan: DriverPlan, listener: DriverListener, signal?: AbortS
       if (settled) return;
       try {
         switch (msg.type) {
+          case 'thread':
+            if (msg.tid !== null) priorities = yieldToDriver(msg.tid);
+            break;
           case 'started':
             t0EpochMs = msg.t0EpochMs;
             listener.onStart?.({ t0EpochMs: msg.t0EpochMs });
