@@ -115,7 +115,7 @@ function generators(root, tmp, url, seconds, users, withVariables) {
 }
 
 /** Request rows in a run's database: that every request was stored, not sampled. */
-function storedRows(db) {
+export function storedRows(db) {
   const Database = require('better-sqlite3');
   const conn = new Database(db, { readonly: true });
   try {
