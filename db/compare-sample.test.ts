@@ -1,48 +1,40 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LoadscopeError } from '../contract/errors.js';
 import { COMPARE_SAMPLE_ROWS } from './compare-sample.js';
-import { openStore, type Store } from './store.js';
-import { newRun, requestBatch, tempDir } from './test-support/factories.js';
+import { openStore } from './store.js';
+import { newRun, requestBatch } from './test-support/factories.js';
+import { useTempStore } from './test-support/temp-store.js';
 
 // The compare sample (issue 29): drawn once at a run's end, read by compare instead of the raw rows.
 
-let tmp: ReturnType<typeof tempDir>;
-let store: Store;
-beforeEach(() => {
-  tmp = tempDir();
-  store = openStore(tmp.dbPath);
-});
-afterEach(() => {
-  store.close();
-  tmp.remove();
-});
+const temp = useTempStore();
 
 /** A finished run of `rows` request rows (intended 0.1 ms apart) under a raw cap. */
 function storedRun(rows: number, rawCap: number): { runId: number; targetId: number } {
-  const runId = store.createRun(newRun({ rawCap }));
-  store.addCells(runId, [{ index: 0, label: 'cell', params: {} }]);
-  const targetId = store.createTarget({ runId, cellIndex: 0, serverIndex: 0, label: 'single', architecture: 'single' });
-  for (let from = 0; from < rows; from += 5000) store.insertRequests(targetId, requestBatch(from, Math.min(5000, rows - from)));
-  store.finishRun(runId, 'completed', null);
+  const runId = temp.store.createRun(newRun({ rawCap }));
+  temp.store.addCells(runId, [{ index: 0, label: 'cell', params: {} }]);
+  const targetId = temp.store.createTarget({ runId, cellIndex: 0, serverIndex: 0, label: 'single', architecture: 'single' });
+  for (let from = 0; from < rows; from += 5000) temp.store.insertRequests(targetId, requestBatch(from, Math.min(5000, rows - from)));
+  temp.store.finishRun(runId, 'completed', null);
   return { runId, targetId };
 }
 
 describe('compare sample', () => {
   it('a small server run keeps every stored row, the same points getRequests reads', () => {
     const { runId, targetId } = storedRun(1500, 1_000_000);
-    expect(store.getCompareRows(targetId)).toEqual(store.getRequests(runId, targetId, COMPARE_SAMPLE_ROWS).points);
+    expect(temp.store.getCompareRows(targetId)).toEqual(temp.store.getRequests(runId, targetId, COMPARE_SAMPLE_ROWS).points);
   });
 
   it("a big server run whose writer dropped rows (gaps in ids): the rows getRequests' even sampling keeps, evenly over the run's time", () => {
     const { runId, targetId } = storedRun(60_000, 20_000);
-    const stored = store.storedRows(targetId);
+    const stored = temp.store.storedRows(targetId);
     expect(stored).toBeGreaterThan(COMPARE_SAMPLE_ROWS);
-    const sample = store.getCompareRows(targetId);
+    const sample = temp.store.getCompareRows(targetId);
     expect(sample.length).toBeGreaterThan(COMPARE_SAMPLE_ROWS * 0.9);
     expect(sample.length).toBeLessThanOrEqual(COMPARE_SAMPLE_ROWS);
-    expect(sample).toEqual(store.getRequests(runId, targetId, COMPARE_SAMPLE_ROWS).points);
+    expect(sample).toEqual(temp.store.getRequests(runId, targetId, COMPARE_SAMPLE_ROWS).points);
     // evenly over time: each tenth of the run holds about a tenth of the sample
     const span = 60_000 * 0.1;
     const tenths = Array.from({ length: 10 }, (_, k) => sample.filter((p) => Math.min(9, Math.floor(p.intendedMs / (span / 10))) === k).length);
@@ -51,31 +43,31 @@ describe('compare sample', () => {
 
   it('compare reads the kept sample, not the raw rows: with every raw row gone it is unchanged', () => {
     const { targetId } = storedRun(20_000, 1_000_000);
-    const before = store.getCompareRows(targetId);
-    const db = new Database(tmp.dbPath);
+    const before = temp.store.getCompareRows(targetId);
+    const db = new Database(temp.dbPath);
     db.prepare('DELETE FROM requests WHERE target_id = ?').run(targetId);
     db.close();
-    expect(store.storedRows(targetId)).toBe(0);
-    expect(store.getCompareRows(targetId)).toEqual(before);
+    expect(temp.store.storedRows(targetId)).toBe(0);
+    expect(temp.store.getCompareRows(targetId)).toEqual(before);
   });
 
   it('a run stored before migration 015 (no sample kept) draws the same sample from its raw rows', () => {
     const { targetId } = storedRun(20_000, 1_000_000);
-    const kept = store.getCompareRows(targetId);
-    const db = new Database(tmp.dbPath);
+    const kept = temp.store.getCompareRows(targetId);
+    const db = new Database(temp.dbPath);
     db.prepare('DELETE FROM compare_samples WHERE target_id = ?').run(targetId);
     db.close();
-    expect(store.getCompareRows(targetId)).toEqual(kept);
+    expect(temp.store.getCompareRows(targetId)).toEqual(kept);
   });
 
   it('a damaged sample is a one-line LS_ERR_DB naming the server run, not a crash', () => {
     const { targetId } = storedRun(100, 1_000_000);
-    const db = new Database(tmp.dbPath);
+    const db = new Database(temp.dbPath);
     db.prepare('UPDATE compare_samples SET rows = ? WHERE target_id = ?').run(Buffer.alloc(13), targetId);
     db.close();
     let err: unknown;
     try {
-      store.getCompareRows(targetId);
+      temp.store.getCompareRows(targetId);
     } catch (e) {
       err = e;
     }
@@ -87,14 +79,14 @@ describe('compare sample', () => {
 
   it('deleting the run deletes its sample', () => {
     const { runId, targetId } = storedRun(100, 1_000_000);
-    store.deleteRun(runId);
-    const db = new Database(tmp.dbPath, { readonly: true });
+    temp.store.deleteRun(runId);
+    const db = new Database(temp.dbPath, { readonly: true });
     expect(db.prepare('SELECT count(*) FROM compare_samples WHERE target_id = ?').pluck().get(targetId)).toBe(0);
     db.close();
   });
 
   it("a disk too full for the sample still takes the run's end; compare then draws the sample from the raw rows", () => {
-    const path = join(tmp.dir, 'full.db');
+    const path = join(temp.dir, 'full.db');
     const first = openStore(path);
     const runId = first.createRun(newRun());
     first.addCells(runId, [{ index: 0, label: 'cell', params: {} }]);

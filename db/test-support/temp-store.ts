@@ -9,6 +9,8 @@ export interface TempStore {
   /** this test's store */
   readonly store: Store;
   readonly dbPath: string;
+  /** the temporary folder the database is in (for other files beside it) */
+  readonly dir: string;
   /** closes the store, runs `meanwhile` on the closed file (a raw edit, say), opens the file again: what the next process would read */
   reopen(meanwhile?: (dbPath: string) => void): Store;
 }
@@ -58,6 +60,9 @@ export function useTempStore(per: TempScope = 'test'): TempStore {
     },
     get dbPath() {
       return tmp.dbPath;
+    },
+    get dir() {
+      return tmp.dir;
     },
     reopen(meanwhile) {
       current(store).close();

@@ -1,17 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ERROR_KINDS } from '../../contract/error-kinds.js';
 import { latencyBucketOf } from '../../contract/latency-buckets.js';
 import type { LiveWindow } from '../../contract/results.js';
 import { latencyHeatmap, latencyHeatmapOption, MAX_COLUMNS } from '../../contract/report/latency-heatmap.js';
 import { LIGHT } from '../../contract/report/palette.js';
 import { rtThroughputOption, rtThroughputPoints } from '../../contract/report/rt-throughput.js';
-import { openStore, type Store, type WindowInput } from '../../db/store.js';
-import { histograms, newRun, phaseResult, stats, tempDir } from '../../db/test-support/factories.js';
+import { type WindowInput } from '../../db/store.js';
+import { histograms, newRun, phaseResult, stats } from '../../db/test-support/factories.js';
 import { buildRunReport } from '../../contract/report/run-report.js';
 import { runHtml } from './html.js';
 import { runSummaryPng } from './png.js';
 import { reportInput } from './report-data.js';
 import { WindowAccumulator } from '../driver/accumulators.js';
+import { useTempStore } from '../../db/test-support/temp-store.js';
 
 // The heatmap and response time vs throughput from stored windows (issue 27): requests recorded by
 // the one measuring sink, their windows through a real SQLite file, the charts' options from what
@@ -19,24 +20,14 @@ import { WindowAccumulator } from '../driver/accumulators.js';
 
 const OK = -1;
 const REFUSED = ERROR_KINDS.indexOf('refused');
-let db: ReturnType<typeof tempDir>;
-let store: Store;
-
-beforeEach(() => {
-  db = tempDir();
-  store = openStore(db.dbPath);
-});
-afterEach(() => {
-  store.close();
-  db.remove();
-});
+const temp = useTempStore();
 
 function stored(windows: readonly Omit<WindowInput, 'targetId'>[]): LiveWindow[] {
-  const runId = store.createRun(newRun());
-  const targetId = store.createTarget({ runId, cellIndex: 0, serverIndex: 0, label: 'single', architecture: 'single' });
-  store.insertWindows(windows.map((w) => ({ ...w, targetId })));
-  store.finishRun(runId, 'completed', null);
-  return store.getWindows(runId).windows;
+  const runId = temp.store.createRun(newRun());
+  const targetId = temp.store.createTarget({ runId, cellIndex: 0, serverIndex: 0, label: 'single', architecture: 'single' });
+  temp.store.insertWindows(windows.map((w) => ({ ...w, targetId })));
+  temp.store.finishRun(runId, 'completed', null);
+  return temp.store.getWindows(runId).windows;
 }
 
 function window(acc: WindowAccumulator, tMs: number): Omit<WindowInput, 'targetId'> {
@@ -137,22 +128,22 @@ describe('response time against throughput from stored windows', () => {
 describe('the reports draw them', () => {
   function storedRun(p99: number): number {
     const acc = new WindowAccumulator();
-    const runId = store.createRun(newRun());
-    const targetId = store.createTarget({ runId, cellIndex: 0, serverIndex: 0, label: 'single', architecture: 'single' });
-    store.savePhase(targetId, phaseResult(0, { total: stats(p99 / 2.5) }), histograms());
+    const runId = temp.store.createRun(newRun());
+    const targetId = temp.store.createTarget({ runId, cellIndex: 0, serverIndex: 0, label: 'single', architecture: 'single' });
+    temp.store.savePhase(targetId, phaseResult(0, { total: stats(p99 / 2.5) }), histograms());
     const windows = [1, 2, 3].map((i) => {
       record(acc, 20 * i, 1_000 * i);
       return { ...window(acc, i * 250), targetId };
     });
-    store.insertWindows(windows);
-    store.finishRun(runId, 'completed', null);
+    temp.store.insertWindows(windows);
+    temp.store.finishRun(runId, 'completed', null);
     return runId;
   }
 
   it('the HTML report has the heatmap, response time vs throughput and the trend section; the PNG the first two', async () => {
     storedRun(20);
     const runId = storedRun(30);
-    const report = buildRunReport(reportInput(store, runId, true), LIGHT);
+    const report = buildRunReport(reportInput(temp.store, runId, true), LIGHT);
     const byId = new Map(report.charts.map((c) => [c.id, c]));
     const heatmap = byId.get('heatmap')!.option.series as { data: [number, number, number][] }[];
     expect(heatmap[0]!.data.reduce((n, c) => n + c[2], 0)).toBe(20 + 40 + 60);
@@ -169,6 +160,6 @@ describe('the reports draw them', () => {
     const without = await runSummaryPng({ ...report, charts: report.charts.filter((c) => c.id !== 'heatmap' && c.id !== 'rt-throughput') });
     expect(height(withThem)).toBeGreaterThan(height(without));
     // a comparison reads no trend
-    expect(reportInput(store, runId).trend).toBeNull();
+    expect(reportInput(temp.store, runId).trend).toBeNull();
   });
 });
