@@ -8,6 +8,7 @@ import { shortReason } from '../../contract/report/short-reason.js';
 import { fmtDuration, fmtMs, fmtNum, textTable } from './table.js';
 import { terminalSafeInline } from './terminal-safe.js';
 import { shownEndpoints } from '../../contract/endpoints.js';
+import { connectionsText, connectionStats } from '../../contract/connection-figures.js';
 
 const errorsText = (errors: ErrorCounts) =>
   Object.entries(errors)
@@ -54,6 +55,8 @@ export function formatRunSummary(run: RunSummary): string {
       for (const e of shownEndpoints(p)) rows.push(figureRow(run.engine, `  · ${e.name}`, e));
       const note = generatorTailNote(p);
       if (note) notes.push(terminalSafeInline(`note: ${name} / ${p.name}: ${note}`));
+      // only a phase that opened connections over TLS has the figure (issue 28)
+      if (p.connections !== undefined) notes.push(terminalSafeInline(`${name} / ${p.name}: ${connectionsText(p.connections)}`));
     }
   }
   // A k6 run's times start at its send time, not an intended time: said before the figures.
@@ -127,6 +130,8 @@ export function runSummaryJson(run: RunSummary) {
         executor: p.executor,
         ...figuresJson(run.engine, p),
         durationMs: p.durationMs,
+        // new connections over TLS and their connect / handshake times (ms); null: none (plain http, k6, older runs)
+        connections: p.connections === undefined ? null : { opened: p.connections.opened, connect: connectionStats(p.connections.connect), handshake: connectionStats(p.connections.handshake) },
         // per endpoint (request template, by name), in template order; counts add up to the phase's
         endpoints: phaseEndpoints(p).map((e) => ({ name: e.name, ...figuresJson(run.engine, e) })),
       })),

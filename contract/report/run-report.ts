@@ -2,7 +2,7 @@ import type { EChartsOption } from 'echarts';
 import { engineGlossaryLines, missingReasons, needsServerTimingHint, phaseFigures, SERVER_TIMING_HINT } from '../engine-figures.js';
 import { clampPercentiles } from '../measurement.js';
 import { endpointAsPhase, shownEndpoints } from '../endpoints.js';
-import { ERROR_KINDS, type ErrorKind, type LatencyStats, type PhaseResult, type LiveWindow, type MachineInfo, type ReportTableResult, type RunSummary, type ServerSample } from '../results.js';
+import { ERROR_KINDS, type ConnectionFigures, type ErrorKind, type LatencyStats, type PhaseResult, type LiveWindow, type MachineInfo, type ReportTableResult, type RunSummary, type ServerSample } from '../results.js';
 import { inFlightOption, latencyOption, meanBarsOption, percentileOption, serverOption, throughputOption, withTitle, type LatencyMetric, type MeanBar, type PercentileCurve } from './chart-options.js';
 import { runCapacity, type ServerCapacity } from '../capacity/run-capacity.js';
 import { modeOf, OFFERED_LOAD } from '../capacity/search.js';
@@ -61,6 +61,8 @@ export interface PhaseRow {
   latency: Record<LatencyKey, Stats5 | null>;
   /** the phase split by endpoint (request name), when it has more than one (contract/endpoints.ts) */
   endpoints: EndpointRow[];
+  /** new connections over TLS and their handshake times (contract/connection-figures.ts); null: none */
+  connections: ConnectionFigures | null;
 }
 
 /** One endpoint of a phase: the phase row's figures over only its requests. */
@@ -195,6 +197,7 @@ export function phaseRows(run: RunSummary): PhaseRow[] {
         durationMs: p.durationMs,
         ...figuresRow(run, p),
         endpoints: shownEndpoints(p).map((e) => ({ endpoint: e.name, ...figuresRow(run, endpointAsPhase(p, e)) })),
+        connections: p.connections ?? null,
       };
     }),
   );

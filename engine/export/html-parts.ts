@@ -1,16 +1,14 @@
 import { cellNames } from '../../contract/cells.js';
 import { bracketText, LOWER_BOUND_NOTE, modeOf, OFFERED_UNIT, sustainableText } from '../../contract/capacity/search.js';
 import { uslTrusted } from '../../contract/capacity/usl.js';
+import { escapeHtml as esc } from '../../contract/html-text.js';
 import { ERROR_KINDS } from '../../contract/results.js';
+import { CONNECTIONS_TERM, connectionsText } from '../../contract/connection-figures.js';
 import { LATENCIES, STAT_KEYS, type PhaseRow, type RunReport } from '../../contract/report/run-report.js';
 
 // Pieces of the HTML reports. Every piece of text that came from a user (labels, names, reasons,
-// the scenario) goes through esc(); numbers carry their exact value in data-value for tests and
+// the scenario) goes through esc() (contract/html-text.ts); numbers carry their exact value in data-value for tests and
 // for anyone who copies them.
-
-export function esc(value: unknown): string {
-  return String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /** A number as a table shows it: whole numbers bare, others with as many decimals as their size needs. */
 export function fmt(value: number | null | undefined): string {
@@ -44,7 +42,14 @@ export function phaseTables(r: PhaseRow): string {
 <h3>${esc(r.server)} <span class="muted">· ${esc(r.phase)} (${esc(r.executor)})</span></h3>
 <table class="data counts"><thead><tr>${countHead}</tr></thead><tbody><tr>${countRow}</tr></tbody></table>
 <table class="data latency"><thead><tr><th class="left">time (ms)</th>${STAT_KEYS.map((k) => `<th>${k}</th>`).join('')}</tr></thead><tbody>${latRows}</tbody></table>
-${endpointTable(r)}</section>`;
+${connectionsLine(r)}${endpointTable(r)}</section>`;
+}
+
+/** A phase's new TLS connections and their handshake times, one line; nothing over plain http. */
+function connectionsLine(r: PhaseRow): string {
+  const c = r.connections;
+  if (c === null) return '';
+  return `<p class="muted connections" data-opened="${c.opened}" data-handshake-mean="${c.handshake.mean}" title="${esc(CONNECTIONS_TERM)}">${esc(connectionsText(c))}</p>\n`;
 }
 
 /** An endpoint's columns: total in full, every other time by its p99 (the phase's own table has all five of each). */
