@@ -21,7 +21,12 @@ import { COL, NO_ERROR, REQUEST_COLUMNS, REQUEST_STRIDE } from '../contract/meas
 // runs.raw_level, counts per level) and is dropped when a batch fails, so a rolled-back batch leaves
 // no trace in it. One writer per run is assumed (the engine that runs it).
 
-const CHUNK = 64;
+// Rows go in by multi-row INSERTs of these sizes, largest first (a batch of 600 rows: 2 x 256,
+// 2 x 32, 6 x 4): fewer statement runs than one size and its remainder row by row (per row, a
+// statement run costs about what binding its 15 values does). 256 x 15 values is far below SQLite's
+// 32,766 parameters.
+const CHUNKS = [256, 32, 4, 1] as const;
+const CHUNK = CHUNKS[0];
 // id, target_id, the request columns in their order, lvl: parameter k + 2 + COL[name] holds a column.
 const INSERT_COLUMNS = ['id', 'target_id', ...REQUEST_COLUMNS.map((c) => c.sql), 'lvl'].join(', ');
 const PER_ROW = REQUEST_STRIDE + 3;
@@ -89,8 +94,8 @@ function fill(p: Params, k: number, targetId: number, data: Float64Array, row: n
 export class RequestWriter {
   private readonly runs = new Map<number, RunSampling>();
   private readonly targetRuns = new Map<number, number>();
-  private readonly insertChunk: Database.Statement;
-  private readonly insertOne: Database.Statement;
+  /** one INSERT per size of CHUNKS, in that order, and its parameter array (reused) */
+  private readonly inserts: { rows: number; stmt: Database.Statement; params: Params }[];
   private readonly maxId: Database.Statement;
   private readonly runOfTarget: Database.Statement;
   private readonly runState: Database.Statement;
@@ -104,8 +109,7 @@ export class RequestWriter {
 
   constructor(private readonly db: Database.Database) {
     const values = (n: number) => Array.from({ length: n }, () => `(${'?,'.repeat(PER_ROW - 1)}?)`).join(',');
-    this.insertChunk = db.prepare(`INSERT INTO requests (${INSERT_COLUMNS}) VALUES ${values(CHUNK)}`);
-    this.insertOne = db.prepare(`INSERT INTO requests (${INSERT_COLUMNS}) VALUES ${values(1)}`);
+    this.inserts = CHUNKS.map((rows) => ({ rows, stmt: db.prepare(`INSERT INTO requests (${INSERT_COLUMNS}) VALUES ${values(rows)}`), params: rows === CHUNK ? this.chunkParams : new Array<number | string | null>(rows * PER_ROW).fill(null) }));
     this.maxId = db.prepare('SELECT coalesce(max(id), 0) FROM requests').pluck();
     this.runOfTarget = db.prepare('SELECT run_id FROM targets WHERE id = ?').pluck();
     this.runState = db.prepare(
@@ -162,14 +166,19 @@ export class RequestWriter {
       counts[lvl]++;
       stored++;
       if (++inChunk === CHUNK) {
-        this.insertChunk.run(p);
+        this.inserts[0]!.stmt.run(p);
         inChunk = 0;
       }
     }
-    const one = this.scratch;
-    for (let i = 0; i < inChunk; i++) {
-      for (let c = 0; c < PER_ROW; c++) one[c] = p[i * PER_ROW + c];
-      this.insertOne.run(one);
+    // the rest, in the smaller sizes
+    let from = 0;
+    for (const { rows, stmt, params } of this.inserts) {
+      if (rows === CHUNK) continue;
+      while (inChunk - from >= rows) {
+        for (let c = 0; c < rows * PER_ROW; c++) params[c] = p[from * PER_ROW + c];
+        stmt.run(params);
+        from += rows;
+      }
     }
     this.addRaw.run(rowCount, targetId);
     if (stored > cap && cap > 0) {
