@@ -1,7 +1,7 @@
 // The tail that is the tool's own (issue 29): one open-loop phase of `loadscope run` (every request
-// stored) against Debian's nginx serving a 4 KB file, nginx on core 1 and loadscope on core 0, in
-// interleaved rounds with and without the driver's thread priority (LOADSCOPE_DRIVER_PRIORITY=off,
-// engine/driver/thread-priority.ts). Each round reads, every 2 ms, the kernel's scheduler statistics
+// stored) against Debian's nginx serving a 4 KB file, nginx on core 1 and loadscope on core 0; with
+// --env NAME=VALUE, rounds of the build as it is interleaved with rounds run with that variable set
+// (an experiment's switch: same run, A B A B). Each round reads, every 2 ms, the kernel's scheduler statistics
 // of every thread of the loadscope process and of nginx's worker (/proc/<pid>/task/<tid>/schedstat:
 // time run, time waiting for a core, slices), then the stored per-request rows (intended, sent,
 // first byte, done), lined up with the samples through nginx's log ($msec of each request), and
@@ -10,7 +10,7 @@
 // by what ran while it was out (nginx waited for its core; the driver thread waited while the main
 // thread, V8's helper threads or another process ran; the driver thread was on its core, busy with
 // its own work), and each thread's totals. Medians with min-max over the rounds at the end.
-//   node bench/tail.mjs [--rate 1000] [--seconds 10] [--rounds 3] [--variants on,off]
+//   node bench/tail.mjs [--rate 1000] [--seconds 10] [--rounds 3] [--env NAME=VALUE]
 // On a machine shared with other work, run it in a session of its own whose autogroup weighs more
 // (Linux's autogroup shares the cores fairly between sessions, whatever a process's nice value):
 // `setsid sh -c 'echo -20 > /proc/self/autogroup; node bench/tail.mjs'` (root); the other sessions
@@ -208,7 +208,7 @@ function requestFigures(db, logLines, samples, threads) {
   };
 }
 
-export async function measureTail(root, { rate = 1000, seconds = 10, rounds = 3, variants = ['on', 'off'] } = {}) {
+export async function measureTail(root, { rate = 1000, seconds = 10, rounds = 3, variants = ['as built'] } = {}) {
   const tmp = mkdtempSync(join(os.tmpdir(), 'loadscope-tail-'));
   const server = await startNginx(tmp);
   const scenarioFile = join(tmp, 'tail.json');
@@ -225,9 +225,9 @@ export async function measureTail(root, { rate = 1000, seconds = 10, rounds = 3,
   try {
     for (let round = 0; round < rounds; round++) {
       for (const variant of round % 2 === 0 ? variants : [...variants].reverse()) {
-        const db = join(tmp, `runs-${variant}-${round}.db`);
+        const db = join(tmp, `runs-${variants.indexOf(variant)}-${round}.db`);
         const logFrom = statSync(server.log, { throwIfNoEntry: false })?.size ?? 0;
-        const r = await runOnce(root, scenarioFile, db, { LOADSCOPE_DRIVER_PRIORITY: variant }, server.worker);
+        const r = await runOnce(root, scenarioFile, db, variant === 'as built' ? {} : Object.fromEntries([variant.split(/=(.*)/s).slice(0, 2)]), server.worker);
         await new Promise((res) => setTimeout(res, 1500)); // nginx writes its log buffer every second
         const logLines = readFileSync(server.log).subarray(logFrom).toString('latin1').split('\n').filter((l) => l.endsWith(' /4k.html')).map((l) => Number(l.split(' ')[0]) * 1000);
         const th = threadTotals(r.pid, r.comms, r.samples);
@@ -269,7 +269,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     rate: Number(arg('rate', 1000)),
     seconds: Number(arg('seconds', 10)),
     rounds: Number(arg('rounds', 3)),
-    variants: arg('variants', 'on,off').split(','),
+    variants: ['as built', ...(arg('env', null) === null ? [] : [arg('env')])],
   });
   const f = ({ median: m, min, max }, d) => `${m.toFixed(d)} (${min.toFixed(d)}-${max.toFixed(d)})`;
   for (const [v, x] of Object.entries(r.summary)) {

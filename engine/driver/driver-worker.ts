@@ -4,7 +4,6 @@ import { configureTargetGuard } from '../net/target-guard.js';
 import { Runner } from './run.js';
 import { configureTargetTls } from './tls.js';
 import { configureTargetProtocol } from './target-protocol.js';
-import { ownThreadId } from './thread-priority.js';
 import type { DriverPlan, FromWorkerMessage, ToWorkerMessage } from './types.js';
 
 // The driver's worker thread: runs one plan (workerData.plan), posts FromWorkerMessage's, obeys
@@ -14,8 +13,6 @@ if (!port) throw new Error('driver-worker must run in a worker thread');
 
 const post = (msg: FromWorkerMessage, transfer?: ArrayBuffer[]): void => port.postMessage(msg, transfer);
 
-// the main thread gives the other threads of the process a lower priority than this one's
-post({ type: 'thread', tid: ownThreadId() });
 try {
   configureTargetGuard((workerData as { plan: DriverPlan }).plan.allowRemote ?? false);
   configureTargetTls((workerData as { plan: DriverPlan }).plan.tls);

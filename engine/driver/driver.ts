@@ -3,7 +3,6 @@ import { remoteHostOf } from '../../contract/scenario.js';
 import { checkLiteralTarget, notLoopback } from '../net/target-guard.js';
 import { startDistWorker } from '../paths.js';
 import { probeTarget } from './tls.js';
-import { yieldToDriver, type ThreadPriorities } from './thread-priority.js';
 import type { DriverListener, DriverPhaseResult, DriverPlan, DriverResult, FromWorkerMessage, ToWorkerMessage } from './types.js';
 
 export type * from './types.js';
@@ -43,14 +42,12 @@ function runInWorker(plan: DriverPlan, listener: DriverListener, signal?: AbortS
     let t0EpochMs = Date.now();
     let settled = false;
     let graceTimer: NodeJS.Timeout | null = null;
-    let priorities: ThreadPriorities | null = null;
 
     const settle = (fn: () => void): void => {
       if (settled) return;
       settled = true;
       signal?.removeEventListener('abort', onAbort);
       if (graceTimer) clearTimeout(graceTimer);
-      priorities?.restore();
       fn();
       void worker.terminate();
     };
@@ -71,9 +68,6 @@ function runInWorker(plan: DriverPlan, listener: DriverListener, signal?: AbortS
       if (settled) return;
       try {
         switch (msg.type) {
-          case 'thread':
-            if (msg.tid !== null) priorities = yieldToDriver(msg.tid);
-            break;
           case 'started':
             t0EpochMs = msg.t0EpochMs;
             listener.onStart?.({ t0EpochMs: msg.t0EpochMs });

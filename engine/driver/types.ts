@@ -125,8 +125,6 @@ export type ToWorkerMessage = { type: 'cancel' } | { type: 'append'; phase: Phas
 
 /** worker -> parent */
 export type FromWorkerMessage =
-  /** first, before any load: the worker's kernel thread id (null off Linux), see thread-priority.ts */
-  | { type: 'thread'; tid: number | null }
   | { type: 'started'; t0EpochMs: number }
   | { type: 'phase-start'; phaseIndex: number; tMs: number }
   | { type: 'phase-end'; phaseIndex: number; tMs: number; result: DriverPhaseResult }
