@@ -1,17 +1,14 @@
 import { cellNames } from '../../contract/cells.js';
 import { bracketText, LOWER_BOUND_NOTE, modeOf, OFFERED_UNIT, sustainableText } from '../../contract/capacity/search.js';
 import { uslTrusted } from '../../contract/capacity/usl.js';
+import { escapeHtml as esc } from '../../contract/html-text.js';
 import { ERROR_KINDS } from '../../contract/results.js';
 import { CONNECTIONS_TERM, connectionsText } from '../../contract/connection-figures.js';
 import { LATENCIES, STAT_KEYS, type PhaseRow, type RunReport } from '../../contract/report/run-report.js';
 
 // Pieces of the HTML reports. Every piece of text that came from a user (labels, names, reasons,
-// the scenario) goes through esc(); numbers carry their exact value in data-value for tests and
+// the scenario) goes through esc() (contract/html-text.ts); numbers carry their exact value in data-value for tests and
 // for anyone who copies them.
-
-export function esc(value: unknown): string {
-  return String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /** A number as a table shows it: whole numbers bare, others with as many decimals as their size needs. */
 export function fmt(value: number | null | undefined): string {

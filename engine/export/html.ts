@@ -6,7 +6,8 @@ import { GROUP_METRIC_LABELS } from '../../contract/group-stats.js';
 import { ratioVerdict, runTag, type CompareReport, type PhasePair } from '../../contract/report/compare-report.js';
 import type { ReportChart, RunReport } from '../../contract/report/run-report.js';
 import { CAPACITY_MEANS, modeOf } from '../../contract/capacity/search.js';
-import { capacityBlock, esc, fmt, machineBlock, phaseTables, problemBlock, reportTablesBlock, scenarioBlock, STYLE, thresholdsBlock } from './html-parts.js';
+import { escapeHtml as esc } from '../../contract/html-text.js';
+import { capacityBlock, fmt, machineBlock, phaseTables, problemBlock, reportTablesBlock, scenarioBlock, STYLE, thresholdsBlock } from './html-parts.js';
 
 // The self-contained HTML report: one file with ECharts inlined, the charts' options embedded as
 // JSON, drawn in the browser (interactive: tooltips, legend toggles) with no network access; a

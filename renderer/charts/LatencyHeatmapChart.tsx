@@ -6,7 +6,7 @@ import { DARK, LIGHT } from '../../contract/report/palette';
 import { count } from '../ui/format';
 import { EChart } from './EChart';
 import type { SeriesGroup } from './groups';
-import { escapeHtml } from './tooltip-html';
+import { escapeHtml } from '../../contract/html-text';
 
 const TITLE = 'Latency heatmap';
 

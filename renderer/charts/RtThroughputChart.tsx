@@ -6,7 +6,7 @@ import { rtThroughputOption, type RtPercentile } from '../../contract/report/rt-
 import { EChart } from './EChart';
 import { fullNamesOf, type SeriesGroup } from './groups';
 import { sig3 } from './theme';
-import { escapeHtml } from './tooltip-html';
+import { escapeHtml } from '../../contract/html-text';
 
 const TITLE = 'Response time vs throughput';
 

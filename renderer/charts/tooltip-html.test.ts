@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, latencyTooltip, legendTooltip, meanBarsTooltip, percentileTooltip } from './tooltip-html';
+import { escapeHtml } from '../../contract/html-text';
+import { latencyTooltip, legendTooltip, meanBarsTooltip, percentileTooltip } from './tooltip-html';
 
 // Server labels come from scenario files; a tooltip must show them as text, never as markup.
 const hostile = '<img src=x onerror=alert(1)>&"\'';

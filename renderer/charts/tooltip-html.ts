@@ -1,12 +1,9 @@
+import { escapeHtml } from '../../contract/html-text';
 import { sig3 } from './theme';
 
 // Tooltip formatters that return HTML: ECharts puts what they return into the page as markup, so
-// every text that comes from a scenario (server labels, cell labels) is escaped here. ECharts'
+// every text that comes from a scenario (server labels, cell labels) is escaped (contract/html-text.ts). ECharts'
 // own `marker` is its markup and passes as is.
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 export interface TooltipItem {
   marker?: unknown;
