@@ -3,6 +3,7 @@ import { cellTitle } from '../../contract/cells';
 import { clampPercentiles, GLOSSARY, type GlossaryTerm } from '../../contract/measurement';
 import type { ReactNode } from 'react';
 import { endpointAsPhase, shownEndpoints } from '../../contract/endpoints';
+import { CONNECTIONS_TERM, connectionsText } from '../../contract/connection-figures';
 import type { CellInfo, LatencyStats, PhaseResult, RunEngine, TargetResult } from '../../contract/results';
 import { count, num } from '../ui/format';
 import { Term } from '../ui/Term';
@@ -98,6 +99,14 @@ export function PhaseTable({ targets, engine, cells = [] }: { targets: readonly 
                   ]
                 : [nameRow(t), ...t.phases.flatMap((p) => [
                     figureRow(`${t.id}:${p.index}`, p, <td className="left phase-name">{p.name}</td>),
+                    // new connections over TLS and their handshake times, a line under the phase (only where it used TLS)
+                    ...(p.connections === undefined
+                      ? []
+                      : [
+                          <tr key={`${t.id}:${p.index}:connections`} className="connections-row" data-testid="connections-row" data-opened={p.connections.opened}>
+                            <td className="left muted" colSpan={COLUMNS} title={CONNECTIONS_TERM}>{connectionsText(p.connections)}</td>
+                          </tr>,
+                        ]),
                     // a phase of several requests: each endpoint's figures in a row of its own under it (contract/endpoints.ts)
                     ...shownEndpoints(p).map((e) =>
                       figureRow(`${t.id}:${p.index}:${e.index}`, endpointAsPhase(p, e), <td className="left endpoint-name" title={`endpoint ${e.name} of ${p.name}`}>{e.name}</td>, { className: 'endpoint-row', 'data-testid': 'endpoint-row', 'data-endpoint': e.name }),
