@@ -21,6 +21,7 @@ try {
   port.on('message', (msg: ToWorkerMessage) => {
     if (msg.type === 'cancel') runner.cancel();
     else if (msg.type === 'append') void runner.append(msg.phase);
+    else if (msg.type === 'rows-back') runner.rows.recycle(msg.rows);
     else runner.close();
   });
   runner.run().catch((err: unknown) => post({ type: 'error', ...toApiError(err) }));

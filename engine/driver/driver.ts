@@ -37,7 +37,7 @@ function runInWorker(plan: DriverPlan, listener: DriverListener, signal?: AbortS
   return new Promise<DriverResult>((resolve, reject) => {
     // a listener that chooses the next phase keeps the worker's plan open for it
     const open = listener.nextPhase !== undefined;
-    const worker = startDistWorker('engine/driver/driver-worker.ts', { workerData: { plan: { ...plan, open } } });
+    const worker = startDistWorker('engine/driver/driver-worker.ts', { workerData: { plan: { ...plan, open, rowsLent: listener.rowsLent === true } } });
     const ended: DriverPhaseResult[] = [];
     let t0EpochMs = Date.now();
     let settled = false;
@@ -91,6 +91,10 @@ function runInWorker(plan: DriverPlan, listener: DriverListener, signal?: AbortS
             break;
           case 'rows':
             listener.onRows?.({ rows: msg.rows, count: msg.count });
+            if (listener.rowsLent === true) {
+              const back: ToWorkerMessage = { type: 'rows-back', rows: msg.rows };
+              worker.postMessage(back, [msg.rows.buffer as ArrayBuffer]);
+            }
             break;
           case 'done':
             settle(() => resolve(msg.result));

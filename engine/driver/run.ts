@@ -139,7 +139,7 @@ export class Runner {
     private readonly post: Post,
   ) {
     this.windowMs = plan.windowMs ?? 250;
-    this.rows = new RowSink(plan.rawRows !== false, (rows, count) => post({ type: 'rows', rows, count }, [rows.buffer as ArrayBuffer]));
+    this.rows = new RowSink(plan.rawRows !== false, (rows, count) => post({ type: 'rows', rows, count }, [rows.buffer as ArrayBuffer]), plan.rowsLent === true);
     this.runs = plan.phases.map(() => null);
     this.results = plan.phases.map(() => null);
     this.warm = plan.phases.map((p) => this.warmFor(p));

@@ -24,15 +24,30 @@ export interface RequestRecord {
 // Column offsets as plain numbers for the hot path (derived from contract/measurement.ts).
 const { phaseIdx: C_PHASE, clientIdx: C_CLIENT, intendedUs: C_INTENDED, sentUs: C_SENT, firstByteUs: C_FIRST_BYTE, doneUs: C_DONE, status: C_STATUS, bytes: C_BYTES, error: C_ERROR, serverWaitUs: C_SERVER_WAIT, serverProcUs: C_SERVER_PROC, templateIdx: C_TEMPLATE } = COL;
 
-/** Raw rows of the whole worker, batched (see raw-rows.ts) and handed to `post` when full or flushed. */
+/** Batches the listener handed back that are kept for reuse; more are dropped (a backlog that drained). */
+const SPARE_BATCHES = 4;
+
+/**
+ * Raw rows of the whole worker, batched (see raw-rows.ts) and handed to `post` when full or flushed.
+ * `lent`: the listener hands each batch back (recycle) once stored, so a flush sends the batch it
+ * filled and goes on in a returned one: no new memory per flush on either thread. Otherwise a flush
+ * sends an exact-size copy and keeps its buffer.
+ */
 export class RowSink {
-  private buf = new Float64Array(ROW_BATCH_CAPACITY * ROW_STRIDE);
+  private buf: Float64Array = new Float64Array(ROW_BATCH_CAPACITY * ROW_STRIDE);
   private n = 0;
+  private readonly spare: Float64Array[] = [];
 
   constructor(
     private readonly enabled: boolean,
     private readonly post: (rows: Float64Array, count: number) => void,
+    private readonly lent = false,
   ) {}
+
+  /** A batch the listener is done with (its whole buffer, whatever view of it was sent). */
+  recycle(rows: Float64Array): void {
+    if (this.spare.length < SPARE_BATCHES && rows.buffer.byteLength === this.buf.buffer.byteLength) this.spare.push(new Float64Array(rows.buffer));
+  }
 
   write(r: RequestRecord, done: number, code: number): void {
     if (!this.enabled) return;
@@ -53,12 +68,14 @@ export class RowSink {
     if (++this.n === ROW_BATCH_CAPACITY) this.flush();
   }
 
-  /** Sends the rows so far as an exact-size copy (whose buffer is transferred); keeps the big buffer. */
+  /** Sends the rows so far (their buffer is transferred): the filled batch itself when lent, else an exact-size copy. */
   flush(): void {
     if (this.n === 0) return;
-    const out = this.buf.slice(0, this.n * ROW_STRIDE);
     const count = this.n;
     this.n = 0;
+    if (!this.lent) return this.post(this.buf.slice(0, count * ROW_STRIDE), count);
+    const out = this.buf.subarray(0, count * ROW_STRIDE);
+    this.buf = this.spare.pop() ?? new Float64Array(ROW_BATCH_CAPACITY * ROW_STRIDE);
     this.post(out, count);
   }
 }

@@ -14,6 +14,8 @@ export interface DriverPlan {
   windowMs?: number;
   /** send raw per-request rows to the listener (default true) */
   rawRows?: boolean;
+  /** the listener lends each row batch back (DriverListener.rowsLent): the worker writes into returned batches */
+  rowsLent?: boolean;
   /** the person consented to load outside this machine (default false: refused at connect time) */
   allowRemote?: boolean;
   /** more phases may be appended as phases end (a capacity search): the run ends on 'close' */
@@ -109,8 +111,14 @@ export interface DriverListener {
   onPhaseStart?(e: PhaseEvent): void;
   onPhaseEnd?(e: PhaseEndEvent): void;
   onWindow?(w: DriverWindow): void;
-  /** rows transferred from the worker: the listener owns the batch */
+  /** rows transferred from the worker: the listener owns the batch (unless rowsLent) */
   onRows?(batch: RawRowBatch): void;
+  /**
+   * true: onRows is done with a batch when it returns (it stores it synchronously), so the batch goes
+   * back to the worker to be filled again. Without it each batch is new memory, freed only when the
+   * main thread collects garbage, which it seldom does (about 1 MB per 10,000 requests piled up).
+   */
+  rowsLent?: boolean;
   /**
    * With a plan that is `open`: called as each phase ends, answers the phase to run next (appended
    * after it, on the same t0) or null to end the run. Not called after a cancel.
@@ -121,7 +129,7 @@ export interface DriverListener {
 }
 
 /** parent -> worker */
-export type ToWorkerMessage = { type: 'cancel' } | { type: 'append'; phase: Phase } | { type: 'close' };
+export type ToWorkerMessage = { type: 'cancel' } | { type: 'append'; phase: Phase } | { type: 'close' } | { type: 'rows-back'; rows: Float64Array };
 
 /** worker -> parent */
 export type FromWorkerMessage =

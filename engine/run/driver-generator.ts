@@ -71,6 +71,8 @@ export function driverGenerator(next?: NextPhase, appendUntilMs?: number): LoadG
           emit({ event: 'run:window', payload: window });
         },
         onRows: (batch) => writes.rows(batch.rows, batch.count),
+        // stored before onRows returns: the batch goes back to the worker
+        rowsLent: true,
       },
       signal,
     );
