@@ -1,5 +1,5 @@
 import { createSecureServer, type Http2SecureServer } from 'node:http2';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTransport } from '../../servers/front-transport.js';
 import { startServer, stopAll } from '../../servers/test-support/servers.js';
@@ -11,10 +11,13 @@ import { closed } from './test-support/phases.js';
 // and handshake times; keepAlive false opens one per request, keepAlive true one per user.
 
 let h2Only: Http2SecureServer | null = null;
+let tcp: Server | null = null;
 afterEach(async () => {
   await stopAll();
   h2Only?.close();
   h2Only = null;
+  tcp?.close();
+  tcp = null;
 });
 
 const quiet = {};
@@ -62,5 +65,16 @@ describe('connections and their TLS handshake per phase', () => {
     expect(phase.ok).toBe(80);
     expect(phase.connections!.opened).toBe(2);
     expect(phase.connections!.handshake.count).toBe(2);
+  });
+
+  it('a handshake that never completes (the server drops each connection after its TCP accept) is no connection and no time', async () => {
+    tcp = createTcpServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => tcp!.listen(0, '127.0.0.1', resolve));
+    const port = (tcp.address() as AddressInfo).port;
+    const result = await runDriver({ baseUrl: `https://127.0.0.1:${port}`, tls: { insecure: true }, phases: [closed(2, { count: 10, keepAlive: false })] }, quiet);
+    const phase = result.phases[0]!.result;
+    expect(phase.count).toBe(10);
+    expect(phase.ok).toBe(0);
+    expect(phase.connections).toBeUndefined();
   });
 });
