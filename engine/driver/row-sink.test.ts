@@ -38,6 +38,32 @@ describe('RowSink', () => {
     }
     expect(n).toBe(14);
   });
+
+  it('a listener that falls behind gets exact-size copies once four batches are out, not a whole batch each', () => {
+    const posted: Float64Array[] = [];
+    const sink = new RowSink(true, (rows) => posted.push(rows), true);
+    for (let b = 0; b < 6; b++) {
+      sink.write(record(b), b * 10 + 7, NO_ERROR);
+      sink.flush();
+    }
+    const whole = posted[0]!.buffer.byteLength;
+    expect(posted.slice(0, 4).every((rows) => rows.buffer.byteLength === whole)).toBe(true);
+    expect(posted.slice(4).map((rows) => rows.buffer.byteLength)).toEqual([ROW_STRIDE * 8, ROW_STRIDE * 8]);
+    // one handed back: one more batch is lent (then four are out again); the one handed back is filled next
+    const flushOne = (b: number) => {
+      sink.write(record(b), b * 10 + 7, NO_ERROR);
+      sink.flush();
+    };
+    sink.recycle(posted[1]!);
+    flushOne(6);
+    flushOne(7);
+    expect(posted[6]!.buffer.byteLength).toBe(whole);
+    expect(posted[7]!.buffer.byteLength).toBe(ROW_STRIDE * 8);
+    sink.recycle(posted[0]!);
+    flushOne(8);
+    expect(posted[8]!.buffer).toBe(posted[1]!.buffer);
+    expect(posted[8]![COL.intendedUs]).toBe(80);
+  });
 });
 
 describe('rows lent through the worker', () => {

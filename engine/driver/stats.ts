@@ -24,8 +24,8 @@ export interface RequestRecord {
 // Column offsets as plain numbers for the hot path (derived from contract/measurement.ts).
 const { phaseIdx: C_PHASE, clientIdx: C_CLIENT, intendedUs: C_INTENDED, sentUs: C_SENT, firstByteUs: C_FIRST_BYTE, doneUs: C_DONE, status: C_STATUS, bytes: C_BYTES, error: C_ERROR, serverWaitUs: C_SERVER_WAIT, serverProcUs: C_SERVER_PROC, templateIdx: C_TEMPLATE } = COL;
 
-/** Batches the listener handed back that are kept for reuse; more are dropped (a backlog that drained). */
-const SPARE_BATCHES = 4;
+/** Batches lent out at most (their memory is ROW_BATCH_CAPACITY rows each); beyond, a flush sends an exact-size copy. */
+const LENT_BATCHES = 4;
 
 /**
  * Raw rows of the whole worker, batched (see raw-rows.ts) and handed to `post` when full or flushed.
@@ -37,6 +37,8 @@ export class RowSink {
   private buf: Float64Array = new Float64Array(ROW_BATCH_CAPACITY * ROW_STRIDE);
   private n = 0;
   private readonly spare: Float64Array[] = [];
+  /** lent batches not handed back yet: a main thread that falls behind gets exact-size copies, not whole batches */
+  private lentOut = 0;
 
   constructor(
     private readonly enabled: boolean,
@@ -46,7 +48,9 @@ export class RowSink {
 
   /** A batch the listener is done with (its whole buffer, whatever view of it was sent). */
   recycle(rows: Float64Array): void {
-    if (this.spare.length < SPARE_BATCHES && rows.buffer.byteLength === this.buf.buffer.byteLength) this.spare.push(new Float64Array(rows.buffer));
+    if (rows.buffer.byteLength !== this.buf.buffer.byteLength) return; // an exact-size copy
+    this.lentOut--;
+    if (this.spare.length < LENT_BATCHES) this.spare.push(new Float64Array(rows.buffer));
   }
 
   write(r: RequestRecord, done: number, code: number): void {
@@ -68,12 +72,13 @@ export class RowSink {
     if (++this.n === ROW_BATCH_CAPACITY) this.flush();
   }
 
-  /** Sends the rows so far (their buffer is transferred): the filled batch itself when lent, else an exact-size copy. */
+  /** Sends the rows so far (their buffer is transferred): the filled batch itself when lent (and not too many are out), else an exact-size copy. */
   flush(): void {
     if (this.n === 0) return;
     const count = this.n;
     this.n = 0;
-    if (!this.lent) return this.post(this.buf.slice(0, count * ROW_STRIDE), count);
+    if (!this.lent || (this.spare.length === 0 && this.lentOut >= LENT_BATCHES)) return this.post(this.buf.slice(0, count * ROW_STRIDE), count);
+    this.lentOut++;
     const out = this.buf.subarray(0, count * ROW_STRIDE);
     this.buf = this.spare.pop() ?? new Float64Array(ROW_BATCH_CAPACITY * ROW_STRIDE);
     this.post(out, count);
