@@ -65,6 +65,7 @@ describe('new connections and their TLS handshake per phase', () => {
     expect(show.status, show.stderr).toBe(0);
     expect(show.stdout).toContain('over-https / fresh: TLS: 20 new connections · handshake mean ');
     expect(show.stdout).not.toMatch(/plain \/ \w+: TLS/);
+    expect(show.stdout).toContain('TLS: new connections the phase opened over TLS');
     const shown = JSON.parse(cli(['show', String(json.runId), '--json', '--db', db]).stdout) as { servers: JsonServer[] };
     expect(shown.servers[0]!.phases[0]!.connections).toEqual(fresh!.connections);
 

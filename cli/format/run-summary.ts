@@ -8,7 +8,7 @@ import { shortReason } from '../../contract/report/short-reason.js';
 import { fmtDuration, fmtMs, fmtNum, textTable } from './table.js';
 import { terminalSafeInline } from './terminal-safe.js';
 import { shownEndpoints } from '../../contract/endpoints.js';
-import { connectionsText, connectionStats } from '../../contract/connection-figures.js';
+import { CONNECTIONS_TERM, connectionsText, connectionStats } from '../../contract/connection-figures.js';
 
 const errorsText = (errors: ErrorCounts) =>
   Object.entries(errors)
@@ -69,7 +69,9 @@ export function formatRunSummary(run: RunSummary): string {
   const keys = cellKeyLegend(run.cells);
   if (keys !== '') notes.unshift(terminalSafeInline(`matrix cells: ${keys}`));
   const said = notes.length > 0 ? `${notes.join('\n')}\n` : '';
-  const table = `${head}${grouped}\n${engine}${textTable(header, rows, reasons)}\n${said}${[...unmeasured, ...engineGlossaryLines(run.engine, ['total', 'wait', 'processing', 'server wait', 'client queue', 'ttfb', 'transfer'])].join('\n')}`;
+  // what a phase's TLS line means, once, where some phase has one
+  const tls = phases.some((p) => p.connections !== undefined) ? [`TLS: ${CONNECTIONS_TERM}`] : [];
+  const table = `${head}${grouped}\n${engine}${textTable(header, rows, reasons)}\n${said}${[...unmeasured, ...engineGlossaryLines(run.engine, ['total', 'wait', 'processing', 'server wait', 'client queue', 'ttfb', 'transfer']), ...tls].join('\n')}`;
   return run.thresholds.length > 0 ? `${table}\n\n${formatThresholds(run)}` : table;
 }
 
