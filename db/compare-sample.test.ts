@@ -5,7 +5,7 @@ import { LoadscopeError } from '../contract/errors.js';
 import { COMPARE_SAMPLE_ROWS } from './compare-sample.js';
 import { openStore } from './store.js';
 import { newRun, requestBatch } from './test-support/factories.js';
-import { useTempStore } from './test-support/temp-store.js';
+import { rawSql, useTempStore } from './test-support/temp-store.js';
 
 // The compare sample (issue 29): drawn once at a run's end, read by compare instead of the raw rows.
 
@@ -44,9 +44,7 @@ describe('compare sample', () => {
   it('compare reads the kept sample, not the raw rows: with every raw row gone it is unchanged', () => {
     const { targetId } = storedRun(20_000, 1_000_000);
     const before = temp.store.getCompareRows(targetId);
-    const db = new Database(temp.dbPath);
-    db.prepare('DELETE FROM requests WHERE target_id = ?').run(targetId);
-    db.close();
+    rawSql(temp.dbPath, 'DELETE FROM requests WHERE target_id = ?', targetId);
     expect(temp.store.storedRows(targetId)).toBe(0);
     expect(temp.store.getCompareRows(targetId)).toEqual(before);
   });
@@ -54,17 +52,13 @@ describe('compare sample', () => {
   it('a run stored before migration 015 (no sample kept) draws the same sample from its raw rows', () => {
     const { targetId } = storedRun(20_000, 1_000_000);
     const kept = temp.store.getCompareRows(targetId);
-    const db = new Database(temp.dbPath);
-    db.prepare('DELETE FROM compare_samples WHERE target_id = ?').run(targetId);
-    db.close();
+    rawSql(temp.dbPath, 'DELETE FROM compare_samples WHERE target_id = ?', targetId);
     expect(temp.store.getCompareRows(targetId)).toEqual(kept);
   });
 
   it('a damaged sample is a one-line LS_ERR_DB naming the server run, not a crash', () => {
     const { targetId } = storedRun(100, 1_000_000);
-    const db = new Database(temp.dbPath);
-    db.prepare('UPDATE compare_samples SET rows = ? WHERE target_id = ?').run(Buffer.alloc(13), targetId);
-    db.close();
+    rawSql(temp.dbPath, 'UPDATE compare_samples SET rows = ? WHERE target_id = ?', Buffer.alloc(13), targetId);
     let err: unknown;
     try {
       temp.store.getCompareRows(targetId);

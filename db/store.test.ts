@@ -6,7 +6,7 @@ import { INTERRUPTED_REASON } from './recover.js';
 import { openStore, type Store } from './store.js';
 import { decodedMax, histograms, newRun, phaseResult, requestBatch, requestRow, stats } from './test-support/factories.js';
 import { packRequests } from '../contract/measurement.js';
-import { useTempStore } from './test-support/temp-store.js';
+import { rawSql, useTempStore } from './test-support/temp-store.js';
 
 const temp = useTempStore();
 
@@ -147,11 +147,7 @@ describe('interrupted on open', () => {
 
   it('marks a run whose writer process is gone interrupted', () => {
     const { runId } = seedRun(temp.store);
-    temp.reopen((dbPath) => {
-      const raw = new Database(dbPath);
-      raw.prepare('UPDATE runs SET owner_pid = ? WHERE id = ?').run(2 ** 22 + 12345, runId); // above Linux's pid_max: never alive
-      raw.close();
-    });
+    temp.reopen((dbPath) => rawSql(dbPath, 'UPDATE runs SET owner_pid = ? WHERE id = ?', 2 ** 22 + 12345, runId)); // above Linux's pid_max: never alive
     expect(temp.store.getRun(runId).status).toBe('interrupted');
   });
 
@@ -219,22 +215,14 @@ describe('reading stored data', () => {
   it('gives error counts back as stored: sparse, with no key for a kind that did not happen', () => {
     const { runId, targetIds } = seedRun(temp.store);
     temp.store.savePhase(targetIds[0], phaseResult(0), histograms());
-    temp.reopen((dbPath) => {
-      const raw = new Database(dbPath);
-      raw.prepare(`UPDATE phases SET errors_json = '{"timeout": 2}'`).run();
-      raw.close();
-    });
+    temp.reopen((dbPath) => rawSql(dbPath, `UPDATE phases SET errors_json = '{"timeout": 2}'`));
     expect(temp.store.getRun(runId).targets[0].phases[0].errors).toEqual({ timeout: 2 });
   });
 
   it('refuses a JSON column that does not match the contract with LS_ERR_DB', () => {
     const { runId, targetIds } = seedRun(temp.store);
     temp.store.savePhase(targetIds[0], phaseResult(0), histograms());
-    temp.reopen((dbPath) => {
-      const raw = new Database(dbPath);
-      raw.prepare(`UPDATE phases SET total_json = '{"mean": "fast"}'`).run();
-      raw.close();
-    });
+    temp.reopen((dbPath) => rawSql(dbPath, `UPDATE phases SET total_json = '{"mean": "fast"}'`));
     expectCode(() => temp.store.getRun(runId), 'LS_ERR_DB', /run \d+.*total/);
   });
 });

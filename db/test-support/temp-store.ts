@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { openStore, type Store } from '../store.js';
 import { tempDir } from './factories.js';
@@ -13,6 +14,16 @@ export interface TempStore {
   readonly dir: string;
   /** closes the store, runs `meanwhile` on the closed file (a raw edit, say), opens the file again: what the next process would read */
   reopen(meanwhile?: (dbPath: string) => void): Store;
+}
+
+/** One SQL statement on the database file through a connection of its own: damage, or what an older build wrote. */
+export function rawSql(dbPath: string, sql: string, ...params: unknown[]): void {
+  const db = new Database(dbPath);
+  try {
+    db.prepare(sql).run(...params);
+  } finally {
+    db.close();
+  }
 }
 
 const current = <T>(value: T | undefined): T => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Prng } from '../driver/arrivals.js';
 import { VariableRequest, type RequestInputs } from '../driver/request-compile.js';
-import { useTempEngine } from '../test-support/temp-engine.js';
+import { runScenarioFile, useTempEngine } from '../test-support/temp-engine.js';
 
 // A data or vars value spliced into a JSON body is data (issue 26): inside a JSON string it is
 // escaped for JSON, so a quote or backslash in it cannot end the string or add a key; outside a
@@ -48,12 +48,7 @@ describe('a data value spliced into a JSON body', () => {
       // the first row unescaped is no JSON (a 400); the second is JSON with an "admin" key
       phases: [echoPhase('breaks', 'row0', rows[0]!, 7), echoPhase('injects', 'row1', rows[1]!, ID_INJECTING)],
     };
-    const file = join(dir, 'json-body.json');
-    const text = JSON.stringify(scenario);
-    writeFileSync(file, text);
-    const { runId } = await temp.engine.handlers['runs:start']({ scenario: { text, origin: file }, quick: false, set: {} });
-    await temp.engine.waitForRun(runId);
-    const run = await temp.engine.handlers['runs:get']({ runId });
+    const run = await runScenarioFile(temp.engine, join(dir, 'json-body.json'), scenario);
     expect(run.status, run.reason ?? '').toBe('completed');
     expect(run.targets[0]!.phases.map((p) => ({ name: p.name, count: p.count, ok: p.ok }))).toEqual([
       { name: 'breaks', count: 3, ok: 3 },

@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import type { RunSummary } from '../../contract/results.js';
 import { createEngine, type Engine } from '../engine.js';
 
 export interface TempEngine {
@@ -42,4 +43,13 @@ export function useTempEngine(prefix: string, scope: 'each' | 'all' = 'each'): T
       return join(dir, 'runs.db');
     },
   };
+}
+
+/** Writes `scenario` to `file` and runs it as `loadscope run <file>` does (data files relative to it), to its end: the run as read back. */
+export async function runScenarioFile(engine: Engine, file: string, scenario: object): Promise<RunSummary> {
+  const text = JSON.stringify(scenario);
+  writeFileSync(file, text);
+  const { runId } = await engine.handlers['runs:start']({ scenario: { text, origin: file }, quick: false, set: {} });
+  await engine.waitForRun(runId);
+  return engine.handlers['runs:get']({ runId });
 }
