@@ -7,9 +7,10 @@
 // first byte, done), lined up with the samples through nginx's log ($msec of each request), and
 // prints p99 and max of the total time, the share of requests over 0.5 ms whose own lag (sent -
 // intended) was under 0.05 ms (slow although sent on time: read late), each such request's class
-// by what ran while it was out (nginx waited for its core; the driver thread waited while the main
+// by what happened while it was out (the driver's own isolate collected garbage, from its
+// LOADSCOPE_DRIVER_GC_LOG; nginx waited for its core; the driver thread waited while the main
 // thread, V8's helper threads or another process ran; the driver thread was on its core, busy with
-// its own work), and each thread's totals. Medians with min-max over the rounds at the end.
+// other work of its own), and each thread's totals. Medians with min-max over the rounds at the end.
 //   node bench/tail.mjs [--rate 1000] [--seconds 10] [--rounds 3] [--env NAME=VALUE]
 // On a machine shared with other work, run it in a session of its own whose autogroup weighs more
 // (Linux's autogroup shares the cores fairly between sessions, whatever a process's nice value):
@@ -166,7 +167,7 @@ function during(samples, fromMs, toMs, driver) {
  * The stored rows of the run's one phase: p99, max and the slow requests with a punctual send, each
  * put in one class by what the samples around it show (aligned through nginx's $msec log).
  */
-function requestFigures(db, logLines, samples, threads) {
+function requestFigures(db, logLines, samples, threads, gcs) {
   const d = new Database(db, { readonly: true });
   let rows;
   try {
@@ -175,6 +176,7 @@ function requestFigures(db, logLines, samples, threads) {
     d.close();
   }
   const totals = rows.map((r) => r.e - r.i).sort((a, b) => a - b);
+  const lags = rows.map((r) => r.s - r.i).sort((a, b) => a - b);
   const slow = rows.filter((r) => r.e - r.i > SLOW_US && r.s - r.i < OWN_LAG_US);
   // the run's t0 on the epoch clock: nginx logs each request at its end, in the order they were sent
   // (one connection at a time here); $msec is truncated to the millisecond, hence + 0.5
@@ -185,6 +187,11 @@ function requestFigures(db, logLines, samples, threads) {
   const firstUs = rows[0]?.i ?? 0;
   for (const r of slow) {
     if (r.i - firstUs < 1_000_000) add('first 1 s of the phase');
+    // the driver's own isolate collecting garbage while the request was out (its GC log, same clock as the rows)
+    if (gcs.some(([start, duration]) => start < r.e && start + duration > r.s)) {
+      add("driver's own garbage collection");
+      continue;
+    }
     if (t0EpochMs === null) continue;
     const w = during(samples, t0EpochMs + r.s / 1000, t0EpochMs + r.e / 1000, threads.driver);
     if (w === null) continue;
@@ -201,6 +208,8 @@ function requestFigures(db, logLines, samples, threads) {
     requests: rows.length,
     p99Ms: totals[Math.floor(0.99 * (totals.length - 1))] / 1000,
     maxMs: totals[totals.length - 1] / 1000,
+    lagP99Ms: lags[Math.floor(0.99 * (lags.length - 1))] / 1000,
+    overPct: (100 * totals.filter((t) => t > SLOW_US).length) / rows.length,
     slow: slow.length,
     slowPct: (100 * slow.length) / rows.length,
     aligned: t0EpochMs !== null,
@@ -227,14 +236,17 @@ export async function measureTail(root, { rate = 1000, seconds = 10, rounds = 3,
       for (const variant of round % 2 === 0 ? variants : [...variants].reverse()) {
         const db = join(tmp, `runs-${variants.indexOf(variant)}-${round}.db`);
         const logFrom = statSync(server.log, { throwIfNoEntry: false })?.size ?? 0;
-        const r = await runOnce(root, scenarioFile, db, variant === 'as built' ? {} : Object.fromEntries([variant.split(/=(.*)/s).slice(0, 2)]), server.worker);
+        const gcFile = join(tmp, `gc-${variants.indexOf(variant)}-${round}.json`);
+        const env = { LOADSCOPE_DRIVER_GC_LOG: gcFile, ...(variant === 'as built' ? {} : Object.fromEntries([variant.split(/=(.*)/s).slice(0, 2)])) };
+        const r = await runOnce(root, scenarioFile, db, env, server.worker);
+        const gcs = JSON.parse(readFileSync(gcFile, 'utf8'));
         await new Promise((res) => setTimeout(res, 1500)); // nginx writes its log buffer every second
         const logLines = readFileSync(server.log).subarray(logFrom).toString('latin1').split('\n').filter((l) => l.endsWith(' /4k.html')).map((l) => Number(l.split(' ')[0]) * 1000);
         const th = threadTotals(r.pid, r.comms, r.samples);
-        const req = requestFigures(db, logLines, r.samples, th);
+        const req = requestFigures(db, logLines, r.samples, th, gcs);
         results[variant].push(req);
         console.log(
-          `tail ${rate} req/s, ${variant}, round ${round + 1}: p99 ${req.p99Ms.toFixed(3)} max ${req.maxMs.toFixed(2)} ms, ` +
+          `tail ${rate} req/s, ${variant}, round ${round + 1}: p99 ${req.p99Ms.toFixed(3)} max ${req.maxMs.toFixed(2)} ms, lag p99 ${req.lagP99Ms.toFixed(3)} ms, over 0.5 ms ${req.overPct.toFixed(2)} %, ` +
             `over 0.5 ms with own lag < 0.05 ms ${req.slow}/${req.requests} (${req.slowPct.toFixed(2)} %)${req.aligned ? '' : ' (not aligned)'} ${JSON.stringify(req.classes)}`,
         );
         for (const t of th.rows) {
@@ -254,7 +266,7 @@ export async function measureTail(root, { rate = 1000, seconds = 10, rounds = 3,
     const span = (k) => ({ median: median(rs.map((x) => x[k])), min: Math.min(...rs.map((x) => x[k])), max: Math.max(...rs.map((x) => x[k])) });
     const names = [...new Set(rs.flatMap((x) => Object.keys(x.classes)))];
     const classes = Object.fromEntries(names.map((n) => [n, median(rs.map((x) => x.classes[n] ?? 0))]));
-    summary[v] = { p99Ms: span('p99Ms'), maxMs: span('maxMs'), slowPct: span('slowPct'), classes };
+    summary[v] = { p99Ms: span('p99Ms'), maxMs: span('maxMs'), lagP99Ms: span('lagP99Ms'), overPct: span('overPct'), slowPct: span('slowPct'), classes };
   }
   return { rate, seconds, rounds, summary };
 }
@@ -273,6 +285,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   });
   const f = ({ median: m, min, max }, d) => `${m.toFixed(d)} (${min.toFixed(d)}-${max.toFixed(d)})`;
   for (const [v, x] of Object.entries(r.summary)) {
-    console.log(`${v}: p99 ${f(x.p99Ms, 2)} ms, max ${f(x.maxMs, 1)} ms, over 0.5 ms with own lag < 0.05 ms ${f(x.slowPct, 2)} %; median requests per class ${JSON.stringify(x.classes)}`);
+    console.log(`${v}: p99 ${f(x.p99Ms, 2)} ms, max ${f(x.maxMs, 1)} ms, lag p99 ${f(x.lagP99Ms, 3)} ms, over 0.5 ms ${f(x.overPct, 2)} %, over 0.5 ms with own lag < 0.05 ms ${f(x.slowPct, 2)} %; median requests per class ${JSON.stringify(x.classes)}`);
   }
 }

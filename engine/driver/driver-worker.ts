@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { toApiError } from '../../contract/errors.js';
+import { startGcLog } from './gc-log.js';
 import { configureTargetGuard } from '../net/target-guard.js';
 import { Runner } from './run.js';
 import { configureTargetTls } from './tls.js';
@@ -11,7 +12,11 @@ import type { DriverPlan, FromWorkerMessage, ToWorkerMessage } from './types.js'
 const port = parentPort;
 if (!port) throw new Error('driver-worker must run in a worker thread');
 
-const post = (msg: FromWorkerMessage, transfer?: ArrayBuffer[]): void => port.postMessage(msg, transfer);
+const gcLog = startGcLog(process.env.LOADSCOPE_DRIVER_GC_LOG);
+const post = (msg: FromWorkerMessage, transfer?: ArrayBuffer[]): void => {
+  if (msg.type === 'done') gcLog?.write();
+  port.postMessage(msg, transfer);
+};
 
 try {
   configureTargetGuard((workerData as { plan: DriverPlan }).plan.allowRemote ?? false);
