@@ -1,9 +1,10 @@
-import { mkdirSync } from 'node:fs';
 import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { codeEditorText } from './test-support/code-editor.js';
 import { until } from './test-support/poll.js';
 import { useWorkbench } from './test-support/workbench.js';
+import { shots as reviewShots } from './test-support/run-view.js';
+import { scenarioEditor } from './test-support/scenario-editor.js';
 
 // A user journey built in the editor's form (issue 26), in Chromium on the real host and engine: a
 // login step with a JSON body that extracts the token, then GET /api/me with the token in a header,
@@ -14,22 +15,11 @@ import { useWorkbench } from './test-support/workbench.js';
 
 const SHOTS = '/tmp/shots-o';
 const { page, byTestId } = useWorkbench();
-const field = (path: string) => page().locator(`[data-testid="field-${path}"]`);
-const waitValid = () => page().locator('[data-testid="validation"][data-ok="true"]').waitFor({ timeout: 15_000 });
-const docOf = async (): Promise<Record<string, unknown>> => JSON.parse(await codeEditorText(page())) as Record<string, unknown>;
+const { field, waitValid, docOf } = scenarioEditor(page);
 const whole = (text: string) => Number(text.replace(/,/g, ''));
 
 /** The window at 1440 and 1024 px wide, with `show` scrolled to the middle at each width. */
-async function shots(name: string, show: Locator): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const width of [1440, 1024]) {
-    await page().setViewportSize({ width, height: 900 });
-    await show.evaluate((el) => el.scrollIntoView({ block: 'center' }));
-    await page().evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
-    await page().screenshot({ path: `${SHOTS}/${name}-${width}.png` });
-  }
-  await page().setViewportSize({ width: 1280, height: 800 });
-}
+const shots = (name: string, show: Locator): Promise<void> => reviewShots(page(), name, { show, dir: SHOTS });
 
 /** Fills a header row of request `at` (e.g. phases[0].requests[0]): a new row, then its name and value. */
 async function addHeader(at: string, name: string, value: string): Promise<void> {

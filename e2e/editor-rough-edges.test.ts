@@ -1,9 +1,10 @@
-import { mkdirSync } from 'node:fs';
 import type { Dialog, Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { codeEditorText, typeIntoCodeEditor } from './test-support/code-editor.js';
+import { typeIntoCodeEditor } from './test-support/code-editor.js';
 import { until } from './test-support/poll.js';
 import { useWorkbench } from './test-support/workbench.js';
+import { shots as reviewShots } from './test-support/run-view.js';
+import { scenarioEditor } from './test-support/scenario-editor.js';
 
 // The scenario editor's rough edges (issue 24), in Chromium on the real host: a parameter picker for
 // the matrix and quick profile, client groups explained (hidden at 1), a ramp drawn as a slope with
@@ -20,11 +21,9 @@ const { page, byTestId, browser } = useWorkbench({
       void d.dismiss();
     }),
 });
-const field = (path: string) => page().locator(`[data-testid="field-${path}"]`);
+const { field, waitValid, docOf } = scenarioEditor(page);
 const form = () => page().getByRole('radio', { name: 'Form' });
 const code = () => page().getByRole('radio', { name: 'Code' });
-const docOf = async (): Promise<Record<string, unknown>> => JSON.parse(await codeEditorText(page())) as Record<string, unknown>;
-const waitValid = () => page().locator('[data-testid="validation"][data-ok="true"]').waitFor({ timeout: 15_000 });
 
 /** The code view's cursor line, read from CodeMirror's state (as code-editor.ts reads its text). */
 const cursorLine = () =>
@@ -34,16 +33,7 @@ const cursorLine = () =>
   })()`);
 
 /** The window at 1440 and 1024 px wide, with `show` scrolled to the middle at each width. */
-async function shots(name: string, show: Locator): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const width of [1440, 1024]) {
-    await page().setViewportSize({ width, height: 900 });
-    await show.evaluate((el) => el.scrollIntoView({ block: 'center' }));
-    await page().evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
-    await page().screenshot({ path: `${SHOTS}/${name}-${width}.png` });
-  }
-  await page().setViewportSize({ width: 1280, height: 800 });
-}
+const shots = (name: string, show: Locator): Promise<void> => reviewShots(page(), name, { show, dir: SHOTS });
 
 describe('the scenario editor in Chromium', () => {
   it('picks a matrix or quick parameter by name, writing its path, with the raw path still editable', async () => {

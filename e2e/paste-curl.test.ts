@@ -1,8 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { codeEditorText } from './test-support/code-editor.js';
 import { useWorkbench } from './test-support/workbench.js';
+import { shots as reviewShots } from './test-support/run-view.js';
+import { scenarioEditor } from './test-support/scenario-editor.js';
 
 // The editor's "Paste a curl command" (issue 28), in Chromium on the real host: a command copied from
 // developer tools (bash quoting, a secret, -k) is parsed by the engine and its request joins the
@@ -11,22 +12,14 @@ import { useWorkbench } from './test-support/workbench.js';
 
 const SHOTS = '/tmp/shots-i';
 const { page, byTestId } = useWorkbench();
-const waitValid = () => page().locator('[data-testid="validation"][data-ok="true"]').waitFor({ timeout: 15_000 });
+const { waitValid } = scenarioEditor(page);
 
 interface Doc {
   phases: { name?: string; requests: { name?: string; method?: string; path: string; headers?: Record<string, string>; body?: string }[] }[];
 }
 
-async function shots(name: string, show: Locator): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const width of [1440, 1024]) {
-    await page().setViewportSize({ width, height: 900 });
-    await show.evaluate((el) => el.scrollIntoView({ block: 'center' }));
-    await page().evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
-    await page().screenshot({ path: `${SHOTS}/${name}-${width}.png` });
-  }
-  await page().setViewportSize({ width: 1280, height: 800 });
-}
+/** The window at 1440 and 1024 px wide, with `show` scrolled to the middle at each width. */
+const shots = (name: string, show: Locator): Promise<void> => reviewShots(page(), name, { show, dir: SHOTS });
 
 const COMMAND = [
   "curl 'http://127.0.0.1:8080/api/echo?from=devtools' \\",

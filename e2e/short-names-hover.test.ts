@@ -1,10 +1,10 @@
-import { mkdirSync } from 'node:fs';
 import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { typeIntoCodeEditor } from './test-support/code-editor.js';
 import { until } from './test-support/poll.js';
-import { openScenario } from './test-support/run-view.js';
+import { openScenario, shots as reviewShots } from './test-support/run-view.js';
 import { useWorkbench } from './test-support/workbench.js';
+import { scenarioEditor } from './test-support/scenario-editor.js';
 
 // Short cell names where they were still cut or left long, the full path on hover (issue 24):
 // - the mean bars draw each server run's short name whole (a row each), no two drawn texts over one
@@ -14,6 +14,7 @@ import { useWorkbench } from './test-support/workbench.js';
 
 const SHOTS = '/tmp/shots-a';
 const { page, byTestId, browser } = useWorkbench();
+const { waitValid } = scenarioEditor(page);
 
 const MATRIX = {
   name: 'short-names',
@@ -40,16 +41,8 @@ const overlap = (a: Drawn, b: Drawn) => a.x < b.x + b.width - 1 && b.x < a.x + a
 /** ECharts' tooltip is a div in the chart's box (the canvas has no text): what it says now. */
 const tooltipOf = (chart: Locator) => chart.evaluate((el) => Array.from(el.querySelectorAll('div')).filter((d) => d.style.zIndex !== '' && d.style.display !== 'none' && d.style.visibility !== 'hidden' && d.style.opacity !== '0').map((d) => d.innerText.trim()).join('\n'));
 
-async function shot(name: string, show: Locator): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const width of [1440, 1024]) {
-    await page().setViewportSize({ width, height: 900 });
-    await show.evaluate((el) => el.scrollIntoView({ block: 'center' }));
-    await page().evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
-    await page().screenshot({ path: `${SHOTS}/${name}-${width}.png` });
-  }
-  await page().setViewportSize({ width: 1280, height: 800 });
-}
+/** The window at 1440 and 1024 px wide, with `show` scrolled to the middle at each width. */
+const shot = (name: string, show: Locator): Promise<void> => reviewShots(page(), name, { show, dir: SHOTS });
 
 /** Moves the mouse over the chart's legend rows, entry by entry, until its tooltip says something. */
 async function hoverLegend(chart: Locator): Promise<string> {
@@ -135,7 +128,7 @@ describe('short names with the full one on hover, in Chromium', () => {
   it("the editor's timeline heads each cell by its short name, the key=value path on hover", async () => {
     await byTestId('nav-scenarios').click();
     await byTestId('new-scenario').click();
-    await page().locator('[data-testid="validation"][data-ok="true"]').waitFor({ timeout: 15_000 });
+    await waitValid();
     await page().getByRole('radio', { name: 'Code' }).click();
     await typeIntoCodeEditor(page(), JSON.stringify(MATRIX, null, 2));
     const timeline = page().locator('[data-testid="timeline"][data-cells="4"]');
