@@ -256,6 +256,22 @@ export const meanBarsCrowded = (bars: readonly MeanBar[]): boolean => bars.lengt
 export const MEAN_ROW_H = 48;
 export const meanRowsHeight = (bars: number): number => 44 + 44 + bars * MEAN_ROW_H;
 
+type MeanMetric = keyof typeof METRIC_COLORS;
+
+/** One metric's bars (its mean to 3 significant figures, none where unknown); `look` is what columns and rows draw differently. */
+function meanSeries(bars: readonly MeanBar[], key: MeanMetric, look: { borderRadius: number[]; barMaxWidth: number; barGap?: string; label: BarSeriesOption['label'] }): BarSeriesOption {
+  const { borderRadius, label, ...bar } = look;
+  return {
+    type: 'bar',
+    name: key,
+    data: bars.map((b) => (b[key] === null ? null : Number(b[key].toPrecision(3)))),
+    itemStyle: { color: METRIC_COLORS[key], borderRadius },
+    ...bar,
+    label,
+    labelLayout: { hideOverlap: true },
+  };
+}
+
 /**
  * Mean wait, processing and total time per server, side by side (seed 000's figure). `rows` lays the
  * servers down the side, one row each with its name whole on its own lines (the screen, where a
@@ -265,16 +281,8 @@ export function meanBarsOption(bars: readonly MeanBar[], p: Palette, layout: 'co
   if (layout === 'rows') return meanBarRows(bars, p);
   const base = baseOption(p);
   const style = axisStyle(p);
-  const metric = (key: keyof typeof METRIC_COLORS): BarSeriesOption => ({
-    type: 'bar',
-    name: key,
-    data: bars.map((b) => (b[key] === null ? null : Number(b[key].toPrecision(3)))),
-    itemStyle: { color: METRIC_COLORS[key], borderRadius: [3, 3, 0, 0] },
-    barMaxWidth: 36,
-    // values over the bars only while there is room for them; a label that would cover another is hidden
-    label: { show: bars.length <= 6, position: 'top', color: p.text, fontSize: 11 },
-    labelLayout: { hideOverlap: true },
-  });
+  // values over the bars only while there is room for them; a label that would cover another is hidden
+  const metric = (key: MeanMetric): BarSeriesOption => meanSeries(bars, key, { borderRadius: [3, 3, 0, 0], barMaxWidth: 36, label: { show: bars.length <= 6, position: 'top', color: p.text, fontSize: 11 } });
   // Many or long server names: slanted and cut with "..." (the tooltip names them whole), so no two overprint.
   const crowded = meanBarsCrowded(bars);
   const axisLabel = crowded
@@ -295,16 +303,7 @@ export function meanBarsOption(bars: readonly MeanBar[], p: Palette, layout: 'co
 function meanBarRows(bars: readonly MeanBar[], p: Palette): EChartsOption {
   const base = baseOption(p);
   const style = axisStyle(p);
-  const metric = (key: keyof typeof METRIC_COLORS): BarSeriesOption => ({
-    type: 'bar',
-    name: key,
-    data: bars.map((b) => (b[key] === null ? null : Number(b[key].toPrecision(3)))),
-    itemStyle: { color: METRIC_COLORS[key], borderRadius: [0, 3, 3, 0] },
-    barMaxWidth: 12,
-    barGap: '10%',
-    label: { show: true, position: 'right', color: p.text, fontSize: 10 },
-    labelLayout: { hideOverlap: true },
-  });
+  const metric = (key: MeanMetric): BarSeriesOption => meanSeries(bars, key, { borderRadius: [0, 3, 3, 0], barMaxWidth: 12, barGap: '10%', label: { show: true, position: 'right', color: p.text, fontSize: 10 } });
   const value = valueAxis(p, AXIS_NAMES.meanTime, { min: 0 });
   // the grid keeps the labels' stated width for them (containLabel): the longest line's, estimated
   // wide (0.62 em a character), so a name is never cut short of it nor given room it does not use

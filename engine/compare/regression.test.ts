@@ -20,6 +20,21 @@ interface Stored {
   rows: (targetId: number) => RequestPoint[];
 }
 
+/** A closed phase of 4 users on a bundled single server for `durationMs`, run to its end: its stored measurements. */
+async function storedSleepRun(name: string, durationMs: number): Promise<Stored> {
+  const scenario = createScenario({
+    name,
+    servers: [{ architecture: 'single' }],
+    phases: [{ executor: 'closed', name: 'steady', users: 4, durationMs, requests: [{ path: '/sleep?ms=20' }] }],
+  });
+  const { runId } = await temp.engine.handlers['runs:start']({ scenario: { text: JSON.stringify(scenario) }, quick: false, set: {} });
+  await temp.engine.waitForRun(runId);
+  const { store } = temp.engine;
+  const stored: Stored = { run: store.getRun(runId), windows: store.getWindows(runId).windows, rows: (targetId) => store.getCompareRows(targetId) };
+  expect(stored.run.status).toBe('completed');
+  return stored;
+}
+
 const times3 = (s: LatencyStats): LatencyStats => ({ ...s, mean: s.mean * 3, min: s.min * 3, max: s.max * 3, p50: s.p50 * 3, p66: s.p66 * 3, p75: s.p75 * 3, p80: s.p80 * 3, p90: s.p90 * 3, p95: s.p95 * 3, p98: s.p98 * 3, p99: s.p99 * 3, p999: s.p999 * 3, stddev: s.stddev * 3 });
 
 function slowed(a: Stored): Stored {
@@ -41,16 +56,7 @@ const verdicts = (r: ReturnType<typeof judge>) => Object.fromEntries(r.rules.map
 describe('regression rules against a baseline', () => {
   let a: Stored;
   beforeAll(async () => {
-    const scenario = createScenario({
-      name: 'regression-timer',
-      servers: [{ architecture: 'single' }],
-      phases: [{ executor: 'closed', name: 'steady', users: 4, durationMs: 2500, requests: [{ path: '/sleep?ms=20' }] }],
-    });
-    const { runId } = await temp.engine.handlers['runs:start']({ scenario: { text: JSON.stringify(scenario) }, quick: false, set: {} });
-    await temp.engine.waitForRun(runId);
-    const { store } = temp.engine;
-    a = { run: store.getRun(runId), windows: store.getWindows(runId).windows, rows: (targetId) => store.getCompareRows(targetId) };
-    expect(a.run.status).toBe('completed');
+    a = await storedSleepRun('regression-timer', 2500);
   }, 120_000);
 
   const RULES = ['total.p50 > +50%', 'total.mean > +5', 'throughput < -20%', 'errors.rate > +0.05', 'total.p50 > +50% phase=steady server=single'];
@@ -142,16 +148,7 @@ describe('an interval too wide to judge (Compare\'s one rule, contract/compare.t
   let a: Stored;
   beforeAll(async () => {
     // 4 s: 16 blocks of 250 ms a side, enough not to be "too short"
-    const scenario = createScenario({
-      name: 'regression-variable',
-      servers: [{ architecture: 'single' }],
-      phases: [{ executor: 'closed', name: 'steady', users: 4, durationMs: 4000, requests: [{ path: '/sleep?ms=20' }] }],
-    });
-    const { runId } = await temp.engine.handlers['runs:start']({ scenario: { text: JSON.stringify(scenario) }, quick: false, set: {} });
-    await temp.engine.waitForRun(runId);
-    const { store } = temp.engine;
-    a = { run: store.getRun(runId), windows: store.getWindows(runId).windows, rows: (targetId) => store.getCompareRows(targetId) };
-    expect(a.run.status).toBe('completed');
+    a = await storedSleepRun('regression-variable', 4000);
   }, 120_000);
 
   /** The same requests, those of the phase's first half five times faster and of its second five times slower: a run that drifted 25-fold within itself. */
