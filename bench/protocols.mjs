@@ -9,7 +9,7 @@
 // on one connection at once (h2 streams per connection).
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +20,7 @@ import { USERS } from './whole-tool.mjs';
 const require = createRequire(import.meta.url);
 export const PROTOCOLS = ['https', 'h2'];
 const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+const haveProc = existsSync('/proc/self/stat');
 
 /** A command on PATH, else where its installer puts it (cargo: ~/.cargo/bin, go: ~/go/bin); null when absent. */
 function find(cmd, fallback) {
@@ -82,7 +83,13 @@ async function startServer(protocol, tls) {
     return message;
   };
   await stats(); // nothing yet: starts the count from zero
-  return { child, url: `https://127.0.0.1:${String(line).trim()}`, stats };
+  // the server's own CPU (user + system, /proc/<pid>/stat fields 14-15): near one core, the server set the pace, not the generator
+  const cpuS = () => {
+    const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  };
+  return { child, url: `https://127.0.0.1:${String(line).trim()}`, stats, cpuS: haveProc ? cpuS : () => NaN };
 }
 
 function scenario(url, protocol, seconds) {
@@ -223,10 +230,11 @@ export async function measureProtocols(root, { seconds, rounds }) {
         const figures = {};
         for (const g of order) {
           await servers[p].stats(); // what came before is not this tool's
+          const serverBefore = servers[p].cpuS();
           const r = await measureProcess(g.command, g.args(round), { cwd: root, pin: hasTaskset ? 0 : undefined, stdout: 'pipe' });
           if (r.code !== 0) throw new Error(`${g.name} over ${p} exited with ${r.code}: ${r.stderr.slice(-500)}`);
           const { requests, said } = g.read(r.stdout);
-          figures[g.name] = { requests, cpuS: r.cpuS, wallS: r.wallS, perCpuS: requests / r.cpuS, spoke: spoken(await servers[p].stats()), ...(said !== undefined && { said }) };
+          figures[g.name] = { requests, cpuS: r.cpuS, wallS: r.wallS, perCpuS: requests / r.cpuS, serverBusy: (servers[p].cpuS() - serverBefore) / r.wallS, spoke: spoken(await servers[p].stats()), ...(said !== undefined && { said }) };
           if (g.name === 'loadscope') figures.stored = storedRows(join(tmp, `runs-${p}-${round}.db`));
         }
         perRound[p].push(figures);
@@ -234,7 +242,7 @@ export async function measureProtocols(root, { seconds, rounds }) {
           `protocols, ${p}, round ${round + 1}: ${list
             .map((g) => {
               const f = figures[g.name];
-              return `${g.name} ${Math.round(f.perCpuS)} req/CPU-s (${f.requests} req, ${f.cpuS.toFixed(2)} CPU-s; server saw requests ${f.spoke.requests}, TLS connections by ALPN ${f.spoke.alpn}, ≤ ${f.spoke.maxInFlight} in flight on one)`;
+              return `${g.name} ${Math.round(f.perCpuS)} req/CPU-s (${f.requests} req, ${f.cpuS.toFixed(2)} CPU-s, ${f.wallS.toFixed(1)} s, server busy ${Math.round(f.serverBusy * 100)} %; server saw requests ${f.spoke.requests}, TLS connections by ALPN ${f.spoke.alpn}, ≤ ${f.spoke.maxInFlight} in flight on one)`;
             })
             .join(' | ')}; loadscope stored ${figures.stored} request rows`,
         );
@@ -278,7 +286,7 @@ const INSTALL = { oha: '`cargo install oha --locked`', k6: '`go install go.k6.io
 
 /** The table and notes bench/run.mjs prints and writes; its number formatters are passed in. */
 export function protocolsReport(r, { n, range }) {
-  const rows = [['Protocol', 'Generator (whole process, pinned to core 0)', 'Requests/CPU-s (median)', 'Rounds (min–max)', 'loadscope / this (same round)', 'What it spoke, as the server counted it (last round)']];
+  const rows = [['Protocol', 'Generator (whole process, pinned to core 0)', 'Requests/CPU-s (median)', 'Rounds (min–max)', 'loadscope / this (same round)', 'Requests/s (wall); server CPU (medians)', 'What it spoke, as the server counted it (last round)']];
   for (const p of PROTOCOLS) {
     const x = r.protocols[p];
     r.names.forEach((name, i) => {
@@ -291,15 +299,17 @@ export function protocolsReport(r, { n, range }) {
         n(x.perCpuS[name]),
         range(x.perRound.map((f) => f[name].perCpuS)),
         ratio ? `${n(ratio.median, 2)}${ratio.all.length > 1 ? ` (${range(ratio.all, 2)})` : ''}` : '',
+        `${n(median(x.perRound.map((f) => f[name].requests / f[name].wallS)))}/s; ${n(median(x.perRound.map((f) => f[name].serverBusy * 100)))} % of a core`,
         `requests ${s.last.requests}; TLS connections by ALPN ${s.last.alpn}; at most ${s.maxInFlight} in flight on one connection${name === 'loadscope' ? `; its run stored "${x.said.join(', ')}"` : ''}`,
       ]);
     });
-    for (const m of r.missing) rows.push(['', m, 'not installed', '', '', '']);
+    for (const m of r.missing) rows.push(['', m, 'not installed', '', '', '', '']);
   }
   const stored = PROTOCOLS.every((p) => r.protocols[p].allStored);
   const notes = [
     `${r.rounds} round(s) of ${r.seconds} s per generator and protocol, ${USERS} connections/users, closed loop; order rotated each round and the protocols alternated; each generator's whole process ${r.pinned ? 'pinned to core 0, the server to core 1' : 'unpinned (no taskset)'}; CPU = user + system time from /proc, start-up included.`,
     "Server: the whole-tool bench's Node hello answer over node:https (ALPN offers only http/1.1, so k6's Go client, which takes h2 whenever offered, speaks HTTP/1.1 there) and over node:http2's secure server (h2 and http/1.1), one process per protocol that every tool hits, with a self-signed certificate made as the bundled servers make theirs; no tool verifies it (loadscope `tls.insecure`, oha `--insecure`, k6 `insecureSkipTLSVerify`); k6 discards response bodies.",
+    "Requests/s (wall) is over the whole process's life, start-up included; server CPU is the server process's user + system time over the same span: near 100 % of a core the server set the pace, and a generator's fixed costs (start-up, per-second work) weigh more in its requests per CPU-second.",
     "What each tool spoke is the server's own count for that tool's run: requests by HTTP version, TLS connections by the ALPN answer ('none': no ALPN), and the most requests in flight on one connection at once (over h2: streams per connection). Loadscope's two connections beyond its 50: the TLS probe before the load (ALPN, no request) and the external server's readiness check (one HTTP/1.1 request).",
     `Every request stored: ${stored ? "yes (request rows in the run's database = requests counted)" : '**no** (see the round lines)'}.`,
     ...(r.missing.length ? [`Not installed here: ${r.missing.map((m) => `${m} (${INSTALL[m]})`).join(', ')}; the rest runs without them.`] : []),
