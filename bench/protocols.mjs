@@ -10,14 +10,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { measureProcess, median } from './process-cost.mjs';
-import { USERS } from './whole-tool.mjs';
+import { storedRows, USERS } from './whole-tool.mjs';
 
-const require = createRequire(import.meta.url);
 export const PROTOCOLS = ['https', 'h2'];
 const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 const haveProc = existsSync('/proc/self/stat');
@@ -178,16 +176,6 @@ function generators(root, tmp, url, protocol, seconds, peers) {
     });
   }
   return list;
-}
-
-function storedRows(db) {
-  const Database = require('better-sqlite3');
-  const conn = new Database(db, { readonly: true });
-  try {
-    return conn.prepare('SELECT count(*) AS n FROM requests').get().n;
-  } finally {
-    conn.close();
-  }
 }
 
 const VERSION_NAMES = { '2.0': 'h2', '1.1': 'http/1.1', '1.0': 'http/1.0' };
