@@ -1,17 +1,15 @@
 import { existsSync, statSync } from 'node:fs';
 import pidtree from 'pidtree';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ServerStats, type Architecture, type ArchitectureOptions } from '../contract/servers.js';
-import { get, send, startServer, stopAll, waitFor } from './test-support/servers.js';
+import { ServerStats } from '../contract/servers.js';
+import { get, send, startServer, stopAll, waitFor, type ArchitectureCase } from './test-support/servers.js';
 
 // Every architecture started from dist/ as a real process, every workload checked. Build first
 // (npx tsc -p tsconfig.node.json). Loads stay small: two cores are shared with other test runs.
 
 afterEach(stopAll);
 
-type Case = { [A in Architecture]: { name: string; architecture: A; options: Partial<ArchitectureOptions[A]> } }[Architecture];
-
-const cases: Case[] = [
+const cases: ArchitectureCase[] = [
   { name: 'single', architecture: 'single', options: {} },
   { name: 'cluster', architecture: 'cluster', options: { workers: 2 } },
   { name: 'autoscale', architecture: 'autoscale', options: { initial: 1, max: 2 } },

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Architecture, ArchitectureOptions } from '../contract/servers.js';
+import type { ArchitectureOptions } from '../contract/servers.js';
 import { getH2, getHttps } from './test-support/over.js';
-import { startServer, stopAll } from './test-support/servers.js';
+import { startServer, stopAll, type ArchitectureCase } from './test-support/servers.js';
 
 // Every architecture served over https, h2 (ALPN, with HTTP/1.1 beside it) and h2c, started from
 // dist/ as a real process (build first: npx tsc -p tsconfig.node.json). The self-signed certificate
@@ -9,9 +9,7 @@ import { startServer, stopAll } from './test-support/servers.js';
 
 afterEach(stopAll);
 
-type Case = { [A in Architecture]: { name: string; architecture: A; options: Partial<ArchitectureOptions[A]> } }[Architecture];
-
-const cases: Case[] = [
+const cases: ArchitectureCase[] = [
   { name: 'single', architecture: 'single', options: {} },
   { name: 'cluster', architecture: 'cluster', options: { workers: 2 } },
   { name: 'autoscale', architecture: 'autoscale', options: { initial: 1, max: 2 } },

@@ -7,6 +7,9 @@ import { parseServerTiming, type ServerTiming } from '../server-timing.js';
 // wait for its ready message, and fetch from it. Every started server is remembered so afterEach can
 // end them all.
 
+/** One architecture with its options, as a test table's row (each row's options typed by its architecture). */
+export type ArchitectureCase = { [A in Architecture]: { name: string; architecture: A; options: Partial<ArchitectureOptions[A]> } }[Architecture];
+
 export interface RunningServer {
   child: ChildProcess;
   pid: number;
