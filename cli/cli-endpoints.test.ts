@@ -8,28 +8,13 @@ import type { ScenarioInput } from '../contract/scenario.js';
 import { THRESHOLD_FAILED_EXIT_CODE } from '../contract/thresholds.js';
 import { rootPath } from '../engine/paths.js';
 import { k6Status } from '../engine/k6/k6-binary.js';
+import type { RunJson } from './test-support/run-json.js';
 
 // Named requests and per-endpoint results through the real CLI (issue 26): a bundled server, a phase
 // of two named templates, `run --json`, `show`, the request CSV and a threshold on one endpoint.
 
 const BIN = rootPath('bin/loadscope.js');
 const cli = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 120_000 });
-
-interface JsonFigures {
-  name?: string;
-  count: number;
-  errors: Record<string, number>;
-  total: { p99: number } | null;
-}
-interface JsonPhase extends JsonFigures {
-  name: string;
-  endpoints: (JsonFigures & { name: string })[];
-}
-interface JsonRun {
-  runId: number;
-  servers: { phases: JsonPhase[] }[];
-  thresholds: { passed: boolean; results: { check: string; phase: string; request: string | null; measured: number | null; passed: boolean }[] };
-}
 
 const SLEEP = 'GET /sleep?ms=1';
 const scenario = (thresholds: ScenarioInput['thresholds']): ScenarioInput => ({
@@ -56,7 +41,7 @@ function run(name: string, input: ScenarioInput, extra: string[] = []) {
   writeFileSync(file, JSON.stringify(input));
   const db = join(dir, `${name}.db`);
   const out = cli(['run', file, '--json', '--db', db, ...extra]);
-  return { out, db, json: JSON.parse(out.stdout || '{}') as JsonRun };
+  return { out, db, json: JSON.parse(out.stdout || '{}') as RunJson };
 }
 
 describe('per-endpoint results in the CLI', () => {

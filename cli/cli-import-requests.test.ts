@@ -7,6 +7,7 @@ import { BundledServer } from '../contract/scenario.js';
 import { k6Status } from '../engine/k6/k6-binary.js';
 import { rootPath } from '../engine/paths.js';
 import { startServer } from '../engine/supervisor/supervisor.js';
+import type { RunJson } from './test-support/run-json.js';
 
 // Issue 28's "a HAR file and a curl command each become a scenario that runs": through the real CLI,
 // against a real bundled server on 127.0.0.1, stored in a real SQLite file. Build first
@@ -15,16 +16,6 @@ import { startServer } from '../engine/supervisor/supervisor.js';
 const BIN = rootPath('bin/loadscope.js');
 const k6 = k6Status();
 const FIXTURE = rootPath('engine/import-requests/fixtures/shop.har');
-
-interface Figures {
-  name: string;
-  count: number;
-  errors: Record<string, number>;
-}
-interface JsonRun {
-  status: string;
-  servers: { phases: (Figures & { endpoints: Figures[] })[] }[];
-}
 
 let dir: string;
 let server: Awaited<ReturnType<typeof startServer>>;
@@ -40,10 +31,10 @@ afterAll(async () => {
 const cli = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
 const failed = (errors: Record<string, number>) => Object.values(errors).reduce((n, e) => n + e, 0);
 
-function runJson(file: string, ...more: string[]): JsonRun {
+function runJson(file: string, ...more: string[]): RunJson {
   const out = cli(['run', file, '--json', '--db', join(dir, 'runs.db'), ...more]);
   expect(out.status, out.stderr).toBe(0);
-  return JSON.parse(out.stdout) as JsonRun;
+  return JSON.parse(out.stdout) as RunJson;
 }
 
 describe('import-har and import-curl through the CLI', () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rootPath } from '../engine/paths.js';
+import type { RunJson } from './test-support/run-json.js';
 
 // The built-in journey example (scenarios/examples/journey.json, issue 26) through the real CLI from
 // another folder: its users come from a data file beside it, log in on the bundled API, and use the
@@ -11,17 +12,6 @@ import { rootPath } from '../engine/paths.js';
 
 const BIN = rootPath('bin/loadscope.js');
 const EXAMPLE = rootPath('scenarios/examples/journey.json');
-
-interface JsonFigures {
-  name: string;
-  count: number;
-  errors: Record<string, number>;
-}
-interface JsonRun {
-  runId: number;
-  status: string;
-  servers: { phases: (JsonFigures & { endpoints: JsonFigures[] })[] }[];
-}
 
 let dir: string;
 beforeAll(() => {
@@ -38,7 +28,7 @@ describe('the journey example', () => {
   it('runs from another folder: an endpoint per step, counts adding up to the phase, every token accepted', () => {
     const out = cli(['run', EXAMPLE, '--json', '--db', join(dir, 'journey.db')]);
     expect(out.status, out.stderr).toBe(0);
-    const json = JSON.parse(out.stdout) as JsonRun;
+    const json = JSON.parse(out.stdout) as RunJson;
     expect(json.status).toBe('completed');
     const phase = json.servers[0]!.phases[0]!;
     expect(phase.endpoints.map((e) => e.name)).toEqual(['login', 'item', 'me']);
@@ -61,7 +51,7 @@ describe('the journey example', () => {
     const db = join(dir, 'no-token.db');
     const out = cli(['run', file, '--json', '--db', db]);
     expect(out.status, out.stderr).toBe(0);
-    const json = JSON.parse(out.stdout) as JsonRun;
+    const json = JSON.parse(out.stdout) as RunJson;
     const phase = json.servers[0]!.phases[0]!;
     expect(phase.count).toBeGreaterThan(0);
     expect(errorsOf(phase.errors)).toEqual({ extract: phase.count });
