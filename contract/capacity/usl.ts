@@ -12,6 +12,8 @@
 // the points with small X). The error of the parameters is a residual bootstrap with a fixed seed,
 // so the same points always give the same interval.
 
+import { seededRandom } from '../prng.js';
+
 export interface UslPoint {
   /** concurrency: users, or requests in flight */
   n: number;
@@ -83,17 +85,6 @@ function fitParams(pts: readonly UslPoint[]): UslParams {
   return contentionFor(pts, (lo + hi) / 2);
 }
 
-/** A small deterministic PRNG (mulberry32): the bootstrap gives the same interval every time. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const quantile = (sorted: readonly number[], q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))))]!;
 const range95 = (xs: number[]): [number, number] => {
@@ -130,7 +121,8 @@ export function fitUsl(points: readonly UslPoint[], resamples = 200): UslFit {
   const mean = pts.reduce((s, p) => s + p.x, 0) / pts.length;
   const ssTot = pts.reduce((s, p) => s + (p.x - mean) ** 2, 0);
   const ssRes = residuals.reduce((s, r) => s + r * r, 0);
-  const rand = prng(0x5eed);
+  // seeded: the bootstrap gives the same interval every time
+  const rand = seededRandom(0x5eed);
   const boot: { sigma: number[]; kappa: number[]; peakN: number[]; peakX: number[] } = { sigma: [], kappa: [], peakN: [], peakX: [] };
   for (let b = 0; b < resamples; b++) {
     const sample = pts.map((p, i) => ({ n: p.n, x: Math.max(fitted[i]! * 1e-6, fitted[i]! + residuals[Math.floor(rand() * residuals.length)]!) }));

@@ -1,5 +1,6 @@
 import { COMPARE_METRICS, pairPhases, type PairedPhase, type PhasePair, type RatioInterval, type Sample, type Stat, type WindowFigure } from '../../contract/compare.js';
 import { inLatencyHistograms } from '../../contract/measurement.js';
+import { Prng } from '../../contract/prng.js';
 import type { LiveWindow, RequestPoint, RunSummary } from '../../contract/results.js';
 import { offeredLoad } from './offered-load.js';
 
@@ -21,18 +22,6 @@ import { offeredLoad } from './offered-load.js';
 export const RESAMPLES = 400;
 export const MIN_BLOCKS = 4;
 const BLOCK_MS = 250;
-
-class Prng {
-  constructor(private s: number) {}
-  /** mulberry32 */
-  next(): number {
-    this.s = (this.s + 0x6d2b79f5) >>> 0;
-    let t = this.s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-}
 
 interface Weighted {
   values: Float64Array;

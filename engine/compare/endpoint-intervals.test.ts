@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { beyondNoise, pairPhases } from '../../contract/compare.js';
+import { seededRandom } from '../../contract/prng.js';
 import type { EndpointResult, LatencyStats, LiveWindow, PhaseResult, RequestPoint, RunSummary } from '../../contract/results.js';
 import { compareIntervals } from './compare-intervals.js';
 
@@ -8,23 +9,12 @@ import { compareIntervals } from './compare-intervals.js';
 // unchanged one's is not, though both share a phase (whose rows, pooled, changed). The stored
 // windows are per phase, so an endpoint's throughput has no interval (never coloured).
 
-/** mulberry32: the same jitter every run */
-function prng(seed: number): () => number {
-  let s = seed;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const BLOCKS = 24;
 const PER_BLOCK = 20;
 
 function rows(seed: number, slowFactor: number): RequestPoint[] {
-  const r = prng(seed);
+  // seeded: the same jitter every run
+  const r = seededRandom(seed);
   const out: RequestPoint[] = [];
   for (let b = 0; b < BLOCKS; b++) {
     for (let i = 0; i < PER_BLOCK; i++) {
