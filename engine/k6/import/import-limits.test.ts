@@ -1,29 +1,19 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../../db/store.js';
+import { describe, expect, it } from 'vitest';
 import { requestLine } from '../test-support/k6-points.js';
 import { importK6Files } from './import-k6.js';
 import { writeLongLineFile, writeManyLinesGzipBomb, writeOneLineGzipBomb } from './test-support/big-inputs.js';
+import { useTempStore } from '../../../db/test-support/temp-store.js';
 
 // Hostile k6 result files against a real SQLite file: each is refused with one line naming what was
 // wrong and where, and the store is left as it was (no run, not even a damaged one).
 
-let dir: string;
-let store: Store;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'loadscope-k6-limits-'));
-  store = openStore(join(dir, 'runs.db'));
-});
-afterEach(() => {
-  store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const temp = useTempStore();
 
 const good = (i: number) => requestLine({ endMs: 10 + i, totalMs: 5, phase: 0, proc: 1 });
 const file = (name: string, lines: string[]) => {
-  const path = join(dir, name);
+  const path = join(temp.dir, name);
   writeFileSync(path, lines.join('\n') + '\n');
   return path;
 };
@@ -36,7 +26,7 @@ const edited = (edit: (point: { data: { value: number; time: string; tags: Recor
 };
 
 async function refused(paths: string[]): Promise<string> {
-  const err = await importK6Files(store, paths).then(
+  const err = await importK6Files(temp.store, paths).then(
     () => null,
     (e: unknown) => e,
   );
@@ -44,7 +34,7 @@ async function refused(paths: string[]): Promise<string> {
   expect(err).toMatchObject({ name: 'LoadscopeError', code: 'LS_ERR_BAD_REQUEST' });
   const message = (err as Error).message;
   expect(message.split('\n')).toHaveLength(1);
-  expect(store.listRuns()).toEqual([]);
+  expect(temp.store.listRuns()).toEqual([]);
   return message;
 }
 
@@ -78,19 +68,19 @@ describe('k6 import limits', () => {
   });
 
   it('refuses a line over 1 MiB, naming the limit and the line, instead of skipping it', async () => {
-    const path = join(dir, 'long.json');
+    const path = join(temp.dir, 'long.json');
     await writeLongLineFile(path, 1024 * 1024 + 4096);
     expect(await refused([path])).toBe('long.json line 3 is longer than 1 MiB, the most one k6 result line may have; nothing was stored');
-    const csv = join(dir, 'long.csv');
+    const csv = join(temp.dir, 'long.csv');
     writeFileSync(csv, `metric_name,timestamp,metric_value,extra_tags\nloadscope_total,1767225600,5,"${'x'.repeat(1024 * 1024 + 10)}"\n`);
     expect(await refused([csv])).toMatch(/^long\.csv line 2 is longer than 1 MiB/);
   });
 
   it('refuses a small gzip that expands to one 600 MiB line, and one that expands past 200 times its size in short lines', async () => {
-    const bomb = join(dir, 'bomb.json.gz');
+    const bomb = join(temp.dir, 'bomb.json.gz');
     await writeOneLineGzipBomb(bomb, 600);
     expect(await refused([bomb])).toMatch(/^bomb\.json\.gz line 1 is longer than 1 MiB/);
-    const wide = join(dir, 'wide.json.gz');
+    const wide = join(temp.dir, 'wide.json.gz');
     await writeManyLinesGzipBomb(wide, 80);
     expect(await refused([wide])).toMatch(/^wide\.json\.gz is gzip that expands past 64 MiB \(200 times its size, or 64 MiB\)/);
   });
