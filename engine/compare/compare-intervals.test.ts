@@ -1,9 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTempEngine } from '../test-support/temp-engine.js';
+import { runSleepPhase, useTempEngine } from '../test-support/temp-engine.js';
 import type { CompareResult } from '../../contract/api.js';
 import { beyondNoise } from '../../contract/compare.js';
 import type { LatencyStats, LiveWindow, RequestPoint, RunSummary } from '../../contract/results.js';
-import { createScenario } from '../scenario/test-support/factories.js';
 import { compareIntervals } from './compare-intervals.js';
 
 // A ratio is coloured only when its bootstrap interval excludes 1. Two real runs of one server are
@@ -15,17 +14,7 @@ import { compareIntervals } from './compare-intervals.js';
 
 const temp = useTempEngine('compare', 'all');
 
-async function run(sleepMs: number, name = 'fixed-timer'): Promise<number> {
-  const scenario = createScenario({
-    name,
-    servers: [{ architecture: 'single' }],
-    phases: [{ executor: 'closed', name: 'steady', users: 4, durationMs: 3000, requests: [{ path: `/sleep?ms=${sleepMs}` }] }],
-  });
-  const { runId } = await temp.engine.handlers['runs:start']({ scenario: { text: JSON.stringify(scenario) }, quick: false, set: {} });
-  await temp.engine.waitForRun(runId);
-  expect((await temp.engine.handlers['runs:get']({ runId })).status).toBe('completed');
-  return runId;
-}
+const run = (sleepMs: number, name = 'fixed-timer'): Promise<number> => runSleepPhase(temp.engine, name, sleepMs, 3000);
 
 /** A stored run as compareIntervals reads it. */
 interface Stored {

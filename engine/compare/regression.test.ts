@@ -3,7 +3,7 @@ import { t95 } from '../../contract/group-stats.js';
 import { parseRegressionRules } from '../../contract/regression-rules.js';
 import type { LatencyStats, LiveWindow, RequestPoint, RunSummary } from '../../contract/results.js';
 import { createScenario } from '../scenario/test-support/factories.js';
-import { useTempEngine } from '../test-support/temp-engine.js';
+import { runSleepPhase, useTempEngine } from '../test-support/temp-engine.js';
 import { betweenRunsInterval, judgeRegression } from './regression.js';
 
 // Regression rules judged with Compare's noise. As in compare-intervals.test.ts, the truth must be
@@ -22,17 +22,9 @@ interface Stored {
 
 /** A closed phase of 4 users on a bundled single server for `durationMs`, run to its end: its stored measurements. */
 async function storedSleepRun(name: string, durationMs: number): Promise<Stored> {
-  const scenario = createScenario({
-    name,
-    servers: [{ architecture: 'single' }],
-    phases: [{ executor: 'closed', name: 'steady', users: 4, durationMs, requests: [{ path: '/sleep?ms=20' }] }],
-  });
-  const { runId } = await temp.engine.handlers['runs:start']({ scenario: { text: JSON.stringify(scenario) }, quick: false, set: {} });
-  await temp.engine.waitForRun(runId);
+  const runId = await runSleepPhase(temp.engine, name, 20, durationMs);
   const { store } = temp.engine;
-  const stored: Stored = { run: store.getRun(runId), windows: store.getWindows(runId).windows, rows: (targetId) => store.getCompareRows(targetId) };
-  expect(stored.run.status).toBe('completed');
-  return stored;
+  return { run: store.getRun(runId), windows: store.getWindows(runId).windows, rows: (targetId) => store.getCompareRows(targetId) };
 }
 
 const times3 = (s: LatencyStats): LatencyStats => ({ ...s, mean: s.mean * 3, min: s.min * 3, max: s.max * 3, p50: s.p50 * 3, p66: s.p66 * 3, p75: s.p75 * 3, p80: s.p80 * 3, p90: s.p90 * 3, p95: s.p95 * 3, p98: s.p98 * 3, p99: s.p99 * 3, p999: s.p999 * 3, stddev: s.stddev * 3 });

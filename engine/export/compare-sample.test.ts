@@ -3,8 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseRegressionRules } from '../../contract/regression-rules.js';
 import { COMPARE_SAMPLE_ROWS } from '../../db/compare-sample.js';
 import { compareIntervals } from '../compare/compare-intervals.js';
-import { createScenario } from '../scenario/test-support/factories.js';
-import { useTempEngine } from '../test-support/temp-engine.js';
+import { runSleepPhase, useTempEngine } from '../test-support/temp-engine.js';
 import { compareData } from './compare-data.js';
 import { regressionData } from './regression-data.js';
 
@@ -15,17 +14,7 @@ import { regressionData } from './regression-data.js';
 
 const temp = useTempEngine('compare-sample', 'all');
 
-async function run(sleepMs: number): Promise<number> {
-  const scenario = createScenario({
-    name: 'sample',
-    servers: [{ architecture: 'single' }],
-    phases: [{ executor: 'closed', name: 'steady', users: 4, durationMs: 2000, requests: [{ path: `/sleep?ms=${sleepMs}` }] }],
-  });
-  const { runId } = await temp.engine.handlers['runs:start']({ scenario: { text: JSON.stringify(scenario) }, quick: false, set: {} });
-  await temp.engine.waitForRun(runId);
-  expect((await temp.engine.handlers['runs:get']({ runId })).status).toBe('completed');
-  return runId;
-}
+const run = (sleepMs: number): Promise<number> => runSleepPhase(temp.engine, 'sample', sleepMs, 2000);
 
 describe('compare reads kept samples, not raw rows', () => {
   let ids: number[];

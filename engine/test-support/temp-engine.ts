@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import type { RunSummary } from '../../contract/results.js';
 import { createEngine, type Engine } from '../engine.js';
+import { createScenario } from '../scenario/test-support/factories.js';
 
 export interface TempEngine {
   /** the engine of the current test (or file, with scope 'all') */
@@ -52,4 +53,18 @@ export async function runScenarioFile(engine: Engine, file: string, scenario: ob
   const { runId } = await engine.handlers['runs:start']({ scenario: { text, origin: file }, quick: false, set: {} });
   await engine.waitForRun(runId);
   return engine.handlers['runs:get']({ runId });
+}
+
+/** One closed phase, 'steady': 4 users asking a bundled single server for /sleep?ms=`sleepMs` for `durationMs`, run to its end (completed): its run id. */
+export async function runSleepPhase(engine: Engine, name: string, sleepMs: number, durationMs: number): Promise<number> {
+  const scenario = createScenario({
+    name,
+    servers: [{ architecture: 'single' }],
+    phases: [{ executor: 'closed', name: 'steady', users: 4, durationMs, requests: [{ path: `/sleep?ms=${sleepMs}` }] }],
+  });
+  const { runId } = await engine.handlers['runs:start']({ scenario: { text: JSON.stringify(scenario) }, quick: false, set: {} });
+  await engine.waitForRun(runId);
+  const run = await engine.handlers['runs:get']({ runId });
+  expect(run.status, run.reason ?? '').toBe('completed');
+  return runId;
 }
