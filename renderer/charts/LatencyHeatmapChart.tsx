@@ -7,6 +7,7 @@ import { count } from '../ui/format';
 import { EChart } from './EChart';
 import type { SeriesGroup } from './groups';
 import { escapeHtml } from '../../contract/html-text';
+import { withTooltipFormatter } from './tooltip-html';
 
 const TITLE = 'Latency heatmap';
 
@@ -16,19 +17,14 @@ export function LatencyHeatmapChart({ groups, version, height = 300, testId, thi
   const group = groups[Math.min(chosen, groups.length - 1)];
   // version: the windows arrays are mutated in place by the live store
   const heatmap = useMemo(() => latencyHeatmap(group?.windows ?? []), [group, version]);
-  const option = useMemo<EChartsOption>(() => {
-    const base = latencyHeatmapOption(heatmap, DARK);
-    return {
-      ...base,
-      tooltip: {
-        ...(base.tooltip as object),
-        formatter: (p: unknown) => {
-          const [c, r, n] = (p as { data: [number, number, number] }).data;
-          return `${heatmap.times[c]} s · ${escapeHtml(bucketLabel(heatmap.buckets[r]!))} ms<br>${count(n)} requests`;
-        },
-      },
-    };
-  }, [heatmap]);
+  const option = useMemo<EChartsOption>(
+    () =>
+      withTooltipFormatter(latencyHeatmapOption(heatmap, DARK), (p) => {
+        const [c, r, n] = (p as { data: [number, number, number] }).data;
+        return `${heatmap.times[c]} s · ${escapeHtml(bucketLabel(heatmap.buckets[r]!))} ms<br>${count(n)} requests`;
+      }),
+    [heatmap],
+  );
   const title = group === undefined ? TITLE : `${TITLE}: ${group.name}`;
   return (
     <div data-testid={testId === undefined ? undefined : `${testId}-box`} data-requests={heatmap.requests} data-cells={heatmap.cells.length} data-buckets={heatmap.buckets.length}>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { escapeHtml } from '../../contract/html-text';
-import { latencyTooltip, legendTooltip, meanBarsTooltip, percentileTooltip } from './tooltip-html';
+import { latencyTooltip, legendTooltip, meanBarsTooltip, percentileTooltip, withTooltipFormatter } from './tooltip-html';
 
 // Server labels come from scenario files; a tooltip must show them as text, never as markup.
 const hostile = '<img src=x onerror=alert(1)>&"\'';
@@ -36,5 +36,13 @@ describe('tooltip HTML', () => {
     const html = meanBarsTooltip([{ dataIndex: 1, marker: '<i></i>', seriesName: 'total', value: 12.25 }], (i) => (i === 1 ? `pool: ${hostile}` : 'other'));
     expect(html).not.toContain('<img');
     expect(html).toBe('<b>pool: &#60;img src=x onerror=alert(1)&#62;&#38;&#34;&#39;</b><br/><i></i> total: <b>12.3 ms</b>');
+  });
+});
+
+describe('withTooltipFormatter', () => {
+  it("sets the tooltip's formatter and keeps the rest of the option and its tooltip", () => {
+    const formatter = (p: unknown) => escapeHtml(String(p));
+    const option = withTooltipFormatter({ title: { text: 't' }, tooltip: { trigger: 'item', confine: true } }, formatter);
+    expect(option).toEqual({ title: { text: 't' }, tooltip: { trigger: 'item', confine: true, formatter } });
   });
 });

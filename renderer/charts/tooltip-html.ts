@@ -1,9 +1,15 @@
 import { escapeHtml } from '../../contract/html-text';
+import type { EChartsOption } from 'echarts';
 import { sig3 } from './theme';
 
 // Tooltip formatters that return HTML: ECharts puts what they return into the page as markup, so
 // every text that comes from a scenario (server labels, cell labels) is escaped (contract/html-text.ts). ECharts'
 // own `marker` is its markup and passes as is.
+
+/** `option` with its tooltip's formatter set, the rest of its tooltip kept (what `formatter` returns is markup: escape user text). */
+export function withTooltipFormatter(option: EChartsOption, formatter: (p: unknown) => string): EChartsOption {
+  return { ...option, tooltip: { ...(option.tooltip as object), formatter } };
+}
 
 export interface TooltipItem {
   marker?: unknown;
