@@ -10,6 +10,8 @@ import { CONNECTIONS, PEAK_MEMORY_TARGET_MB, USERS, WHOLE_TARGETS } from './whol
 
 const NOT_MEASURED = 'not measured';
 const ms = (x) => `${n(x, x < 10 ? 3 : 1)} ms`;
+/** "rounds a–b", or "one round" */
+const rounds = (xs, digits, unit) => (xs.length > 1 ? `rounds ${range(xs, digits, unit)}` : range(xs));
 const ratio = (median, all) => `${n(median, 2)}×${all.length > 1 ? ` (${range(all, 2)})` : ''}`;
 
 /** A verdict over several points (connection counts, rates): misses if one misses, else names what was not measured. */
@@ -62,7 +64,7 @@ function slowRow(agreement) {
     label,
     `${n(l.slowOnTimePct, 2)} % of all requests`,
     'none (oha keeps no per-request rows)',
-    `all over ${SLOW.totalMs} ms: ${n(l.slowPct, 2)} %; rounds ${range(l.slowOnTimePctAll, 2, ' %')}${r.allStored ? '' : '; **not every request stored**'}`,
+    `all over ${SLOW.totalMs} ms: ${n(l.slowPct, 2)} %; ${rounds(l.slowOnTimePctAll, 2, ' %')}${r.allStored ? '' : '; **not every request stored**'}`,
     target,
     r.allStored ? verdict(l.slowOnTimePct < SLOW.targetPct) : NOT_MEASURED,
   ];
@@ -79,7 +81,7 @@ function memoryRow(wholeAt) {
     label,
     `${n(w.peakMB.loadscope)} MB`,
     `autocannon ${n(w.peakMB.autocannon)} MB`,
-    `${n(w.peakMB.loadscope / w.peakMB.autocannon, 2)}× autocannon's; loadscope rounds ${range(all, 0, ' MB')}${w.seconds === 10 ? '' : ` (a ${w.seconds} s run, not 10 s)`}`,
+    `${n(w.peakMB.loadscope / w.peakMB.autocannon, 2)}× autocannon's; loadscope ${rounds(all, 0, ' MB')}${w.seconds === 10 ? '' : ` (a ${w.seconds} s run, not 10 s)`}`,
     target,
     verdict(w.peakMB.loadscope <= PEAK_MEMORY_TARGET_MB),
   ];
