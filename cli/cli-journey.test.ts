@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempDir } from '../db/test-support/temp-store.js';
 import { rootPath } from '../engine/paths.js';
 import type { RunJson } from './test-support/run-json.js';
 
@@ -13,20 +13,14 @@ import type { RunJson } from './test-support/run-json.js';
 const BIN = rootPath('bin/loadscope.js');
 const EXAMPLE = rootPath('scenarios/examples/journey.json');
 
-let dir: string;
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'loadscope-journey-'));
-});
-afterAll(() => {
-  rmSync(dir, { recursive: true, force: true });
-});
+const tmp = useTempDir('file');
 
-const cli = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+const cli = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: tmp.dir, encoding: 'utf8', timeout: 120_000 });
 const errorsOf = (errors: Record<string, number>): Record<string, number> => Object.fromEntries(Object.entries(errors).filter(([, n]) => n > 0));
 
 describe('the journey example', () => {
   it('runs from another folder: an endpoint per step, counts adding up to the phase, every token accepted', () => {
-    const out = cli(['run', EXAMPLE, '--json', '--db', join(dir, 'journey.db')]);
+    const out = cli(['run', EXAMPLE, '--json', '--db', join(tmp.dir, 'journey.db')]);
     expect(out.status, out.stderr).toBe(0);
     const json = JSON.parse(out.stdout) as RunJson;
     expect(json.status).toBe('completed');
@@ -46,9 +40,9 @@ describe('the journey example', () => {
     example.phases[0]!.durationMs = 1000;
     example.phases[0]!.requests[0]!.extract!.path = 'session.token';
     example.data[0]!.file = rootPath('scenarios/assets/journey-users.csv');
-    const file = join(dir, 'no-token.json');
+    const file = join(tmp.dir, 'no-token.json');
     writeFileSync(file, JSON.stringify(example));
-    const db = join(dir, 'no-token.db');
+    const db = join(tmp.dir, 'no-token.db');
     const out = cli(['run', file, '--json', '--db', db]);
     expect(out.status, out.stderr).toBe(0);
     const json = JSON.parse(out.stdout) as RunJson;
