@@ -1,18 +1,9 @@
 // Deterministic randomness and the open-loop arrival process.
 
-/** mulberry32: a small, fast, seeded PRNG; next() is uniform in [0, 1). */
-export class Prng {
-  private state: number;
-  constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-  next(): number {
-    let t = (this.state = (this.state + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-}
+import { Prng } from '../../contract/prng.js';
+
+// the driver's seeded draws use the one mulberry32 (contract/prng.ts) Compare's bootstrap uses too
+export { Prng };
 
 /** Picks a request template by weight from a precomputed cumulative table. */
 export class TemplatePicker {
