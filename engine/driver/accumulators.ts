@@ -2,7 +2,7 @@ import { encodeIntoCompressedBase64, type Histogram } from 'hdr-histogram-js';
 import { ERROR_KINDS } from '../../contract/error-kinds.js';
 import { inLatencyHistograms, waitOf, type HistogramSet } from '../../contract/measurement.js';
 import { LATENCY_BUCKET_COUNT, latencyBucketOf, type LatencyBuckets } from '../../contract/latency-buckets.js';
-import type { ErrorCounts, PhaseResult, WindowLatency } from '../../contract/results.js';
+import type { ConnectionFigures, ErrorCounts, PhaseResult, WindowLatency } from '../../contract/results.js';
 import { FastHistogram, latencyStats } from './fast-histogram.js';
 
 // The one measuring sink every load generator feeds (native driver, k6 live, k6 import): a phase's
@@ -198,4 +198,22 @@ function heatmapBuckets(h: FastHistogram): LatencyBuckets {
     bucketScratch[k] = 0;
   }
   return out;
+}
+
+/** One phase's new connections to an https target (all its client groups), timed by connect-timing.ts. */
+export class ConnectionTimes {
+  private readonly connect = new FastHistogram(3);
+  private readonly handshake = new FastHistogram(3);
+
+  record(connectUs: number, handshakeUs: number): void {
+    this.connect.record(connectUs);
+    this.handshake.record(handshakeUs);
+  }
+
+  /** The phase's figure, or undefined when it opened none (plain http opens none here). */
+  result(): ConnectionFigures | undefined {
+    if (this.handshake.count === 0) return undefined;
+    const stats = (h: FastHistogram) => latencyStats(h.toHdr(), h.max, h.moments());
+    return { opened: this.handshake.count, connect: stats(this.connect), handshake: stats(this.handshake) };
+  }
 }

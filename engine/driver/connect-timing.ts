@@ -1,8 +1,7 @@
 import { Socket } from 'node:net';
 import { buildConnector, type Client } from 'undici';
-import type { ConnectionFigures } from '../../contract/results.js';
 import { nowUs } from './clock.js';
-import { FastHistogram, latencyStats } from './fast-histogram.js';
+import type { ConnectionTimes } from './accumulators.js';
 import { targetLookup } from '../net/target-guard.js';
 import { protocolClientOptions } from './target-protocol.js';
 import { targetTls } from './tls.js';
@@ -13,24 +12,6 @@ import { targetTls } from './tls.js';
 //
 //   connect() ──lookup + TCP── 'connect' ──TLS handshake── 'secureConnect' -> undici's callback
 //   |<------- connect ------->|<--------- handshake -------->|
-
-/** One phase's new connections to an https target (all its client groups). */
-export class ConnectionTimes {
-  private readonly connect = new FastHistogram(3);
-  private readonly handshake = new FastHistogram(3);
-
-  record(connectUs: number, handshakeUs: number): void {
-    this.connect.record(connectUs);
-    this.handshake.record(handshakeUs);
-  }
-
-  /** The phase's figure, or undefined when it opened none (plain http opens none here). */
-  result(): ConnectionFigures | undefined {
-    if (this.handshake.count === 0) return undefined;
-    const stats = (h: FastHistogram) => latencyStats(h.toHdr(), h.max, h.moments());
-    return { opened: this.handshake.count, connect: stats(this.connect), handshake: stats(this.handshake) };
-  }
-}
 
 /**
  * undici's `connect` option for a group's connections to baseUrl: over https a timed connector

@@ -1,5 +1,6 @@
 import { Client, type Dispatcher } from 'undici';
-import { ConnectionTimes, targetConnect } from './connect-timing.js';
+import type { ConnectionTimes } from './accumulators.js';
+import { targetConnect } from './connect-timing.js';
 import { protocolClientOptions, targetProtocol, targetStreams } from './target-protocol.js';
 import type { Phase, RequestTemplate } from '../../contract/scenario.js';
 import { Prng, TemplatePicker } from './arrivals.js';

@@ -6,7 +6,7 @@ import { targetProtocol } from './target-protocol.js';
 import { Scheduler } from './scheduler.js';
 import { PhaseInputs } from './phase-inputs.js';
 import { PhaseStats, RowSink } from './stats.js';
-import { ConnectionTimes } from './connect-timing.js';
+import { ConnectionTimes } from './accumulators.js';
 import type { DriverPhaseResult, DriverPlan, DriverResult, FromWorkerMessage } from './types.js';
 import { shouldWarm, warmUp } from './warmup.js';
 import { arrivalsEndMs, isOpenLoop, phaseOpenAhead, plannedMs as phasePlannedMs } from '../../contract/phase.js';
