@@ -64,6 +64,8 @@ describe('numbers you can trust, in Chromium', () => {
     expect(await warning.innerText()).toMatch(/ran scenario e2e-plain, A \(#\d+\) ran e2e-matrix/);
     const table = byTestId('compare-table');
     // three server runs and phases, none in both runs: every ratio is "-" and none is coloured
+    // (the warning can draw before the table's rows on a loaded machine: wait for the third row)
+    await table.locator('[data-testid="compare-pair"]').nth(2).waitFor({ timeout: 30_000 });
     expect(await table.locator('[data-testid="compare-pair"]').count()).toBe(3);
     const ratios = await table.locator('td.ratio-col').allInnerTexts();
     expect(ratios.length).toBeGreaterThan(0);
