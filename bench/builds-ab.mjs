@@ -6,6 +6,8 @@
 // and `node scripts/build-cli.mjs`; its node_modules may be a symlink to this one's):
 //   git worktree add /tmp/old c6f9e1a && ln -s "$PWD/node_modules" /tmp/old/node_modules && (cd /tmp/old && npx tsc -p tsconfig.node.json; node scripts/build-cli.mjs)
 //   node bench/builds-ab.mjs --seconds 10 --rounds 4 --users 50 [--wrk] old=/tmp/old new=.
+// A build may carry an environment variable of its own (an experiment's switch on the same dist/):
+//   node bench/builds-ab.mjs cap6=. cap48=.:LOADSCOPE_DRIVER_YOUNG_GENERATION_MB=48
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,7 +25,13 @@ const option = (name, fallback) => {
 const seconds = option('seconds', 10);
 const rounds = option('rounds', 4);
 const users = option('users', 50);
-const builds = args.filter((a) => a.includes('=')).map((a) => ({ name: a.slice(0, a.indexOf('=')), root: resolve(a.slice(a.indexOf('=') + 1)) }));
+const builds = args
+  .filter((a) => a.includes('='))
+  .map((a) => {
+    const [path, variable] = a.slice(a.indexOf('=') + 1).split(/:(?=[A-Z_]+=)/);
+    const env = variable === undefined ? undefined : { ...process.env, [variable.slice(0, variable.indexOf('='))]: variable.slice(variable.indexOf('=') + 1) };
+    return { name: a.slice(0, a.indexOf('=')), root: resolve(path), env };
+  });
 if (builds.length === 0) throw new Error('name=path of at least one build');
 const pinned = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 
@@ -46,9 +54,9 @@ writeFileSync(
   JSON.stringify({ name: 'builds-ab', servers: [{ label: 'hello', architecture: 'external', url }], phases: [{ name: 'load', executor: 'closed', users, durationMs: seconds * 1000, requests: [{ path: '/' }] }], rawRowCap: 100_000_000 }),
 );
 const pin = pinned ? 0 : undefined;
-const gens = builds.map(({ name, root }) => ({
+const gens = builds.map(({ name, root, env }) => ({
   name,
-  run: (r) => measureProcess(process.execPath, [join(root, 'bin', 'loadscope.js'), 'run', scenarioFile, '--json', '--db', join(tmp, `${name}-${r}.db`)], { pin, stdout: 'pipe', peakMemory: true }),
+  run: (r) => measureProcess(process.execPath, [join(root, 'bin', 'loadscope.js'), 'run', scenarioFile, '--json', '--db', join(tmp, `${name}-${r}.db`)], { env, pin, stdout: 'pipe', peakMemory: true }),
   count: (out) => JSON.parse(out).servers[0].phases[0].count,
 }));
 gens.push({ name: 'autocannon', run: () => measureProcess(process.execPath, [require.resolve('autocannon/autocannon.js'), '-c', String(users), '-d', String(seconds), '--json', url], { pin, stdout: 'pipe', peakMemory: true }), count: (out) => JSON.parse(out).requests.total });

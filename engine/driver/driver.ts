@@ -1,5 +1,5 @@
 import { fromApiError, LoadscopeError } from '../../contract/errors.js';
-import { remoteHostOf } from '../../contract/scenario.js';
+import { remoteHostOf, type Phase } from '../../contract/scenario.js';
 import { checkLiteralTarget, notLoopback } from '../net/target-guard.js';
 import { startDistWorker } from '../paths.js';
 import { probeTarget } from './tls.js';
@@ -8,11 +8,32 @@ import type { DriverListener, DriverPhaseResult, DriverPlan, DriverResult, FromW
 export type * from './types.js';
 export { COL, ROW_STRIDE, readRow, toRequestPoint, type RawRowBatch, type RequestRow } from './raw-rows.js';
 
-// The driver allocates a little per request and keeps almost none of it, so V8 grew its young
-// generation towards its default cap (16 MB semi-spaces) for nothing: capped, a pinned closed
-// 50-user run peaked 8-12 MB lower (104-110 against 116-121 MB, interleaved rounds) at no more CPU
-// per request (issue 29).
-const DRIVER_YOUNG_GENERATION_MB = 6;
+// The driver's young generation, sized by what the plan asks of it (issue 29; docs/performance.md,
+// "The tail"). It allocates ~15 KB per request (mostly Node's own per event-loop turn) and keeps
+// almost none. A driver that waits for its work (open-loop arrivals, one request at a time, users
+// who think) is held up by each collection that lands while a request is out, which then reads
+// late: fewer, larger collections mean fewer requests measured late (16 MB against 6 MB: the
+// driver's own-collection class at 1,000/s from ~190 to ~45 per 10,000 requests). A driver kept
+// saturated by closed users is busy either way; there the small nursery is cheaper per request and
+// lighter (6 MB: 120 MB peak and 1.01x autocannon's requests per CPU-second; 16 MB: 133 MB, 0.96x).
+export const DRIVER_YOUNG_GENERATION_MB = { saturated: 6, waiting: 16 } as const;
+
+/** A phase whose driver waits for its work between requests (see DRIVER_YOUNG_GENERATION_MB). */
+function waitsForWork(p: Phase): boolean {
+  if (p.executor === 'rate' || p.executor === 'sequential') return true;
+  if ('thinkMs' in p && (p.thinkMs ?? 0) > 0) return true;
+  return p.requests.some((r) => (r.thinkMs ?? 0) > 0);
+}
+
+/**
+ * The young generation the driver's worker gets for these phases; LOADSCOPE_DRIVER_YOUNG_GENERATION_MB
+ * overrides it (a measuring aid: bench/tail.mjs --env, bench/builds-ab.mjs name=.:VAR=VALUE).
+ */
+export function driverYoungGenerationMb(phases: readonly Phase[], env: string | undefined = process.env.LOADSCOPE_DRIVER_YOUNG_GENERATION_MB): number {
+  const mb = Number(env);
+  if (env !== undefined && env !== '' && Number.isFinite(mb) && mb >= 1 && mb <= 256) return mb;
+  return phases.some(waitsForWork) ? DRIVER_YOUNG_GENERATION_MB.waiting : DRIVER_YOUNG_GENERATION_MB.saturated;
+}
 
 /** After a cancel, how long the worker gets to report what it measured before it is terminated. */
 const CANCEL_GRACE_MS = 3000;
@@ -43,7 +64,7 @@ function runInWorker(plan: DriverPlan, listener: DriverListener, signal?: AbortS
   return new Promise<DriverResult>((resolve, reject) => {
     // a listener that chooses the next phase keeps the worker's plan open for it
     const open = listener.nextPhase !== undefined;
-    const worker = startDistWorker('engine/driver/driver-worker.ts', { workerData: { plan: { ...plan, open, rowsLent: listener.rowsLent === true } }, resourceLimits: { maxYoungGenerationSizeMb: DRIVER_YOUNG_GENERATION_MB } });
+    const worker = startDistWorker('engine/driver/driver-worker.ts', { workerData: { plan: { ...plan, open, rowsLent: listener.rowsLent === true } }, resourceLimits: { maxYoungGenerationSizeMb: driverYoungGenerationMb(plan.phases) } });
     const ended: DriverPhaseResult[] = [];
     let t0EpochMs = Date.now();
     let settled = false;
