@@ -32,7 +32,8 @@ const which = (cmd) => {
 };
 const pinned = (core, argv) => (hasTaskset ? ['taskset', '-c', String(core), ...argv] : argv);
 
-function freePort() {
+/** a free loopback port (bench/tail.mjs asks it too) */
+export function freePort() {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);

@@ -21,26 +21,15 @@
 import Database from 'better-sqlite3';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './agreement.mjs';
 import { median } from './process-cost.mjs';
 
 const SLOT_MS = 2;
 const SLOW_US = 500;
 const OWN_LAG_US = 50;
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** nginx, one worker pinned to core 1, serving /4k.html; resolves once it answers. */
 async function startNginx(tmp) {
