@@ -1,4 +1,5 @@
 import { fromApiError, LoadscopeError } from '../../contract/errors.js';
+import { isOpenLoop, phaseSlots, phaseThinkMs } from '../../contract/phase.js';
 import { remoteHostOf, type Phase } from '../../contract/scenario.js';
 import { checkLiteralTarget, notLoopback } from '../net/target-guard.js';
 import { startDistWorker } from '../paths.js';
@@ -18,11 +19,10 @@ export { COL, ROW_STRIDE, readRow, toRequestPoint, type RawRowBatch, type Reques
 // lighter (6 MB: 120 MB peak and 1.01x autocannon's requests per CPU-second; 16 MB: 133 MB, 0.96x).
 export const DRIVER_YOUNG_GENERATION_MB = { saturated: 6, waiting: 16 } as const;
 
-/** A phase whose driver waits for its work between requests (see DRIVER_YOUNG_GENERATION_MB). */
+/** A phase whose driver waits for its work between requests (see DRIVER_YOUNG_GENERATION_MB); the facts are contract/phase.ts's. */
 function waitsForWork(p: Phase): boolean {
-  if (p.executor === 'rate' || p.executor === 'sequential') return true;
-  if ('thinkMs' in p && (p.thinkMs ?? 0) > 0) return true;
-  return p.requests.some((r) => (r.thinkMs ?? 0) > 0);
+  // open-loop arrivals, one request out at a time, or users who pause (the phase's or a step's)
+  return isOpenLoop(p) || phaseSlots(p) === 1 || phaseThinkMs(p) > 0 || p.requests.some((r) => (r.thinkMs ?? 0) > 0);
 }
 
 /**

@@ -10,15 +10,16 @@ const rate = { name: 'r', executor: 'rate', rate: 100, durationMs: 1000, arrival
 const closed = { name: 'c', executor: 'closed', users: 10, durationMs: 1000, thinkMs: 0, requests: [request] } as unknown as Phase;
 const thinking = { ...closed, thinkMs: 200 } as Phase;
 const stepThink = { ...closed, requests: [{ path: '/a', thinkMs: 50 }, request] } as unknown as Phase;
-const sequential = { name: 's', executor: 'sequential', count: 10, requests: [request] } as unknown as Phase;
+const sequential = { name: 's', executor: 'sequential', count: 10, clients: 1, requests: [request] } as unknown as Phase;
+const oneUser = { ...closed, users: 1 } as Phase;
 
 describe('driverYoungGenerationMb', () => {
   it('gives a saturating closed plan the small nursery', () => {
     expect(driverYoungGenerationMb([closed], undefined)).toBe(DRIVER_YOUNG_GENERATION_MB.saturated);
   });
 
-  it('gives a plan with open-loop, one-at-a-time or thinking phases the roomy one', () => {
-    for (const phases of [[rate], [closed, rate], [sequential], [thinking], [stepThink]]) {
+  it('gives a plan with open-loop, one-at-a-time (sequential, one user) or thinking phases the roomy one', () => {
+    for (const phases of [[rate], [closed, rate], [sequential], [oneUser], [thinking], [stepThink]]) {
       expect(driverYoungGenerationMb(phases, undefined)).toBe(DRIVER_YOUNG_GENERATION_MB.waiting);
     }
     expect(DRIVER_YOUNG_GENERATION_MB.waiting).toBeGreaterThan(DRIVER_YOUNG_GENERATION_MB.saturated);
