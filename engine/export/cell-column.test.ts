@@ -38,7 +38,7 @@ describe('the cell column of a matrix run', () => {
   it('summary CSV: server is the server, cell the full key=value text', () => {
     const run = temp.store.getRun(storeMatrixRun());
     expect(run.targets.map((t) => t.name)).toEqual(['thread-pool · cores 1', 'thread-pool · cores 2']);
-    const rows = parse(summaryCsv(run.id, phaseRows(run)));
+    const rows = parse(summaryCsv(run, phaseRows(run)));
     expect(rows.map((r) => [r.server, r.cell])).toEqual([
       ['thread-pool', CELLS[0]!.label],
       ['thread-pool', CELLS[1]!.label],

@@ -3,7 +3,7 @@ import { deriveTimes } from '../../contract/measurement.js';
 import { phaseEndpoints, type RunSummary } from '../../contract/results.js';
 import type { Store } from '../../db/store.js';
 import { csvRow } from './csv-cell.js';
-import { runCommentLines } from './csv-run-comment.js';
+import { runNameCell } from './csv-run-columns.js';
 
 /** A text cell, quoted and formula-neutralised (the one implementation: csv-cell.ts). */
 export { csvText as quote } from './csv-cell.js';
@@ -14,15 +14,15 @@ export { csvText as quote } from './csv-cell.js';
 // template by name (empty for runs stored before endpoints were measured).
 export const CSV_HEADER = [
   'run_id', 'server', 'cell', 'phase', 'endpoint', 'client', 'intended_ms', 'sent_ms', 'first_byte_ms', 'done_ms',
-  'total_ms', 'wait_ms', 'processing_ms', 'server_wait_ms', 'lag_ms', 'ttfb_ms', 'transfer_ms', 'status', 'bytes', 'error',
+  'total_ms', 'wait_ms', 'processing_ms', 'server_wait_ms', 'lag_ms', 'ttfb_ms', 'transfer_ms', 'status', 'bytes', 'error', 'run_name',
 ].join(',');
 
 const ms = (us: number | null): number | null => (us === null ? null : Number((us / 1000).toFixed(3)));
 
 /** The CSV of a run's raw requests, line by line, so a large run is never held in memory at once. */
 export function* csvLines(store: Store, run: RunSummary): Generator<string> {
-  yield* runCommentLines(run);
   yield CSV_HEADER;
+  const name = runNameCell(run);
   const targets = new Map(run.targets.map((t) => [t.id, t]));
   const cells = new Map(run.cells.map((c) => [c.index, c.label]));
   // endpoint names by target, phase and template index
@@ -42,7 +42,7 @@ export function* csvLines(store: Store, run: RunSummary): Generator<string> {
       row.clientIdx,
       has.intended ? ms(row.intendedUs) : null, ms(row.sentUs), ms(row.firstByteUs), ms(row.doneUs),
       ms(t.totalUs), has.wait ? ms(t.waitUs) : null, ms(t.processingUs), ms(t.serverWaitUs), has.lag ? ms(t.lagUs) : null, ms(t.ttfbUs), ms(t.transferUs),
-      row.status, row.bytes, row.error,
+      row.status, row.bytes, row.error, name,
     ]);
   }
 }

@@ -39,7 +39,7 @@ function storeRun(slow: number): number {
 describe('endpoints in the exports of a run', () => {
   it('summary CSV: an endpoint column, each phase row followed by its endpoints when it has several', () => {
     const run = temp.store.getRun(storeRun(30));
-    const rows = parse(summaryCsv(run.id, phaseRows(run)), { columns: true }) as Record<string, string>[];
+    const rows = parse(summaryCsv(run, phaseRows(run)), { columns: true }) as Record<string, string>[];
     expect(rows.map((r) => [r.phase, r.endpoint, r.requests, r.total_mean_ms])).toEqual([
       ['load', '', '100', '10'],
       ['load', 'GET /fast', '60', '2'],

@@ -6,7 +6,6 @@ import type { Store } from '../../db/store.js';
 import { compareData } from './compare-data.js';
 import { CSV_EOL } from './csv-cell.js';
 import { csvLines } from './csv.js';
-import { runCommentLines } from './csv-run-comment.js';
 import { compareHtml, runHtml } from './html.js';
 import { runSummaryPng } from './png.js';
 import { reportInput } from './report-data.js';
@@ -30,7 +29,7 @@ export async function runExport(store: Store, runId: number, format: ExportForma
   const base = `loadscope-run-${runId}`;
   if (format === 'csv') return { fileName: `${base}.csv`, mimeType: 'text/csv', bytes: Buffer.from(requestCsv(store, runId)) };
   const report = buildRunReport(reportInput(store, runId, true), LIGHT);
-  if (format === 'csv-summary') return { fileName: `${base}-summary.csv`, mimeType: 'text/csv', bytes: Buffer.from(runCommentLines(report).map((l) => l + CSV_EOL).join('') + summaryCsv(runId, report.rows)) };
+  if (format === 'csv-summary') return { fileName: `${base}-summary.csv`, mimeType: 'text/csv', bytes: Buffer.from(summaryCsv({ id: runId, name: report.name, note: report.note }, report.rows)) };
   if (format === 'png') return { fileName: `${base}.png`, mimeType: 'image/png', bytes: await runSummaryPng(report) };
   return { fileName: `${base}.html`, mimeType: 'text/html', bytes: Buffer.from(runHtml(report)) };
 }
@@ -40,8 +39,8 @@ export async function compareExport(store: Store, runIds: readonly number[], for
   const report = buildCompareReport({ runs: runIds.map((id) => reportInput(store, id)), intervals, differences }, LIGHT);
   const base = `loadscope-compare-${runIds.join('-')}`;
   if (format === 'csv') {
-    const named = report.runs.flatMap((r) => runCommentLines(r, `run_${r.runId}`)).map((l) => l + CSV_EOL).join('');
-    return { fileName: `${base}.csv`, mimeType: 'text/csv', bytes: Buffer.from(named + compareCsv(runIds.map((id) => ({ id })), report.pairs)) };
+    const runs = runIds.map((id) => ({ id, name: report.runs.find((r) => r.runId === id)?.name ?? null }));
+    return { fileName: `${base}.csv`, mimeType: 'text/csv', bytes: Buffer.from(compareCsv(runs, report.pairs)) };
   }
   return { fileName: `${base}.html`, mimeType: 'text/html', bytes: Buffer.from(compareHtml(report)) };
 }

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { LIGHT } from '../../contract/report/palette.js';
@@ -9,12 +10,24 @@ import { runSummaryPng, type DrawnText } from './png.js';
 import { reportInput } from './report-data.js';
 
 // A run's name and note (`loadscope annotate`, runs:annotate) travel with every export of it (issue
-// 24): the HTML report's title and header, the PNG's title and header, and both CSVs as leading
-// comment lines. The name and note are hostile on purpose: markup, a formula, a comma, quotes and a
-// line break that must not end a comment and start a data row. A real SQLite file, read back.
+// 24): the HTML report's title and header, the PNG's title and header, and the CSVs as columns after
+// every other, the header first (issue 36). The name and note are hostile on purpose: markup, a formula, a comma, quotes and a
+// line break that must stay inside its cell and never start a data row. A real SQLite file, read back.
 
 const NAME = '</title><script>alert(1)</script> "tuned", =HYPERLINK("x")';
 const NOTE = 'after the pool fix\n=cmd|\' /C calc\'!A0, second line\r\nthird <b>line</b>';
+
+/** The name and note as their CSV cells hold them: formula-neutralised with a leading ' (csv-cell.ts). */
+const NAME_CELL = NAME;
+const NOTE_CELL = "after the pool fix\n=cmd|' /C calc'!A0, second line\r\nthird <b>line</b>";
+
+/** The rows Python's csv.DictReader reads from a CSV text (the real module, as a notebook would). */
+function pythonDictRows(csv: string): Record<string, string>[] {
+  const script = 'import csv, io, json, sys\nprint(json.dumps(list(csv.DictReader(io.StringIO(sys.stdin.read(), newline="")))))';
+  const r = spawnSync('python3', ['-c', script], { input: csv, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`python3 csv.DictReader failed: ${r.stderr}`);
+  return JSON.parse(r.stdout) as Record<string, string>[];
+}
 
 const temp = useTempStore();
 
@@ -47,39 +60,34 @@ describe("a run's name and note in its exports", () => {
     expect(plain).toMatch(/<h1>Run 2: [^<]+<\/h1>/);
   });
 
-  it('CSV (requests and summary): comment lines a reader skips, each a two-cell row with formulas neutralised', async () => {
+  it("CSV (requests and summary): the header first, the name (and the summary's note) as columns, read as is by Python's csv.DictReader", async () => {
     const runId = storedRun(true);
     for (const format of ['csv', 'csv-summary'] as const) {
       const csv = await text(runId, format);
-      const records = parse(csv, { relax_column_count: true }) as string[][];
-      // without the comment option: the name and each line of the note as a row of their own, as text
-      expect(records.slice(0, 4), format).toEqual([
-        ['#run_name', NAME],
-        ['#run_note', 'after the pool fix'],
-        ['#run_note', "'=cmd|' /C calc'!A0, second line"],
-        ['#run_note', 'third <b>line</b>'],
-      ]);
-      expect(records[4]![0], format).toBe('run_id');
-      // with it: exactly the CSV of the run without a name, one row per request or phase
-      const rows = parse(csv, { comment: '#', columns: true }) as Record<string, string>[];
+      expect(csv.startsWith('run_id,'), format).toBe(true);
+      const rows = parse(csv, { columns: true }) as Record<string, string>[];
       expect(rows.length, format).toBe(format === 'csv' ? 5 : 1);
-      expect(rows.every((r) => r.run_id === String(runId)), format).toBe(true);
+      expect(rows.every((r) => r.run_id === String(runId) && r.run_name === NAME_CELL), format).toBe(true);
+      // Python's csv module, as a notebook reads the file: every row a data row, the columns named by the first line
+      const read = pythonDictRows(csv);
+      expect(read.length, format).toBe(rows.length);
+      expect(read.every((r) => r.run_id === String(runId) && r.run_name === NAME_CELL), format).toBe(true);
+      if (format === 'csv-summary') expect(read[0]!.run_note).toBe(NOTE_CELL);
+      else expect(read[0]).not.toHaveProperty('run_note');
     }
-    // no comment line for a run without a name or note
-    expect((await text(storedRun(false), 'csv')).startsWith('run_id,')).toBe(true);
+    // a run without a name or note: the same columns, empty
+    const plain = parse(await text(storedRun(false), 'csv'), { columns: true }) as Record<string, string>[];
+    expect(plain.every((r) => r.run_name === '')).toBe(true);
   });
 
-  it("compare CSV: each named run's comment lines by its column's name, then the paired table", async () => {
+  it("compare CSV: the paired table's header first, each run's name in a run_<id>_name column", async () => {
     const a = storedRun(false);
     const b = storedRun(true);
     const csv = (await compareExport(temp.store, [a, b], 'csv')).bytes.toString('utf8');
-    const records = parse(csv, { relax_column_count: true }) as string[][];
-    expect(records.slice(0, 4).map((r) => r[0])).toEqual([`#run_${b}_name`, `#run_${b}_note`, `#run_${b}_note`, `#run_${b}_note`]);
-    expect(records[0]![1]).toBe(NAME);
-    expect(records[4]!.slice(0, 3)).toEqual(['server', 'cell', 'phase']);
-    expect(records[4]).toContain(`run_${b}`);
-    const rows = parse(csv, { comment: '#', columns: true }) as Record<string, string>[];
-    expect(rows.length).toBeGreaterThan(0);
+    expect(csv.startsWith('server,cell,phase,')).toBe(true);
+    const read = pythonDictRows(csv);
+    expect(read.length).toBeGreaterThan(0);
+    expect(read.every((r) => r[`run_${a}_name`] === '' && r[`run_${b}_name`] === NAME_CELL)).toBe(true);
   });
 
   it('PNG: the name in the drawn title, the note lines under the subtitle', async () => {

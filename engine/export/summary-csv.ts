@@ -3,6 +3,7 @@ import { LATENCIES, STAT_KEYS, type PhaseRow } from '../../contract/report/run-r
 import type { PhasePair } from '../../contract/report/compare-report.js';
 import type { RunSummary } from '../../contract/results.js';
 import { CSV_EOL, csvRow } from './csv-cell.js';
+import { runNameCell, runNoteCell } from './csv-run-columns.js';
 
 // The per-phase summary of a run (`export --csv FILE --summary`) and the paired table of a
 // comparison, as CSV: one row per server run and phase, units in the column names. A matrix cell
@@ -25,13 +26,16 @@ export const SUMMARY_HEADER = [
   ...ERROR_KINDS.map((k) => `errors_${k}`),
   'throughput_rps',
   ...LATENCIES.flatMap((l) => STAT_KEYS.map((s) => `${l.csv}_${s}_ms`)),
+  'run_name', 'run_note',
 ];
 
 /**
  * One row per server run and phase (endpoint empty), each followed by a row per endpoint when the
  * phase has more than one (contract/endpoints.ts): the same columns over only that endpoint's requests.
  */
-export function summaryCsv(runId: number, rows: readonly PhaseRow[]): string {
+export function summaryCsv(run: Pick<RunSummary, 'id' | 'name' | 'note'>, rows: readonly PhaseRow[]): string {
+  const runId = run.id;
+  const named = [runNameCell(run), runNoteCell(run)];
   const lines = [SUMMARY_HEADER.join(',')];
   const figures = (r: Pick<PhaseRow, 'count' | 'ok' | 'errorsTotal' | 'errors' | 'throughput' | 'latency'>) => [
     r.count, r.ok, r.errorsTotal,
@@ -41,8 +45,8 @@ export function summaryCsv(runId: number, rows: readonly PhaseRow[]): string {
   ];
   for (const r of rows) {
     const head = (endpoint: string) => [runId, r.label, r.label, r.cell, r.phase, endpoint, r.executor, r.clients, ms(r.durationMs)];
-    lines.push(csvRow([...head(''), ...figures(r)]));
-    for (const e of r.endpoints) lines.push(csvRow([...head(e.endpoint), ...figures(e)]));
+    lines.push(csvRow([...head(''), ...figures(r), ...named]));
+    for (const e of r.endpoints) lines.push(csvRow([...head(e.endpoint), ...figures(e), ...named]));
   }
   return lines.join(CSV_EOL) + CSV_EOL;
 }
@@ -57,16 +61,17 @@ const metricColumn = (key: string, unit: string) => `${key.replace(/\./g, '_')}$
  * engine could not tell it from noise for lack of data) and what Compare says of it (contract/compare.ts judgeInterval:
  * beyond, within, too short, too variable; empty for a figure without an interval).
  */
-export function compareCsv(runs: readonly Pick<RunSummary, 'id'>[], pairs: readonly PhasePair[]): string {
+export function compareCsv(runs: readonly Pick<RunSummary, 'id' | 'name'>[], pairs: readonly PhasePair[]): string {
   const first = runs[0]!.id;
   const later = runs.slice(1);
-  const header = ['server', 'cell', 'phase', 'endpoint', 'metric', 'unit', ...runs.map((r) => `run_${r.id}`), ...later.flatMap((r) => [`ratio_${r.id}_to_${first}`, `ratio_${r.id}_ci95_low`, `ratio_${r.id}_ci95_high`, `ratio_${r.id}_judgement`])];
+  const header = ['server', 'cell', 'phase', 'endpoint', 'metric', 'unit', ...runs.map((r) => `run_${r.id}`), ...later.flatMap((r) => [`ratio_${r.id}_to_${first}`, `ratio_${r.id}_ci95_low`, `ratio_${r.id}_ci95_high`, `ratio_${r.id}_judgement`]), ...runs.map((r) => `run_${r.id}_name`)];
+  const names = runs.map(runNameCell);
   const lines = [header.join(',')];
   for (const p of pairs) {
     for (const m of p.metrics) {
       const unit = unitOf(m.label);
       const value = (v: number | null) => (unit === 'ms' ? ms(v) : unit === 'req/s' ? rounded(v, RATE_DECIMALS) : v);
-      lines.push(csvRow([p.label, p.cell, p.phase, p.endpoint ?? '', metricColumn(m.key, unit), unit, ...m.values.map(value), ...later.flatMap((_, k) => [m.ratios[k + 1], m.intervals[k + 1]?.low, m.intervals[k + 1]?.high, m.judgements[k + 1]])]));
+      lines.push(csvRow([p.label, p.cell, p.phase, p.endpoint ?? '', metricColumn(m.key, unit), unit, ...m.values.map(value), ...later.flatMap((_, k) => [m.ratios[k + 1], m.intervals[k + 1]?.low, m.intervals[k + 1]?.high, m.judgements[k + 1]]), ...names]));
     }
   }
   return lines.join(CSV_EOL) + CSV_EOL;
