@@ -163,6 +163,6 @@ export function harToScenario(entries: readonly HarEntry[], fileName: string, op
 export async function importHarFile(path: string, opts: HarOptions = {}): Promise<ImportResult> {
   const name = basename(path);
   const read = readRegularFile(path, MAX_HAR_BYTES, 'a HAR file');
-  if ('refused' in read) throw badImport(`${shown(name)} ${read.refused}`);
+  if ('refused' in read) throw badImport(`${shown(path, 200)} ${read.refused}`);
   return harToScenario(parseHar(read.text, name), name, opts);
 }
