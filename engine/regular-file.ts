@@ -11,7 +11,7 @@ export type FileRead = { text: string } | { refused: string };
 const MIB = 1024 * 1024;
 
 /** A byte count as a limit is stated: whole MiB as MiB, else bytes. */
-export function bytesText(n: number): string {
+function bytesText(n: number): string {
   return n >= MIB && n % MIB === 0 ? `${n / MIB} MiB` : `${n} bytes`;
 }
 

@@ -6,10 +6,11 @@ import type { Cell } from '../scenario/index.js';
 // things need explicit consent: load outside this machine (--allow-remote / the UI's confirmation
 // naming the host), running an external server's `command` (--allow-commands / the UI's
 // confirmation showing argv and cwd) and reading files outside the scenario's own folder
-// (--allow-files / the UI's confirmation listing them; consent-files.ts). Built-in scenarios ship with Loadscope, so the commands their
-// own text runs are trusted; anything else the prepared scenario would run (a command added or changed
-// by --set, however the key is spelled: `servers[4]={...}`, `servers=[...]`, a matrix cell) needs
-// consent. It is decided on the scenario as it will run, never on the text of an override's key.
+// (--allow-files / the UI's confirmation listing them; consent-files.ts). Built-in scenarios ship
+// with Loadscope, so the commands their own text runs are trusted; anything else the prepared
+// scenario would run (a command added or changed by --set, however the key is spelled:
+// `servers[4]={...}`, `servers=[...]`, a matrix cell) needs consent. It is decided on the scenario
+// as it will run, never on the text of an override's key.
 // The consent given is stored with the run.
 
 export interface ConsentGiven {
@@ -46,7 +47,7 @@ export function commandsOf(cells: readonly Cell[]): Set<string> {
 /**
  * What the run needs consent for. `trusted` holds the commands a built-in's own text runs (see
  * commandsOf); every other command of the cells as they will run is listed. `files`: what the run
- * reads outside its scenario's folder (filesOutside), less a built-in's own.
+ * reads outside its scenario's folder (consent-files.ts filesOutside).
  */
 export function consentNeeded(cells: readonly Cell[], trusted: ReadonlySet<string> = new Set(), files: readonly string[] = []): RunConsent {
   const remote = new Set<string>();
