@@ -104,6 +104,8 @@ export const calls = {
       allowRemote: z.boolean().optional(),
       /** the person confirmed running the scenario's external commands (the UI shows argv and cwd first) */
       allowCommands: z.boolean().optional(),
+      /** the person confirmed reading files outside the scenario's folder (the UI lists them first) */
+      allowFiles: z.boolean().optional(),
     }),
     response: z.object({ runId: z.number() }),
   },

@@ -204,7 +204,9 @@ export function templateIssues(t: TemplateFields, scope: TemplateScope, at: (str
       if (p.kind !== 'data') continue;
       if (scope.data === undefined) issues.push({ path, message: `'{{data.${p.column}}}' but this phase has no data file (set the phase's "data" to one of the scenario's data names)` });
       else if (scope.columns !== null && !scope.columns.has(p.column)) {
-        issues.push({ path, message: `no column '${p.column}' in data '${scope.data}'; columns: ${[...scope.columns].join(', ') || '(none)'}` });
+        // the columns are the file's first line: not quoted (the file may be /etc/shadow or a key)
+        const n = scope.columns.size;
+        issues.push({ path, message: `no column '${p.column}' in data '${scope.data}' (its file has ${n} column${n === 1 ? '' : 's'})` });
       }
     }
   }

@@ -113,7 +113,7 @@ describe('consent before load leaves the machine or a command runs, in Chromium'
     expect(questions).toHaveLength(3);
     expect(questions[2]).toContain(`${JSON.stringify(argv())} in ${cwd}.`);
     expect(existsSync(join(cwd, 'spawned'))).toBe(true);
-    expect(stored()).toEqual([{ id: runId, status: 'completed', consent: { remoteHosts: [], commands: [{ argv: argv(), cwd }], allowRemote: false, allowCommands: true } }]);
+    expect(stored()).toEqual([{ id: runId, status: 'completed', consent: { remoteHosts: [], commands: [{ argv: argv(), cwd }], files: [], allowRemote: false, allowCommands: true, allowFiles: false } }]);
     await screenshot(page(), 'consent-command-run');
     // the page's only errors are the engine's three consent refusals (two declined, one before the yes)
     const problems = browser().problems;

@@ -55,8 +55,8 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
     ...lazyCalls(LIBRARY_CALLS, async () => (await import('./library/library-calls.js')).libraryHandlers(store)),
     'scenarios:validate': async ({ text, quick }) => (await import('./run/prepare-run.js')).validateText(text, quick),
     // A name is a built-in or a library scenario (engine/library/lookup.ts), never a host path.
-    'runs:start': async ({ scenario, quick, set, allowRemote, allowCommands, engine }) =>
-      startRun(scenario, { quick, set, engine, consent: { allowRemote: allowRemote ?? false, allowCommands: allowCommands ?? false } }),
+    'runs:start': async ({ scenario, quick, set, allowRemote, allowCommands, allowFiles, engine }) =>
+      startRun(scenario, { quick, set, engine, consent: { allowRemote: allowRemote ?? false, allowCommands: allowCommands ?? false, allowFiles: allowFiles ?? false } }),
     // no orchestrator yet: no run was ever started by this engine, so none is active
     'runs:cancel': async ({ runId, reason }) => ({ cancelled: loaded?.cancel(runId, reason) ?? false }),
     'runs:list': async (filter) => store.listRuns(filter),

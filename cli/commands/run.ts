@@ -25,6 +25,7 @@ interface RunCliOptions {
   set: Record<string, string>;
   allowRemote: boolean;
   allowCommands: boolean;
+  allowFiles: boolean;
   engine: RunEngine;
   db?: string;
   fromRun?: number;
@@ -85,6 +86,7 @@ export function registerRun(program: Command): void {
     .option('--set <path=value>', 'override a scenario value, e.g. --set phases[0].count=50 (repeatable)', collectSet, {})
     .option('--allow-remote', 'consent to send load to a target outside this machine (named in the scenario)', false)
     .option('--allow-commands', "consent to run the scenario's external server commands", false)
+    .option('--allow-files', "consent to read files outside the scenario's folder (data files, tls.ca/cert/key; named when refused)", false)
     .option('--baseline [run]', `judge the run against the scenario's pinned baseline (\`loadscope baseline set\`), or against this run; put it after the scenario. Rules: --fail-on, else ${DEFAULT_RULES.map((r) => `"${r}"`).join(', ')}`, parseBaselineOption)
     .option('--fail-on <rule>', 'a regression rule for --baseline, e.g. "total.p99 > +10%", "throughput < -5% phase=steady", "errors.rate > +0.01 server=single" (repeatable; docs/ci.md)', collectRule, [])
     .option('--markdown <file>', 'write a Markdown summary (thresholds, and rules with --baseline) for a pull-request comment or job summary')
@@ -109,7 +111,7 @@ export function registerRun(program: Command): void {
           const detach = attachProgress(engine, process.stderr);
           let runId: number;
           try {
-            const consent = { allowRemote: opts.allowRemote, allowCommands: opts.allowCommands };
+            const consent = { allowRemote: opts.allowRemote, allowCommands: opts.allowCommands, allowFiles: opts.allowFiles };
             ({ runId } = await engine.startRun(source, { quick: opts.quick, set: opts.set, consent, engine: opts.engine }));
           } catch (err) {
             detach();

@@ -1,8 +1,8 @@
-import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Header, PostData } from 'har-format';
 import { z } from 'zod';
 import { remoteHostOf } from '../../contract/scenario.js';
+import { readRegularFile } from '../regular-file.js';
 import { formatPath } from '../scenario/param-path.js';
 import { nestingOverflow } from '../scenario/limits.js';
 import { headerNotes, keptHeaders, noHeaderDrops } from './headers.js';
@@ -156,18 +156,13 @@ export function harToScenario(entries: readonly HarEntry[], fileName: string, op
   return importedScenario('har', main, templates, count, title, notes);
 }
 
-/** Reads a HAR file, bounded in size, and makes its scenario. */
+/**
+ * Reads a HAR file and makes its scenario: a regular file of at most MAX_HAR_BYTES, or one line
+ * saying why not (/dev/zero and a FIFO are refused before a byte is read, not read without end).
+ */
 export async function importHarFile(path: string, opts: HarOptions = {}): Promise<ImportResult> {
   const name = basename(path);
-  const fh = await open(path, 'r').catch((err: NodeJS.ErrnoException) => {
-    throw badImport(`cannot read ${shown(path, 200)}: ${err.code ?? err.message}`);
-  });
-  try {
-    const { size } = await fh.stat();
-    if (size > MAX_HAR_BYTES) throw badImport(`${shown(name)} is ${size} bytes; a HAR file may have at most ${MAX_HAR_BYTES / (1024 * 1024)} MiB (save fewer requests, or filter them in the browser first)`);
-    const text = await fh.readFile('utf8');
-    return harToScenario(parseHar(text, name), name, opts);
-  } finally {
-    await fh.close();
-  }
+  const read = readRegularFile(path, MAX_HAR_BYTES, 'a HAR file');
+  if ('refused' in read) throw badImport(`${shown(path, 200)} ${read.refused}`);
+  return harToScenario(parseHar(read.text, name), name, opts);
 }

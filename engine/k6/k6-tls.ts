@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { LoadscopeError } from '../../contract/errors.js';
 import type { ServerSpec } from '../../contract/scenario.js';
+import { readTlsFile } from '../run/target-tls.js';
 import { refuseServerForK6 } from './k6-carry.js';
 import type { K6Tls } from './k6-script.js';
 
@@ -9,12 +8,7 @@ import type { K6Tls } from './k6-script.js';
 // cannot do (k6-carry.ts). The client certificate's files are read now: k6 gets their PEM text.
 
 function readPem(file: string, base: string | null, what: string): string {
-  const full = isAbsolute(file) || base === null ? file : resolve(base, file);
-  try {
-    return readFileSync(full, 'utf8');
-  } catch (err) {
-    throw new LoadscopeError('LS_ERR_SCENARIO_INVALID', `${what}: cannot read ${full} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
+  return readTlsFile(isAbsolute(file) || base === null ? file : resolve(base, file), what);
 }
 
 /** k6's TLS settings for one server (undefined: none), or LS_ERR_BAD_REQUEST naming what k6 cannot carry. */

@@ -20,7 +20,7 @@ describe('consent', () => {
     expect(() => prepareRun(temp.engine.store, { text: remote('http://10.1.2.3:8080') }, none)).toThrow(expect.objectContaining({ code: 'LS_ERR_NEEDS_CONSENT', message: expect.stringMatching(/to 10\.1\.2\.3; confirm it in the UI or pass --allow-remote/) }));
     expect(() => prepareRun(temp.engine.store, { text: remote('http://example.com/') }, none)).toThrow(/example\.com/);
     const ok = prepareRun(temp.engine.store, { text: remote('http://10.1.2.3:8080') }, { ...none, consent: { allowRemote: true, allowCommands: false } });
-    expect(ok.consent).toEqual({ remoteHosts: ['10.1.2.3'], commands: [], allowRemote: true, allowCommands: false });
+    expect(ok.consent).toEqual({ remoteHosts: ['10.1.2.3'], commands: [], files: [], allowRemote: true, allowCommands: false });
     // Loopback by text needs nothing (the connection is still checked on its address).
     expect(prepareRun(temp.engine.store, { text: remote('http://localhost:9') }, none).consent?.remoteHosts).toEqual([]);
   });
@@ -86,6 +86,6 @@ describe('consent', () => {
     const db = new Database(join(temp.dir, 'runs.db'), { readonly: true });
     const row = db.prepare('SELECT consent_json FROM runs WHERE id = ?').pluck().get(runId) as string;
     db.close();
-    expect(JSON.parse(row)).toEqual({ remoteHosts: [], commands: [], allowRemote: true, allowCommands: false });
+    expect(JSON.parse(row)).toEqual({ remoteHosts: [], commands: [], files: [], allowRemote: true, allowCommands: false, allowFiles: false });
   });
 });

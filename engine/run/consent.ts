@@ -2,24 +2,30 @@ import { LoadscopeError } from '../../contract/errors.js';
 import { remoteHostOf } from '../../contract/scenario.js';
 import type { Cell } from '../scenario/index.js';
 
-// What a run may do beyond this machine's bundled servers, and what the person agreed to. Two
+// What a run may do beyond this machine's bundled servers, and what the person agreed to. Three
 // things need explicit consent: load outside this machine (--allow-remote / the UI's confirmation
-// naming the host) and running an external server's `command` (--allow-commands / the UI's
-// confirmation showing argv and cwd). Built-in scenarios ship with Loadscope, so the commands their
-// own text runs are trusted; anything else the prepared scenario would run (a command added or changed
-// by --set, however the key is spelled: `servers[4]={...}`, `servers=[...]`, a matrix cell) needs
-// consent. It is decided on the scenario as it will run, never on the text of an override's key.
+// naming the host), running an external server's `command` (--allow-commands / the UI's
+// confirmation showing argv and cwd) and reading files outside the scenario's own folder
+// (--allow-files / the UI's confirmation listing them; consent-files.ts). Built-in scenarios ship
+// with Loadscope, so the commands their own text runs are trusted; anything else the prepared
+// scenario would run (a command added or changed by --set, however the key is spelled:
+// `servers[4]={...}`, `servers=[...]`, a matrix cell) needs consent. It is decided on the scenario
+// as it will run, never on the text of an override's key.
 // The consent given is stored with the run.
 
 export interface ConsentGiven {
   allowRemote: boolean;
   allowCommands: boolean;
+  /** files outside the scenario's folder may be read (absent: no) */
+  allowFiles?: boolean;
 }
 
 /** Stored with the run: what it needed and that it was allowed. */
 export interface RunConsent {
   remoteHosts: string[];
   commands: { argv: string[]; cwd: string }[];
+  /** the real paths of files read outside the scenario's folder (consent-files.ts) */
+  files: string[];
 }
 
 /** The identity of a command a server runs: its argv and the cwd as written (unset: the current folder). */
@@ -40,9 +46,10 @@ export function commandsOf(cells: readonly Cell[]): Set<string> {
 
 /**
  * What the run needs consent for. `trusted` holds the commands a built-in's own text runs (see
- * commandsOf); every other command of the cells as they will run is listed.
+ * commandsOf); every other command of the cells as they will run is listed. `files`: what the run
+ * reads outside its scenario's folder (consent-files.ts filesOutside).
  */
-export function consentNeeded(cells: readonly Cell[], trusted: ReadonlySet<string> = new Set()): RunConsent {
+export function consentNeeded(cells: readonly Cell[], trusted: ReadonlySet<string> = new Set(), files: readonly string[] = []): RunConsent {
   const remote = new Set<string>();
   const commands = new Map<string, { argv: string[]; cwd: string }>();
   for (const cell of cells) {
@@ -58,7 +65,7 @@ export function consentNeeded(cells: readonly Cell[], trusted: ReadonlySet<strin
       }
     }
   }
-  return { remoteHosts: [...remote].sort(), commands: [...commands.values()] };
+  return { remoteHosts: [...remote].sort(), commands: [...commands.values()], files: [...files] };
 }
 
 /** Throws LS_ERR_NEEDS_CONSENT naming the hosts / argv and cwd the person has to agree to. */
@@ -72,5 +79,8 @@ export function checkConsent(needed: RunConsent, given: ConsentGiven): void {
   if (needed.commands.length > 0 && !given.allowCommands) {
     const list = needed.commands.map((c) => `${JSON.stringify(c.argv)} in ${c.cwd}`).join('; ');
     throw new LoadscopeError('LS_ERR_NEEDS_CONSENT', `this scenario runs commands on this machine: ${list}; confirm them in the UI or pass --allow-commands`);
+  }
+  if (needed.files.length > 0 && given.allowFiles !== true) {
+    throw new LoadscopeError('LS_ERR_NEEDS_CONSENT', `this scenario reads files outside its own folder: ${needed.files.map((f) => JSON.stringify(f)).join(', ')}; confirm them in the UI or pass --allow-files`);
   }
 }

@@ -9,6 +9,7 @@ import { readDataFiles, type DataBase } from '../scenario/data-files.js';
 import { resolveTlsFiles } from '../scenario/tls-files.js';
 import { builtinScenarioPath } from '../scenario/builtin.js';
 import { checkConsent, commandsOf, consentNeeded, type ConsentGiven } from './consent.js';
+import { filesOutside } from './consent-files.js';
 import type { PreparedRun } from './orchestrator.js';
 
 export interface RunOptions {
@@ -24,7 +25,8 @@ export type StartSource = ParsedCallRequest<'runs:start'>['scenario'];
  * A run's scenario from a built-in or library name, from JSON text (the editor, a file the CLI read),
  * or from a stored run (run again: its own text, quick and --set, plus any given now): quick profile
  * and --set applied, validated, matrix expanded, consent checked on the scenario as it will run (a
- * built-in's own commands are trusted, any other command needs --allow-commands). Throws with every path and reason, or LS_ERR_NEEDS_CONSENT.
+ * built-in's own commands are trusted, any other command needs --allow-commands, a file read
+ * outside the scenario's folder and the package's scenarios/ --allow-files). Throws with every path and reason, or LS_ERR_NEEDS_CONSENT.
  */
 export function prepareRun(store: Store, from: StartSource, opts: RunOptions): PreparedRun {
   let source: RunSource;
@@ -61,11 +63,12 @@ export function prepareRun(store: Store, from: StartSource, opts: RunOptions): P
     return builtin ? commandsFromPackage(p) : p;
   };
   const prepared = resolveTlsFiles(prepare(source.set), base, sourceName);
-  const given = opts.consent ?? { allowRemote: false, allowCommands: false };
+  const given = opts.consent ?? { allowRemote: false, allowCommands: false, allowFiles: false };
   // A built-in's own commands are trusted: those its text runs with this profile and no overrides.
   // Whatever the overrides add or change is judged on the prepared cells, not on the keys' text.
   const trusted = builtin ? commandsOf(prepare({}).cells) : new Set<string>();
-  const needed = consentNeeded(prepared.cells, trusted);
+  // files outside the scenario's folder (and the package's scenarios/) are listed before any is read
+  const needed = consentNeeded(prepared.cells, trusted, filesOutside(prepared.scenario, prepared.cells, base));
   checkConsent(needed, given);
   const data = readDataFiles(prepared.scenario, prepared.cells, base, sourceName);
   return { scenario: prepared.scenario, cells: prepared.cells, quick, source, consent: { ...needed, ...given }, data };

@@ -1,18 +1,22 @@
-import { readFileSync } from 'node:fs';
 import { LoadscopeError } from '../../contract/errors.js';
 import type { ClientProtocol, ServerSpec } from '../../contract/scenario.js';
 import type { DriverTls } from '../driver/driver.js';
+import { readRegularFile } from '../regular-file.js';
+import { TLS_FILE_MAX_BYTES } from '../scenario/tls-files.js';
 
 // What the driver trusts for a server run's https:// target: a bundled server's own self-signed
 // certificate (the engine made the server, so exactly that certificate verifies, nothing else), or
 // an external server's tls settings with their files read now (paths made absolute when prepared).
 
-function readPem(file: string, what: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new LoadscopeError('LS_ERR_SCENARIO_INVALID', `${what}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
+/**
+ * A TLS file's text (`what`: "tls.ca"), read as a regular file of at most TLS_FILE_MAX_BYTES: it was
+ * checked when the run was prepared, but may have changed since. The k6 generator reads its client
+ * certificate through this too.
+ */
+export function readTlsFile(file: string, what: string): string {
+  const read = readRegularFile(file, TLS_FILE_MAX_BYTES, 'a TLS file');
+  if ('refused' in read) throw new LoadscopeError('LS_ERR_SCENARIO_INVALID', `${what}: ${file} ${read.refused}`);
+  return read.text;
 }
 
 /** What the driver speaks to a server: a bundled server's protocol option decides it, an external one says it. */
@@ -28,9 +32,9 @@ export function driverTls(spec: ServerSpec, cert: string | undefined): DriverTls
   if (tls === undefined) return undefined;
   return {
     insecure: tls.insecure,
-    ...(tls.ca !== undefined && { ca: readPem(tls.ca, 'tls.ca') }),
-    ...(tls.cert !== undefined && { cert: readPem(tls.cert, 'tls.cert') }),
-    ...(tls.key !== undefined && { key: readPem(tls.key, 'tls.key') }),
+    ...(tls.ca !== undefined && { ca: readTlsFile(tls.ca, 'tls.ca') }),
+    ...(tls.cert !== undefined && { cert: readTlsFile(tls.cert, 'tls.cert') }),
+    ...(tls.key !== undefined && { key: readTlsFile(tls.key, 'tls.key') }),
     ...(tls.servername !== undefined && { servername: tls.servername }),
   };
 }

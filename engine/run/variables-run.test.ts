@@ -117,7 +117,7 @@ describe('a run with variables and a data file', () => {
     writeUsers('user\nada\n');
     const text = scenarioText(target.url, 'random');
     await expect(temp.engine.handlers['runs:start']({ scenario: { text, origin: writeScenario(text) }, quick: false, set: {} })).rejects.toThrow(
-      "phases[0].requests[0].body: no column 'password' in data 'users'; columns: user",
+      "phases[0].requests[0].body: no column 'password' in data 'users' (its file has 1 column)",
     );
     await expect(temp.engine.handlers['runs:start']({ scenario: { text }, quick: false, set: {} })).rejects.toThrow(
       "data[0].file: 'data/users.csv' is relative, and this scenario has no folder to start from",

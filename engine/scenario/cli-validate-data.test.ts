@@ -31,6 +31,6 @@ describe('loadscope validate with a data file', () => {
     expect(good.status, good.stderr).toBe(0);
     const bad = cli(tmpdir(), 'validate', join(dir, 'bad.json'));
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toContain("phases[0].requests[0].path: no column 'email' in data 'users'; columns: id, name");
+    expect(bad.stderr).toContain("phases[0].requests[0].path: no column 'email' in data 'users' (its file has 2 columns)");
   });
 });

@@ -1,16 +1,21 @@
-import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { DataFile, Scenario, ScenarioIssue } from '../../contract/scenario.js';
 import { variableIssues, type DataSet } from '../../contract/variables.js';
+import { readRegularFile } from '../regular-file.js';
 import { formatPath } from './param-path.js';
 import { ScenarioInvalidError } from './errors.js';
 
 // A scenario's data files (its `data` list), read once at the run's start: CSV through csv-parse,
 // JSON lines one object a line. Every value is text (what a placeholder inserts). Limits keep a run
-// from loading a file the machine cannot hold; each problem is an issue at the entry's path.
+// from loading a file the machine cannot hold; each problem is an issue at the entry's path. No
+// problem quotes the file: a scenario may name /etc/shadow or a key, and its errors reach the UI, so
+// they say where (line, column number) and what is wrong, never the text found there.
 
 export const DATA_LIMITS = { bytes: 32 * 1024 * 1024, rows: 1_000_000, columns: 256 } as const;
+
+/** A problem of a data file in our own words: the only message shown (a library's may quote the file). */
+class DataProblem extends Error {}
 
 /** Where a scenario's relative data paths start: its file's folder (a built-in's: its folder), or null when it has none. */
 export type DataBase = string | null;
@@ -24,37 +29,61 @@ function rowsOfJsonl(text: string): { columns: string[]; rows: string[][] } {
     let value: unknown;
     try {
       value = JSON.parse(line);
-    } catch (err) {
-      throw new Error(`line ${i + 1} is not JSON (${(err as Error).message})`);
+    } catch {
+      // V8's message quotes the line
+      throw new DataProblem(`line ${i + 1} is not JSON`);
     }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error(`line ${i + 1} is not a JSON object`);
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new DataProblem(`line ${i + 1} is not a JSON object`);
     for (const key of Object.keys(value)) {
       if (index.has(key)) continue;
-      if (columns.length >= DATA_LIMITS.columns) throw new Error(`more than ${DATA_LIMITS.columns} columns`);
+      if (columns.length >= DATA_LIMITS.columns) throw new DataProblem(`more than ${DATA_LIMITS.columns} columns`);
       index.set(key, columns.length);
       columns.push(key);
     }
     objects.push(value as Record<string, unknown>);
-    if (objects.length > DATA_LIMITS.rows) throw new Error(`more than ${DATA_LIMITS.rows} rows`);
+    if (objects.length > DATA_LIMITS.rows) throw new DataProblem(`more than ${DATA_LIMITS.rows} rows`);
   });
   // a value is text: a string as it is, null or missing empty, anything else as JSON
   const asText = (v: unknown): string => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v));
   return { columns, rows: objects.map((o) => columns.map((c) => asText(Object.hasOwn(o, c) ? o[c] : undefined))) };
 }
 
+/** csv-parse's problems in our words: its own messages quote the field they stopped at. */
+const CSV_PROBLEMS: Record<string, string> = {
+  CSV_RECORD_INCONSISTENT_FIELDS_LENGTH: 'has a different number of fields than the first line',
+  CSV_QUOTE_NOT_CLOSED: 'opens a quoted field that is never closed',
+  INVALID_OPENING_QUOTE: 'has a quote inside a field that does not start with one',
+  CSV_INVALID_CLOSING_QUOTE: 'has text right after a closing quote',
+  CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE: 'has text right after a closing quote',
+  CSV_MAX_RECORD_SIZE: 'holds a record over 1 MiB',
+};
+
+function csvProblem(err: unknown): DataProblem {
+  const { code, lines } = (typeof err === 'object' && err !== null ? err : {}) as { code?: unknown; lines?: unknown };
+  const problem = typeof code === 'string' ? CSV_PROBLEMS[code] : undefined;
+  const where = typeof lines === 'number' ? `line ${lines}` : 'a line';
+  return new DataProblem(`not a CSV: ${where} ${problem ?? `cannot be read (${typeof code === 'string' ? code : 'parse error'})`}`);
+}
+
 function rowsOfCsv(text: string): { columns: string[]; rows: string[][] } {
   // the first record names the columns; every record must have as many fields (csv-parse says where not)
-  const records = parse(text, { bom: true, skip_empty_lines: true, record_delimiter: ['\r\n', '\n'], max_record_size: 1024 * 1024, to: DATA_LIMITS.rows + 2 }) as string[][];
-  const [header, ...rows] = records;
-  if (header === undefined) throw new Error('it is empty: the first line names the columns');
-  if (header.length > DATA_LIMITS.columns) throw new Error(`more than ${DATA_LIMITS.columns} columns`);
-  if (rows.length > DATA_LIMITS.rows) throw new Error(`more than ${DATA_LIMITS.rows} rows`);
-  const seen = new Set<string>();
-  for (const name of header) {
-    if (name.trim() === '') throw new Error('a column has no name in the first line');
-    if (seen.has(name)) throw new Error(`column '${name}' is named twice in the first line`);
-    seen.add(name);
+  let records: string[][];
+  try {
+    records = parse(text, { bom: true, skip_empty_lines: true, record_delimiter: ['\r\n', '\n'], max_record_size: 1024 * 1024, to: DATA_LIMITS.rows + 2 }) as string[][];
+  } catch (err) {
+    throw csvProblem(err);
   }
+  const [header, ...rows] = records;
+  if (header === undefined) throw new DataProblem('it is empty: the first line names the columns');
+  if (header.length > DATA_LIMITS.columns) throw new DataProblem(`more than ${DATA_LIMITS.columns} columns`);
+  if (rows.length > DATA_LIMITS.rows) throw new DataProblem(`more than ${DATA_LIMITS.rows} rows`);
+  const first = new Map<string, number>();
+  header.forEach((name, i) => {
+    if (name.trim() === '') throw new DataProblem(`column ${i + 1} of the first line has no name`);
+    const earlier = first.get(name);
+    if (earlier !== undefined) throw new DataProblem(`columns ${earlier + 1} and ${i + 1} of the first line have the same name`);
+    first.set(name, i);
+  });
   return { columns: header, rows };
 }
 
@@ -64,25 +93,18 @@ function readOne(d: DataFile, i: number, base: DataBase): DataSet | ScenarioIssu
     return { path: at, message: `'${d.file}' is relative, and this scenario has no folder to start from (run it from its file, or give an absolute path)` };
   }
   const file = base === null ? d.file : resolve(base, d.file);
-  let size: number;
+  // not read at all when too big (reading it is the memory problem the limit prevents) or not a regular file
+  const read = readRegularFile(file, DATA_LIMITS.bytes, 'a data file');
+  if ('refused' in read) return { path: at, message: `${file} ${read.refused}` };
   try {
-    const stat = statSync(file);
-    if (!stat.isFile()) return { path: at, message: `${file} is not a regular file` };
-    size = stat.size;
-  } catch {
-    return { path: at, message: `no file ${file}` };
-  }
-  // not read at all when too big: reading it is the memory problem the limit prevents
-  if (size > DATA_LIMITS.bytes) return { path: at, message: `${file} is ${size} bytes; a data file may have at most ${DATA_LIMITS.bytes}` };
-  try {
-    const text = readFileSync(file, 'utf8');
+    const { text } = read;
     const { columns, rows } = d.format === 'jsonl' ? rowsOfJsonl(text) : rowsOfCsv(text);
     // a phase reading it could send nothing
     if (rows.length === 0) return { path: at, message: `${file} has no rows${d.format === 'csv' ? ' below its header' : ''}` };
     return { name: d.name, order: d.order, columns, rows };
   } catch (err) {
-    const message = (err as Error).message.split('\n')[0]!;
-    return { path: at, message: `${file}: ${message}` };
+    if (!(err instanceof DataProblem)) return { path: at, message: `${file} cannot be read as ${d.format === 'jsonl' ? 'JSON lines' : 'CSV'} (${err instanceof Error ? err.name : 'error'})` };
+    return { path: at, message: `${file}: ${err.message}` };
   }
 }
 

@@ -1,13 +1,16 @@
-import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { Scenario, ScenarioIssue } from '../../contract/scenario.js';
+import { regularFileRefusal } from '../regular-file.js';
 import type { DataBase } from './data-files.js';
 import { ScenarioInvalidError } from './errors.js';
 import type { PreparedScenario } from './prepare.js';
 
 // An external server's tls.ca, tls.cert and tls.key name files relative to the scenario's file, as
-// data files do: made absolute when the run is prepared (a missing file is a scenario error naming
-// its JSON path), read when the load starts (engine/run/target-tls.ts).
+// data files do: made absolute when the run is prepared (a missing, oversized or not regular file is
+// a scenario error naming its JSON path), read when the load starts (engine/run/target-tls.ts).
+
+/** A PEM file's bytes: a CA bundle of the system's ~150 roots is ~220 KiB, a key or certificate a few. */
+export const TLS_FILE_MAX_BYTES = 1024 * 1024;
 
 const FILE_KEYS = ['ca', 'cert', 'key'] as const;
 
@@ -24,13 +27,8 @@ function resolveServers(scenario: Scenario, base: DataBase, issues: ScenarioIssu
         continue;
       }
       const full = base === null ? file : resolve(base, file);
-      let isFile = false;
-      try {
-        isFile = statSync(full).isFile();
-      } catch {
-        // reported below
-      }
-      if (!isFile) issues?.push({ path, message: `no file ${full}` });
+      const refused = regularFileRefusal(full, TLS_FILE_MAX_BYTES, 'a TLS file');
+      if (refused !== null) issues?.push({ path, message: `${full} ${refused}` });
       tls[key] = full;
     }
     return { ...server, tls };

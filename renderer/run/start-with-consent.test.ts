@@ -31,4 +31,19 @@ describe('startWithConsent', () => {
     await expect(startWithConsent(fakeApi(seen), { scenario: { text: '{}' }, quick: false, set: {} }, () => false)).rejects.toMatchObject({ code: 'LS_ERR_NEEDS_CONSENT' });
     expect(seen).toHaveLength(1);
   });
+
+  it('asks listing the files read outside the scenario folder, and retries with allowFiles', async () => {
+    const seen: { allowFiles?: boolean }[] = [];
+    const questions: string[] = [];
+    const api: Pick<LoadscopeApi, 'invoke'> = {
+      invoke: (async (_name: string, request: { allowFiles?: boolean }) => {
+        seen.push(request);
+        if (!request.allowFiles) throw new LoadscopeError('LS_ERR_NEEDS_CONSENT', 'this scenario reads files outside its own folder: "/etc/shadow"; confirm them in the UI or pass --allow-files');
+        return { runId: 4 };
+      }) as LoadscopeApi['invoke'],
+    };
+    await expect(startWithConsent(api, { scenario: { text: '{}' }, quick: false, set: {} }, (q) => (questions.push(q), true))).resolves.toEqual({ runId: 4 });
+    expect(questions).toEqual(['this scenario reads files outside its own folder: "/etc/shadow".\n\nAllow this for this run?']);
+    expect(seen).toEqual([expect.not.objectContaining({ allowFiles: true }), expect.objectContaining({ allowFiles: true })]);
+  });
 });

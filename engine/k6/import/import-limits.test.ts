@@ -76,6 +76,13 @@ describe('k6 import limits', () => {
     expect(await refused([csv])).toMatch(/^long\.csv line 2 is longer than 1 MiB/);
   });
 
+  it('refuses a k6 CSV with a stray quote naming its line, quoting none of the record', async () => {
+    const csv = file('quote.csv', ['metric_name,timestamp,metric_value,extra_tags', 'loadscope_total,1767225600,5,server=s&token=hunter2secret"x"']);
+    const message = await refused([csv]);
+    expect(message).not.toContain('hunter');
+    expect(message).toBe('quote.csv line 2 is not a CSV record (INVALID_OPENING_QUOTE); nothing was stored');
+  });
+
   it('refuses a small gzip that expands to one 600 MiB line, and one that expands past 200 times its size in short lines', async () => {
     const bomb = join(temp.dir, 'bomb.json.gz');
     await writeOneLineGzipBomb(bomb, 600);

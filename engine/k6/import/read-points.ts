@@ -95,6 +95,10 @@ function csvRows(path: string, name: string): AsyncIterable<CsvRow> {
 const csvTooLong = (err: unknown): err is { code: string; lines: number } =>
   typeof err === 'object' && err !== null && 'code' in err && err.code === 'CSV_MAX_RECORD_SIZE';
 
+/** An error of csv-parse (its codes: CSV_..., INVALID_OPENING_QUOTE), with the line it stopped at. */
+const csvError = (err: unknown): err is { code: string; lines: number } =>
+  typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' && /^(CSV_|INVALID_)/.test(err.code) && 'lines' in err && typeof err.lines === 'number';
+
 /** Every point of one k6 result file, in file order. */
 export async function* readPoints(path: string, stats: ReadStats): AsyncGenerator<K6Point> {
   const name = basename(path);
@@ -121,6 +125,8 @@ export async function* readPoints(path: string, stats: ReadStats): AsyncGenerato
   } catch (err) {
     if (err instanceof LoadscopeError) throw err;
     if (csvTooLong(err)) throw new LoadscopeError('LS_ERR_BAD_REQUEST', `${name} line ${err.lines} is longer than ${MIB(MAX_LINE_BYTES)}, the most one k6 result record may have; nothing was stored`);
+    // csv-parse's messages quote the field they stopped at: its code and line say enough
+    if (csvError(err)) throw new LoadscopeError('LS_ERR_BAD_REQUEST', `${name} line ${err.lines} is not a CSV record (${err.code}); nothing was stored`);
     const reason = err instanceof Error ? err.message : String(err);
     throw new LoadscopeError('LS_ERR_BAD_REQUEST', `cannot read the k6 result file ${name}: ${reason.split('\n')[0]}`);
   }
