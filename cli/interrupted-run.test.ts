@@ -25,7 +25,7 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const rate = { name: 'steady', executor: 'rate', rate: 50, durationMs: 60_000, requests: [{ path: '/fib?n=10' }] };
+const rate = { name: 'steady', executor: 'rate' as const, rate: 50, durationMs: 60_000, requests: [{ path: '/fib?n=10' }] };
 
 function readDb(db: string, sql: string): number {
   try {
