@@ -12,7 +12,7 @@ import { k6Script, segmentCount } from './k6-script.js';
 import { LiveWindows } from './live-windows.js';
 import { k6LoopbackUrl } from './k6-target.js';
 import { probeTarget } from '../driver/tls.js';
-import { driverTls } from '../run/target-tls.js';
+import { driverProtocol, driverTls } from '../run/target-tls.js';
 import { phaseName as nameOfPhase } from '../../contract/phase.js';
 
 // `loadscope run --engine k6`: the orchestrator starts and watches each server as for a native run,
@@ -29,7 +29,7 @@ export function k6Generator(k6: string, runNote: { runId?: number; parts: string
     // k6 counts a certificate it does not verify as an `other` error per request and exits 0: the
     // native driver's handshake first, to the address k6 is given with the TLS k6 is given, ends
     // the run before any load with the native run's line instead
-    await probeTarget(url, driverTls(ctx.server, cert), 'h1', ctx.allowRemote ?? false);
+    await probeTarget(url, driverTls(ctx.server, cert), driverProtocol(ctx.server), ctx.allowRemote ?? false);
     const label = ctx.server.label ?? ctx.server.architecture;
     const dir = mkdtempSync(join(tmpdir(), 'loadscope-k6-'));
     try {
