@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { DOMParser } from '@xmldom/xmldom';
 import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +12,9 @@ import { junitSchemaErrors } from './test-support/junit-schema.js';
 // The files CI posts (--markdown, --junit) treat every user string as data: scenario, server, phase
 // and endpoint names and the rules' and checks' own text. The Markdown is parsed as GitHub-flavoured
 // Markdown (markdown-it's GFM tables): each hostile string must come back as the literal text of its
-// one cell, never as markup, a link, HTML, a mention or another cell. The JUnit file is parsed back
+// one cell, never as markup, a link, HTML, a mention or another cell. A bare URL, `www.`, domain or
+// address in a name is no link either, rendered by markdown-it with linkify on and by GitHub's own
+// parser, cmark-gfm with its autolink extension (where installed). The JUnit file is parsed back
 // as XML and validated against Apache Ant's JUnit schema (cli/test-support/junit-ant.xsd).
 
 const HOSTILE = {
@@ -89,6 +92,51 @@ describe('--markdown: user strings stay text', () => {
     expect(heading.children!.map((c) => c.type)).toEqual(['text']);
     expect(heading.content).not.toMatch(/<img/);
     expect(heading.children![0]!.content).toContain(HOSTILE.scenario.replace('@', '@\u200b'));
+  });
+});
+
+/** Names a Markdown renderer would autolink as written: scheme URLs, www., fuzzy domains, addresses. */
+const LINKABLE = [
+  'see https://evil.example/x and www.evil.example',
+  'go to evil.com/login, WWW.EVIL.COM or www.123.com',
+  '//localhost/x and ftp://127.0.0.1:21/',
+  'mailto:a@b.com, a@evil.com and xmpp:a@b.com/r',
+  'x:HTTPS://EVIL.COM/a.b?c=d.e and evil.рф',
+];
+
+/** A run named `name`, its server and phase named after it, a threshold on it: every place a name goes. */
+function namedSummary(name: string): CiSummary {
+  const threshold: ThresholdResult = { targetId: 1, cellIndex: 0, server: name, phaseIndex: 0, phase: name, request: name, check: 'total.p99 < 250', metric: 'total.p99', op: '<', limit: 250, measured: 12.5, passed: true };
+  return { scenarioName: name, runs: [{ id: 3, status: 'completed', quick: false }], thresholds: [threshold], regression: null };
+}
+
+/** cmark-gfm, the parser GitHub renders comments and job summaries with, or null where it is not installed. */
+function cmarkGfm(markdown: string): string | null {
+  const r = spawnSync('cmark-gfm', ['-e', 'autolink', '-e', 'table'], { input: markdown, encoding: 'utf8', timeout: 10_000 });
+  return r.error !== undefined || r.status !== 0 ? null : r.stdout;
+}
+const hasCmarkGfm = cmarkGfm('x') !== null;
+
+describe('--markdown: a URL in a name is no link', () => {
+  it.each(LINKABLE)('markdown-it with linkify renders %j as its literal text, no link in the heading or a cell', (name) => {
+    const md = ciMarkdown(namedSummary(name));
+    const tokens = new MarkdownIt({ linkify: true }).enable('table').parse(md, {});
+    const inline = tokens.filter((t) => t.type === 'inline');
+    expect(inline.flatMap((t) => t.children ?? []).filter((c) => c.type === 'link_open')).toEqual([]);
+    // the heading and the threshold's place read back as the name (its '@' followed by a zero-width space)
+    const shown = name.replace(/@/g, '@\u200b');
+    expect(inline[0]!.children!.map((c) => c.content).join('')).toBe(`✅ Loadscope: ${shown}`);
+    expect(tableCells(md)[1]![1]!.text).toBe(`${shown} / ${shown} / ${shown}`);
+    // figures stay as written
+    expect(md).toContain('| 12.5 |');
+  });
+
+  it.skipIf(!hasCmarkGfm)('GitHub\'s cmark-gfm with autolink renders every one with no <a>, the text intact', () => {
+    for (const name of LINKABLE) {
+      const html = cmarkGfm(ciMarkdown(namedSummary(name)))!;
+      expect(html, name).not.toMatch(/<a\b/);
+      expect(html, name).toContain(`Loadscope: ${name.replace(/&/g, '&amp;').replace(/@/g, '@\u200b')}</h3>`);
+    }
   });
 });
 

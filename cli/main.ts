@@ -1,12 +1,16 @@
 import { Command, CommanderError } from 'commander';
 import { LoadscopeError, toApiError } from '../contract/errors.js';
 import { verbs, verbsFor } from './commands/index.js';
+import { dropOutputOnceReaderGone } from './closed-output.js';
 import { guardTerminalText } from './terminal-out.js';
 import { version } from './version.js';
 
 // Before anything prints: every verb's text (and commander's, and console's) is escaped for the terminal.
 guardTerminalText(process.stdout);
 guardTerminalText(process.stderr);
+// `loadscope list | head`: a reader that went away ends the output, not the verb (closed-output.ts)
+dropOutputOnceReaderGone(process.stdout);
+dropOutputOnceReaderGone(process.stderr);
 
 // `npx loadscope <verb>`: every verb has --help and exits non-zero with a one-line reason on bad input
 // (2 for bad input, 1 for a run that failed).

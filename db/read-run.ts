@@ -71,7 +71,9 @@ function thresholdTally(r: Row, where: string): { passed: number; failed: number
 // Per-run aggregates as correlated subqueries, so only the runs inside the limit pay for them.
 function listSql(andWhere: string): string {
   return `SELECT r.id, r.scenario_name, r.title, r.status, r.quick, r.created_at, r.duration_ms, r.engine, r.group_id, r.group_index, r.name, r.note,
-         (SELECT coalesce(sum(p.count), 0) FROM phases p JOIN targets t ON t.id = p.target_id WHERE t.run_id = r.id) AS requests,
+         -- per server run, its phases' counts or the rows it recorded when more: a run cut off mid-phase
+         -- has rows and no figures for it (contract/stored-requests.ts targetRequests)
+         (SELECT coalesce(sum(max(t.raw_rows, (SELECT coalesce(sum(p.count), 0) FROM phases p WHERE p.target_id = t.id))), 0) FROM targets t WHERE t.run_id = r.id) AS requests,
          (SELECT coalesce(sum(p.count - p.ok), 0) FROM phases p JOIN targets t ON t.id = p.target_id WHERE t.run_id = r.id) AS errors,
          (SELECT sum(json_extract(p.total_json, '$.mean') * json_extract(p.total_json, '$.count')) / nullif(sum(json_extract(p.total_json, '$.count')), 0)
             FROM phases p JOIN targets t ON t.id = p.target_id WHERE t.run_id = r.id) AS mean_total,

@@ -9,6 +9,7 @@ import { fmtDuration, fmtMs, fmtNum, textTable } from './table.js';
 import { terminalSafeInline } from './terminal-safe.js';
 import { shownEndpoints } from '../../contract/endpoints.js';
 import { CONNECTIONS_TERM, connectionsText, connectionStats } from '../../contract/connection-figures.js';
+import { requestsNotEnded, targetRequests } from '../../contract/stored-requests.js';
 
 const errorsText = (errors: ErrorCounts) =>
   Object.entries(errors)
@@ -45,9 +46,12 @@ export function formatRunSummary(run: RunSummary): string {
     const name = target.name;
     // HTTP/1.1 is what every run spoke before h2: only another protocol is worth a line
     if (target.protocol != null && target.protocol !== 'http/1.1') notes.push(terminalSafeInline(`protocol: ${name}: ${target.protocol}`));
+    // requests of a phase cut off before it ended (an interrupted run): stored as rows, with no figures
+    const notEnded = requestsNotEnded(target);
+    if (notEnded > 0) notes.push(terminalSafeInline(`stored: ${name}: ${fmtNum(notEnded)} requests of a phase that did not end, in the raw rows (CSV export, the scatter) with no phase figures`));
     if (target.phases.length === 0) {
       if (target.reason) reasons.set(rows.length, shortReason(target.reason));
-      rows.push([`${name}: ${target.status}`, ...header.slice(1).map(() => '')]);
+      rows.push([`${name}: ${target.status}`, notEnded > 0 ? fmtNum(notEnded) : '', ...header.slice(2).map(() => '')]);
     }
     for (const p of target.phases) {
       rows.push(figureRow(run.engine, `${name} / ${p.name}`, p));
@@ -58,6 +62,7 @@ export function formatRunSummary(run: RunSummary): string {
       // only a phase that opened connections over TLS has the figure (issue 28)
       if (p.connections !== undefined) notes.push(terminalSafeInline(`${name} / ${p.name}: ${connectionsText(p.connections)}`));
     }
+    if (notEnded > 0 && target.phases.length > 0) rows.push([`${name} / not ended`, fmtNum(notEnded), ...header.slice(2).map(() => '')]);
   }
   // A k6 run's times start at its send time, not an intended time: said before the figures.
   // a native run's note says why a phase ended early (its unique data ran out): names are the user's
@@ -127,6 +132,8 @@ export function runSummaryJson(run: RunSummary) {
       reason: t.reason,
       // what the load spoke ('http/1.1', 'h2', 'h2c'); null: unknown (k6, runs stored before)
       protocol: t.protocol ?? null,
+      // its requests as stored: more than its phases' counts when a phase did not end (an interrupted run)
+      requests: targetRequests(t),
       phases: t.phases.map((p) => ({
         name: p.name,
         executor: p.executor,

@@ -11,6 +11,8 @@ import { k6TlsFor } from './k6-tls.js';
 import { k6Script, segmentCount } from './k6-script.js';
 import { LiveWindows } from './live-windows.js';
 import { k6LoopbackUrl } from './k6-target.js';
+import { probeTarget } from '../driver/tls.js';
+import { driverProtocol, driverTls } from '../run/target-tls.js';
 import { phaseName as nameOfPhase } from '../../contract/phase.js';
 
 // `loadscope run --engine k6`: the orchestrator starts and watches each server as for a native run,
@@ -20,10 +22,14 @@ import { phaseName as nameOfPhase } from '../../contract/phase.js';
 
 /** A generator for one run; it keeps the run's engine note (what k6 dropped, per server) up to date. */
 export function k6Generator(k6: string, runNote: { runId?: number; parts: string[] }): LoadGenerator {
-  return async ({ ctx, url: serverUrl, signal, setT0, writes, phaseEnded }) => {
+  return async ({ ctx, url: serverUrl, cert, signal, setT0, writes, phaseEnded }) => {
     // k6 is only ever pointed at this machine, whatever the run's consent; without consent its
     // block list also keeps whatever it connects to there (k6-block-list.ts).
     const url = await k6LoopbackUrl(serverUrl);
+    // k6 counts a certificate it does not verify as an `other` error per request and exits 0: the
+    // native driver's handshake first, to the address k6 is given with the TLS k6 is given, ends
+    // the run before any load with the native run's line instead
+    await probeTarget(url, driverTls(ctx.server, cert), driverProtocol(ctx.server), ctx.allowRemote ?? false);
     const label = ctx.server.label ?? ctx.server.architecture;
     const dir = mkdtempSync(join(tmpdir(), 'loadscope-k6-'));
     try {

@@ -27,17 +27,23 @@ export function checkExportTarget(url: string): string {
   throw notLoopback(host, host);
 }
 
+/** The target guard's refusal says consent would help; for a k6 run it would not, so this one says so. */
+function k6NotLoopback(host: string, address: string): LoadscopeError {
+  const where = host === address ? address : `${host} (${address})`;
+  return new LoadscopeError('LS_ERR_NOT_LOOPBACK', `a k6 run sends load only to this machine (127.0.0.0/8, ::1), even with --allow-remote; refused ${where}; Loadscope's own driver (--engine native) sends there with --allow-remote`);
+}
+
 /** For k6 run here: the URL with its host as a loopback address (resolved here), else LS_ERR_NOT_LOOPBACK. */
 export async function k6LoopbackUrl(url: string): Promise<string> {
   const u = parse(url);
   const host = connectHost(url);
   if (isIP(host) !== 0) {
-    if (!isLoopbackAddress(host)) throw notLoopback(host, host);
+    if (!isLoopbackAddress(host)) throw k6NotLoopback(host, host);
     return strip(u);
   }
   const addresses = await lookup(host, { all: true });
   const outside = addresses.find((a) => !isLoopbackAddress(a.address));
-  if (addresses.length === 0 || outside) throw notLoopback(host, outside?.address ?? 'no address');
+  if (addresses.length === 0 || outside) throw k6NotLoopback(host, outside?.address ?? 'no address');
   const first = addresses[0]!;
   u.hostname = first.family === 6 ? `[${first.address}]` : first.address;
   return strip(u);

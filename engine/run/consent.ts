@@ -1,4 +1,5 @@
 import { LoadscopeError } from '../../contract/errors.js';
+import type { RunEngine } from '../../contract/results.js';
 import { remoteHostOf } from '../../contract/scenario.js';
 import type { Cell } from '../scenario/index.js';
 
@@ -68,13 +69,22 @@ export function consentNeeded(cells: readonly Cell[], trusted: ReadonlySet<strin
   return { remoteHosts: [...remote].sort(), commands: [...commands.values()], files: [...files] };
 }
 
-/** Throws LS_ERR_NEEDS_CONSENT naming the hosts / argv and cwd the person has to agree to. */
-export function checkConsent(needed: RunConsent, given: ConsentGiven): void {
+/**
+ * What consenting to a host means. A k6 run sends from a local k6 binary running a script Loadscope
+ * writes, and k6 is only ever given addresses on this machine (engine/k6/k6-target.ts), whatever the
+ * answer: there the host is a name that must resolve here, never load outside.
+ */
+function remoteQuestion(hosts: string, engine: RunEngine): string {
+  if (engine === 'k6') {
+    return `this run has a local k6 binary run a script Loadscope generates, sending load to ${hosts}; k6 is given only addresses on this machine (127.0.0.0/8, ::1), so each must resolve to one, even with consent`;
+  }
+  return `this scenario sends load outside this machine, to ${hosts}`;
+}
+
+/** Throws LS_ERR_NEEDS_CONSENT naming the hosts / argv and cwd the person has to agree to, worded for the engine that sends the load. */
+export function checkConsent(needed: RunConsent, given: ConsentGiven, engine: RunEngine = 'native'): void {
   if (needed.remoteHosts.length > 0 && !given.allowRemote) {
-    throw new LoadscopeError(
-      'LS_ERR_NEEDS_CONSENT',
-      `this scenario sends load outside this machine, to ${needed.remoteHosts.join(', ')}; confirm it in the UI or pass --allow-remote`,
-    );
+    throw new LoadscopeError('LS_ERR_NEEDS_CONSENT', `${remoteQuestion(needed.remoteHosts.join(', '), engine)}; confirm it in the UI or pass --allow-remote`);
   }
   if (needed.commands.length > 0 && !given.allowCommands) {
     const list = needed.commands.map((c) => `${JSON.stringify(c.argv)} in ${c.cwd}`).join('; ');

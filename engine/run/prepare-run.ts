@@ -1,5 +1,6 @@
 import { dirname, isAbsolute } from 'node:path';
 import type { ParsedCallRequest, ValidationResult } from '../../contract/api.js';
+import type { RunEngine } from '../../contract/results.js';
 import type { RunSource, Store } from '../../db/store.js';
 import { lookupScenario } from '../library/lookup.js';
 import { runScenarioSource, sourceOfNamed } from '../library/run-source.js';
@@ -17,6 +18,8 @@ export interface RunOptions {
   set: Record<string, string>;
   /** what the person agreed to (default: nothing beyond this machine's bundled servers) */
   consent?: ConsentGiven;
+  /** who sends the load (default native): the consent question says what consenting means for it */
+  engine?: RunEngine;
 }
 
 export type StartSource = ParsedCallRequest<'runs:start'>['scenario'];
@@ -69,7 +72,7 @@ export function prepareRun(store: Store, from: StartSource, opts: RunOptions): P
   const trusted = builtin ? commandsOf(prepare({}).cells) : new Set<string>();
   // files outside the scenario's folder (and the package's scenarios/) are listed before any is read
   const needed = consentNeeded(prepared.cells, trusted, filesOutside(prepared.scenario, prepared.cells, base));
-  checkConsent(needed, given);
+  checkConsent(needed, given, opts.engine);
   const data = readDataFiles(prepared.scenario, prepared.cells, base, sourceName);
   return { scenario: prepared.scenario, cells: prepared.cells, quick, source, consent: { ...needed, ...given }, data };
 }

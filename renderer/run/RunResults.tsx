@@ -1,4 +1,5 @@
 import type { RunSummary } from '../../contract/results';
+import { targetRequests } from '../../contract/stored-requests';
 import { count, formatDate, formatDuration, formatMs } from '../ui/format';
 import { RunStatusBadge, ThresholdList, ThresholdTallyBadge } from '../thresholds/ThresholdBadges';
 import { Stat } from '../ui/widgets';
@@ -13,14 +14,18 @@ function totals(summary: RunSummary) {
   let requests = 0;
   let errors = 0;
   let weighted = 0;
+  // the mean is over the requests of ended phases, the only ones with figures
+  let phased = 0;
   for (const t of summary.targets) {
+    // as stored: an interrupted run's unfinished phase has rows and no figures
+    requests += targetRequests(t);
     for (const p of t.phases) {
-      requests += p.count;
+      phased += p.count;
       errors += Object.values(p.errors).reduce<number>((a, b) => a + (b ?? 0), 0);
       weighted += p.total.mean * p.count;
     }
   }
-  return { requests, errors, meanTotal: requests === 0 ? null : weighted / requests };
+  return { requests, errors, meanTotal: phased === 0 ? null : weighted / phased };
 }
 
 function tallyOf(summary: RunSummary) {
