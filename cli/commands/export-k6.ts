@@ -24,7 +24,8 @@ export function registerExportK6(program: Command): void {
     .option('--operator <n>', 'print a ConfigMap and a k6-operator TestRun with parallelism N instead', wholeNumber('--operator'))
     .option('--cluster-target <url>', 'with --operator: the URL the runner pods send to (LOADSCOPE_TARGET; needs --allow-remote)')
     .option('--allow-remote', "consent to the script sending outside this machine (no k6 address block list)", false)
-    .action((scenario: string, opts: { cell: number; server: number; target?: string; quick: boolean; set: Record<string, string>; operator?: number; clusterTarget?: string; allowRemote: boolean }) => {
+    .option('--allow-files', "consent to copying a client certificate and key from outside the scenario's folder into the script", false)
+    .action((scenario: string, opts: { cell: number; server: number; target?: string; quick: boolean; set: Record<string, string>; operator?: number; clusterTarget?: string; allowRemote: boolean; allowFiles: boolean }) => {
       process.stdout.write(exportK6(scenario, opts));
     });
 }

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
-import { dirname, resolve as resolvePath } from 'node:path';
+import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
 import { LoadscopeError } from '../../contract/errors.js';
-import type { Scenario } from '../../contract/scenario.js';
+import type { Scenario, ServerSpec } from '../../contract/scenario.js';
+import { outsideOwnFolders } from '../run/consent-files.js';
 import { checkExportTarget } from './k6-target.js';
 import { loadScenario } from '../scenario/index.js';
 import { k6Script } from './k6-script.js';
@@ -25,6 +26,8 @@ export interface ExportK6Options {
   clusterTarget?: string;
   /** --allow-remote: the script may send outside this machine (no k6 address block list) */
   allowRemote?: boolean;
+  /** --allow-files: the client certificate and key may be copied into the script from outside the scenario's folder */
+  allowFiles?: boolean;
 }
 
 /** Where a bundled server listens when the script is run by hand: `loadscope serve <arch> --port 8080`. */
@@ -43,13 +46,29 @@ export function pickTarget(cells: readonly { index: number; scenario: Scenario }
   return { cell, server, label: server.label ?? server.architecture };
 }
 
+/**
+ * The script carries the client certificate's key as text (tlsAuth): a shared scenario naming
+ * ~/.ssh/id_rsa or another folder's key must not have it copied into a file the person then hands
+ * on, unasked. Files of the scenario's own folder (and the package's) need no consent, as in a run
+ * (engine/run/consent-files.ts).
+ */
+function refuseOutsideFiles(server: ServerSpec, base: string | null, allowFiles: boolean): void {
+  if (server.architecture !== 'external' || server.tls === undefined || allowFiles) return;
+  const named = [server.tls.cert, server.tls.key].filter((f): f is string => f !== undefined);
+  const outside = outsideOwnFolders(named.map((f) => (isAbsolute(f) || base === null ? f : resolvePath(base, f))), base);
+  if (outside.length === 0) return;
+  throw new LoadscopeError('LS_ERR_NEEDS_CONSENT', `this script would carry files from outside the scenario's folder: ${outside.map((f) => JSON.stringify(f)).join(', ')} (tls.cert / tls.key, copied in as text); pass --allow-files`);
+}
+
 /** `loadscope export-k6`: a k6 script (or the operator's YAML) for one server of one cell. */
 export function exportK6(ref: string, opts: ExportK6Options = {}): string {
   const loaded = loadScenario(ref, { quick: opts.quick ?? false, set: opts.set ?? {} });
   const { cell, server, label } = pickTarget(loaded.cells, opts.cell ?? 0, opts.server ?? 0);
   refuseForK6([cell.scenario]);
   // tls.cert and tls.key are relative to the scenario's file, as when it runs
-  const tls = k6TlsFor(server, opts.server ?? 0, existsSync(ref) ? dirname(resolvePath(ref)) : null);
+  const base = existsSync(ref) ? dirname(resolvePath(ref)) : null;
+  refuseOutsideFiles(server, base, opts.allowFiles ?? false);
+  const tls = k6TlsFor(server, opts.server ?? 0, base);
   // Only this machine (a cluster's target goes in --cluster-target with --operator).
   const target = checkExportTarget(opts.target ?? (server.architecture === 'external' ? server.url : DEFAULT_TARGET));
   const { thresholds, notes } = k6Thresholds(cell.scenario, [label, server.architecture]);

@@ -58,6 +58,28 @@ describe('k6 and TLS', () => {
     expect(() => exportK6(scenarioFile(server))).toThrow(reason);
   });
 
+  it("a client key from outside the scenario's folder is not copied into the script without --allow-files", () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'loadscope-k6-keys-'));
+    try {
+      writeFileSync(join(elsewhere, 'id_rsa'), '-----BEGIN PRIVATE KEY-----\nsecret-key-bytes\n-----END PRIVATE KEY-----\n');
+      writeFileSync(join(dir, 'client.pem'), '-----BEGIN CERTIFICATE-----\ncert\n-----END CERTIFICATE-----\n');
+      const file = scenarioFile({ architecture: 'external', url: 'https://127.0.0.1:8443', tls: { cert: 'client.pem', key: join(elsewhere, 'id_rsa') } });
+      expect(() => exportK6(file)).toThrow(/files from outside the scenario's folder: ".*id_rsa".*--allow-files/);
+      // the refusal names the file, never its bytes
+      try {
+        exportK6(file);
+      } catch (err) {
+        expect(String(err)).not.toContain('secret-key-bytes');
+      }
+      expect(exportK6(file, { allowFiles: true })).toContain('secret-key-bytes');
+      // the scenario's own files need no consent
+      writeFileSync(join(dir, 'client.key'), 'own-key');
+      expect(exportK6(scenarioFile({ architecture: 'external', url: 'https://127.0.0.1:8443', tls: { cert: 'client.pem', key: 'client.key' } }))).toContain('own-key');
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
   it.skipIf(!k6.available)('real k6 with tls.insecure: a run over https against a self-signed certificate', async () => {
     const target = await startServer('single', { protocol: 'https' });
     const text = JSON.stringify({ name: 'k6-tls', servers: [{ architecture: 'external', url: target.url, tls: { insecure: true } }], phases });

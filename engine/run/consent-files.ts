@@ -44,15 +44,20 @@ function isBelow(file: string, folder: string): boolean {
 }
 
 /**
- * The real paths of the files the run reads outside `base` (every file when it has none) and outside
- * the package's scenarios/, sorted.
+ * The real paths of `files` (absolute) outside `base` (every one when there is none) and outside the
+ * package's scenarios/, sorted: what a run or an export reads that is not the scenario's own.
  */
-export function filesOutside(scenario: Scenario, cells: readonly Cell[], base: DataBase): string[] {
+export function outsideOwnFolders(files: readonly string[], base: DataBase): string[] {
   const own = [...(base === null ? [] : [base]), builtinDir()].map(realPath);
   const outside = new Set<string>();
-  for (const file of filesRead(scenario, cells, base)) {
+  for (const file of files) {
     const real = realPath(file);
     if (!own.some((folder) => isBelow(real, folder))) outside.add(real);
   }
   return [...outside].sort();
+}
+
+/** The real paths of the files the run reads outside its scenario's own folders (outsideOwnFolders). */
+export function filesOutside(scenario: Scenario, cells: readonly Cell[], base: DataBase): string[] {
+  return outsideOwnFolders(filesRead(scenario, cells, base), base);
 }
