@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { LoadscopeError } from '../../contract/errors.js';
 import type { ClientProtocol, ServerSpec } from '../../contract/scenario.js';
 import type { DriverTls } from '../driver/driver.js';
+import type { ReadinessTls } from '../supervisor/readiness.js';
 
 // What the driver trusts for a server run's https:// target: a bundled server's own self-signed
 // certificate (the engine made the server, so exactly that certificate verifies, nothing else), or
@@ -31,6 +32,17 @@ export function driverTls(spec: ServerSpec, cert: string | undefined): DriverTls
     ...(tls.ca !== undefined && { ca: readPem(tls.ca, 'tls.ca') }),
     ...(tls.cert !== undefined && { cert: readPem(tls.cert, 'tls.cert') }),
     ...(tls.key !== undefined && { key: readPem(tls.key, 'tls.key') }),
+    ...(tls.servername !== undefined && { servername: tls.servername }),
+  };
+}
+
+/** An external https target's client certificate and SNI name, for its readiness probe (it may answer no one without them). */
+export function readinessTls(spec: ServerSpec): ReadinessTls | undefined {
+  const tls = spec.architecture === 'external' ? driverTls(spec, undefined) : undefined;
+  if (tls === undefined) return undefined;
+  return {
+    ...(tls.cert !== undefined && { cert: tls.cert }),
+    ...(tls.key !== undefined && { key: tls.key }),
     ...(tls.servername !== undefined && { servername: tls.servername }),
   };
 }
