@@ -3,8 +3,11 @@ import { defineConfig } from 'vitest/config';
 // Two projects: unit/integration tests beside their code, and e2e tests that drive the real UI in
 // Chromium one file at a time. Both run against the built dist/ (npm test builds first),
 // because servers and driver workers are spawned as real processes and threads from compiled JS.
+// After vitest's own closing lines, one line names every test that did not run and why
+// (engine/test-support/skipped-reporter.ts; skips go through engine/test-support/skip.ts).
 export default defineConfig({
   test: {
+    reporters: ['default', './engine/test-support/skipped-reporter.ts'],
     projects: [
       {
         test: {

@@ -9,6 +9,7 @@ import { THRESHOLD_FAILED_EXIT_CODE } from '../contract/thresholds.js';
 import { rootPath } from '../engine/paths.js';
 import { k6Status } from '../engine/k6/k6-binary.js';
 import type { RunJson } from './test-support/run-json.js';
+import { skipUnless } from '../engine/test-support/skip.js';
 
 // Named requests and per-endpoint results through the real CLI (issue 26): a bundled server, a phase
 // of two named templates, `run --json`, `show`, the request CSV and a threshold on one endpoint.
@@ -115,7 +116,7 @@ describe('per-endpoint results in the CLI', () => {
   });
 
   const k6 = k6Status();
-  it.skipIf(!k6.available)('with --engine k6, each request carries its name to k6 and back: endpoints per phase, counts adding up', () => {
+  it('with --engine k6, each request carries its name to k6 and back: endpoints per phase, counts adding up', skipUnless(k6.available, k6.hint), () => {
     const input = scenario([{ check: 'count == 60', request: 'fib' }]);
     input.phases = [input.phases[0]!];
     const { out, json } = run('k6', input, ['--engine', 'k6']);

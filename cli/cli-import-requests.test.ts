@@ -8,6 +8,7 @@ import { k6Status } from '../engine/k6/k6-binary.js';
 import { rootPath } from '../engine/paths.js';
 import { startServer } from '../engine/supervisor/supervisor.js';
 import type { RunJson } from './test-support/run-json.js';
+import { skipUnless } from '../engine/test-support/skip.js';
 
 // Issue 28's "a HAR file and a curl command each become a scenario that runs": through the real CLI,
 // against a real bundled server on 127.0.0.1, stored in a real SQLite file. Build first
@@ -58,7 +59,7 @@ describe('import-har and import-curl through the CLI', () => {
   });
 
   // an import is an ordinary scenario: k6 sends it too, its literal {{ as typed (the echo answers it back)
-  it.skipIf(!k6.available)("the HAR's scenario runs on k6 as well, every endpoint answered", () => {
+  it("the HAR's scenario runs on k6 as well, every endpoint answered", skipUnless(k6.available, k6.hint), () => {
     const run = runJson('shop.json', '--engine', 'k6');
     expect(run.status).toBe('completed');
     const phase = run.servers[0]!.phases[0]!;

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rootPath } from '../engine/paths.js';
 import { createScenario } from '../engine/scenario/test-support/factories.js';
+import { skipUnless } from '../engine/test-support/skip.js';
 
 // Progress is for people at a terminal: `script` gives the CLI a pseudo-terminal, as a shell would.
 const BIN = rootPath('bin/loadscope.js');
@@ -19,7 +20,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 describe('loadscope run progress', () => {
-  it.skipIf(!existsSync(SCRIPT))('shows server, phase, elapsed, remaining and requests on a terminal, and nothing when piped', () => {
+  it('shows server, phase, elapsed, remaining and requests on a terminal, and nothing when piped', skipUnless(existsSync(SCRIPT), `no ${SCRIPT} to give the CLI a terminal (util-linux)`), () => {
     const file = join(dir, 'steady.json');
     writeFileSync(file, JSON.stringify(createScenario({
       name: 'steady',

@@ -16,12 +16,12 @@ import { exportK6 } from '../engine/k6/export-k6.js';
 import { K6_PINNED, k6Status } from '../engine/k6/k6-binary.js';
 import { parseTimeUs } from '../engine/k6/import/k6-time.js';
 import { importK6Files } from '../engine/k6/import/import-k6.js';
+import { skipUnless } from '../engine/test-support/skip.js';
 
 // Real k6 output, imported: the run lasts as long as its points span (not as long as the import took),
 // and what k6 does not measure (lag; wait where the server sent no Server-Timing) is "-" with its
 // reason in every export, never 0.00. Skipped with the reason where no k6 is installed.
 const k6 = k6Status();
-if (!k6.available) console.warn(`k6 figure tests skipped: ${k6.hint}`);
 
 let dir: string;
 let store: Store;
@@ -55,7 +55,7 @@ function runK6(script: string, name: string, metric: string): { out: string; spa
 
 const spanMs = (spans: [number, number][]) => (Math.max(...spans.map((s) => s[1])) - Math.min(...spans.map((s) => s[0]))) / 1000;
 
-describe.skipIf(!k6.available)(`imported runs of k6 ${k6.version ?? K6_PINNED}`, () => {
+describe(`imported runs of k6 ${k6.version ?? K6_PINNED}`, skipUnless(k6.available, k6.hint), () => {
   it("says how long the run lasted from its first point to its last (a short phase, then ~1.5 s from 300 ms), not the import's own time nor a phase's", async () => {
     const scenario = join(dir, 'two-phases.json');
     writeFileSync(scenario, JSON.stringify({

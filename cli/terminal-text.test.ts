@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rootPath } from '../engine/paths.js';
 import { createScenario } from '../engine/scenario/test-support/factories.js';
+import { skipUnless } from '../engine/test-support/skip.js';
 
 // A scenario's strings are data: whatever they hold, the terminal is never told to retitle itself,
 // write the clipboard, clear the screen, recolour or reorder the text. The real CLI, a temp database,
@@ -116,7 +117,7 @@ describe('terminal text: control and bidi characters in scenario strings', () =>
     }
   });
 
-  it.skipIf(!existsSync(SCRIPT))("on a terminal, the progress line shows them escaped while its own carriage return and erase-line still work", () => {
+  it("on a terminal, the progress line shows them escaped while its own carriage return and erase-line still work", skipUnless(existsSync(SCRIPT), `no ${SCRIPT} to give the CLI a terminal (util-linux)`), () => {
     const slow = join(dir, 'slow.json');
     writeFileSync(slow, JSON.stringify(createScenario({
       name: 'slow',

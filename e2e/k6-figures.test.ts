@@ -9,6 +9,7 @@ import { startServer } from '../engine/supervisor/supervisor.js';
 import { until } from './test-support/poll.js';
 import { openScenario } from './test-support/run-view.js';
 import { useWorkbench } from './test-support/workbench.js';
+import { skipUnless } from '../engine/test-support/skip.js';
 
 // A real k6 run's output (a plain script: no Server-Timing, a short scenario, then ~1.5 s of arrivals
 // from 300 ms), imported from History in Chromium, as a user meets it (issue 24): the run lasts as
@@ -31,7 +32,7 @@ let dir: string;
 let spanMs = 0;
 let out = '';
 
-describe.skipIf(!k6.available)('a k6 run in the workbench, in Chromium', () => {
+describe('a k6 run in the workbench, in Chromium', skipUnless(k6.available, k6.hint), () => {
   const { page, byTestId } = useWorkbench();
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'loadscope-e2e-k6-figures-'));

@@ -6,6 +6,7 @@ import { rootPath } from '../engine/paths.js';
 import { serveRendererFile } from './app-protocol.js';
 import { menuCommands, menuTemplate, type MenuAction, type MenuDeps } from './menu.js';
 import { CONTENT_SECURITY_POLICY, webPreferences } from './security.js';
+import { skipUnless } from '../engine/test-support/skip.js';
 
 describe('loadscope:// serves the built renderer and nothing else', () => {
   let dir: string;
@@ -72,7 +73,7 @@ describe('the window and the menu', () => {
 
 describe('the preload bundle', () => {
   const bundle = rootPath('dist/electron/preload.cjs');
-  it.runIf(existsSync(bundle))('requires nothing but electron (a sandboxed preload can load nothing else)', () => {
+  it('requires nothing but electron (a sandboxed preload can load nothing else)', skipUnless(existsSync(bundle), `${bundle} is not built (npm run build)`), () => {
     const requires = [...readFileSync(bundle, 'utf8').matchAll(/require\(["']([^"']+)["']\)/g)].map((m) => m[1]);
     expect([...new Set(requires)]).toEqual(['electron']);
   });

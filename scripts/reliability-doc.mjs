@@ -2,7 +2,10 @@
 // lists per test file what it protects (its header comment) and every input or fault tried (each
 // test's name) with its result. cli/reliability-doc.test.ts checks the document names exactly the
 // tests that exist, so a new or renamed test needs `node scripts/reliability-doc.mjs` again.
+// A test that did not run is listed as "skipped (its reason)" (the reason skipUnless / skipNow of
+// engine/test-support/skip.ts keep in the test's meta), never as held.
 //   node scripts/reliability-doc.mjs            run the tests (npm run build first), write the doc
+//   node scripts/reliability-doc.mjs --rows results.json   print the rows of a vitest JSON report
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,11 +21,11 @@ export const RELIABILITY_TESTS = [
   ['Hostile input: values placed into requests', ['engine/driver/variables.test.ts', 'engine/driver/request-compile.test.ts', 'engine/driver/flow.test.ts', 'engine/scenario/json-body-values.test.ts']],
   ['Hostile input: imports', ['engine/k6/import/import-limits.test.ts', 'cli/commands/import-limits.test.ts', 'engine/import-requests/import-requests.test.ts', 'cli/cli-import-requests.test.ts']],
   ['Hostile input: files a scenario or a command reads', ['engine/regular-file.test.ts', 'engine/scenario/data-file-secrets.test.ts', 'engine/run/tls-file-input.test.ts', 'cli/file-inputs.test.ts']],
-  ['Hostile responses: Server-Timing and certificates', ['cli/honest-timing.test.ts', 'engine/run/tls-run.test.ts', 'engine/k6/k6-tls-probe.test.ts']],
+  ['Hostile responses: Server-Timing and certificates', ['cli/honest-timing.test.ts', 'engine/run/tls-run.test.ts', 'engine/run/tls-client-cert.test.ts', 'engine/k6/k6-tls-probe.test.ts']],
   ['Generated code: k6 scripts and manifests', ['engine/k6/k6-script-injection.test.ts', 'engine/k6/k6-real-guard.test.ts', 'engine/k6/k6-block-list.test.ts', 'engine/k6/k6-tls.test.ts']],
   ['Generated files: CI summaries and reports', ['cli/ci-files.test.ts', 'engine/export/endpoint-exports.test.ts', 'engine/export/run-name-exports.test.ts', 'engine/report/render-report.test.ts']],
   ['Terminal output', ['cli/terminal-text.test.ts', 'cli/format/terminal-safe.test.ts', 'cli/closed-output.test.ts']],
-  ['Load only to this machine, commands only with consent', ['engine/net/target-guard.test.ts', 'engine/run/consent.test.ts', 'engine/run/consent-files.test.ts', 'engine/k6/k6-consent.test.ts', 'renderer/run/start-with-consent.test.ts']],
+  ['Load only to this machine, commands only with consent', ['engine/net/target-guard.test.ts', 'engine/run/consent.test.ts', 'engine/run/consent-files.test.ts', 'engine/k6/k6-consent.test.ts', 'renderer/run/start-with-consent.test.ts', 'cli/k6-stays-on-loopback.test.ts']],
   ['Signals', ['cli/signals.test.ts']],
   ['Faults mid-run and in the store', ['engine/run/faults.test.ts', 'engine/run/store-damage.test.ts', 'cli/interrupted-run.test.ts', 'engine/run/orchestrator.test.ts', 'engine/supervisor/orphans.test.ts', 'db/compare-sample.test.ts', 'db/client-timing-store.test.ts']],
   ['Small inputs, exports and rendering', ['cli/small-inputs.test.ts', 'renderer/charts/tooltip-html.test.ts', 'renderer/ui/route.test.ts']],
@@ -37,6 +40,20 @@ export function headerComment(source) {
   const out = [];
   for (let i = start; i < lines.length && lines[i].startsWith('//'); i++) out.push(lines[i].replace(/^\/\/ ?/, ''));
   return out.join(' ');
+}
+
+/** What a test's row says happened: held only where it ran and passed. */
+function statusOf(t) {
+  if (t.status === 'passed') return 'held';
+  if (t.status === 'failed') return 'FAILED';
+  if (t.status === 'skipped' || t.status === 'pending') return `skipped (${(t.meta?.skipReason ?? 'no reason given').replace(/\s+/g, ' ').trim()})`;
+  return t.status;
+}
+
+/** A test's row in the document, from vitest's JSON report: "held: describe > title". */
+function rowOf(t) {
+  const where = t.ancestorTitles.length > 0 ? `${t.ancestorTitles.join(' > ')}: ` : '';
+  return `${statusOf(t)}: ${where}${t.title}`;
 }
 
 function runTests(files) {
@@ -55,7 +72,6 @@ function main() {
   const files = RELIABILITY_TESTS.flatMap(([, f]) => f);
   const { status, results } = runTests(files);
   const byFile = new Map(results.map((r) => [r.name.slice(root.length + 1), r.assertionResults]));
-  const mark = { passed: 'held', failed: 'FAILED', skipped: 'skipped', pending: 'skipped', todo: 'todo' };
   const out = [
     '# Reliability: hostile input and faults tried, and what is kept',
     '',
@@ -63,7 +79,8 @@ function main() {
     '     cli/reliability-doc.test.ts fails when a test here is added, renamed or removed without regenerating. -->',
     '',
     'Each row is a test in the suite (`npm test`): the input or fault it tries and what must hold. Every',
-    'test fails without the protection it names. Limits: a scenario is at most 1 MiB of text, 64 levels',
+    'test fails without the protection it names; a test that could not run where this was written is',
+    'listed as skipped, with the reason. Limits: a scenario is at most 1 MiB of text, 64 levels',
     'of nesting, 64 servers, 64 phases, 256 request templates per phase, 1000 matrix cells, 1000 server',
     'runs (cells x servers) and 64 MB expanded; a page sends the browser host at most 4096 bytes per',
     'WebSocket message; a call body is at most 4 MiB. An imported k6 result line is at most 1 MiB, a',
@@ -74,6 +91,7 @@ function main() {
     '',
   ];
   let failed = 0;
+  let skipped = 0;
   for (const [area, areaFiles] of RELIABILITY_TESTS) {
     out.push(`## ${area}`, '');
     for (const file of areaFiles) {
@@ -81,15 +99,23 @@ function main() {
       out.push(`### ${file}`, '', headerComment(readFileSync(join(root, file), 'utf8')), '');
       for (const t of tests) {
         if (t.status === 'failed') failed++;
-        const where = t.ancestorTitles.length > 0 ? `${t.ancestorTitles.join(' > ')}: ` : '';
-        out.push(`- ${mark[t.status] ?? t.status}: ${where}${t.title}`);
+        if (t.status !== 'passed' && t.status !== 'failed') skipped++;
+        out.push(`- ${rowOf(t)}`);
       }
       out.push('');
     }
   }
   writeFileSync(join(root, 'docs', 'reliability.md'), out.join('\n'));
-  console.log(`wrote docs/reliability.md (${results.reduce((n, r) => n + r.assertionResults.length, 0)} tests, ${failed} failed)`);
+  console.log(`wrote docs/reliability.md (${results.reduce((n, r) => n + r.assertionResults.length, 0)} tests, ${failed} failed, ${skipped} skipped)`);
   process.exit(status === 0 && failed === 0 ? 0 : 1);
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) main();
+/** --rows: each test's row of a JSON report already written, one per line (nothing run, nothing written). */
+function printRows(file) {
+  for (const r of JSON.parse(readFileSync(file, 'utf8')).testResults) for (const t of r.assertionResults) console.log(rowOf(t));
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (process.argv[2] === '--rows' && process.argv[3] !== undefined) printRows(process.argv[3]);
+  else main();
+}

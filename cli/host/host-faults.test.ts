@@ -9,6 +9,7 @@ import { writeLongLineFile, writeOneLineGzipBomb } from '../../engine/k6/import/
 import { createFakeEngine } from '../../engine/host/test-support/api-cases.js';
 import { rootPath } from '../../engine/paths.js';
 import { startBrowserHost, type BrowserHost } from './browser-host.js';
+import { skipUnless } from '../../engine/test-support/skip.js';
 
 // No call can end the browser host: a hostile upload through the real `loadscope ui`, and every
 // registered handler made to throw in every way a handler can.
@@ -29,7 +30,7 @@ async function call(base: string, token: string, name: string, body: unknown): P
   return { status: res.status, body: (await res.json()) as { code?: string; message?: string } };
 }
 
-describe.runIf(built)('loadscope ui and a hostile k6 upload', () => {
+describe('loadscope ui and a hostile k6 upload', skipUnless(built, 'dist/cli/main.js is not built (npm run build)'), () => {
   it("answers an upload with a line over the limit (plain, and a gzip of a 600 MiB line) as that call's error, keeps answering, and leaves no temp folder", async () => {
     dir = mkdtempSync(join(tmpdir(), 'loadscope-host-faults-'));
     const temp = join(dir, 'tmp');

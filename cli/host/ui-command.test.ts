@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rootPath } from '../../engine/paths.js';
 import { connectNode } from './node-client.js';
+import { skipUnless } from '../../engine/test-support/skip.js';
 
 // `loadscope ui` as a user runs it: the compiled CLI (npm test builds first) with the real engine.
 
@@ -21,7 +22,7 @@ function firstLine(child: ChildProcess): Promise<string> {
   });
 }
 
-describe.runIf(built)('loadscope ui', () => {
+describe('loadscope ui', skipUnless(built, 'dist/cli/main.js is not built (npm run build)'), () => {
   let child: ChildProcess | undefined;
   let dir: string | undefined;
   afterEach(() => {

@@ -8,13 +8,13 @@ import { useTempEngine } from '../test-support/temp-engine.js';
 import { exportK6 } from './export-k6.js';
 import { cidrsOutside, OUTSIDE_LOOPBACK } from './k6-block-list.js';
 import { K6_PINNED, k6Status } from './k6-binary.js';
+import { skipUnless } from '../test-support/skip.js';
 
 // Hostile input and redirects against a real k6 (skipped with the reason where none is installed).
 // Every address here is on loopback: the "elsewhere" a redirect points to is a second server on
 // 127.0.0.2, which must never be reached, and the block list is shown to hold by a narrower allowed
 // range (127.0.0.1 only) from the same function, so nothing is ever sent off this machine.
 const k6 = k6Status();
-if (!k6.available) console.warn(`k6 tests skipped: ${k6.hint}`);
 
 const temp = useTempEngine('k6-guard', 'all');
 
@@ -51,7 +51,7 @@ function inspect(script: string): { status: number | null; stderr: string; optio
   return { status: out.status, stderr: out.stderr, options };
 }
 
-describe.skipIf(!k6.available)(`k6 ${k6.version ?? K6_PINNED} and hostile scenarios`, () => {
+describe(`k6 ${k6.version ?? K6_PINNED} and hostile scenarios`, skipUnless(k6.available, k6.hint), () => {
   it('k6 inspect of a script from a label with a newline and code sees the label as data only (the code would have thrown)', () => {
     const label = 'single\nthrow new Error("injected by a label");\n//';
     const file = join(temp.dir, 'hostile-label.json');

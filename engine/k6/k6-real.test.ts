@@ -9,11 +9,11 @@ import { startServer } from '../supervisor/supervisor.js';
 import { builtinScenarioNames, loadScenario } from '../scenario/index.js';
 import { exportK6 } from './export-k6.js';
 import { K6_PINNED, k6Status } from './k6-binary.js';
+import { skipUnless } from '../test-support/skip.js';
 
-// Against a real k6 binary. Where none is installed these tests are skipped with the reason below
-// (.ci/run installs the pinned version first, so CI always runs them).
+// Against a real k6 binary. Where none is installed these tests are skipped, and the suite's last line
+// says so, with how to install it (.ci/run installs the pinned version first, so CI always runs them).
 const k6 = k6Status();
-if (!k6.available) console.warn(`k6 tests skipped: ${k6.hint}`);
 
 /**
  * Medians of the same phase through the two generators agree within this factor. Every request sleeps
@@ -45,7 +45,7 @@ async function run(engineName: 'native' | 'k6', events: EngineEvent[] = [], sour
   }
 }
 
-describe.skipIf(!k6.available)(`k6 ${k6.version ?? K6_PINNED} itself`, () => {
+describe(`k6 ${k6.version ?? K6_PINNED} itself`, skipUnless(k6.available, k6.hint), () => {
   it("accepts every built-in scenario's script (every quick cell, and the full size's first): k6 inspect --execution-requirements (which checks each executor's configuration) lists one k6 scenario per phase", () => {
     for (const name of builtinScenarioNames()) {
       const cells = [...loadScenario(name, { quick: true }).cells.map((c) => ({ c, quick: true })), { c: loadScenario(name).cells[0]!, quick: false }];

@@ -7,6 +7,7 @@ import { startServer, stopAll } from '../../servers/test-support/servers.js';
 import { useTempEngine } from '../test-support/temp-engine.js';
 import { exportK6 } from './export-k6.js';
 import { k6Status } from './k6-binary.js';
+import { skipUnless } from '../test-support/skip.js';
 
 // The k6 export carries TLS where k6 can (insecureSkipTLSVerify, tlsAuth; h2 k6 negotiates itself)
 // and refuses, in one line naming the JSON path, what it cannot: a CA file, an SNI name, h2c, a
@@ -80,7 +81,7 @@ describe('k6 and TLS', () => {
     }
   });
 
-  it.skipIf(!k6.available)('real k6 with tls.insecure: a run over https against a self-signed certificate', async () => {
+  it('real k6 with tls.insecure: a run over https against a self-signed certificate', skipUnless(k6.available, k6.hint), async () => {
     const target = await startServer('single', { protocol: 'https' });
     const text = JSON.stringify({ name: 'k6-tls', servers: [{ architecture: 'external', url: target.url, tls: { insecure: true } }], phases });
     const { runId } = await temp.engine.handlers['runs:start']({ scenario: { text, origin: scenarioFile({}) }, quick: false, set: {}, engine: 'k6' });

@@ -7,11 +7,11 @@ import { phaseFigures } from '../../contract/engine-figures.js';
 import type { LiveWindow } from '../../contract/results.js';
 import { createEngine, type Engine } from '../engine.js';
 import { K6_PINNED, k6Status } from './k6-binary.js';
+import { skipUnless } from '../test-support/skip.js';
 
 // `run --engine k6` against a bundled server (which sends Server-Timing): the live windows carry
 // wait and processing as the phase table does, not only total; the run's lag is not a figure.
 const k6 = k6Status();
-if (!k6.available) console.warn(`k6 live-window tests skipped: ${k6.hint}`);
 
 let dir: string;
 let engine: Engine;
@@ -30,7 +30,7 @@ const scenario = JSON.stringify({
   phases: [{ name: 'open', executor: 'rate', rate: 20, durationMs: 1500, requests: [{ path: '/sleep?ms=10' }] }],
 });
 
-describe.skipIf(!k6.available)(`live windows of k6 ${k6.version ?? K6_PINNED}`, () => {
+describe(`live windows of k6 ${k6.version ?? K6_PINNED}`, skipUnless(k6.available, k6.hint), () => {
   it('carry wait and processing from Server-Timing while a k6 run streams; the stored run has no lag figure', async () => {
     const windows: LiveWindow[] = [];
     const off = engine.subscribe((e: EngineEvent) => e.event === 'run:window' && windows.push(e.payload));

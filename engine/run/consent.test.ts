@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { useTempEngine } from '../test-support/temp-engine.js';
+import { runScenarioSource } from '../library/run-source.js';
 import { createScenario } from '../scenario/test-support/factories.js';
 import { prepareRun } from './prepare-run.js';
 
@@ -64,9 +65,20 @@ describe('consent', () => {
     }
 
     it('a stored run of a built-in run again with such a --set is refused too', async () => {
-      const { runId } = await temp.engine.handlers['runs:start']({ scenario: { text: remote('http://127.0.0.1:9') }, quick: true, set: {} });
+      // a run of the built-in itself, started as the UI and the CLI start it, cancelled once stored
+      const { runId } = await temp.engine.handlers['runs:start']({ scenario: { name: 'seed-001-rates' }, quick: true, set: {} });
+      await temp.engine.handlers['runs:cancel']({ runId });
       await temp.engine.waitForRun(runId);
-      expect(() => prepareRun(temp.engine.store, { runId }, { quick: true, set: { 'servers[0]': JSON.stringify(evil) } })).toThrow(expect.objectContaining({ code: 'LS_ERR_NEEDS_CONSENT' }));
+      expect(runScenarioSource(temp.engine.store, runId).origin).toEqual({ kind: 'builtin', name: 'seed-001-rates' });
+      // run again as it was: the built-in's own command (servers[4], nginx-4k.mjs) is trusted
+      const again = prepareRun(temp.engine.store, { runId }, { quick: true, set: {} });
+      expect(again.cells[0]!.scenario.servers[4]).toMatchObject({ command: ['node', 'scenarios/assets/nginx-4k.mjs', '18481'] });
+      expect(again.consent?.commands).toEqual([]);
+      // run again with a --set adding a command: refused, by prepareRun and by runs:start from the wire
+      const set = { 'servers[0]': JSON.stringify(evil) };
+      expect(() => prepareRun(temp.engine.store, { runId }, { quick: true, set })).toThrow(expect.objectContaining({ code: 'LS_ERR_NEEDS_CONSENT', message: expect.stringContaining('["touch","pwned"] in /tmp') }));
+      await expect(temp.engine.handlers['runs:start']({ scenario: { runId }, quick: true, set })).rejects.toMatchObject({ code: 'LS_ERR_NEEDS_CONSENT' });
+      expect(temp.engine.store.listRuns()).toHaveLength(1);
     });
   });
 

@@ -15,6 +15,7 @@ import { k6Status } from '../k6/k6-binary.js';
 import { rootPath } from '../paths.js';
 import { listProcs } from '../supervisor/process-tree.js';
 import { createScenario } from '../scenario/test-support/factories.js';
+import { skipNow } from '../test-support/skip.js';
 
 // Faults mid-run keep everything measured so far and record what happened and when: the driver's
 // worker thread dying, the store's disk filling up (a real full tmpfs where it can be mounted, and
@@ -139,7 +140,7 @@ describe('faults mid-run', () => {
 
   it('the disk filling up in a k6 run: its rows go through the same guard, so the server run fails the same way, its phases kept', async (ctx) => {
     const k6 = k6Status();
-    if (!k6.available) return ctx.skip(`k6 is not installed: ${k6.hint}`);
+    if (!k6.available) return skipNow(ctx, k6.hint ?? 'k6 is not installed');
     const dbPath = join(dir, 'runs.db');
     const pages = newStorePages(dbPath);
     // k6's rows are stored after its load, up to 4,096 at a time: 2,000 rows need about 24 pages, so
@@ -161,7 +162,7 @@ describe('faults mid-run', () => {
     const disk = join(dir, 'disk');
     mkdirSync(disk);
     const mount = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', disk], { encoding: 'utf8' });
-    if (mount.status !== 0) return ctx.skip(`a tmpfs cannot be mounted here (needs root and mount rights): ${mount.stderr.trim()}`);
+    if (mount.status !== 0) return skipNow(ctx, `a tmpfs cannot be mounted here (needs root and mount rights): ${mount.stderr.trim()}`);
     try {
       const dbPath = join(disk, 'runs.db');
       const engine = createEngine({ dbPath });

@@ -4,6 +4,7 @@ import { describeDbError } from '../../db/store-faults.js';
 import { isDiskFull } from '../../db/disk-reserve.js';
 import { capacityGenerator } from './capacity-generator.js';
 import { nativeGenerator } from './driver-generator.js';
+import { readinessTls } from './target-tls.js';
 import { checkThresholds } from './thresholds.js';
 import type { GeneratorResult, GeneratorWrites, TargetContext, TargetOutcome } from './load-generator.js';
 import { isServerSkipped, startServer, type ServerSampleData } from '../supervisor/supervisor.js';
@@ -71,7 +72,7 @@ export async function runTarget(ctx: TargetContext): Promise<TargetOutcome> {
 
   let server;
   try {
-    server = await startServer(ctx.server, { onSample, onCrash, onLine, signal: ctx.signal, allowRemote: ctx.allowRemote });
+    server = await startServer(ctx.server, { onSample, onCrash, onLine, signal: ctx.signal, allowRemote: ctx.allowRemote, readinessTls: readinessTls(ctx.server) });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     // the supervisor names the server in its messages; the target carries that name already (and the

@@ -3,6 +3,7 @@ import type { ClientProtocol, ServerSpec } from '../../contract/scenario.js';
 import type { DriverTls } from '../driver/driver.js';
 import { readRegularFile } from '../regular-file.js';
 import { TLS_FILE_MAX_BYTES } from '../scenario/tls-files.js';
+import type { ReadinessTls } from '../supervisor/readiness.js';
 
 // What the driver trusts for a server run's https:// target: a bundled server's own self-signed
 // certificate (the engine made the server, so exactly that certificate verifies, nothing else), or
@@ -35,6 +36,17 @@ export function driverTls(spec: ServerSpec, cert: string | undefined): DriverTls
     ...(tls.ca !== undefined && { ca: readTlsFile(tls.ca, 'tls.ca') }),
     ...(tls.cert !== undefined && { cert: readTlsFile(tls.cert, 'tls.cert') }),
     ...(tls.key !== undefined && { key: readTlsFile(tls.key, 'tls.key') }),
+    ...(tls.servername !== undefined && { servername: tls.servername }),
+  };
+}
+
+/** An external https target's client certificate and SNI name, for its readiness probe (it may answer no one without them). */
+export function readinessTls(spec: ServerSpec): ReadinessTls | undefined {
+  const tls = spec.architecture === 'external' ? driverTls(spec, undefined) : undefined;
+  if (tls === undefined) return undefined;
+  return {
+    ...(tls.cert !== undefined && { cert: tls.cert }),
+    ...(tls.key !== undefined && { key: tls.key }),
     ...(tls.servername !== undefined && { servername: tls.servername }),
   };
 }

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { ChildProcess } from 'node:child_process';
+import { LoadscopeError } from '../../contract/errors.js';
 import type { ServerReadyMessage } from '../../contract/servers.js';
 import { checkLiteralTarget, guardedLookup } from '../net/target-guard.js';
 import type { OutputTail } from './output.js';
@@ -15,11 +16,32 @@ export interface Check<T> {
 
 const POLL_MS = 100;
 
+/** What an https target asks of a client before it answers: shown by the readiness probe as by the load. */
+export interface ReadinessTls {
+  cert?: string;
+  key?: string;
+  servername?: string;
+}
+
+/**
+ * A TLS alert is the server itself refusing this client (no client certificate, one it does not
+ * trust, an SNI name it has no certificate for): it will not answer however long it is asked.
+ */
+function refusedHandshake(url: string, err: Error & { code?: string; reason?: string }): LoadscopeError | null {
+  if (err.code !== 'EPROTO' && !err.code?.startsWith('ERR_SSL_')) return null;
+  // OpenSSL's words for it: "tlsv13 alert certificate required", "sslv3 alert handshake failure"
+  const alert = /(?:^|:)\s*([^:]*\balert\b[^:]*)/i.exec(err.reason ?? err.message)?.[1];
+  if (alert === undefined) return null;
+  return new LoadscopeError('LS_ERR_TLS', `${new URL(url).origin} refused the TLS handshake (${alert}); it may ask for a client certificate it trusts (tls.cert and tls.key) or an SNI name (tls.servername)`);
+}
+
 /**
  * Any HTTP answer at url (whatever the status) means ready. The probe connects only to this machine
- * (checked on the resolved address) unless allowRemote; a refusal rejects at once instead of polling.
+ * (checked on the resolved address) unless allowRemote; a refusal rejects at once instead of polling,
+ * as does a server that refuses the TLS handshake (an https target gets the load's client
+ * certificate and SNI name, `tls`, so one that asks for them answers the probe).
  */
-export function pollUrl(url: string, allowRemote = false): Check<void> {
+export function pollUrl(url: string, allowRemote = false, tls: ReadinessTls = {}): Check<void> {
   let cancelled = false;
   let timer: NodeJS.Timeout | undefined;
   let req: http.ClientRequest | undefined;
@@ -32,10 +54,12 @@ export function pollUrl(url: string, allowRemote = false): Check<void> {
         resolve();
       };
       // an https target is ready once it answers: its certificate is judged by the load's own check
-      req = url.startsWith('https:') ? https.get(url, { agent: false, timeout: 1000, lookup, rejectUnauthorized: false }, onResponse) : http.get(url, { agent: false, timeout: 1000, lookup }, onResponse);
+      req = url.startsWith('https:') ? https.get(url, { agent: false, timeout: 1000, lookup, rejectUnauthorized: false, ...tls }, onResponse) : http.get(url, { agent: false, timeout: 1000, lookup }, onResponse);
       req.on('timeout', () => req?.destroy());
       req.on('error', (err: Error & { code?: string }) => {
+        const refused = refusedHandshake(url, err);
         if (err.code === 'LS_ERR_NOT_LOOPBACK') reject(err);
+        else if (refused !== null) reject(refused);
         else if (!cancelled) timer = setTimeout(attempt, POLL_MS);
       });
     };

@@ -8,7 +8,7 @@ import { distPath } from '../paths.js';
 import { affinityFor, findExecutable, type Affinity } from './affinity.js';
 import { ServerSkippedError } from './errors.js';
 import type { LineListener } from './output.js';
-import { pollUrl, waitForLine, waitForReadyMessage, type Check } from './readiness.js';
+import { pollUrl, waitForLine, waitForReadyMessage, type Check, type ReadinessTls } from './readiness.js';
 import { isReaperMessage } from './reaper-protocol.js';
 import { startSampler, type ServerSampleData, type StatsVia } from './sampler.js';
 import { ServerProcess, withTimeout, type ExitInfo } from './server-process.js';
@@ -45,6 +45,8 @@ export interface StartOptions {
   readyTimeoutMs?: number;
   /** the person consented to load outside this machine (readiness probes go there too) */
   allowRemote?: boolean;
+  /** an external https target's client certificate and SNI name, which the readiness probe shows too */
+  readinessTls?: ReadinessTls;
 }
 
 export interface RunningServer {
@@ -187,7 +189,7 @@ async function startExternal(spec: ExternalServer, opts: StartOptions): Promise<
 
   const checks: Check<unknown>[] = [spawnCheck];
   if (pattern) checks.push(waitForLine(proc.output, pattern));
-  if (!pattern || spec.readiness?.url) checks.push(pollUrl(spec.readiness?.url ?? spec.url, opts.allowRemote));
+  if (!pattern || spec.readiness?.url) checks.push(pollUrl(spec.readiness?.url ?? spec.url, opts.allowRemote, opts.readinessTls));
   await awaitReady(proc, checks, timeoutMs, opts.signal).catch(async (err: unknown) => {
     detachLines?.();
     // 127 is the shell's "command not found": a wrapper script (scenarios/assets/nginx-4k.mjs) says
@@ -303,7 +305,7 @@ function supervise(proc: ServerProcess, s: Supervised, opts: StartOptions): Runn
 /** An external server that is already running: only its readiness is checked; stop() does nothing. */
 async function attach(spec: ExternalServer, label: string, timeoutMs: number, opts: StartOptions): Promise<RunningServer> {
   const url = spec.readiness?.url ?? spec.url;
-  const check = pollUrl(url, opts.allowRemote);
+  const check = pollUrl(url, opts.allowRemote, opts.readinessTls);
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   try {
