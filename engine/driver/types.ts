@@ -82,7 +82,7 @@ export type EncodedHistograms = HistogramSet;
 export interface DriverPhaseResult {
   result: PhaseResult;
   histograms: EncodedHistograms;
-  /** the phase was stopped by maxDurationMs (or a rate phase by durationMs + timeoutMs) */
+  /** the phase was stopped by its deadline (contract/phase.ts phaseDeadlineMs: its last send + timeoutMs, or maxDurationMs) */
   hitDeadline: boolean;
   /** why the phase ended before its plan did (its unique data ran out), one line; absent otherwise */
   note?: string;
