@@ -7,7 +7,7 @@ import { Scheduler } from './scheduler.js';
 import { PhaseInputs } from './phase-inputs.js';
 import { PhaseStats, RowSink } from './stats.js';
 import { ConnectionTimes } from './accumulators.js';
-import type { DriverPhaseResult, DriverPlan, DriverResult, FromWorkerMessage } from './types.js';
+import { DEFAULT_WINDOW_MS, type DriverPhaseResult, type DriverPlan, type DriverResult, type FromWorkerMessage } from './types.js';
 import { shouldWarm, warmUp } from './warmup.js';
 import { isOpenLoop, phaseDeadlineMs, phaseOpenAhead, plannedMs as phasePlannedMs } from '../../contract/phase.js';
 
@@ -140,7 +140,7 @@ export class Runner {
     readonly plan: DriverPlan,
     private readonly post: Post,
   ) {
-    this.windowMs = plan.windowMs ?? 250;
+    this.windowMs = plan.windowMs ?? DEFAULT_WINDOW_MS;
     this.rows = new RowSink(plan.rawRows !== false, (rows, count) => post({ type: 'rows', rows, count }, [rows.buffer as ArrayBuffer]), plan.rowsLent === true);
     this.runs = plan.phases.map(() => null);
     this.results = plan.phases.map(() => null);

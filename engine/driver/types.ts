@@ -5,12 +5,15 @@ import type { LatencyBuckets } from '../../contract/latency-buckets.js';
 import type { RawRowBatch } from './raw-rows.js';
 import type { DataSet } from './phase-inputs.js';
 
+/** A live window's length when the plan does not say (ms). */
+export const DEFAULT_WINDOW_MS = 250;
+
 /** What the driver runs: phases already validated (defaults filled) against a loopback base URL. */
 export interface DriverPlan {
   /** http://127.0.0.1:PORT (loopback only) */
   baseUrl: string;
   phases: Phase[];
-  /** live window length, ms (default 250) */
+  /** live window length, ms (default DEFAULT_WINDOW_MS) */
   windowMs?: number;
   /** send raw per-request rows to the listener (default true) */
   rawRows?: boolean;
