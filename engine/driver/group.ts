@@ -340,9 +340,9 @@ export class ClientGroup implements Timed, GroupPort {
 
   /**
    * A request past its deadline: recorded as a timeout now, and its connection dropped. The slot
-   * gets a new handler object first, so whatever the old connection still calls back (undici
-   * settles a destroyed request later, or never on a wedged h2 client) reaches the old one, which
-   * no longer listens.
+   * gets a new handler object first, so whatever the old connection still calls back (a destroyed
+   * request's error comes a turn later, when the slot may be on its next request) reaches the old
+   * one, which no longer listens.
    */
   private expire(old: Slot): void {
     this.slots[old.index] = new Slot(this, old.index);
@@ -493,15 +493,10 @@ export class ClientGroup implements Timed, GroupPort {
     }
     this.queue.clear();
     if (this.inFlight > 0) {
-      this.depth++;
       for (const s of this.slots) {
         if (s.conn !== null) void s.conn.destroy().catch(() => undefined);
         s.h1?.destroy();
-        // settled here, not by the destroyed connection's callback: a wedged one never calls back,
-        // and no request follows to mistake a late callback for its own
-        if (s.active) this.settle(s, CODE_TIMEOUT);
       }
-      this.depth--;
     }
     this.checkFinished();
   }
