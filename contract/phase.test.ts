@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { arrivalsEndMs, defaultPhaseName, describePhaseLoad, expectedRequests, isOpenLoop, phaseName, phaseRamp, phaseSlots, plannedMs, progressPlan } from './phase.js';
+import { arrivalsEndMs, defaultPhaseName, describePhaseLoad, expectedRequests, isOpenLoop, phaseDeadlineMs, phaseName, phaseRamp, phaseSlots, plannedMs, progressPlan } from './phase.js';
 import { Phase } from './scenario.js';
 
 // The answers contract/phase.ts picked where its consumers used to disagree.
@@ -20,6 +20,17 @@ describe('the phase module', () => {
     expect([progressPlan(ramp), progressPlan(rate)]).toEqual([{ kind: 'time', durationMs: 1500 }, { kind: 'time', durationMs: 2000 }]);
     expect(phaseSlots(ramp)).toBe(4);
     expect(phaseRamp(ramp)).toEqual({ unit: 'users', points: [{ atMs: 0, value: 0 }, { atMs: 1000, value: 4 }, { atMs: 1500, value: 1 }] });
+  });
+
+  it('ends every phase that stops sending at a time by that time + timeoutMs; one bounded by its count alone by maxDurationMs; never after maxDurationMs', () => {
+    const timeout = { timeoutMs: 1000 };
+    const counted = Phase.parse({ executor: 'closed', users: 2, count: 50, requests, ...timeout });
+    const countedAndTimed = Phase.parse({ executor: 'closed', users: 2, count: 50, durationMs: 3000, requests, ...timeout });
+    const burst = Phase.parse({ executor: 'burst', count: 5, requests, maxDurationMs: 9000 });
+    const sequential = Phase.parse({ executor: 'sequential', count: 5, requests });
+    const capped = Phase.parse({ executor: 'rate', rate: 10, durationMs: 5000, maxDurationMs: 5500, requests, ...timeout });
+    expect([closedTimed, ramp, rate].map(phaseDeadlineMs)).toEqual([1500 + 60_000, 1500 + 60_000, 2000 + 60_000]);
+    expect([counted, countedAndTimed, burst, sequential, capped].map(phaseDeadlineMs)).toEqual([600_000, 4000, 9000, 600_000, 5500]);
   });
 
   it('words a phase one way, client groups and singulars included', () => {

@@ -2,9 +2,10 @@ import type { BurstPhase, ClosedPhase, Executor, Phase, RampingUsersPhase, RateP
 import { kindRegistry } from './kind-registry.js';
 
 // The one owner of what a phase IS, worked out from its fields: its default name, its planned
-// length, the requests it is expected to make, when its arrivals end, its progress plan, its ramp
-// and its one-line description. Every consumer asks here (driver worker, scenario plan and
-// timeline, progress, k6 export, UI wording); no other file reads executor fields for these.
+// length, the requests it is expected to make, when its arrivals end, when it ends at the latest
+// (its deadline), its progress plan, its ramp and its one-line description. Every consumer asks
+// here (driver worker, scenario plan and timeline, progress, k6 export, UI wording); no other file
+// reads executor fields for these.
 // Zod-free (types only from scenario.ts): the driver worker imports it.
 //
 // Answers where consumers used to disagree:
@@ -52,6 +53,8 @@ export interface PhaseKind<P extends PhaseBase = PhaseBase> {
   expectedRequests(p: P): number | null;
   /** open loop: when arrivals stop (ms from the phase start), null when it has no such end */
   arrivalsEndMs(p: P): number | null;
+  /** when it stops sending new requests (ms from the phase start), null when only its count ends it */
+  sendsUntilMs(p: P): number | null;
   /** what progress counts (all client groups) */
   plan(p: P): ProgressPlan;
   /** think time between a user's requests (ms), 0 when the executor has none */
@@ -77,6 +80,7 @@ const counted = {
   plannedMs: () => null,
   expectedRequests: (p: { count: number; clients: number }) => p.count * p.clients,
   arrivalsEndMs: () => null,
+  sendsUntilMs: () => null,
   plan: (p: { count: number; clients: number }) => ({ kind: 'requests', requests: p.count * p.clients }) as const,
   thinkMs: () => 0,
   ramp: () => undefined,
@@ -96,6 +100,8 @@ const closed: PhaseKind<ClosedPhase> = {
   plannedMs: (p) => (p.count === undefined ? (p.durationMs ?? null) : null),
   expectedRequests: (p) => (p.count === undefined ? null : p.count * p.clients),
   arrivalsEndMs: () => null,
+  // with a count too, users stop at durationMs whatever they reached ("up to")
+  sendsUntilMs: (p) => p.durationMs ?? null,
   plan: (p) => (p.count !== undefined ? { kind: 'requests', requests: p.count * p.clients } : { kind: 'time', durationMs: p.durationMs ?? 0 }),
   thinkMs: (p) => p.thinkMs,
   ramp: () => undefined,
@@ -116,6 +122,7 @@ const rate: PhaseKind<RatePhase> = {
   // the arrivals' mean rate over the phase (a linear ramp), rounded: a count of requests
   expectedRequests: (p) => Math.round((((p.rate + (p.rampTo ?? p.rate)) / 2) * p.durationMs * p.clients) / 1000),
   arrivalsEndMs: (p) => p.durationMs,
+  sendsUntilMs: (p) => p.durationMs,
   plan: (p) => ({ kind: 'time', durationMs: p.durationMs }),
   thinkMs: () => 0,
   ramp: (p) => (p.rampTo !== undefined && p.rampTo !== p.rate ? { unit: 'req/s', points: [{ atMs: 0, value: p.rate }, { atMs: p.durationMs, value: p.rampTo }] } : undefined),
@@ -136,6 +143,7 @@ const rampingUsers: PhaseKind<RampingUsersPhase> = {
   // users follow the ramp, each as fast as the server answers: the count is not known ahead
   expectedRequests: () => null,
   arrivalsEndMs: () => null,
+  sendsUntilMs: totalMs,
   plan: (p) => ({ kind: 'time', durationMs: totalMs(p) }),
   thinkMs: (p) => p.thinkMs,
   ramp: (p) => {
@@ -175,6 +183,16 @@ export function describePhaseLoad(p: PhaseBase, w: PhaseWords = PLAIN_WORDS): st
 export const plannedMs = (p: PhaseBase): number | null => phaseKind(p).plannedMs(p);
 export const expectedRequests = (p: PhaseBase): number | null => phaseKind(p).expectedRequests(p);
 export const arrivalsEndMs = (p: PhaseBase): number | null => phaseKind(p).arrivalsEndMs(p);
+/**
+ * When a phase ends at the latest (ms from its start): the last request it sends has timeoutMs to
+ * end (every request's deadline, from its send), so a phase that stops sending at a time ends
+ * timeoutMs after it; one bounded by its count alone (burst, sequential) ends when its requests
+ * have, each within its own deadline. maxDurationMs caps both.
+ */
+export function phaseDeadlineMs(p: PhaseBase): number {
+  const sendsUntil = phaseKind(p).sendsUntilMs(p);
+  return sendsUntil === null ? p.maxDurationMs : Math.min(p.maxDurationMs, sendsUntil + p.timeoutMs);
+}
 /** Open loop: arrivals on a schedule, whatever the answers take (they end at arrivalsEndMs). */
 export const isOpenLoop = (p: PhaseBase): boolean => arrivalsEndMs(p) !== null;
 export const progressPlan = (p: PhaseBase): ProgressPlan => phaseKind(p).plan(p);

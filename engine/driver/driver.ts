@@ -1,10 +1,10 @@
 import { fromApiError, LoadscopeError } from '../../contract/errors.js';
-import { isOpenLoop, phaseSlots, phaseThinkMs } from '../../contract/phase.js';
+import { isOpenLoop, phaseName, phaseSlots, phaseThinkMs } from '../../contract/phase.js';
 import { remoteHostOf, type Phase } from '../../contract/scenario.js';
 import { checkLiteralTarget, notLoopback } from '../net/target-guard.js';
 import { startDistWorker } from '../paths.js';
 import { probeTarget } from './tls.js';
-import type { DriverListener, DriverPhaseResult, DriverPlan, DriverResult, FromWorkerMessage, ToWorkerMessage } from './types.js';
+import { DEFAULT_WINDOW_MS, type DriverListener, type DriverPhaseResult, type DriverPlan, type DriverResult, type FromWorkerMessage, type ToWorkerMessage } from './types.js';
 
 export type * from './types.js';
 export { COL, ROW_STRIDE, readRow, toRequestPoint, type RawRowBatch, type RequestRow } from './raw-rows.js';
@@ -39,6 +39,15 @@ export function driverYoungGenerationMb(phases: readonly Phase[], env: string | 
 const CANCEL_GRACE_MS = 3000;
 
 /**
+ * Windows of silence after which a worker running a phase is taken for stuck (a thread in a
+ * synchronous loop, e.g. a backtracking regex extracting from a response): 10 s at the default 250
+ * ms. While a phase runs the worker reports every window (a window per running phase, even with
+ * nothing done) and raw rows every 25 ms. Counted in this thread's own ticks, not wall time, so a
+ * main thread that was itself held up does not blame the worker for the messages it has not read.
+ */
+export const STALL_WINDOWS = 40;
+
+/**
  * Runs the plan's phases in a worker thread against a loopback target. The listener hears phase
  * starts/ends, live windows and raw row batches as they happen; the promise resolves with the
  * per-phase results. Aborting `signal` stops issuing, aborts in-flight requests and resolves with
@@ -69,12 +78,23 @@ function runInWorker(plan: DriverPlan, listener: DriverListener, signal?: AbortS
     let t0EpochMs = Date.now();
     let settled = false;
     let graceTimer: NodeJS.Timeout | null = null;
+    // the watchdog's heartbeat is what the worker sends anyway (windows, row batches, phase events)
+    const phases = [...plan.phases];
+    const running = new Set<number>();
+    let rowsKept = 0;
+    let silentWindows = 0;
+    const windowMs = plan.windowMs ?? DEFAULT_WINDOW_MS;
+    const watchdog = setInterval(() => {
+      // armed while a phase runs (between phases, e.g. waiting for one's `at`, the worker has nothing to report)
+      if (running.size > 0 && ++silentWindows >= STALL_WINDOWS) stalled();
+    }, windowMs);
 
     const settle = (fn: () => void): void => {
       if (settled) return;
       settled = true;
       signal?.removeEventListener('abort', onAbort);
       if (graceTimer) clearTimeout(graceTimer);
+      clearInterval(watchdog);
       fn();
       void worker.terminate();
     };
@@ -93,6 +113,7 @@ function runInWorker(plan: DriverPlan, listener: DriverListener, signal?: AbortS
 
     worker.on('message', (msg: FromWorkerMessage) => {
       if (settled) return;
+      silentWindows = 0;
       try {
         switch (msg.type) {
           case 'started':
@@ -100,14 +121,17 @@ function runInWorker(plan: DriverPlan, listener: DriverListener, signal?: AbortS
             listener.onStart?.({ t0EpochMs: msg.t0EpochMs });
             break;
           case 'phase-start':
+            running.add(msg.phaseIndex);
             listener.onPhaseStart?.({ phaseIndex: msg.phaseIndex, tMs: msg.tMs });
             break;
           case 'phase-end': {
+            running.delete(msg.phaseIndex);
             ended.push(msg.result);
             const e = { phaseIndex: msg.phaseIndex, tMs: msg.tMs, result: msg.result };
             listener.onPhaseEnd?.(e);
             if (open && !signal?.aborted) {
               const next = listener.nextPhase?.(e) ?? null;
+              if (next !== null) phases.push(next);
               const reply: ToWorkerMessage = next === null ? { type: 'close' } : { type: 'append', phase: next };
               worker.postMessage(reply);
             }
@@ -117,6 +141,7 @@ function runInWorker(plan: DriverPlan, listener: DriverListener, signal?: AbortS
             listener.onWindow?.(msg.window);
             break;
           case 'rows':
+            rowsKept += msg.count;
             listener.onRows?.({ rows: msg.rows, count: msg.count });
             if (listener.rowsLent === true) {
               const back: ToWorkerMessage = { type: 'rows-back', rows: msg.rows };
@@ -137,13 +162,21 @@ function runInWorker(plan: DriverPlan, listener: DriverListener, signal?: AbortS
     });
     // The worker dying mid-run is a fault to record, not a reason to lose what it measured: the
     // phases that ended are returned (windows and rows already went to the listener).
-    const died = (what: string): void =>
+    const endWith = (failure: (atS: string) => string): void =>
       settle(() => {
-        const phases = ended.sort((a, b) => a.result.index - b.result.index);
+        const kept = ended.sort((a, b) => a.result.index - b.result.index);
         const atS = ((Date.now() - t0EpochMs) / 1000).toFixed(1);
-        const durationMs = Math.max(0, ...phases.map((p) => p.result.startedMs + p.result.durationMs));
-        resolve({ cancelled: true, t0EpochMs, durationMs, phases, failure: `the load driver's worker thread ${what} ${atS} s after the start` });
+        const durationMs = Math.max(0, ...kept.map((p) => p.result.startedMs + p.result.durationMs));
+        resolve({ cancelled: true, t0EpochMs, durationMs, phases: kept, failure: failure(atS) });
       });
+    const died = (what: string): void => endWith((atS) => `the load driver's worker thread ${what} ${atS} s after the start`);
+    // A worker that stopped reporting is ended like one that died; its rows already went to the listener.
+    function stalled(): void {
+      const names = [...running].sort((a, b) => a - b).map((i) => `'${phaseName(phases[i] ?? {}, i)}'`);
+      const silentS = (STALL_WINDOWS * windowMs) / 1000;
+      const rows = `${rowsKept.toLocaleString('en-US')} request row${rowsKept === 1 ? '' : 's'} kept`;
+      endWith((atS) => `the load driver stopped answering during phase ${names.join(', ')} (nothing from it for ${silentS} s, ${atS} s after the start); ${rows}`);
+    }
     worker.on('error', (err) => died(`failed (${err.message})`));
     worker.on('exit', (code) => died(`exited (code ${code})`));
     listener.onWorker?.(worker);

@@ -68,6 +68,18 @@ export function compileTemplates(phase: Phase, columns: readonly string[] = []):
 }
 
 const CODE_TIMEOUT = ERROR_CODE.timeout;
+/** what a request past its deadline is failed with (by then its slot no longer listens: expire()) */
+const DEADLINE_ERROR = Object.assign(new Error('the request passed its deadline (timeoutMs from its send)'), { code: 'UND_ERR_HEADERS_TIMEOUT' });
+/** what requests still on an h2 client whose session ended are failed with (a reset) */
+const SESSION_LOST = Object.assign(new Error('the HTTP/2 session ended'), { code: 'UND_ERR_SOCKET' });
+
+/**
+ * How often a phase checks its requests' deadlines (ms): a request is failed between timeoutMs and
+ * timeoutMs + this after its send. One timer per phase instead of one per request (run.ts).
+ */
+export function deadlineCheckMs(timeoutMs: number): number {
+  return Math.min(250, Math.max(5, timeoutMs / 4));
+}
 /** settle()'s code for a complete response, still to be checked against the template's expect */
 const CHECK_RESPONSE = -2;
 
@@ -103,6 +115,10 @@ class Slot implements Dispatcher.DispatchHandler, H1Handler, RequestRecord, Flow
   stProc = NaN;
   template = 0;
   active = false;
+  /** not yet sent (connecting, or queued at an h2 client): when the deadline check first saw it (µs) */
+  waitingSince = NaN;
+  /** undici's abort of the request it sent last (resets an h2 stream) */
+  abortRequest: ((err?: Error) => void) | null = null;
   chunks: Buffer[] | null = null;
   /** this slot's connection, created on its first request */
   conn: Client | null = null;
@@ -134,14 +150,16 @@ class Slot implements Dispatcher.DispatchHandler, H1Handler, RequestRecord, Flow
     this.bytes = 0;
     this.stWait = NaN;
     this.stProc = NaN;
+    this.waitingSince = NaN;
     this.chunks = collect ? [] : null;
     this.header = null;
     this.active = true;
   }
 
-  onConnect(): void {
-    // called as the request is written to a socket (again, if undici retries it)
+  onConnect(abort?: (err?: Error) => void): void {
+    // called as the request is written to a socket (again, if undici retries it); the fast path passes no abort
     this.sent = nowUs();
+    this.abortRequest = abort ?? null;
   }
 
   onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
@@ -179,8 +197,9 @@ export interface GroupOwner {
 
 export class ClientGroup implements Timed, GroupPort {
   private readonly clientOptions: Client.Options;
-  /** h2 / h2c connections shared by `streams` slots each */
-  private readonly shared: Client[] = [];
+  /** undici connections: slot i's is clients[floor(i / streams)] (its own over HTTP/1.1, shared by `streams` slots over h2) */
+  private readonly clients: (Client | undefined)[] = [];
+  /** a slot is replaced when its request passes its deadline (expire): never hold one across that */
   private readonly slots: Slot[];
   private readonly free: Int32Array;
   private freeTop: number;
@@ -190,6 +209,8 @@ export class ClientGroup implements Timed, GroupPort {
   private readonly picker: TemplatePicker;
   private readonly executor: ExecutorState;
   private readonly stats: PhaseStats;
+  /** each request's deadline from its send (µs) */
+  private readonly timeoutUs: number;
   private depth = 0;
   finished = false;
   abortKind = ABORT_NONE;
@@ -220,6 +241,7 @@ export class ClientGroup implements Timed, GroupPort {
     inputs: PhaseInputs = new PhaseInputs(null),
   ) {
     this.stats = owner.stats;
+    this.timeoutUs = phase.timeoutMs * 1000;
     this.inputs = inputs;
     const columns = inputs.data?.columns ?? [];
     this.templates = compileTemplates(phase, columns);
@@ -270,10 +292,71 @@ export class ClientGroup implements Timed, GroupPort {
 
   /** A slot's undici connection: its own over HTTP/1.1; over h2 / h2c `streams` slots share one. */
   private connection(slot: number): Client {
+    const k = Math.floor(slot / targetStreams());
+    return (this.clients[k] ??= this.newClient(k));
+  }
+
+  private newClient(k: number): Client {
+    const client = new Client(this.baseUrl, this.clientOptions);
+    // undici can wedge an h2 client whose session failed (a peer flooding PING or SETTINGS frames,
+    // nodejs/node#63412): what is dispatched to it after is neither sent nor failed. So a client
+    // whose session ended is replaced, never reused; what was still on it fails as a reset.
+    if (targetProtocol() !== 'h1') client.on('disconnect', () => this.retire(k, client, SESSION_LOST));
+    return client;
+  }
+
+  /** Drops connection k's client: its slots open a new one on their next request; requests still on it fail with `err`. */
+  private retire(k: number, client: Client, err: Error): void {
+    if (this.clients[k] !== client) return;
+    this.clients[k] = undefined;
     const streams = targetStreams();
-    if (streams === 1) return new Client(this.baseUrl, this.clientOptions);
-    const k = Math.floor(slot / streams);
-    return (this.shared[k] ??= new Client(this.baseUrl, this.clientOptions));
+    for (let i = k * streams; i < (k + 1) * streams && i < this.slots.length; i++) if (this.slots[i]!.conn === client) this.slots[i]!.conn = null;
+    void client.destroy(err).catch(() => undefined);
+  }
+
+  /**
+   * The deadline check (the phase's timer, run.ts): a request out for longer than timeoutMs since
+   * its send fails as a timeout, whatever its connection is doing. The idle timers of h1.ts and
+   * undici do not bound a response trickled a byte at a time or an endless body; this does.
+   */
+  expireOverdue(now: number): void {
+    if (this.inFlight === 0 || this.finished) return;
+    const before = now - this.timeoutUs;
+    this.depth++;
+    for (let i = 0; i < this.slots.length; i++) {
+      const s = this.slots[i]!;
+      if (!s.active) continue;
+      let from = s.sent;
+      if (Number.isNaN(from)) {
+        // not sent yet: its wait counts from the first check that saw it (no clock read per request)
+        if (Number.isNaN(s.waitingSince)) s.waitingSince = now;
+        from = s.waitingSince;
+      }
+      if (from < before) this.expire(s);
+    }
+    this.depth--;
+    this.checkFinished();
+  }
+
+  /**
+   * A request past its deadline: recorded as a timeout now, and its connection dropped. The slot
+   * gets a new handler object first, so whatever the old connection still calls back (a destroyed
+   * request's error comes a turn later, when the slot may be on its next request) reaches the old
+   * one, which no longer listens.
+   */
+  private expire(old: Slot): void {
+    this.slots[old.index] = new Slot(this, old.index);
+    // over h2 a stream that was sent is reset and its session kept for the other streams; a request
+    // never sent (queued at a client that stopped sending), or any over HTTP/1.1, takes its client with it
+    const abort = targetProtocol() !== 'h1' && !Number.isNaN(old.sent) ? old.abortRequest : null;
+    if (old.conn !== null && abort === null) this.retire(Math.floor(old.index / targetStreams()), old.conn, DEADLINE_ERROR);
+    this.settle(old, CODE_TIMEOUT);
+    old.h1?.destroy();
+    try {
+      abort?.(DEADLINE_ERROR);
+    } catch {
+      // undici resumes its queue inside abort and throws when the session is already gone; its disconnect retires the client
+    }
   }
 
   freeSlots(): number {

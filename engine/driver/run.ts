@@ -1,15 +1,15 @@
 import type { Phase } from '../../contract/scenario.js';
 import { nowUs, setT0, t0 } from './clock.js';
-import { ABORT_CANCEL, ABORT_DEADLINE, ClientGroup, type GroupOwner } from './group.js';
+import { ABORT_CANCEL, ABORT_DEADLINE, ClientGroup, deadlineCheckMs, type GroupOwner } from './group.js';
 import { H1Connection, compileH1 } from './h1.js';
 import { targetProtocol } from './target-protocol.js';
 import { Scheduler } from './scheduler.js';
 import { PhaseInputs } from './phase-inputs.js';
 import { PhaseStats, RowSink } from './stats.js';
 import { ConnectionTimes } from './accumulators.js';
-import type { DriverPhaseResult, DriverPlan, DriverResult, FromWorkerMessage } from './types.js';
+import { DEFAULT_WINDOW_MS, type DriverPhaseResult, type DriverPlan, type DriverResult, type FromWorkerMessage } from './types.js';
 import { shouldWarm, warmUp } from './warmup.js';
-import { arrivalsEndMs, isOpenLoop, phaseOpenAhead, plannedMs as phasePlannedMs } from '../../contract/phase.js';
+import { isOpenLoop, phaseDeadlineMs, phaseOpenAhead, plannedMs as phasePlannedMs } from '../../contract/phase.js';
 
 export type Post = (msg: FromWorkerMessage, transfer?: ArrayBuffer[]) => void;
 
@@ -68,16 +68,17 @@ class PhaseRun implements GroupOwner {
     for (let k = 0; k < p.clients; k++) {
       this.groups.push(new ClientGroup(this.index, k, p, this.startUs, this.runner.plan.baseUrl, this.runner.scheduler, this, this.runner.warm[this.index]?.[k], this.inputs));
     }
-    const hardStop = this.startUs + p.maxDurationMs * 1000;
-    this.timers.push(setTimeout(() => this.abort(ABORT_DEADLINE), msUntil(hardStop)));
-    const arrivalsEnd = arrivalsEndMs(p);
-    if (arrivalsEnd !== null) {
-      // arrivals stop; whatever is still waiting or in flight gets timeoutMs more
-      const end = Math.min(hardStop, this.startUs + (arrivalsEnd + p.timeoutMs) * 1000);
-      this.timers.push(setTimeout(() => this.abort(ABORT_DEADLINE), msUntil(end)));
-    }
+    // sends stop; whatever is still waiting or in flight gets timeoutMs more (contract/phase.ts)
+    this.timers.push(setTimeout(() => this.abort(ABORT_DEADLINE), msUntil(this.startUs + phaseDeadlineMs(p) * 1000)));
+    // each request's own deadline, checked for all of the phase's requests by one timer (group.ts)
+    this.timers.push(setInterval(this.expireOverdue, deadlineCheckMs(p.timeoutMs)));
     for (const g of this.groups) if (!g.finished) g.start();
   }
+
+  private readonly expireOverdue = (): void => {
+    const now = nowUs();
+    for (const g of this.groups) g.expireOverdue(now);
+  };
 
   abort(kind: number): void {
     if (this.endUs >= 0) return;
@@ -99,6 +100,7 @@ class PhaseRun implements GroupOwner {
 
   groupFinished(): void {
     if (--this.remaining > 0) return;
+    // clears the deadline check's interval too (Node's timers are one kind)
     for (const t of this.timers) clearTimeout(t);
     this.endUs = nowUs();
     // ends on a later turn: a group can finish inside start(), before its siblings have started
@@ -138,7 +140,7 @@ export class Runner {
     readonly plan: DriverPlan,
     private readonly post: Post,
   ) {
-    this.windowMs = plan.windowMs ?? 250;
+    this.windowMs = plan.windowMs ?? DEFAULT_WINDOW_MS;
     this.rows = new RowSink(plan.rawRows !== false, (rows, count) => post({ type: 'rows', rows, count }, [rows.buffer as ArrayBuffer]), plan.rowsLent === true);
     this.runs = plan.phases.map(() => null);
     this.results = plan.phases.map(() => null);

@@ -5,12 +5,15 @@ import type { LatencyBuckets } from '../../contract/latency-buckets.js';
 import type { RawRowBatch } from './raw-rows.js';
 import type { DataSet } from './phase-inputs.js';
 
+/** A live window's length when the plan does not say (ms). */
+export const DEFAULT_WINDOW_MS = 250;
+
 /** What the driver runs: phases already validated (defaults filled) against a loopback base URL. */
 export interface DriverPlan {
   /** http://127.0.0.1:PORT (loopback only) */
   baseUrl: string;
   phases: Phase[];
-  /** live window length, ms (default 250) */
+  /** live window length, ms (default DEFAULT_WINDOW_MS) */
   windowMs?: number;
   /** send raw per-request rows to the listener (default true) */
   rawRows?: boolean;
@@ -82,7 +85,7 @@ export type EncodedHistograms = HistogramSet;
 export interface DriverPhaseResult {
   result: PhaseResult;
   histograms: EncodedHistograms;
-  /** the phase was stopped by maxDurationMs (or a rate phase by durationMs + timeoutMs) */
+  /** the phase was stopped by its deadline (contract/phase.ts phaseDeadlineMs: its last send + timeoutMs, or maxDurationMs) */
   hitDeadline: boolean;
   /** why the phase ended before its plan did (its unique data ran out), one line; absent otherwise */
   note?: string;

@@ -28,6 +28,7 @@ const pulseKind: PhaseKind<PulsePhase> = {
   plannedMs: (p) => p.count * p.everyMs,
   expectedRequests: (p) => p.count * p.clients,
   arrivalsEndMs: () => null,
+  sendsUntilMs: (p) => p.count * p.everyMs,
   plan: (p) => ({ kind: 'requests', requests: p.count * p.clients }),
   thinkMs: () => 0,
   ramp: () => undefined,
