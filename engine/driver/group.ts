@@ -13,6 +13,9 @@ import { PhaseInputs } from './phase-inputs.js';
 import { fixedTemplate, isVariable, VariableRequest, type RequestInputs } from './request-compile.js';
 import { nowUs } from './clock.js';
 import { ERROR_CODE, NO_ERROR } from './raw-rows.js';
+import { BodyIncludes } from './body-includes.js';
+import { BodyPrefix } from './body-prefix.js';
+import { BoundsCrossed } from './bounds-crossed.js';
 import { NumberRing } from './ring.js';
 import type { Scheduler, Timed } from './scheduler.js';
 import { isServerTimingName, parseServerTiming } from './server-timing.js';
@@ -103,7 +106,11 @@ class Slot implements Dispatcher.DispatchHandler, H1Handler, RequestRecord, Flow
   stProc = NaN;
   template = 0;
   active = false;
-  chunks: Buffer[] | null = null;
+  /** expect.bodyIncludes, searched as the body streams */
+  readonly includes = new BodyIncludes();
+  /** the body kept for a flow step's extract (bounded), made on the slot's first such step */
+  body: BodyPrefix | null = null;
+  keepBody = false;
   /** this slot's connection, created on its first request */
   conn: Client | null = null;
   h1: H1Connection | null = null;
@@ -125,7 +132,7 @@ class Slot implements Dispatcher.DispatchHandler, H1Handler, RequestRecord, Flow
     this.client = group.clientIndex;
   }
 
-  begin(intended: number, template: number, collect: boolean): void {
+  begin(intended: number, template: number, needle: Buffer | null, keepBody: boolean): void {
     this.intended = intended;
     this.template = template;
     this.sent = NaN;
@@ -134,7 +141,9 @@ class Slot implements Dispatcher.DispatchHandler, H1Handler, RequestRecord, Flow
     this.bytes = 0;
     this.stWait = NaN;
     this.stProc = NaN;
-    this.chunks = collect ? [] : null;
+    this.includes.begin(needle);
+    this.keepBody = keepBody;
+    if (keepBody) (this.body ??= new BodyPrefix()).begin();
     this.header = null;
     this.active = true;
   }
@@ -157,7 +166,9 @@ class Slot implements Dispatcher.DispatchHandler, H1Handler, RequestRecord, Flow
 
   onData(chunk: Buffer): boolean {
     this.bytes += chunk.length;
-    if (this.chunks !== null) this.chunks.push(chunk);
+    // nothing of the body is kept beyond a needle's length and the extract bound (issue 35)
+    this.includes.feed(chunk);
+    if (this.keepBody) this.body!.append(chunk);
     return true;
   }
 
@@ -174,6 +185,8 @@ export interface GroupOwner {
   readonly stats: PhaseStats;
   /** the phase's new connections to an https target (absent: not measured, e.g. the warm-up) */
   readonly connections?: ConnectionTimes;
+  /** what of the phase crossed a request bound, for its note (absent: not told, e.g. the warm-up) */
+  readonly crossed?: BoundsCrossed;
   groupFinished(g: ClientGroup): void;
 }
 
@@ -207,6 +220,8 @@ export class ClientGroup implements Timed, GroupPort {
   private stepThinkUs = -1;
   /** while the executor hears of a flow's settled step: its user, until sent again at once or idled */
   private settling: FlowUser | null = null;
+  /** the phase's requests over a bound (shared by its groups) */
+  private readonly crossed: BoundsCrossed;
 
   constructor(
     readonly phaseIndex: number,
@@ -249,7 +264,8 @@ export class ClientGroup implements Timed, GroupPort {
       ...protocolClientOptions(),
     };
     this.baseUrl = baseUrl;
-    this.flow = isFlow(phase) ? new FlowUsers(phase.requests, clientIndex * slots, phaseThinkMs(phase) * 1000) : null;
+    this.crossed = owner.crossed ?? new BoundsCrossed();
+    this.flow = isFlow(phase) ? new FlowUsers(phase.requests, clientIndex * slots, phaseThinkMs(phase) * 1000, this.crossed) : null;
     // a step reading a response header goes through undici: the fast path hands over Server-Timing only
     this.h1 = this.flow?.readsHeaders || targetProtocol() !== 'h1' ? null : compileH1(phase, baseUrl, columns);
     // connections opened before the schedule started go to the slots used first (the free stack pops 0, 1, ...)
@@ -304,7 +320,7 @@ export class ClientGroup implements Timed, GroupPort {
       }
     }
     const slot = this.slots[this.free[--this.freeTop]!]!;
-    slot.begin(intended, t, tpl.bodyIncludes !== null || (user !== null && this.flow!.keepsBody[t]!));
+    slot.begin(intended, t, tpl.bodyIncludes, user !== null && this.flow!.keepsBody[t]!);
     if (user !== null) {
       slot.user = user;
       slot.vars = user.vars;
@@ -358,7 +374,7 @@ export class ClientGroup implements Timed, GroupPort {
     }
     if (this.abortKind === ABORT_DEADLINE && code !== NO_ERROR) code = CODE_TIMEOUT;
     if (this.abortKind !== ABORT_CANCEL) this.stats.record(slot, done, code);
-    slot.chunks = null;
+    if (slot.keepBody) slot.body!.release();
     this.free[this.freeTop++] = slot.index;
     this.inFlight--;
     if (this.abortKind === ABORT_NONE) {
@@ -378,7 +394,7 @@ export class ClientGroup implements Timed, GroupPort {
     const tpl = this.templates[slot.template]!;
     const status = slot.status;
     if (tpl.expectStatus >= 0 ? status !== tpl.expectStatus : status >= 400) return status >= 400 ? ERROR_CODE.http : ERROR_CODE.body;
-    if (tpl.bodyIncludes !== null && Buffer.concat(slot.chunks ?? []).indexOf(tpl.bodyIncludes) < 0) return ERROR_CODE.body;
+    if (!slot.includes.found) return ERROR_CODE.body;
     return NO_ERROR;
   }
 
