@@ -28,3 +28,8 @@ export function sizeText(bytes: number): string {
   if (bytes >= 1024) return `${+(bytes / 1024).toFixed(1)} KiB`;
   return `${bytes} bytes`;
 }
+
+/** A size over `bound` as a message says it: in bytes where rounding would show it equal to the bound. */
+export function overText(bytes: number, bound: number): string {
+  return sizeText(bytes) === sizeText(bound) ? `${bytes} bytes` : sizeText(bytes);
+}

@@ -71,6 +71,7 @@ export function compileTemplates(phase: Phase, columns: readonly string[] = []):
 }
 
 const CODE_TIMEOUT = ERROR_CODE.timeout;
+const CODE_OTHER = ERROR_CODE.other;
 /** settle()'s code for a complete response, still to be checked against the template's expect */
 const CHECK_RESPONSE = -2;
 
@@ -222,6 +223,8 @@ export class ClientGroup implements Timed, GroupPort {
   private settling: FlowUser | null = null;
   /** the phase's requests over a bound (shared by its groups) */
   private readonly crossed: BoundsCrossed;
+  /** slots whose request was over MAX_REQUEST_BYTES, settled on the next turn */
+  private overBound: Slot[] = [];
 
   constructor(
     readonly phaseIndex: number,
@@ -337,11 +340,34 @@ export class ClientGroup implements Timed, GroupPort {
     if (this.h1 !== null) {
       const built = slot.built;
       const prebuilt = this.h1[t]!;
-      built.bytes = prebuilt.variable!.build(this.request);
+      const bytes = prebuilt.variable!.build(this.request);
+      if (bytes === null) return this.refuseOverBound(slot);
+      built.bytes = bytes;
       built.head = prebuilt.head;
       (slot.h1 ??= new H1Connection(this.baseUrl, this.phase.timeoutMs)).dispatch(built, slot);
-    } else (slot.conn ??= this.connection(slot.index)).dispatch({ ...tpl.opts, ...variable.parts(this.request) }, slot);
+    } else {
+      const parts = variable.parts(this.request);
+      if (parts === null) return this.refuseOverBound(slot);
+      (slot.conn ??= this.connection(slot.index)).dispatch({ ...tpl.opts, ...parts }, slot);
+    }
   }
+
+  /**
+   * A request over MAX_REQUEST_BYTES as built (request-compile.ts) is not sent: an 'other' error of
+   * that request, settled on a later turn (a loop of such requests cannot recurse through settle),
+   * and counted for the phase's note.
+   */
+  private refuseOverBound(slot: Slot): void {
+    this.crossed.requests++;
+    this.overBound.push(slot);
+    if (this.overBound.length === 1) setImmediate(this.settleOverBound);
+  }
+
+  private readonly settleOverBound = (): void => {
+    const slots = this.overBound;
+    this.overBound = [];
+    for (const slot of slots) this.settle(slot, CODE_OTHER);
+  };
 
   /** A flow's user for a request intended at `intended`: the one settling when the executor sends its next at once, else the idle one ready first. */
   private takeUser(intended: number): FlowUser {

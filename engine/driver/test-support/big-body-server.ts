@@ -24,6 +24,8 @@ export interface BigBodyServer {
   url: string;
   /** requests answered in full */
   answered: number;
+  /** each request's line ("GET /x HTTP/1.1"), in arrival order */
+  requests: string[];
   close(): Promise<void>;
 }
 
@@ -59,7 +61,7 @@ function writeBody(socket: Socket, o: Required<Omit<BigBodyOptions, 'chunk'>> & 
 export async function startBigBodyServer(options: BigBodyOptions): Promise<BigBodyServer> {
   const o = { head: '', fill: 'a', tail: '', chunk: Infinity, ...options };
   const sockets = new Set<Socket>();
-  const state: BigBodyServer = { url: '', answered: 0, close: async () => undefined };
+  const state: BigBodyServer = { url: '', answered: 0, requests: [], close: async () => undefined };
   const server: Server = createServer((socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -67,10 +69,14 @@ export async function startBigBodyServer(options: BigBodyOptions): Promise<BigBo
     let head = '';
     let busy = false;
     const onData = (data: Buffer): void => {
-      // requests without a body (GET): one answer per blank line that ends a head
+      // one answer per request: its head up to the blank line, then Content-Length bytes of body skipped
       head += data.toString('latin1');
       while (!busy && head.includes('\r\n\r\n')) {
-        head = head.slice(head.indexOf('\r\n\r\n') + 4);
+        const end = head.indexOf('\r\n\r\n') + 4;
+        const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head.slice(0, end))?.[1] ?? 0);
+        if (head.length < end + length) return;
+        state.requests.push(head.slice(0, head.indexOf('\r\n')));
+        head = head.slice(end + length);
         busy = true;
         const framing = o.chunk === Infinity ? `content-length: ${o.size}` : 'transfer-encoding: chunked';
         socket.write(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n${framing}\r\n\r\n`);
