@@ -33,12 +33,12 @@ describe('patterns that could backtrack for a very long time', () => {
     expect(refused(pattern)).toContain(`repeats a group holding ${what}`);
   });
 
-  it('more quantifiers than the limit are refused, the limit itself passes', () => {
+  it('more quantifiers than the limit: refused; the limit itself passes', () => {
     expect(refused(`(${'a*'.repeat(MAX_QUANTIFIERS + 1)})`)).toMatch(/^more than 25 quantifiers/);
     expect(extractRegex(`(${'a*'.repeat(MAX_QUANTIFIERS)})`)).toBeInstanceOf(RegExp);
   });
 
-  it('backreferences and lookarounds are refused: no linear-time engine runs them', () => {
+  it('backreferences and lookarounds: refused, no linear-time engine runs them', () => {
     expect(refused('(a+)\\1')).toBe("'\\1': backreferences cannot run in linear time");
     expect(refused('(?<q>["\'])(.*)\\k<q>')).toBe("'\\k': named backreferences cannot run in linear time");
     expect(refused('(\\w+)(?=;)')).toBe("'(?=': lookarounds cannot run in linear time");
@@ -47,7 +47,7 @@ describe('patterns that could backtrack for a very long time', () => {
     expect(refused('(?<!x)(\\d+)')).toBe("'(?<!': lookarounds cannot run in linear time");
   });
 
-  it('a counted repeat above 16 is refused; 16 passes', () => {
+  it('a counted repeat above 16: refused; 16 passes', () => {
     expect(refused('([0-9a-f]{32})')).toMatch(/^'\{32\}': a counted repeat above \{16\} cannot run in linear time/);
     expect(refused('(a{16,})')).toMatch(/^'\{16,\}'/);
     expect(refused('(a{2,17})')).toMatch(/^'\{2,17\}'/);
@@ -55,7 +55,7 @@ describe('patterns that could backtrack for a very long time', () => {
     expect(extractRegex('(a{15,})')).toBeInstanceOf(RegExp);
   });
 
-  it('a pattern longer than the bound is refused before it is compiled', () => {
+  it('a pattern longer than the bound: refused before it is compiled', () => {
     expect(refused(`(${'a'.repeat(MAX_EXTRACT_PATTERN_CHARS)})`)).toMatch(/^a pattern of 514 characters; at most 512/);
   });
 });
@@ -79,7 +79,7 @@ describe('patterns that pull a value out of a body', () => {
     '\\(([^)]*)\\)\\{\\}',
     '([\\]a-z]+)',
     '([^]*)',
-  ])('%s passes', (pattern) => {
+  ])('%s: passes', (pattern) => {
     expect(backtrackRisk(pattern)).toBeNull();
     expect(extractRegex(pattern)).toBeInstanceOf(RegExp);
   });

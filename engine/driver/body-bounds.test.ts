@@ -79,7 +79,7 @@ describe('the extract bound, at its edge', () => {
 
 describe('expect.bodyIncludes across chunks', () => {
   for (const keepAlive of [true, false]) {
-    it(`a needle split over 7-byte chunks is found, one byte short of it is not (${keepAlive ? 'fast path' : 'undici'})`, async () => {
+    it(`a needle split over 7-byte chunks: found; one byte short of it: a body error (${keepAlive ? 'fast path' : 'undici'})`, async () => {
       const needle = 'needle-of-21-bytes-!!';
       server = await startBigBodyServer({ size: 100_000, fill: 'n', tail: needle, chunk: 7 });
       const found = req('/', { name: 'found', expect: { bodyIncludes: needle } });

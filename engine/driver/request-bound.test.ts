@@ -35,7 +35,7 @@ describe('building a request over the bound', () => {
 
   for (const host of ['127.0.0.1:1', null]) {
     const build = (r: VariableRequest, vars: Map<string, string>) => (host === null ? r.parts(inputs(vars)) : r.build(inputs(vars)));
-    it(`exactly the bound is built, a byte more is not (${host === null ? 'undici' : 'fast path'})`, () => {
+    it(`a request of exactly the bound: built; a byte more: not built (${host === null ? 'undici' : 'fast path'})`, () => {
       const r = new VariableRequest(template, host, []);
       expect(build(r, new Map([['v', 'x'.repeat(MAX_REQUEST_BYTES - fixed)]]))).not.toBeNull();
       expect(build(r, new Map([['v', 'x'.repeat(MAX_REQUEST_BYTES - fixed + 1)]]))).toBeNull();

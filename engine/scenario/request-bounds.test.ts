@@ -68,7 +68,7 @@ describe('a request its data values make too big', () => {
     expect(r.stderr.split('\n').filter((l) => l.includes('phases[0]'))).toEqual([line]);
   });
 
-  it('a value that makes the request exactly the bound passes; one byte more is refused', () => {
+  it('a value that makes the request exactly the bound: passes; one byte more: refused', () => {
     const once = withData({ headers: text, body: '{{data.v}}' });
     expect(dataIssues(once, ['a', 'x'.repeat(MAX_REQUEST_BYTES - FIXED)])).toEqual([]);
     expect(dataIssues(once, ['a', 'x'.repeat(MAX_REQUEST_BYTES - FIXED + 1)])).toEqual([
@@ -86,7 +86,7 @@ describe('a request its data values make too big', () => {
     expect(dataIssues(withData({ headers: text, body: '{{data.v}}' }), ['\u0001'.repeat(700 * 1024)])).toEqual([]);
   });
 
-  it('without data, built-ins cannot make a request too big, and {{vars.x}} is left to the run', () => {
+  it('100 uses of built-ins and {{vars.x}} without data: passes, vars are bounded at run time', () => {
     const vars = { executor: 'closed', users: 1, count: 1, flow: true, requests: [{ path: '/a', extract: { var: 't', from: 'json', path: 't' } }, { path: '/b', body: '{{vars.t}}{{uuid}}{{isoTime}}'.repeat(100) }] };
     expect(issuesOf(createScenario({ phases: [vars] } as never))).toEqual([]);
   });
@@ -95,14 +95,14 @@ describe('a request its data values make too big', () => {
 describe('what a request keeps of its response', () => {
   const check = (bodyIncludes: string) => createScenario({ phases: [{ executor: 'burst', count: 1, requests: [{ path: '/', expect: { bodyIncludes } }] }] });
 
-  it('expect.bodyIncludes of the bound passes; a byte more is refused at its path', () => {
+  it('expect.bodyIncludes of the bound: passes; a byte more: refused at its path', () => {
     expect(issuesOf(check('n'.repeat(MAX_BODY_INCLUDES_BYTES)))).toEqual([]);
     expect(issuesOf(check('n'.repeat(MAX_BODY_INCLUDES_BYTES + 1)))).toEqual([
       'phases[0].requests[0].expect.bodyIncludes: 4097 bytes; at most 4 KiB (each request in flight keeps this much of its response to search it)',
     ]);
   });
 
-  it('an extract pattern with nested quantifiers, ^((a+)+)$, is refused at its JSON path', () => {
+  it('an extract pattern with nested quantifiers, ^((a+)+)$: refused at its JSON path', () => {
     const steps = [{ path: '/', extract: { var: 't', from: 'regex', pattern: '^((a+)+)$' } }];
     expect(issuesOf(createScenario({ phases: [{ executor: 'closed', users: 1, count: 1, flow: true, requests: steps }] } as never))).toEqual([
       "phases[0].requests[0].extract.pattern: '+' repeats a group holding a quantifier (as in (a+)+ or (a|b)+), which can backtrack for a very long time; repeat a character class instead (e.g. [ab]+), got \"^((a+)+)$\"",
