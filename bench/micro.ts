@@ -157,7 +157,7 @@ function variablesPiece(): Piece {
       for (let i = 0; i < n; i++) {
         inputs.counter = i;
         inputs.row = rows[i & 1023]!;
-        acc += request.build(inputs).length;
+        acc += request.build(inputs)!.length;
       }
       return acc;
     },

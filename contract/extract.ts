@@ -1,9 +1,13 @@
+import { backtrackRisk } from './regex-shape.js';
+import { MAX_EXTRACT_BODY_BYTES, MAX_EXTRACT_PATTERN_CHARS, sizeText } from './request-limits.js';
+
 // What a journey's step takes from its response into the user's variables ({{vars.<name>}}), and
 // how: zod-free, so the driver worker extracts with the same code the schema validates with.
 //   { "var": "token", "from": "json", "path": "data.items[0].id" }   a JSON field (text as is, else JSON)
 //   { "var": "sid",   "from": "header", "name": "X-Session" }        a response header (first of that name)
 //   { "var": "csrf",  "from": "regex", "pattern": "csrf=(\\w+)" }    the first capture group of the body
-// A missing field, header or match (or a JSON null) is a failed extraction: an 'extract' error of the step.
+// A missing field, header or match (or a JSON null) is a failed extraction: an 'extract' error of the step;
+// so is a json or regex extract's body past MAX_EXTRACT_BODY_BYTES (contract/request-limits.ts).
 
 export type Extract =
   | { var: string; from: 'json'; path: string }
@@ -28,17 +32,28 @@ export function parseJsonPath(path: string): JsonKey[] | string {
   return keys.length > 0 ? keys : 'a JSON path must not be empty';
 }
 
-/** The regular expression of a regex extract, or a one-line reason (it must compile and capture). */
-export function extractRegex(pattern: string): RegExp | string {
-  let re: RegExp;
+/** Makes the RegExp of a checked pattern: a plain one by default; the driver's runs in linear time. */
+export type RegExpMaker = (pattern: string) => RegExp;
+
+const plainRegExp: RegExpMaker = (pattern) => new RegExp(pattern);
+
+/**
+ * The regular expression of a regex extract, or a one-line reason: it must compile, be at most
+ * MAX_EXTRACT_PATTERN_CHARS, have no shape that backtracks badly (contract/regex-shape.ts) and
+ * capture. The one place a pattern is checked and compiled: the schema and the driver both call it.
+ */
+export function extractRegex(pattern: string, make: RegExpMaker = plainRegExp): RegExp | string {
+  if (pattern.length > MAX_EXTRACT_PATTERN_CHARS) return `a pattern of ${pattern.length} characters; at most ${MAX_EXTRACT_PATTERN_CHARS} (it runs over bodies of up to ${sizeText(MAX_EXTRACT_BODY_BYTES)})`;
   try {
-    re = new RegExp(pattern);
+    new RegExp(pattern);
   } catch (err) {
     return `not a regular expression (${(err instanceof Error ? err.message : String(err)).replace(/^Invalid regular expression: /, '')})`;
   }
+  const risk = backtrackRisk(pattern);
+  if (risk !== null) return risk;
   // an alternation with the empty string matches once more than the pattern has groups
   const groups = (new RegExp(`${pattern}|`).exec('')?.length ?? 1) - 1;
-  return groups >= 1 ? re : "no capture group: the first group's text is the value, e.g. token=(\\w+)";
+  return groups >= 1 ? make(pattern) : "no capture group: the first group's text is the value, e.g. token=(\\w+)";
 }
 
 /** The text at `keys` in a parsed JSON value, or null when absent (or JSON null). */

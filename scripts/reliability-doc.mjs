@@ -17,12 +17,13 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** The areas, in the order the document shows them. */
 export const RELIABILITY_TESTS = [
   ['Hostile input: the browser host', ['cli/host/ws-frames.test.ts', 'cli/host/host-property.test.ts', 'cli/host/host-faults.test.ts', 'cli/host/open-browser.test.ts']],
-  ['Hostile input: scenarios', ['engine/scenario/limits.test.ts', 'engine/scenario/validate-property.test.ts', 'engine/scenario/prototype-keys.test.ts', 'engine/scenario/base-url.test.ts', 'engine/scenario/placeholders.test.ts', 'engine/scenario/data-files.test.ts', 'engine/scenario/flow-validate.test.ts', 'contract/extract.test.ts']],
-  ['Hostile input: values placed into requests', ['engine/driver/variables.test.ts', 'engine/driver/request-compile.test.ts', 'engine/driver/flow.test.ts', 'engine/scenario/json-body-values.test.ts']],
+  ['Hostile input: scenarios', ['engine/scenario/limits.test.ts', 'engine/scenario/validate-property.test.ts', 'engine/scenario/prototype-keys.test.ts', 'engine/scenario/base-url.test.ts', 'engine/scenario/placeholders.test.ts', 'engine/scenario/data-files.test.ts', 'engine/scenario/flow-validate.test.ts', 'contract/extract.test.ts', 'engine/scenario/request-bounds.test.ts', 'contract/regex-shape.test.ts']],
+  ['Hostile input: values placed into requests', ['engine/driver/variables.test.ts', 'engine/driver/request-compile.test.ts', 'engine/driver/flow.test.ts', 'engine/scenario/json-body-values.test.ts', 'engine/driver/request-bound.test.ts']],
   ['Hostile input: imports', ['engine/k6/import/import-limits.test.ts', 'cli/commands/import-limits.test.ts', 'engine/import-requests/import-requests.test.ts', 'cli/cli-import-requests.test.ts']],
   ['Hostile input: files a scenario or a command reads', ['engine/regular-file.test.ts', 'engine/scenario/data-file-secrets.test.ts', 'engine/run/tls-file-input.test.ts', 'cli/file-inputs.test.ts']],
   ['Hostile responses: Server-Timing and certificates', ['cli/honest-timing.test.ts', 'engine/run/tls-run.test.ts', 'engine/run/tls-client-cert.test.ts', 'engine/k6/k6-tls-probe.test.ts']],
   ['Hostile responses: deadlines', ['engine/driver/deadlines.test.ts', 'engine/run/driver-watchdog.test.ts']],
+  ['Hostile responses: bodies kept and patterns run', ['engine/driver/body-bounds.test.ts', 'engine/driver/body-includes.test.ts', 'engine/driver/linear-regexp.test.ts']],
   ['Generated code: k6 scripts and manifests', ['engine/k6/k6-script-injection.test.ts', 'engine/k6/k6-real-guard.test.ts', 'engine/k6/k6-block-list.test.ts', 'engine/k6/k6-tls.test.ts']],
   ['Generated files: CI summaries and reports', ['cli/ci-files.test.ts', 'engine/export/endpoint-exports.test.ts', 'engine/export/run-name-exports.test.ts', 'engine/report/render-report.test.ts']],
   ['Terminal output', ['cli/terminal-text.test.ts', 'cli/format/terminal-safe.test.ts', 'cli/closed-output.test.ts']],

@@ -1,6 +1,9 @@
 import { extractRegex, jsonAt, parseJsonPath, type Extract, type JsonKey } from '../../contract/extract.js';
 import type { RequestTemplate } from '../../contract/scenario.js';
 import { ERROR_CODE, NO_ERROR } from './raw-rows.js';
+import type { BodyPrefix } from './body-prefix.js';
+import { BoundsCrossed } from './bounds-crossed.js';
+import { linearRegExp } from './linear-regexp.js';
 
 // The users of one client group running a flow (contract/flow.ts): each user's place in the flow
 // and its variables. A user is taken when a request is issued and given back when it settles, so
@@ -14,6 +17,8 @@ import { ERROR_CODE, NO_ERROR } from './raw-rows.js';
 //   take() -> user.step is the template to send ─ request ─ finish(user, code, response, done) -> code ─ idle(user)
 //   ok: extract (when the step says so) and go to the next step (after the last: the first, afresh)
 //   any error, a failed extraction too ('extract'): the first step, no variables
+// A body is kept for a json or regex extract up to MAX_EXTRACT_BODY_BYTES (body-prefix.ts); one
+// past it is an 'extract' error of its step, counted for the phase's note (bounds-crossed.ts).
 
 const CODE_EXTRACT = ERROR_CODE.extract;
 
@@ -36,9 +41,9 @@ type StepExtract =
   | { var: string; kind: 'header'; name: string }
   | { var: string; kind: 'regex'; re: RegExp };
 
-/** What a settled request offers for extraction: its body (when kept) and the header asked for. */
+/** What a settled request offers for extraction: its body (kept when the step extracts from it) and the header asked for. */
 export interface FlowResponse {
-  chunks: Buffer[] | null;
+  body: BodyPrefix | null;
   header: string | null;
 }
 
@@ -52,20 +57,17 @@ function compile(e: Extract): StepExtract {
     case 'header':
       return { var: e.var, kind: 'header', name: e.name.toLowerCase() };
     case 'regex': {
-      const re = extractRegex(e.pattern);
-      if (typeof re === 'string') throw new Error(re);
+      // checked at validation (contract/regex-shape.ts); run in V8's linear-time engine
+      const re = extractRegex(e.pattern, linearRegExp);
+      if (typeof re === 'string') throw new Error(re); // validated before the run
       return { var: e.var, kind: 'regex', re };
     }
   }
 }
 
-function bodyText(chunks: Buffer[] | null): string {
-  return chunks === null ? '' : chunks.length === 1 ? chunks[0]!.toString() : Buffer.concat(chunks).toString();
-}
-
 function extractValue(x: StepExtract, response: FlowResponse): string | null {
   if (x.kind === 'header') return response.header;
-  const text = bodyText(response.chunks);
+  const text = response.body?.text() ?? '';
   if (x.kind === 'regex') return x.re.exec(text)?.[1] ?? null;
   let value: unknown;
   try {
@@ -93,6 +95,8 @@ export class FlowUsers {
     /** the group's first user number - 1 */
     private readonly numberBase: number,
     phaseThinkUs: number,
+    /** the phase's count of bodies past the extract bound */
+    private readonly crossed: BoundsCrossed = new BoundsCrossed(),
   ) {
     this.thinkUs = steps.map((s) => (s.thinkMs === undefined ? phaseThinkUs : s.thinkMs * 1000));
     this.extracts = steps.map((s) => (s.extract === undefined ? null : compile(s.extract)));
@@ -119,9 +123,14 @@ export class FlowUsers {
     user.readyAt = done + this.thinkUs[user.step]!;
     const x = this.extracts[user.step]!;
     if (code === NO_ERROR && x !== null) {
-      const value = extractValue(x, response);
-      if (value === null) code = CODE_EXTRACT;
-      else user.vars.set(x.var, value);
+      if (x.kind !== 'header' && response.body?.over === true) {
+        this.crossed.bodies++;
+        code = CODE_EXTRACT;
+      } else {
+        const value = extractValue(x, response);
+        if (value === null) code = CODE_EXTRACT;
+        else user.vars.set(x.var, value);
+      }
     }
     if (code === NO_ERROR && user.step + 1 < this.extracts.length) user.step++;
     else {

@@ -13,6 +13,9 @@ import { PhaseInputs } from './phase-inputs.js';
 import { fixedTemplate, isVariable, VariableRequest, type RequestInputs } from './request-compile.js';
 import { nowUs } from './clock.js';
 import { ERROR_CODE, NO_ERROR } from './raw-rows.js';
+import { BodyIncludes } from './body-includes.js';
+import { BodyPrefix } from './body-prefix.js';
+import { BoundsCrossed } from './bounds-crossed.js';
 import { NumberRing } from './ring.js';
 import type { Scheduler, Timed } from './scheduler.js';
 import { isServerTimingName, parseServerTiming } from './server-timing.js';
@@ -80,6 +83,7 @@ const SESSION_LOST = Object.assign(new Error('the HTTP/2 session ended'), { code
 export function deadlineCheckMs(timeoutMs: number): number {
   return Math.min(250, Math.max(5, timeoutMs / 4));
 }
+const CODE_OTHER = ERROR_CODE.other;
 /** settle()'s code for a complete response, still to be checked against the template's expect */
 const CHECK_RESPONSE = -2;
 
@@ -119,7 +123,11 @@ class Slot implements Dispatcher.DispatchHandler, H1Handler, RequestRecord, Flow
   waitingSince = NaN;
   /** undici's abort of the request it sent last (resets an h2 stream) */
   abortRequest: ((err?: Error) => void) | null = null;
-  chunks: Buffer[] | null = null;
+  /** expect.bodyIncludes, searched as the body streams */
+  readonly includes = new BodyIncludes();
+  /** the body kept for a flow step's extract (bounded), made on the slot's first such step */
+  body: BodyPrefix | null = null;
+  keepBody = false;
   /** this slot's connection, created on its first request */
   conn: Client | null = null;
   h1: H1Connection | null = null;
@@ -141,7 +149,7 @@ class Slot implements Dispatcher.DispatchHandler, H1Handler, RequestRecord, Flow
     this.client = group.clientIndex;
   }
 
-  begin(intended: number, template: number, collect: boolean): void {
+  begin(intended: number, template: number, needle: Buffer | null, keepBody: boolean): void {
     this.intended = intended;
     this.template = template;
     this.sent = NaN;
@@ -151,7 +159,9 @@ class Slot implements Dispatcher.DispatchHandler, H1Handler, RequestRecord, Flow
     this.stWait = NaN;
     this.stProc = NaN;
     this.waitingSince = NaN;
-    this.chunks = collect ? [] : null;
+    this.includes.begin(needle);
+    this.keepBody = keepBody;
+    if (keepBody) (this.body ??= new BodyPrefix()).begin();
     this.header = null;
     this.active = true;
   }
@@ -175,7 +185,9 @@ class Slot implements Dispatcher.DispatchHandler, H1Handler, RequestRecord, Flow
 
   onData(chunk: Buffer): boolean {
     this.bytes += chunk.length;
-    if (this.chunks !== null) this.chunks.push(chunk);
+    // nothing of the body is kept beyond a needle's length and the extract bound (issue 35)
+    this.includes.feed(chunk);
+    if (this.keepBody) this.body!.append(chunk);
     return true;
   }
 
@@ -192,6 +204,8 @@ export interface GroupOwner {
   readonly stats: PhaseStats;
   /** the phase's new connections to an https target (absent: not measured, e.g. the warm-up) */
   readonly connections?: ConnectionTimes;
+  /** what of the phase crossed a request bound, for its note (absent: not told, e.g. the warm-up) */
+  readonly crossed?: BoundsCrossed;
   groupFinished(g: ClientGroup): void;
 }
 
@@ -228,6 +242,10 @@ export class ClientGroup implements Timed, GroupPort {
   private stepThinkUs = -1;
   /** while the executor hears of a flow's settled step: its user, until sent again at once or idled */
   private settling: FlowUser | null = null;
+  /** the phase's requests over a bound (shared by its groups) */
+  private readonly crossed: BoundsCrossed;
+  /** slots whose request was over MAX_REQUEST_BYTES, settled on the next turn */
+  private overBound: Slot[] = [];
 
   constructor(
     readonly phaseIndex: number,
@@ -271,7 +289,8 @@ export class ClientGroup implements Timed, GroupPort {
       ...protocolClientOptions(),
     };
     this.baseUrl = baseUrl;
-    this.flow = isFlow(phase) ? new FlowUsers(phase.requests, clientIndex * slots, phaseThinkMs(phase) * 1000) : null;
+    this.crossed = owner.crossed ?? new BoundsCrossed();
+    this.flow = isFlow(phase) ? new FlowUsers(phase.requests, clientIndex * slots, phaseThinkMs(phase) * 1000, this.crossed) : null;
     // a step reading a response header goes through undici: the fast path hands over Server-Timing only
     this.h1 = this.flow?.readsHeaders || targetProtocol() !== 'h1' ? null : compileH1(phase, baseUrl, columns);
     // connections opened before the schedule started go to the slots used first (the free stack pops 0, 1, ...)
@@ -387,7 +406,7 @@ export class ClientGroup implements Timed, GroupPort {
       }
     }
     const slot = this.slots[this.free[--this.freeTop]!]!;
-    slot.begin(intended, t, tpl.bodyIncludes !== null || (user !== null && this.flow!.keepsBody[t]!));
+    slot.begin(intended, t, tpl.bodyIncludes, user !== null && this.flow!.keepsBody[t]!);
     if (user !== null) {
       slot.user = user;
       slot.vars = user.vars;
@@ -404,11 +423,34 @@ export class ClientGroup implements Timed, GroupPort {
     if (this.h1 !== null) {
       const built = slot.built;
       const prebuilt = this.h1[t]!;
-      built.bytes = prebuilt.variable!.build(this.request);
+      const bytes = prebuilt.variable!.build(this.request);
+      if (bytes === null) return this.refuseOverBound(slot);
+      built.bytes = bytes;
       built.head = prebuilt.head;
       (slot.h1 ??= new H1Connection(this.baseUrl, this.phase.timeoutMs)).dispatch(built, slot);
-    } else (slot.conn ??= this.connection(slot.index)).dispatch({ ...tpl.opts, ...variable.parts(this.request) }, slot);
+    } else {
+      const parts = variable.parts(this.request);
+      if (parts === null) return this.refuseOverBound(slot);
+      (slot.conn ??= this.connection(slot.index)).dispatch({ ...tpl.opts, ...parts }, slot);
+    }
   }
+
+  /**
+   * A request over MAX_REQUEST_BYTES as built (request-compile.ts) is not sent: an 'other' error of
+   * that request, settled on a later turn (a loop of such requests cannot recurse through settle),
+   * and counted for the phase's note.
+   */
+  private refuseOverBound(slot: Slot): void {
+    this.crossed.requests++;
+    this.overBound.push(slot);
+    if (this.overBound.length === 1) setImmediate(this.settleOverBound);
+  }
+
+  private readonly settleOverBound = (): void => {
+    const slots = this.overBound;
+    this.overBound = [];
+    for (const slot of slots) this.settle(slot, CODE_OTHER);
+  };
 
   /** A flow's user for a request intended at `intended`: the one settling when the executor sends its next at once, else the idle one ready first. */
   private takeUser(intended: number): FlowUser {
@@ -441,7 +483,7 @@ export class ClientGroup implements Timed, GroupPort {
     }
     if (this.abortKind === ABORT_DEADLINE && code !== NO_ERROR) code = CODE_TIMEOUT;
     if (this.abortKind !== ABORT_CANCEL) this.stats.record(slot, done, code);
-    slot.chunks = null;
+    if (slot.keepBody) slot.body!.release();
     this.free[this.freeTop++] = slot.index;
     this.inFlight--;
     if (this.abortKind === ABORT_NONE) {
@@ -461,7 +503,7 @@ export class ClientGroup implements Timed, GroupPort {
     const tpl = this.templates[slot.template]!;
     const status = slot.status;
     if (tpl.expectStatus >= 0 ? status !== tpl.expectStatus : status >= 400) return status >= 400 ? ERROR_CODE.http : ERROR_CODE.body;
-    if (tpl.bodyIncludes !== null && Buffer.concat(slot.chunks ?? []).indexOf(tpl.bodyIncludes) < 0) return ERROR_CODE.body;
+    if (!slot.includes.found) return ERROR_CODE.body;
     return NO_ERROR;
   }
 

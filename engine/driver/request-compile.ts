@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hasPlaceholders, insideJsonStrings, isJsonBody, jsonStringText, jsonValueText, parseTemplate, type TemplatePart } from '../../contract/variables.js';
+import { MAX_REQUEST_BYTES } from '../../contract/request-limits.js';
 import type { Prng } from './arrivals.js';
 
 // A request template with placeholders (contract/variables.ts), compiled once per phase into fixed
@@ -11,6 +12,11 @@ import type { Prng } from './arrivals.js';
 //
 // The fast path (h1.ts) writes the bytes from build(); undici's path takes parts(). A template with
 // no placeholders never gets here: it keeps its prebuilt Buffer.
+// A request is at most MAX_REQUEST_BYTES (contract/request-limits.ts) of path, header names and
+// values, and body: past it build() and parts() give null, having stopped at the slot that crossed
+// it (a 1 MB value in 300 slots costs 4 of them, not a 300 MB string), and the group records the
+// request as an error without sending it. Validation refuses what data values make too big
+// (engine/scenario/request-size.ts); what is left is values extracted at run time.
 
 /** What a request's placeholders read; the caller fills it per request (one object per group, reused). */
 export interface RequestInputs {
@@ -161,6 +167,8 @@ export class VariableRequest {
   private readonly pathPieces: Piece[];
   private readonly headerPieces: [string, Piece[]][];
   private readonly withLength: boolean;
+  /** the head's own bytes beyond path, header names and values: request line, host, ': ' and CRLFs */
+  private readonly frameChars: number;
   /** any {{now}} or {{isoTime}}: only then is the clock read */
   private readonly readsClock: boolean;
   readonly readsData: boolean;
@@ -177,8 +185,10 @@ export class VariableRequest {
     const all = [...this.pathPieces, ...this.headerPieces.flatMap(([, p]) => p), ...(this.bodyPieces ?? [])];
     this.readsData = all.some((p) => typeof p !== 'string' && p.kind === K_DATA);
     this.readsClock = all.some((p) => typeof p !== 'string' && (p.kind === K_NOW || p.kind === K_ISO));
+    this.frameChars = 0;
     if (host !== null) {
       const head: Piece[] = [`${t.method} `, ...this.pathPieces, ` HTTP/1.1\r\nhost: ${host}\r\n`];
+      this.frameChars = `${t.method}  HTTP/1.1\r\nhost: ${host}\r\n`.length + 4 * this.headerPieces.length + (this.withLength ? 'content-length: '.length : 2);
       for (const [name, pieces] of this.headerPieces) head.push(`${name}: `, ...pieces, '\r\n');
       head.push(this.withLength ? 'content-length: ' : '\r\n');
       // adjacent fixed text merged: fewer pieces to walk per request
@@ -211,19 +221,27 @@ export class VariableRequest {
     }
   }
 
-  private text(pieces: readonly Piece[], inputs: RequestInputs, now: number): string {
+  /** The pieces' text, or null as soon as it passes `budget` characters (a character is at least a byte). */
+  private text(pieces: readonly Piece[], inputs: RequestInputs, now: number, budget: number): string | null {
     let text = '';
-    for (const p of pieces) text += typeof p === 'string' ? p : this.value(p, inputs, now);
+    for (const p of pieces) {
+      text += typeof p === 'string' ? p : this.value(p, inputs, now);
+      if (text.length > budget) return null;
+    }
     return text;
   }
 
-  /** The fast path's request bytes: one buffer, Content-Length from the body as built. */
-  build(inputs: RequestInputs): Buffer {
+  /** The fast path's request bytes: one buffer, Content-Length from the body as built; null over MAX_REQUEST_BYTES. */
+  build(inputs: RequestInputs): Buffer | null {
     const now = this.readsClock ? Date.now() : 0;
     // one string per part and two writes: cheaper than a copy per fixed segment (1.2 -> 0.9 µs a request here)
-    let head = this.text(this.head, inputs, now);
-    const body = this.bodyPieces === null ? '' : this.text(this.bodyPieces, inputs, now);
+    let head = this.text(this.head, inputs, now, MAX_REQUEST_BYTES + this.frameChars);
+    if (head === null) return null;
+    const left = MAX_REQUEST_BYTES - (head.length - this.frameChars);
+    const body = this.bodyPieces === null ? '' : this.text(this.bodyPieces, inputs, now, left);
+    if (body === null) return null;
     const bodyLength = body === '' ? 0 : Buffer.byteLength(body);
+    if (bodyLength > left) return null;
     if (this.withLength) head += `${bodyLength}\r\n\r\n`;
     const out = Buffer.allocUnsafe(head.length + bodyLength);
     out.write(head, 0, head.length, 'latin1');
@@ -231,15 +249,28 @@ export class VariableRequest {
     return out;
   }
 
-  /** undici's request: path, headers and body as built for this request. */
-  parts(inputs: RequestInputs): RequestParts {
+  /** undici's request: path, headers and body as built for this request; null over MAX_REQUEST_BYTES. */
+  parts(inputs: RequestInputs): RequestParts | null {
     const now = this.readsClock ? Date.now() : 0;
-    const text = (pieces: readonly Piece[]): string => this.text(pieces, inputs, now);
+    let left = MAX_REQUEST_BYTES;
+    const path = this.text(this.pathPieces, inputs, now, left);
+    if (path === null) return null;
+    left -= path.length;
     const headers: Record<string, string> = {};
-    for (const [name, pieces] of this.headerPieces) headers[name] = text(pieces);
+    for (const [name, pieces] of this.headerPieces) {
+      const value = this.text(pieces, inputs, now, left - name.length);
+      if (value === null) return null;
+      headers[name] = value;
+      left -= name.length + value.length;
+    }
     let body: Buffer | null = null;
-    if (this.bodyPieces !== null) body = Buffer.from(text(this.bodyPieces));
-    return { path: text(this.pathPieces), headers, body };
+    if (this.bodyPieces !== null) {
+      const text = this.text(this.bodyPieces, inputs, now, left);
+      if (text === null) return null;
+      body = Buffer.from(text);
+      if (body.length > left) return null;
+    }
+    return { path, headers, body };
   }
 }
 

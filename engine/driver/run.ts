@@ -7,6 +7,7 @@ import { Scheduler } from './scheduler.js';
 import { PhaseInputs } from './phase-inputs.js';
 import { PhaseStats, RowSink } from './stats.js';
 import { ConnectionTimes } from './accumulators.js';
+import { BoundsCrossed } from './bounds-crossed.js';
 import { DEFAULT_WINDOW_MS, type DriverPhaseResult, type DriverPlan, type DriverResult, type FromWorkerMessage } from './types.js';
 import { shouldWarm, warmUp } from './warmup.js';
 import { isOpenLoop, phaseDeadlineMs, phaseOpenAhead, plannedMs as phasePlannedMs } from '../../contract/phase.js';
@@ -44,6 +45,7 @@ const ROWS_FLUSH_MS = 25;
 class PhaseRun implements GroupOwner {
   readonly stats: PhaseStats;
   readonly connections = new ConnectionTimes();
+  readonly crossed = new BoundsCrossed();
   readonly groups: ClientGroup[] = [];
   private remaining: number;
   private readonly timers: NodeJS.Timeout[] = [];
@@ -246,7 +248,9 @@ export class Runner {
   phaseEnded(run: PhaseRun): void {
     this.rows.flush();
     const measured = run.stats.result(run.index, run.phase, run.startUs, run.endUs, run.hitDeadline);
-    const note = run.inputs.exhaustedNote(`phase '${measured.result.name}'`);
+    const name = `phase '${measured.result.name}'`;
+    const notes = [run.inputs.exhaustedNote(name), run.crossed.note(name)].filter((n) => n !== null);
+    const note = notes.length === 0 ? null : notes.join('; ');
     const connections = run.connections.result();
     const figures = connections === undefined ? measured : { ...measured, result: { ...measured.result, connections } };
     const result = note === null ? figures : { ...figures, note };

@@ -5,6 +5,7 @@ import { variableIssues, type DataSet } from '../../contract/variables.js';
 import { readRegularFile } from '../regular-file.js';
 import { formatPath } from './param-path.js';
 import { ScenarioInvalidError } from './errors.js';
+import { requestSizeIssues } from './request-bounds.js';
 
 // A scenario's data files (its `data` list), read once at the run's start: CSV through csv-parse,
 // JSON lines one object a line. Every value is text (what a placeholder inserts). Limits keep a run
@@ -110,7 +111,8 @@ function readOne(d: DataFile, i: number, base: DataBase): DataSet | ScenarioIssu
 
 /**
  * Reads every data file of the scenario and checks each `{{data.<column>}}` of every cell against
- * its file's columns; throws ScenarioInvalidError naming each entry or field.
+ * its file's columns, and each request's size with the values known; throws ScenarioInvalidError
+ * naming each entry or field.
  */
 export function readDataFiles(scenario: Scenario, cells: readonly { scenario: Scenario }[], base: DataBase, sourceName: string): DataSet[] {
   const issues: ScenarioIssue[] = [];
@@ -128,6 +130,13 @@ export function readDataFiles(scenario: Scenario, cells: readonly { scenario: Sc
         const path = formatPath(issue.path);
         if (!seen.has(`${path} ${issue.message}`)) issues.push({ path, message: issue.message });
         seen.add(`${path} ${issue.message}`);
+      }
+    }
+    // with the values known: a request their uses would make too big (request-bounds.ts)
+    for (const cell of issues.length === 0 ? cells : []) {
+      for (const issue of requestSizeIssues(cell.scenario, sets)) {
+        if (!seen.has(`${issue.path} ${issue.message}`)) issues.push(issue);
+        seen.add(`${issue.path} ${issue.message}`);
       }
     }
   }

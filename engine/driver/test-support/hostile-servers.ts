@@ -1,4 +1,4 @@
-import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import type { Server as HttpServer } from 'node:http';
 import { createSecureServer, type Http2SecureServer, type ServerHttp2Stream } from 'node:http2';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
@@ -11,7 +11,6 @@ import { createServer as createTlsServer } from 'node:tls';
 //   startSlowH2     the same over h2 (TLS, ALPN): 'trickle-body' or 'endless-body' on every stream
 //   startH2cFlood   h2c: answers the preface with its SETTINGS, then floods PING or SETTINGS frames
 //                   without ever reading again (node's flood guard fails the session; nodejs/node#63412)
-//   startBaitServer 200 "ok" until bait(), then 200 with `baitBytes` of "a" (a backtracking regex's bait)
 
 export interface HostileServer {
   url: string;
@@ -144,23 +143,4 @@ export async function startH2cFlood(what: 'ping' | 'settings'): Promise<HostileS
     });
   });
   return listen(server, 'http');
-}
-
-export interface BaitServer extends HostileServer {
-  /** every answer from now on is the bait */
-  bait(): void;
-}
-
-export async function startBaitServer(baitBytes = 64): Promise<BaitServer> {
-  let baited = false;
-  const server = createHttpServer((req, res) => {
-    req.resume();
-    req.on('end', () => res.writeHead(200, { 'content-type': 'text/plain' }).end(baited ? 'a'.repeat(baitBytes) : 'ok'));
-  });
-  const state = await listen(server, 'http');
-  return Object.assign(state, {
-    bait: () => {
-      baited = true;
-    },
-  });
 }
