@@ -4,6 +4,7 @@ import { ScenarioInvalidError } from './errors.js';
 import { tryExpandMatrix, type Cell } from './matrix.js';
 import { applyQuick } from './overrides.js';
 import { isPlainObject } from './param-path.js';
+import { pointAtQuickProfile, quickProfileOf } from './quick-profile.js';
 import { checkSchema } from './schema-check.js';
 import { thresholdRefIssues } from './threshold-refs.js';
 
@@ -45,5 +46,5 @@ function checkQuickProfile(input: unknown): ScenarioIssue[] {
     const matrix = tryExpandMatrix(checked.scenario);
     if (!matrix.ok) issues = matrix.issues;
   }
-  return issues.map((i) => ({ path: 'quick', message: `with the quick profile applied, ${i.path}: ${i.message}` }));
+  return pointAtQuickProfile(quickProfileOf(input) ?? {}, issues);
 }
