@@ -18,6 +18,7 @@ import { outlineSource, type OutlineSource } from './outline-source';
 import type { RunEngine } from '../../contract/results';
 import { thresholdTally } from '../../contract/thresholds';
 import { K6Toggle } from '../k6/K6Toggle';
+import { quickSetting, type QuickProfileWord } from '../scenarios/quick-setting';
 
 /** What the Run view is set to start; kept by the App so it survives switching views and menu actions can use it. */
 export interface RunSetup {
@@ -57,6 +58,10 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
   const text = source?.kind === 'file' ? source.text : builtin.text;
   const parsed = useMemo(() => (text === null ? null : parseScenarioText(text)), [text]);
   const preview = useValidation(text ?? '', quick);
+  // the engine's word on the quick profile: the answer for this text, else the listing's for this name
+  const listed = source?.kind === 'builtin' ? scenarios.list?.find((s) => s.name === source.name) : undefined;
+  const quickProfile: QuickProfileWord = preview.state === 'done' && preview.result.ok ? preview.result.quickProfile : listed?.quickProfile;
+  const runsQuick = quickSetting(quick, quickProfile).on;
   const running = store.phase === 'starting' || store.phase === 'running';
   // windows too: a capacity search's section judges its stored steps with them
   const finishedRun = useStoredRun(store.phase === 'finished' ? store.runId : null, true);
@@ -64,13 +69,13 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
   const onStart = () => {
     if (source === null) return;
     setCancelError(null);
-    start(startRequest(source, quick, engine));
+    start(startRequest(source, runsQuick, engine));
   };
   const onCancel = () => {
     cancel().catch((err: unknown) => setCancelError(errorMessage(err)));
   };
-  const quickOverrides = parsed?.ok === true && quick ? Object.entries(parsed.scenario.quick ?? {}) : [];
-  const outline = parsed?.ok === true ? outlineSource(parsed.scenario, preview, quick) : null;
+  const quickOverrides = parsed?.ok === true && runsQuick ? Object.entries(parsed.scenario.quick ?? {}) : [];
+  const outline = parsed?.ok === true ? outlineSource(parsed.scenario, preview) : null;
   // before a run, or once another scenario is picked after one: what Start would run, previewed
   const previewPick = !running && (store.phase !== 'finished' || store.scenario === null || setup.source !== setup.ranSource);
 
@@ -83,6 +88,7 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
           onSource={setup.setSource}
           quick={quick}
           onQuick={setQuick}
+          quickProfile={quickProfile}
           canStart={source !== null && (parsed === null || parsed.ok)}
           running={running}
           onStart={onStart}
@@ -96,7 +102,7 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
         {parsed?.ok === false && <ErrorBox message={`This scenario does not validate: ${parsed.message}`} />}
         {parsed?.ok === true && previewPick && (
           <>
-            {outline !== null && <PlannedOutline outline={outline} quick={quick} compact={store.phase !== 'idle'} />}
+            {outline !== null && <PlannedOutline outline={outline} quick={runsQuick} compact={store.phase !== 'idle'} />}
             {preview.state === 'done' && preview.result.ok && <Timeline plan={preview.result.plan} />}
             {quickOverrides.length > 0 && (
               <div className="muted small quick-note">
