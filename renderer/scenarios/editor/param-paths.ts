@@ -1,5 +1,5 @@
 import { formatDocPath, getAt } from './doc-path';
-import { phaseNumberFields } from './form-phases';
+import { phaseNumberFields } from './phase-fields';
 import { isArchitecture, optionFields } from './form-servers';
 import { defaultPhaseName } from '../../../contract/phase';
 

@@ -1,0 +1,105 @@
+import { getAt, parseDocPath, setAt } from './doc-path';
+import { COMMON, phaseKeys } from './phase-fields';
+
+// A phase switched to another executor in the form: it keeps what all phases share and its length
+// (a duration, a count, a ramp's time) where the new executor has one, gets that executor's other
+// sizes, and the quick profile follows it: an entry on a field the new phase no longer has is
+// rewritten onto the new phase's size where it shortened the old one (a rate's quick durationMs
+// becomes a ramp's quick stages at the same fraction), else dropped. Left behind, such an entry made
+// the quick profile invalid ("phases[0]: unknown key durationMs") on a phase that shows no such field.
+
+type Json = Record<string, unknown>;
+interface Stage {
+  target: number;
+  durationMs: number;
+}
+
+const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isStages = (v: unknown): v is Stage[] => Array.isArray(v) && v.every((s) => isRecord(s) && typeof s.durationMs === 'number' && typeof s.target === 'number');
+const totalMs = (stages: readonly Stage[]) => stages.reduce((sum, s) => sum + s.durationMs, 0);
+
+/** A phase's length: the field that says how long it runs, and that length as a number (ms or requests). */
+function sizeOf(phase: Json): { field: 'durationMs' | 'count' | 'stages'; value: number } | null {
+  if (isStages(phase.stages)) return { field: 'stages', value: totalMs(phase.stages) };
+  if (typeof phase.durationMs === 'number') return { field: 'durationMs', value: phase.durationMs };
+  if (typeof phase.count === 'number') return { field: 'count', value: phase.count };
+  return null;
+}
+
+/** Up to the stage's target, then held there: the ramp a timed phase of `users` becomes. */
+const rampOver = (ms: number, users: number): Stage[] => [
+  { target: users, durationMs: Math.max(1, Math.round(ms / 2)) },
+  { target: users, durationMs: Math.max(1, ms - Math.round(ms / 2)) },
+];
+
+/** The new executor's sizes, from the old phase's where they carry over. */
+function sizesFor(executor: string, old: Json): Json {
+  const ms = typeof old.durationMs === 'number' ? old.durationMs : isStages(old.stages) ? totalMs(old.stages) : 2000;
+  const count = typeof old.count === 'number' ? old.count : 20;
+  const users = typeof old.users === 'number' ? old.users : isStages(old.stages) ? Math.max(1, ...old.stages.map((s) => s.target)) : 10;
+  switch (executor) {
+    case 'rate':
+      return { rate: typeof old.rate === 'number' ? old.rate : 50, durationMs: ms };
+    case 'closed':
+      return { users, durationMs: ms };
+    case 'burst':
+    case 'sequential':
+      return { count };
+    case 'ramping-users':
+      return { startUsers: 0, stages: rampOver(ms, users) };
+    default:
+      return {};
+  }
+}
+
+/** The phase as the new executor has it (the form's executor choice). */
+export function phaseSwitched(phase: unknown, executor: string): Json {
+  const p = isRecord(phase) ? phase : {};
+  const keep = Object.fromEntries([...COMMON].filter((k) => k !== 'executor' && p[k] !== undefined).map((k) => [k, p[k]]));
+  return { ...keep, executor, ...sizesFor(executor, p), requests: keep.requests ?? [{ path: '/fib?n=20' }] };
+}
+
+/** The quick value of the new phase's size at the fraction the old entry took of the old size. */
+function scaledSize(next: Json, fraction: number): [string, unknown] | null {
+  const size = sizeOf(next);
+  if (size === null || !Number.isFinite(fraction) || fraction <= 0) return null;
+  const scale = (v: number) => Math.max(1, Math.round(v * fraction));
+  if (size.field === 'stages' && isStages(next.stages)) return ['stages', next.stages.map((s) => ({ ...s, durationMs: scale(s.durationMs) }))];
+  return [size.field, scale(size.value)];
+}
+
+/** The quick entries of phase `index` rewritten for its new executor (others untouched). */
+export function quickSwitched(quick: unknown, index: number, old: Json, next: Json): Json | undefined {
+  if (!isRecord(quick)) return undefined;
+  const allowed = phaseKeys(next.executor);
+  const oldSize = sizeOf(old);
+  const out: Json = {};
+  for (const [key, value] of Object.entries(quick)) {
+    const [root, at, field] = parseDocPath(key);
+    if (root !== 'phases' || at !== index || typeof field !== 'string') {
+      out[key] = value;
+      continue;
+    }
+    const exact = parseDocPath(key).length === 3;
+    // the entry shortened the old phase's length: the same fraction of the new one's
+    if (exact && oldSize !== null && field === oldSize.field) {
+      const quickSize = field === 'stages' ? (isStages(value) ? totalMs(value) : NaN) : typeof value === 'number' ? value : NaN;
+      const rewritten = scaledSize(next, quickSize / oldSize.value);
+      if (rewritten !== null) {
+        out[`phases[${index}].${rewritten[0]}`] = rewritten[1];
+        continue;
+      }
+    }
+    if (allowed.has(field)) out[key] = value;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** The document with phase `index` switched to `executor`, its quick entries following it. */
+export function switchExecutor(doc: unknown, index: number, executor: string): unknown {
+  const old = getAt(doc, ['phases', index]);
+  const oldPhase = isRecord(old) ? old : {};
+  const next = phaseSwitched(oldPhase, executor);
+  const withPhase = setAt(doc, ['phases', index], next);
+  return getAt(doc, ['quick']) === undefined ? withPhase : setAt(withPhase, ['quick'], quickSwitched(getAt(doc, ['quick']), index, oldPhase, next));
+}
