@@ -129,7 +129,7 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
       {store.phase !== 'idle' && !(finishedRun.run !== null && requestsIn(finishedRun.run.summary) === 0) && (
         <>
           {finishedRun.run !== null && <h2 className="section-title">Over time</h2>}
-          <RunCharts series={store.series} version={chartVersion} live running={running} servers={store.totalTargets} engine={finishedRun.run?.summary.engine ?? engine} summary={finishedRun.run?.summary} />
+          <RunCharts series={store.series} version={chartVersion} live running={running} servers={store.totalTargets} engine={finishedRun.run?.summary.engine ?? engine} summary={finishedRun.run?.summary} scenario={store.scenario} cells={store.cells} />
         </>
       )}
     </div>

@@ -32,24 +32,22 @@ const rampOver = (ms: number, users: number): Stage[] => [
   { target: users, durationMs: Math.max(1, ms - Math.round(ms / 2)) },
 ];
 
-/** The new executor's sizes, from the old phase's where they carry over. */
+/**
+ * The new executor's sizes, from the old phase's where they carry over (the form's starting values
+ * for each executor: which fields each has is the contract's schema, phase-fields.ts).
+ */
 function sizesFor(executor: string, old: Json): Json {
   const ms = typeof old.durationMs === 'number' ? old.durationMs : isStages(old.stages) ? totalMs(old.stages) : 2000;
   const count = typeof old.count === 'number' ? old.count : 20;
   const users = typeof old.users === 'number' ? old.users : isStages(old.stages) ? Math.max(1, ...old.stages.map((s) => s.target)) : 10;
-  switch (executor) {
-    case 'rate':
-      return { rate: typeof old.rate === 'number' ? old.rate : 50, durationMs: ms };
-    case 'closed':
-      return { users, durationMs: ms };
-    case 'burst':
-    case 'sequential':
-      return { count };
-    case 'ramping-users':
-      return { startUsers: 0, stages: rampOver(ms, users) };
-    default:
-      return {};
-  }
+  const sizes: Record<string, Json> = {
+    rate: { rate: typeof old.rate === 'number' ? old.rate : 50, durationMs: ms },
+    closed: { users, durationMs: ms },
+    burst: { count },
+    sequential: { count },
+    'ramping-users': { startUsers: 0, stages: rampOver(ms, users) },
+  };
+  return sizes[executor] ?? {};
 }
 
 /** The phase as the new executor has it (the form's executor choice). */
