@@ -13,10 +13,14 @@ const template = {
 };
 
 describe('switching a phase’s executor in the form', () => {
-  it('to ramping-users: a ramp over the old length, the quick durationMs rewritten as the ramp’s stages at the same fraction', () => {
+  it('to ramping-users: a ramp over the old length, the quick durationMs rewritten as each stage’s at the same fraction', () => {
     const doc = switchExecutor(template, 0, 'ramping-users') as typeof template & { phases: Record<string, unknown>[]; quick: Record<string, unknown> };
     expect(doc.phases[0]).toEqual({ name: 'steady', executor: 'ramping-users', startUsers: 0, stages: [{ target: 10, durationMs: 2500 }, { target: 10, durationMs: 2500 }], requests: [{ path: '/fib?n=20' }] });
-    expect(doc.quick).toEqual({ 'phases[0].stages': [{ target: 10, durationMs: 500 }, { target: 10, durationMs: 500 }] });
+    expect(doc.quick).toEqual({ 'phases[0].stages[0].durationMs': 500, 'phases[0].stages[1].durationMs': 500 });
+    // and back: the ramp's quick length is a fifth of its own, so a fifth of the rate's
+    const back = switchExecutor(doc, 0, 'rate') as { phases: Record<string, unknown>[]; quick: unknown };
+    expect(back.phases[0]).toMatchObject({ executor: 'rate', rate: 50, durationMs: 5000 });
+    expect(back.quick).toEqual({ 'phases[0].durationMs': 1000 });
   });
 
   it('to a counted executor: the quick duration becomes the same fraction of the count; back to timed, of the duration', () => {

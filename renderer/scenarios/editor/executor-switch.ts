@@ -3,9 +3,9 @@ import { COMMON, phaseKeys } from './phase-fields';
 
 // A phase switched to another executor in the form: it keeps what all phases share and its length
 // (a duration, a count, a ramp's time) where the new executor has one, gets that executor's other
-// sizes, and the quick profile follows it: an entry on a field the new phase no longer has is
-// rewritten onto the new phase's size where it shortened the old one (a rate's quick durationMs
-// becomes a ramp's quick stages at the same fraction), else dropped. Left behind, such an entry made
+// sizes, and the quick profile follows it: an entry that shortened the old phase's length is
+// rewritten onto the new phase's length at the same fraction (a rate's quick durationMs becomes each
+// ramp stage's quick durationMs), an entry on a field the new phase has not is dropped. Left behind, such an entry made
 // the quick profile invalid ("phases[0]: unknown key durationMs") on a phase that shows no such field.
 
 type Json = Record<string, unknown>;
@@ -57,13 +57,16 @@ export function phaseSwitched(phase: unknown, executor: string): Json {
   return { ...keep, executor, ...sizesFor(executor, p), requests: keep.requests ?? [{ path: '/fib?n=20' }] };
 }
 
-/** The quick value of the new phase's size at the fraction the old entry took of the old size. */
-function scaledSize(next: Json, fraction: number): [string, unknown] | null {
+/**
+ * The quick entries that give the new phase's length at `fraction` of its own: one field (durationMs,
+ * count), or each stage's durationMs (its users keep following the rows as they are edited).
+ */
+function scaledSize(next: Json, index: number, fraction: number): Json | null {
   const size = sizeOf(next);
   if (size === null || !Number.isFinite(fraction) || fraction <= 0) return null;
   const scale = (v: number) => Math.max(1, Math.round(v * fraction));
-  if (size.field === 'stages' && isStages(next.stages)) return ['stages', next.stages.map((s) => ({ ...s, durationMs: scale(s.durationMs) }))];
-  return [size.field, scale(size.value)];
+  if (size.field === 'stages' && isStages(next.stages)) return Object.fromEntries(next.stages.map((s, j) => [`phases[${index}].stages[${j}].durationMs`, scale(s.durationMs)]));
+  return { [`phases[${index}].${size.field}`]: scale(size.value) };
 }
 
 /** The quick entries of phase `index` rewritten for its new executor (others untouched). */
@@ -71,25 +74,20 @@ export function quickSwitched(quick: unknown, index: number, old: Json, next: Js
   if (!isRecord(quick)) return undefined;
   const allowed = phaseKeys(next.executor);
   const oldSize = sizeOf(old);
+  const mine = Object.entries(quick).map(([key, value]) => ({ key, value, path: parseDocPath(key) })).filter((e) => e.path[0] === 'phases' && e.path[1] === index && typeof e.path[2] === 'string');
+  // the old phase as quick ran it: did the profile shorten its length, and to what fraction?
+  const quickOld = mine.reduce<unknown>((phase, e) => setAt(phase, e.path.slice(2), e.value), old);
+  const quickSize = isRecord(quickOld) ? sizeOf(quickOld) : null;
+  const shortened = oldSize !== null && quickSize !== null && quickSize.field === oldSize.field && mine.some((e) => e.path[2] === oldSize.field);
+  const rewritten = shortened ? scaledSize(next, index, quickSize.value / oldSize.value) : null;
   const out: Json = {};
   for (const [key, value] of Object.entries(quick)) {
-    const [root, at, field] = parseDocPath(key);
-    if (root !== 'phases' || at !== index || typeof field !== 'string') {
-      out[key] = value;
-      continue;
-    }
-    const exact = parseDocPath(key).length === 3;
-    // the entry shortened the old phase's length: the same fraction of the new one's
-    if (exact && oldSize !== null && field === oldSize.field) {
-      const quickSize = field === 'stages' ? (isStages(value) ? totalMs(value) : NaN) : typeof value === 'number' ? value : NaN;
-      const rewritten = scaledSize(next, quickSize / oldSize.value);
-      if (rewritten !== null) {
-        out[`phases[${index}].${rewritten[0]}`] = rewritten[1];
-        continue;
-      }
-    }
-    if (allowed.has(field)) out[key] = value;
+    const e = mine.find((m) => m.key === key);
+    if (e === undefined) out[key] = value; // another phase's, or not a phase's
+    else if (rewritten !== null && e.path[2] === oldSize?.field) continue; // the old length: rewritten below
+    else if (allowed.has(e.path[2] as string)) out[key] = value;
   }
+  Object.assign(out, rewritten ?? {});
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
