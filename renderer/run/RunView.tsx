@@ -69,7 +69,9 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
   const onStart = () => {
     if (source === null) return;
     setCancelError(null);
-    start(startRequest(source, runsQuick, engine));
+    // the setting as the person left it: the engine runs a scenario without a profile full (and the
+    // setting stays for the next scenario that has one)
+    start(startRequest(source, quick, engine));
   };
   const onCancel = () => {
     cancel().catch((err: unknown) => setCancelError(errorMessage(err)));

@@ -3,7 +3,6 @@ import type { StartRequest } from '../../contract/api';
 import { useApi } from '../ui/ApiContext';
 import { errorMessage } from '../ui/format';
 import { ErrorBox, Panel, Segmented } from '../ui/widgets';
-import { quickSetting } from './quick-setting';
 import { QuickToggle } from './QuickToggle';
 import { CodeView, type JumpRequest } from './editor/CodeView';
 import { formatDoc } from './editor/doc-path';
@@ -65,7 +64,6 @@ export function ScenarioEditor({ draft, setDraft, start, busy, onSaved }: Editor
   const valid = v.state === 'done' && v.result.ok;
   // quick only where the scenario has a profile: the engine's answer for this text (undefined while unknown)
   const quickProfile = v.state === 'done' && v.result.ok ? v.result.quickProfile : undefined;
-  const runsQuick = quickSetting(quick, quickProfile).on;
   const dirty = isDirty(draft);
   const phaseNames = parsed.ok && Array.isArray((parsed.doc as { phases?: unknown }).phases)
     ? ((parsed.doc as { phases: unknown[] }).phases.map((p, i) => {
@@ -94,7 +92,7 @@ export function ScenarioEditor({ draft, setDraft, start, busy, onSaved }: Editor
   };
   const restoreVersion = (v: LibraryVersion) => discardOk() && saveAs(v.text);
   const pick = (issue: EditorIssue) => (mode === 'code' || !parsed.ok ? setJump((j) => ({ issue, seq: (j?.seq ?? 0) + 1 })) : focusFormField(issue));
-  const run = () => start({ scenario: !dirty && draft.libraryId !== null && draft.older !== true ? { name } : { text }, quick: runsQuick });
+  const run = () => start({ scenario: !dirty && draft.libraryId !== null && draft.older !== true ? { name } : { text }, quick });
   const saveable = dirty || draft.libraryId === null || draft.older === true;
 
   return (

@@ -83,11 +83,11 @@ export function ScenariosView({ draft, setDraft, start, busy }: ScenariosViewPro
           <h3 className="list-head">Your scenarios</h3>
           {library.length === 0 && <p className="muted small">None yet: start a New one, or duplicate a built-in to edit it.</p>}
           {library.map((s) => (
-            <ScenarioCard key={`l:${s.name}`} s={s} busy={busy} onOpen={() => open(s)} onRun={() => start({ scenario: { name: s.name }, quick: s.quickProfile != null })} onRename={() => rename(s)} onDelete={() => remove(s)} />
+            <ScenarioCard key={`l:${s.name}`} s={s} busy={busy} onOpen={() => open(s)} onRun={() => start({ scenario: { name: s.name }, quick: true })} onRename={() => rename(s)} onDelete={() => remove(s)} />
           ))}
           <h3 className="list-head">Built-in (read-only)</h3>
           {builtins.map((s) => (
-            <ScenarioCard key={`b:${s.name}`} s={s} busy={busy} onOpen={() => open(s)} onRun={() => start({ scenario: { name: s.name }, quick: s.quickProfile != null })} />
+            <ScenarioCard key={`b:${s.name}`} s={s} busy={busy} onOpen={() => open(s)} onRun={() => start({ scenario: { name: s.name }, quick: true })} />
           ))}
         </div>
         {draft === null ? (
