@@ -1,11 +1,10 @@
 import type { ScenarioIssue } from '../../contract/scenario.js';
 import { ScenarioInvalidError } from './errors.js';
 import { FORBIDDEN_KEYS, formatPath, isPlainObject, PathError, setPath } from './param-path.js';
-import { quickApplies } from './quick-profile.js';
 
 // Overrides on the raw scenario input, before validation: the `quick` profile (`--quick`) and
-// `--set path=value`. Order: raw input -> quick (if asked and there is one) -> set -> validate ->
-// expand the matrix. Whether quick applies is quick-profile.ts's answer.
+// `--set path=value`. Order: raw input -> quick (if asked) -> set -> validate -> expand the matrix.
+// Whether quick is asked of a run is quick-profile.ts's answer (prepare.ts asks it).
 //
 // Keys are paths (`phases[0].count`, `servers[*].cores`). A key starting with `matrix.` addresses the
 // matrix entry whose key is the rest (`matrix.phases[0].rate` -> matrix["phases[0].rate"]), because
@@ -88,9 +87,9 @@ export interface OverrideOptions {
   set?: Record<string, string> | ReadonlyArray<readonly [string, string]>;
 }
 
-/** raw input -> quick (if asked and the scenario has a profile) -> set. */
+/** raw input -> quick (if asked) -> set. */
 export function applyOverrides(input: unknown, opts: OverrideOptions = {}): unknown {
-  let out = quickApplies(input, opts.quick ?? false) ? applyQuick(input) : input;
+  let out = opts.quick ? applyQuick(input) : input;
   if (opts.set) out = applySet(out, opts.set);
   return out;
 }

@@ -21,7 +21,7 @@ export interface PreparedScenario {
 /** Overrides, validation and matrix expansion of a parsed input; throws ScenarioInvalidError. */
 export function prepareScenario(input: unknown, sourceName: string, opts: OverrideOptions = {}): PreparedScenario {
   const quick = quickApplies(input, opts.quick ?? false);
-  const overridden = overrides(input, sourceName, opts);
+  const overridden = overrides(input, sourceName, { ...opts, quick });
   const validation = validateScenario(overridden);
   if (validation.ok) return { scenario: validation.scenario, cells: validation.cells, quick };
   if (quick) {
@@ -48,11 +48,11 @@ export function prepareScenarioText(text: string, sourceName: string, opts: Over
 
 /**
  * What a scenario's quick profile shortens (`phases 10 s -> 2 s, 3 servers -> 1`), or null when it
- * has none; throws ScenarioInvalidError as prepareScenario does.
+ * has none (or one that changes nothing); throws ScenarioInvalidError as prepareScenario does.
  */
 export function describeQuickProfile(input: unknown, sourceName: string, opts: OverrideOptions = {}): string | null {
   const profile = quickProfileOf(input);
-  if (profile === null) return null;
+  if (profile === null || !quickApplies(input, true)) return null;
   const full = prepareScenario(input, sourceName, { ...opts, quick: false });
   const quick = prepareScenario(input, sourceName, { ...opts, quick: true });
   return quickEffect(full.cells, quick.cells, profile);

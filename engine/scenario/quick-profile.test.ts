@@ -9,9 +9,12 @@ import { createScenario } from './test-support/factories.js';
 const RAMP = { executor: 'ramping-users', startUsers: 0, stages: [{ target: 4, durationMs: 2000 }], requests: [{ path: '/fib?n=10' }] };
 
 describe('quick only where the scenario has a quick profile', () => {
-  it('asked for a scenario without a profile (or an empty one): not quick, the scenario as written', () => {
+  it('asked for a scenario without a profile (an empty one, one that changes nothing): not quick, the scenario as written', () => {
     expect(quickApplies(createScenario(), true)).toBe(false);
     expect(quickApplies(createScenario({ quick: {} }), true)).toBe(false);
+    // a profile that changes nothing (the factory's count is 3): an identical load is not quick
+    expect(quickApplies(createScenario({ quick: { 'phases[0].count': 3 } }), true)).toBe(false);
+    expect(validateScenarioText(JSON.stringify(createScenario({ quick: { 'phases[0].count': 3 } })), { quick: true })).toMatchObject({ ok: true, quickProfile: null, plan: { quick: false } });
     expect(quickApplies(createScenario({ quick: { 'phases[0].count': 1 } }), false)).toBe(false);
     expect(quickApplies(createScenario({ quick: { 'phases[0].count': 1 } }), true)).toBe(true);
     const none = prepareScenario(createScenario(), 'test', { quick: true });
@@ -39,9 +42,16 @@ describe('what the quick profile shortens, in words', () => {
     }
   });
 
+  it('users (or in-flight slots) as concurrency; a burst’s once, as its requests', () => {
+    const closed = createScenario({ phases: [{ executor: 'closed', users: 512, count: 10, requests: [{ path: '/' }] }], quick: { 'phases[0].users': 64 } });
+    expect(validateScenarioText(JSON.stringify(closed))).toMatchObject({ ok: true, quickProfile: 'concurrency 512 -> 64' });
+    const burst = createScenario({ phases: [{ executor: 'burst', count: 6, requests: [{ path: '/' }] }], quick: { 'phases[0].count': 2 } });
+    expect(validateScenarioText(JSON.stringify(burst))).toMatchObject({ ok: true, quickProfile: '6 requests -> 2' });
+  });
+
   it('a profile that changes none of those sizes is named by its own entries', () => {
-    const scenario = createScenario({ phases: [{ executor: 'closed', users: 8, durationMs: 1000, requests: [{ path: '/' }] }], quick: { 'phases[0].users': 2 } });
-    expect(validateScenarioText(JSON.stringify(scenario))).toMatchObject({ ok: true, quickProfile: 'phases[0].users = 2' });
+    const scenario = createScenario({ phases: [{ executor: 'closed', users: 8, durationMs: 1000, thinkMs: 50, requests: [{ path: '/' }] }], quick: { 'phases[0].thinkMs': 0 } });
+    expect(validateScenarioText(JSON.stringify(scenario))).toMatchObject({ ok: true, quickProfile: 'phases[0].thinkMs = 0' });
   });
 });
 

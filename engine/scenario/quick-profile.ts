@@ -1,10 +1,12 @@
-import { expectedRequests, plannedMs, PLAIN_WORDS } from '../../contract/phase.js';
+import { isDeepStrictEqual } from 'node:util';
+import { expectedRequests, phaseSlots, plannedMs, PLAIN_WORDS } from '../../contract/phase.js';
 import type { ScenarioIssue } from '../../contract/scenario.js';
 import type { Cell } from './matrix.js';
+import { applyQuick } from './overrides.js';
 import { formatPath, isPlainObject, parsePath, type PathSegment } from './param-path.js';
 
 // The one owner of "is this run quick": a run is quick only when it was asked AND its scenario has a
-// quick profile to apply. A scenario without one runs (and is stored, labelled, baselined and
+// quick profile that changes it. A scenario without one runs (and is stored, labelled, baselined and
 // trended) as the full run it is, whatever the toggle or --quick said, in every host.
 // Also here: what a profile shortens, in words for the toggle, and issues the profile causes, moved
 // onto the profile's own entry (`quick["phases[0].durationMs"]`) instead of the phase it broke.
@@ -16,8 +18,23 @@ export function quickProfileOf(input: unknown): Record<string, unknown> | null {
   return isPlainObject(quick) && Object.keys(quick).length > 0 ? quick : null;
 }
 
-/** Whether a run asked to be quick is one: only a scenario with a quick profile can be. */
-export const quickApplies = (input: unknown, asked: boolean): boolean => asked && quickProfileOf(input) !== null;
+/** Whether applying the profile changes the scenario at all (ui-smoke's once set a duration to its own value). */
+function quickChanges(input: Record<string, unknown>): boolean {
+  const { quick: _quick, ...full } = input;
+  try {
+    return !isDeepStrictEqual(applyQuick(input), full);
+  } catch {
+    return true; // a profile that cannot be applied: applying it says why
+  }
+}
+
+/**
+ * Whether a run asked to be quick is one: only a scenario with a quick profile that changes something
+ * can be (a profile that changes nothing would label an identical load quick).
+ */
+export function quickApplies(input: unknown, asked: boolean): boolean {
+  return asked && quickProfileOf(input) !== null && quickChanges(input as Record<string, unknown>);
+}
 
 /** Issue paths as steps; an unknown key (reported on its object) counts as a step into it. */
 function issueSteps(issue: ScenarioIssue): PathSegment[] | null {
@@ -63,18 +80,19 @@ export function pointAtQuickProfile(quick: Record<string, unknown>, issues: read
   });
 }
 
-/** One server run's planned load time and expected requests (the first cell's: cells share their shape). */
-function runSize(cells: readonly Cell[]): { ms: number; requests: number } {
-  const phases = cells[0]?.scenario.phases ?? [];
-  return {
+/** The largest server run's planned load time, expected requests and most requests in flight, over the cells. */
+function runSize(cells: readonly Cell[]): { ms: number; requests: number; concurrency: number } {
+  const each = cells.map(({ scenario: { phases } }) => ({
     ms: phases.reduce((sum, p) => sum + (plannedMs(p) ?? 0), 0),
     requests: phases.reduce((sum, p) => sum + (expectedRequests(p) ?? 0), 0),
-  };
+    concurrency: Math.max(0, ...phases.map((p) => phaseSlots(p) * p.clients)),
+  }));
+  return { ms: Math.max(0, ...each.map((e) => e.ms)), requests: Math.max(0, ...each.map((e) => e.requests)), concurrency: Math.max(0, ...each.map((e) => e.concurrency)) };
 }
 
 /**
- * What the quick profile shortens, from the cells as they run without and with it:
- * `phases 10 s -> 2 s, 3 servers -> 1`. Only what changes; the profile's own keys when none of the
+ * What the quick profile shortens, from the cells as they run without and with it, per server run
+ * (the largest cell's): `phases 10 s -> 2 s, concurrency 512 -> 64, 3 servers -> 1`. Only what changes; the profile's own keys when none of the
  * sizes named here does (it changed users, think time, ...).
  */
 export function quickEffect(full: readonly Cell[], quick: readonly Cell[], profile: Record<string, unknown>): string {
@@ -83,6 +101,9 @@ export function quickEffect(full: readonly Cell[], quick: readonly Cell[], profi
   const [a, b] = [runSize(full), runSize(quick)];
   if (a.ms !== b.ms) parts.push(`phases ${ms('durationMs', a.ms)} -> ${ms('durationMs', b.ms)}`);
   if (a.requests !== b.requests) parts.push(`${n('count', a.requests)} requests -> ${n('count', b.requests)}`);
+  // users (closed, ramps) or in-flight slots; a burst's are its requests, said once above
+  const sameAsRequests = a.concurrency === a.requests && b.concurrency === b.requests;
+  if (a.concurrency !== b.concurrency && !sameAsRequests) parts.push(`concurrency ${n('users', a.concurrency)} -> ${n('users', b.concurrency)}`);
   const servers = (cells: readonly Cell[]) => cells[0]?.scenario.servers.length ?? 0;
   if (servers(full) !== servers(quick)) parts.push(`${servers(full)} servers -> ${servers(quick)}`);
   if (full.length !== quick.length) parts.push(`${full.length} matrix cells -> ${quick.length}`);

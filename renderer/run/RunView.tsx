@@ -117,7 +117,7 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
       <ErrorBox message={store.error} />
       <ErrorBox message={cancelError} onDismiss={() => setCancelError(null)} />
       {store.phase === 'idle' && store.error === null && (
-        <Empty>New here? {FIRST_TRY} is picked: a 5-second first try (two servers, quick on). Press Start run and watch the live charts; then write your own under Scenarios.</Empty>
+        <Empty>New here? {FIRST_TRY} is picked: a 5-second first try (two servers, 2.5 s each). Press Start run and watch the live charts; then write your own under Scenarios.</Empty>
       )}
       {store.phase !== 'idle' && <RunProgress store={store} showReason={finishedRun.run === null} tally={finishedRun.run === null ? null : thresholdTally(finishedRun.run.summary.thresholds)} />}
       {store.phase !== 'idle' && store.scenario !== null && (
