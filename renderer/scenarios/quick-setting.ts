@@ -21,7 +21,7 @@ export function quickSetting(asked: boolean, profile: QuickProfileWord): QuickSe
       on: false,
       available: false,
       label: 'quick: no profile',
-      title: 'this scenario has no quick profile, so it always runs full; add one in the scenario editor (Quick profile) to have a shorter run',
+      title: 'this scenario has no quick profile (or one that changes nothing), so it always runs full; add one in the scenario editor (Quick profile) to have a shorter run',
     };
   }
   if (profile === undefined) return { on: asked, available: true, label: 'quick', title: "smaller sizes, same shape: the scenario's quick profile" };
