@@ -18,16 +18,22 @@ export interface BaselineSide {
 const notPinned = (scenario: string, quick: boolean) =>
   new LoadscopeError('LS_ERR_BAD_REQUEST', `no baseline pinned for scenario '${scenario}' (${profileOf(quick)}); pin one with \`loadscope baseline set RUN\`, or give --baseline RUN`);
 
-/** The scenario's name as the run will store it, when it can be known without running it. */
+/**
+ * The scenario's name and profile as the run will store them, when they can be known without running
+ * it: the engine's own answer (a scenario without a quick profile runs full, whatever --quick says).
+ */
 async function scenarioNameOf(engine: Engine, source: ParsedCallRequest<'runs:start'>['scenario'], quick: boolean): Promise<{ name: string; quick: boolean } | null> {
-  if ('name' in source) return { name: source.name, quick };
-  if ('runId' in source) {
-    const run = engine.store.getRun(source.runId);
-    return { name: run.scenarioName, quick: quick || run.quick };
-  }
-  const checked = await engine.handlers['scenarios:validate']({ text: source.text, quick });
+  let text: string;
+  let asked = quick;
+  if ('name' in source) text = (await engine.handlers['scenarios:get']({ name: source.name })).text;
+  else if ('runId' in source) {
+    const stored = await engine.handlers['runs:scenario']({ runId: source.runId });
+    text = stored.text;
+    asked ||= stored.quick;
+  } else text = source.text;
+  const checked = await engine.handlers['scenarios:validate']({ text, quick: asked });
   // an invalid scenario is refused by the run itself, with every path and reason
-  return checked.ok ? { name: checked.scenario.name, quick } : null;
+  return checked.ok ? { name: checked.scenario.name, quick: checked.plan.quick } : null;
 }
 
 export async function resolveBaseline(engine: Engine, source: ParsedCallRequest<'runs:start'>['scenario'], quick: boolean, choice: BaselineChoice): Promise<BaselineSide> {

@@ -43,12 +43,22 @@ export const ScenarioListItem = z.object({
   updatedAt: z.string().optional(),
   /** set when the scenario does not validate (listed rather than hidden) */
   error: z.string().optional(),
+  /** what its quick profile shortens ("phases 10 s -> 2 s, 3 servers -> 1"); null or absent: it has none, so it runs full */
+  quickProfile: z.string().nullable().optional(),
 });
 export type ScenarioListItem = z.infer<typeof ScenarioListItem>;
 
 export const ValidationResult = z.discriminatedUnion('ok', [
   /** `scenario`: as the engine will run it (defaults filled, the quick profile applied when asked), so the UI never re-derives sizes */
-  z.object({ ok: z.literal(true), scenario: Scenario, cells: z.array(CellInfo), plan: TimelinePlan }),
+  z.object({
+    ok: z.literal(true),
+    scenario: Scenario,
+    cells: z.array(CellInfo),
+    /** plan.quick: the quick profile was applied (asked, and the scenario has one) */
+    plan: TimelinePlan,
+    /** what the scenario's quick profile shortens ("phases 10 s -> 2 s, 3 servers -> 1"), whatever was asked; null: it has none (quick changes nothing) */
+    quickProfile: z.string().nullable().default(null),
+  }),
   z.object({
     ok: z.literal(false),
     issues: z.array(z.object({ path: z.string(), message: z.string(), line: z.number().optional(), column: z.number().optional() })),

@@ -18,6 +18,7 @@ export const NOT_MEASURED = {
   noWait: 'wait: unknown without Server-Timing (total less processing, and processing is unknown); client queue, ttfb and transfer are what the client measured',
   k6ClientTimes: 'ttfb, transfer: not measured here (k6 reports them per request only in its own metrics, not what Loadscope imports)',
   notStored: 'ttfb, transfer: not measured when this run was stored',
+  noRequests: 'no requests: nothing was timed (an endpoint a flow never reached, a phase that sent nothing)',
 } as const;
 
 /**
@@ -39,11 +40,16 @@ export interface PhaseFigures {
   missing: Partial<Record<PhaseFigure, string>>;
 }
 
-/** The latency figures of a phase or of one of its endpoints. */
-export type LatencyFigureSet = Pick<PhaseResult, 'total' | 'wait' | 'processing' | 'serverWait' | 'lag' | 'ttfb' | 'transfer'>;
+/** The latency figures of a phase or of one of its endpoints (and its request count, where known). */
+export type LatencyFigureSet = Pick<PhaseResult, 'total' | 'wait' | 'processing' | 'serverWait' | 'lag' | 'ttfb' | 'transfer'> & { count?: number };
 
 /** A phase's (or an endpoint's) figures as its run's engine measured them. */
 export function phaseFigures(engine: RunEngine, p: LatencyFigureSet): PhaseFigures {
+  // no requests: its histograms are empty and read 0, which is no time at all (issue 36: 0.00 shown)
+  if (p.count === 0) {
+    const none = Object.fromEntries(PHASE_FIGURES.map((f) => [f, null])) as Record<PhaseFigure, LatencyStats | null>;
+    return { stats: none, missing: Object.fromEntries(PHASE_FIGURES.map((f) => [f, NOT_MEASURED.noRequests])) };
+  }
   const stats: Record<PhaseFigure, LatencyStats | null> = { total: p.total, wait: p.wait, processing: p.processing, serverWait: p.serverWait, lag: p.lag, ttfb: p.ttfb ?? null, transfer: p.transfer ?? null };
   const missing: Partial<Record<PhaseFigure, string>> = {};
   if (p.processing === null) missing.processing = NOT_MEASURED.noServerTiming;

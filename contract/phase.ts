@@ -201,6 +201,13 @@ export const phaseOpenAhead = (p: PhaseBase, warmS: number): number => phaseKind
 export const phaseThinkMs = (p: PhaseBase): number => phaseKind(p).thinkMs(p);
 export const phaseRamp = (p: PhaseBase): PhaseRamp | undefined => phaseKind(p).ramp(p);
 
+/** A phase's planned users over time, all client groups together; undefined unless its executor ramps users (ramping-users). */
+export function plannedUsers(p: PhaseBase): PhaseRamp | undefined {
+  const ramp = phaseRamp(p);
+  if (ramp?.unit !== 'users') return undefined;
+  return { unit: 'users', points: ramp.points.map((pt) => ({ atMs: pt.atMs, value: pt.value * p.clients })) };
+}
+
 /** A ramp's value (req/s or users) at a time from the phase start: linear between its corners, held after the last. */
 export function rampValueAt(ramp: PhaseRamp, atMs: number): number {
   const pts = ramp.points;

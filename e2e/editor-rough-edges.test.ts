@@ -178,7 +178,8 @@ describe('the scenario editor in Chromium', () => {
 
   it("opens a run's scenario as it was, so leaving it unchanged asks nothing", async () => {
     const card = byTestId('scenario-list').locator('[data-testid="scenario-card"][data-name="ui-smoke"]');
-    await card.getByRole('button', { name: 'Run quick' }).click();
+    // ui-smoke has no quick profile: its card offers a plain Run
+    await card.getByRole('button', { name: 'Run', exact: true }).click();
     const results = page().locator('[data-testid="run-view"][data-phase="finished"] [data-testid="run-results"]');
     const runId = await until(async () => Number((await results.getAttribute('data-run-id', { timeout: 1_000 }).catch(() => null)) ?? 0), (id) => id > 0, 'the run to finish', 120_000);
 

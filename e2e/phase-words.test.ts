@@ -41,14 +41,14 @@ describe('a phase is worded alike everywhere, in Chromium', () => {
 
   it("the Run view's outline and the editor's timeline say the same load", async () => {
     await byTestId('scenario-select').selectOption('builtin:ui-smoke');
-    expect(await byTestId('quick-toggle').isChecked()).toBe(true);
-    const outlineLoad = page().locator('[data-testid="scenario-outline"][data-sizes="quick"] tbody tr').first().locator('td').nth(4);
+    // ui-smoke has no quick profile: its sizes are the full ones, said so
+    const outlineLoad = page().locator('[data-testid="scenario-outline"][data-sizes="full"] tbody tr').first().locator('td').nth(4);
     const outlined = await until(() => outlineLoad.innerText({ timeout: 15_000 }), (t) => t.includes('req/s'), "the outline's load");
     await outlineLoad.scrollIntoViewIfNeeded();
     await shoot('outline');
 
     await duplicateIntoCodeView(page(), 'ui-smoke');
-    const timeline = page().locator('[data-testid="timeline"][data-quick="true"]');
+    const timeline = page().locator('[data-testid="timeline"][data-quick="false"]');
     const load = timeline.getByTestId('timeline-phase').first().locator('.tl-load');
     const timed = await until(() => load.innerText({ timeout: 15_000 }), (t) => t.includes('req/s'), "the timeline's load");
     expect(timed).toBe(outlined);

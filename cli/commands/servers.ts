@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { ARCHITECTURES, architectureDescriptions, WORKLOADS } from '../../contract/servers.js';
-import { architectureOptionInfo } from '../server-options.js';
+import { architectureOptionInfo, type OptionInfo } from '../server-options.js';
 
 /** `loadscope servers`: the bundled architectures, what each is, and its options with defaults. */
 export function registerServers(program: Command): void {
@@ -21,10 +21,7 @@ export function registerServers(program: Command): void {
       const out: string[] = [];
       for (const a of list) {
         out.push(`${a.name}: ${a.description}`);
-        for (const o of a.options) {
-          const range = o.range ? `, ${o.range}` : '';
-          out.push(`  --${o.name} <${o.type}${range}>  default ${JSON.stringify(o.default)}: ${o.description}`);
-        }
+        for (const o of a.options) out.push(optionLine(o));
         out.push('');
       }
       out.push(`Workloads (GET): /fib?n=30 (or min=1&max=30), /sleep?ms=40 (&block=1), /static?size=4096, /image (&image=0..N)`);
@@ -32,4 +29,14 @@ export function registerServers(program: Command): void {
       out.push('Run one standalone: loadscope serve <architecture> [--option value ...] [--port N] [--cores K]');
       process.stdout.write(out.join('\n') + '\n');
     });
+}
+
+/**
+ * One option as `servers` prints it. An option without a default (absent means something of its own,
+ * which its description says) prints no default rather than "default undefined".
+ */
+export function optionLine(o: OptionInfo): string {
+  const range = o.range ? `, ${o.range}` : '';
+  const given = o.default === undefined ? '' : `default ${JSON.stringify(o.default)}`;
+  return `  --${o.name} <${o.type}${range}>  ${[given, o.description].filter((x) => x !== '').join(': ')}`;
 }

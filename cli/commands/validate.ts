@@ -45,7 +45,7 @@ export function registerValidate(program: Command): void {
           process.stdout.write(JSON.stringify({ ok: true, scenario: loaded.scenario, cells }, null, 2) + '\n');
           return;
         }
-        const lines = [`OK: ${loaded.source === 'builtin' ? `built-in scenario '${loaded.name}'` : loaded.path}${opts.quick ? ' (quick profile)' : ''}`];
+        const lines = [`OK: ${loaded.source === 'builtin' ? `built-in scenario '${loaded.name}'` : loaded.path}${loaded.quick ? ' (quick profile)' : opts.quick ? ' (no quick profile: as a full run)' : ''}`];
         // one line each: a title or label with a line break must not print a line of its own
         lines.push(...summarizeScenario(loaded.scenario, loaded.cells).map(terminalSafeInline));
         if (opts.print) lines.push('', JSON.stringify(loaded.scenario, null, 2));

@@ -19,13 +19,13 @@ const errorsText = (errors: ErrorCounts) =>
 
 /** One row of the run table: a phase's or an endpoint's count, errors, throughput and times. */
 function figureRow(engine: RunEngine, label: string, p: PhaseResult | EndpointResult): string[] {
-  const total = clampPercentiles(p.total);
-  // what the run's engine did not measure is "-" (k6: no lag; no wait without Server-Timing)
+  // what the run's engine did not measure is "-" (k6: no lag; no wait without Server-Timing; nothing without requests)
   const fig = phaseFigures(engine, p).stats;
+  const total = clampPercentiles(fig.total);
   return [
     label,
     fmtNum(p.count), errorsText(p.errors), fmtNum(p.throughput, 1),
-    fmtMs(total.mean), fmtMs(total.p50), fmtMs(total.p99), fmtMs(total.max),
+    fmtMs(total?.mean), fmtMs(total?.p50), fmtMs(total?.p99), fmtMs(total?.max),
     fmtMs(fig.wait?.mean), fmtMs(fig.processing?.mean), fmtMs(clampPercentiles(fig.serverWait)?.p99), fmtMs(clampPercentiles(fig.lag)?.p99),
     fmtMs(clampPercentiles(fig.ttfb)?.p50), fmtMs(clampPercentiles(fig.ttfb)?.p99), fmtMs(clampPercentiles(fig.transfer)?.p99),
   ];
@@ -101,7 +101,7 @@ function figuresJson(engine: RunEngine, p: PhaseResult | EndpointResult) {
     count: p.count,
     errors: p.errors,
     throughput: p.throughput,
-    total: pick(p.total),
+    total: pick(fig.total),
     wait: pick(fig.wait),
     processing: pick(fig.processing),
     serverWait: pick(fig.serverWait),

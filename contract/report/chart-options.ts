@@ -170,7 +170,7 @@ export function throughputOption(input: { groups: readonly SeriesGroup[]; maxSec
 }
 
 /** Requests sent and not yet answered at the end of each window; dashed: open-loop arrivals queued at the client (no free slot yet). */
-export function inFlightOption(input: { groups: readonly SeriesGroup[]; maxSec?: number; servers?: number }, p: Palette): EChartsOption {
+export function inFlightOption(input: { groups: readonly SeriesGroup[]; maxSec?: number; servers?: number; /** a ramp's planned users by group key, [s, users] (null: a gap) */ plannedUsers?: ReadonlyMap<string, readonly [number, number | null][]> }, p: Palette): EChartsOption {
   const { groups } = input;
   const one = !byServer(input);
   const inFlight: LineSeriesOption[] = groups.map((g, i) => ({
@@ -196,7 +196,20 @@ export function inFlightOption(input: { groups: readonly SeriesGroup[]; maxSec?:
       lineStyle: { color: g.color, width: 1.5, type: 'dashed' },
       itemStyle: { color: g.color },
     }));
-  return { ...baseOption(p), xAxis: timeAxis(p, input.maxSec), yAxis: { ...valueAxis(p, AXIS_NAMES.inFlight, { min: 0 }), minInterval: 1 }, series: [...inFlight, ...queued] };
+  // a ramping-users phase's users as planned (the driver counts requests, not users): dotted
+  const users: LineSeriesOption[] = groups
+    .filter((g) => input.plannedUsers?.has(g.key) === true)
+    .map((g) => ({
+      type: 'line',
+      id: `${g.key}|users`,
+      name: one ? 'users (planned)' : g.name,
+      data: (input.plannedUsers?.get(g.key) ?? []).map(([t, v]) => [t, v]),
+      connectNulls: false,
+      showSymbol: false,
+      lineStyle: { color: g.color, width: 1.5, type: 'dotted' },
+      itemStyle: { color: g.color },
+    }));
+  return { ...baseOption(p), xAxis: timeAxis(p, input.maxSec), yAxis: { ...valueAxis(p, AXIS_NAMES.inFlight, { min: 0 }), minInterval: 1 }, series: [...inFlight, ...queued, ...users] };
 }
 
 /** The target's process tree: CPU % (100 = one core), or RSS (MB) with the process count on a second axis. */

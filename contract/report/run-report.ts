@@ -164,7 +164,9 @@ export function engineNotes(run: RunSummary): string[] {
  */
 export function timingNotes(run: RunSummary): string[] {
   const phases = run.targets.flatMap((t) => t.phases);
-  const reasons = run.engine === 'k6' ? [] : missingReasons(run.engine, phases);
+  // an endpoint's own reasons too (one that got no requests has no times)
+  const shown = phases.flatMap((p) => [p, ...shownEndpoints(p).map((e) => endpointAsPhase(p, e))]);
+  const reasons = run.engine === 'k6' ? [] : missingReasons(run.engine, shown);
   return [...reasons, ...(needsServerTimingHint(phases) ? [`hint: ${SERVER_TIMING_HINT}`] : [])];
 }
 

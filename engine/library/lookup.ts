@@ -3,7 +3,8 @@ import { LoadscopeError } from '../../contract/errors.js';
 import type { Store } from '../../db/store.js';
 import { builtinScenarioNames, listBuiltinScenarios, readBuiltinScenarioText } from '../scenario/builtin.js';
 import { ScenarioInvalidError } from '../scenario/errors.js';
-import { prepareScenarioText } from '../scenario/prepare.js';
+import { parseScenarioText } from '../scenario/parse-text.js';
+import { describeQuickProfile, prepareScenario } from '../scenario/prepare.js';
 import { serverNames } from '../scenario/summary.js';
 
 // The one place a scenario NAME is resolved: a built-in first (they are read-only and a library
@@ -39,8 +40,11 @@ export function listAllScenarios(store: Store): ScenarioListItem[] {
   const library = store.library.list().map((e): ScenarioListItem => {
     const base = { name: e.name, source: 'library' as const, id: e.id, version: e.version, updatedAt: e.updatedAt };
     try {
-      const { scenario, cells } = prepareScenarioText(e.text, `library scenario '${e.name}'`);
-      return { ...base, title: scenario.title ?? e.name, description: scenario.description ?? '', servers: serverNames(cells), phases: scenario.phases.length, cells: cells.length };
+      const sourceName = `library scenario '${e.name}'`;
+      const input = parseScenarioText(e.text, sourceName);
+      const { scenario, cells } = prepareScenario(input, sourceName);
+      const quickProfile = describeQuickProfile(input, sourceName);
+      return { ...base, title: scenario.title ?? e.name, description: scenario.description ?? '', servers: serverNames(cells), phases: scenario.phases.length, cells: cells.length, quickProfile };
     } catch (err) {
       const error = err instanceof ScenarioInvalidError ? err.issues.map((i) => `${i.path}: ${i.message}`).join('; ') : String(err);
       return { ...base, title: e.name, description: `invalid: ${error}`, servers: [], phases: 0, cells: 0, error };

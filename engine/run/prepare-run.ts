@@ -74,7 +74,8 @@ export function prepareRun(store: Store, from: StartSource, opts: RunOptions): P
   const needed = consentNeeded(prepared.cells, trusted, filesOutside(prepared.scenario, prepared.cells, base));
   checkConsent(needed, given, opts.engine);
   const data = readDataFiles(prepared.scenario, prepared.cells, base, sourceName);
-  return { scenario: prepared.scenario, cells: prepared.cells, quick, source, consent: { ...needed, ...given }, data };
+  // stored as what it was: quick only where the scenario had a profile to apply (quick-profile.ts)
+  return { scenario: prepared.scenario, cells: prepared.cells, quick: prepared.quick, source, consent: { ...needed, ...given }, data };
 }
 
 /**
@@ -86,7 +87,7 @@ function commandsFromPackage(prepared: PreparedScenario): PreparedScenario {
     ...s,
     servers: s.servers.map((server) => (server.architecture === 'external' && server.command && server.cwd === undefined ? { ...server, cwd: packageRoot() } : server)),
   });
-  return { scenario: fix(prepared.scenario), cells: prepared.cells.map((cell) => ({ ...cell, scenario: fix(cell.scenario) })) };
+  return { ...prepared, scenario: fix(prepared.scenario), cells: prepared.cells.map((cell) => ({ ...cell, scenario: fix(cell.scenario) })) };
 }
 
 export function validateText(text: string, quick: boolean): ValidationResult {

@@ -23,7 +23,7 @@ describe('built-in scenarios and scenario files', () => {
   it('lists every scenarios/*.json but the schema; a broken one is listed with its error', () => {
     expect(builtinScenarioNames(dir)).toEqual(['alpha', 'beta', 'gamma']);
     const items = listBuiltinScenarios(dir);
-    expect(items[0]).toEqual({ name: 'alpha', title: 'Alpha', description: '', source: 'builtin', servers: ['single'], phases: 1, cells: 1 });
+    expect(items[0]).toEqual({ name: 'alpha', title: 'Alpha', description: '', source: 'builtin', servers: ['single'], phases: 1, cells: 1, quickProfile: null });
     expect(items[1]).toMatchObject({ name: 'beta', title: 'beta', servers: ['single', 'c2'], phases: 1, cells: 3 });
     expect(items[2]).toMatchObject({ name: 'gamma', phases: 0, cells: 0, error: '(root): unknown key "cuont"' });
   });

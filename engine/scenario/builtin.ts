@@ -4,7 +4,8 @@ import type { ScenarioListItem } from '../../contract/api.js';
 import { LoadscopeError } from '../../contract/errors.js';
 import { rootPath } from '../paths.js';
 import { ScenarioInvalidError } from './errors.js';
-import { prepareScenarioText } from './prepare.js';
+import { parseScenarioText } from './parse-text.js';
+import { describeQuickProfile, prepareScenario } from './prepare.js';
 import { serverNames } from './summary.js';
 
 // Built-in scenarios: scenarios/<name>.json in the package (the seeds' experiments), all but the
@@ -49,7 +50,9 @@ export type BuiltinScenarioItem = ScenarioListItem & { error?: string };
 export function listBuiltinScenarios(dir = builtinDir()): BuiltinScenarioItem[] {
   return builtinScenarioNames(dir).map((name): BuiltinScenarioItem => {
     try {
-      const loaded = prepareScenarioText(readBuiltinScenarioText(name, dir), `built-in scenario '${name}'`);
+      const sourceName = `built-in scenario '${name}'`;
+      const input = parseScenarioText(readBuiltinScenarioText(name, dir), sourceName);
+      const loaded = prepareScenario(input, sourceName);
       if (loaded.scenario.name !== name) {
         // Runs are stored under the scenario's name and found again by the file's: they must agree.
         throw new Error(`its name is '${loaded.scenario.name}' but its file is ${name}.json; make them the same`);
@@ -62,6 +65,7 @@ export function listBuiltinScenarios(dir = builtinDir()): BuiltinScenarioItem[] 
         servers: serverNames(loaded.cells),
         phases: loaded.scenario.phases.length,
         cells: loaded.cells.length,
+        quickProfile: describeQuickProfile(input, sourceName),
       };
     } catch (err) {
       const error = err instanceof ScenarioInvalidError ? err.issues.map((i) => `${i.path}: ${i.message}`).join('; ') : err instanceof Error ? err.message : String(err);

@@ -12,7 +12,8 @@ export {
   type BuiltinScenarioItem,
 } from './builtin.js';
 export { loadScenario, resolveScenarioRef, type LoadedScenario, type LoadOptions } from './load.js';
-export { prepareScenario, prepareScenarioText, validateScenarioText, type PreparedScenario } from './prepare.js';
+export { describeQuickProfile, prepareScenario, prepareScenarioText, validateScenarioText, type PreparedScenario } from './prepare.js';
+export { quickApplies, quickProfileOf } from './quick-profile.js';
 export { expandMatrix, labelValue, MAX_CELLS, tryExpandMatrix, type Cell } from './matrix.js';
 export { applyOverride, applyOverrides, applyQuick, applySet, parseSetArg, parseSetValue, type OverrideOptions } from './overrides.js';
 export { formatPath, getPath, parsePath, PathError, setPath, type PathSegment } from './param-path.js';

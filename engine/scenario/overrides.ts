@@ -4,6 +4,7 @@ import { FORBIDDEN_KEYS, formatPath, isPlainObject, PathError, setPath } from '.
 
 // Overrides on the raw scenario input, before validation: the `quick` profile (`--quick`) and
 // `--set path=value`. Order: raw input -> quick (if asked) -> set -> validate -> expand the matrix.
+// Whether quick is asked of a run is quick-profile.ts's answer (prepare.ts asks it).
 //
 // Keys are paths (`phases[0].count`, `servers[*].cores`). A key starting with `matrix.` addresses the
 // matrix entry whose key is the rest (`matrix.phases[0].rate` -> matrix["phases[0].rate"]), because

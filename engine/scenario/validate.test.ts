@@ -112,7 +112,7 @@ describe('validateScenario: one message per problem, with its path and the value
 
   it('checks the quick profile too, so a file that validates also runs with --quick', () => {
     const input = createScenario({ quick: { 'phases[0].count': 0 } });
-    expect(issuesOf(input)).toEqual(['quick: with the quick profile applied, phases[0].count: must be >= 1, got 0']);
+    expect(issuesOf(input)).toEqual(['quick["phases[0].count"]: with the quick profile applied, phases[0].count: must be >= 1, got 0']);
     expect(issuesOf(createScenario({ quick: { 'phases[3].count': 1 } }))).toEqual(['quick["phases[3].count"]: phases[3] does not exist (phases has 1 item)']);
     expect(validateScenario(createScenario({ quick: { 'phases[0].count': 1 } })).ok).toBe(true);
   });

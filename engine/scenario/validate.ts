@@ -5,6 +5,7 @@ import { tryExpandMatrix, type Cell } from './matrix.js';
 import { applyQuick } from './overrides.js';
 import { isPlainObject } from './param-path.js';
 import { bodyIncludesIssues, requestSizeIssues } from './request-bounds.js';
+import { pointAtQuickProfile, quickProfileOf } from './quick-profile.js';
 import { checkSchema } from './schema-check.js';
 import { thresholdRefIssues } from './threshold-refs.js';
 
@@ -48,5 +49,5 @@ function checkQuickProfile(input: unknown): ScenarioIssue[] {
     const matrix = tryExpandMatrix(checked.scenario);
     if (!matrix.ok) issues = matrix.issues;
   }
-  return issues.map((i) => ({ path: 'quick', message: `with the quick profile applied, ${i.path}: ${i.message}` }));
+  return pointAtQuickProfile(quickProfileOf(input) ?? {}, issues);
 }

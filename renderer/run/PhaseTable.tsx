@@ -37,7 +37,8 @@ export function PhaseTable({ targets, engine, cells = [] }: { targets: readonly 
       </td>
     </tr>
   );
-  const reasons = missingReasons(engine, targets.flatMap((t) => t.phases));
+  // an endpoint's own reasons too (one that got no requests has no times)
+  const reasons = missingReasons(engine, targets.flatMap((t) => t.phases.flatMap((p) => [p, ...shownEndpoints(p).map((e) => endpointAsPhase(p, e))])));
   const figureRow = (key: string, p: PhaseResult, name: ReactNode, attrs: Record<string, string> = {}) => {
     // percentiles never above the max, also for runs stored before the engine clamped them
     const { stats, missing } = phaseFigures(engine, p);

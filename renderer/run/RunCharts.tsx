@@ -7,12 +7,13 @@ import { RtThroughputChart } from '../charts/RtThroughputChart';
 import { ServerChart } from '../charts/ServerChart';
 import { ThroughputChart } from '../charts/ThroughputChart';
 import { glossaryFor, NOT_MEASURED, SERVER_TIMING_HINT } from '../../contract/engine-figures';
-import type { LiveWindow, RunEngine, RunSummary } from '../../contract/results';
+import type { CellInfo, LiveWindow, RunEngine, RunSummary } from '../../contract/results';
 import { count } from '../ui/format';
 import { Term } from '../ui/Term';
 import { ErrorBox, Panel, Segmented, Toggle } from '../ui/widgets';
 import { errorsIn, MAX_POINTS, type RunSeries } from './run-data';
 import { ENDPOINT_ROWS_CAP, hasEndpoints, useEndpointGroups } from './useEndpointGroups';
+import { plannedUsersOf } from './planned-users';
 
 // each choice explained by the glossary the tables, CLI and docs share (on hover, and the chosen one below the chart)
 // (as it holds for the run's engine: k6 measures from when it sends)
@@ -31,7 +32,7 @@ function unmeasuredNote(engine: RunEngine, metric: LatencyMetric): string | null
  * The over-time charts of one run, live or stored: latency percentiles, throughput and errors,
  * requests in flight, and the target's CPU, memory and process count. Phase starts are dashed lines.
  */
-export function RunCharts({ series, version, live, running = live, servers, engine = 'native', summary, storedWindows }: { series: RunSeries; version: number; live: boolean; running?: boolean; /** server runs the run will have (live: known before they start) */ servers?: number; engine?: RunEngine; /** the run once it has ended: its latency chart can then be split by endpoint */ summary?: RunSummary; /** a stored run's every window: the heatmap counts from them, not from the thinned series */ storedWindows?: readonly LiveWindow[] }) {
+export function RunCharts({ series, version, live, running = live, servers, engine = 'native', summary, storedWindows, scenario, cells }: { series: RunSeries; version: number; live: boolean; running?: boolean; /** server runs the run will have (live: known before they start) */ servers?: number; engine?: RunEngine; /** the run once it has ended: its latency chart can then be split by endpoint */ summary?: RunSummary; /** a stored run's every window: the heatmap counts from them, not from the thinned series */ storedWindows?: readonly LiveWindow[]; /** the scenario as it runs and its cells (live; else the summary's): a ramp's planned users */ scenario?: unknown; cells?: readonly CellInfo[] }) {
   const [metric, setMetric] = useState<LatencyMetric>('total');
   const [log, setLog] = useState(false);
   const [byEndpoint, setByEndpoint] = useState(false);
@@ -40,6 +41,9 @@ export function RunCharts({ series, version, live, running = live, servers, engi
   const splittable = summary !== undefined && !running && hasEndpoints(summary);
   const split = useEndpointGroups(summary, splittable && byEndpoint);
   const groups = useMemo(() => groupsOf(series), [series, version]);
+  const plannedScenario = scenario ?? summary?.scenario;
+  const plannedCells = cells ?? summary?.cells;
+  const plannedUsers = useMemo(() => plannedUsersOf(series, plannedScenario, plannedCells ?? []), [series, version, plannedScenario, plannedCells]);
   // split by endpoint: the latency chart's groups made from the stored request rows (the phase windows know no endpoints)
   const splitGroups = splittable && byEndpoint && split.data !== null ? split.data.groups : null;
   const thinned = series.targets.some((t) => t.thinning > 1);
@@ -95,8 +99,8 @@ export function RunCharts({ series, version, live, running = live, servers, engi
       <Panel title={<>Throughput and errors <span className="muted">{errors === 0 ? (running ? 'no errors so far' : 'no errors') : `${errors.toLocaleString('en-US')} errors`}</span></>}>
         <ThroughputChart groups={groups} version={version} maxSec={maxSec} servers={servers} testId={live ? 'live-throughput-chart' : undefined} />
       </Panel>
-      <Panel title={<>Requests in flight <span className="muted">dashed: queued at the client</span></>}>
-        <InFlightChart groups={groups} version={version} maxSec={maxSec} servers={servers} />
+      <Panel title={<>Requests in flight <span className="muted">dashed: queued at the client{plannedUsers.size > 0 ? ' · dotted: users as the ramp plans them' : ''}</span></>} testId="in-flight">
+        <InFlightChart groups={groups} version={version} maxSec={maxSec} servers={servers} plannedUsers={plannedUsers} />
       </Panel>
       {!running && (
         <Panel className="span-2" testId="run-heatmap" title={<>Latency heatmap <span className="muted">time x total time, requests as colour</span></>}>

@@ -43,7 +43,7 @@ export function requestsIn(summary: RunSummary): number {
 export function RunResults({ summary, showHeader }: { summary: RunSummary; showHeader: boolean }) {
   const t = totals(summary);
   return (
-    <div className="results" data-testid="run-results" data-run-id={summary.id} data-status={summary.status}>
+    <div className="results" data-testid="run-results" data-run-id={summary.id} data-status={summary.status} data-quick={summary.quick ? 'true' : 'false'}>
       <div className="results-head">
         {showHeader && (
           <div className="results-title">

@@ -18,6 +18,7 @@ import { outlineSource, type OutlineSource } from './outline-source';
 import type { RunEngine } from '../../contract/results';
 import { thresholdTally } from '../../contract/thresholds';
 import { K6Toggle } from '../k6/K6Toggle';
+import { quickSetting, type QuickProfileWord } from '../scenarios/quick-setting';
 
 /** What the Run view is set to start; kept by the App so it survives switching views and menu actions can use it. */
 export interface RunSetup {
@@ -57,6 +58,10 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
   const text = source?.kind === 'file' ? source.text : builtin.text;
   const parsed = useMemo(() => (text === null ? null : parseScenarioText(text)), [text]);
   const preview = useValidation(text ?? '', quick);
+  // the engine's word on the quick profile: the answer for this text, else the listing's for this name
+  const listed = source?.kind === 'builtin' ? scenarios.list?.find((s) => s.name === source.name) : undefined;
+  const quickProfile: QuickProfileWord = preview.state === 'done' && preview.result.ok ? preview.result.quickProfile : listed?.quickProfile;
+  const runsQuick = quickSetting(quick, quickProfile).on;
   const running = store.phase === 'starting' || store.phase === 'running';
   // windows too: a capacity search's section judges its stored steps with them
   const finishedRun = useStoredRun(store.phase === 'finished' ? store.runId : null, true);
@@ -64,13 +69,15 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
   const onStart = () => {
     if (source === null) return;
     setCancelError(null);
+    // the setting as the person left it: the engine runs a scenario without a profile full (and the
+    // setting stays for the next scenario that has one)
     start(startRequest(source, quick, engine));
   };
   const onCancel = () => {
     cancel().catch((err: unknown) => setCancelError(errorMessage(err)));
   };
-  const quickOverrides = parsed?.ok === true && quick ? Object.entries(parsed.scenario.quick ?? {}) : [];
-  const outline = parsed?.ok === true ? outlineSource(parsed.scenario, preview, quick) : null;
+  const quickOverrides = parsed?.ok === true && runsQuick ? Object.entries(parsed.scenario.quick ?? {}) : [];
+  const outline = parsed?.ok === true ? outlineSource(parsed.scenario, preview) : null;
   // before a run, or once another scenario is picked after one: what Start would run, previewed
   const previewPick = !running && (store.phase !== 'finished' || store.scenario === null || setup.source !== setup.ranSource);
 
@@ -83,6 +90,7 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
           onSource={setup.setSource}
           quick={quick}
           onQuick={setQuick}
+          quickProfile={quickProfile}
           canStart={source !== null && (parsed === null || parsed.ok)}
           running={running}
           onStart={onStart}
@@ -96,7 +104,7 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
         {parsed?.ok === false && <ErrorBox message={`This scenario does not validate: ${parsed.message}`} />}
         {parsed?.ok === true && previewPick && (
           <>
-            {outline !== null && <PlannedOutline outline={outline} quick={quick} compact={store.phase !== 'idle'} />}
+            {outline !== null && <PlannedOutline outline={outline} quick={runsQuick} compact={store.phase !== 'idle'} />}
             {preview.state === 'done' && preview.result.ok && <Timeline plan={preview.result.plan} />}
             {quickOverrides.length > 0 && (
               <div className="muted small quick-note">
@@ -109,7 +117,7 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
       <ErrorBox message={store.error} />
       <ErrorBox message={cancelError} onDismiss={() => setCancelError(null)} />
       {store.phase === 'idle' && store.error === null && (
-        <Empty>New here? {FIRST_TRY} is picked: a 5-second first try (two servers, quick on). Press Start run and watch the live charts; then write your own under Scenarios.</Empty>
+        <Empty>New here? {FIRST_TRY} is picked: a 5-second first try (two servers, 2.5 s each). Press Start run and watch the live charts; then write your own under Scenarios.</Empty>
       )}
       {store.phase !== 'idle' && <RunProgress store={store} showReason={finishedRun.run === null} tally={finishedRun.run === null ? null : thresholdTally(finishedRun.run.summary.thresholds)} />}
       {store.phase !== 'idle' && store.scenario !== null && (
@@ -123,7 +131,7 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
       {store.phase !== 'idle' && !(finishedRun.run !== null && requestsIn(finishedRun.run.summary) === 0) && (
         <>
           {finishedRun.run !== null && <h2 className="section-title">Over time</h2>}
-          <RunCharts series={store.series} version={chartVersion} live running={running} servers={store.totalTargets} engine={finishedRun.run?.summary.engine ?? engine} summary={finishedRun.run?.summary} />
+          <RunCharts series={store.series} version={chartVersion} live running={running} servers={store.totalTargets} engine={finishedRun.run?.summary.engine ?? engine} summary={finishedRun.run?.summary} scenario={store.scenario} cells={store.cells} />
         </>
       )}
     </div>

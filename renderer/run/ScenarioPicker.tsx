@@ -1,5 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { ScenarioListItem } from '../../contract/api';
+import type { QuickProfileWord } from '../scenarios/quick-setting';
+import { QuickToggle } from '../scenarios/QuickToggle';
 
 /** By name (a built-in or a library scenario), or a file's text. */
 export type ScenarioSource = { kind: 'builtin'; name: string } | { kind: 'file'; fileName: string; text: string };
@@ -28,6 +30,8 @@ export interface PickerProps {
   onSource: (s: ScenarioSource) => void;
   quick: boolean;
   onQuick: (q: boolean) => void;
+  /** what the picked scenario's quick profile shortens; null: it has none; undefined: not known yet */
+  quickProfile: QuickProfileWord;
   canStart: boolean;
   running: boolean;
   onStart: () => void;
@@ -89,11 +93,7 @@ export function ScenarioPicker(p: PickerProps) {
           Edit
         </button>
       )}
-      <label className="toggle" title="smaller sizes, same shape: the scenario's quick profile">
-        <input type="checkbox" checked={p.quick} onChange={(e) => p.onQuick(e.target.checked)} disabled={p.running} data-testid="quick-toggle" />
-        <span className="toggle-track" aria-hidden />
-        quick
-      </label>
+      <QuickToggle quick={p.quick} onQuick={p.onQuick} profile={p.quickProfile} disabled={p.running} />
       <span className="spacer" />
       {p.running ? (
         <button type="button" className="btn btn-danger" onClick={p.onCancel} data-testid="cancel-run">

@@ -107,6 +107,7 @@ export class LiveRunStore {
     const t = this.target(p.targetId, name);
     t.label = name;
     t.title = cellTitle(p.label, this.cells, p.cellIndex);
+    t.cellIndex = p.cellIndex;
     t.state = p.status;
     t.reason = p.reason;
     this.touch();

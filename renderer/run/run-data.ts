@@ -22,6 +22,8 @@ export interface TargetSeries {
   label: string;
   /** the name in full, the matrix cell as key=value (hover; contract/cells.ts cellTitle) */
   title?: string;
+  /** its matrix cell (for the phases as planned); unknown until the engine names it */
+  cellIndex?: number;
   state: TargetState;
   reason: string | null;
   windows: LiveWindow[];
@@ -83,6 +85,7 @@ export function fromStored(summary: RunSummary, windows: readonly LiveWindow[], 
       targetId: t.id,
       label: t.name,
       title: cellTitle(t.label, summary.cells, t.cellIndex),
+      cellIndex: t.cellIndex,
       state: t.status,
       reason: t.reason,
       windows: w.items,

@@ -47,8 +47,9 @@ export function ScenarioCard({ s, busy, onOpen, onRun, onRename, onDelete }: Car
             Delete
           </button>
         )}
-        <button type="button" className="btn btn-small btn-primary" disabled={busy || s.error !== undefined} onClick={onRun}>
-          Run quick
+        {/* quick only where there is a profile: the others run full, and say so */}
+        <button type="button" className="btn btn-small btn-primary" disabled={busy || s.error !== undefined} onClick={onRun} title={s.quickProfile == null ? 'no quick profile: runs full' : `quick: ${s.quickProfile}`}>
+          {s.quickProfile == null ? 'Run' : 'Run quick'}
         </button>
       </div>
     </article>

@@ -2,7 +2,8 @@ import { useMemo, useState } from 'react';
 import type { StartRequest } from '../../contract/api';
 import { useApi } from '../ui/ApiContext';
 import { errorMessage } from '../ui/format';
-import { ErrorBox, Panel, Segmented, Toggle } from '../ui/widgets';
+import { ErrorBox, Panel, Segmented } from '../ui/widgets';
+import { QuickToggle } from './QuickToggle';
 import { CodeView, type JumpRequest } from './editor/CodeView';
 import { formatDoc } from './editor/doc-path';
 import { FormView } from './editor/FormView';
@@ -61,6 +62,8 @@ export function ScenarioEditor({ draft, setDraft, start, busy, onSaved }: Editor
   }, [text]);
   const issues: EditorIssue[] | null = v.state === 'done' ? (v.result.ok ? [] : v.result.issues) : null;
   const valid = v.state === 'done' && v.result.ok;
+  // quick only where the scenario has a profile: the engine's answer for this text (undefined while unknown)
+  const quickProfile = v.state === 'done' && v.result.ok ? v.result.quickProfile : undefined;
   const dirty = isDirty(draft);
   const phaseNames = parsed.ok && Array.isArray((parsed.doc as { phases?: unknown }).phases)
     ? ((parsed.doc as { phases: unknown[] }).phases.map((p, i) => {
@@ -167,7 +170,7 @@ export function ScenarioEditor({ draft, setDraft, start, busy, onSaved }: Editor
         <>
           <div className="validation ok" data-testid="validation" data-ok="true">
             ✓ valid · {v.result.cells.length} cell{v.result.cells.length === 1 ? '' : 's'}
-            {quick ? ' with the quick profile' : ''}
+            {v.result.plan.quick ? ' with the quick profile' : ''}
           </div>
           <Timeline plan={v.result.plan} />
         </>
@@ -175,7 +178,7 @@ export function ScenarioEditor({ draft, setDraft, start, busy, onSaved }: Editor
       <ErrorBox message={saveError} onDismiss={() => setSaveError(null)} />
       {draft.libraryId !== null && <VersionList libraryId={draft.libraryId} shown={dirty ? undefined : draft.version} reloadKey={draft.origin} onOpen={openVersion} onRestore={restoreVersion} />}
       <div className="toolbar editor-actions">
-        <Toggle checked={quick} onChange={setQuick} label="quick" title="apply the scenario's quick profile (preview and run)" />
+        <QuickToggle quick={quick} onQuick={setQuick} profile={quickProfile} />
         <span className="spacer" />
         <button type="button" className="btn" disabled={!valid || !saveable} onClick={save} data-testid="editor-save" title={saveable ? undefined : 'no unsaved changes'}>
           {draft.libraryId === null ? 'Save to library' : 'Save'}

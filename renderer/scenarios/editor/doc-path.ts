@@ -3,10 +3,25 @@
 
 export type Segment = string | number;
 
+/**
+ * The engine quotes a key that is not a plain name (`quick["phases[0].durationMs"]`, a matrix or quick
+ * entry, whose key is itself a path): such a key is one segment.
+ */
 export function parseDocPath(path: string): Segment[] {
   const segments: Segment[] = [];
-  for (const m of path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) segments.push(m[2] !== undefined ? Number(m[2]) : m[1]!);
+  for (const m of path.matchAll(/\[("(?:[^"\\]|\\.)*")\]|([^.[\]]+)|\[(\d+)\]/g)) {
+    if (m[1] !== undefined) segments.push(unquote(m[1]));
+    else segments.push(m[3] !== undefined ? Number(m[3]) : m[2]!);
+  }
   return segments;
+}
+
+function unquote(quoted: string): string {
+  try {
+    return JSON.parse(quoted) as string;
+  } catch {
+    return quoted.slice(1, -1); // an escape JSON does not know: the text between the quotes
+  }
 }
 
 export function formatDocPath(segments: readonly Segment[]): string {

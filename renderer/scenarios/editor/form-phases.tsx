@@ -1,82 +1,29 @@
-import { z } from 'zod';
-import { Phase } from '../../../contract/scenario';
 import { formatDocPath, getAt, type Segment } from './doc-path';
 import { Field, Item, Section, SelectField, type FormBinding } from './form-fields';
 import { defaultPhaseName } from '../../../contract/phase';
 import { PhaseDataField } from './form-data';
 import { FlowSwitch } from './form-flow';
 import { RequestEditor } from './form-request';
+import { StagesField } from './form-stages';
+import { phaseSwitched, switchExecutor } from './executor-switch';
+import { EXECUTORS, executorFields, FLOW_EXECUTORS, LABELS, OWN_CONTROL } from './phase-fields';
 
 // Phases: executor, size, rate and ramp, users, offset, and their request templates with expectations.
-
-// The executors and their fields come from the contract's own phase schemas, so an executor or a
-// field added there shows up here (numbers as number fields, enums as choices, lists as JSON).
-const COMMON = new Set(['name', 'executor', 'at', 'clients', 'requests', 'keepAlive', 'timeoutMs', 'maxDurationMs', 'seed', 'data']);
-/** Fields with their own control (a switch), not the generic one. */
-const OWN_CONTROL = new Set(['flow']);
-const LABELS: Record<string, string> = { rate: 'rate (req/s)', rampTo: 'ramp to (req/s)', durationMs: 'duration (ms)', count: 'requests', thinkMs: 'think (ms)', maxInFlight: 'max in flight' };
-
-interface PhaseField {
-  key: string;
-  kind: 'number' | 'json' | 'choice';
-  choices: string[];
-  hint: string;
-  fallback?: string;
-}
-
-/** The executors whose phases may run a flow: the schema's alone (only their phases have the key). */
-const FLOW_EXECUTORS = new Set<string>();
-const PHASE_SCHEMAS = new Map<string, PhaseField[]>(
-  Phase.options.map((o) => {
-    const schema = z.toJSONSchema(o, { io: 'input' });
-    const props = (schema.properties ?? {}) as Record<string, { type?: string; enum?: unknown[]; description?: string; default?: unknown }>;
-    if ('flow' in props) FLOW_EXECUTORS.add(o.shape.executor.value);
-    const fields: PhaseField[] = Object.entries(props)
-      .filter(([k]) => !COMMON.has(k) && !OWN_CONTROL.has(k))
-      .map(([key, p]) => ({
-        key,
-        kind: Array.isArray(p.enum) ? 'choice' : p.type === 'number' || p.type === 'integer' ? 'number' : 'json',
-        choices: Array.isArray(p.enum) ? p.enum.map(String) : [],
-        hint: p.description ?? '',
-        ...(typeof p.default === 'string' ? { fallback: p.default } : {}),
-      }));
-    return [o.shape.executor.value, fields];
-  }),
-);
-
-const EXECUTORS: readonly string[] = [...PHASE_SCHEMAS.keys()];
-
-/** The number fields of an executor's phases, with their form labels (the matrix and quick path picker). */
-export function phaseNumberFields(executor: unknown): { key: string; label: string }[] {
-  const fields = typeof executor === 'string' ? (PHASE_SCHEMAS.get(executor) ?? []) : [];
-  return [...fields.filter((f) => f.kind === 'number').map((f) => ({ key: f.key, label: LABELS[f.key] ?? f.key })), { key: 'clients', label: 'client groups' }];
-}
-
-/** A phase switched to another executor keeps what all phases share and gets that executor's sizes. */
-function switchExecutor(phase: unknown, executor: string): Record<string, unknown> {
-  const p = (typeof phase === 'object' && phase !== null ? phase : {}) as Record<string, unknown>;
-  const keep = Object.fromEntries([...COMMON].filter((k) => k !== 'executor' && p[k] !== undefined).map((k) => [k, p[k]]));
-  const sizes: Record<string, Record<string, unknown>> = {
-    rate: { rate: 50, durationMs: 2000 },
-    closed: { users: 10, durationMs: 2000 },
-    burst: { count: 20 },
-    sequential: { count: 20 },
-  };
-  return { ...keep, executor, ...sizes[executor], requests: keep.requests ?? [{ path: '/fib?n=20' }] };
-}
+// The executors' fields come from the contract's schemas (phase-fields.ts).
 
 function ExecutorFields({ b, at }: { b: FormBinding; at: readonly Segment[] }) {
   const executor = getAt(b.doc, [...at, 'executor']);
-  const fields = typeof executor === 'string' ? (PHASE_SCHEMAS.get(executor) ?? []) : [];
+  const fields = executorFields(executor);
   return (
     <>
-      {fields.map((f) =>
+      {fields.filter((f) => !OWN_CONTROL.has(f.key)).map((f) =>
         f.kind === 'choice' ? (
           <SelectField key={f.key} b={b} path={[...at, f.key]} label={LABELS[f.key] ?? f.key} options={f.choices} {...(f.fallback ? { fallback: f.fallback } : {})} />
         ) : (
           <Field key={f.key} b={b} path={[...at, f.key]} label={LABELS[f.key] ?? f.key} kind={f.kind} hint={f.hint} />
         ),
       )}
+      {fields.some((f) => f.key === 'stages') && <StagesField b={b} at={at} />}
     </>
   );
 }
@@ -120,13 +67,13 @@ export function PhasesSection({ b }: { b: FormBinding }) {
   const phases = getAt(b.doc, ['phases']);
   const list = Array.isArray(phases) ? phases : [];
   return (
-    <Section title="Phases" addLabel="phase" path="phases" b={b} onAdd={() => b.update(['phases', list.length], switchExecutor({ name: `phase-${list.length + 1}` }, 'closed'))}>
+    <Section title="Phases" addLabel="phase" path="phases" b={b} onAdd={() => b.update(['phases', list.length], phaseSwitched({ name: `phase-${list.length + 1}` }, 'closed'))}>
       {list.map((phase, i) => {
         const at: Segment[] = ['phases', i];
         return (
           <Item key={i} title={defaultPhaseName(i)} path={`phases[${i}]`} b={b} onRemove={() => b.update(at, undefined)}>
             <Field b={b} path={[...at, 'name']} label="name" placeholder={defaultPhaseName(i)} />
-            <SelectField b={b} path={[...at, 'executor']} label="executor" options={EXECUTORS} onSelect={(v) => b.update(at, switchExecutor(phase, v))} />
+            <SelectField b={b} path={[...at, 'executor']} label="executor" options={EXECUTORS} onSelect={(v) => b.update([], switchExecutor(b.doc, i, v))} />
             <Field b={b} path={[...at, 'at']} label="at (ms)" kind="number" placeholder="after previous" hint="start offset from the server run start" />
             <ExecutorFields b={b} at={at} />
             <ClientsField b={b} at={at} />

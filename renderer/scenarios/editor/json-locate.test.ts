@@ -27,6 +27,15 @@ describe('where an issue is in the text', () => {
   });
 });
 
+describe('an issue of a quick or matrix entry (its key is itself a path, quoted by the engine)', () => {
+  it('is found at the entry in the quick profile, not at the phase it names', () => {
+    const withQuick = formatDoc({ name: 'x', phases: [{ executor: 'ramping-users', stages: [{ target: 2, durationMs: 1000 }] }], quick: { 'phases[0].durationMs': 500 } });
+    const line = withQuick.split('\n').findIndex((l) => l.includes('"phases[0].durationMs": 500')) + 1;
+    expect(parseDocPath('quick["phases[0].durationMs"]')).toEqual(['quick', 'phases[0].durationMs']);
+    expect(issueLines(withQuick, [{ path: 'quick["phases[0].durationMs"]', message: 'with the quick profile applied, phases[0]: unknown key "durationMs"' }])).toEqual([line]);
+  });
+});
+
 describe('document paths', () => {
   it('reads and writes one field without touching the rest, and removes a field set to nothing', () => {
     const doc: unknown = JSON.parse(text);

@@ -1,5 +1,5 @@
 import { formatDocPath, getAt } from './doc-path';
-import { phaseNumberFields } from './form-phases';
+import { phaseNumberFields } from './phase-fields';
 import { isArchitecture, optionFields } from './form-servers';
 import { defaultPhaseName } from '../../../contract/phase';
 
@@ -21,6 +21,12 @@ export function parameterPaths(doc: unknown): ParamPath[] {
   (Array.isArray(phases) ? phases : []).forEach((_, i) => {
     const group = `${defaultPhaseName(i)} (${nameOf(getAt(doc, ['phases', i, 'name']), String(getAt(doc, ['phases', i, 'executor']) ?? '?'))})`;
     for (const f of phaseNumberFields(getAt(doc, ['phases', i, 'executor']))) out.push({ path: formatDocPath(['phases', i, f.key]), label: `${group}: ${f.label}`, group });
+    // a ramp's stages, each by its row's words (a quick profile shortens each stage's time)
+    const stages = getAt(doc, ['phases', i, 'stages']);
+    (Array.isArray(stages) ? stages : []).forEach((_s, j) => {
+      out.push({ path: formatDocPath(['phases', i, 'stages', j, 'durationMs']), label: `${group}: stage ${j + 1} over (ms)`, group });
+      out.push({ path: formatDocPath(['phases', i, 'stages', j, 'target']), label: `${group}: stage ${j + 1} users`, group });
+    });
   });
   const servers = getAt(doc, ['servers']);
   (Array.isArray(servers) ? servers : []).forEach((_, i) => {
