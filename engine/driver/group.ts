@@ -71,9 +71,12 @@ const CODE_TIMEOUT = ERROR_CODE.timeout;
 /** settle()'s code for a complete response, still to be checked against the template's expect */
 const CHECK_RESPONSE = -2;
 
+/** An error's kind (ERROR_CODE) by its code: Node's, undici's, or the fast path's (which uses the same codes). */
 export function classifyError(err: unknown): number {
   let code = (err as { code?: unknown } | null)?.code;
   if (code === undefined && err instanceof AggregateError) code = (err.errors[0] as { code?: unknown } | undefined)?.code;
+  // a response the parser refused: llhttp's HPE_* codes (undici 7 loses its parser error's code, so its class name too)
+  if ((typeof code === 'string' && code.startsWith('HPE_')) || (err as { name?: unknown } | null)?.name === 'HTTPParserError') return ERROR_CODE.protocol;
   switch (code) {
     case 'ECONNREFUSED':
       return ERROR_CODE.refused;
@@ -86,6 +89,10 @@ export function classifyError(err: unknown): number {
     case 'UND_ERR_CONNECT_TIMEOUT':
     case 'ETIMEDOUT':
       return CODE_TIMEOUT;
+    // a body that does not match its Content-Length, a head past the parser's bound
+    case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
+    case 'UND_ERR_HEADERS_OVERFLOW':
+      return ERROR_CODE.protocol;
     default:
       return ERROR_CODE.other;
   }
@@ -116,6 +123,9 @@ class Slot implements Dispatcher.DispatchHandler, H1Handler, RequestRecord, Flow
   /** the response header a flow's step extracts (lower case), and its value once seen */
   wantHeader: string | null = null;
   header: string | null = null;
+  /** what ended the request when it failed, and its kind: the phase keeps its reason (stats.ts) */
+  failure: Error | null = null;
+  failureKind = -1;
 
   constructor(
     private readonly group: ClientGroup,
@@ -136,6 +146,7 @@ class Slot implements Dispatcher.DispatchHandler, H1Handler, RequestRecord, Flow
     this.stProc = NaN;
     this.chunks = collect ? [] : null;
     this.header = null;
+    this.failure = null;
     this.active = true;
   }
 
@@ -166,7 +177,9 @@ class Slot implements Dispatcher.DispatchHandler, H1Handler, RequestRecord, Flow
   }
 
   onError(err: Error): void {
-    this.group.settle(this, classifyError(err));
+    this.failure = err;
+    this.failureKind = classifyError(err);
+    this.group.settle(this, this.failureKind);
   }
 }
 
