@@ -18,7 +18,7 @@ export const RELIABILITY_TESTS = [
   ['Hostile input: values placed into requests', ['engine/driver/variables.test.ts', 'engine/driver/request-compile.test.ts', 'engine/driver/flow.test.ts', 'engine/scenario/json-body-values.test.ts']],
   ['Hostile input: imports', ['engine/k6/import/import-limits.test.ts', 'cli/commands/import-limits.test.ts', 'engine/import-requests/import-requests.test.ts', 'cli/cli-import-requests.test.ts']],
   ['Hostile responses: Server-Timing and certificates', ['cli/honest-timing.test.ts', 'engine/run/tls-run.test.ts']],
-  ['Hostile responses: framing', ['engine/driver/h1-framing.test.ts', 'engine/driver/h1-desync.test.ts']],
+  ['Hostile responses: framing', ['engine/driver/h1-framing.test.ts', 'engine/driver/h1-desync.test.ts', 'cli/cli-error-reasons.test.ts']],
   ['Generated code: k6 scripts and manifests', ['engine/k6/k6-script-injection.test.ts', 'engine/k6/k6-real-guard.test.ts', 'engine/k6/k6-block-list.test.ts', 'engine/k6/k6-tls.test.ts']],
   ['Generated files: CI summaries and reports', ['cli/ci-files.test.ts', 'engine/export/endpoint-exports.test.ts', 'engine/export/run-name-exports.test.ts', 'engine/report/render-report.test.ts']],
   ['Terminal output', ['cli/terminal-text.test.ts', 'cli/format/terminal-safe.test.ts']],
