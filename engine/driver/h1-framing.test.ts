@@ -155,7 +155,7 @@ const EXPECTED: Record<HostileMode, { kind: string; secondOn: number; fastCode: 
 };
 
 describe('HTTP/1.1 framing: the fast path against undici, on the same hostile bytes', () => {
-  it.each(HOSTILE_MODES)('%s: both paths classify each request alike, no request reads another\'s answer, and a connection out of step is not reused', async (mode) => {
+  it.each([...HOSTILE_MODES])('%s: both paths classify each request alike, no request reads another\'s answer, and a connection out of step is not reused', async (mode) => {
     const fast = await exchange(mode, fastPath);
     const undici = await exchange(mode, undiciPath);
     const want = EXPECTED[mode];
@@ -235,7 +235,7 @@ const EDGES: Record<string, string> = {
 };
 
 describe('HTTP/1.1 framing: edges both parsers decide', () => {
-  it.each(Object.keys(EDGES))('%s: the fast path, in one piece and a byte per read, reads it as undici does', async (name) => {
+  it.each([...Object.keys(EDGES)])('%s: the fast path, in one piece and a byte per read, reads it as undici does', async (name) => {
     const bytes = EDGES[name]!;
     const undici = kinds(await exchange(() => bytes, undiciPath));
     expect(kinds(await exchange(() => bytes, fastPath))).toEqual(undici);
