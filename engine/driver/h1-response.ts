@@ -1,4 +1,5 @@
 import { nameIs } from './server-timing.js';
+import { COLON, CONNECTION_CLOSE, CONNECTION_KEEP_ALIVE, connectionTokens, CR, endsChunked, HEX, HT, LENGTH_EMPTY, LENGTH_NOT_DIGITS, LENGTH_OVERFLOW, lengthValue, LF, MAX_LENGTH, SP, TOKEN, VALUE } from './h1-fields.js';
 
 // The fast path's HTTP/1.1 response parser (h1.ts owns the socket), framing as strictly as llhttp in
 // undici does (RFC 9112), because a response read with the wrong length desynchronises every later
@@ -15,8 +16,9 @@ import { nameIs } from './server-timing.js';
 //     -> UNTIL_CLOSE (neither length nor chunked) ─ onBody* ─ the connection's close ends it
 //   onEnd(extra): extra = bytes followed the response's end in the same read (h1.ts closes then)
 //
-// Where llhttp is more lenient, this is stricter (and says so): status codes below 100 and versions
-// other than HTTP/1.0 and 1.1 are refused, and chunk sizes and lengths above 2^53 - 1 overflow.
+// Where llhttp is more lenient, this is stricter: status codes below 100 and versions other than
+// HTTP/1.0 and 1.1 are refused, chunk sizes and lengths above 2^53 - 1 overflow, and any byte after
+// a response's end closes the connection (llhttp skips CR and LF there).
 
 export interface ResponseSink {
   /** a final response's status and the headers the driver reads (Server-Timing), as name/value pairs */
@@ -30,32 +32,6 @@ export interface ResponseSink {
 
 /** A response head (status line and headers, or trailers) larger than this is refused. */
 export const MAX_HEAD = 64 * 1024;
-/** Content-Length and chunk sizes above this overflow (beyond it a JS number loses whole bytes). */
-const MAX_LENGTH = Number.MAX_SAFE_INTEGER;
-
-const CR = 0x0d;
-const LF = 0x0a;
-const SP = 0x20;
-const HT = 0x09;
-const COLON = 0x3a;
-
-/** RFC 9110 tchar: header names */
-const TOKEN = new Uint8Array(256);
-for (const c of "!#$%&'*+-.^_`|~") TOKEN[c.charCodeAt(0)] = 1;
-for (let c = 0x30; c <= 0x39; c++) TOKEN[c] = 1;
-for (let c = 0x41; c <= 0x5a; c++) TOKEN[c] = TOKEN[c + 0x20] = 1;
-/** field-value bytes: HTAB, SP, VCHAR, obs-text (never CR, LF, NUL, other controls or DEL) */
-const VALUE = new Uint8Array(256);
-VALUE[HT] = 1;
-for (let c = 0x20; c <= 0x7e; c++) VALUE[c] = 1;
-for (let c = 0x80; c <= 0xff; c++) VALUE[c] = 1;
-/** a hex digit's value, else -1 */
-const HEX = new Int8Array(256).fill(-1);
-for (let d = 0; d < 16; d++) {
-  HEX['0123456789abcdef'.charCodeAt(d)] = d;
-  HEX['0123456789ABCDEF'.charCodeAt(d)] = d;
-}
-
 const S_IDLE = 0;
 const S_HEAD = 1;
 const S_LENGTH = 2;
@@ -104,7 +80,7 @@ export class ResponseParser {
   start(head: boolean): void {
     this.head = head;
     this.state = S_HEAD;
-    this.newHead(0);
+    this.newHead();
   }
 
   /** Stops expecting a response (the request failed or was dropped). */
@@ -188,8 +164,11 @@ export class ResponseParser {
       case S_CHUNK_SIZE_LF:
         if (c !== LF) return this.refuse('HPE_STRICT', 'Expected LF after chunk size');
         if (this.chunkSize === 0) {
+          // trailers: lines checked as headers, meaning nothing (the head's fields stay as read)
           this.state = S_TRAILERS;
-          this.newHead(1);
+          this.lineNo = 1;
+          this.headBytes = 0;
+          this.lineLen = 0;
         } else {
           this.state = S_CHUNK_DATA;
           this.remaining = this.chunkSize;
@@ -220,9 +199,9 @@ export class ResponseParser {
     this.sink.onEnd(extra);
   }
 
-  /** A head (firstLine 0: from its status line) or trailers (1) begin. */
-  private newHead(firstLine: number): void {
-    this.lineNo = firstLine;
+  /** A response head begins (after a request, or after an interim 1xx). */
+  private newHead(): void {
+    this.lineNo = 0;
     this.headBytes = 0;
     this.lineLen = 0;
     this.status = 0;
@@ -337,7 +316,11 @@ export class ResponseParser {
       case 17:
         return nameIs(buf, s, colon, 'transfer-encoding') ? this.transferCoding(buf, vs, ve) : LINE_NEXT;
       case 10:
-        if (nameIs(buf, s, colon, 'connection')) this.connection(buf, vs, ve);
+        if (nameIs(buf, s, colon, 'connection')) {
+          const tokens = connectionTokens(buf, vs, ve);
+          this.close ||= (tokens & CONNECTION_CLOSE) !== 0;
+          this.keepAlive ||= (tokens & CONNECTION_KEEP_ALIVE) !== 0;
+        }
         return LINE_NEXT;
       case 13:
         // kept as views of the read; a split line's buffer is reused, so that line is copied
@@ -352,14 +335,10 @@ export class ResponseParser {
   private contentLength(buf: Buffer, vs: number, ve: number): number {
     if (this.length >= 0) return this.lineStop('HPE_UNEXPECTED_CONTENT_LENGTH', 'Duplicate Content-Length');
     if (this.transferEncoding) return this.lineStop('HPE_INVALID_CONTENT_LENGTH', "Content-Length can't be present with Transfer-Encoding");
-    if (vs === ve) return this.lineStop('HPE_INVALID_CONTENT_LENGTH', 'Empty Content-Length');
-    let n = 0;
-    for (let k = vs; k < ve; k++) {
-      const d = buf[k]! - 0x30;
-      if (d < 0 || d > 9) return this.lineStop('HPE_INVALID_CONTENT_LENGTH', 'Invalid character in Content-Length');
-      n = n * 10 + d;
-      if (n > MAX_LENGTH) return this.lineStop('HPE_INVALID_CONTENT_LENGTH', 'Content-Length overflow');
-    }
+    const n = lengthValue(buf, vs, ve);
+    if (n === LENGTH_EMPTY) return this.lineStop('HPE_INVALID_CONTENT_LENGTH', 'Empty Content-Length');
+    if (n === LENGTH_NOT_DIGITS) return this.lineStop('HPE_INVALID_CONTENT_LENGTH', 'Invalid character in Content-Length');
+    if (n === LENGTH_OVERFLOW) return this.lineStop('HPE_INVALID_CONTENT_LENGTH', 'Content-Length overflow');
     this.length = n;
     return LINE_NEXT;
   }
@@ -368,25 +347,8 @@ export class ResponseParser {
   private transferCoding(buf: Buffer, vs: number, ve: number): number {
     if (this.length >= 0) return this.lineStop('HPE_INVALID_TRANSFER_ENCODING', "Transfer-Encoding can't be present with Content-Length");
     this.transferEncoding = true;
-    const before = buf[ve - 8];
-    this.chunked = ve - vs >= 7 && nameIs(buf, ve - 7, ve, 'chunked') && (ve - 7 === vs || before === 0x2c || before === SP || before === HT);
+    this.chunked = endsChunked(buf, vs, ve);
     return LINE_NEXT;
-  }
-
-  /** The `close` and `keep-alive` tokens of a Connection header (a comma-separated list). */
-  private connection(buf: Buffer, vs: number, ve: number): void {
-    let t = vs;
-    while (t < ve) {
-      let end = buf.indexOf(0x2c, t);
-      if (end < 0 || end > ve) end = ve;
-      let a = t;
-      let z = end;
-      while (a < z && (buf[a] === SP || buf[a] === HT)) a++;
-      while (z > a && (buf[z - 1] === SP || buf[z - 1] === HT)) z--;
-      if (nameIs(buf, a, z, 'close')) this.close = true;
-      else if (nameIs(buf, a, z, 'keep-alive')) this.keepAlive = true;
-      t = end + 1;
-    }
   }
 
   /** The head ended at b[i]: an interim response is skipped, a final one chooses its body's framing. */
@@ -399,7 +361,7 @@ export class ResponseParser {
     if (status < 200) {
       // 101 switches the connection away from HTTP (undici refuses it alike); other 1xx precede the answer
       if (status === 101) return this.stop('UND_ERR_SOCKET', 'bad upgrade');
-      this.newHead(0);
+      this.newHead();
       return i;
     }
     this.sink.onHead(status, this.timing);
