@@ -242,3 +242,22 @@ describe('HTTP/1.1 framing: edges both parsers decide', () => {
     if (!AFTER_THE_END.has(name)) expect(kinds(await exchange(() => bytes, fastPath, { dribble: true }))).toEqual(undici);
   });
 });
+
+describe('HTTP/1.1 framing: a connection opened ahead', () => {
+  it('an answer arriving before any request was sent on it: the connection is closed, and the first request gets its own answer on a new one', async () => {
+    const s = (server = await startHostileServer('control'));
+    const conn = new H1Connection(s.url, TIMEOUT_MS);
+    clients.push({ close: async () => conn.destroy() });
+    // opened ahead, as a rate phase's first connections are before its start
+    await conn.open();
+    await s.accepted(1);
+    s.sendStray();
+    await within(s.clientClosed(1), TIMEOUT_MS);
+    const got = await new Promise<Outcome>((resolve) => {
+      const c = collector(PATHS[0], resolve);
+      conn.dispatch(compileH1(PHASE, s.url)![0]!, { onConnect: () => undefined, onHeaders: (st) => (c.headers(st), true), onData: (d) => (c.data(d), true), onComplete: () => c.complete(), onError: (e) => c.error(e) });
+    });
+    expect(got.outcome).toBe('ok');
+    expect(s.connectionOf).toEqual([2]);
+  });
+});

@@ -70,6 +70,8 @@ export interface HostileServer {
   connections(): number;
   /** writes a stray answer on every open connection (the test calls it while its client is idle) */
   sendStray(): void;
+  /** resolves once connection `n` is accepted */
+  accepted(n: number): Promise<void>;
   /** resolves once the client has closed connection `n` (its 'close' on the server's side) */
   clientClosed(n: number): Promise<void>;
   close(): Promise<void>;
@@ -92,9 +94,11 @@ export async function startHostileServer(mode: HostileMode | ((path: string) => 
   const closed = new Map<number, () => void>();
   const closedAlready = new Set<number>();
   let accepted = 0;
+  const onAccept = new Map<number, () => void>();
   const server: Server = createServer((s: Socket) => {
     const n = ++accepted;
     sockets.add(s);
+    onAccept.get(n)?.();
     s.on('error', () => undefined);
     s.on('close', () => {
       sockets.delete(s);
@@ -121,6 +125,7 @@ export async function startHostileServer(mode: HostileMode | ((path: string) => 
     paths,
     connectionOf,
     connections: () => accepted,
+    accepted: (n) => (accepted >= n ? Promise.resolve() : new Promise<void>((resolve) => onAccept.set(n, resolve))),
     sendStray: () => {
       for (const s of sockets) s.write(STRAY, 'latin1');
     },
