@@ -15,6 +15,8 @@ import { HOSTILE_MODES, answerTo, startHostileServer, type HostileMode, type Hos
 
 /** A deadline for a client that waits on a malformed answer (the failing case); correct clients answer at once. */
 const TIMEOUT_MS = 3000;
+/** How long a client is given to close a connection that received a stray answer while idle (the failing case waits it out). */
+const CLOSE_DEADLINE_MS = 10_000;
 const PATHS = ['/first', '/second'] as const;
 const PHASE = burst(1, '/', { timeoutMs: TIMEOUT_MS, requests: PATHS.map((p) => req(p)) });
 
@@ -122,7 +124,7 @@ async function exchange(mode: HostileMode | ((path: string) => string), make: (u
     first = await one(0);
     s.sendStray();
     // a client that reads the stray closes the connection; one that does not is given the deadline
-    await within(s.clientClosed(1), TIMEOUT_MS);
+    await within(s.clientClosed(1), CLOSE_DEADLINE_MS);
     second = await one(1);
   } else {
     [first, second] = await new Promise<[Outcome, Outcome]>((resolve) => subject.send(0, (a) => subject.send(1, (b) => resolve([a, b]))));
@@ -252,7 +254,7 @@ describe('HTTP/1.1 framing: a connection opened ahead', () => {
     await conn.open();
     await s.accepted(1);
     s.sendStray();
-    await within(s.clientClosed(1), TIMEOUT_MS);
+    await within(s.clientClosed(1), CLOSE_DEADLINE_MS);
     const got = await new Promise<Outcome>((resolve) => {
       const c = collector(PATHS[0], resolve);
       conn.dispatch(compileH1(PHASE, s.url)![0]!, { onConnect: () => undefined, onHeaders: (st) => (c.headers(st), true), onData: (d) => (c.data(d), true), onComplete: () => c.complete(), onError: (e) => c.error(e) });
