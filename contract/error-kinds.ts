@@ -1,6 +1,14 @@
 // How a request failed, as the driver codes it in a raw row and every view names it. Its own module
 // without zod, so the driver's worker thread, which needs only these names, does not load zod (about
 // a tenth of the worker's start-up; contract/results.ts builds the schema from the same list).
-// 'extract': a journey's step found nothing to extract (contract/extract.ts); last, so stored codes keep their meaning.
-export const ERROR_KINDS = ['refused', 'reset', 'timeout', 'http', 'body', 'other', 'extract'] as const;
+// Appended kinds go last, so stored codes keep their meaning:
+// 'extract': a journey's step found nothing to extract (contract/extract.ts);
+// 'protocol': a response the client refused to parse (malformed framing, status line or headers: the
+// fast path's and undici's HPE_* parser errors, a Content-Length the body does not match).
+export const ERROR_KINDS = ['refused', 'reset', 'timeout', 'http', 'body', 'other', 'extract', 'protocol'] as const;
 export type ErrorKindName = (typeof ERROR_KINDS)[number];
+
+/** Distinct kind-and-reason pairs a phase keeps (contract/results.ts ErrorReason). */
+export const MAX_ERROR_REASONS = 16;
+/** A reason is cut to this many characters. */
+export const MAX_REASON_CHARS = 200;

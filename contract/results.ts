@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { ERROR_KINDS } from './error-kinds.js';
+import { ERROR_KINDS, MAX_ERROR_REASONS } from './error-kinds.js';
 import { ThresholdResult, ThresholdTally } from './thresholds.js';
 
 // What a run produces, as the engine reports it and the store gives it back. Times in ms unless a
 // name says otherwise. The derived times (total, wait, processing, server wait, lag) are defined
 // once, in contract/measurement.ts, and named the same everywhere (engine, db, UI, CSV).
 
-export { ERROR_KINDS };
+export { ERROR_KINDS, MAX_ERROR_REASONS, MAX_REASON_CHARS } from './error-kinds.js';
 export const ErrorKind = z.enum(ERROR_KINDS);
 export type ErrorKind = z.infer<typeof ErrorKind>;
 export const ErrorCounts = z.partialRecord(ErrorKind, z.number());
@@ -98,6 +98,15 @@ export const ConnectionFigures = z.object({
 });
 export type ConnectionFigures = z.infer<typeof ConnectionFigures>;
 
+/**
+ * Why a phase's requests failed (issue 35): one kind and reason (the error's code and message, at
+ * most MAX_REASON_CHARS; a server's text, so shown as data), and how many requests ended so. A phase
+ * keeps at most MAX_ERROR_REASONS; a kind's count in `errors` also holds requests whose reason was
+ * not kept (beyond the bound) or that had none (an http or body check).
+ */
+export const ErrorReason = z.object({ kind: ErrorKind, reason: z.string(), count: z.number() });
+export type ErrorReason = z.infer<typeof ErrorReason>;
+
 export const PhaseResult = z.object({
   index: z.number(),
   name: z.string(),
@@ -111,6 +120,8 @@ export const PhaseResult = z.object({
   endpoints: z.array(EndpointResult).optional(),
   /** new connections to an https target and their connect / TLS handshake times; absent: none (plain http, k6, older runs) */
   connections: ConnectionFigures.optional(),
+  /** why its requests failed, most frequent first; absent: no error with a reason (or k6, older runs) */
+  errorReasons: z.array(ErrorReason).max(MAX_ERROR_REASONS).optional(),
 });
 export type PhaseResult = z.infer<typeof PhaseResult>;
 

@@ -38,9 +38,12 @@ function phaseFromRow(r: Row, where: string): unknown {
   const endpoints = json(r, 'endpoints_json', where);
   // NULL: no new TLS connection (plain http, k6) or stored before migration 18
   const connections = json(r, 'connections_json', where);
+  // NULL: no error with a reason, or stored before migration 19
+  const errorReasons = json(r, 'error_reasons_json', where);
   return {
     ...(endpoints !== null && { endpoints }),
     ...(connections !== null && { connections }),
+    ...(errorReasons !== null && { errorReasons }),
     index: num(r, 'idx', where),
     name: str(r, 'name', where),
     executor: str(r, 'executor', where),

@@ -233,8 +233,8 @@ function prepareStatements(db: Database.Database) {
     savePhase: db.prepare(
       `INSERT OR REPLACE INTO phases (target_id, idx, name, executor, clients, started_ms, duration_ms, count, ok, errors_json, throughput,
          total_json, wait_json, processing_json, server_wait_json, lag_json, hist_total, hist_wait, hist_processing, hist_server_wait, hist_lag, endpoints_json,
-         ttfb_json, transfer_json, hist_ttfb, hist_transfer, connections_json)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         ttfb_json, transfer_json, hist_ttfb, hist_transfer, connections_json, error_reasons_json)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     insertWindow: db.prepare(
       `INSERT INTO windows (target_id, t_ms, phase_idx, count, throughput, errors_json, in_flight, total_json, wait_json, processing_json, queued, ttfb_json, transfer_json, total_buckets)
@@ -403,6 +403,8 @@ class SqliteStore implements Store {
       h.transfer,
       // NULL: no new TLS connection (plain http, k6), read back as absent
       p.connections === undefined ? null : toJson(p.connections),
+      // NULL: no error with a reason (or stored before migration 19), read back as absent
+      p.errorReasons === undefined ? null : toJson(p.errorReasons),
     ));
   }
 

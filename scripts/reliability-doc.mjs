@@ -24,6 +24,7 @@ export const RELIABILITY_TESTS = [
   ['Hostile responses: Server-Timing and certificates', ['cli/honest-timing.test.ts', 'engine/run/tls-run.test.ts', 'engine/run/tls-client-cert.test.ts', 'engine/k6/k6-tls-probe.test.ts']],
   ['Hostile responses: deadlines', ['engine/driver/deadlines.test.ts', 'engine/run/driver-watchdog.test.ts']],
   ['Hostile responses: bodies kept and patterns run', ['engine/driver/body-bounds.test.ts', 'engine/driver/body-includes.test.ts', 'engine/driver/linear-regexp.test.ts']],
+  ['Hostile responses: framing', ['engine/driver/h1-framing.test.ts', 'engine/driver/h1-desync.test.ts', 'cli/cli-error-reasons.test.ts']],
   ['Generated code: k6 scripts and manifests', ['engine/k6/k6-script-injection.test.ts', 'engine/k6/k6-real-guard.test.ts', 'engine/k6/k6-block-list.test.ts', 'engine/k6/k6-tls.test.ts']],
   ['Generated files: CI summaries and reports', ['cli/ci-files.test.ts', 'engine/export/endpoint-exports.test.ts', 'engine/export/run-name-exports.test.ts', 'engine/report/render-report.test.ts']],
   ['Terminal output', ['cli/terminal-text.test.ts', 'cli/format/terminal-safe.test.ts', 'cli/closed-output.test.ts']],

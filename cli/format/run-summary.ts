@@ -9,6 +9,7 @@ import { fmtDuration, fmtMs, fmtNum, textTable } from './table.js';
 import { terminalSafeInline } from './terminal-safe.js';
 import { shownEndpoints } from '../../contract/endpoints.js';
 import { CONNECTIONS_TERM, connectionsText, connectionStats } from '../../contract/connection-figures.js';
+import { ERROR_REASONS_TERM, errorReasonText } from '../../contract/error-reasons.js';
 import { requestsNotEnded, targetRequests } from '../../contract/stored-requests.js';
 
 const errorsText = (errors: ErrorCounts) =>
@@ -61,6 +62,8 @@ export function formatRunSummary(run: RunSummary): string {
       if (note) notes.push(terminalSafeInline(`note: ${name} / ${p.name}: ${note}`));
       // only a phase that opened connections over TLS has the figure (issue 28)
       if (p.connections !== undefined) notes.push(terminalSafeInline(`${name} / ${p.name}: ${connectionsText(p.connections)}`));
+      // why its requests failed, a line each (a reason is the server's text: escaped for the terminal)
+      for (const r of p.errorReasons ?? []) notes.push(terminalSafeInline(`errors: ${name} / ${p.name}: ${errorReasonText(r)}`));
     }
     if (notEnded > 0 && target.phases.length > 0) rows.push([`${name} / not ended`, fmtNum(notEnded), ...header.slice(2).map(() => '')]);
   }
@@ -74,9 +77,10 @@ export function formatRunSummary(run: RunSummary): string {
   const keys = cellKeyLegend(run.cells);
   if (keys !== '') notes.unshift(terminalSafeInline(`matrix cells: ${keys}`));
   const said = notes.length > 0 ? `${notes.join('\n')}\n` : '';
-  // what a phase's TLS line means, once, where some phase has one
+  // what a phase's TLS line and its error reasons mean, once, where some phase has them
   const tls = phases.some((p) => p.connections !== undefined) ? [`TLS: ${CONNECTIONS_TERM}`] : [];
-  const table = `${head}${grouped}\n${engine}${textTable(header, rows, reasons)}\n${said}${[...unmeasured, ...engineGlossaryLines(run.engine, ['total', 'wait', 'processing', 'server wait', 'client queue', 'ttfb', 'transfer']), ...tls].join('\n')}`;
+  const reasonTerm = phases.some((p) => (p.errorReasons ?? []).length > 0) ? [`errors: ${ERROR_REASONS_TERM}`] : [];
+  const table = `${head}${grouped}\n${engine}${textTable(header, rows, reasons)}\n${said}${[...unmeasured, ...engineGlossaryLines(run.engine, ['total', 'wait', 'processing', 'server wait', 'client queue', 'ttfb', 'transfer']), ...tls, ...reasonTerm].join('\n')}`;
   return run.thresholds.length > 0 ? `${table}\n\n${formatThresholds(run)}` : table;
 }
 
@@ -141,6 +145,8 @@ export function runSummaryJson(run: RunSummary) {
         durationMs: p.durationMs,
         // new connections over TLS and their connect / handshake times (ms); null: none (plain http, k6, older runs)
         connections: p.connections === undefined ? null : { opened: p.connections.opened, connect: connectionStats(p.connections.connect), handshake: connectionStats(p.connections.handshake) },
+        // why its requests failed: {kind, reason, count}, most frequent first; [] where none had a reason (older runs, k6)
+        errorReasons: p.errorReasons ?? [],
         // per endpoint (request template, by name), in template order; counts add up to the phase's
         endpoints: phaseEndpoints(p).map((e) => ({ name: e.name, ...figuresJson(run.engine, e) })),
       })),

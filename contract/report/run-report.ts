@@ -2,7 +2,7 @@ import type { EChartsOption } from 'echarts';
 import { engineGlossaryLines, missingReasons, needsServerTimingHint, phaseFigures, SERVER_TIMING_HINT } from '../engine-figures.js';
 import { clampPercentiles } from '../measurement.js';
 import { endpointAsPhase, shownEndpoints } from '../endpoints.js';
-import { ERROR_KINDS, type ConnectionFigures, type ErrorKind, type LatencyStats, type PhaseResult, type LiveWindow, type MachineInfo, type ReportTableResult, type RunSummary, type ServerSample } from '../results.js';
+import { ERROR_KINDS, type ConnectionFigures, type ErrorKind, type ErrorReason, type LatencyStats, type PhaseResult, type LiveWindow, type MachineInfo, type ReportTableResult, type RunSummary, type ServerSample } from '../results.js';
 import { inFlightOption, latencyOption, meanBarsOption, percentileOption, serverOption, throughputOption, withTitle, type LatencyMetric, type MeanBar, type PercentileCurve } from './chart-options.js';
 import { runCapacity, type ServerCapacity } from '../capacity/run-capacity.js';
 import { modeOf, OFFERED_LOAD } from '../capacity/search.js';
@@ -63,6 +63,8 @@ export interface PhaseRow {
   endpoints: EndpointRow[];
   /** new connections over TLS and their handshake times (contract/connection-figures.ts); null: none */
   connections: ConnectionFigures | null;
+  /** why its requests failed, most frequent first (contract/error-reasons.ts); [] where none had a reason */
+  errorReasons: ErrorReason[];
 }
 
 /** One endpoint of a phase: the phase row's figures over only its requests. */
@@ -200,6 +202,7 @@ export function phaseRows(run: RunSummary): PhaseRow[] {
         ...figuresRow(run, p),
         endpoints: shownEndpoints(p).map((e) => ({ endpoint: e.name, ...figuresRow(run, endpointAsPhase(p, e)) })),
         connections: p.connections ?? null,
+        errorReasons: p.errorReasons ?? [],
       };
     }),
   );

@@ -1,8 +1,8 @@
 import { encodeIntoCompressedBase64, type Histogram } from 'hdr-histogram-js';
-import { ERROR_KINDS } from '../../contract/error-kinds.js';
+import { ERROR_KINDS, MAX_ERROR_REASONS, MAX_REASON_CHARS } from '../../contract/error-kinds.js';
 import { inLatencyHistograms, waitOf, type HistogramSet } from '../../contract/measurement.js';
 import { LATENCY_BUCKET_COUNT, latencyBucketOf, type LatencyBuckets } from '../../contract/latency-buckets.js';
-import type { ConnectionFigures, ErrorCounts, PhaseResult, WindowLatency } from '../../contract/results.js';
+import type { ConnectionFigures, ErrorCounts, ErrorReason, PhaseResult, WindowLatency } from '../../contract/results.js';
 import { FastHistogram, latencyStats } from './fast-histogram.js';
 
 // The one measuring sink every load generator feeds (native driver, k6 live, k6 import): a phase's
@@ -198,6 +198,63 @@ function heatmapBuckets(h: FastHistogram): LatencyBuckets {
     bucketScratch[k] = 0;
   }
   return out;
+}
+
+/**
+ * A phase's errors by why they happened (issue 35): at most MAX_ERROR_REASONS distinct kind and
+ * reason, counted; a new reason past the bound counts only in its kind. The reason is the error's
+ * code (or class name) and message, cut to MAX_REASON_CHARS. A repeated error is matched against
+ * the kept code and message without building a string, so it costs no allocation.
+ */
+export class ErrorReasons {
+  private readonly kinds: number[] = [];
+  private readonly codes: string[] = [];
+  /** messages as kept: cut to MAX_REASON_CHARS */
+  private readonly messages: string[] = [];
+  private readonly counts: number[] = [];
+
+  /** A request that failed as `kind` (an error kind's index) with `err` (an Error, or what a library threw). */
+  record(kind: number, err: unknown): void {
+    let e = err as { code?: unknown; name?: unknown; message?: unknown } | null;
+    // a connection refused on every address of a name: the first address's error says it
+    if (err instanceof AggregateError && err.message === '' && err.errors.length > 0) e = err.errors[0] as typeof e;
+    const code = typeof e?.code === 'string' ? e.code : typeof e?.name === 'string' && e.name !== 'Error' ? e.name : '';
+    const message = typeof e?.message === 'string' ? e.message : '';
+    for (let i = 0; i < this.kinds.length; i++) {
+      if (this.kinds[i] === kind && this.codes[i] === code && sameMessage(this.messages[i]!, message)) {
+        this.counts[i]!++;
+        return;
+      }
+    }
+    if (this.kinds.length === MAX_ERROR_REASONS) return;
+    this.kinds.push(kind);
+    this.codes.push(code.slice(0, MAX_REASON_CHARS));
+    this.messages.push(cut(message));
+    this.counts.push(1);
+  }
+
+  /** The kept reasons, most frequent first; undefined when no error had one. */
+  result(): ErrorReason[] | undefined {
+    if (this.kinds.length === 0) return undefined;
+    const out = this.kinds.map((kind, i) => {
+      const code = this.codes[i]!;
+      const message = this.messages[i]!;
+      return { kind: ERROR_KINDS[kind]!, reason: cut(code === '' ? message : message === '' ? code : `${code}: ${message}`), count: this.counts[i]! };
+    });
+    return out.sort((a, b) => b.count - a.count);
+  }
+}
+
+/** Text cut to MAX_REASON_CHARS, never through a surrogate pair. */
+function cut(text: string): string {
+  if (text.length <= MAX_REASON_CHARS) return text;
+  const end = (text.charCodeAt(MAX_REASON_CHARS - 1) & 0xfc00) === 0xd800 ? MAX_REASON_CHARS - 1 : MAX_REASON_CHARS;
+  return text.slice(0, end);
+}
+
+/** A message against a kept (cut) one: equal, or a long one that starts with it. */
+function sameMessage(kept: string, message: string): boolean {
+  return message.length <= MAX_REASON_CHARS ? kept === message : kept.length >= MAX_REASON_CHARS - 1 && message.startsWith(kept);
 }
 
 /** One phase's new connections to an https target (all its client groups), timed by connect-timing.ts. */

@@ -87,9 +87,12 @@ const CODE_OTHER = ERROR_CODE.other;
 /** settle()'s code for a complete response, still to be checked against the template's expect */
 const CHECK_RESPONSE = -2;
 
+/** An error's kind (ERROR_CODE) by its code: Node's, undici's, or the fast path's (which uses the same codes). */
 export function classifyError(err: unknown): number {
   let code = (err as { code?: unknown } | null)?.code;
   if (code === undefined && err instanceof AggregateError) code = (err.errors[0] as { code?: unknown } | undefined)?.code;
+  // a response the parser refused: llhttp's HPE_* codes (undici 7 loses its parser error's code, so its class name too)
+  if ((typeof code === 'string' && code.startsWith('HPE_')) || (err as { name?: unknown } | null)?.name === 'HTTPParserError') return ERROR_CODE.protocol;
   switch (code) {
     case 'ECONNREFUSED':
       return ERROR_CODE.refused;
@@ -102,6 +105,10 @@ export function classifyError(err: unknown): number {
     case 'UND_ERR_CONNECT_TIMEOUT':
     case 'ETIMEDOUT':
       return CODE_TIMEOUT;
+    // a body that does not match its Content-Length, a head past the parser's bound
+    case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
+    case 'UND_ERR_HEADERS_OVERFLOW':
+      return ERROR_CODE.protocol;
     default:
       return ERROR_CODE.other;
   }
@@ -140,6 +147,9 @@ class Slot implements Dispatcher.DispatchHandler, H1Handler, RequestRecord, Flow
   /** the response header a flow's step extracts (lower case), and its value once seen */
   wantHeader: string | null = null;
   header: string | null = null;
+  /** what ended the request when it failed, and its kind: the phase keeps its reason (stats.ts) */
+  failure: Error | null = null;
+  failureKind = -1;
 
   constructor(
     private readonly group: ClientGroup,
@@ -163,6 +173,7 @@ class Slot implements Dispatcher.DispatchHandler, H1Handler, RequestRecord, Flow
     this.keepBody = keepBody;
     if (keepBody) (this.body ??= new BodyPrefix()).begin();
     this.header = null;
+    this.failure = null;
     this.active = true;
   }
 
@@ -196,7 +207,9 @@ class Slot implements Dispatcher.DispatchHandler, H1Handler, RequestRecord, Flow
   }
 
   onError(err: Error): void {
-    this.group.settle(this, classifyError(err));
+    this.failure = err;
+    this.failureKind = classifyError(err);
+    this.group.settle(this, this.failureKind);
   }
 }
 

@@ -1,20 +1,20 @@
 import { connect, type Socket } from 'node:net';
 import { targetLookup } from '../net/target-guard.js';
 import type { Phase } from '../../contract/scenario.js';
-import { nameIs } from './server-timing.js';
+import { ResponseParser, type ResponseSink } from './h1-response.js';
 import { fixedTemplate, isVariable, VariableRequest } from './request-compile.js';
 
 // A minimal HTTP/1.1 keep-alive connection for the driver's common case (plain http, keep-alive,
 // ordinary headers): the request bytes are built once per template and written as one Buffer, and
-// the response is parsed in place (status, content-length / chunked / until close, Connection:
-// close, Server-Timing). undici rebuilds and re-validates every request and runs a general parser;
-// that was most of the driver's CPU per request. Anything unusual (https, keepAlive: false, odd
-// headers) still goes through undici (see group.ts). Errors carry undici's / Node's codes, so
-// classifyError treats both paths alike.
+// the response is parsed in place, as strictly as undici's llhttp (h1-response.ts). undici rebuilds
+// and re-validates every request and runs a general parser; that was most of the driver's CPU per
+// request. Anything unusual (https, keepAlive: false, odd headers) still goes through undici (see
+// group.ts). Errors carry undici's / Node's / llhttp's codes, so classifyError treats both paths alike.
 //
 //   dispatch -> [connect] -> write(request) ─ onConnect
-//   data -> HEAD (until CRLFCRLF) ─ onHeaders -> BODY (length | chunked | until close) ─ onData* -> onComplete
-//   error / close / inactivity timeout while a request is in flight -> onError(code)
+//   data -> ResponseParser: head ─ onHeaders -> body (length | chunked | until close) ─ onData* -> onComplete
+//   error / close / inactivity timeout / a malformed response while a request is in flight -> onError(code)
+//   any byte with no request in flight, or after a response's end in the same read -> the connection closes
 
 export interface H1Handler {
   onConnect(): void;
@@ -83,37 +83,17 @@ function codeError(code: string, message: string): Error {
   return Object.assign(new Error(message), { code });
 }
 
-/** ASCII lower case of a letter byte (other bytes: only compared against letters) */
-const lower = (c: number): number => c | 0x20;
-const CR = 0x0d;
-const LF = 0x0a;
-const CRLFCRLF = Buffer.from('\r\n\r\n');
-const MAX_HEAD = 64 * 1024;
-
 const S_IDLE = 0;
 const S_CONNECTING = 1;
-const S_HEAD = 2;
-const S_LENGTH = 3;
-const S_CHUNK_SIZE = 4;
-const S_CHUNK_DATA = 5;
-const S_CHUNK_CRLF = 6;
-const S_TRAILERS = 7;
-const S_UNTIL_CLOSE = 8;
+/** a request is written and its response is being read (h1-response.ts) */
+const S_SENT = 2;
 
-
-export class H1Connection {
+export class H1Connection implements ResponseSink {
   private socket: Socket | null = null;
   private handler: H1Handler | null = null;
   private request: H1Request | null = null;
   private state = S_IDLE;
-  private partial: Buffer | null = null;
-  private remaining = 0;
-  private closeAfter = false;
-  private chunkSize = 0;
-  private chunkDigits = 0;
-  private inExtension = false;
-  private trailerLine = 0;
-  private readonly timing: Buffer[] = [];
+  private readonly parser = new ResponseParser(this);
   private readonly host: string;
   private readonly port: number;
 
@@ -169,7 +149,7 @@ export class H1Connection {
     });
     socket.on('timeout', () => {
       if (this.socket !== socket || this.handler === null) return;
-      const code = this.state === S_CONNECTING ? 'UND_ERR_CONNECT_TIMEOUT' : this.state === S_HEAD ? 'UND_ERR_HEADERS_TIMEOUT' : 'UND_ERR_BODY_TIMEOUT';
+      const code = this.state === S_CONNECTING ? 'UND_ERR_CONNECT_TIMEOUT' : this.parser.inHead ? 'UND_ERR_HEADERS_TIMEOUT' : 'UND_ERR_BODY_TIMEOUT';
       this.fail(codeError(code, 'timeout'));
     });
     socket.on('error', (err: Error) => {
@@ -179,7 +159,7 @@ export class H1Connection {
       if (this.socket !== socket) return;
       this.socket = null;
       if (this.handler === null) return;
-      if (this.state === S_UNTIL_CLOSE) this.complete();
+      if (this.state === S_SENT && this.parser.untilClose) this.complete(false);
       else this.fail(codeError('UND_ERR_SOCKET', 'other side closed'));
     });
     return socket;
@@ -190,6 +170,7 @@ export class H1Connection {
     const handler = this.handler;
     this.handler = null;
     this.state = S_IDLE;
+    this.parser.reset();
     this.socket?.destroy();
     this.socket = null;
     if (handler !== null) process.nextTick(() => handler.onError(codeError('UND_ERR_DESTROYED', 'the connection was destroyed')));
@@ -203,8 +184,8 @@ export class H1Connection {
   }
 
   private send(s: Socket): void {
-    this.state = S_HEAD;
-    this.partial = null;
+    this.state = S_SENT;
+    this.parser.start(this.request!.head);
     this.handler!.onConnect();
     s.write(this.request!.bytes);
   }
@@ -213,17 +194,20 @@ export class H1Connection {
     const handler = this.handler;
     this.handler = null;
     this.state = S_IDLE;
-    const s = this.socket;
-    this.socket = null;
-    s?.destroy();
+    this.parser.reset();
+    this.dropSocket();
     handler?.onError(err);
   }
 
-  private complete(): void {
+  private complete(extra: boolean): void {
     const handler = this.handler!;
     this.handler = null;
     this.state = S_IDLE;
-    if (this.closeAfter) {
+    // bytes past the response's end that no request asked for: the connection is out of step (a
+    // desync or a response sent early), so it goes, as undici's does, before they could be read as
+    // the next request's answer; the next request opens a new one
+    if (extra) this.dropSocket();
+    else if (this.parser.closeAfter) {
       this.socket?.end();
       this.socket = null;
     }
@@ -231,154 +215,33 @@ export class H1Connection {
     handler.onComplete();
   }
 
-  private onBytes(chunk: Buffer): void {
-    let b = chunk;
-    let i = 0;
-    while (i < b.length && this.handler !== null) {
-      switch (this.state) {
-        case S_HEAD: {
-          if (this.partial !== null) {
-            b = Buffer.concat([this.partial, b.subarray(i)]);
-            i = 0;
-            this.partial = null;
-          }
-          const end = b.indexOf(CRLFCRLF, i);
-          if (end < 0) {
-            if (b.length - i > MAX_HEAD) return this.fail(codeError('UND_ERR_HEADERS_OVERFLOW', 'response head too large'));
-            this.partial = b.subarray(i);
-            return;
-          }
-          const next = this.parseHead(b, i, end);
-          if (next < 0) return;
-          i = next;
-          break;
-        }
-        case S_LENGTH: {
-          const n = Math.min(this.remaining, b.length - i);
-          this.handler.onData(b.subarray(i, i + n));
-          i += n;
-          this.remaining -= n;
-          if (this.remaining === 0) this.complete();
-          break;
-        }
-        case S_UNTIL_CLOSE:
-          this.handler.onData(i === 0 ? b : b.subarray(i));
-          i = b.length;
-          break;
-        case S_CHUNK_SIZE: {
-          const c = b[i++]!;
-          if (c === LF) {
-            if (this.chunkDigits === 0) return this.fail(codeError('HPE_INVALID_CHUNK_SIZE', 'bad chunk size'));
-            const size = this.chunkSize;
-            this.chunkSize = 0;
-            this.chunkDigits = 0;
-            this.inExtension = false;
-            if (size === 0) {
-              this.state = S_TRAILERS;
-              this.trailerLine = 0;
-            } else {
-              this.remaining = size;
-              this.state = S_CHUNK_DATA;
-            }
-          } else if (c !== CR && !this.inExtension) {
-            const l = lower(c);
-            const d = c >= 0x30 && c <= 0x39 ? c - 0x30 : l >= 0x61 && l <= 0x66 ? l - 0x57 : -1;
-            if (d >= 0) {
-              this.chunkSize = this.chunkSize * 16 + d;
-              this.chunkDigits++;
-            } else if (c === 0x3b || c === 0x20 || c === 0x09) this.inExtension = true;
-            else return this.fail(codeError('HPE_INVALID_CHUNK_SIZE', 'bad chunk size'));
-          }
-          break;
-        }
-        case S_CHUNK_DATA: {
-          const n = Math.min(this.remaining, b.length - i);
-          this.handler.onData(b.subarray(i, i + n));
-          i += n;
-          this.remaining -= n;
-          if (this.remaining === 0) this.state = S_CHUNK_CRLF;
-          break;
-        }
-        case S_CHUNK_CRLF:
-          if (b[i++] === LF) this.state = S_CHUNK_SIZE;
-          break;
-        case S_TRAILERS: {
-          const c = b[i++]!;
-          if (c === LF) {
-            if (this.trailerLine === 0) this.complete();
-            this.trailerLine = 0;
-          } else if (c !== CR) this.trailerLine++;
-          break;
-        }
-        default:
-          // bytes with no request waiting for them (pipelining is 1): the connection is out of step
-          return this.fail(codeError('UND_ERR_SOCKET', 'unexpected data'));
-      }
-    }
+  private dropSocket(): void {
+    const s = this.socket;
+    this.socket = null;
+    s?.destroy();
   }
 
-  /** Parses the head in b[start, end) (end = index of CRLFCRLF); returns where the body starts, or -1 after failing. */
-  private parseHead(b: Buffer, start: number, end: number): number {
-    // HTTP/1.x SSS
-    if (end - start < 12 || b[start] !== 0x48 || b[start + 4] !== 0x2f || b[start + 8] !== 0x20) {
-      this.fail(codeError('HPE_INVALID_CONSTANT', 'bad status line'));
-      return -1;
-    }
-    const d0 = b[start + 9]! - 0x30;
-    const d1 = b[start + 10]! - 0x30;
-    const d2 = b[start + 11]! - 0x30;
-    if (d0 < 1 || d0 > 5 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9) {
-      this.fail(codeError('HPE_INVALID_STATUS', 'bad status code'));
-      return -1;
-    }
-    const status = d0 * 100 + d1 * 10 + d2;
-    const bodyStart = end + 4;
-    if (status < 200) return bodyStart; // an interim response: the real one follows
-    let length = -1;
-    let chunked = false;
-    this.closeAfter = b[start + 7] === 0x30; // HTTP/1.0
-    const timing = this.timing;
-    timing.length = 0;
-    let line = b.indexOf(LF, start) + 1;
-    while (line < end + 2) {
-      let eol = b.indexOf(LF, line);
-      if (eol < 0 || eol > end + 2) eol = end + 2;
-      const colon = b.indexOf(0x3a, line);
-      if (colon > 0 && colon < eol) {
-        let vs = colon + 1;
-        while (b[vs] === 0x20 || b[vs] === 0x09) vs++;
-        let ve = eol;
-        while (ve > vs && (b[ve - 1] === CR || b[ve - 1] === 0x20 || b[ve - 1] === 0x09)) ve--;
-        const first = lower(b[line]!);
-        if (first === 0x63 && nameIs(b, line, colon, 'content-length')) {
-          let n = 0;
-          for (let k = vs; k < ve; k++) n = n * 10 + (b[k]! - 0x30);
-          length = n;
-        } else if (first === 0x74 && nameIs(b, line, colon, 'transfer-encoding')) {
-          chunked = ve - vs >= 7 && nameIs(b, ve - 7, ve, 'chunked');
-        } else if (first === 0x63 && nameIs(b, line, colon, 'connection')) {
-          this.closeAfter = ve - vs === 5 && nameIs(b, vs, ve, 'close');
-        } else if (first === 0x73 && nameIs(b, line, colon, 'server-timing')) {
-          timing.push(b.subarray(line, colon), b.subarray(vs, ve));
-        }
-      }
-      line = eol + 1;
-    }
+  private onBytes(chunk: Buffer): void {
+    // bytes while no response is awaited (idle, or opened ahead and not yet sent on): out of step
+    if (this.handler === null || this.state !== S_SENT) return this.dropSocket();
+    this.parser.execute(chunk);
+  }
+
+  // the parser's sink (h1-response.ts): each is called with a request in flight
+
+  onHead(status: number, timing: Buffer[]): void {
     this.handler!.onHeaders(status, timing);
-    if (this.request!.head || status === 204 || status === 304 || (!chunked && length === 0)) {
-      this.complete();
-    } else if (chunked) {
-      this.state = S_CHUNK_SIZE;
-      this.chunkSize = 0;
-      this.chunkDigits = 0;
-      this.inExtension = false;
-    } else if (length > 0) {
-      this.state = S_LENGTH;
-      this.remaining = length;
-    } else {
-      this.state = S_UNTIL_CLOSE;
-      this.closeAfter = true;
-    }
-    return bodyStart;
+  }
+
+  onBody(chunk: Buffer): void {
+    this.handler!.onData(chunk);
+  }
+
+  onEnd(extra: boolean): void {
+    this.complete(extra);
+  }
+
+  onMalformed(code: string, message: string): void {
+    this.fail(codeError(code, message));
   }
 }

@@ -130,6 +130,10 @@ describe('error classes', () => {
     expect(kind('UND_ERR_HEADERS_TIMEOUT')).toBe('timeout');
     expect(kind('UND_ERR_BODY_TIMEOUT')).toBe('timeout');
     expect(kind('EWHATEVER')).toBe('other');
+    // a response the parser refused: llhttp's codes, undici's length mismatch, and undici 7's parser error (which loses its code)
+    expect(kind('HPE_INVALID_CHUNK_SIZE')).toBe('protocol');
+    expect(kind('UND_ERR_RES_CONTENT_LENGTH_MISMATCH')).toBe('protocol');
+    expect(errorKindOf(classifyError(Object.assign(new Error('Response does not match the HTTP/1.1 protocol (Invalid status code)'), { name: 'HTTPParserError' })))).toBe('protocol');
     expect(errorKindOf(classifyError(new AggregateError([Object.assign(new Error(), { code: 'ECONNREFUSED' })])))).toBe('refused');
     expect(errorKindOf(ERROR_CODE.http)).toBe('http');
   });

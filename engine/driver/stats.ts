@@ -1,5 +1,5 @@
 import type { Phase } from '../../contract/scenario.js';
-import { PhaseAccumulator, WindowAccumulator } from './accumulators.js';
+import { ErrorReasons, PhaseAccumulator, WindowAccumulator } from './accumulators.js';
 import { EndpointAccumulators, phaseWithEndpoints } from './endpoint-accumulators.js';
 import { COL, ROW_BATCH_CAPACITY, ROW_STRIDE } from './raw-rows.js';
 import type { DriverPhaseResult, DriverWindow } from './types.js';
@@ -19,6 +19,10 @@ export interface RequestRecord {
   stProc: number;
   /** the request template (endpoint), by its index in the phase's requests */
   template: number;
+  /** what ended the request when it failed (absent or null: nothing thrown, e.g. an http status check) */
+  readonly failure?: Error | null;
+  /** the error kind classifyError gave `failure`: its reason is kept only under that kind (not, say, a destroy turned timeout at a deadline) */
+  readonly failureKind?: number;
 }
 
 // Column offsets as plain numbers for the hot path (derived from contract/measurement.ts).
@@ -92,6 +96,7 @@ export class RowSink {
 export class PhaseStats {
   private readonly phase = new PhaseAccumulator();
   private readonly window = new WindowAccumulator();
+  private readonly reasons = new ErrorReasons();
   private readonly endpoints: EndpointAccumulators;
 
   /** endpointNames: the phase's endpoint names in template order (none: a phase of one endpoint, unnamed) */
@@ -124,6 +129,7 @@ export class PhaseStats {
     this.phase.record(code, total, p, serverWait, lag, ttfb, transfer);
     this.endpoints.at(r.template)?.record(code, total, p, serverWait, lag, ttfb, transfer);
     this.window.record(code, total, p, ttfb, transfer);
+    if (code >= 0 && r.failure != null && r.failureKind === code) this.reasons.record(code, r.failure);
     this.rows.write(r, done, code);
   }
 
@@ -136,6 +142,8 @@ export class PhaseStats {
   result(index: number, phase: Phase, startUs: number, endUs: number, hitDeadline: boolean): DriverPhaseResult {
     const durationMs = Math.max(0, endUs - startUs) / 1000;
     const meta = { index, name: phaseName(phase, index), executor: phase.executor, clients: phase.clients, startedMs: startUs / 1000, durationMs };
-    return { ...phaseWithEndpoints(this.phase, this.endpoints, meta), hitDeadline };
+    const measured = phaseWithEndpoints(this.phase, this.endpoints, meta);
+    const errorReasons = this.reasons.result();
+    return { ...(errorReasons === undefined ? measured : { ...measured, result: { ...measured.result, errorReasons } }), hitDeadline };
   }
 }

@@ -4,6 +4,7 @@ import { uslTrusted } from '../../contract/capacity/usl.js';
 import { escapeHtml as esc } from '../../contract/html-text.js';
 import { ERROR_KINDS } from '../../contract/results.js';
 import { CONNECTIONS_TERM, connectionsText } from '../../contract/connection-figures.js';
+import { ERROR_REASONS_TERM, errorReasonText } from '../../contract/error-reasons.js';
 import { LATENCIES, STAT_KEYS, type PhaseRow, type RunReport } from '../../contract/report/run-report.js';
 
 // Pieces of the HTML reports. Every piece of text that came from a user (labels, names, reasons,
@@ -42,7 +43,7 @@ export function phaseTables(r: PhaseRow): string {
 <h3>${esc(r.server)} <span class="muted">· ${esc(r.phase)} (${esc(r.executor)})</span></h3>
 <table class="data counts"><thead><tr>${countHead}</tr></thead><tbody><tr>${countRow}</tr></tbody></table>
 <table class="data latency"><thead><tr><th class="left">time (ms)</th>${STAT_KEYS.map((k) => `<th>${k}</th>`).join('')}</tr></thead><tbody>${latRows}</tbody></table>
-${connectionsLine(r)}${endpointTable(r)}</section>`;
+${connectionsLine(r)}${errorReasonsList(r)}${endpointTable(r)}</section>`;
 }
 
 /** A phase's new TLS connections and their handshake times, one line; nothing over plain http. */
@@ -50,6 +51,14 @@ function connectionsLine(r: PhaseRow): string {
   const c = r.connections;
   if (c === null) return '';
   return `<p class="muted connections" data-opened="${c.opened}" data-handshake-mean="${c.handshake.mean}" title="${esc(CONNECTIONS_TERM)}">${esc(connectionsText(c))}</p>\n`;
+}
+
+/** Why the phase's requests failed, a line each (a reason is the server's text: escaped); nothing where none had one. */
+function errorReasonsList(r: PhaseRow): string {
+  if (r.errorReasons.length === 0) return '';
+  const items = r.errorReasons.map((e) => `<li data-kind="${esc(e.kind)}" data-count="${e.count}">${esc(errorReasonText(e))}</li>`).join('');
+  return `<ul class="muted error-reasons" title="${esc(ERROR_REASONS_TERM)}">${items}</ul>
+`;
 }
 
 /** An endpoint's columns: total in full, every other time by its p99 (the phase's own table has all five of each). */

@@ -82,6 +82,8 @@ function classify(res, t) {
     if (code === 1050 || code === 1210 || code === 1211) return 'timeout';
     if (code === 1212) return 'refused';
     if (code === 1220 || /reset|broken pipe/i.test(String(res.error))) return 'reset';
+    // Go's net/http refusing a malformed response (k6 has no code of its own for it: 1000)
+    if (/malformed|bad Content-Length|multiple Content-Length|chunk length|chunked encoding/i.test(String(res.error))) return 'protocol';
     return 'other';
   }
   const s = res.status;

@@ -4,6 +4,7 @@ import { clampPercentiles, GLOSSARY, type GlossaryTerm } from '../../contract/me
 import type { ReactNode } from 'react';
 import { endpointAsPhase, shownEndpoints } from '../../contract/endpoints';
 import { CONNECTIONS_TERM, connectionsText } from '../../contract/connection-figures';
+import { ERROR_REASONS_TERM, errorReasonText } from '../../contract/error-reasons';
 import type { CellInfo, LatencyStats, PhaseResult, RunEngine, TargetResult } from '../../contract/results';
 import { count, num } from '../ui/format';
 import { Term } from '../ui/Term';
@@ -108,6 +109,12 @@ export function PhaseTable({ targets, engine, cells = [] }: { targets: readonly 
                             <td className="left muted" colSpan={COLUMNS} title={CONNECTIONS_TERM}>{connectionsText(p.connections)}</td>
                           </tr>,
                         ]),
+                    // why its requests failed, a line under the phase (only where an error had a reason)
+                    ...(p.errorReasons ?? []).map((e, i) => (
+                      <tr key={`${t.id}:${p.index}:reason:${i}`} className="error-reason-row" data-testid="error-reason-row" data-kind={e.kind}>
+                        <td className="left muted" colSpan={COLUMNS} title={ERROR_REASONS_TERM}>errors: {errorReasonText(e)}</td>
+                      </tr>
+                    )),
                     // a phase of several requests: each endpoint's figures in a row of its own under it (contract/endpoints.ts)
                     ...shownEndpoints(p).map((e) =>
                       figureRow(`${t.id}:${p.index}:${e.index}`, endpointAsPhase(p, e), <td className="left endpoint-name" title={`endpoint ${e.name} of ${p.name}`}>{e.name}</td>, { className: 'endpoint-row', 'data-testid': 'endpoint-row', 'data-endpoint': e.name }),

@@ -87,6 +87,8 @@ export function errorKindOfK6(tags: Record<string, string>): ErrorKind | null {
     if (code === 1050 || code === 1210 || code === 1211) return 'timeout';
     if (code === 1212) return 'refused';
     if (code === 1220 || /reset|broken pipe/i.test(tags.error ?? '')) return 'reset';
+    // Go's net/http refusing a malformed response (k6 has no code of its own for it: 1000)
+    if (/malformed|bad Content-Length|multiple Content-Length|chunk length|chunked encoding/i.test(tags.error ?? '')) return 'protocol';
     return 'other';
   }
   if (status >= 400) return 'http';
