@@ -149,8 +149,9 @@ export function registerRun(program: Command): void {
         const worst = runs.find((r) => r.status !== 'completed')?.status ?? 'completed';
         let regression: RegressionResult | null = null;
         if (baseline !== null && worst === 'completed' && runs.length > 0) {
-          const { regressionData } = await import('../../engine/export/regression-data.js');
-          regression = regressionData(engine.store, baseline.runIds(runs[0]!), runs.map((r) => r.id), rules);
+          // judged and kept with the runs: History, the run's page, its exports and Trends show it too
+          const { judgeAndKeep } = await import('../../engine/export/regression-data.js');
+          regression = judgeAndKeep(engine.store, baseline.runIds(runs[0]!), runs.map((r) => r.id), rules);
         }
         if (opts.json) {
           const doc = groupId === null ? json[0] : { group: { id: groupId, runIds: runs.map((r) => r.id), figures: groupJson(figures) }, runs: json };
