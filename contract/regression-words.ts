@@ -67,10 +67,10 @@ export function sidesText(result: Pick<RegressionResult, 'baselineRunIds' | 'now
 export const ONE_RUN_NOISE = "judged with one run's noise: a single run against a single baseline run can fail once by chance (a cold start, a busy machine)";
 export const CONFIRM_WITH_REPEAT = 'confirm with --repeat 3 (the same command; the spread between the runs is then the noise)';
 
-/** "regression: 1 of 3 rules failed" / "regression rules: all 3 passed"; with one run's noise, says so. */
-export function regressionTallyText(t: NonNullable<RegressionTally>): string {
+/** "regression: 1 of 3 rules failed [against baseline run 12] (one run's noise)" / "regression rules: all 3 passed". */
+export function regressionTallyText(t: NonNullable<RegressionTally>, against?: string): string {
   const head = t.failed > 0 ? `regression: ${t.failed} of ${t.rules} ${t.rules === 1 ? 'rule' : 'rules'} failed` : `regression rules: ${t.rules === 1 ? 'the 1 rule' : `all ${t.rules}`} passed`;
-  return t.oneRun ? `${head} (one run's noise)` : head;
+  return `${head}${against === undefined ? '' : ` ${against}`}${t.oneRun ? " (one run's noise)" : ''}`;
 }
 
 /** The first failed check of a rule, worded: "+42.8 % at single / steady (moved most: GET /slow +120.5 %)". */

@@ -69,3 +69,8 @@ export function judgedWithOneRun(v: Pick<RunVerdict, 'baselineRunIds' | 'nowRunI
 export function regressionTally(v: RunVerdict | null): RegressionTally {
   return v === null ? null : { failed: v.rules.filter((r) => r.verdict === 'fail').length, rules: v.rules.length, oneRun: judgedWithOneRun(v) };
 }
+
+/** A completed run whose regression verdict failed: History, its page and `list` say so, not a green "completed". */
+export function regressionFailed(status: string, tally: RegressionTally | undefined): boolean {
+  return status === 'completed' && tally != null && tally.failed > 0;
+}
