@@ -53,6 +53,12 @@ export function movedMostText(rule: Change, move: EndpointMove): string {
   return `moved most: ${move.endpoint} ${ruleChangeText(rule, move.change)} (${ruleValueText(rule, move.baseline)} → ${ruleValueText(rule, move.now)})`;
 }
 
+/** A check's why without its moved-most clause, for a view that shows the move on a line of its own. */
+export function whyBesideMove(rule: Change, c: Pick<RuleCheck, 'why' | 'movedMost'>): string {
+  const clause = c.movedMost == null ? '' : `; ${movedMostText(rule, c.movedMost)}`;
+  return clause !== '' && c.why.endsWith(clause) ? c.why.slice(0, -clause.length) : c.why;
+}
+
 /** "baseline: run 12, now: runs 15, 16, 17 (a repeated group)" */
 export function sidesText(result: Pick<RegressionResult, 'baselineRunIds' | 'nowRunIds'>): string {
   const runs = (ids: readonly number[]) => (ids.length === 1 ? `run ${ids[0]}` : `runs ${ids.join(', ')} (a repeated group)`);

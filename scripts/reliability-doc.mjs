@@ -19,11 +19,11 @@ export const RELIABILITY_TESTS = [
   ['Hostile input: imports', ['engine/k6/import/import-limits.test.ts', 'cli/commands/import-limits.test.ts', 'engine/import-requests/import-requests.test.ts', 'cli/cli-import-requests.test.ts']],
   ['Hostile responses: Server-Timing and certificates', ['cli/honest-timing.test.ts', 'engine/run/tls-run.test.ts']],
   ['Generated code: k6 scripts and manifests', ['engine/k6/k6-script-injection.test.ts', 'engine/k6/k6-real-guard.test.ts', 'engine/k6/k6-block-list.test.ts', 'engine/k6/k6-tls.test.ts']],
-  ['Generated files: CI summaries and reports', ['cli/ci-files.test.ts', 'engine/export/endpoint-exports.test.ts', 'engine/export/run-name-exports.test.ts', 'engine/report/render-report.test.ts']],
+  ['Generated files: CI summaries and reports', ['cli/ci-files.test.ts', 'engine/export/endpoint-exports.test.ts', 'engine/export/run-name-exports.test.ts', 'engine/export/verdict-exports.test.ts', 'engine/report/render-report.test.ts']],
   ['Terminal output', ['cli/terminal-text.test.ts', 'cli/format/terminal-safe.test.ts']],
   ['Load only to this machine, commands only with consent', ['engine/net/target-guard.test.ts', 'engine/run/consent.test.ts', 'renderer/run/start-with-consent.test.ts']],
   ['Signals', ['cli/signals.test.ts']],
-  ['Faults mid-run and in the store', ['engine/run/faults.test.ts', 'engine/run/store-damage.test.ts', 'engine/run/orchestrator.test.ts', 'engine/supervisor/orphans.test.ts', 'db/compare-sample.test.ts', 'db/client-timing-store.test.ts']],
+  ['Faults mid-run and in the store', ['engine/run/faults.test.ts', 'engine/run/store-damage.test.ts', 'engine/run/orchestrator.test.ts', 'engine/supervisor/orphans.test.ts', 'db/compare-sample.test.ts', 'db/client-timing-store.test.ts', 'db/verdict-store.test.ts']],
   ['Small inputs, exports and rendering', ['cli/small-inputs.test.ts', 'renderer/charts/tooltip-html.test.ts', 'renderer/ui/route.test.ts']],
   ['Electron', ['electron/electronegativity.test.ts', 'electron/shell.test.ts']],
 ];

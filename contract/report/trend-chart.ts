@@ -54,7 +54,8 @@ export function trendOption(trend: Trend, p: Palette): EChartsOption {
         data: [],
         symbol: 'none',
         lineStyle: { color, type: 'dashed', width: 1 },
-        itemStyle: { color, opacity: group ? 0.35 : 1 },
+        // its legend swatch: a pale block of the line's colour (legend data below), never the line's own mark
+        itemStyle: { color, opacity: 0.35 },
         ...(group
           ? { markArea: { silent: true, itemStyle: { color, opacity: 0.12 }, label: { show: false }, data: [[{ yAxis: b.low! }, { yAxis: b.high! }]] } }
           : { markLine: { silent: true, symbol: ['none', 'none'], label: { show: false }, lineStyle: { color, type: 'dashed' as const, width: 1 }, data: [{ yAxis: b.value }] } }),
@@ -85,6 +86,7 @@ export function trendOption(trend: Trend, p: Palette): EChartsOption {
     ...base,
     // room above the plot for the failed runs' labels, below the legend
     grid: { ...(base.grid as object), top: failedAt.length > 0 ? 72 : 52 },
+    legend: { ...(base.legend as object), data: [...lines.map((x) => ({ name: String(x.name) })), ...bands.map((x) => ({ name: String(x.name), icon: 'roundRect' })), ...marks.map((x) => ({ name: String(x.name) }))] },
     xAxis: { type: 'category', name: 'run (oldest first)', nameLocation: 'middle', nameGap: 26, data: trend.columns.map(trendColumnLabel), ...axisStyle(p), splitLine: { show: false } },
     yAxis: { ...valueAxis(p, TREND_METRIC_LABELS[trend.metric], { min: 0 }), max: top > 0 ? niceCeil(top) : undefined },
     series: [...lines, ...bands, ...marks],

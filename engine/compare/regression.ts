@@ -2,7 +2,7 @@ import { COMPARE_METRICS, intervalKey, intervalWords, judgeInterval, pairPhases,
 import { t95 } from '../../contract/group-stats.js';
 import { intervalFails, type RegressionResult, type RegressionRule, type RuleCheck, type RuleResult } from '../../contract/regression-rules.js';
 import type { LiveWindow, PhaseResult, RunEngine, RunSummary } from '../../contract/results.js';
-import { movedMostText } from '../../contract/regression-words.js';
+import { movedMostText, ruleChangeText } from '../../contract/regression-words.js';
 import type { EndpointMove } from '../../contract/run-verdict.js';
 import { compareIntervals, MIN_BLOCKS, type CompareSamples } from './compare-intervals.js';
 
@@ -105,8 +105,6 @@ function errorRateInterval(base: readonly LiveWindow[], now: readonly LiveWindow
   return { low: b.rate - a.rate - half, high: b.rate - a.rate + half };
 }
 
-const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} %`;
-
 /** too wide to judge: the check is not judged, and its rule passes with a warning */
 const tooWide = (j: IntervalJudgement | null): j is 'too short' | 'too variable' => j === 'too short' || j === 'too variable';
 
@@ -181,7 +179,8 @@ function check(rule: RegressionRule, pair: PhasePair, input: RegressionInput, ra
   }
   const interval = rule.relative ? { low: diff.low / a, high: diff.high / a } : diff;
   const judgement = ratio === undefined ? null : judgeInterval(ratio);
-  const show = (x: number) => (rule.relative ? pct(x) : `${x >= 0 ? '+' : ''}${Number(x.toPrecision(3))}`);
+  // the one wording of a change (contract/regression-words.ts): the why reads as the tables do
+  const show = (x: number) => ruleChangeText(rule, x);
   if (tooWide(judgement) && ratio !== undefined) {
     // Compare's words: the bootstrap's own (span and why so wide), or the span across the runs
     const words =

@@ -1,4 +1,4 @@
-import { checkPlace, CONFIRM_WITH_REPEAT, movedMostText, ONE_RUN_NOISE, regressionTallyText, ruleChangeText, ruleValueText } from '../../contract/regression-words';
+import { whyBesideMove, checkPlace, CONFIRM_WITH_REPEAT, movedMostText, ONE_RUN_NOISE, regressionTallyText, ruleChangeText, ruleValueText } from '../../contract/regression-words';
 import { judgedWithOneRun, regressionTally, type RegressionTally, type RunVerdict } from '../../contract/run-verdict';
 import './regression.css';
 
@@ -10,12 +10,12 @@ const oneRunHint = `${ONE_RUN_NOISE}; ${CONFIRM_WITH_REPEAT}`;
 const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** "regression: 1 of 3 rules failed (one run's noise)"; nothing for a run that was not judged. */
-export function RegressionTallyBadge({ tally, compact = false }: { tally: RegressionTally | undefined; compact?: boolean }) {
+export function RegressionTallyBadge({ tally, compact = false, short = false }: { tally: RegressionTally | undefined; compact?: boolean; /** without the hint to confirm (a note beside it says it) */ short?: boolean }) {
   if (tally == null) return null;
   const failed = tally.failed > 0;
   // compact: a line under the status badge (History's rows), the hint on hover; the page's badge says it whole
-  const text = compact || !tally.oneRun ? regressionTallyText(tally) : `${regressionTallyText(tally)}: confirm with --repeat 3`;
-  const className = compact ? `tally-text ${failed ? 'bad' : 'muted'}` : `badge ${failed ? 'badge-failed' : 'badge-completed'}`;
+  const text = compact || short || !tally.oneRun ? regressionTallyText(tally) : `${regressionTallyText(tally)}: confirm with --repeat 3`;
+  const className = compact ? `tally-text ${failed ? 'bad' : 'muted'}` : `badge regression-badge ${failed ? 'badge-failed' : 'badge-completed'}`;
   return (
     <span className={className} data-testid="regression-tally" data-failed={failed ? 'true' : 'false'} data-one-run={tally.oneRun ? 'true' : 'false'} title={tally.oneRun ? oneRunHint : undefined}>
       {text}
@@ -37,7 +37,7 @@ export function RegressionList({ verdict }: { verdict: RunVerdict | null | undef
   return (
     <section className="thresholds regression" data-testid="regression" data-failed={verdict.failed ? 'true' : 'false'}>
       <h3>
-        Regression rules <span className="muted small">against baseline {baselineLinks}</span> <RegressionTallyBadge tally={regressionTally(verdict)} />
+        Regression rules <span className="muted small">against baseline {baselineLinks}</span> <RegressionTallyBadge tally={regressionTally(verdict)} short />
       </h3>
       {judgedWithOneRun(verdict) && (
         <div className="notice one-run-noise" data-testid="one-run-noise">
@@ -78,7 +78,7 @@ export function RegressionList({ verdict }: { verdict: RunVerdict | null | undef
                 <td className="num nowrap">{c === undefined ? '-' : ruleValueText(r, c.now)}</td>
                 <td className="num nowrap">{c === undefined ? '-' : ruleChangeText(r, c.change)}</td>
                 <td className="left small why-cell">
-                  {c?.why ?? r.why}
+                  {c === undefined ? r.why : whyBesideMove(r, c)}
                   {r.checkCount > 1 && <span className="muted"> ({r.why})</span>}
                 </td>
               </tr>

@@ -110,10 +110,12 @@ export function TrendsView({ scenarioName, back, openRun }: { scenarioName: stri
                       </button>
                       {c.runIds.length > 1 && <span className="muted"> group of {c.runIds.length}</span>}
                       {(c.failed ?? []).length > 0 && (
-                        <span className="bad small" data-testid="trend-failed" title="a run of this column failed a threshold or its regression verdict (run --baseline)">
+                        <>
                           {' '}
-                          ✕ {(c.failed ?? []).join(', ')} failed
-                        </span>
+                          <span className="bad small" data-testid="trend-failed" title="a run of this column failed a threshold or its regression verdict (run --baseline)">
+                            ✕ {(c.failed ?? []).join(', ')} failed
+                          </span>
+                        </>
                       )}
                     </td>
                     <td className="left">{c.createdAt.replace('T', ' ').slice(0, 16)}</td>
