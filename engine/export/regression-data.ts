@@ -47,10 +47,15 @@ export function runVerdictOf(result: RegressionResult, judgedAt = new Date().toI
 
 /**
  * Judges the runs against the baseline and keeps the verdict with them (`run --baseline`), so History,
- * the run's page, its exports and Trends show what the exit code said.
+ * the run's page, its exports and Trends show what the exit code said. A store that will not take it
+ * (a full disk) does not take the verdict from CI: `unkept` says why it was not kept.
  */
-export function judgeAndKeep(store: Store, baselineIds: readonly number[], nowIds: readonly number[], rules: readonly RegressionRule[]): RegressionResult {
+export function judgeAndKeep(store: Store, baselineIds: readonly number[], nowIds: readonly number[], rules: readonly RegressionRule[]): { result: RegressionResult; unkept: string | null } {
   const result = regressionData(store, baselineIds, nowIds, rules);
-  store.saveVerdict(runVerdictOf(result));
-  return result;
+  try {
+    store.saveVerdict(runVerdictOf(result));
+    return { result, unkept: null };
+  } catch (err) {
+    return { result, unkept: err instanceof Error ? err.message : String(err) };
+  }
 }
