@@ -5,8 +5,9 @@
 // reruns that exited 98 and, per rule, its failures with the changes it saw. Nothing changed between
 // the runs, so every failure is a false alarm. With --busy N, N busy loops (`sh -c 'while :; do :;
 // done'`) run beside it for the whole measurement and are stopped by their PIDs at the end.
-//   node bench/false-alarms.mjs [--scenario ui-smoke] [--runs 20] [--repeat 1] [--busy 0] [--fail-on RULE ...]
-// --repeat K judges each rerun as a group of K runs (the spread between them is then the noise).
+//   node bench/false-alarms.mjs [--scenario ui-smoke] [--runs 20] [--repeat 1] [--baseline-repeat 1] [--busy 0] [--fail-on RULE ...]
+// --repeat K judges each rerun as a group of K runs (the spread between them is then the noise);
+// --baseline-repeat K pins a group of K runs as the baseline (both sides repeated).
 // Build first (npm run build). Asserts nothing: it prints the figure and the command that gave it.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,18 +21,19 @@ const BIN = join(root, 'bin', 'loadscope.js');
 const RUN_DEADLINE_MS = 600_000;
 
 function args(argv) {
-  const out = { scenario: 'ui-smoke', runs: 20, repeat: 1, busy: 0, failOn: [] };
+  const out = { scenario: 'ui-smoke', runs: 20, repeat: 1, baselineRepeat: 1, busy: 0, failOn: [] };
   for (let i = 0; i < argv.length; i++) {
     const [key, value] = [argv[i], argv[i + 1]];
     if (key === '--scenario') out.scenario = value;
     else if (key === '--runs') out.runs = Number(value);
     else if (key === '--repeat') out.repeat = Number(value);
+    else if (key === '--baseline-repeat') out.baselineRepeat = Number(value);
     else if (key === '--busy') out.busy = Number(value);
     else if (key === '--fail-on') out.failOn.push(value);
     else throw new Error(`unknown argument ${key}`);
     i++;
   }
-  if (!Number.isInteger(out.runs) || out.runs < 1 || !Number.isInteger(out.repeat) || out.repeat < 1 || !Number.isInteger(out.busy) || out.busy < 0) throw new Error('--runs and --repeat are whole numbers >= 1, --busy >= 0');
+  if (!Number.isInteger(out.runs) || out.runs < 1 || !Number.isInteger(out.repeat) || out.repeat < 1 || !Number.isInteger(out.baselineRepeat) || out.baselineRepeat < 1 || !Number.isInteger(out.busy) || out.busy < 0) throw new Error('--runs, --repeat and --baseline-repeat are whole numbers >= 1, --busy >= 0');
   return out;
 }
 
@@ -70,7 +72,8 @@ function main() {
   const started = Date.now();
   const load0 = os.loadavg()[0];
   try {
-    const base = json(loadscope(db, ['run', o.scenario, '--json']), 'the baseline run');
+    const base = json(loadscope(db, ['run', o.scenario, '--json', ...(o.baselineRepeat > 1 ? ['--repeat', String(o.baselineRepeat)] : [])]), 'the baseline run');
+    // a group's first run stands for its group (docs/ci.md)
     const baseId = base.runId ?? base.runs?.[0]?.runId;
     const pin = loadscope(db, ['baseline', 'set', String(baseId)]);
     if (pin.status !== 0) throw new Error(`baseline set ${baseId}: ${pin.stderr}`);
@@ -94,11 +97,11 @@ function main() {
       process.stderr.write(`rerun ${i + 1} of ${o.runs}: exit ${r.status}\n`);
     }
     const alarms = exits.filter((c) => c === 98).length;
-    const command = `node bench/false-alarms.mjs --scenario ${o.scenario} --runs ${o.runs}${o.repeat > 1 ? ` --repeat ${o.repeat}` : ''}${o.busy > 0 ? ` --busy ${o.busy}` : ''}${o.failOn.map((r) => ` --fail-on '${r}'`).join('')}`;
+    const command = `node bench/false-alarms.mjs --scenario ${o.scenario} --runs ${o.runs}${o.repeat > 1 ? ` --repeat ${o.repeat}` : ''}${o.baselineRepeat > 1 ? ` --baseline-repeat ${o.baselineRepeat}` : ''}${o.busy > 0 ? ` --busy ${o.busy}` : ''}${o.failOn.map((r) => ` --fail-on '${r}'`).join('')}`;
     const lines = [
       `${command}`,
       `${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), load average ${load0.toFixed(2)} at the start, ${os.loadavg()[0].toFixed(2)} at the end, ${((Date.now() - started) / 60_000).toFixed(1)} min${o.busy > 0 ? `, ${o.busy} busy loops beside it` : ''}`,
-      `false alarms: ${alarms} of ${o.runs} unchanged reruns exited 98 (${((alarms / o.runs) * 100).toFixed(0)} %), each ${o.repeat > 1 ? `a group of ${o.repeat} runs` : 'one run'} against one baseline run`,
+      `false alarms: ${alarms} of ${o.runs} unchanged reruns exited 98 (${((alarms / o.runs) * 100).toFixed(0)} %), each ${o.repeat > 1 ? `a group of ${o.repeat} runs` : 'one run'} against ${o.baselineRepeat > 1 ? `a baseline group of ${o.baselineRepeat} runs` : 'one baseline run'}`,
       ...[...perRule].map(([rule, e]) => `  ${rule}: failed ${e.fails} of ${o.runs}${e.changes.length > 0 ? ` (${e.changes.join('; ')})` : ''}`),
     ];
     process.stdout.write(lines.join('\n') + '\n');

@@ -123,7 +123,7 @@ describe('--markdown and the terminal: a regression verdict says where and what 
     expect(md).toContain("> ⚠️ judged with one run's noise: a single run against a single baseline run can fail once by chance \\(a cold start, a busy machine\\); confirm with --repeat 3");
     const terminal = formatRegression(phaseRuleFailed([2]).regression!);
     expect(terminal).toContain('moved most: GET /slow +120.0 %');
-    expect(terminal.split('\n').at(-1)).toBe("Note: judged with one run's noise: a single run against a single baseline run can fail once by chance (a cold start, a busy machine); confirm with --repeat 3 (the same command; the spread between the runs is then the noise).");
+    expect(terminal.split('\n').at(-1)).toBe("Note: judged with one run's noise: a single run against a single baseline run can fail once by chance (a cold start, a busy machine); confirm with --repeat 3 (the spread between runs is then the noise), against a baseline pinned from a --repeat 3 run too.");
   });
 
   it('a repeated group judged: no one-run note in the Markdown or the terminal', () => {

@@ -71,7 +71,7 @@ export function sidesText(result: Pick<RegressionResult, 'baselineRunIds' | 'now
  * own: a cold cache, a neighbour's burst or a delay just removed can move it past any margin once.
  */
 export const ONE_RUN_NOISE = "judged with one run's noise: a single run against a single baseline run can fail once by chance (a cold start, a busy machine)";
-export const CONFIRM_WITH_REPEAT = 'confirm with --repeat 3 (the same command; the spread between the runs is then the noise)';
+export const CONFIRM_WITH_REPEAT = 'confirm with --repeat 3 (the spread between runs is then the noise), against a baseline pinned from a --repeat 3 run too';
 
 /** "regression: 1 of 3 rules failed [against baseline run 12] (one run's noise)" / "regression rules: all 3 passed". */
 export function regressionTallyText(t: NonNullable<RegressionTally>, against?: string): string {
