@@ -149,6 +149,37 @@ describe('--markdown: the verdict line', () => {
   });
 });
 
+/** `total.p99 > +10%` failed on a phase split into endpoints, one run against one baseline run, or a group of three. */
+function phaseRuleFailed(nowRunIds: number[]): CiSummary {
+  const rule = parseRegressionRule('total.p99 > +10%');
+  const movedMost = { endpoint: 'GET /slow', baseline: 10, now: 22, change: 1.2 };
+  const why = 'changed +42.8 % (95 % interval +30.0 % .. +55.0 %): beyond the margin +10.0 % and the noise; moved most: GET /slow +120.0 % (10.00 ms → 22.00 ms)';
+  const regression: RegressionResult = {
+    baselineRunIds: [1],
+    nowRunIds,
+    failed: true,
+    rules: [{ rule, verdict: 'fail', why: '1 of 1 failed', checks: [{ server: 'single', phase: 'steady', endpoint: null, baseline: 10, now: 14.28, change: 0.428, interval: { low: 0.3, high: 0.55 }, noise: 'within runs', judgement: 'beyond', verdict: 'fail', why, movedMost }] }],
+  };
+  return { scenarioName: 'shop', runs: nowRunIds.map((id) => ({ id, status: 'completed', quick: false })), thresholds: [], regression };
+}
+
+describe('--markdown and the terminal: a regression verdict says where and what it rests on', () => {
+  it('one run against one: the failed phase rule with the endpoint that moved most, then that one run\'s noise judged it and how to confirm', () => {
+    const md = ciMarkdown(phaseRuleFailed([2]));
+    expect(md).toContain('Run #2 against the baseline (baseline: run 1, now: run 2): 1 of 1 regression rules failed.');
+    expect(md).toContain('❌ total.p99 &gt; \\+10% at single / steady: changed \\+42.8 % \\(95 % interval \\+30.0 % .. \\+55.0 %\\): beyond the margin \\+10.0 % and the noise; moved most: GET /slow \\+120.0 % \\(10.00 ms → 22.00 ms\\)');
+    expect(md).toContain("> ⚠️ judged with one run's noise: a single run against a single baseline run can fail once by chance \\(a cold start, a busy machine\\); confirm with --repeat 3");
+    const terminal = formatRegression(phaseRuleFailed([2]).regression!);
+    expect(terminal).toContain('moved most: GET /slow +120.0 %');
+    expect(terminal.split('\n').at(-1)).toBe("Note: judged with one run's noise: a single run against a single baseline run can fail once by chance (a cold start, a busy machine); confirm with --repeat 3 (the spread between runs is then the noise), against a baseline pinned from a --repeat 3 run too.");
+  });
+
+  it('a repeated group judged: no one-run note in the Markdown or the terminal', () => {
+    expect(ciMarkdown(phaseRuleFailed([2, 3, 4]))).not.toContain("one run's noise");
+    expect(formatRegression(phaseRuleFailed([2, 3, 4]).regression!)).not.toContain("one run's noise");
+  });
+});
+
 /** A rule whose one check's interval was too wide to judge (engine/compare/regression.ts): not judged, the rule passes with a warning. */
 function tooVariable(): CiSummary {
   const rule = parseRegressionRule('total.p50 > +50%');

@@ -1,5 +1,6 @@
 import type { IntervalJudgement } from './compare.js';
 import { LoadscopeError } from './errors.js';
+import type { EndpointMove } from './run-verdict.js';
 
 // Regression rules (`--fail-on`): how far a figure may move against a baseline before CI fails.
 // Zod-free: the CLI parses them from the command line, the engine judges them (engine/compare/
@@ -53,8 +54,8 @@ export interface RegressionRule {
 export const MAX_RULES = 50;
 const MAX_RULE_LENGTH = 500;
 
-/** What a rule's values are measured in (absolute margins are in this unit). */
-export function ruleUnit(metric: RuleMetric): 'ms' | 'req/s' | 'rate' {
+/** What a rule's values are measured in (absolute margins are in this unit); a stored verdict's metric is a plain string. */
+export function ruleUnit(metric: RuleMetric | string): 'ms' | 'req/s' | 'rate' {
   if (metric === 'throughput') return 'req/s';
   if (metric === 'errors.rate') return 'rate';
   return 'ms';
@@ -171,6 +172,11 @@ export interface RuleCheck {
   verdict: CheckVerdict;
   /** one line: why this verdict */
   why: string;
+  /**
+   * a failed check of a phase split into endpoints: the endpoint whose figure moved most the worse
+   * way (its point change, in the rule's terms); null or absent otherwise
+   */
+  movedMost?: EndpointMove | null;
 }
 
 export interface RuleResult {

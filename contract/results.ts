@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ERROR_KINDS, MAX_ERROR_REASONS } from './error-kinds.js';
 import { ThresholdResult, ThresholdTally } from './thresholds.js';
+import { RegressionTally, RunVerdict } from './run-verdict.js';
 
 // What a run produces, as the engine reports it and the store gives it back. Times in ms unless a
 // name says otherwise. The derived times (total, wait, processing, server wait, lag) are defined
@@ -208,6 +209,8 @@ export const RunSummary = z.object({
   report: z.array(ReportTableResult),
   /** every threshold checked, per server run and phase */
   thresholds: z.array(ThresholdResult),
+  /** its regression verdict against a baseline (`run --baseline`); null or absent when it was not judged */
+  regression: RunVerdict.nullable().optional(),
   group: RunGroupRef.nullable().default(null),
   /** the user's own name for the run (shown instead of the title) and note; null until set */
   name: z.string().nullable().optional(),
@@ -230,6 +233,8 @@ export const RunListItem = z.object({
   /** mean total time over all requests, ms */
   meanTotalMs: z.number().nullable(),
   thresholds: ThresholdTally,
+  /** its regression verdict's tally (`run --baseline`); null or absent when it was not judged */
+  regression: RegressionTally.optional(),
   group: RunGroupRef.nullable().default(null),
   name: z.string().nullable().optional(),
   note: z.string().nullable().optional(),

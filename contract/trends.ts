@@ -52,8 +52,19 @@ export const TrendColumn = z.object({
   /** the user's name of the (first) run, else its title */
   label: z.string(),
   groupId: z.number().nullable(),
+  /** what a run of the column failed, to mark it (issue 36): its thresholds, its regression verdict; absent or [] when none */
+  failed: z.array(z.enum(['thresholds', 'regression'])).optional(),
 });
 export type TrendColumn = z.infer<typeof TrendColumn>;
+export type TrendFailure = NonNullable<TrendColumn['failed']>[number];
+
+/** What the runs of a column failed: a threshold, a regression rule (`run --baseline`); [] when none. */
+export function columnFailures(runs: readonly Pick<RunSummary, 'thresholds' | 'regression'>[]): TrendFailure[] {
+  const out: TrendFailure[] = [];
+  if (runs.some((r) => r.thresholds.some((t) => !t.passed))) out.push('thresholds');
+  if (runs.some((r) => r.regression?.failed === true)) out.push('regression');
+  return out;
+}
 
 export const TrendRow = z.object({
   server: z.string(),

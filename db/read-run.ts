@@ -10,6 +10,7 @@ import {
   type RunStatus,
 } from '../contract/results.js';
 import { ThresholdStore } from './threshold-store.js';
+import { VerdictReader } from './verdict-read.js';
 import { asRow, damaged, json, num, optNum, optStr, rows, schemaError, str, type Row } from './sql-read.js';
 import { isDamage, listRunByRun } from './list-damaged.js';
 import { describeDbError } from './store-faults.js';
@@ -64,6 +65,12 @@ function phaseFromRow(r: Row, where: string): unknown {
   };
 }
 
+/** History's tally of a run's regression verdict (run_verdicts, migration 020); null: not judged. */
+function regressionTally(r: Row, where: string): { failed: number; rules: number; oneRun: boolean } | null {
+  const rules = optNum(r, 'rules_total', where);
+  return rules === null ? null : { failed: num(r, 'rules_failed', where), rules, oneRun: num(r, 'one_run', where) === 1 };
+}
+
 function thresholdTally(r: Row, where: string): { passed: number; failed: number } | null {
   const total = num(r, 'thresholds_total', where);
   if (total === 0) return null;
@@ -83,8 +90,9 @@ function listSql(andWhere: string): string {
          (SELECT sum(h.passed) FROM thresholds h JOIN targets t ON t.id = h.target_id WHERE t.run_id = r.id) AS thresholds_passed,
          (SELECT count(*) FROM thresholds h JOIN targets t ON t.id = h.target_id WHERE t.run_id = r.id) AS thresholds_total,
          (SELECT json_group_array(label) FROM (SELECT label FROM targets WHERE run_id = r.id GROUP BY label ORDER BY min(id))) AS servers_json,
-         (SELECT count(*) FROM runs g WHERE g.group_id = r.group_id) AS group_size
-       FROM runs r
+         (SELECT count(*) FROM runs g WHERE g.group_id = r.group_id) AS group_size,
+         v.rules_failed, v.rules_total, v.one_run
+       FROM runs r LEFT JOIN run_verdicts v ON v.run_id = r.id
        WHERE (@status IS NULL OR r.status = @status)
          AND (@text IS NULL OR r.scenario_name LIKE @like ESCAPE '\\' OR r.title LIKE @like ESCAPE '\\' OR r.name LIKE @like ESCAPE '\\' OR CAST(r.id AS TEXT) = @text)
          ${andWhere}
@@ -116,6 +124,7 @@ function listItems(found: unknown[]): RunListItem[] {
       engine: str(r, 'engine', where),
       meanTotalMs: optNum(r, 'mean_total', where),
       thresholds: thresholdTally(r, where),
+      regression: regressionTally(r, where),
       group: listGroup(r, where),
       name: optStr(r, 'name', where),
       note: optStr(r, 'note', where),
@@ -140,9 +149,11 @@ export class RunReader {
   private readonly list: Database.Statement;
   private readonly listOne: Database.Statement;
   private readonly thresholdStore: ThresholdStore;
+  private readonly verdicts: VerdictReader;
 
   constructor(private readonly db: Database.Database) {
     this.thresholdStore = new ThresholdStore(db);
+    this.verdicts = new VerdictReader(db);
     this.run = db.prepare('SELECT * FROM runs WHERE id = ?');
     this.exists = db.prepare('SELECT 1 FROM runs WHERE id = ?').pluck();
     this.indexed = db.prepare('SELECT 1 FROM runs INDEXED BY runs_status WHERE id = ?').pluck();
@@ -255,6 +266,7 @@ export class RunReader {
       }),
       report: json(r, 'report_json', where) ?? [],
       thresholds: this.thresholdStore.forRun(runId),
+      regression: this.verdicts.forRun(runId),
       group: this.groupOf(optNum(r, 'group_id', where), optNum(r, 'group_index', where)),
       name: optStr(r, 'name', where),
       note: optStr(r, 'note', where),

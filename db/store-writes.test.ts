@@ -13,7 +13,7 @@ import { newRun } from './test-support/factories.js';
 
 const dbDir = dirname(fileURLToPath(import.meta.url));
 // The store, and the parts of it that hold its guard (as `write`).
-const GUARDED = ['store.ts', 'scenario-library.ts', 'baseline-store.ts'];
+const GUARDED = ['store.ts', 'scenario-library.ts', 'baseline-store.ts', 'verdict-store.ts'];
 const GUARD_CALLS = ['this.writing', 'this.write'];
 
 const WRITE_SQL = /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i;
@@ -66,7 +66,7 @@ function unguardedWrites(text: string): string[] {
       // what the store hands out that writes is built with the guard
       if (ts.isConstructorDeclaration(member)) {
         member.body?.forEachChild(function visit(node): void {
-          if (ts.isNewExpression(node) && ['ScenarioLibrary', 'BaselineStore'].includes(node.expression.getText(source)) && !(node.arguments ?? []).some((a) => a.getText(source).includes('this.writing'))) {
+          if (ts.isNewExpression(node) && ['ScenarioLibrary', 'BaselineStore', 'VerdictStore'].includes(node.expression.getText(source)) && !(node.arguments ?? []).some((a) => a.getText(source).includes('this.writing'))) {
             found.push(`${name}.constructor: ${node.getText(source)}`);
           }
           node.forEachChild(visit);
@@ -78,10 +78,11 @@ function unguardedWrites(text: string): string[] {
 }
 
 describe("the store's one write guard", () => {
-  it('runs every write statement, transaction and writing part of the store, the library and baselines', () => {
+  it('runs every write statement, transaction and writing part of the store, the library, baselines and verdicts', () => {
     for (const file of GUARDED) {
       const text = readFileSync(join(dbDir, file), 'utf8');
-      expect(writeStatements(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true)).size, file).toBeGreaterThan(1);
+      // the scan sees each file's write statements (verdict-store.ts has one)
+      expect(writeStatements(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true)).size, file).toBeGreaterThan(0);
       if (file === 'store.ts') expect([...writeStatements(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true))]).toEqual(expect.arrayContaining(['createRun', 'annotate', 'setGroup', 'savePhase', 'deleteRun']));
       expect(unguardedWrites(text), file).toEqual([]);
     }

@@ -23,6 +23,8 @@ import type { ThresholdResult } from '../contract/thresholds.js';
 import { migrate } from './migrate.js';
 import { ThresholdStore } from './threshold-store.js';
 import { BaselineStore } from './baseline-store.js';
+import { VerdictStore } from './verdict-store.js';
+import type { RunVerdict } from '../contract/run-verdict.js';
 import { TrendReader } from './trend-read.js';
 import { ScenarioLibrary } from './scenario-library.js';
 import { asRow, json, num, optNum, optStr } from './sql-read.js';
@@ -133,6 +135,8 @@ export interface Store {
   annotateRun(runId: number, annotation: RunAnnotation): { name: string | null; note: string | null };
   /** Threshold results of a server run, appended (one call per phase as it ends). */
   saveThresholds(targetId: number, results: readonly ThresholdResult[]): void;
+  /** A regression verdict (`run --baseline`), kept with every run it judged; read back in getRun and listRuns. */
+  saveVerdict(verdict: RunVerdict): void;
   insertWindows(batch: readonly WindowInput[]): void;
   insertSamples(batch: readonly SampleInput[]): void;
   /** Rows [0, rowCount) of a batch in the REQUEST_COLUMNS layout (stride REQUEST_STRIDE); one transaction. */
@@ -263,6 +267,7 @@ class SqliteStore implements Store {
   private readonly writer: RequestWriter;
   private readonly stmt: Statements;
   private readonly thresholds: ThresholdStore;
+  private readonly verdicts: VerdictStore;
   readonly library: ScenarioLibrary;
   readonly baselines: BaselineStore;
   readonly trends: TrendReader;
@@ -286,6 +291,7 @@ class SqliteStore implements Store {
     this.writer = new RequestWriter(db);
     this.stmt = prepareStatements(db);
     this.thresholds = new ThresholdStore(db);
+    this.verdicts = new VerdictStore(db, (action) => this.writing(action));
     this.library = new ScenarioLibrary(db, (action) => this.writing(action));
     this.baselines = new BaselineStore(db, (action) => this.writing(action));
     this.trends = new TrendReader(db);
@@ -436,6 +442,10 @@ class SqliteStore implements Store {
 
   saveThresholds(targetId: number, results: readonly ThresholdResult[]): void {
     if (results.length > 0) this.writing(() => this.thresholds.save(targetId, results));
+  }
+
+  saveVerdict(verdict: RunVerdict): void {
+    this.verdicts.save(verdict);
   }
 
   insertWindows(batch: readonly WindowInput[]): void {

@@ -33,7 +33,7 @@ function sqlWrites(text: string): string[] {
 }
 
 // Every member of db/store.ts's Store interface is one of these; a new one must be placed.
-const STORE_WRITES = ['createRun', 'addCells', 'createTarget', 'updateTarget', 'finishRun', 'savePhase', 'setEngineNote', 'annotateRun', 'saveThresholds', 'insertWindows', 'insertSamples', 'insertRequests', 'deleteRun', 'groupRuns', 'setTargetProtocol'];
+const STORE_WRITES = ['createRun', 'addCells', 'createTarget', 'updateTarget', 'finishRun', 'savePhase', 'setEngineNote', 'annotateRun', 'saveThresholds', 'saveVerdict', 'insertWindows', 'insertSamples', 'insertRequests', 'deleteRun', 'groupRuns', 'setTargetProtocol'];
 const STORE_OTHERS = ['path', 'listRuns', 'getRun', 'getWindows', 'getRequests', 'getCompareRows', 'getHistograms', 'iterateRequests', 'storedRows', 'getRunSource', 'library', 'baselines', 'trends', 'close', 'readOnly'];
 
 // Who may call them in the engine, and why.
@@ -43,6 +43,7 @@ const WRITERS: Record<string, string> = {
   'engine/k6/import/import-k6.ts': 'an import: all or nothing (a failed import deletes its run)',
   'engine/k6/import/write-rows.ts': "an import's rows and windows (storeRowWrites)",
   'engine/engine.ts': "the person's own calls: delete, annotate, group",
+  'engine/export/regression-data.ts': "a run's regression verdict (`run --baseline`), kept with the runs it judged",
 };
 
 function storeMembers(): string[] {

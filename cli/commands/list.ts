@@ -2,14 +2,19 @@ import type { Command } from 'commander';
 import { RunStatus, type RunListItem } from '../../contract/results.js';
 import { LoadscopeError } from '../../contract/errors.js';
 import { thresholdsFailed } from '../../contract/thresholds.js';
+import { regressionFailed } from '../../contract/run-verdict.js';
 import { fmtDuration, fmtMs, fmtNum, textTable } from '../format/table.js';
 import { dbOption, withEngine } from '../options.js';
 
-/** A run's status as `list` prints it: a completed run whose thresholds failed is not a plain "completed". */
+/** A run's status as `list` prints it: a completed run whose thresholds or regression rules failed is not a plain "completed". */
 function statusText(r: RunListItem): string {
   if (r.damaged !== undefined) return `${r.status}, DAMAGED`;
-  if (r.thresholds !== null && thresholdsFailed(r.status, r.thresholds)) return `${r.status}, thresholds failed (${r.thresholds.failed} of ${r.thresholds.passed + r.thresholds.failed})`;
-  return r.status;
+  const failed = [
+    r.thresholds !== null && thresholdsFailed(r.status, r.thresholds) ? `thresholds failed (${r.thresholds.failed} of ${r.thresholds.passed + r.thresholds.failed})` : null,
+    // the verdict `run --baseline` kept with the run
+    r.regression != null && regressionFailed(r.status, r.regression) ? `regression failed (${r.regression.failed} of ${r.regression.rules} rules)` : null,
+  ].filter((x) => x !== null);
+  return failed.length > 0 ? `${r.status}, ${failed.join(', ')}` : r.status;
 }
 
 export function registerList(program: Command): void {

@@ -151,8 +151,11 @@ export function registerRun(program: Command): void {
         const worst = runs.find((r) => r.status !== 'completed')?.status ?? 'completed';
         let regression: RegressionResult | null = null;
         if (baseline !== null && worst === 'completed' && runs.length > 0) {
-          const { regressionData } = await import('../../engine/export/regression-data.js');
-          regression = regressionData(engine.store, baseline.runIds(runs[0]!), runs.map((r) => r.id), rules);
+          // judged and kept with the runs: History, the run's page, its exports and Trends show it too
+          const { judgeAndKeep } = await import('../../engine/export/regression-data.js');
+          const judged = judgeAndKeep(engine.store, baseline.runIds(runs[0]!), runs.map((r) => r.id), rules);
+          regression = judged.result;
+          if (judged.unkept !== null) process.stderr.write(`warning: the regression verdict was not kept with the run (History and exports will not show it): ${judged.unkept}\n`);
         }
         if (opts.json) {
           const doc = groupId === null ? json[0] : { group: { id: groupId, runIds: runs.map((r) => r.id), figures: groupJson(figures) }, runs: json };

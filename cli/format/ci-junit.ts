@@ -2,7 +2,7 @@ import { DOMImplementation, XMLSerializer } from '@xmldom/xmldom';
 import { hostname } from 'node:os';
 import type { ThresholdResult } from '../../contract/thresholds.js';
 import type { CiSummary } from './ci-markdown.js';
-import { checkIntervalText, checkPlace, ruleChangeText, ruleValueText, sidesText, tooWideText } from './regression.js';
+import { checkIntervalText, checkPlace, ruleChangeText, ruleValueText, sidesText, tooWideText } from '../../contract/regression-words.js';
 
 // `--junit FILE`: each threshold and each regression rule one test case, in the Apache Ant JUnit
 // layout CI systems read (testsuites > testsuite with properties, testcases, system-out and

@@ -2,7 +2,8 @@ import { mdText } from '../../contract/markdown-text.js';
 import type { RegressionResult } from '../../contract/regression-rules.js';
 import type { RunSummary } from '../../contract/results.js';
 import type { ThresholdResult } from '../../contract/thresholds.js';
-import { checkIntervalText, checkPlace, ruleChangeText, ruleValueText, sidesText, tooWideText } from './regression.js';
+import { checkIntervalText, checkPlace, CONFIRM_WITH_REPEAT, ONE_RUN_NOISE, ruleChangeText, ruleValueText, sidesText, tooWideText } from '../../contract/regression-words.js';
+import { judgedWithOneRun } from '../../contract/run-verdict.js';
 
 // `--markdown FILE`: a summary fit for a pull-request comment or a GitHub job summary. Every string
 // a user wrote (scenario, server, phase and endpoint names, rules, checks) is data: see mdText.
@@ -41,7 +42,11 @@ export function ciMarkdown(s: CiSummary): string {
         out.push(row([mdText(r.rule.text), mdText(checkPlace(c)), ruleValueText(r.rule, c.baseline), ruleValueText(r.rule, c.now), ruleChangeText(r.rule, c.change), checkIntervalText(r.rule, c), wide === null ? VERDICT[c.verdict] : `⚠️ ${wide}: passes`]));
       }
     }
+    // each failed check with its reason (a failed phase rule names the endpoint that moved most)
+    for (const r of s.regression.rules) for (const c of r.checks.filter((x) => x.verdict === 'fail')) out.push('', `❌ ${mdText(r.rule.text)} at ${mdText(checkPlace(c))}: ${mdText(c.why)}`);
     out.push('', '<sub>A rule fails only when the change is beyond its margin and beyond the noise: its 95 % interval lies wholly past the margin. One too wide to judge (too short / too variable, as Compare says) passes with a warning.</sub>');
+    // one run against one: say what the verdict rests on and how to confirm it
+    if (judgedWithOneRun(s.regression)) out.push('', `> ⚠️ ${mdText(`${ONE_RUN_NOISE}; ${CONFIRM_WITH_REPEAT}.`)}`);
   }
   if (s.thresholds.length > 0) {
     out.push('', row(['threshold', 'server / phase', 'measured', 'verdict']), row(['---', '---', '---:', '---']));

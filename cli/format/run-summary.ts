@@ -1,4 +1,6 @@
 import { cellKeyLegend, cellName } from '../../contract/cells.js';
+import { againstText, CONFIRM_WITH_REPEAT, ONE_RUN_NOISE, regressionTallyText, verdictRuleLine } from '../../contract/regression-words.js';
+import { judgedWithOneRun, regressionTally, type RunVerdict } from '../../contract/run-verdict.js';
 import { engineGlossaryLines, missingReasons, needsServerTimingHint, phaseFigures, SERVER_TIMING_HINT } from '../../contract/engine-figures.js';
 import { clampPercentiles } from '../../contract/measurement.js';
 import { phaseEndpoints, type EndpointResult, type ErrorCounts, type PhaseResult, type RunEngine, type RunSummary } from '../../contract/results.js';
@@ -81,7 +83,15 @@ export function formatRunSummary(run: RunSummary): string {
   const tls = phases.some((p) => p.connections !== undefined) ? [`TLS: ${CONNECTIONS_TERM}`] : [];
   const reasonTerm = phases.some((p) => (p.errorReasons ?? []).length > 0) ? [`errors: ${ERROR_REASONS_TERM}`] : [];
   const table = `${head}${grouped}\n${engine}${textTable(header, rows, reasons)}\n${said}${[...unmeasured, ...engineGlossaryLines(run.engine, ['total', 'wait', 'processing', 'server wait', 'client queue', 'ttfb', 'transfer']), ...tls, ...reasonTerm].join('\n')}`;
-  return run.thresholds.length > 0 ? `${table}\n\n${formatThresholds(run)}` : table;
+  const thresholds = run.thresholds.length > 0 ? `\n\n${formatThresholds(run)}` : '';
+  return `${table}${thresholds}${run.regression == null ? '' : `\n\n${formatStoredVerdict(run.regression)}`}`;
+}
+
+/** A stored regression verdict (`run --baseline` kept it with the run), as `show` prints it under the thresholds. */
+export function formatStoredVerdict(v: RunVerdict): string {
+  const lines = [`Regression rules: ${regressionTallyText(regressionTally(v)!, againstText(v))}`, ...v.rules.map((r) => `  ${terminalSafeInline(verdictRuleLine(r))}`)];
+  if (judgedWithOneRun(v)) lines.push(`Note: ${ONE_RUN_NOISE}; ${CONFIRM_WITH_REPEAT}.`);
+  return lines.join('\n');
 }
 
 /** One line per threshold checked: PASS/FAIL, the check, where, and the value measured. */

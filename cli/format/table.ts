@@ -1,5 +1,8 @@
 import { terminalSafeInline } from './terminal-safe.js';
 
+// fmtMs and fmtNum live in contract/number-text.ts: the CLI, the exports and the UI word rule verdicts alike
+export { fmtMs, fmtNum } from '../../contract/number-text.js';
+
 /**
  * Aligned plain-text table: first column left-aligned, the rest right-aligned (numbers); cells are terminal-safe.
  * `below` puts lines under a row (by index), indented and outside the column widths: a long note does not widen the table.
@@ -12,18 +15,6 @@ export function textTable(header: readonly string[], rawRows: ReadonlyArray<Read
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
   const body = rows.flatMap((r, i) => [line(r), ...(below?.get(i) ?? []).map((note) => `    ${terminalSafeInline(note)}`)]);
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body].join('\n');
-}
-
-export function fmtMs(value: number | null | undefined): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return '-';
-  if (value >= 10_000) return value.toFixed(0);
-  if (value >= 100) return value.toFixed(1);
-  return value.toFixed(2);
-}
-
-export function fmtNum(value: number | null | undefined, digits = 0): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return '-';
-  return value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 }
 
 export function fmtDuration(ms: number | null | undefined): string {

@@ -10,6 +10,7 @@ import { capacityCurveOption, uslOption } from './capacity-chart.js';
 import { colorAt, type Palette } from './palette.js';
 import { timeExtentSec, type SeriesGroup } from './series.js';
 import type { Trend } from '../trends.js';
+import type { RunVerdict } from '../run-verdict.js';
 import { readingCharts } from './reading-charts.js';
 
 // The one report of a run: the figures and charts every export shows (HTML, PNG, CSV summary) and
@@ -125,6 +126,8 @@ export interface RunReport {
   rows: PhaseRow[];
   tables: ReportTableResult[];
   thresholds: ThresholdRow[];
+  /** its regression verdict against a baseline (`run --baseline`), null when it was not judged */
+  regression: RunVerdict | null;
   charts: ReportChart[];
   /** a capacity search's per-server figures (its charts are 'capacity-curve' and 'capacity-usl'); null for other runs */
   capacity: ServerCapacity[] | null;
@@ -298,6 +301,7 @@ export function buildRunReport(input: RunReportInput, p: Palette): RunReport {
     rows,
     tables: run.report,
     thresholds: thresholdsOf(run),
+    regression: run.regression ?? null,
     charts,
     capacity,
     engineNotes: engineNotes(run),

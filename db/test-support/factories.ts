@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { type LatencyStats, type MachineInfo, type PhaseResult } from '../../contract/results.js';
 import { packRequests, type RequestRow } from '../../contract/measurement.js';
 import type { HistogramSet, NewRun } from '../store.js';
+import type { RunVerdict } from '../../contract/run-verdict.js';
 
 // Small factories for the store's tests: a temp folder per test, and plausible runs, phases,
 // histograms and raw rows.
@@ -80,4 +81,31 @@ export function requestRow(i: number, overrides: Partial<RequestRow> = {}): Requ
 /** Rows numbered from..from+count-1 (intendedUs = i * 100, so a row's number is recoverable). */
 export function requestBatch(from: number, count: number, overrides: Partial<RequestRow> = {}): Float64Array {
   return packRequests(Array.from({ length: count }, (_, k) => requestRow(from + k, overrides)));
+}
+
+/**
+ * A regression verdict as `run --baseline` stores it (contract/run-verdict.ts): `total.p99 > +10%`
+ * failed on single / steady at +42.8 % (moved most: GET /slow), `throughput < -5%` passed.
+ */
+export function runVerdict(baselineRunIds: number[], nowRunIds: number[], overrides: Partial<RunVerdict> = {}): RunVerdict {
+  const check = { server: 'single', phase: 'steady', endpoint: null, interval: { low: 0.3, high: 0.55 }, judgement: 'beyond' as const, movedMost: null };
+  return {
+    baselineRunIds,
+    nowRunIds,
+    failed: true,
+    judgedAt: '2025-01-01T00:00:00.000Z',
+    rules: [
+      {
+        rule: 'total.p99 > +10%',
+        metric: 'total.p99',
+        relative: true,
+        verdict: 'fail',
+        why: '1 of 1 failed',
+        checkCount: 1,
+        checks: [{ ...check, baseline: 10, now: 14.28, change: 0.428, verdict: 'fail', why: 'changed +42.8 % (95 % interval +30.0 % .. +55.0 %): beyond the margin +10.0 % and the noise; moved most: GET /slow +120.0 % (10.00 ms → 22.00 ms)', movedMost: { endpoint: 'GET /slow', baseline: 10, now: 22, change: 1.2 } }],
+      },
+      { rule: 'throughput < -5%', metric: 'throughput', relative: true, verdict: 'pass', why: '1 passed', checkCount: 1, checks: [{ ...check, baseline: 50, now: 49.9, change: -0.002, interval: { low: -0.01, high: 0.006 }, judgement: 'within', verdict: 'pass', why: 'changed -0.2 % (95 % interval -1.0 % .. +0.6 %): within the margin -5.0 %' }] },
+    ],
+    ...overrides,
+  };
 }

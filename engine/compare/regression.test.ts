@@ -121,6 +121,31 @@ describe('regression rules against a baseline', () => {
     expect(r.rules[2]!.verdict).toBe('fail');
   }, 120_000);
 
+  it('a phase rule that fails on a phase split into endpoints: names the endpoint that moved most, with its change', async () => {
+    // the same scenario twice, once with its "slow" endpoint slowed from 2 to 40 ms ("fast" unchanged)
+    const stored = async (slowMs: number): Promise<Stored> => {
+      const scenario = createScenario({
+        name: 'regression-moved-most',
+        servers: [{ architecture: 'single' }],
+        phases: [{ executor: 'closed', name: 'steady', users: 4, durationMs: 2500, requests: [{ path: '/sleep?ms=2', name: 'fast' }, { path: `/sleep?ms=${slowMs}`, name: 'slow' }] }],
+      });
+      const { runId } = await temp.engine.handlers['runs:start']({ scenario: { text: JSON.stringify(scenario) }, quick: false, set: {} });
+      await temp.engine.waitForRun(runId);
+      const { store } = temp.engine;
+      return { run: store.getRun(runId), windows: store.getWindows(runId).windows, rows: (targetId) => store.getCompareRows(targetId) };
+    };
+    const [before, after] = [await stored(2), await stored(40)];
+    const r = judge(['total.p50 > +10%', 'throughput < -99%'], before, after);
+    const failed = r.rules[0]!.checks[0]!;
+    expect(failed, failed.why).toMatchObject({ phase: 'steady', endpoint: null, verdict: 'fail' });
+    expect(failed.movedMost).toMatchObject({ endpoint: 'slow' });
+    expect(failed.movedMost!.change).toBeGreaterThan(5);
+    expect(failed.movedMost!.now).toBeGreaterThanOrEqual(40);
+    expect(failed.why).toMatch(/; moved most: slow \+[\d,.]+ % \([\d.]+ ms → [\d.]+ ms\)$/);
+    // a check that passed names nothing
+    expect(r.rules[1]!.checks[0]).toMatchObject({ verdict: 'pass', movedMost: null });
+  }, 120_000);
+
   it('a repeated group on either side: between-run intervals (Student\'s t) over its runs', () => {
     const b = slowed(a);
     const group = (s: Stored, k: number, f: number): RunSummary => ({ ...s.run, id: s.run.id + k, targets: s.run.targets.map((t) => ({ ...t, phases: t.phases.map((p) => ({ ...p, total: { ...p.total, p50: p.total.p50 * f } })) })) });

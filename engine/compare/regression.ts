@@ -2,6 +2,8 @@ import { COMPARE_METRICS, intervalKey, intervalWords, judgeInterval, pairPhases,
 import { t95 } from '../../contract/group-stats.js';
 import { intervalFails, type RegressionResult, type RegressionRule, type RuleCheck, type RuleResult } from '../../contract/regression-rules.js';
 import type { LiveWindow, PhaseResult, RunEngine, RunSummary } from '../../contract/results.js';
+import { movedMostText, ruleChangeText } from '../../contract/regression-words.js';
+import type { EndpointMove } from '../../contract/run-verdict.js';
 import { compareIntervals, MIN_BLOCKS, type CompareSamples } from './compare-intervals.js';
 
 // Judging regression rules against a baseline. The noise is Compare's own:
@@ -16,6 +18,8 @@ import { compareIntervals, MIN_BLOCKS, type CompareSamples } from './compare-int
 // (contract/compare.ts judgeInterval: as a ratio it holds 1 and spans over x10), is not judged and
 // says "too short / too variable to judge", never "within the noise"; its rule passes with a warning
 // (docs/ci.md: a gate that cannot tell a change from none does not fail CI on every ramp).
+// A failed check of a phase split into endpoints names the endpoint that moved most the worse way
+// (movedMost), so a phase rule says where to look, not only that the phase moved.
 
 export interface RegressionInput {
   /** the baseline: one run, or every run of its repeated group */
@@ -101,23 +105,45 @@ function errorRateInterval(base: readonly LiveWindow[], now: readonly LiveWindow
   return { low: b.rate - a.rate - half, high: b.rate - a.rate + half };
 }
 
-const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} %`;
-
 /** too wide to judge: the check is not judged, and its rule passes with a warning */
 const tooWide = (j: IntervalJudgement | null): j is 'too short' | 'too variable' => j === 'too short' || j === 'too variable';
 
+/** A rule's figures of one pair on one side: the runs [from, to) that measured it. */
+function valuesOf(rule: RegressionRule, pair: PhasePair, from: number, to: number): number[] {
+  return pair.runs.slice(from, to).flatMap((p) => {
+    const v = p ? figure(rule, p.phase, p.engine) : null;
+    return v === null ? [] : [v];
+  });
+}
+
+/**
+ * Of a phase split into endpoints, the endpoint whose figure moved most the worse way (a point change
+ * in the rule's terms, no interval: it names where to look, the phase's check is the verdict); null
+ * when the phase has no endpoints of its own or none moved the worse way.
+ */
+function movedMost(rule: RegressionRule, phase: PhasePair, pairs: readonly PhasePair[], nA: number): EndpointMove | null {
+  let best: EndpointMove | null = null;
+  const worse = (change: number) => (rule.op === '>' ? change : -change);
+  for (const ep of pairs) {
+    if (ep.endpoint === null || ep.key !== `${phase.key} / ${ep.endpoint}`) continue;
+    const base = valuesOf(rule, ep, 0, nA);
+    const now = valuesOf(rule, ep, nA, ep.runs.length);
+    if (base.length === 0 || now.length === 0) continue;
+    const [a, b] = [mean(base), mean(now)];
+    if (rule.relative && a === 0) continue;
+    const change = rule.relative ? b / a - 1 : b - a;
+    if (worse(change) > 0 && (best === null || worse(change) > worse(best.change))) best = { endpoint: ep.endpoint, baseline: a, now: b, change };
+  }
+  return best;
+}
+
 /** Judges one rule on one paired phase. */
-function check(rule: RegressionRule, pair: PhasePair, input: RegressionInput, ratios: Map<string, RatioInterval>): RuleCheck {
+function check(rule: RegressionRule, pair: PhasePair, input: RegressionInput, ratios: Map<string, RatioInterval>, pairs: readonly PhasePair[]): RuleCheck {
   const nA = input.baseline.length;
   const runs = [...input.baseline, ...input.now];
-  const valuesOf = (from: number, to: number) =>
-    pair.runs.slice(from, to).flatMap((p) => {
-      const v = p ? figure(rule, p.phase, p.engine) : null;
-      return v === null ? [] : [v];
-    });
-  const base = valuesOf(0, nA);
-  const now = valuesOf(nA, runs.length);
-  const head = { server: pair.server, phase: pair.phase, endpoint: pair.endpoint ?? null };
+  const base = valuesOf(rule, pair, 0, nA);
+  const now = valuesOf(rule, pair, nA, runs.length);
+  const head = { server: pair.server, phase: pair.phase, endpoint: pair.endpoint ?? null, movedMost: null };
   const none = (why: string, b: number | null = null, n: number | null = null): RuleCheck => ({ ...head, baseline: b, now: n, change: null, interval: null, noise: null, judgement: null, verdict: 'unjudged', why });
   if (base.length === 0) return none(pair.runs.slice(0, nA).some((p) => p) ? `the baseline did not measure ${rule.metric}` : 'not in the baseline');
   const a = mean(base);
@@ -153,7 +179,8 @@ function check(rule: RegressionRule, pair: PhasePair, input: RegressionInput, ra
   }
   const interval = rule.relative ? { low: diff.low / a, high: diff.high / a } : diff;
   const judgement = ratio === undefined ? null : judgeInterval(ratio);
-  const show = (x: number) => (rule.relative ? pct(x) : `${x >= 0 ? '+' : ''}${Number(x.toPrecision(3))}`);
+  // the one wording of a change (contract/regression-words.ts): the why reads as the tables do
+  const show = (x: number) => ruleChangeText(rule, x);
   if (tooWide(judgement) && ratio !== undefined) {
     // Compare's words: the bootstrap's own (span and why so wide), or the span across the runs
     const words =
@@ -164,12 +191,14 @@ function check(rule: RegressionRule, pair: PhasePair, input: RegressionInput, ra
   }
   const fails = intervalFails(rule, interval);
   const range = `${show(interval.low)} .. ${show(interval.high)}`;
+  // a failed phase rule names the endpoint that moved most, so the reader knows where to look
+  const moved = fails && pair.endpoint === null ? movedMost(rule, pair, pairs, nA) : null;
   const why = fails
-    ? `changed ${show(change)} (95 % interval ${range}): beyond the margin ${show(rule.margin)} and the noise`
+    ? `changed ${show(change)} (95 % interval ${range}): beyond the margin ${show(rule.margin)} and the noise${moved === null ? '' : `; ${movedMostText(rule, moved)}`}`
     : intervalFails(rule, { low: change, high: change })
       ? `changed ${show(change)}, but the 95 % interval ${range} does not lie wholly past ${show(rule.margin)}: within the noise`
       : `changed ${show(change)} (95 % interval ${range}): within the margin ${show(rule.margin)}`;
-  return { ...head, baseline: a, now: b, change, interval, noise, judgement, verdict: fails ? 'fail' : 'pass', why };
+  return { ...head, baseline: a, now: b, change, interval, noise, judgement, verdict: fails ? 'fail' : 'pass', why, movedMost: moved };
 }
 
 /**
@@ -189,7 +218,7 @@ export function judgeRegression(rules: readonly RegressionRule[], input: Regress
     for (const r of compareIntervals(runs, input.samples)) ratios.set(intervalKey(r.pairKey, r.metric, r.run), r);
   }
   const results: RuleResult[] = rules.map((rule) => {
-    const checks = pairs.filter((pair) => inScope(rule, pair, runs)).map((pair) => check(rule, pair, input, ratios));
+    const checks = pairs.filter((pair) => inScope(rule, pair, runs)).map((pair) => check(rule, pair, input, ratios, pairs));
     const failed = checks.filter((c) => c.verdict === 'fail').length;
     const judged = checks.filter((c) => c.verdict !== 'unjudged').length;
     const wide = checks.filter((c) => c.verdict === 'unjudged' && tooWide(c.judgement));

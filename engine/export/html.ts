@@ -7,6 +7,7 @@ import { ratioVerdict, runTag, type CompareReport, type PhasePair } from '../../
 import type { ReportChart, RunReport } from '../../contract/report/run-report.js';
 import { CAPACITY_MEANS, modeOf } from '../../contract/capacity/search.js';
 import { escapeHtml as esc } from '../../contract/html-text.js';
+import { regressionBlock } from './html-verdict.js';
 import { capacityBlock, fmt, machineBlock, phaseTables, problemBlock, reportTablesBlock, scenarioBlock, STYLE, thresholdsBlock } from './html-parts.js';
 
 // The self-contained HTML report: one file with ECharts inlined, the charts' options embedded as
@@ -77,6 +78,7 @@ function runSection(report: RunReport, withCharts: boolean): string {
   return `${machineBlock(report)}
 ${scenarioBlock(report)}
 ${thresholdsBlock(report)}
+${regressionBlock(report)}
 ${capacity === '' ? '' : `<section class="capacity" data-servers="${report.capacity?.length ?? 0}"><h2>Capacity <span class="muted">(${esc(CAPACITY_MEANS[modeOf(report.capacity ?? [])])})</span></h2>${capacity}${withCharts ? chartsBlock(report.charts.filter(isCapacityChart)) : ''}</section>`}
 <h2>Phases</h2>${report.rows.length === 0 ? '<p>No phase ran.</p>' : report.rows.map(phaseTables).join('\n')}
 ${report.timingNotes.map((n) => `<p class="muted" data-timing-note>${esc(n)}</p>`).join('')}

@@ -1,6 +1,8 @@
 import { createCanvas, loadImage, type SKRSContext2D } from '@napi-rs/canvas';
 import type { EChartsOption } from 'echarts';
 import { withFormatters } from '../../contract/report/formatters.js';
+import { againstText, CONFIRM_WITH_REPEAT, ONE_RUN_NOISE, regressionTallyText, verdictRuleLine } from '../../contract/regression-words.js';
+import { regressionTally } from '../../contract/run-verdict.js';
 import { LIGHT } from '../../contract/report/palette.js';
 import type { ReportChart, RunReport } from '../../contract/report/run-report.js';
 import { CAPACITY_MEANS, LOWER_BOUND_NOTE, modeOf, OFFERED_UNIT } from '../../contract/capacity/search.js';
@@ -81,6 +83,14 @@ function headerLines(ctx: SKRSContext2D, report: RunReport): Line[] {
   if (m) add(`${m.hostname} · ${m.platform} · ${m.cpus} × ${m.cpuModel} · Node ${m.node} · Loadscope ${m.loadscope}`, `15px ${FONT}`, LIGHT.muted, 22);
   const failed = report.thresholds.filter((t) => !t.passed).length;
   if (report.thresholds.length > 0) add(`thresholds: ${failed === 0 ? `all ${report.thresholds.length} passed` : `${failed} of ${report.thresholds.length} failed`}`, `15px ${FONT}`, failed === 0 ? '#1a7f37' : RED, 22);
+  // the regression verdict of `run --baseline` (issue 36): its tally, then each failed rule where it failed
+  const v = report.regression;
+  if (v !== null) {
+    const tally = regressionTally(v)!;
+    add(regressionTallyText(tally, againstText(v)), `15px ${FONT}`, tally.failed === 0 ? '#1a7f37' : RED, 22);
+    for (const r of v.rules.filter((x) => x.verdict === 'fail')) add(verdictRuleLine(r), `14px ${FONT}`, RED, 20, 2);
+    if (tally.oneRun) add(`${ONE_RUN_NOISE}; ${CONFIRM_WITH_REPEAT}`, `13px ${FONT}`, LIGHT.muted, 19, 2);
+  }
   if (report.problem) add(report.problem.split('\n')[0]!, `bold 18px ${FONT}`, RED, 30, 2);
   for (const t of report.targetProblems) add(`${t.server}: ${t.status}${t.reason ? ` - ${shortReason(t.reason).join(' ')}` : ''}`, `14px ${FONT}`, RED, 22);
   return lines;

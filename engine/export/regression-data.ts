@@ -1,4 +1,5 @@
-import type { RegressionResult, RegressionRule } from '../../contract/regression-rules.js';
+import type { RegressionResult, RegressionRule, RuleCheck } from '../../contract/regression-rules.js';
+import { MAX_STORED_CHECKS, type RunVerdict, type VerdictCheck } from '../../contract/run-verdict.js';
 import type { Store } from '../../db/store.js';
 import { judgeRegression } from '../compare/regression.js';
 
@@ -20,4 +21,41 @@ export function regressionData(store: Store, baselineIds: readonly number[], now
       rows: (_i, targetId) => store.getCompareRows(targetId),
     },
   });
+}
+
+const ORDER = { fail: 0, unjudged: 1, pass: 2 } as const;
+
+/** The checks a stored rule keeps: failed first, the largest move the worse way first, at most MAX_STORED_CHECKS. */
+function keptChecks(rule: RegressionRule, checks: readonly RuleCheck[]): VerdictCheck[] {
+  const worse = (c: RuleCheck) => (c.change === null ? -Infinity : rule.op === '>' ? c.change : -c.change);
+  return [...checks]
+    .sort((a, b) => ORDER[a.verdict] - ORDER[b.verdict] || worse(b) - worse(a))
+    .slice(0, MAX_STORED_CHECKS)
+    .map((c) => ({ server: c.server, phase: c.phase, endpoint: c.endpoint, baseline: c.baseline, now: c.now, change: c.change, interval: c.interval, judgement: c.judgement, verdict: c.verdict, why: c.why, movedMost: c.movedMost ?? null }));
+}
+
+/** A judged result as it is stored with its runs (contract/run-verdict.ts). */
+export function runVerdictOf(result: RegressionResult, judgedAt = new Date().toISOString()): RunVerdict {
+  return {
+    baselineRunIds: result.baselineRunIds,
+    nowRunIds: result.nowRunIds,
+    failed: result.failed,
+    rules: result.rules.map((r) => ({ rule: r.rule.text, metric: r.rule.metric, relative: r.rule.relative, verdict: r.verdict, why: r.why, checkCount: r.checks.length, checks: keptChecks(r.rule, r.checks) })),
+    judgedAt,
+  };
+}
+
+/**
+ * Judges the runs against the baseline and keeps the verdict with them (`run --baseline`), so History,
+ * the run's page, its exports and Trends show what the exit code said. A store that will not take it
+ * (a full disk) does not take the verdict from CI: `unkept` says why it was not kept.
+ */
+export function judgeAndKeep(store: Store, baselineIds: readonly number[], nowIds: readonly number[], rules: readonly RegressionRule[]): { result: RegressionResult; unkept: string | null } {
+  const result = regressionData(store, baselineIds, nowIds, rules);
+  try {
+    store.saveVerdict(runVerdictOf(result));
+    return { result, unkept: null };
+  } catch (err) {
+    return { result, unkept: err instanceof Error ? err.message : String(err) };
+  }
 }

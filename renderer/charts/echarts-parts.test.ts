@@ -44,7 +44,7 @@ describe('the ECharts parts the workbench registers', () => {
         scenarioName: 's',
         metric: 'total.p99',
         profile: 'full',
-        columns: [{ runIds: [1], createdAt: '', label: 'a', groupId: null }, { runIds: [2, 3], createdAt: '', label: 'b', groupId: 2 }],
+        columns: [{ runIds: [1], createdAt: '', label: 'a', groupId: null }, { runIds: [2, 3], createdAt: '', label: 'b', groupId: 2, failed: ['regression'] }],
         rows: [{ server: 'single', phase: 'p', endpoint: null, values: [{ value: 2, low: null, high: null }, { value: 3, low: 2, high: 4 }], baseline: { value: 3, low: 2, high: 4 } }],
         baselineRunIds: [2, 3],
       },

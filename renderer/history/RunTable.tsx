@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import type { RunListItem } from '../../contract/results';
 import { count, formatDate, formatDuration, num } from '../ui/format';
 import { RunStatusBadge, ThresholdTallyBadge } from '../thresholds/ThresholdBadges';
+import { RegressionTallyBadge } from '../thresholds/RegressionVerdict';
 import { verdictOf, type RunSort, type SortKey } from './run-sort';
 import { RenameRow } from './RenameRow';
 
@@ -121,10 +122,15 @@ export function RunTable({ runs, selected, toggle, open, remove, runAgain, sort,
                 <div className="muted small">{formatDate(r.createdAt).split(' ')[1]}</div>
               </td>
               <td className="left status-cell">
-                <RunStatusBadge status={r.status} tally={r.thresholds} />
+                <RunStatusBadge status={r.status} tally={r.thresholds} regression={r.regression} />
                 <div className="small">
                   <ThresholdTallyBadge tally={r.thresholds} compact />
                 </div>
+                {r.regression != null && (
+                  <div className="small">
+                    <RegressionTallyBadge tally={r.regression} compact />
+                  </div>
+                )}
               </td>
               <td className="num">{formatDuration(r.durationMs)}</td>
               <td className="num" data-testid="run-requests">

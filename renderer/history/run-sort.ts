@@ -1,5 +1,6 @@
 import type { RunListItem } from '../../contract/results';
 import { thresholdsFailed } from '../../contract/thresholds';
+import { regressionFailed } from '../../contract/run-verdict';
 
 // History's sortable columns: what each one orders by. Runs without a value (a duration or mean not
 // measured yet) go last either way, so sorting never buries the figures among blanks.
@@ -15,9 +16,10 @@ export interface RunSort {
 /** The list as runs:list gives it: newest first. */
 export const DEFAULT_SORT: RunSort = { key: 'date', dir: 'descending' };
 
-/** The status as History shows it: a completed run whose thresholds failed sorts apart from a clean one. */
+/** The status as History shows it: a completed run whose thresholds or regression rules failed sorts apart from a clean one. */
 export function verdictOf(r: RunListItem): string {
-  return thresholdsFailed(r.status, r.thresholds) ? `${r.status} · thresholds failed` : r.status;
+  const failed = [thresholdsFailed(r.status, r.thresholds) ? 'thresholds' : null, regressionFailed(r.status, r.regression) ? 'regression' : null].filter((x) => x !== null);
+  return failed.length > 0 ? `${r.status} · ${failed.join(' and ')} failed` : r.status;
 }
 
 function valueOf(r: RunListItem, key: SortKey): string | number | null {

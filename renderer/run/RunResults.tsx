@@ -2,6 +2,8 @@ import type { RunSummary } from '../../contract/results';
 import { targetRequests } from '../../contract/stored-requests';
 import { count, formatDate, formatDuration, formatMs } from '../ui/format';
 import { RunStatusBadge, ThresholdList, ThresholdTallyBadge } from '../thresholds/ThresholdBadges';
+import { RegressionList, RegressionTallyBadge } from '../thresholds/RegressionVerdict';
+import { regressionTally } from '../../contract/run-verdict';
 import { Stat } from '../ui/widgets';
 import { ExportButtons } from './ExportButtons';
 import { MeanBars } from './MeanBars';
@@ -47,8 +49,9 @@ export function RunResults({ summary, showHeader }: { summary: RunSummary; showH
       <div className="results-head">
         {showHeader && (
           <div className="results-title">
-            <RunStatusBadge status={summary.status} tally={tallyOf(summary)} />
+            <RunStatusBadge status={summary.status} tally={tallyOf(summary)} regression={regressionTally(summary.regression ?? null)} />
             <ThresholdTallyBadge tally={tallyOf(summary)} />
+            <RegressionTallyBadge tally={regressionTally(summary.regression ?? null)} />
             <h2>{summary.title}</h2>
             <span className="muted">
               run #{summary.id} · {summary.scenarioName}
@@ -82,6 +85,7 @@ export function RunResults({ summary, showHeader }: { summary: RunSummary; showH
       ) : (
         <>
           <ThresholdList run={summary} />
+          <RegressionList verdict={summary.regression} />
           <ReportTables tables={summary.report} />
           <div className="chart-grid">
             <MeanBars targets={summary.targets} engine={summary.engine} cells={summary.cells} />

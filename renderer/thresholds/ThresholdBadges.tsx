@@ -1,6 +1,7 @@
 import { cellName, cellTitle } from '../../contract/cells';
 import type { RunSummary } from '../../contract/results';
 import { parseThresholdCheck, thresholdLimitText, thresholdsFailed, thresholdValueText, type ThresholdResult, type ThresholdTally } from '../../contract/thresholds';
+import { regressionFailed, type RegressionTally } from '../../contract/run-verdict';
 
 /** The run's verdict in one badge: "thresholds pass" / "2 of 3 thresholds fail"; nothing without thresholds. */
 export function ThresholdTallyBadge({ tally, compact = false }: { tally: ThresholdTally; compact?: boolean }) {
@@ -16,15 +17,16 @@ export function ThresholdTallyBadge({ tally, compact = false }: { tally: Thresho
   );
 }
 
-/** The run's status; a completed run whose thresholds failed says so, in the warning colour, not a green "completed". */
-export function RunStatusBadge({ status, tally }: { status: string; tally: ThresholdTally }) {
-  const failed = thresholdsFailed(status, tally);
+/** The run's status; a completed run whose thresholds or regression rules failed says so, in the warning colour, not a green "completed". */
+export function RunStatusBadge({ status, tally, regression = null }: { status: string; tally: ThresholdTally; regression?: RegressionTally | undefined }) {
+  const failed = [thresholdsFailed(status, tally) ? 'thresholds' : null, regressionFailed(status, regression) ? 'regression' : null].filter((x) => x !== null);
+  const verdict = failed.length === 0 ? status : `${failed.join('-')}-failed`;
   return (
-    <span className={`badge ${failed ? 'badge-thresholds-failed' : `badge-${status}`}`} data-testid="run-status" data-verdict={failed ? 'thresholds-failed' : status}>
+    <span className={`badge ${failed.length > 0 ? 'badge-thresholds-failed' : `badge-${status}`}`} data-testid="run-status" data-verdict={verdict}>
       {/* a narrow column wraps after the dot, never before it */}
-      {failed ? (
+      {failed.length > 0 ? (
         <>
-          <span className="nowrap">{status} ·</span> <span className="verdict-note">thresholds failed</span>
+          <span className="nowrap">{status} ·</span> <span className="verdict-note">{failed.join(' and ')} failed</span>
         </>
       ) : (
         status

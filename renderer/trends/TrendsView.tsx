@@ -16,10 +16,21 @@ import { Empty, ErrorBox, Panel, Segmented } from '../ui/widgets';
 
 const LASTS = [10, 20, 50] as const;
 
+/** One figure of a metric, rounded by the one formatter (sig3): the table's cells and the chart's tooltip. */
+function figureText(metric: TrendMetric, x: number): string {
+  return metric === 'errors.rate' ? `${sig3(x * 100)}%` : sig3(x);
+}
+
 function valueText(metric: TrendMetric, v: TrendValue | null): string {
   if (v === null) return '-';
-  const one = (x: number) => (metric === 'errors.rate' ? `${sig3(x * 100)}%` : sig3(x));
+  const one = (x: number) => figureText(metric, x);
   return v.low === null || v.high === null ? one(v.value) : `${one(v.value)} (${one(v.low)}-${one(v.high)})`;
+}
+
+/** The screen's chart: the report's option with its tooltip's values rounded (a function, so added here). */
+function screenOption(trend: Trend): EChartsOption {
+  const option = trendOption(trend, DARK);
+  return { ...option, tooltip: { ...(option.tooltip as object), valueFormatter: (v) => (typeof v === 'number' ? figureText(trend.metric, v) : String(v ?? '-')) } };
 }
 
 export function TrendsView({ scenarioName, back, openRun }: { scenarioName: string; back: () => void; openRun: (runId: number) => void }) {
@@ -39,7 +50,7 @@ export function TrendsView({ scenarioName, back, openRun }: { scenarioName: stri
       live = false;
     };
   }, [api, scenarioName, metric, last]);
-  const option = useMemo<EChartsOption | null>(() => (trend === null ? null : trendOption(trend, DARK)), [trend]);
+  const option = useMemo<EChartsOption | null>(() => (trend === null ? null : screenOption(trend)), [trend]);
   const title = `${TREND_METRIC_LABELS[metric]} of ${scenarioName}`;
 
   return (
@@ -57,7 +68,7 @@ export function TrendsView({ scenarioName, back, openRun }: { scenarioName: stri
         <>
           <Panel
             testId="trend-panel"
-            title={<>{TREND_METRIC_LABELS[metric]} <span className="muted">a group: its mean and the 95 % interval between its runs · band: the pinned baseline</span></>}
+            title={<>{TREND_METRIC_LABELS[metric]} <span className="muted">a group: its mean and the 95 % interval between its runs · band or dashed line: the pinned baseline · red: a run that failed</span></>}
             actions={
               <>
                 <Segmented label="trend metric" value={metric} options={TREND_METRICS.map((m) => ({ value: m, label: m }))} onChange={setMetric} />
@@ -92,12 +103,20 @@ export function TrendsView({ scenarioName, back, openRun }: { scenarioName: stri
               </thead>
               <tbody>
                 {trend.columns.map((c, i) => (
-                  <tr key={c.runIds.join(',')} data-testid="trend-row" data-run-ids={c.runIds.join(',')}>
+                  <tr key={c.runIds.join(',')} data-testid="trend-row" data-run-ids={c.runIds.join(',')} data-failed={(c.failed ?? []).join(',')}>
                     <td className="left">
                       <button type="button" className="btn-link" onClick={() => openRun(c.runIds[0]!)}>
                         {trendColumnLabel(c)}
                       </button>
                       {c.runIds.length > 1 && <span className="muted"> group of {c.runIds.length}</span>}
+                      {(c.failed ?? []).length > 0 && (
+                        <>
+                          {' '}
+                          <span className="bad small" data-testid="trend-failed" title="a run of this column failed a threshold or its regression verdict (run --baseline)">
+                            ✕ {(c.failed ?? []).join(', ')} failed
+                          </span>
+                        </>
+                      )}
                     </td>
                     <td className="left">{c.createdAt.replace('T', ' ').slice(0, 16)}</td>
                     <td className="left">{c.label}</td>
