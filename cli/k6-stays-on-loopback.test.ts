@@ -57,7 +57,7 @@ describe('run --engine k6 and an address outside loopback', needs, () => {
     elsewhere = await countingServer(own!.address);
     const out = await run('named-elsewhere', elsewhere.url);
     expect(out.code).not.toBe(0);
-    expect(out.stderr.trim()).toBe(`loadscope: this scenario sends load outside this machine, to ${own!.host}; confirm it in the UI or pass --allow-remote (LS_ERR_NEEDS_CONSENT)`);
+    expect(out.stderr.trim()).toBe(`loadscope: this run has a local k6 binary run a script Loadscope generates, sending load to ${own!.host}; k6 is given only addresses on this machine (127.0.0.0/8, ::1), so each must resolve to one, even with consent; confirm it in the UI or pass --allow-remote (LS_ERR_NEEDS_CONSENT)`);
     expect(await elsewhere.settledCount()).toBe(0);
   });
 
