@@ -31,8 +31,8 @@ function titlePatterns(source: string): RegExp[] {
     const parts = m[1] === '`' ? raw.split(/\$\{[^}]*\}/) : [raw];
     found.push(new RegExp(`(^|: |> )${parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.+')}$`));
   }
-  // it.each([...])('title with %s', ...): each printf token matches anything
-  const each = /\bit\.each\([\s\S]*?\]\)\(\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/g;
+  // it.each([...])('title with %s', ...) or it.each(TABLE)(...): each printf token matches anything
+  const each = /\bit\.each(?:<[^>]*>)?\([\s\S]*?\)\(\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/g;
   for (let m = each.exec(source); m !== null; m = each.exec(source)) {
     const parts = m[2]!.replace(/\\(['"`\\])/g, '$1').split(/%[sdifjoO#]|\$\w+/);
     found.push(new RegExp(`(^|: |> )${parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.+')}$`));

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { useTempEngine } from '../test-support/temp-engine.js';
 import { createScenario } from '../scenario/test-support/factories.js';
 import { k6Status } from './k6-binary.js';
+import { skipUnless } from '../test-support/skip.js';
 
 // What consent means in a k6 run: a local k6 binary runs a script Loadscope generates, and k6 is only
 // ever given addresses on this machine. The question says exactly that (not "sends load outside this
@@ -37,7 +38,7 @@ describe('consent with --engine k6', () => {
     expect(temp.engine.store.listRuns()).toEqual([]);
   });
 
-  it.skipIf(!k6.available)('consent given, the target an address outside: the k6 run fails saying --allow-remote does not change that, not asking for it', async () => {
+  it('consent given, the target an address outside: the k6 run fails saying --allow-remote does not change that, not asking for it', skipUnless(k6.available, k6.hint), async () => {
     readiness = createServer((_req, res) => res.end('ready'));
     await new Promise<void>((resolve) => readiness!.listen(0, '127.0.0.1', resolve));
     const ready = `http://127.0.0.1:${(readiness.address() as AddressInfo).port}/`;

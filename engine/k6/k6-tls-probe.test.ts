@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useTempEngine } from '../test-support/temp-engine.js';
 import { k6Status } from './k6-binary.js';
+import { skipUnless } from '../test-support/skip.js';
 import { startBadCertServer, type BadCert, type BadCertServer } from './test-support/bad-cert-server.js';
 
 // `--engine k6` against an https target whose certificate does not verify (self-signed for another
@@ -35,11 +36,11 @@ async function runK6(server: Record<string, unknown>) {
   return temp.engine.handlers['runs:get']({ runId });
 }
 
-describe.skipIf(!k6.available)('k6 against a certificate that does not verify', () => {
-  it.each<[string, BadCert, RegExp]>([
+describe('k6 against a certificate that does not verify', skipUnless(k6.available, k6.hint), () => {
+  it.each([
     ['self-signed for another name', 'wrong-name', /self[- ]signed certificate/],
     ['self-signed and expired', 'expired', /\(certificate has expired\)/],
-  ])('a certificate %s: the run fails before any load, in the native engine\'s one line', async (_what, kind, why) => {
+  ] as [string, BadCert, RegExp][])('a certificate %s: the run fails before any load, in the native engine\'s one line', async (_what, kind, why) => {
     target = await startBadCertServer(kind);
     const run = await runK6({ architecture: 'external', url: target.url });
     expect(run.status).toBe('failed');
