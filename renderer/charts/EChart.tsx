@@ -2,9 +2,10 @@ import { useEffect, useRef, useState } from 'react';
 import type { EChartsOption } from 'echarts';
 import { chartDataUrl, downloadDataUrl, pngName } from './chart-png';
 import { dropDraw, queueDraw } from './draw-queue';
+import { drawnLegend } from '../../contract/report/drawn-legend';
 import { drawnTexts } from './drawn-text';
 import { echarts } from './echarts-parts';
-import { fitLegend, LEGEND_ROW_H } from './legend-fit';
+import { fitLegend } from './legend-fit';
 import { legendTooltip } from './tooltip-html';
 import { currentZoom, keepZoom } from './zoom';
 
@@ -61,8 +62,8 @@ export function EChart({ option, height = 260, notMerge = true, testId, points, 
   const draw = (instance: echarts.ECharts, el: HTMLElement, next: EChartsOption): void => {
     const fitted = fitLegend(next, legendNames(next), el.clientWidth, (name) => legendTooltip(name, names.current));
     drawn.current = { option: next, width: el.clientWidth };
-    el.dataset.legendRows = String(fitted.rows);
-    setLegendExtra(Math.max(0, fitted.rows - 1) * LEGEND_ROW_H);
+    el.dataset.legendRows = String(fitted.layout?.rows ?? 0);
+    setLegendExtra(fitted.extra);
     instance.setOption(notMerge ? keepZoom(fitted.option, currentZoom(instance)) : fitted.option, { notMerge });
   };
 
@@ -73,8 +74,11 @@ export function EChart({ option, height = 260, notMerge = true, testId, points, 
     chart.current = instance;
     // the zoom as drawn, readable on the page (tests, inspection): start-end in % of the time axis
     instance.on('datazoom', () => showZoom(el, instance));
-    if (drawnText) instance.on('finished', () => {
-      el.dataset.texts = JSON.stringify(drawnTexts(instance));
+    // the legend's entries as drawn (fitted, cut or wrapped), readable on the page: data-legend-drawn
+    instance.on('finished', () => {
+      const legend = JSON.stringify(drawnLegend(instance));
+      if (el.dataset.legendDrawn !== legend) el.dataset.legendDrawn = legend;
+      if (drawnText) el.dataset.texts = JSON.stringify(drawnTexts(instance));
     });
     const observer = new ResizeObserver(() => {
       instance.resize();
