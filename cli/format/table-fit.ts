@@ -6,13 +6,15 @@ import { fitNames } from '../../contract/name-fit.js';
 //   1. each heading wrapped at its spaces onto lines as wide as its column's figures ("processing
 //      mean (ms)" -> "processing" / "mean (ms)")
 //   2. the first column's names fitted by contract/name-fit.ts (onto two lines, then what every name
-//      shares cut), to at most NAME_SHARE of the width
+//      shares cut): to what the figures leave when that is at least NAME_MIN, else to NAME_SHARE
 //   3. the figure columns split into blocks that fit, each block repeating the names
 //
 // Cells arrive terminal-safe (table.ts); widths are characters.
 
-/** The most of the width the names may take before the figures are split into blocks. */
+/** The most of the width the names may take when the figures are split into blocks anyway. */
 const NAME_SHARE = 0.4;
+/** The narrowest the names are wrapped to, to keep the figures in one block. */
+const NAME_MIN = 20;
 const GAP = '  ';
 
 /** `text` wrapped at its spaces onto lines of at most `width` (a word longer than that keeps its own line). */
@@ -35,7 +37,9 @@ export function fitTable(header: readonly string[], rows: readonly (readonly str
   // names: a row's own name ("server / phase"); an indented one (an endpoint under its phase) is left as it is
   const named = rows.map((r) => r[0] ?? '').filter((n) => n !== '' && !n.startsWith(' '));
   const widest = Math.max(header[0]!.length, ...rows.map((r) => (r[0] ?? '').length));
-  const nameMax = Math.max(12, Math.min(widest, Math.floor(width * NAME_SHARE), width - GAP.length - Math.max(0, ...figures)));
+  // every figure in one block when the names can wrap narrow enough for it; else the names keep their share
+  const oneBlock = width - figures.reduce((a, w) => a + GAP.length + w, 0);
+  const nameMax = oneBlock >= NAME_MIN ? Math.min(widest, oneBlock) : Math.max(NAME_MIN, Math.min(widest, Math.floor(width * NAME_SHARE), width - GAP.length - Math.max(0, ...figures)));
   const fitted = fitNames(named, { max: nameMax, lines: 2 });
   const nameLines = new Map(named.map((n, i) => [n, fitted[i]!.split('\n')]));
   const linesOf = (name: string) => nameLines.get(name) ?? [name];

@@ -1,5 +1,6 @@
 import type { BarSeriesOption, EChartsOption, LineSeriesOption } from 'echarts';
 import { fitNames, NAME_SEP } from '../name-fit.js';
+import { estimatedIn } from './export-layout.js';
 import { ERROR_COLOR, FONT_FAMILY, METRIC_COLORS, type Palette } from './palette.js';
 import { errorsPerSecond, seconds, type SeriesGroup } from './series.js';
 
@@ -256,8 +257,6 @@ export const meanBarsCrowded = (bars: readonly MeanBar[]): boolean => bars.lengt
 /** The widest a slanted bar name is drawn (px), and a name beside a row of bars. */
 const SLANT_WIDTH = 150;
 const ROW_LABEL_WIDTH = 240;
-/** Text widths without a canvas (the report is built before anything draws it): 0.62 em a character, wide of the truth. */
-const estimated = (px: number) => (text: string) => text.length * px * 0.62;
 
 /** One row of the bars laid across (MEAN_ROW_H px: a two-line name beside three bars), and the room above and below them. */
 export const MEAN_ROW_H = 48;
@@ -296,7 +295,7 @@ export function meanBarsOption(bars: readonly MeanBar[], p: Palette, layout: 'co
   const axisLabel = crowded
     ? { ...style.axisLabel, fontSize: 11, color: p.text, interval: 0, rotate: 30, width: SLANT_WIDTH, overflow: 'truncate' as const, ellipsis: '...' }
     : { ...style.axisLabel, fontSize: 12, color: p.text, interval: 0 };
-  const labels = crowded ? fitNames(bars.map((b) => b.label.replace(/\n/g, NAME_SEP)), { max: SLANT_WIDTH - 4, measure: estimated(11) }) : bars.map((b) => b.label);
+  const labels = crowded ? fitNames(bars.map((b) => b.label.replace(/\n/g, NAME_SEP)), { max: SLANT_WIDTH - 4, measure: estimatedIn(11) }) : bars.map((b) => b.label);
   return {
     ...base,
     tooltip: { ...(base.tooltip as object), axisPointer: { type: 'shadow' } },
@@ -317,7 +316,7 @@ function meanBarRows(bars: readonly MeanBar[], p: Palette): EChartsOption {
   // names fitted to ROW_LABEL_WIDTH on up to three lines (a row is MEAN_ROW_H tall), then the grid
   // keeps the labels' stated width for them (containLabel): the longest line's, estimated wide
   // (0.62 em a character), so a name is never cut short of it nor given room it does not use
-  const labels = fitNames(bars.map((b) => b.label), { max: ROW_LABEL_WIDTH, lines: 3, measure: estimated(12) });
+  const labels = fitNames(bars.map((b) => b.label), { max: ROW_LABEL_WIDTH, lines: 3, measure: estimatedIn(12) });
   const longest = Math.max(1, ...labels.flatMap((l) => l.split('\n').map((line) => line.length)));
   const width = Math.min(ROW_LABEL_WIDTH, Math.ceil(longest * 12 * 0.62) + 4);
   return {

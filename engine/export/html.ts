@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { AXIS_NAMES } from '../../contract/report/chart-options.js';
-import { exportLegendLabels } from '../../contract/report/export-layout.js';
+import { exportLegendExtra, exportLegendLabels } from '../../contract/report/export-layout.js';
 import { beyondNoise } from '../../contract/compare.js';
 import { GROUP_METRIC_LABELS } from '../../contract/group-stats.js';
 import { ratioVerdict, runTag, type CompareReport, type PhasePair } from '../../contract/report/compare-report.js';
@@ -45,8 +45,12 @@ data.charts.forEach(function(c){
 document.body.setAttribute('data-charts-drawn',String(data.charts.length));
 })();`;
 
+/** A chart's box in the report (px) with a legend of one row. */
+const CHART_H = 400;
+
 function chartsBlock(charts: readonly ReportChart[]): string {
-  return `<div class="charts">${charts.map((c) => `<div class="chart" id="chart-${esc(c.id)}" data-chart-id="${esc(c.id)}" role="img" aria-label="${esc(c.title)}"></div>`).join('')}</div>`;
+  // a chart's box grows by its legend's extra rows, so many server runs never squash its plot
+  return `<div class="charts">${charts.map((c) => `<div class="chart" id="chart-${esc(c.id)}" data-chart-id="${esc(c.id)}" role="img" aria-label="${esc(c.title)}" style="height:${CHART_H + exportLegendExtra(c.option)}px"></div>`).join('')}</div>`;
 }
 
 function page(title: string, body: string, charts: readonly ReportChart[]): string {
