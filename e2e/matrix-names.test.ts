@@ -8,7 +8,8 @@ import { useWorkbench } from './test-support/workbench.js';
 // x workers x path were cut at 260 px alike, "... path /fib?n=1...", and a matrix Compare was eight
 // tables of fourteen rows with nothing side by side). At 1440 and 1024 px every legend entry, as the
 // chart drew it (data-legend-drawn: read from ECharts' own legend), is told apart and keeps the value
-// that varies; Compare leads with the per-cell summary, a row per server run, fitting its panel.
+// that varies; Compare leads with the per-cell summary, a row per server run, fitting its panel; and
+// the Trends table (a column per server run, the last six cut behind a scroller at 1024 px) fits.
 
 const SHOTS = process.env.LOADSCOPE_E2E_SHOTS ?? '/tmp/loadscope-e2e-shots';
 const { page, byTestId, browser } = useWorkbench();
@@ -101,6 +102,20 @@ describe('a 2x2x2 matrix named apart, in Chromium', () => {
     }
     await shots(page(), 'matrix-names-compare-summary', { show: summary, dir: SHOTS });
     await shots(page(), 'matrix-names-compare-legend', { show: byTestId('compare-latency-chart'), dir: SHOTS });
+    expect(browser().problems).toEqual([]);
+  });
+
+  it("Trends of the matrix at 1024 px: its table's column per server run all in view, none behind a scroller", async () => {
+    await page().evaluate(`window.location.hash = '#/trends/matrix-names'`);
+    const table = byTestId('trend-table');
+    await until(() => table.locator('tbody tr').count(), (n) => n === 2, 'a row per run');
+    for (const width of [1440, 1024]) {
+      await atWidth(width);
+      expect(await table.locator('th').evaluateAll((els) => els.map((e) => (e as HTMLElement).innerText.replace(/\s+/g, ' ')))).toEqual(['run', 'created', 'name', ...NAMES.map((n) => `${n} · load`)]);
+      const fit = await table.evaluate((el) => ({ scroll: el.parentElement!.scrollWidth, client: el.parentElement!.clientWidth }));
+      expect(fit.scroll, `the trend table at ${width} px`).toBeLessThanOrEqual(fit.client + 1);
+    }
+    await shots(page(), 'matrix-names-trend-table', { show: byTestId('trend-table'), dir: SHOTS });
     expect(browser().problems).toEqual([]);
   });
 });
