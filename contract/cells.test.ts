@@ -52,7 +52,7 @@ describe('short cell names', () => {
     expect(new Set(objects).size).toBe(2);
   });
 
-  it('a matrix over the servers names each server run by its label once, not "single · single"', () => {
+  it('a matrix over the servers: each server run named by its label once, not "single · single"', () => {
     const cells = matrix({ servers: [[{ architecture: 'single' }], [{ architecture: 'cluster', label: 'four' }]], 'servers[*].cores': [1, 2] });
     expect(cellName('single', cells, 0)).toBe('single · cores 1');
     expect(cellName('four', cells, 3)).toBe('four · cores 2');

@@ -28,23 +28,23 @@ describe('fitting a set of names to a width', () => {
     });
   });
 
-  it('wraps at " · " onto the lines it is given before cutting anything', () => {
+  it('a name wider than the width, with room for two lines: wrapped at " · ", nothing cut', () => {
     const fitted = fitNames(MATRIX, { max: 24, lines: 2 });
     expect(fitted[0]).toBe('cluster · workers 1\npath /fib?n=15');
     for (const f of fitted) expect(width(f)).toBeLessThanOrEqual(24);
   });
 
-  it('drops a part every name shares before cutting one that varies', () => {
+  it('a part every name shares: dropped before a part that varies is cut', () => {
     const names = ['thread-pool · cores 1 · load', 'thread-pool · cores 2 · load'];
     expect(fitNames(names, { max: 8 })).toEqual(['cores 1', 'cores 2']);
   });
 
-  it('a "\\n" its caller put in breaks a line where there is room for two, and reads " · " on one', () => {
+  it('a "\\n" its caller put in: a line break where there are two lines, " · " on one', () => {
     expect(fitNames(['thread-pool\ncores 1', 'thread-pool\ncores 2'], { max: 40, lines: 2 })).toEqual(['thread-pool\ncores 1', 'thread-pool\ncores 2']);
     expect(fitNames(['thread-pool\ncores 1', 'thread-pool\ncores 2'], { max: 40 })).toEqual(['thread-pool · cores 1', 'thread-pool · cores 2']);
   });
 
-  it('names of unlike shapes (a Compare of a matrix and a plain run) are cut in their middles, apart', () => {
+  it('names of unlike shapes (a Compare of a matrix and a plain run): cut in their middles, apart', () => {
     const names = ['A #1 thread-per-request · cores 1 · 10 req', 'B #2 thread-per-request'];
     const fitted = fitNames(names, { max: 16 });
     expect(new Set(fitted).size).toBe(2);
@@ -52,16 +52,16 @@ describe('fitting a set of names to a width', () => {
     expect(fitted[0]!.startsWith('A #1')).toBe(true);
   });
 
-  it('measures in the unit it is given (px of a font)', () => {
+  it('widths in px of a font: every name within them', () => {
     const px = (t: string) => t.length * 7;
     for (const f of fitNames(MATRIX, { max: 160, measure: px })) expect(px(f)).toBeLessThanOrEqual(160);
   });
 
-  it('one name alone: its middle cut', () => {
+  it('one name alone, too long: its middle cut', () => {
     expect(fitName('a-very-long-server-label-indeed', { max: 11 })).toBe('a-ver…ndeed');
   });
 
-  it('property: any set of distinct names stays distinct at any width, equal names fit alike, and each fits from a sensible width up', () => {
+  it('property, any set of names at any width and lines: distinct names stay distinct, equal names fit alike, each within the width from a sensible width up', () => {
     const part = fc.string({ minLength: 1, maxLength: 12, unit: fc.constantFrom('a', 'b', '1', '2', ' ', '=', '/', '·', '\n', 'x') });
     const name = fc.array(part, { minLength: 1, maxLength: 4 }).map((ps) => ps.join(NAME_SEP));
     fc.assert(

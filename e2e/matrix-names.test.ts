@@ -56,7 +56,7 @@ async function atWidth(width: number): Promise<void> {
 }
 
 describe('a 2x2x2 matrix named apart, in Chromium', () => {
-  it('every legend entry of the run, as drawn at 1440 and 1024 px, is told apart', async () => {
+  it('a 2x2x2 matrix run at 1440 and 1024 px: every legend entry as drawn told apart', async () => {
     await openScenario(page(), 'matrix-names', MATRIX);
     await byTestId('start-run').click();
     await page().locator('[data-testid="run-view"][data-phase="finished"]').waitFor({ timeout: 150_000 });

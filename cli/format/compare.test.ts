@@ -118,7 +118,7 @@ describe('compare of a matrix: each server run at a glance (issue 36)', () => {
     return { ...base, cells, targets };
   };
 
-  it('leads with a row per server run: each run\'s req/s, p50, p99, errors and the ratio to the first, "*" beyond the noise', () => {
+  it('two runs of a two-cell matrix: led by a row per server run with each run\'s req/s, p50, p99, errors and the ratio to the first, "*" beyond the noise', () => {
     const runs = [matrixRun(1, [100, 200]), matrixRun(2, [150, 200])];
     const intervals = [{ pairKey: 'single · cores 1 / steady', metric: 'throughput', run: 1, ratio: 1.5, low: 1.3, high: 1.7, resamples: 400 }];
     const lines = formatCompare({ runs, histograms: [], differences: [], intervals }).split('\n');

@@ -68,7 +68,7 @@ describe('CLI tables fitted to the terminal', () => {
     expect(Math.max(...wide.map((l) => l.length)), 'no terminal: the full width').toBeGreaterThan(150);
   });
 
-  it('a table that fits is printed as before; a narrowed one wraps its headings and splits its columns into blocks', () => {
+  it('a table that fits, and one at 40 columns: the first printed as before, the second within 40 with its headings wrapped, every figure whole', () => {
     const header = ['server / phase', 'requests', 'processing mean (ms)', 'client queue p99 (ms)'];
     const rows = [['thread-pool / load', '100', '0.07', '6.40']];
     expect(textTable(header, rows, undefined, 200).split('\n')[0]).toBe('server / phase      requests  processing mean (ms)  client queue p99 (ms)');

@@ -121,7 +121,7 @@ describe('a 2x2x2 matrix named apart in the exports', () => {
     }
   });
 
-  it("the compare report leads with a per-cell summary: a row per server run, each run's throughput, p50, p99 and errors, and B/A", () => {
+  it("a compare report of two matrix runs: led by a per-cell summary, a row per server run with each run's throughput, p50, p99 and errors, and B/A", () => {
     const a = storedMatrix(temp.store, 100);
     const b = storedMatrix(temp.store, 200);
     const data = compareData(temp.store, [a, b]);
