@@ -225,9 +225,10 @@ function numbered(names: readonly string[], max: number, measure: Measure): stri
   return names.map((n, i) => {
     const tag = `#${i + 1} `;
     const text = n.replace(/\n/g, NAME_SEP);
-    let keep = text.length;
+    if (measure(`${tag}${text}`) <= max) return `${tag}${text}`;
+    let keep = text.length - 1;
     while (keep > 0 && measure(`${tag}${text.slice(0, keep)}${CUT}`) > max) keep--;
-    return keep === text.length ? `${tag}${text}` : `${tag}${text.slice(0, keep)}${CUT}`;
+    return `${tag}${text.slice(0, keep)}${CUT}`;
   });
 }
 

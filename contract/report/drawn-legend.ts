@@ -12,6 +12,7 @@ interface Node {
 }
 
 interface Chart {
+  getZr?(): { storage?: { getDisplayList(update?: boolean): unknown } };
   getModel(): { getComponent(type: string): unknown } | undefined;
   getViewOfComponentModel(model: unknown): { group?: { traverse(visit: (el: Node) => void): void } } | undefined;
 }
@@ -19,6 +20,9 @@ interface Chart {
 /** `instance`: an ECharts instance (typed loosely: contract/ holds no ECharts value). */
 export function drawnLegend(instance: unknown): string[] {
   const chart = instance as Chart;
+  // brings every element up to date (a text's lines are laid out when it is next painted), so a
+  // legend read right after setOption is the one the next frame draws
+  chart.getZr?.().storage?.getDisplayList(true);
   const model = chart.getModel()?.getComponent('legend');
   if (model === undefined || model === null) return [];
   const out: string[] = [];

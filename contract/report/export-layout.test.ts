@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { latencyOption, meanBarsOption, withTitle } from './chart-options.js';
-import { legendExtra, legendLayout, LEGEND_LINE_H } from './export-layout.js';
+import type { LiveWindow } from '../results.js';
+import { estimatedIn, EXPORT_CHART_WIDTH, legendExtra, legendLayout, LEGEND_LINE_H } from './export-layout.js';
+import { readingCharts } from './reading-charts.js';
 import { LIGHT } from './palette.js';
 import type { SeriesGroup } from './series.js';
 
@@ -46,5 +48,14 @@ describe('exported charts: legends and labels', () => {
     for (const s of option.series as { labelLayout?: { hideOverlap?: boolean } }[]) expect(s.labelLayout?.hideOverlap).toBe(true);
     // two servers with short names keep level labels
     expect((meanBarsOption(bars.slice(0, 2).map((b, i) => ({ ...b, label: `s${i}` })), LIGHT).xAxis as { axisLabel: { rotate?: number } }).axisLabel.rotate).toBeUndefined();
+  });
+
+  it("a 2x2x2 matrix's heatmaps: each title names its server run apart, within the chart's box", () => {
+    const window = (tMs: number): LiveWindow => ({ runId: 1, targetId: 1, tMs, phaseIndex: 0, count: 5, throughput: 20, errors: {}, inFlight: 1, total: null, wait: null, processing: null, queued: 0, totalBuckets: [10, 5] });
+    const names = ['cluster-of-workers', 'offload-to-processes'].flatMap((s) => [1, 2].flatMap((w) => [15, 20].map((n) => `${s} · workers ${w} · path /fib?n=${n} · 2 users`)));
+    const heat = readingCharts(names.map((name, i) => ({ ...groups[0]!, key: `1:${i}`, name, windows: [window(250), window(500)] })), LIGHT).filter((c) => c.id.startsWith('heatmap'));
+    expect(heat).toHaveLength(8);
+    expect(new Set(heat.map((c) => c.title)).size, JSON.stringify(heat.map((c) => c.title))).toBe(8);
+    for (const c of heat) expect(estimatedIn(16.5)(c.title), c.title).toBeLessThanOrEqual(EXPORT_CHART_WIDTH - 40);
   });
 });

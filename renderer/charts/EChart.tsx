@@ -65,6 +65,9 @@ export function EChart({ option, height = 260, notMerge = true, testId, points, 
     el.dataset.legendRows = String(fitted.layout?.rows ?? 0);
     setLegendExtra(fitted.extra);
     instance.setOption(notMerge ? keepZoom(fitted.option, currentZoom(instance)) : fitted.option, { notMerge });
+    // the legend's entries as drawn (fitted, cut or wrapped), readable on the page: data-legend-drawn
+    const legend = JSON.stringify(drawnLegend(instance));
+    if (el.dataset.legendDrawn !== legend) el.dataset.legendDrawn = legend;
   };
 
   useEffect(() => {
@@ -74,11 +77,8 @@ export function EChart({ option, height = 260, notMerge = true, testId, points, 
     chart.current = instance;
     // the zoom as drawn, readable on the page (tests, inspection): start-end in % of the time axis
     instance.on('datazoom', () => showZoom(el, instance));
-    // the legend's entries as drawn (fitted, cut or wrapped), readable on the page: data-legend-drawn
-    instance.on('finished', () => {
-      const legend = JSON.stringify(drawnLegend(instance));
-      if (el.dataset.legendDrawn !== legend) el.dataset.legendDrawn = legend;
-      if (drawnText) el.dataset.texts = JSON.stringify(drawnTexts(instance));
+    if (drawnText) instance.on('finished', () => {
+      el.dataset.texts = JSON.stringify(drawnTexts(instance));
     });
     const observer = new ResizeObserver(() => {
       instance.resize();
