@@ -32,7 +32,14 @@ const drawnOf = async (chart: Locator): Promise<string[]> => JSON.parse((await c
 /** Every chart's legend as drawn now, by test id (charts without one left out), once each has `count` entries. */
 async function legends(ids: readonly string[], count: number, what: string): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
-  for (const id of ids) out.set(id, await until(() => drawnOf(byTestId(id)), (l) => l.length === count, `${what}: ${id}'s legend of ${count}`));
+  for (const id of ids) {
+    const chart = byTestId(id);
+    const drawn = await until(() => drawnOf(chart), (l) => l.length === count, `${what}: ${id}'s legend of ${count}`).catch(async (err: Error) => {
+      const seen = await chart.evaluate((el) => ({ series: el.getAttribute('data-legend'), points: el.getAttribute('data-points'), rows: el.getAttribute('data-legend-rows'), width: el.clientWidth }));
+      throw new Error(`${err.message}; the chart: ${JSON.stringify(seen)}`);
+    });
+    out.set(id, drawn);
+  }
   return out;
 }
 

@@ -52,6 +52,11 @@ export function EChart({ option, height = 260, notMerge = true, testId, points, 
   const chart = useRef<echarts.ECharts | null>(null);
   // what was last drawn and at which width: a new width rewraps the legend, so it draws again
   const drawn = useRef<{ option: EChartsOption; width: number } | null>(null);
+  // the option to draw now: a redraw for a new width replaces a queued draw of a new option, so it
+  // must draw that option, not the one last drawn (a scatter stayed empty when its box widened
+  // while its points were queued)
+  const latest = useRef(option);
+  latest.current = option;
   // read by the legend's tooltip when it shows, so a new map needs no redraw
   const names = useRef(fullNames);
   names.current = fullNames;
@@ -83,7 +88,7 @@ export function EChart({ option, height = 260, notMerge = true, testId, points, 
     const observer = new ResizeObserver(() => {
       instance.resize();
       const last = drawn.current;
-      if (last !== null && last.width !== el.clientWidth) queueDraw(el, () => !instance.isDisposed() && draw(instance, el, last.option));
+      if (last !== null && last.width !== el.clientWidth) queueDraw(el, () => !instance.isDisposed() && draw(instance, el, latest.current));
     });
     observer.observe(el);
     return () => {
