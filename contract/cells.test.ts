@@ -52,6 +52,14 @@ describe('short cell names', () => {
     expect(new Set(objects).size).toBe(2);
   });
 
+  it('a matrix over the servers: each server run named by its label once, not "single · single"', () => {
+    const cells = matrix({ servers: [[{ architecture: 'single' }], [{ architecture: 'cluster', label: 'four' }]], 'servers[*].cores': [1, 2] });
+    expect(cellName('single', cells, 0)).toBe('single · cores 1');
+    expect(cellName('four', cells, 3)).toBe('four · cores 2');
+    const byServers = matrix({ servers: [[{ architecture: 'single' }], [{ architecture: 'cluster', label: 'four' }]] });
+    expect(cellName('four', byServers, 1)).toBe('four');
+  });
+
   it('one cell: the server label alone', () => {
     expect(cellName('single', [{ index: 0, label: '', params: {} }], 0)).toBe('single');
     expect(cellTitle('single', [{ index: 0, label: '' }], 0)).toBe('single');

@@ -145,7 +145,8 @@ export function cellKeyLegend(cells: readonly Cell[]): string {
 /** A server run's name: the server label, then its cell's short name when the run has more than one cell. */
 export function cellName(serverLabel: string, cells: readonly Cell[], cellIndex: number): string {
   if (cells.length <= 1) return serverLabel;
-  const short = cellNames(cells).get(cellIndex) ?? `cell ${cellIndex + 1}`;
+  // a matrix over the servers names a cell by its servers' labels: the label is said once
+  const short = (cellNames(cells).get(cellIndex) ?? `cell ${cellIndex + 1}`).split(' · ').filter((part) => part !== serverLabel).join(' · ');
   return short === '' ? serverLabel : `${serverLabel} · ${short}`;
 }
 

@@ -107,3 +107,30 @@ describe('compare output: too wide to judge, and versions of one scenario (issue
     expect(out.split('\n').filter((l) => l.includes('fake: line'))).toEqual([expect.stringMatching(/^ {2}phase ramp.*fake: line rate 10 req\/s -> 20 req\/s$/)]);
   });
 });
+
+describe('compare of a matrix: each server run at a glance (issue 36)', () => {
+  /** A run of two server runs (a cell each), throughputs as given. */
+  const matrixRun = (id: number, throughputs: [number, number]): RunSummary => {
+    const base = run(id, phaseResult(0, { name: 'steady' }));
+    const target = base.targets[0]!;
+    const cells = [0, 1].map((index) => ({ index, label: `servers[*].cores=${index + 1}`, params: { 'servers[*].cores': index + 1 } }));
+    const targets = throughputs.map((throughput, i) => ({ ...target, id: id * 10 + i, cellIndex: i, name: `single · cores ${i + 1}`, phases: [phaseResult(0, { name: 'steady', throughput })] }));
+    return { ...base, cells, targets };
+  };
+
+  it('two runs of a two-cell matrix: led by a row per server run with each run\'s req/s, p50, p99, errors and the ratio to the first, "*" beyond the noise', () => {
+    const runs = [matrixRun(1, [100, 200]), matrixRun(2, [150, 200])];
+    const intervals = [{ pairKey: 'single · cores 1 / steady', metric: 'throughput', run: 1, ratio: 1.5, low: 1.3, high: 1.7, resamples: 400 }];
+    const lines = formatCompare({ runs, histograms: [], differences: [], intervals }).split('\n');
+    const at = lines.indexOf('each server run at a glance:');
+    expect(at).toBeGreaterThan(0);
+    expect(at).toBeLessThan(lines.indexOf('single · cores 1 / steady'));
+    expect(lines[at + 1]).toMatch(/^server run\s+req\/s #1\s+req\/s #2\s+vs #1\s+p50 \(ms\) #1/);
+    expect(lines[at + 3]).toMatch(/^single · cores 1\s+100\.0\s+150\.0\s+x1\.50\*/);
+    expect(lines[at + 4]).toMatch(/^single · cores 2\s+200\.0\s+200\.0\s+x1\.00\?/);
+  });
+
+  it('one server run: no summary, its table is the summary', () => {
+    expect(formatCompare(result)).not.toContain('at a glance');
+  });
+});

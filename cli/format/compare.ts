@@ -1,5 +1,6 @@
 import type { CompareResult } from '../../contract/api.js';
 import { beyondNoise, COMPARE_METRICS, intervalKey, intervalWords, judgeInterval, pairPhases, TOO_WIDE_SPAN, type RatioInterval } from '../../contract/compare.js';
+import { compareSummary, SUMMARY_COLUMNS } from '../../contract/compare-summary.js';
 import { scenarioDifferences } from '../../contract/scenario-differences.js';
 import { glossaryLines } from '../../contract/measurement.js';
 import { fmtMs, fmtNum, textTable } from './table.js';
@@ -39,12 +40,34 @@ export function formatCompare(result: CompareResult): string {
     return `${terminalSafeInline(pair.endpoint === null ? pair.key : `${pair.server} / ${pair.phase} / endpoint ${pair.endpoint}`)}\n${textTable(header, rows)}`;
   });
   const heads = runs.map((r) => `run ${r.id}: ${r.title} (${r.scenarioName}${r.quick ? ', quick' : ''}), ${r.status}, ${r.createdAt}`);
+  const glance = summaryTable(result);
   // the same scenario run differently is said as such, each difference a line (contract/scenario-differences.ts)
   const warnings = scenarioDifferences(runs).flatMap((d) =>
     d.sameScenario ? [`note: ${d.who} is the same scenario, run differently:`, ...d.lines.map((l) => `  ${terminalSafeInline(l)}`)] : d.lines.map((l) => `warning: different scenarios: ${terminalSafeInline(l)}`),
   );
   const footer = ['', '"-": no such server run and phase (or endpoint) in that run (pairs are by server, matrix cell and phase name, and a split phase\'s endpoints by request name)', '"*": beyond run-to-run noise (the 95 % bootstrap interval of the ratio excludes 1)', `"?": too short / too variable to judge (no interval, or one that holds 1 and spans more than x${TOO_WIDE_SPAN}; --json says why)`, ...glossaryLines(['total', 'wait', 'processing', 'ttfb', 'transfer'])];
-  return [...heads, ...warnings, '', ...sections, ...footer].join('\n');
+  return [...heads, ...warnings, '', ...glance, ...sections, ...footer].join('\n');
+}
+
+const SHORT: Record<string, string> = { throughput: 'req/s', 'total.p50': 'p50 (ms)', 'total.p99': 'p99 (ms)', errors: 'errors' };
+
+/** Several server runs (a matrix): a row each, its key figures for every run and each against the first (contract/compare-summary.ts), before the tables of every figure. */
+function summaryTable(result: CompareResult): string[] {
+  const rows = compareSummary(result.runs, result.intervals);
+  if (rows.length === 0) return [];
+  const { runs } = result;
+  const phases = new Set(rows.map((r) => r.phase)).size > 1;
+  const header = [phases ? 'server run / phase' : 'server run', ...SUMMARY_COLUMNS.flatMap((c) => [...runs.map((r) => `${SHORT[c.key]} #${r.id}`), ...(c.metric === null ? [] : runs.slice(1).map(() => `vs #${runs[0]!.id}`))])];
+  const body = rows.map((row) => [
+    phases ? `${row.server} / ${row.phase}` : row.server,
+    ...SUMMARY_COLUMNS.flatMap((c, k) => {
+      const cell = row.cells[k]!;
+      const values = cell.values.map((v) => (c.key === 'throughput' ? fmtNum(v, 1) : c.metric === null ? fmtNum(v) : fmtMs(v)));
+      const ratios = c.metric === null ? [] : cell.ratios.slice(1).map((r, i) => (r === null ? '-' : `${fmtRatio(r)}${cell.judgements[i + 1] === 'beyond' ? '*' : cell.judgements[i + 1] === 'too short' || cell.judgements[i + 1] === 'too variable' ? '?' : ''}`));
+      return [...values, ...ratios];
+    }),
+  ]);
+  return ['each server run at a glance:', textTable(header, body), ''];
 }
 
 /** The --json document: runs, pairs with every figure, each ratio with its interval, and the differences. */

@@ -1,4 +1,6 @@
 import type { BarSeriesOption, EChartsOption, LineSeriesOption } from 'echarts';
+import { fitNames, NAME_SEP } from '../name-fit.js';
+import { estimatedIn } from './export-layout.js';
 import { ERROR_COLOR, FONT_FAMILY, METRIC_COLORS, type Palette } from './palette.js';
 import { errorsPerSecond, seconds, type SeriesGroup } from './series.js';
 
@@ -265,6 +267,10 @@ export interface MeanBar {
 /** Many or long server names: more than four bars, or a label line longer than 16 characters. */
 export const meanBarsCrowded = (bars: readonly MeanBar[]): boolean => bars.length > 4 || bars.some((b) => b.label.split('\n').some((line) => line.length > 16));
 
+/** The widest a slanted bar name is drawn (px), and a name beside a row of bars. */
+const SLANT_WIDTH = 150;
+const ROW_LABEL_WIDTH = 240;
+
 /** One row of the bars laid across (MEAN_ROW_H px: a two-line name beside three bars), and the room above and below them. */
 export const MEAN_ROW_H = 48;
 export const meanRowsHeight = (bars: number): number => 44 + 44 + bars * MEAN_ROW_H;
@@ -296,17 +302,19 @@ export function meanBarsOption(bars: readonly MeanBar[], p: Palette, layout: 'co
   const style = axisStyle(p);
   // values over the bars only while there is room for them; a label that would cover another is hidden
   const metric = (key: MeanMetric): BarSeriesOption => meanSeries(bars, key, { borderRadius: [3, 3, 0, 0], barMaxWidth: 36, label: { show: bars.length <= 6, position: 'top', color: p.text, fontSize: 11 } });
-  // Many or long server names: slanted and cut with "..." (the tooltip names them whole), so no two overprint.
+  // Many or long server names: slanted on one line and fitted to SLANT_WIDTH by what tells them
+  // apart (contract/name-fit.ts; the tooltip names them whole), so no two overprint or read alike.
   const crowded = meanBarsCrowded(bars);
   const axisLabel = crowded
-    ? { ...style.axisLabel, fontSize: 11, color: p.text, interval: 0, rotate: 30, width: 150, overflow: 'truncate' as const, ellipsis: '...' }
+    ? { ...style.axisLabel, fontSize: 11, color: p.text, interval: 0, rotate: 30, width: SLANT_WIDTH, overflow: 'truncate' as const, ellipsis: '...' }
     : { ...style.axisLabel, fontSize: 12, color: p.text, interval: 0 };
+  const labels = crowded ? fitNames(bars.map((b) => b.label.replace(/\n/g, NAME_SEP)), { max: SLANT_WIDTH - 4, measure: estimatedIn(11) }) : bars.map((b) => b.label);
   return {
     ...base,
     tooltip: { ...(base.tooltip as object), axisPointer: { type: 'shadow' } },
     grid: { ...(base.grid as object), bottom: crowded ? 110 : 36, top: 44, left: crowded ? 110 : 64 },
     // slanted labels read on one line: a server's phase follows it after a dot, not on a line of its own
-    xAxis: { type: 'category', data: bars.map((b) => (crowded ? b.label.replace(/\n/g, ' · ') : b.label)), ...style, axisLabel },
+    xAxis: { type: 'category', data: labels, ...style, axisLabel },
     yAxis: valueAxis(p, AXIS_NAMES.meanTime, { min: 0 }),
     series: [metric('wait'), metric('processing'), metric('total')],
   };
@@ -318,16 +326,18 @@ function meanBarRows(bars: readonly MeanBar[], p: Palette): EChartsOption {
   const style = axisStyle(p);
   const metric = (key: MeanMetric): BarSeriesOption => meanSeries(bars, key, { borderRadius: [0, 3, 3, 0], barMaxWidth: 12, barGap: '10%', label: { show: true, position: 'right', color: p.text, fontSize: 10 } });
   const value = valueAxis(p, AXIS_NAMES.meanTime, { min: 0 });
-  // the grid keeps the labels' stated width for them (containLabel): the longest line's, estimated
-  // wide (0.62 em a character), so a name is never cut short of it nor given room it does not use
-  const longest = Math.max(1, ...bars.flatMap((b) => b.label.split('\n').map((l) => l.length)));
-  const width = Math.min(240, Math.ceil(longest * 12 * 0.62) + 4);
+  // names fitted to ROW_LABEL_WIDTH on up to three lines (a row is MEAN_ROW_H tall), then the grid
+  // keeps the labels' stated width for them (containLabel): the longest line's, estimated wide
+  // (0.62 em a character), so a name is never cut short of it nor given room it does not use
+  const labels = fitNames(bars.map((b) => b.label), { max: ROW_LABEL_WIDTH, lines: 3, measure: estimatedIn(12) });
+  const longest = Math.max(1, ...labels.flatMap((l) => l.split('\n').map((line) => line.length)));
+  const width = Math.min(ROW_LABEL_WIDTH, Math.ceil(longest * 12 * 0.62) + 4);
   return {
     ...base,
     tooltip: { ...(base.tooltip as object), axisPointer: { type: 'shadow' } },
-    // a name past 240 px is cut, the tooltip has it whole
+    // a name is fitted, never cut by ECharts: the tooltip has it whole
     grid: { left: 12, right: 44, top: 44, bottom: 44, containLabel: true },
-    yAxis: { type: 'category', inverse: true, data: bars.map((b) => b.label), ...style, axisLabel: { ...style.axisLabel, fontSize: 12, lineHeight: 15, color: p.text, interval: 0, width, overflow: 'truncate', ellipsis: '...' } },
+    yAxis: { type: 'category', inverse: true, data: labels, ...style, axisLabel: { ...style.axisLabel, fontSize: 12, lineHeight: 15, color: p.text, interval: 0, width, overflow: 'truncate', ellipsis: '...' } },
     xAxis: { ...value, nameGap: 28 },
     series: [metric('wait'), metric('processing'), metric('total')],
   };

@@ -1,6 +1,7 @@
 import type { EChartsOption } from 'echarts';
 import { cellLabel } from '../cells.js';
 import { beyondNoise, COMPARE_METRICS, intervalKey, intervalWords, judgeInterval, pairPhases, type IntervalJudgement, type RatioInterval } from '../compare.js';
+import { compareSummary, type SummaryRow } from '../compare-summary.js';
 import { commonGroup, groupFigures, type GroupFigure } from '../group-stats.js';
 import type { RunSummary } from '../results.js';
 import { latencyOption, meanBarsOption, percentileOption, throughputOption, withTitle, type PercentileCurve } from './chart-options.js';
@@ -101,6 +102,8 @@ export interface CompareReport {
   charts: ReportChart[];
   /** the runs are one group of repeated runs: each figure across them */
   group: { id: number; figures: GroupFigure[] } | null;
+  /** a row per server run and phase, its key figures side by side (contract/compare-summary.ts); [] for one server run */
+  summary: SummaryRow[];
 }
 
 export interface CompareInput {
@@ -140,6 +143,7 @@ export function buildCompareReport(input: CompareInput, p: Palette): CompareRepo
     differences: [...input.differences],
     charts,
     group: groupOf(runs),
+    summary: compareSummary(runs, input.intervals),
   };
 }
 

@@ -2,10 +2,9 @@ import type { SKRSContext2D } from '@napi-rs/canvas';
 
 // Text on the PNG's canvas that keeps to its box: cut with "..." to a width, or wrapped onto lines.
 
-/** The text, cut with "..." so it fits `width` in the context's current font: at the end, or in the middle (names that differ at their ends, like a server and its matrix cell). */
-export function fitText(ctx: SKRSContext2D, text: string, width: number, where: 'end' | 'middle' = 'end'): string {
+/** The text, cut at its end with "..." so it fits `width` in the context's current font (names of a set: contract/name-fit.ts). */
+export function fitText(ctx: SKRSContext2D, text: string, width: number): string {
   if (ctx.measureText(text).width <= width) return text;
-  if (where === 'middle') return middleCut(ctx, text, width);
   let lo = 0;
   let hi = text.length;
   while (lo < hi) {
@@ -36,16 +35,4 @@ export function wrapText(ctx: SKRSContext2D, text: string, width: number, maxLin
   }
   if (line !== '') lines.push(fitText(ctx, line, width));
   return lines;
-}
-
-function middleCut(ctx: SKRSContext2D, text: string, width: number): string {
-  const cut = (keep: number) => `${text.slice(0, Math.ceil(keep / 2)).trimEnd()}...${text.slice(text.length - Math.floor(keep / 2)).trimStart()}`;
-  let lo = 0;
-  let hi = text.length - 1;
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if (ctx.measureText(cut(mid)).width <= width) lo = mid;
-    else hi = mid - 1;
-  }
-  return cut(lo);
 }

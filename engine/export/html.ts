@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { AXIS_NAMES } from '../../contract/report/chart-options.js';
+import { exportLegendExtra, exportLegendLabels } from '../../contract/report/export-layout.js';
 import { beyondNoise } from '../../contract/compare.js';
 import { GROUP_METRIC_LABELS } from '../../contract/group-stats.js';
 import { ratioVerdict, runTag, type CompareReport, type PhasePair } from '../../contract/report/compare-report.js';
@@ -8,6 +9,7 @@ import type { ReportChart, RunReport } from '../../contract/report/run-report.js
 import { CAPACITY_MEANS, modeOf } from '../../contract/capacity/search.js';
 import { escapeHtml as esc } from '../../contract/html-text.js';
 import { regressionBlock } from './html-verdict.js';
+import { summaryBlock } from './html-compare-summary.js';
 import { capacityBlock, fmt, machineBlock, phaseTables, problemBlock, reportTablesBlock, scenarioBlock, STYLE, thresholdsBlock } from './html-parts.js';
 
 // The self-contained HTML report: one file with ECharts inlined, the charts' options embedded as
@@ -29,13 +31,12 @@ const NOTE_STYLE = 'p.run-note{white-space:pre-line;margin:8px 0;padding:6px 12p
 const DRAW = `(function(){
 var data=JSON.parse(document.getElementById('loadscope-data').textContent);
 function pct(x){var q=100*(1-1/x);return q<=0?'0%':Number(q.toPrecision(6))+'%';}
-function cut(n){n=String(n);return n.length>32?n.slice(0,12)+'...'+n.slice(-17):n;}
 data.charts.forEach(function(c){
   var el=document.getElementById('chart-'+c.id);
   var o=c.option;
   if(o.xAxis&&o.xAxis.name===data.percentileAxis){o.xAxis.axisLabel=Object.assign({},o.xAxis.axisLabel,{formatter:pct});}
-  // a long legend entry keeps both ends (a server's label and its matrix cell); hovering it names it whole
-  if(o.legend){o.legend.formatter=cut;}
+  // each legend entry as contract/report/export-layout.ts fitted it (JSON carries no formatter); hovering it names it whole
+  if(o.legend&&c.labels){o.legend.formatter=function(n){return Object.prototype.hasOwnProperty.call(c.labels,n)?c.labels[n]:n;};}
   var chart=echarts.init(el,null,{renderer:'canvas'});
   chart.setOption(o);
   el.setAttribute('data-drawn','1');
@@ -45,12 +46,16 @@ data.charts.forEach(function(c){
 document.body.setAttribute('data-charts-drawn',String(data.charts.length));
 })();`;
 
+/** A chart's box in the report (px) with a legend of one row. */
+const CHART_H = 400;
+
 function chartsBlock(charts: readonly ReportChart[]): string {
-  return `<div class="charts">${charts.map((c) => `<div class="chart" id="chart-${esc(c.id)}" data-chart-id="${esc(c.id)}" role="img" aria-label="${esc(c.title)}"></div>`).join('')}</div>`;
+  // a chart's box grows by its legend's extra rows, so many server runs never squash its plot
+  return `<div class="charts">${charts.map((c) => `<div class="chart" id="chart-${esc(c.id)}" data-chart-id="${esc(c.id)}" role="img" aria-label="${esc(c.title)}" style="height:${CHART_H + exportLegendExtra(c.option)}px"></div>`).join('')}</div>`;
 }
 
 function page(title: string, body: string, charts: readonly ReportChart[]): string {
-  const data = { percentileAxis: AXIS_NAMES.percentile, charts: charts.map((c) => ({ id: c.id, option: c.option })) };
+  const data = { percentileAxis: AXIS_NAMES.percentile, charts: charts.map((c) => ({ id: c.id, option: c.option, labels: exportLegendLabels(c.option) })) };
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
@@ -138,6 +143,7 @@ export function compareHtml(report: CompareReport): string {
   const problems = report.runs.map((r, i) => (problemBlock(r) === '' ? '' : `<div><b>${esc(runTag(i, { id: r.runId }))}</b>${problemBlock(r)}</div>`)).join('');
   const body = `<header><h1>${esc(report.title)}</h1><ul>${heads}</ul></header>${problems}
 ${report.differences.length === 0 ? '' : `<div class="problem"><b>The runs did not run the same scenario the same way:</b><ul>${report.differences.map((d) => `<li>${esc(d)}</li>`).join('')}</ul></div>`}
+${summaryBlock(report)}
 <h2>Paired phases <span class="muted">(paired by server label, matrix cell and phase name, and a split phase's endpoints by request name, as the compare view pairs them; ratios are each run against A, marked better/worse only where the 95 % bootstrap interval excludes 1; "too short" or "too variable" where it is too wide to judge, why on hover)</span></h2>
 ${report.pairs.map((p) => pairTable(report, p)).join('\n')}
 ${groupBlock(report)}

@@ -18,7 +18,8 @@ import { SUMMARY_COLUMNS } from './summary-table.js';
 // The one-page PNG of real stored runs, read back: a matrix whose server labels and title are long
 // (8 series in every chart), and a capacity search. Its text keeps inside the page and its columns,
 // every legend names every series in wrapped rows (no pager) without entries running into each
-// other, and a capacity search's PNG carries its capacity table.
+// other, every server run's row and legend entry told apart (contract/name-fit.ts), and a capacity
+// search's PNG carries its capacity table.
 
 const BIN = rootPath('bin/loadscope.js');
 const dir = mkdtempSync(join(tmpdir(), 'loadscope-png-'));
@@ -91,29 +92,40 @@ describe('the one-page PNG, readable with long names and many series', () => {
     // the title is all there, on as many lines as it needs
     const title = drawn.filter((d) => d.y < 100).map((d) => d.text).join(' ');
     expect(title).toContain(`Run ${matrix.runId}: ${TITLE}`);
-    // every server run's row, told apart: a cut name keeps its two ends
-    const serverCells = drawn.filter((d) => d.left === 20 && matrix.rows.some((r) => d.text.endsWith(r.server.slice(-8))));
-    expect(new Set(serverCells.map((d) => d.text)).size).toBe(new Set(matrix.rows.map((r) => r.server)).size);
+    // every server run's row, told apart (contract/name-fit.ts): a name line with figures beside it starts a row, one without continues it
+    const heading = drawn.find((d) => d.text === 'server' && d.left === 20)!;
+    const names: string[] = [];
+    for (const d of drawn.filter((t) => t.left === 20 && t.y > heading.y)) {
+      if (drawn.some((o) => o.y === d.y && o.left > 200)) names.push(d.text);
+      else names[names.length - 1] += `\n${d.text}`;
+    }
+    expect(names).toHaveLength(matrix.rows.length);
+    expect(new Set(names).size).toBe(new Set(matrix.rows.map((r) => r.server)).size);
   });
 
   it('draws each legend in wrapped rows with every series once, no pager, no entry over another', async () => {
     for (const id of ['latency-total', 'throughput', 'in-flight', 'server-cpu', 'percentiles-total']) {
       const chart = matrix.charts.find((c) => c.id === id)!;
-      const names = legendNames(chart.option);
-      expect(names.length, id).toBe(8);
+      expect(legendNames(chart.option).length, id).toBe(8);
       const { option, extra } = forPng(chart.option, 790);
       expect((option.legend as { type?: string }).type, id).toBe('plain');
-      const shown = (option.legend as { data: string[] }).data;
-      expect(new Set(shown).size, `${id}: every series has its own entry`).toBe(8);
-      const svg = await chartSvg(chart.option, 790, 380 + extra);
+      const shown: string[] = [];
+      const svg = await chartSvg(chart.option, 790, 380 + extra, shown);
+      expect(new Set(shown).size, `${id}: every series has its own entry, as drawn`).toBe(8);
       expect(svg, `${id}: no legend pager`).not.toMatch(/>\s*\d+\/\d+\s*</);
-      const entries = [...svg.matchAll(/<text[^>]*text-anchor="start"[^>]*transform="translate\(([\d.]+) ([\d.]+)\)"[^>]*>([^<]*)<\/text>/g)]
-        .map((m) => ({ x: Number(m[1]), y: Number(m[2]), text: unescape(m[3]!) }))
-        .filter((e) => shown.includes(e.text));
-      expect(entries.map((e) => e.text).sort(), id).toEqual([...shown].sort());
+      // each line of an entry is a <text> at its translate plus its own x and y
+      const lines = new Set(shown.flatMap((e) => e.split('\n')));
+      const entries = [...svg.matchAll(/<text[^>]*?text-anchor="start"([^>]*)>([^<]*)<\/text>/g)]
+        .map((m) => {
+          const at = (name: string) => Number(new RegExp(` ${name}="([\\d.-]+)"`).exec(m[1]!)?.[1] ?? 0);
+          const t = /translate\(([\d.]+) ([\d.]+)\)/.exec(m[1]!);
+          return { x: Number(t?.[1] ?? 0) + at('x'), y: Number(t?.[2] ?? 0) + at('y'), text: unescape(m[2]!) };
+        })
+        .filter((e) => lines.has(e.text));
+      expect(new Set(entries.map((e) => e.text)), id).toEqual(lines);
       for (const a of entries) {
         for (const b of entries) {
-          if (a === b || Math.abs(a.y - b.y) > 4 || b.x < a.x) continue;
+          if (a === b || Math.abs(a.y - b.y) > 4 || b.x <= a.x) continue;
           expect(a.x + measure.measureText(a.text).width, `${id}: "${a.text}" runs into "${b.text}"`).toBeLessThanOrEqual(b.x);
         }
       }

@@ -1,5 +1,6 @@
 import { createCanvas, loadImage, type SKRSContext2D } from '@napi-rs/canvas';
 import type { EChartsOption } from 'echarts';
+import { drawnLegend } from '../../contract/report/drawn-legend.js';
 import { withFormatters } from '../../contract/report/formatters.js';
 import { againstText, CONFIRM_WITH_REPEAT, ONE_RUN_NOISE, regressionTallyText, verdictRuleLine } from '../../contract/regression-words.js';
 import { regressionTally } from '../../contract/run-verdict.js';
@@ -7,6 +8,7 @@ import { LIGHT } from '../../contract/report/palette.js';
 import type { ReportChart, RunReport } from '../../contract/report/run-report.js';
 import { CAPACITY_MEANS, LOWER_BOUND_NOTE, modeOf, OFFERED_UNIT } from '../../contract/capacity/search.js';
 import { shortReason } from '../../contract/report/short-reason.js';
+import { fitNames } from '../../contract/name-fit.js';
 import { fitText, wrapText } from './canvas-text.js';
 import { forPng, measure, PNG_FONT } from './png-fit.js';
 import { capacityCells, capacityColumns, summaryLines, SUMMARY_COLUMNS, type Column } from './summary-table.js';
@@ -14,8 +16,8 @@ import { capacityCells, capacityColumns, summaryLines, SUMMARY_COLUMNS, type Col
 // PNGs without a window: ECharts renders the report's chart options to SVG on the server side and
 // @napi-rs/canvas rasterises them on white, with the title drawn into the image.
 
-/** One chart option as an SVG string (ECharts server-side rendering). */
-export async function chartSvg(option: EChartsOption, width: number, height: number): Promise<string> {
+/** One chart option as an SVG string (ECharts server-side rendering); `legend` receives its legend's entries as drawn. */
+export async function chartSvg(option: EChartsOption, width: number, height: number, legend?: string[]): Promise<string> {
   // ECharts takes about a second to load: only when a figure is asked for, not at every CLI start.
   const echarts = await import('echarts');
   // ECharts lays text out by its measurements: the real font's, so a cut label is cut where it will be drawn
@@ -26,6 +28,7 @@ export async function chartSvg(option: EChartsOption, width: number, height: num
   const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height });
   chart.setOption(withFormatters(forPng(option, width).option));
   const svg = chart.renderToSVGString();
+  legend?.push(...drawnLegend(chart));
   chart.dispose();
   return svg;
 }
@@ -105,38 +108,61 @@ export interface DrawnText {
 }
 type Put = (text: string, x: number, y: number) => void;
 
-/** A table of fixed columns, every cell cut to its column with "..."; returns the y below it. */
-function drawTable(ctx: SKRSContext2D, put: Put, columns: readonly Column[], rows: readonly (readonly string[])[], y: number): number {
-  const drawRow = (cells: readonly string[], bold: boolean) => {
+/** A line of a cell wrapped onto a second: this far below the first. */
+const WRAP_H = 16;
+
+/** A table's rows as drawn: each first cell (a server run's name) fitted to its column by contract/name-fit.ts, on up to two lines. */
+interface LaidTable {
+  columns: readonly Column[];
+  rows: { cells: readonly string[]; name: string[] }[];
+  /** the table's height, heading row included */
+  height: number;
+}
+
+function layTable(ctx: SKRSContext2D, columns: readonly Column[], rows: readonly (readonly string[])[]): LaidTable {
+  ctx.font = `13px ${FONT}`;
+  const named = rows.map((r) => r[0] ?? '').filter((n) => n !== '');
+  const fitted = fitNames(named, { max: columns[0]!.width - 18, lines: 2, measure: (t) => ctx.measureText(t).width });
+  const byName = new Map(named.map((n, i) => [n, fitted[i]!.split('\n')]));
+  const laid = rows.map((cells) => ({ cells, name: byName.get(cells[0] ?? '') ?? [''] }));
+  return { columns, rows: laid, height: ROW_H * (rows.length + 1) + laid.reduce((h, r) => h + (r.name.length - 1) * WRAP_H, 0) };
+}
+
+/** A table of fixed columns, every other cell cut to its column with "..."; returns the y below it. */
+function drawTable(ctx: SKRSContext2D, put: Put, { columns, rows }: LaidTable, y: number): number {
+  const drawRow = (cells: readonly string[], name: readonly string[], bold: boolean) => {
     ctx.font = `${bold ? 'bold ' : ''}13px ${FONT}`;
     let x = PAD;
     cells.forEach((c, i) => {
       const col = columns[i]!;
-      const text = fitText(ctx, c, col.width - 18, i === 0 ? 'middle' : 'end');
       ctx.textAlign = col.align;
-      put(text, col.align === 'right' ? x + col.width - 6 : x + (i > 0 ? 12 : 0), y);
+      const at = col.align === 'right' ? x + col.width - 6 : x + (i > 0 ? 12 : 0);
+      if (i === 0) name.forEach((line, k) => line !== '' && put(line, at, y + k * WRAP_H));
+      else put(fitText(ctx, c, col.width - 18), at, y);
       x += col.width;
     });
     ctx.textAlign = 'left';
-    y += ROW_H;
+    y += ROW_H + (name.length - 1) * WRAP_H;
   };
   ctx.fillStyle = LIGHT.text;
-  drawRow(columns.map((c) => c.title), true);
-  for (const r of rows) drawRow(r, false);
+  drawRow(columns.map((c) => c.title), [columns[0]!.title], true);
+  for (const r of rows) drawRow(r.cells, r.name, false);
   return y;
 }
 
 /** A run on one page: header (and why it failed), the per-phase summary table, a capacity search's table, the main charts. */
 export async function runSummaryPng(report: RunReport, drawn?: DrawnText[]): Promise<Buffer> {
-  const rows = summaryLines(report.rows).slice(0, 40);
+  const measureCtx = createCanvas(10, 10).getContext('2d');
+  const table = layTable(measureCtx, SUMMARY_COLUMNS, summaryLines(report.rows).slice(0, 40));
   const capacity = report.capacity !== null && report.capacity.length > 0 ? report.capacity : null;
   // a capacity search leads with its two curves
   const main = capacity !== null ? ['capacity-curve', 'capacity-usl', ...MAIN_CHARTS.slice(0, 4)] : MAIN_CHARTS;
   const charts = main.map((id) => report.charts.find((c) => c.id === id)).filter((c): c is ReportChart => c !== undefined);
-  const lines = headerLines(createCanvas(10, 10).getContext('2d'), report);
+  const lines = headerLines(measureCtx, report);
   const headerH = 16 + lines.reduce((h, l) => h + l.h, 0) + 14;
-  const tableH = 10 + ROW_H * (rows.length + 1) + 10;
-  const capacityH = capacity === null ? 0 : 30 + ROW_H * (capacity.length + 1) + 18 * (capacity.length + 1) + 16;
+  const tableH = 10 + table.height + 10;
+  const capacityTable = capacity === null ? null : layTable(measureCtx, capacityColumns(OFFERED_UNIT[modeOf(capacity)]), capacity.map(capacityCells));
+  const capacityH = capacity === null || capacityTable === null ? 0 : 30 + capacityTable.height + 18 * (capacity.length + 1) + 16;
   const chartRows: number[] = [];
   for (let i = 0; i < charts.length; i += 2) chartRows.push(CHART_H + Math.max(...charts.slice(i, i + 2).map((c) => forPng(c.option, CHART_W).extra)));
   const height = headerH + tableH + capacityH + chartRows.reduce((a, h) => a + h + 10, 0) + 20;
@@ -159,14 +185,14 @@ export async function runSummaryPng(report: RunReport, drawn?: DrawnText[]): Pro
     put(l.text, PAD, y - 8);
   }
 
-  y = drawTable(ctx, put, SUMMARY_COLUMNS, rows, headerH + 10);
-  if (capacity !== null) {
+  y = drawTable(ctx, put, table, headerH + 10);
+  if (capacity !== null && capacityTable !== null) {
     y += 24;
     const mode = modeOf(capacity);
     ctx.font = `bold 16px ${FONT}`;
     ctx.fillStyle = LIGHT.text;
     put(fitText(ctx, `Capacity (${CAPACITY_MEANS[mode]})`, TEXT_W), PAD, y);
-    y = drawTable(ctx, put, capacityColumns(OFFERED_UNIT[mode]), capacity.map(capacityCells), y + 26);
+    y = drawTable(ctx, put, capacityTable, y + 26);
     ctx.font = `13px ${FONT}`;
     ctx.fillStyle = LIGHT.muted;
     const bounded = capacity.filter((s) => s.capacity.result.lowerBound).map((s) => s.name);

@@ -2,9 +2,10 @@ import { useEffect, useRef, useState } from 'react';
 import type { EChartsOption } from 'echarts';
 import { chartDataUrl, downloadDataUrl, pngName } from './chart-png';
 import { dropDraw, queueDraw } from './draw-queue';
+import { drawnLegend } from '../../contract/report/drawn-legend';
 import { drawnTexts } from './drawn-text';
 import { echarts } from './echarts-parts';
-import { fitLegend, LEGEND_ROW_H } from './legend-fit';
+import { fitLegend } from './legend-fit';
 import { legendTooltip } from './tooltip-html';
 import { currentZoom, keepZoom } from './zoom';
 
@@ -51,6 +52,11 @@ export function EChart({ option, height = 260, notMerge = true, testId, points, 
   const chart = useRef<echarts.ECharts | null>(null);
   // what was last drawn and at which width: a new width rewraps the legend, so it draws again
   const drawn = useRef<{ option: EChartsOption; width: number } | null>(null);
+  // the option to draw now: a redraw for a new width replaces a queued draw of a new option, so it
+  // must draw that option, not the one last drawn (a scatter stayed empty when its box widened
+  // while its points were queued)
+  const latest = useRef(option);
+  latest.current = option;
   // read by the legend's tooltip when it shows, so a new map needs no redraw
   const names = useRef(fullNames);
   names.current = fullNames;
@@ -61,9 +67,12 @@ export function EChart({ option, height = 260, notMerge = true, testId, points, 
   const draw = (instance: echarts.ECharts, el: HTMLElement, next: EChartsOption): void => {
     const fitted = fitLegend(next, legendNames(next), el.clientWidth, (name) => legendTooltip(name, names.current));
     drawn.current = { option: next, width: el.clientWidth };
-    el.dataset.legendRows = String(fitted.rows);
-    setLegendExtra(Math.max(0, fitted.rows - 1) * LEGEND_ROW_H);
+    el.dataset.legendRows = String(fitted.layout?.rows ?? 0);
+    setLegendExtra(fitted.extra);
     instance.setOption(notMerge ? keepZoom(fitted.option, currentZoom(instance)) : fitted.option, { notMerge });
+    // the legend's entries as drawn (fitted, cut or wrapped), readable on the page: data-legend-drawn
+    const legend = JSON.stringify(drawnLegend(instance));
+    if (el.dataset.legendDrawn !== legend) el.dataset.legendDrawn = legend;
   };
 
   useEffect(() => {
@@ -79,7 +88,7 @@ export function EChart({ option, height = 260, notMerge = true, testId, points, 
     const observer = new ResizeObserver(() => {
       instance.resize();
       const last = drawn.current;
-      if (last !== null && last.width !== el.clientWidth) queueDraw(el, () => !instance.isDisposed() && draw(instance, el, last.option));
+      if (last !== null && last.width !== el.clientWidth) queueDraw(el, () => !instance.isDisposed() && draw(instance, el, latest.current));
     });
     observer.observe(el);
     return () => {

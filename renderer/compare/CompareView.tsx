@@ -6,6 +6,7 @@ import { PercentileCurveChart } from '../charts/PercentileCurveChart';
 import { colorAt } from '../charts/theme';
 import { ThroughputChart } from '../charts/ThroughputChart';
 import { Empty, ErrorBox, Panel, Segmented, Toggle } from '../ui/widgets';
+import { CompareSummary } from './CompareSummary';
 import { CompareTable } from './CompareTable';
 import { CompareExportButtons } from '../run/ExportButtons';
 import { RunChips } from './RunChips';
@@ -100,6 +101,7 @@ export function CompareView({ runIds, setRunIds }: { runIds: number[]; setRunIds
       {loading && <Empty>Loading {runIds.length} runs…</Empty>}
       {data !== null && runIds.length >= 1 && (
         <>
+          <CompareSummary runs={data.result?.runs ?? data.runs} intervals={data.result?.intervals ?? null} />
           <div className="chart-grid">
             <Panel
               className="span-2"
