@@ -115,7 +115,7 @@ describe('baselines and regression rules through the CLI', () => {
     const summary = readFileSync(md, 'utf8');
     expect(summary).toMatch(/^### ❌ Loadscope: ci-gate\n/);
     expect(summary).toContain(`Run #${slow.runId} against the baseline (baseline: run ${base}, now: run ${slow.runId}): 2 of 2 regression rules failed.`);
-    expect(summary).toMatch(/\| total\.p50 &gt; \\\+100% \| single \/ steady \| [\d.]+ ms \| [\d.]+ ms \| \+[\d.,]+ % \| .+ \| ❌ \*\*fail\*\* \|/);
+    expect(summary).toMatch(/\| total&#46;p50 &gt; \\\+100% \| single \/ steady \| [\d.]+ ms \| [\d.]+ ms \| \+[\d.,]+ % \| .+ \| ❌ \*\*fail\*\* \|/);
     const xml = readFileSync(junit, 'utf8');
     expect(await junitSchemaErrors(xml)).toEqual([]);
     expect(xml.match(/<testcase /g)).toHaveLength(2);
