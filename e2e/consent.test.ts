@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -119,5 +119,31 @@ describe('consent before load leaves the machine or a command runs, in Chromium'
     const problems = browser().problems;
     expect(problems.filter((p) => p === 'http 403: POST /api/runs:start')).toHaveLength(3);
     expect(problems.filter((p) => !/\b403\b.*\/api\/runs:start/.test(p))).toEqual([]);
+  });
+
+  it('asks before reading a file the scenario names (a scenario typed here has no folder of its own), naming it, at 1440 and 1024 px; "no" reads and runs nothing, "yes" runs and stores it', async () => {
+    const csv = join(cwd, 'sizes.csv');
+    writeFileSync(csv, 'n\n5\n6\n');
+    const scenario = JSON.stringify({ name: 'consent-files-e2e', servers: [{ architecture: 'single' }], data: [{ name: 'sizes', file: csv }], phases: [{ name: 'few', executor: 'burst', count: 4, data: 'sizes', requests: [{ path: '/fib?n={{data.n}}' }] }] }, null, 2);
+    const before = stored().length;
+    const asked = questions.length;
+    for (const width of [1440, 1024]) {
+      await page().setViewportSize({ width, height: 900 });
+      answer = 'dismiss';
+      await runFromEditor(scenario);
+      await refusal('reads files outside its own folder').waitFor({ timeout: 30_000 });
+      expect(questions.at(-1)).toContain(`this scenario reads files outside its own folder: ${JSON.stringify(realpathSync(csv))}`);
+      expect(stored()).toHaveLength(before);
+      await screenshot(page(), `consent-files-declined-${width}`);
+    }
+    answer = 'accept';
+    await runFromEditor(scenario);
+    const results = page().locator('[data-testid="run-view"][data-phase="finished"] [data-testid="run-results"]');
+    const runId = await until(async () => Number((await results.getAttribute('data-run-id', { timeout: 1_000 }).catch(() => null)) ?? 0), (id) => id > 0, 'the run to finish', 90_000);
+    expect(questions.length - asked).toBe(3);
+    const run = stored().find((r) => r.id === runId);
+    expect(run).toMatchObject({ status: 'completed', consent: { files: [realpathSync(csv)], allowFiles: true } });
+    await screenshot(page(), 'consent-files-run');
+    await page().setViewportSize({ width: 1280, height: 800 });
   });
 });
