@@ -75,7 +75,8 @@ describe('the desktop engine from source (npm start)', () => {
       const runId = await quickRun(d.api, 'desktop-source');
       await d.close();
       expect(d.engine.isAlive()).toBe(false);
-      expect(storedRun(dbPath, runId)).toMatchObject({ status: 'completed', scenarioName: 'desktop-source', quick: true });
+      // asked quick, stored full: the scenario has no quick profile (engine/scenario/quick-profile.ts)
+      expect(storedRun(dbPath, runId)).toMatchObject({ status: 'completed', scenarioName: 'desktop-source', quick: false });
       expect(existsSync(join(dir, 'source-user-data'))).toBe(false);
     } finally {
       await d.close();
