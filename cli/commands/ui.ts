@@ -23,7 +23,7 @@ export function registerUi(program: Command): void {
     .action(async (opts: { port: string; open: boolean; db?: string }) => {
       const port = parsePort(opts.port);
       const { createEngine } = await import('../../engine/engine.js');
-      const engine = createEngine({ dbPath: opts.db });
+      const engine = createEngine({ dbPath: opts.db, watchRuns: true });
       let host;
       try {
         host = await startBrowserHost({ engine, port });
