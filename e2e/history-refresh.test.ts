@@ -7,7 +7,7 @@ import { openStoredRuns, reviewShot, type StoredWorkbench } from './test-support
 
 // History while another process stores runs (issue 36): a run the CLI stores into the database of
 // an open workbench shows up in History, and its status follows it to the end, without a reload
-// (the host polls the store: engine/runs-watch.ts, and History reloads on 'runs:changed').
+// (the host polls the store: engine/watch-runs.ts, and History reloads on 'runs:changed').
 
 let wb: StoredWorkbench | undefined;
 let firstId = 0;

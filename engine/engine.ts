@@ -5,7 +5,7 @@ import { openStore, type Store, type StoreOptions } from '../db/store.js';
 import { defaultDbPath } from './db-path.js';
 import { EventBus } from './event-bus.js';
 import { lazyCalls } from './lazy-calls.js';
-import { watchRuns } from './runs-watch.js';
+import { watchRuns } from './watch-runs.js';
 import type { Orchestrator } from './run/orchestrator.js';
 import type { RunOptions, StartSource } from './run/prepare-run.js';
 

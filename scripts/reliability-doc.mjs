@@ -24,7 +24,7 @@ export const RELIABILITY_TESTS = [
   ['Terminal output', ['cli/terminal-text.test.ts', 'cli/format/terminal-safe.test.ts', 'cli/closed-output.test.ts']],
   ['Load only to this machine, commands only with consent', ['engine/net/target-guard.test.ts', 'engine/run/consent.test.ts', 'engine/run/consent-files.test.ts', 'engine/k6/k6-consent.test.ts', 'renderer/run/start-with-consent.test.ts']],
   ['Signals', ['cli/signals.test.ts', 'cli/stop-at-url.test.ts']],
-  ['Servers that do not start, and runs stored by another process', ['servers/work-process-start.test.ts', 'engine/runs-watch.test.ts']],
+  ['Servers that do not start, and runs stored by another process', ['servers/work-process-start.test.ts', 'engine/watch-runs.test.ts']],
   ['Faults mid-run and in the store', ['engine/run/faults.test.ts', 'engine/run/store-damage.test.ts', 'cli/interrupted-run.test.ts', 'engine/run/orchestrator.test.ts', 'engine/supervisor/orphans.test.ts', 'db/compare-sample.test.ts', 'db/client-timing-store.test.ts']],
   ['Small inputs, exports and rendering', ['cli/small-inputs.test.ts', 'renderer/charts/tooltip-html.test.ts', 'renderer/ui/route.test.ts']],
   ['Electron', ['electron/electronegativity.test.ts', 'electron/shell.test.ts']],

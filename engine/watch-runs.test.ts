@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EngineEvent } from '../contract/api.js';
 import { openStore, type Store } from '../db/store.js';
 import { newRun, tempDir } from '../db/test-support/factories.js';
-import { watchRuns } from './runs-watch.js';
+import { watchRuns } from './watch-runs.js';
 
 // Runs another process stores reach an open History (issue 36): the host's store notices another
 // connection's commits (SQLite's data_version) and emits 'runs:changed' when a run was added,
