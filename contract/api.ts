@@ -219,6 +219,8 @@ export const events = {
   'run:sample': ServerSample,
   'run:progress': z.object({ runId: z.number(), elapsedMs: z.number(), remainingMs: z.number().nullable(), requests: z.number(), fraction: z.number() }),
   'run:finished': z.object({ runId: z.number(), status: RunStatus, reason: z.string().nullable() }),
+  /** runs another process stored, finished, deleted or annotated (the engine polls the store: engine/watch-runs.ts) */
+  'runs:changed': z.object({}),
   /** From the desktop shell's application menu (never from the engine): the renderer acts on it. */
   'ui:menu': z.object({
     action: z.enum(['open-scenario', 'export', 'run-start', 'run-cancel']),

@@ -32,6 +32,7 @@ import { RunReader, runNotFound, type ListRunsOptions } from './read-run.js';
 import { RequestReader, type RequestPage } from './request-reader.js';
 import { RequestWriter } from './request-writer.js';
 import { CompareSampleStore } from './compare-sample.js';
+import { RunsChangeMark } from './runs-change-mark.js';
 import type { HistogramSet } from '../contract/measurement.js';
 import type { StoredRequestRow } from './request-reader.js';
 import { recoverInterrupted, registerStore, unregisterStore } from './recover.js';
@@ -142,6 +143,8 @@ export interface Store {
   /** Rows [0, rowCount) of a batch in the REQUEST_COLUMNS layout (stride REQUEST_STRIDE); one transaction. */
   insertRequests(targetId: number, rows: Float64Array, rowCount?: number): void;
   listRuns(options?: ListRunsOptions): RunListItem[];
+  /** changes when another process adds, deletes, finishes, groups or annotates a run (runs-change-mark.ts) */
+  runsChangeMark(): string;
   getRun(runId: number): RunSummary;
   getWindows(runId: number): { windows: LiveWindow[]; samples: ServerSample[] };
   getRequests(runId: number, targetId: number, limit: number): RequestPage;
@@ -264,6 +267,7 @@ class SqliteStore implements Store {
   private readonly reader: RunReader;
   private readonly requestReader: RequestReader;
   private readonly compareSamples: CompareSampleStore;
+  private readonly changeMark: RunsChangeMark;
   private readonly writer: RequestWriter;
   private readonly stmt: Statements;
   private readonly thresholds: ThresholdStore;
@@ -288,6 +292,7 @@ class SqliteStore implements Store {
     this.reader = new RunReader(db);
     this.requestReader = new RequestReader(db);
     this.compareSamples = new CompareSampleStore(db, this.requestReader);
+    this.changeMark = new RunsChangeMark(db);
     this.writer = new RequestWriter(db);
     this.stmt = prepareStatements(db);
     this.thresholds = new ThresholdStore(db);
@@ -479,6 +484,10 @@ class SqliteStore implements Store {
 
   insertRequests(targetId: number, rows: Float64Array, rowCount?: number): void {
     this.writing(() => this.writer.insert(targetId, rows, rowCount));
+  }
+
+  runsChangeMark(): string {
+    return this.changeMark.read();
   }
 
   listRuns(options?: ListRunsOptions): RunListItem[] {

@@ -5,6 +5,7 @@ import { openStore, type Store, type StoreOptions } from '../db/store.js';
 import { defaultDbPath } from './db-path.js';
 import { EventBus } from './event-bus.js';
 import { lazyCalls } from './lazy-calls.js';
+import { watchRuns } from './watch-runs.js';
 import type { Orchestrator } from './run/orchestrator.js';
 import type { RunOptions, StartSource } from './run/prepare-run.js';
 
@@ -27,10 +28,14 @@ export interface Engine {
   startRun(source: StartSource, opts: RunOptions & { engine?: RunEngine }): Promise<{ runId: number }>;
 }
 
-/** `nativeBinding`: the better-sqlite3 binary for this runtime (the desktop engine process chooses it). */
-export function createEngine(options: { dbPath?: string; nativeBinding?: string; store?: StoreOptions } = {}): Engine {
+/**
+ * `nativeBinding`: the better-sqlite3 binary for this runtime (the desktop engine process chooses it).
+ * `watchRuns`: emit 'runs:changed' when another process stores a run (hosts that show History).
+ */
+export function createEngine(options: { dbPath?: string; nativeBinding?: string; store?: StoreOptions; watchRuns?: boolean } = {}): Engine {
   const store = openStore(defaultDbPath(options.dbPath), { ...options.store, nativeBinding: options.nativeBinding });
   const bus = new EventBus();
+  const stopWatching = options.watchRuns ? watchRuns(store, (event) => bus.emit(event)) : () => undefined;
   // A promise, so two calls racing to the first run share one orchestrator.
   let orchestrator: Promise<Orchestrator> | undefined;
   let loaded: Orchestrator | undefined;
@@ -102,6 +107,7 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
     close: async (reason?: string) => {
       if (closed) return;
       closed = true;
+      stopWatching();
       if (orchestrator) await (await orchestrator).shutdown(reason);
       store.close();
     },

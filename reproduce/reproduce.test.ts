@@ -61,8 +61,8 @@ describe('reproduce: run reports', () => {
     const out = join(dir, 'docs', 'reproductions.md');
     await reproduce(engine, { ...base, quick: false, only: ['002'], out });
     const doc = readFileSync(out, 'utf8');
-    expect(doc).toContain('Report: [reports/seed-002-sequential.html](reports/seed-002-sequential.html)');
-    const html = readFileSync(join(dir, 'docs', 'reports', 'seed-002-sequential.html'), 'utf8');
+    expect(doc).toContain('Report: [reproductions-reports/seed-002-sequential.html](reproductions-reports/seed-002-sequential.html)');
+    const html = readFileSync(join(dir, 'docs', 'reproductions-reports', 'seed-002-sequential.html'), 'utf8');
     expect(html).toContain(`Run ${runId}: Sequential &#60;stored&#62;`);
     expect(html).toContain('data-chart-id="percentiles-total"');
   });

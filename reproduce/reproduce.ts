@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, extname, join } from 'node:path';
 import { LoadscopeError } from '../contract/errors.js';
 import type { RunSummary } from '../contract/results.js';
 import type { Engine } from '../engine/engine.js';
@@ -41,7 +41,7 @@ export interface ReproduceOptions {
   fromDb: boolean;
   /** where the document goes */
   out: string;
-  /** replace a full-size document with a quick one */
+  /** replace a document (and its reports) that already exist */
   force?: boolean;
   /** run each scenario this many times, stored as one group; the document states each ratio's interval (default 1) */
   repeat?: number;
@@ -57,12 +57,51 @@ export interface ReproduceResult {
   written: boolean;
 }
 
-/** A quick document must not silently replace a full-size one (hours of runs). */
-function guardFullDoc(opts: ReproduceOptions): void {
-  if (!opts.quick || opts.force || !existsSync(opts.out)) return;
-  if (readFileSync(opts.out, 'utf8').startsWith(FULL_MARKER)) {
-    throw new LoadscopeError('LS_ERR_BAD_REQUEST', `${opts.out} holds a full-size reproduction; write the quick one elsewhere (--out) or pass --force`);
+/** Writes a file that must be new unless forced: one that appeared while the runs ran is not replaced either. */
+function writeNew(path: string, data: string | Uint8Array, force: boolean | undefined): void {
+  try {
+    writeFileSync(path, data, { flag: force ? 'w' : 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    throw new LoadscopeError('LS_ERR_BAD_REQUEST', `${path} appeared while the runs ran and is not replaced; the runs are stored: \`loadscope reproduce --from-db --out FILE\` writes the document from them`);
   }
+}
+
+/**
+ * A document's run reports go in a folder named after it (q.md -> q-reports/), so two documents
+ * written into one folder never share, or replace, each other's reports.
+ */
+export function reportsDir(out: string): string {
+  return join(dirname(out), `${basename(out, extname(out))}-reports`);
+}
+
+/** Does the file begin with the full-size marker? Reads only the marker's length (the file may be anything). */
+function holdsFullDoc(path: string): boolean {
+  let fd: number | undefined;
+  try {
+    // a FIFO would block the open: only a regular file is read
+    if (!statSync(path).isFile()) return false;
+    fd = openSync(path, 'r');
+    const head = Buffer.alloc(FULL_MARKER.length);
+    return readSync(fd, head, 0, head.length, 0) === head.length && head.toString('utf8') === FULL_MARKER;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * Nothing is replaced without --force: not the document, not one of its reports. Checked before
+ * anything runs, so a refusal costs nothing rather than a finished hour of runs.
+ */
+function refuseReplacing(opts: ReproduceOptions, names: readonly string[]): void {
+  if (opts.force) return;
+  const taken = [opts.out, ...names.map((name) => join(reportsDir(opts.out), `${name}.html`))].filter((path) => existsSync(path));
+  if (taken.length === 0) return;
+  const what = taken[0] === opts.out && holdsFullDoc(opts.out) ? ' and holds a full-size reproduction' : '';
+  const more = taken.length > 1 ? ` (with ${taken.length - 1} more of its files)` : '';
+  throw new LoadscopeError('LS_ERR_BAD_REQUEST', `${taken[0]} exists${what}${more}; write elsewhere with --out FILE, or replace it with --force`);
 }
 
 /** The latest finished run of the scenario with the same profile; cancelled and interrupted runs don't count. */
@@ -162,16 +201,16 @@ async function runRepeated(engine: Engine, name: string, at: { index: number; co
 }
 
 /**
- * Each scenario's run as a self-contained HTML report next to the document (reports/<scenario>.html),
+ * Each scenario's run as a self-contained HTML report beside the document (<doc>-reports/<scenario>.html),
  * linked from its section, so a reader can open every phase and chart of the run the figures came from.
  */
-async function writeReports(engine: Engine, scenarios: ReproducedScenario[], docDir: string): Promise<void> {
-  mkdirSync(join(docDir, 'reports'), { recursive: true });
+async function writeReports(engine: Engine, scenarios: ReproducedScenario[], opts: ReproduceOptions): Promise<void> {
+  const dir = reportsDir(opts.out);
+  mkdirSync(dir, { recursive: true });
   for (const s of scenarios) {
     if (s.run === null) continue;
-    const report = `reports/${s.name}.html`;
-    writeFileSync(join(docDir, report), (await runExport(engine.store, s.run.id, 'html')).bytes);
-    s.report = report;
+    writeNew(join(dir, `${s.name}.html`), (await runExport(engine.store, s.run.id, 'html')).bytes, opts.force);
+    s.report = `${basename(dir)}/${s.name}.html`;
   }
 }
 
@@ -180,7 +219,7 @@ export async function reproduce(engine: Engine, opts: ReproduceOptions): Promise
   if (names.length === 0) {
     throw new LoadscopeError('LS_ERR_BAD_REQUEST', `--only ${(opts.only ?? []).join(',')} matches no seed scenario (seed ids 000..004 or scenario names such as seed-000-image)`);
   }
-  guardFullDoc(opts);
+  refuseReplacing(opts, names);
   const startedMs = performance.now();
   const scenarios: ReproducedScenario[] = [];
   for (const [i, name] of names.entries()) {
@@ -189,8 +228,8 @@ export async function reproduce(engine: Engine, opts: ReproduceOptions): Promise
   }
   if (opts.signal?.aborted) return { out: opts.out, scenarios, written: false };
   mkdirSync(dirname(opts.out), { recursive: true });
-  await writeReports(engine, scenarios, dirname(opts.out));
+  await writeReports(engine, scenarios, opts);
   const text = reproductionDoc({ quick: opts.quick, command: opts.command, generatedAt: new Date().toISOString(), scenarios, machine: machineInfo() });
-  writeFileSync(opts.out, text);
+  writeNew(opts.out, text, opts.force);
   return { out: opts.out, scenarios, written: true };
 }

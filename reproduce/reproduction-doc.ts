@@ -251,7 +251,7 @@ export function reproductionDoc(input: ReproductionDocInput): string {
         ? `Runs made between ${dates[0]} and ${dates[dates.length - 1]}; the tables show each scenario's first run, and "Across N runs" each shape's ratio in every run with its 95 % interval.`
         : `Runs made between ${dates[0]} and ${dates[dates.length - 1]}; each figure is one run (\`npx loadscope reproduce --repeat 3\` runs each scenario three times and states each shape's interval across them).`,
     '',
-    'Each write-up is a reference for the shape (who wins, by roughly how much), not for absolute values: its hardware is not ours. The checks below state each shape as a ratio with the range it allows; their definitions are in reproduce/shape-checks.ts and the write-ups\' transcribed figures in reproduce/writeup-figures.ts.',
+    'Each write-up is a reference for the shape (who wins, by roughly how much), not for absolute values: its hardware is not ours. The checks below state each shape as a ratio with the range it allows; their definitions are in Loadscope\'s source, reproduce/shape-checks.ts, and the write-ups\' transcribed figures in reproduce/writeup-figures.ts.',
     '',
   );
 
@@ -263,7 +263,8 @@ export function reproductionDoc(input: ReproductionDocInput): string {
       return entry ? [entry] : [];
     });
     if (entries.length === 0) continue;
-    sections.push('', `## Seed ${seed.id}: ${seed.title}`, '', `Write-up: ../shared/seeds/${seed.source}.`, '');
+    // named, not linked: the write-ups are the project's seed texts and do not ship beside a document
+    sections.push('', `## Seed ${seed.id}: ${seed.title}`, '', `Write-up: seed ${seed.id}'s text (\`${seed.source}\`, not shipped with Loadscope; its figures are transcribed below).`, '');
     for (const entry of entries) {
       const { lines, results } = scenarioSection(entry, input.quick);
       sections.push(...lines, '');

@@ -14,6 +14,28 @@ interface Pending {
 }
 
 let nextId = 1;
+let stderrGuarded = false;
+
+/** The last lines a child wrote to stderr, bounded, for the one-line reason it did not start. */
+class StderrTail {
+  private static readonly MAX_BYTES = 8 * 1024;
+  private text = '';
+
+  add(chunk: Buffer): void {
+    this.text = (this.text + chunk.toString('utf8')).slice(-StderrTail.MAX_BYTES);
+  }
+
+  /** "its last output: a | b" without stack frames and Node's version line, or "it printed nothing". */
+  describe(): string {
+    const lines = this.text
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '' && !l.startsWith('at ') && !/^Node\.js v\d/.test(l))
+      .slice(-4)
+      .map((l) => (l.length > 300 ? `${l.slice(0, 297)}...` : l));
+    return lines.length > 0 ? `its last output: ${lines.join(' | ')}` : 'it printed nothing';
+  }
+}
 
 export class WorkProcess {
   readonly child: ChildProcess;
@@ -22,15 +44,31 @@ export class WorkProcess {
   private readonly pending = new Map<number, Pending>();
   private exitListeners: Array<() => void> = [];
 
-  constructor() {
-    this.child = fork(serverDistFile('work-process'), [], {
+  constructor(file = serverDistFile('work-process'), args: readonly string[] = []) {
+    // stderr is piped, not inherited: what the child says before it is ready goes into the reason
+    // it did not start (it is passed on to this process's stderr all the same). A child writes there
+    // only when something fails, so the pipe never fills while this process is busy.
+    this.child = fork(file, args, {
       serialization: 'advanced',
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     trackChild(this.child);
+    // a child's words passed on must not become this server's crash once its own stderr has gone
+    if (!stderrGuarded) process.stderr.on('error', () => undefined);
+    stderrGuarded = true;
+    const said = new StderrTail();
+    this.child.stderr?.on('data', (chunk: Buffer) => {
+      said.add(chunk);
+      process.stderr.write(chunk);
+    });
+    this.child.stderr?.on('error', () => undefined);
     this.ready = new Promise((resolve, reject) => {
       this.child.once('error', reject);
-      this.child.once('exit', () => reject(new Error('work process exited before it was ready')));
+      // 'close' (not 'exit'): by then the child's stderr has been read to its end
+      this.child.once('close', (code: number | null, signal: NodeJS.Signals | null) => {
+        const how = signal !== null ? `signal ${signal}` : `exit code ${code ?? '?'}`;
+        reject(new Error(`work process ${this.child.pid ?? '?'} exited before it was ready (${how}); ${said.describe()}`));
+      });
       this.child.on('message', (message: unknown) => {
         if (!isWorkerReply(message)) return;
         if (message.type === 'ready') resolve();

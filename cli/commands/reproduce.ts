@@ -16,12 +16,12 @@ interface ReproduceCliOptions {
 export function registerReproduce(program: Command): void {
   program
     .command('reproduce')
-    .description("run every seed scenario, store the runs, and write docs/reproductions.md: the write-ups' figures beside ours and whether their shapes hold")
+    .description("run every seed scenario, store the runs, and write a reproduction document (reproductions.md here, or --out): the write-ups' figures beside ours and whether their shapes hold")
     .option('--quick', "use each scenario's quick profile (a placeholder document, marked as quick)", false)
     .option('--only <seeds>', 'comma-separated seed ids or scenario names, e.g. 000,seed-003-threads')
     .option('--from-db', 'run nothing: regenerate the document from the latest stored run of each scenario', false)
-    .option('--out <file>', 'where to write the document', 'docs/reproductions.md')
-    .option('--force', 'let a quick document replace a full-size one', false)
+    .option('--out <file>', 'where to write the document (its run reports go in <name>-reports/ beside it)', 'reproductions.md')
+    .option('--force', 'replace a document (and its reports) that already exist; without it nothing is replaced', false)
     .option('--repeat <n>', "run each scenario n times (1-50), stored as one group; the document gives each shape's ratio with its 95 % interval across them", parseRepeat, 1)
     .addOption(dbOption())
     .action(async (opts: ReproduceCliOptions) => {

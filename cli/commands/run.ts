@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import type { ParsedCallRequest } from '../../contract/api.js';
 import { resolveScenarioFile } from '../../engine/scenario/load.js';
+import { exampleNames, examplePath } from '../../engine/scenario/examples.js';
 import { LoadscopeError } from '../../contract/errors.js';
 import { groupFigures } from '../../contract/group-stats.js';
 import { RUN_ENGINES, type RunEngine, type RunStatus, type RunSummary } from '../../contract/results.js';
@@ -29,6 +30,7 @@ interface RunCliOptions {
   engine: RunEngine;
   db?: string;
   fromRun?: number;
+  example?: string;
   repeat: number;
   /** true: the scenario's pinned baseline; a number: that run */
   baseline?: BaselineChoice;
@@ -47,14 +49,15 @@ function parseBaselineOption(value: string): number {
 
 
 /** A file is read here (the engine takes names and text, never paths); a name goes as it is. */
-function runSource(ref: string | undefined, fromRun: number | undefined): ParsedCallRequest<'runs:start'>['scenario'] {
-  if (fromRun !== undefined) {
-    if (ref !== undefined) throw new LoadscopeError('LS_ERR_BAD_REQUEST', 'give a scenario or --from-run, not both');
-    return { runId: fromRun };
-  }
-  if (ref === undefined) throw new LoadscopeError('LS_ERR_BAD_REQUEST', 'which scenario? give a file, a name (see `loadscope scenarios`) or --from-run <run>');
-  const path = resolveScenarioFile(ref);
-  return path === undefined ? { name: ref } : { text: readFileSync(path, 'utf8'), origin: path };
+function runSource(ref: string | undefined, opts: Pick<RunCliOptions, 'fromRun' | 'example'>): ParsedCallRequest<'runs:start'>['scenario'] {
+  const given = [ref !== undefined && 'a scenario', opts.fromRun !== undefined && '--from-run', opts.example !== undefined && '--example'].filter((g) => g !== false);
+  if (given.length > 1) throw new LoadscopeError('LS_ERR_BAD_REQUEST', `give one of a scenario, --from-run or --example, not ${given.join(' and ')}`);
+  if (opts.fromRun !== undefined) return { runId: opts.fromRun };
+  // an example runs as the package's file: its data files are found beside it, from any folder
+  const path = opts.example !== undefined ? examplePath(opts.example) : ref === undefined ? undefined : resolveScenarioFile(ref);
+  if (path !== undefined) return { text: readFileSync(path, 'utf8'), origin: path };
+  if (ref === undefined) throw new LoadscopeError('LS_ERR_BAD_REQUEST', 'which scenario? give a file, a name (see `loadscope scenarios`), --example <name> or --from-run <run>');
+  return { name: ref };
 }
 
 /** 0 completed (every threshold and rule passed), 1 failed, 130 cancelled, 99 a threshold failed, 98 a regression rule failed. */
@@ -80,6 +83,7 @@ export function registerRun(program: Command): void {
     .description('run a scenario (a file, or a built-in or library name), store it, and print its summary')
     .argument('[scenario]', 'a scenario file (.json), or a built-in or library name (see `loadscope scenarios`)')
     .option('--from-run <run>', "run a stored run's scenario again (its own text, quick and --set)", parseRunId)
+    .option('--example <name>', `run one of the examples that ship with Loadscope, from any folder: ${exampleNames().join(', ') || '(none)'}`)
     .option('--quick', "use the scenario's quick profile (smaller sizes, same shape)", false)
     .option('--json', 'print one JSON document instead of tables', false)
     .option('--repeat <n>', "run it n times (1-50), one after another, stored as one group; prints each figure's mean with its 95 % interval across the runs", parseRepeat, 1)
@@ -96,7 +100,7 @@ export function registerRun(program: Command): void {
     .addOption(dbOption())
     .addHelpText('after', EXIT_CODES_HELP)
     .action(async (scenario: string | undefined, opts: RunCliOptions) => {
-      const source = runSource(scenario, opts.fromRun);
+      const source = runSource(scenario, opts);
       if (opts.failOn.length > 0 && opts.baseline === undefined) throw new LoadscopeError('LS_ERR_BAD_REQUEST', '--fail-on judges against a baseline: add --baseline (the pinned one) or --baseline RUN');
       const rules = opts.baseline === undefined ? [] : parseRegressionRules(opts.failOn.length > 0 ? opts.failOn : DEFAULT_RULES);
       refuseExisting([opts.markdown, opts.junit], opts.force);

@@ -23,7 +23,7 @@ export function registerUi(program: Command): void {
     .action(async (opts: { port: string; open: boolean; db?: string }) => {
       const port = parsePort(opts.port);
       const { createEngine } = await import('../../engine/engine.js');
-      const engine = createEngine({ dbPath: opts.db });
+      const engine = createEngine({ dbPath: opts.db, watchRuns: true });
       let host;
       try {
         host = await startBrowserHost({ engine, port });
@@ -34,6 +34,9 @@ export function registerUi(program: Command): void {
         }
         throw err;
       }
+      // Listening before the URL is printed: stopped the moment it is read (the tour test does), it
+      // still stops cleanly rather than being killed by the default action of the signal.
+      const stopped = new Promise<StopSignal>((resolve) => onStopSignal(resolve));
       process.stdout.write(`Loadscope workbench: ${host.url}\n`);
       if (opts.open) {
         const why = openBrowser(host.url);
@@ -44,7 +47,7 @@ export function registerUi(program: Command): void {
       // Stays up until a signal; then cancels any run, stops its servers and closes the store. The
       // handlers stay installed, so a second signal (a terminal sends one to the whole process group,
       // and npm start forwards its own) cannot kill the process halfway through stopping servers.
-      const signal = await new Promise<StopSignal>((resolve) => onStopSignal(resolve));
+      const signal = await stopped;
       process.stdout.write(`\nLoadscope workbench: stopping (${signal})\n`);
       const forced = setTimeout(() => process.exit(1), 15_000);
       forced.unref();

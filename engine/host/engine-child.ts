@@ -39,7 +39,7 @@ function start(): Engine | undefined {
     const { dbPath, packaged } = parseOptions(process.argv[2]);
     // Chosen explicitly, so a binary built for another ABI is one clear line, not a dlopen stack.
     const nativeBinding = loadSqliteBinding(currentRuntime(), defaultPlaces(packaged === true));
-    return createEngine({ dbPath, nativeBinding });
+    return createEngine({ dbPath, nativeBinding, watchRuns: true });
   } catch (err) {
     // Reported as a message (an Error does not cross processes with its code); the host fails
     // every call with this reason and shows it.

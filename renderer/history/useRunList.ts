@@ -3,7 +3,7 @@ import type { RunListItem, RunStatus } from '../../contract/results';
 import { useApi } from '../ui/ApiContext';
 import { errorMessage } from '../ui/format';
 
-/** The stored runs matching a text and status filter; refreshes when a run finishes. */
+/** The stored runs matching a text and status filter; refreshes when a run starts or finishes here, or another process changes the runs. */
 export function useRunList(text: string, status: RunStatus | ''): { runs: RunListItem[] | null; error: string | null; reload: () => void } {
   const api = useApi();
   const [runs, setRuns] = useState<RunListItem[] | null>(null);
@@ -13,6 +13,7 @@ export function useRunList(text: string, status: RunStatus | ''): { runs: RunLis
 
   useEffect(() => api.on('run:finished', reload), [api, reload]);
   useEffect(() => api.on('run:started', reload), [api, reload]);
+  useEffect(() => api.on('runs:changed', reload), [api, reload]);
 
   useEffect(() => {
     let live = true;

@@ -1,0 +1,55 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { rootPath } from '../engine/paths.js';
+import type { RunJson } from './test-support/run-json.js';
+
+// `loadscope run --example NAME` (issue 36): the examples that ship in scenarios/examples/ run by
+// name from a folder outside the project, where `scenarios/examples/x.json` names nothing. A name is
+// looked up in the listing, so a path in it reaches no other file.
+
+const BIN = rootPath('bin/loadscope.js');
+let dir: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'loadscope-example-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const cli = (args: string[]) => spawnSync(process.execPath, [BIN, ...args, '--db', join(dir, 'runs.db')], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+
+describe('loadscope run --example', () => {
+  it('an example by name from a folder outside the project: it runs and is stored under its scenario name', () => {
+    const out = cli(['run', '--example', 'tiny', '--json']);
+    expect(out.status, out.stderr).toBe(0);
+    const run = JSON.parse(out.stdout) as RunJson;
+    expect(run.status).toBe('completed');
+    expect(run.scenario).toBe('tiny');
+  });
+
+  it('an example whose data file lies beside it (journey): the file is found from any folder', () => {
+    const out = cli(['run', '--example', 'journey', '--json', '--set', 'phases[0].durationMs=500']);
+    expect(out.status, out.stderr).toBe(0);
+    expect((JSON.parse(out.stdout) as RunJson).status).toBe('completed');
+  });
+
+  it('an unknown name or a path as the name: one line listing the examples, exit 2, nothing stored', () => {
+    for (const name of ['nope', '../seed-002-sequential', '../examples/tiny']) {
+      const out = cli(['run', '--example', name]);
+      expect(out.status, out.stderr).toBe(2);
+      expect(out.stderr.trim().split('\n')).toHaveLength(1);
+      expect(out.stderr).toMatch(new RegExp(`no example '${name.replace(/[.]/g, '\\.')}'; examples: capacity-users, journey, matrix, tiny`));
+    }
+    expect(cli(['list']).stdout).toMatch(/^no runs stored yet/);
+  });
+
+  it('an example and a scenario, or an example and --from-run: refused, naming both', () => {
+    const out = cli(['run', 'seed-002-sequential', '--example', 'tiny']);
+    expect(out.status).toBe(2);
+    expect(out.stderr).toContain('give one of a scenario, --from-run or --example, not a scenario and --example');
+  });
+});
