@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunSummary } from '../contract/results.js';
 import { phaseRows } from '../contract/report/run-report.js';
 import { machine, phaseResult } from '../db/test-support/factories.js';
-import { rootPath } from '../engine/paths.js';
 import { phaseTables } from '../engine/export/html-parts.js';
 import { startHostileServer, type HostileServer } from '../engine/driver/test-support/hostile-server.js';
 import { formatRunSummary, runSummaryJson } from './format/run-summary.js';
+import { runCli, type CliOptions } from './test-support/cli-process.js';
 import type { RunJson } from './test-support/run-json.js';
 
 // Why requests failed (issue 35), through the real CLI against a server on 127.0.0.1 that answers
@@ -17,20 +16,8 @@ import type { RunJson } from './test-support/run-json.js';
 // errors by reason, a malformed answer a 'protocol' error naming llhttp's code. A reason is shown
 // as data: a control sequence or markup in one reaches neither the terminal nor the HTML report.
 
-const BIN = rootPath('bin/loadscope.js');
-
-/** The CLI as a process, without blocking this process's event loop (the target lives in it). */
-function cli(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args, '--db', join(dir, 'runs.db')], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+/** The CLI on this file's database. */
+const cli = (args: string[], options?: CliOptions) => runCli([...args, '--db', join(dir, 'runs.db')], options);
 
 let dir: string;
 let target: HostileServer;
@@ -50,7 +37,7 @@ beforeAll(async () => {
   };
   const file = join(dir, 'error-reasons.json');
   writeFileSync(file, JSON.stringify(scenario));
-  const out = await cli(['run', file, '--json']);
+  const out = await cli(['run', file, '--json'], { deadlineMs: 100_000 });
   run = JSON.parse(out.stdout) as RunJson;
 }, 120_000);
 

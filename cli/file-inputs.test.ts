@@ -1,13 +1,13 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEngine } from '../engine/engine.js';
-import { rootPath } from '../engine/paths.js';
 import { PEM_KEY_TEXT, quotedPieces, SHADOW_TEXT, writeSecretFiles } from '../engine/scenario/test-support/secret-files.js';
 import { startBrowserHost } from './host/browser-host.js';
+import { runCli } from './test-support/cli-process.js';
 
 // Files a command reads, as a person or a shared scenario names them: a HAR that is /dev/zero or a
 // FIFO is refused at once in one line (it was read without end: 620 MB, then an internal error; a
@@ -22,28 +22,8 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Ran {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** The CLI to its end, or killed at the deadline (status null): a command reading without end fails. */
-function cli(args: string[], deadlineMs = 30_000): Promise<Ran> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [rootPath('bin/loadscope.js'), ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    // bounded: a runaway command is killed by the deadline, not buffered into the test
-    child.stdout.on('data', (c: Buffer) => (stdout = (stdout + c.toString()).slice(-64 * 1024)));
-    child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-64 * 1024)));
-    const deadline = setTimeout(() => child.kill('SIGKILL'), deadlineMs);
-    child.on('close', (status) => {
-      clearTimeout(deadline);
-      resolve({ status, stdout, stderr });
-    });
-  });
-}
+/** The CLI run in this test's folder, killed at its deadline (status null): a command reading without end fails. */
+const cli = (args: string[]) => runCli(args, { cwd: dir });
 
 const dataScenario = (file: string) => ({
   name: 'secrets',

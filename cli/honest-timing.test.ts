@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rootPath } from '../engine/paths.js';
+import { runCli as cli } from './test-support/cli-process.js';
 
 // Honest timing without Server-Timing (issue 26), through the real CLI against two tiny HTTP servers
 // on 127.0.0.1: one sends no Server-Timing (wait and processing are unknown: null and "-", with the
@@ -15,7 +14,6 @@ import { rootPath } from '../engine/paths.js';
 // (the head cannot arrive sooner) and under ttfb + transfer (nor can the end), whatever the machine's
 // speed. Transfer alone has none: a busy client may read the head late, even with the end.
 
-const BIN = rootPath('bin/loadscope.js');
 const HEAD_MS = 12;
 const TAIL_MS = 20;
 const PROC_MS = 7.5;
@@ -38,19 +36,6 @@ function target(serverTiming: string | null): Promise<{ server: Server; url: str
     }, HEAD_MS);
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
-}
-
-/** The CLI as a process, without blocking this process's event loop (the targets live in it). */
-function cli(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
 }
 
 let dir: string;
@@ -76,7 +61,7 @@ beforeAll(async () => {
   };
   const file = join(dir, 'honest-timing.json');
   writeFileSync(file, JSON.stringify(scenario));
-  const out = await cli(['run', file, '--json', '--db', join(dir, 'runs.db')]);
+  const out = await cli(['run', file, '--json', '--db', join(dir, 'runs.db')], { deadlineMs: 100_000 });
   // 99: the wait threshold failed on the server without Server-Timing
   expect(out.status, out.stderr + out.stdout).toBe(99);
   run = JSON.parse(out.stdout) as JsonRun;

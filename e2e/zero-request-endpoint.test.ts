@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createNeverReachedJourney } from '../engine/scenario/test-support/factories.js';
 import { openScenario, shots } from './test-support/run-view.js';
 import { useWorkbench } from './test-support/workbench.js';
 
@@ -9,27 +10,9 @@ import { useWorkbench } from './test-support/workbench.js';
 const SHOTS = process.env.LOADSCOPE_E2E_SHOTS ?? '/tmp/shots-quick';
 const { page, byTestId, browser } = useWorkbench();
 
-const NEVER_REACHED = {
-  name: 'never-reached',
-  servers: [{ architecture: 'single' }],
-  phases: [
-    {
-      name: 'journey',
-      executor: 'closed',
-      users: 2,
-      count: 10,
-      flow: true,
-      requests: [
-        { name: 'login', method: 'POST', path: '/api/login', headers: { 'content-type': 'application/json' }, body: '{"user":"u1","password":"guess"}', extract: { var: 'token', from: 'json', path: 'token' } },
-        { name: 'item', path: '/api/items/1', headers: { Authorization: 'Bearer {{vars.token}}' } },
-      ],
-    },
-  ],
-};
-
 describe('an endpoint with no requests, in Chromium', () => {
   it('a journey step never reached: its row says "–" with why, not 0.00 ms', async () => {
-    await openScenario(page(), 'never-reached', NEVER_REACHED);
+    await openScenario(page(), 'never-reached', createNeverReachedJourney());
     await byTestId('start-run').click();
     const results = page().locator('[data-testid="run-view"][data-phase="finished"] [data-testid="run-results"]');
     await results.waitFor({ timeout: 90_000 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { endpointAsPhase, shownEndpoints } from '../../contract/endpoints.js';
 import { NOT_MEASURED, phaseFigures } from '../../contract/engine-figures.js';
 import { phaseRows, timingNotes } from '../../contract/report/run-report.js';
-import { createScenario } from '../scenario/test-support/factories.js';
+import { createNeverReachedJourney } from '../scenario/test-support/factories.js';
 import { useTempEngine } from '../test-support/temp-engine.js';
 
 // An endpoint with no requests (issue 36): a flow whose login always fails never sends its second
@@ -14,23 +14,7 @@ const temp = useTempEngine('zero-endpoint', 'all');
 
 describe('an endpoint that got no requests', () => {
   it('a flow whose first step always fails: the second step has no times, "-" with why, in every reader', async () => {
-    const scenario = createScenario({
-      name: 'never-reached',
-      servers: [{ architecture: 'single' }],
-      phases: [
-        {
-          executor: 'closed',
-          name: 'journey',
-          users: 2,
-          count: 10,
-          flow: true,
-          requests: [
-            { name: 'login', method: 'POST', path: '/api/login', headers: { 'content-type': 'application/json' }, body: '{"user":"u1","password":"guess"}', extract: { var: 'token', from: 'json', path: 'token' } },
-            { name: 'item', path: '/api/items/1', headers: { Authorization: 'Bearer {{vars.token}}' } },
-          ],
-        },
-      ],
-    });
+    const scenario = createNeverReachedJourney();
     const { runId } = await temp.engine.handlers['runs:start']({ scenario: { text: JSON.stringify(scenario) }, quick: false, set: {} });
     await temp.engine.waitForRun(runId);
     const run = await temp.engine.handlers['runs:get']({ runId });

@@ -1,5 +1,6 @@
 import { whyBesideMove, checkPlace, CONFIRM_WITH_REPEAT, movedMostText, ONE_RUN_NOISE, regressionTallyText, ruleChangeText, ruleValueText } from '../../contract/regression-words';
 import { judgedWithOneRun, regressionTally, type RegressionTally, type RunVerdict } from '../../contract/run-verdict';
+import { VerdictCell, VerdictTable, type VerdictColumn } from './VerdictTable';
 import './regression.css';
 
 // A run's regression verdict (`loadscope run --baseline`, issue 36), where its thresholds are shown:
@@ -8,6 +9,7 @@ import './regression.css';
 
 const oneRunHint = `${ONE_RUN_NOISE}; ${CONFIRM_WITH_REPEAT}`;
 const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+const RULE_COLUMNS: VerdictColumn[] = [{ head: 'rule', left: true }, { head: 'where', left: true }, { head: 'baseline' }, { head: 'now' }, { head: 'change' }, { head: 'why', left: true }];
 
 /** "regression: 1 of 3 rules failed (one run's noise)"; nothing for a run that was not judged. */
 export function RegressionTallyBadge({ tally, compact = false, short = false }: { tally: RegressionTally | undefined; compact?: boolean; /** without the hint to confirm (a note beside it says it) */ short?: boolean }) {
@@ -44,48 +46,33 @@ export function RegressionList({ verdict }: { verdict: RunVerdict | null | undef
           {sentence(oneRunHint)}.
         </div>
       )}
-      <table className="data compact">
-        <thead>
-          <tr>
-            <th aria-label="verdict" />
-            <th className="left">rule</th>
-            <th className="left">where</th>
-            <th>baseline</th>
-            <th>now</th>
-            <th>change</th>
-            <th className="left">why</th>
-          </tr>
-        </thead>
-        <tbody>
-          {verdict.rules.map((r, i) => {
-            // the check that decided the rule: its first failed one, else its first
-            const c = r.checks.find((x) => x.verdict === 'fail') ?? r.checks[0];
-            return (
-              <tr key={i} data-testid="regression-rule" data-passed={r.verdict === 'pass' ? 'true' : 'false'}>
-                <td>
-                  <span className={`badge ${r.verdict === 'pass' ? 'badge-completed' : 'badge-failed'}`}>{r.verdict}</span>
-                </td>
-                <td className="left mono">{r.rule}</td>
-                <td className="left small">
-                  {c === undefined ? '-' : checkPlace(c)}
-                  {c?.movedMost != null && (
-                    <div className="bad small" data-testid="regression-moved-most">
-                      {movedMostText(r, c.movedMost)}
-                    </div>
-                  )}
-                </td>
-                <td className="num nowrap">{c === undefined ? '-' : ruleValueText(r, c.baseline)}</td>
-                <td className="num nowrap">{c === undefined ? '-' : ruleValueText(r, c.now)}</td>
-                <td className="num nowrap">{c === undefined ? '-' : ruleChangeText(r, c.change)}</td>
-                <td className="left small why-cell">
-                  {c === undefined ? r.why : whyBesideMove(r, c)}
-                  {r.checkCount > 1 && <span className="muted"> ({r.why})</span>}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <VerdictTable columns={RULE_COLUMNS}>
+        {verdict.rules.map((r, i) => {
+          // the check that decided the rule: its first failed one, else its first
+          const c = r.checks.find((x) => x.verdict === 'fail') ?? r.checks[0];
+          return (
+            <tr key={i} data-testid="regression-rule" data-passed={r.verdict === 'pass' ? 'true' : 'false'}>
+              <VerdictCell passed={r.verdict === 'pass'}>{r.verdict}</VerdictCell>
+              <td className="left mono">{r.rule}</td>
+              <td className="left small">
+                {c === undefined ? '-' : checkPlace(c)}
+                {c?.movedMost != null && (
+                  <div className="bad small" data-testid="regression-moved-most">
+                    {movedMostText(r, c.movedMost)}
+                  </div>
+                )}
+              </td>
+              <td className="num nowrap">{c === undefined ? '-' : ruleValueText(r, c.baseline)}</td>
+              <td className="num nowrap">{c === undefined ? '-' : ruleValueText(r, c.now)}</td>
+              <td className="num nowrap">{c === undefined ? '-' : ruleChangeText(r, c.change)}</td>
+              <td className="left small why-cell">
+                {c === undefined ? r.why : whyBesideMove(r, c)}
+                {r.checkCount > 1 && <span className="muted"> ({r.why})</span>}
+              </td>
+            </tr>
+          );
+        })}
+      </VerdictTable>
     </section>
   );
 }

@@ -2,6 +2,7 @@ import { cellName, cellTitle } from '../../contract/cells';
 import type { RunSummary } from '../../contract/results';
 import { parseThresholdCheck, thresholdLimitText, thresholdsFailed, thresholdValueText, type ThresholdResult, type ThresholdTally } from '../../contract/thresholds';
 import { regressionFailed, type RegressionTally } from '../../contract/run-verdict';
+import { VerdictCell, VerdictTable, type VerdictColumn } from './VerdictTable';
 
 /** The run's verdict in one badge: "thresholds pass" / "2 of 3 thresholds fail"; nothing without thresholds. */
 export function ThresholdTallyBadge({ tally, compact = false }: { tally: ThresholdTally; compact?: boolean }) {
@@ -47,6 +48,8 @@ function ThresholdValues({ t }: { t: ThresholdResult }) {
   );
 }
 
+const THRESHOLD_COLUMNS: VerdictColumn[] = [{ head: 'metric', left: true }, { head: 'where', left: true }, { head: 'limit', left: true }, { head: 'measured' }];
+
 /** Every threshold checked, a pass/fail badge each, with where it was checked and what was measured. */
 export function ThresholdList({ run }: { run: RunSummary }) {
   if (run.thresholds.length === 0) return null;
@@ -56,34 +59,21 @@ export function ThresholdList({ run }: { run: RunSummary }) {
       <h3>
         Thresholds <ThresholdTallyBadge tally={{ passed: run.thresholds.length - failed, failed }} />
       </h3>
-      <table className="data compact">
-        <thead>
-          <tr>
-            <th aria-label="verdict" />
-            <th className="left">metric</th>
-            <th className="left">where</th>
-            <th className="left">limit</th>
-            <th>measured</th>
+      <VerdictTable columns={THRESHOLD_COLUMNS}>
+        {run.thresholds.map((t, i) => (
+          <tr key={i} data-testid="threshold" data-passed={t.passed ? 'true' : 'false'}>
+            <VerdictCell passed={t.passed}>{t.passed ? 'pass' : 'fail'}</VerdictCell>
+            <td className="left mono" title={t.check}>{t.metric}</td>
+            <td className="left small" title={cellTitle(t.server, run.cells, t.cellIndex)}>
+              {/* the server run's short name, as chips and tables give it; its full path on hover */}
+              {cellName(t.server, run.cells, t.cellIndex)} / {t.phase}
+              {/* a check on one endpoint names it (issue 26) */}
+              {t.request != null && <> / <span data-testid="threshold-request">{t.request}</span></>}
+            </td>
+            <ThresholdValues t={t} />
           </tr>
-        </thead>
-        <tbody>
-          {run.thresholds.map((t, i) => (
-            <tr key={i} data-testid="threshold" data-passed={t.passed ? 'true' : 'false'}>
-              <td>
-                <span className={`badge ${t.passed ? 'badge-completed' : 'badge-failed'}`}>{t.passed ? 'pass' : 'fail'}</span>
-              </td>
-              <td className="left mono" title={t.check}>{t.metric}</td>
-              <td className="left small" title={cellTitle(t.server, run.cells, t.cellIndex)}>
-                {/* the server run's short name, as chips and tables give it; its full path on hover */}
-                {cellName(t.server, run.cells, t.cellIndex)} / {t.phase}
-                {/* a check on one endpoint names it (issue 26) */}
-                {t.request != null && <> / <span data-testid="threshold-request">{t.request}</span></>}
-              </td>
-              <ThresholdValues t={t} />
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </VerdictTable>
     </section>
   );
 }

@@ -33,7 +33,10 @@ export interface ClientCertServer {
 
 const HOUR = 3_600_000;
 
-async function issue(cn: string, usage: 'serverAuth' | 'clientAuth', ca: Pems, dns?: string): Promise<Pems> {
+type Extensions = NonNullable<Parameters<typeof generate>[1]>['extensions'];
+
+/** A certificate for `cn`, valid from an hour ago for a day (a clock a little behind still takes it); signed by `ca`, else by itself. */
+async function certificate(cn: string, extensions: Extensions, ca?: Pems): Promise<Pems> {
   const now = Date.now();
   const pems = await generate([{ name: 'commonName', value: cn }], {
     keyType: 'ec',
@@ -41,28 +44,28 @@ async function issue(cn: string, usage: 'serverAuth' | 'clientAuth', ca: Pems, d
     notBeforeDate: new Date(now - HOUR),
     notAfterDate: new Date(now + 24 * HOUR),
     ca,
-    extensions: [
-      { name: 'basicConstraints', cA: false },
-      { name: 'extKeyUsage', [usage]: true },
-      ...(dns === undefined ? [] : [{ name: 'subjectAltName' as const, altNames: [{ type: 2 as const, value: dns }] }]),
-    ],
+    extensions,
   });
   return { cert: pems.cert, key: pems.private };
 }
 
-async function authority(cn: string): Promise<Pems> {
-  const now = Date.now();
-  const pems = await generate([{ name: 'commonName', value: cn }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    notBeforeDate: new Date(now - HOUR),
-    notAfterDate: new Date(now + 24 * HOUR),
-    extensions: [
-      { name: 'basicConstraints', cA: true, critical: true },
-      { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
+function issue(cn: string, usage: 'serverAuth' | 'clientAuth', ca: Pems, dns?: string): Promise<Pems> {
+  return certificate(
+    cn,
+    [
+      { name: 'basicConstraints', cA: false },
+      { name: 'extKeyUsage', [usage]: true },
+      ...(dns === undefined ? [] : [{ name: 'subjectAltName' as const, altNames: [{ type: 2 as const, value: dns }] }]),
     ],
-  });
-  return { cert: pems.cert, key: pems.private };
+    ca,
+  );
+}
+
+function authority(cn: string): Promise<Pems> {
+  return certificate(cn, [
+    { name: 'basicConstraints', cA: true, critical: true },
+    { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
+  ]);
 }
 
 /** sni 'optional': a client that sends no SNI name gets the certificate too (k6 cannot send one of its own). */

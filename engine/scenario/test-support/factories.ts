@@ -17,3 +17,26 @@ export function createScenario(overrides: Partial<ScenarioInput> = {}): Scenario
     ...overrides,
   };
 }
+
+/**
+ * A journey whose login always fails (a wrong password: no token to extract), so its second step,
+ * 'item', is never sent: an endpoint with no requests, for the tests that it reads "no requests".
+ */
+export function createNeverReachedJourney(): ScenarioInput {
+  return createScenario({
+    name: 'never-reached',
+    phases: [
+      {
+        executor: 'closed',
+        name: 'journey',
+        users: 2,
+        count: 10,
+        flow: true,
+        requests: [
+          { name: 'login', method: 'POST', path: '/api/login', headers: { 'content-type': 'application/json' }, body: '{"user":"u1","password":"guess"}', extract: { var: 'token', from: 'json', path: 'token' } },
+          { name: 'item', path: '/api/items/1', headers: { Authorization: 'Bearer {{vars.token}}' } },
+        ],
+      },
+    ],
+  });
+}
