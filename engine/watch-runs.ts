@@ -2,7 +2,7 @@ import type { EngineEvent } from '../contract/api.js';
 import type { Store } from '../db/store.js';
 
 // A host that shows History (the browser host, the desktop app) hears of runs another process
-// stored: every second the store's change mark is read (a pragma when nothing changed elsewhere,
+// stored: every second the store's change mark is read (SQLite's data_version alone when nothing changed elsewhere,
 // db/runs-change-mark.ts) and 'runs:changed' is emitted when it moved. Polling, because SQLite
 // tells no other process of a commit; a second is as stale as History gets.
 
