@@ -6,7 +6,8 @@
 //   cli                 <- contract, engine, reproduce, db
 // Tests (*.test.ts) and test support (test-support/) of an engine folder may use the whole engine.
 //   electron-main       <- contract, engine, db      electron-preload <- contract
-//   renderer            <- contract only (talks to the host through window.loadscope), and the generated scenario JSON Schema
+//   renderer            <- contract only (talks to the host through window.loadscope), and the generated scenario JSON Schema;
+//                          inside it: shell <- views (run, history, compare, trends) <- results <- the rest <- charts <- ui
 //   packaging (electron-builder config checks, native rebuild) <- electron-main, engine, servers, contract
 // A file that no element covers is an error (boundaries/no-unknown-files).
 import boundaries from 'eslint-plugin-boundaries';
@@ -14,6 +15,9 @@ import tseslint from 'typescript-eslint';
 import noImportCycle from './scripts/lint/no-import-cycle.mjs';
 
 const engineAll = ['engine', 'engine-base', 'engine-executors', 'engine-driver', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-compare', 'engine-export', 'engine-run', 'engine-host', 'engine-net', 'engine-library', 'engine-k6', 'engine-tests'];
+// The renderer's pages, each its own room: they may share what lies below them, never one another.
+const rendererViews = ['run', 'history', 'compare', 'trends'];
+const rendererBelowViews = ['renderer-results', 'renderer', 'renderer-charts', 'renderer-ui', 'contract'];
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'worker_threads', 'http', 'net', 'crypto', 'zlib', 'url', 'events', 'stream', 'util'];
 
 export default tseslint.config(
@@ -50,6 +54,13 @@ export default tseslint.config(
         { type: 'cli', pattern: 'cli/**', mode: 'full' },
         { type: 'electron-preload', pattern: 'electron/preload*.ts', mode: 'full' },
         { type: 'electron-main', pattern: 'electron/**', mode: 'full' },
+        // The renderer's rooms, top to bottom: the shell; the views; the results display they share;
+        // the rest (scenarios, thresholds, capacity, k6, ...); charts; ui.
+        { type: 'renderer-shell', pattern: 'renderer/{App,main}.tsx', mode: 'full' },
+        ...rendererViews.map((view) => ({ type: `renderer-${view}`, pattern: `renderer/${view}/**`, mode: 'full' })),
+        { type: 'renderer-results', pattern: 'renderer/results/**', mode: 'full' },
+        { type: 'renderer-charts', pattern: 'renderer/charts/**', mode: 'full' },
+        { type: 'renderer-ui', pattern: 'renderer/ui/**', mode: 'full' },
         { type: 'renderer', pattern: 'renderer/**', mode: 'full' },
         { type: 'e2e', pattern: 'e2e/**', mode: 'full' },
         { type: 'bench', pattern: 'bench/**', mode: 'full' },
@@ -89,7 +100,14 @@ export default tseslint.config(
             { from: 'cli', allow: ['cli', 'reproduce', ...engineAll, 'db', 'contract'] },
             { from: 'electron-main', allow: ['electron-main', ...engineAll, 'db', 'contract'] },
             { from: 'electron-preload', allow: ['contract'] },
-            { from: 'renderer', allow: ['renderer', 'contract', 'scenario-schema'] },
+            // No arrow back up in the renderer: a view may import the shared results display, never
+            // another view; results imports no view; charts imports only ui.
+            { from: 'renderer-shell', allow: ['renderer-shell', ...rendererViews.map((view) => `renderer-${view}`), ...rendererBelowViews] },
+            ...rendererViews.map((view) => ({ from: `renderer-${view}`, allow: [`renderer-${view}`, ...rendererBelowViews] })),
+            { from: 'renderer-results', allow: ['renderer-results', 'renderer', 'renderer-charts', 'renderer-ui', 'contract'] },
+            { from: 'renderer', allow: ['renderer', 'renderer-charts', 'renderer-ui', 'contract', 'scenario-schema'] },
+            { from: 'renderer-charts', allow: ['renderer-charts', 'renderer-ui', 'contract'] },
+            { from: 'renderer-ui', allow: ['renderer-ui', 'contract'] },
             { from: 'e2e', allow: ['e2e', ...engineAll, 'db', 'contract', 'cli'] },
             { from: 'bench', allow: ['bench', ...engineAll, 'db', 'contract', 'servers'] },
             { from: 'packaging', allow: ['packaging', 'tooling', 'electron-main', ...engineAll, 'servers', 'contract'] },

@@ -1,7 +1,7 @@
 import { phaseMarkLine as markLine } from '../../contract/report/chart-options';
 import { DARK } from '../../contract/report/palette';
 import type { SeriesGroup } from '../../contract/report/series';
-import type { RunSeries } from '../run/run-data';
+import type { RunSeries } from './run-data';
 import { colorAt, ERROR_COLOR } from './theme';
 
 export { errorsPerSecond, pointsIn, seconds, timeExtentSec, type SeriesGroup } from '../../contract/report/series';

@@ -8,7 +8,7 @@ import { ThroughputChart } from '../charts/ThroughputChart';
 import { Empty, ErrorBox, Panel, Segmented, Toggle } from '../ui/widgets';
 import { CompareSummary } from './CompareSummary';
 import { CompareTable } from './CompareTable';
-import { CompareExportButtons } from '../run/ExportButtons';
+import { CompareExportButtons } from '../results/ExportButtons';
 import { RunChips } from './RunChips';
 import { GroupTable } from './GroupTable';
 import { ScenarioDifferences } from './ScenarioDifferences';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { CompareResult } from '../../contract/api';
 import type { RunSummary } from '../../contract/results';
-import { fromStored, type RunSeries } from '../run/run-data';
+import { fromStored, type RunSeries } from '../charts/run-data';
 import { useApi } from '../ui/ApiContext';
 import { errorMessage } from '../ui/format';
 

@@ -1,9 +1,9 @@
 import { useMemo, useState } from 'react';
 import { CapacitySection } from '../capacity/CapacitySection';
-import { fromStored } from '../run/run-data';
-import { RunCharts } from '../run/RunCharts';
-import { RunResults } from '../run/RunResults';
-import { useStoredRun } from '../run/useRunSummary';
+import { fromStored } from '../charts/run-data';
+import { RunCharts } from '../results/RunCharts';
+import { RunResults } from '../results/RunResults';
+import { useStoredRun } from '../results/useRunSummary';
 import { Empty, ErrorBox } from '../ui/widgets';
 import { RunAnnotation, type Annotation } from './RunAnnotation';
 import { BaselinePin, usePinnedBaselines } from './BaselinePin';

@@ -3,7 +3,7 @@ import { count, formatDuration } from '../ui/format';
 import type { ThresholdTally } from '../../contract/thresholds';
 import { RunStatusBadge } from '../thresholds/ThresholdBadges';
 import type { LiveRunStore } from './live-run-store';
-import './run-view.css';
+import '../results/run-view.css';
 
 /** Progress bar with elapsed and remaining time, the requests so far, and each server run's state. */
 export function RunProgress({ store, showReason = true, tally = null }: { store: LiveRunStore; /** false where the results print it */ showReason?: boolean; /** the finished run's thresholds: a failed one turns "completed" into a warning */ tally?: ThresholdTally }) {

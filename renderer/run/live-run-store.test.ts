@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LiveWindow } from '../../contract/results';
 import { LiveRunStore } from './live-run-store';
-import { MAX_POINTS } from './run-data';
+import { MAX_POINTS } from '../charts/run-data';
 
 // The live store is what the Run view's charts read every frame: each 250 ms window must reach them
 // (so the charts move 4 times a second), other runs' events must not, and memory stays bounded.

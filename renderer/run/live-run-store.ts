@@ -2,7 +2,7 @@ import type { EventPayload } from '../../contract/api';
 import { cellName, cellTitle } from '../../contract/cells';
 import type { CellInfo, RunStatus } from '../../contract/results';
 import { Scenario } from '../../contract/scenario';
-import { appendCapped, emptyTarget, phaseMarkFromEvent, type RunSeries, type TargetSeries } from './run-data';
+import { appendCapped, emptyTarget, phaseMarkFromEvent, type RunSeries, type TargetSeries } from '../charts/run-data';
 
 // The live state of the run being watched, mutated in place by engine events (many per second) and
 // read by React once per animation frame through `version` (see useLiveRun). Events of other runs

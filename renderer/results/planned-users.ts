@@ -1,7 +1,7 @@
 import { plannedUsers, rampValueAt } from '../../contract/phase';
 import type { CellInfo } from '../../contract/results';
 import { Scenario } from '../../contract/scenario';
-import type { RunSeries, TargetSeries } from './run-data';
+import type { RunSeries, TargetSeries } from '../charts/run-data';
 
 // The users a ramping-users phase plans over time, drawn beside requests in flight (issue 36: a ramp
 // showed no users at all). The driver reports requests in flight, not users, so the planned line comes

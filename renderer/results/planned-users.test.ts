@@ -3,7 +3,7 @@ import { inFlightOption } from '../../contract/report/chart-options';
 import { DARK } from '../../contract/report/palette';
 import type { LiveWindow } from '../../contract/results';
 import { groupsOf } from '../charts/groups';
-import { emptyTarget, type RunSeries } from './run-data';
+import { emptyTarget, type RunSeries } from '../charts/run-data';
 import { plannedUsersOf } from './planned-users';
 
 // A ramping-users phase's users over time in the in-flight chart (issue 36: a ramp showed none): from

@@ -11,7 +11,7 @@ import type { CellInfo, LiveWindow, RunEngine, RunSummary } from '../../contract
 import { count } from '../ui/format';
 import { Term } from '../ui/Term';
 import { ErrorBox, Panel, Segmented, Toggle } from '../ui/widgets';
-import { errorsIn, MAX_POINTS, type RunSeries } from './run-data';
+import { errorsIn, MAX_POINTS, type RunSeries } from '../charts/run-data';
 import { ENDPOINT_ROWS_CAP, hasEndpoints, useEndpointGroups } from './useEndpointGroups';
 import { plannedUsersOf } from './planned-users';
 
