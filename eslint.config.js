@@ -13,7 +13,7 @@ import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
 import noImportCycle from './scripts/lint/no-import-cycle.mjs';
 
-const engineAll = ['engine', 'engine-base', 'engine-executors', 'engine-driver', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-compare', 'engine-export', 'engine-run', 'engine-host', 'engine-net', 'engine-library', 'engine-k6', 'engine-tests'];
+const engineAll = ['engine', 'engine-base', 'engine-executors', 'engine-driver', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-compare', 'engine-export', 'engine-run', 'engine-host', 'engine-net', 'engine-library', 'engine-k6', 'engine-import-requests', 'engine-tests'];
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'worker_threads', 'http', 'net', 'crypto', 'zlib', 'url', 'events', 'stream', 'util'];
 
 export default tseslint.config(
@@ -45,6 +45,7 @@ export default tseslint.config(
         { type: 'engine-library', pattern: 'engine/library/**', mode: 'full' },
         { type: 'engine-net', pattern: 'engine/net/**', mode: 'full' },
         { type: 'engine-k6', pattern: 'engine/k6/**', mode: 'full' },
+        { type: 'engine-import-requests', pattern: 'engine/import-requests/**', mode: 'full' },
         { type: 'engine', pattern: 'engine/**', mode: 'full' },
         { type: 'reproduce', pattern: 'reproduce/**', mode: 'full' },
         { type: 'cli', pattern: 'cli/**', mode: 'full' },
@@ -83,6 +84,8 @@ export default tseslint.config(
             { from: 'engine-host-entry', allow: ['engine', 'engine-host', 'engine-base', 'contract'] },
             { from: 'engine-net', allow: ['engine-net', 'contract'] },
             { from: 'engine-k6', allow: ['engine-k6', 'engine-run', 'engine-driver', 'engine-executors', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-base', 'engine-net', 'contract', 'db'] },
+            // HAR and curl in, a scenario out: it reuses the scenario's parser, limits and validation, nothing of a run.
+            { from: 'engine-import-requests', allow: ['engine-import-requests', 'engine-scenario', 'engine-base', 'contract'] },
             { from: 'engine', allow: [...engineAll, 'contract', 'db', 'servers'] },
             { from: 'engine-tests', allow: [...engineAll, 'contract', 'db', 'servers'] },
             { from: 'reproduce', allow: ['reproduce', ...engineAll, 'db', 'contract'] },
