@@ -15,8 +15,6 @@ export interface DriverPlan {
   phases: Phase[];
   /** live window length, ms (default DEFAULT_WINDOW_MS) */
   windowMs?: number;
-  /** send raw per-request rows to the listener (default true) */
-  rawRows?: boolean;
   /** the listener lends each row batch back (DriverListener.rowsLent): the worker writes into returned batches */
   rowsLent?: boolean;
   /** the person consented to load outside this machine (default false: refused at connect time) */
