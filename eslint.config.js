@@ -4,7 +4,7 @@
 //   engine/<folder>     <- each engine sub-folder is its own element with its own list (below)
 //   reproduce           <- contract, engine, db (the seed reproduction harness: a consumer, like cli)
 //   cli                 <- contract, engine, reproduce, db
-// Tests (*.test.ts) and test support (test-support/) of an engine folder may use the whole engine.
+// Tests (*.test.ts) and test support (test-support/) of an engine folder may use the whole engine (and scripts/ tooling).
 //   electron-main       <- contract, engine, db      electron-preload <- contract
 //   renderer            <- contract only (talks to the host through window.loadscope), and the generated scenario JSON Schema
 //   packaging (electron-builder config checks, native rebuild) <- electron-main, engine, servers, contract
@@ -87,7 +87,8 @@ export default tseslint.config(
             // HAR and curl in, a scenario out: it reuses the scenario's parser, limits and validation, nothing of a run.
             { from: 'engine-import-requests', allow: ['engine-import-requests', 'engine-scenario', 'engine-base', 'contract'] },
             { from: 'engine', allow: [...engineAll, 'contract', 'db', 'servers'] },
-            { from: 'engine-tests', allow: [...engineAll, 'contract', 'db', 'servers'] },
+            // and the repo's own lint scripts, which the rule tests run (engine/unused-exports.test.ts)
+            { from: 'engine-tests', allow: [...engineAll, 'contract', 'db', 'servers', 'tooling'] },
             { from: 'reproduce', allow: ['reproduce', ...engineAll, 'db', 'contract'] },
             { from: 'cli', allow: ['cli', 'reproduce', ...engineAll, 'db', 'contract'] },
             { from: 'electron-main', allow: ['electron-main', ...engineAll, 'db', 'contract'] },
