@@ -125,8 +125,6 @@ export interface DriverListener {
    * after it, on the same t0) or null to end the run. Not called after a cancel.
    */
   nextPhase?(e: PhaseEndEvent): Phase | null;
-  /** the worker thread, once started (diagnostics, and tests that kill it) */
-  onWorker?(worker: import('node:worker_threads').Worker): void;
 }
 
 /** parent -> worker */

@@ -3,7 +3,9 @@
 // with the TypeScript parser alone (no type checking, about a second for the repo): every import,
 // re-export, dynamic `import()` and `import('x').T` type of every source file, tests and scripts
 // included (a test may import what it tests). `node scripts/lint/unused-exports.mjs` prints one line per
-// unused export; engine/unused-exports.test.ts fails on the first one.
+// unused export; engine/unused-exports.test.ts fails on the first one. The same table finds seams for
+// tests in production code (`--test-only`: a value export only tests take, a production file importing
+// test code), which engine/test-seams.test.ts holds.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,14 +42,14 @@ const hasDefault = (node) => ts.canHaveModifiers(node) && (ts.getModifiers(node)
 /** The names a file exports itself (`export const a`, `export function b`, `export { c }`, `export default`), with their lines. */
 function exportsOf(sf) {
   const out = [];
-  const add = (name, node) => out.push({ name, line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1 });
+  const add = (name, node, type = false) => out.push({ name, type, line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1 });
   for (const st of sf.statements) {
     if (ts.isExportAssignment(st)) add('default', st);
-    else if (ts.isExportDeclaration(st) && !st.moduleSpecifier && st.exportClause && ts.isNamedExports(st.exportClause)) for (const el of st.exportClause.elements) add(el.name.text, el);
+    else if (ts.isExportDeclaration(st) && !st.moduleSpecifier && st.exportClause && ts.isNamedExports(st.exportClause)) for (const el of st.exportClause.elements) add(el.name.text, el, st.isTypeOnly || el.isTypeOnly);
     else if (hasExport(st)) {
       if (hasDefault(st)) add('default', st);
       else if (ts.isVariableStatement(st)) for (const d of st.declarationList.declarations) for (const n of bindingNames(d.name)) add(n, d);
-      else if (st.name && ts.isIdentifier(st.name)) add(st.name.text, st);
+      else if (st.name && ts.isIdentifier(st.name)) add(st.name.text, st, ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st));
     }
   }
   return out;
@@ -132,9 +134,11 @@ export const isTestCode = (rel) => /\.test\.tsx?$/.test(rel) || /(^|\/)test-supp
 function exportTable(read) {
   const taken = new Map();
   const declared = [];
+  const imports = [];
   for (const file of sources(ROOT)) {
     const { uses, names, local } = scanned(file, read(file));
     for (const [to, name] of uses) {
+      if (to !== file) imports.push([relative(ROOT, file), relative(ROOT, to)]);
       if (to === file || name === null) continue;
       if (!taken.has(to)) taken.set(to, new Map());
       const by = taken.get(to);
@@ -148,9 +152,9 @@ function exportTable(read) {
   for (const { rel, file, names, local } of declared) {
     const by = taken.get(file) ?? new Map();
     if (by.has('*')) continue;
-    for (const { name, line } of names) out.push({ rel, line, name, takers: by.get(name) ?? [], namedInFile: (local.get(name) ?? 0) > 1 });
+    for (const { name, type, line } of names) out.push({ rel, line, name, type, takers: by.get(name) ?? [], namedInFile: (local.get(name) ?? 0) > 1 });
   }
-  return out;
+  return { exports: out, imports };
 }
 
 const readText = (f) => readFileSync(f, 'utf8');
@@ -160,22 +164,31 @@ const readText = (f) => readFileSync(f, 'utf8');
  * `read` lets a test plant an edit in one file's text without writing the tree.
  */
 export function unusedExports(read = readText) {
-  return exportTable(read).filter((e) => e.takers.length === 0 && !e.namedInFile).map((e) => `${e.rel}:${e.line} ${e.name}`).sort();
+  return exportTable(read).exports.filter((e) => e.takers.length === 0 && !e.namedInFile).map((e) => `${e.rel}:${e.line} ${e.name}`).sort();
 }
 
 /**
- * Every export of a production file that only test code takes and its own file never names: a seam
- * for tests inside production code (it belongs in a test-support/ folder beside the tests).
+ * Every value export of a production file that only test code takes and its own file never names: a
+ * seam for tests inside production code (it belongs in a test-support/ folder beside the tests). A
+ * type a test names is not one (it costs nothing at run time and describes what production takes).
  */
 export function testOnlyExports(read = readText) {
   return exportTable(read)
-    .filter((e) => !isTestCode(e.rel) && e.takers.length > 0 && e.takers.every(isTestCode) && !e.namedInFile)
+    .exports.filter((e) => !e.type && !isTestCode(e.rel) && e.takers.length > 0 && e.takers.every(isTestCode) && !e.namedInFile)
     .map((e) => `${e.rel}:${e.line} ${e.name} (taken by ${[...new Set(e.takers)].sort().join(', ')})`)
     .sort();
 }
 
+/** Every import of test code (a test file, a test-support/ folder) by a production file, as "from -> to". */
+export function productionImportsOfTestCode(read = readText) {
+  return exportTable(read)
+    .imports.filter(([from, to]) => !isTestCode(from) && isTestCode(to))
+    .map(([from, to]) => `${from} -> ${to}`)
+    .sort();
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const found = process.argv[2] === '--test-only' ? testOnlyExports() : unusedExports();
+  const found = process.argv[2] === '--test-only' ? [...testOnlyExports(), ...productionImportsOfTestCode()] : unusedExports();
   for (const line of found) console.log(line);
   process.exit(found.length === 0 ? 0 : 1);
 }

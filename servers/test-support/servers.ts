@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Architecture, ArchitectureOptions, ServerReadyMessage } from '../../contract/servers.js';
 import { launchSpec } from '../launch.js';
-import { parseServerTiming, type ServerTiming } from '../server-timing.js';
+import type { ServerTiming } from '../server-timing.js';
+import { parseServerTiming } from './parse-server-timing.js';
 
 // Test helpers: start a bundled server from dist/ as a real child process (as the supervisor does),
 // wait for its ready message, and fetch from it. Every started server is remembered so afterEach can
