@@ -4,7 +4,7 @@
 //   engine/<folder>     <- each engine sub-folder is its own element with its own list (below)
 //   reproduce           <- contract, engine, db (the seed reproduction harness: a consumer, like cli)
 //   cli                 <- contract, engine, reproduce, db
-// Tests (*.test.ts) and test support (test-support/) of an engine folder may use the whole engine.
+// Tests (*.test.ts) and test support (test-support/) of an engine folder may use the whole engine (and scripts/ tooling).
 //   electron-main       <- contract, engine, db      electron-preload <- contract
 //   renderer            <- contract only (talks to the host through window.loadscope), and the generated scenario JSON Schema;
 //                          inside it: shell <- views (run, history, compare, trends) <- results <- the rest <- charts <- ui
@@ -14,7 +14,7 @@ import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
 import noImportCycle from './scripts/lint/no-import-cycle.mjs';
 
-const engineAll = ['engine', 'engine-base', 'engine-executors', 'engine-driver', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-compare', 'engine-export', 'engine-run', 'engine-host', 'engine-net', 'engine-library', 'engine-k6', 'engine-tests'];
+const engineAll = ['engine', 'engine-base', 'engine-executors', 'engine-driver', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-compare', 'engine-export', 'engine-run', 'engine-host', 'engine-net', 'engine-library', 'engine-k6', 'engine-import-requests', 'engine-tests'];
 // The renderer's pages, each its own room: they may share what lies below them, never one another.
 const rendererViews = ['run', 'history', 'compare', 'trends'];
 const rendererBelowViews = ['renderer-results', 'renderer', 'renderer-charts', 'renderer-ui', 'contract'];
@@ -49,6 +49,7 @@ export default tseslint.config(
         { type: 'engine-library', pattern: 'engine/library/**', mode: 'full' },
         { type: 'engine-net', pattern: 'engine/net/**', mode: 'full' },
         { type: 'engine-k6', pattern: 'engine/k6/**', mode: 'full' },
+        { type: 'engine-import-requests', pattern: 'engine/import-requests/**', mode: 'full' },
         { type: 'engine', pattern: 'engine/**', mode: 'full' },
         { type: 'reproduce', pattern: 'reproduce/**', mode: 'full' },
         { type: 'cli', pattern: 'cli/**', mode: 'full' },
@@ -94,8 +95,11 @@ export default tseslint.config(
             { from: 'engine-host-entry', allow: ['engine', 'engine-host', 'engine-base', 'contract'] },
             { from: 'engine-net', allow: ['engine-net', 'contract'] },
             { from: 'engine-k6', allow: ['engine-k6', 'engine-run', 'engine-driver', 'engine-executors', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-base', 'engine-net', 'contract', 'db'] },
+            // HAR and curl in, a scenario out: it reuses the scenario's parser, limits and validation, nothing of a run.
+            { from: 'engine-import-requests', allow: ['engine-import-requests', 'engine-scenario', 'engine-base', 'contract'] },
             { from: 'engine', allow: [...engineAll, 'contract', 'db', 'servers'] },
-            { from: 'engine-tests', allow: [...engineAll, 'contract', 'db', 'servers'] },
+            // and the repo's own lint scripts, which the rule tests run (engine/unused-exports.test.ts)
+            { from: 'engine-tests', allow: [...engineAll, 'contract', 'db', 'servers', 'tooling'] },
             { from: 'reproduce', allow: ['reproduce', ...engineAll, 'db', 'contract'] },
             { from: 'cli', allow: ['cli', 'reproduce', ...engineAll, 'db', 'contract'] },
             { from: 'electron-main', allow: ['electron-main', ...engineAll, 'db', 'contract'] },

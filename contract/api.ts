@@ -240,7 +240,6 @@ export type StartRequest = CallRequest<'runs:start'>;
 export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>;
 
 export const CALL_NAMES = Object.keys(calls) as readonly string[];
-export const EVENT_NAMES = Object.keys(events) as readonly string[];
 
 export function isCallName(name: string): name is CallName {
   return Object.hasOwn(calls, name);

@@ -166,12 +166,6 @@ export function judgeInterval(interval: Pick<RatioInterval, 'low' | 'high' | 'bl
   return 'within';
 }
 
-/** Whether the ratio can be judged at all (a cell shows "too short / too variable to judge" otherwise). */
-export const judgeable = (interval: Pick<RatioInterval, 'low' | 'high' | 'blocks'> | undefined): boolean => {
-  const j = judgeInterval(interval);
-  return j === 'beyond' || j === 'within';
-};
-
 const x = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
 
 /** A ratio's interval in words, for a cell's hover (the view) and --json's why (the CLI): what it says and why. */

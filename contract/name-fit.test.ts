@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fitName, fitNames, NAME_SEP } from './name-fit.js';
+import { fitNames, NAME_SEP, type FitOptions } from './name-fit.js';
+
+const fitName = (name: string, options: FitOptions): string => fitNames([name], options)[0]!;
 
 // The one owner of shortening names to a width (issue 36: a 2x2x2 matrix's legend read
 // "cluster · wo… · path /fib?n=15" four times): what every name shares goes first, what varies is

@@ -231,8 +231,3 @@ function numbered(names: readonly string[], max: number, measure: Measure): stri
     return `${tag}${text.slice(0, keep)}${CUT}`;
   });
 }
-
-/** One name fitted on its own (a title, a heading): its parts wrapped and, past that, cut in the middle. */
-export function fitName(name: string, options: FitOptions): string {
-  return fitNames([name], options)[0]!;
-}

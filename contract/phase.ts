@@ -1,5 +1,5 @@
 import type { BurstPhase, ClosedPhase, Executor, Phase, RampingUsersPhase, RatePhase, SequentialPhase } from './scenario.js';
-import { kindRegistry } from './kind-registry.js';
+import { kindRegistry, type KindRegistry } from './kind-registry.js';
 
 // The one owner of what a phase IS, worked out from its fields: its default name, its planned
 // length, the requests it is expected to make, when its arrivals end, when it ends at the latest
@@ -13,8 +13,8 @@ import { kindRegistry } from './kind-registry.js';
 //   the server's speed: timed closed, ramping-users), never Infinity; a rate phase's is rounded.
 // - one wording for every view: `100 → 500 req/s for 2 s (uniform)`, `64 users, 1,000 requests`.
 //
-// Adding an executor: its schema (scenario.ts), its entry below (or registerPhaseKind for one made
-// in-process), its state machine (engine/driver/executors/<name>/).
+// Adding an executor: its schema (scenario.ts), its entry below, its state machine
+// (engine/driver/executors/<name>/). A test's toy is added in-process instead (engine/driver/test-support/toy-kinds.ts).
 
 /** How progress is measured for a phase: requests done of planned, or load time done of planned. */
 export type ProgressPlan = { kind: 'requests'; requests: number } | { kind: 'time'; durationMs: number };
@@ -154,16 +154,12 @@ const rampingUsers: PhaseKind<RampingUsersPhase> = {
 };
 
 const BUILT_IN: { readonly [K in Executor]: PhaseKind<Extract<Phase, { executor: K }>> } = { burst, closed, rate, sequential, 'ramping-users': rampingUsers };
-const kinds = kindRegistry(BUILT_IN);
-
-/** Adds an executor kind made in-process (a test's toy executor); the built-in ones are above. */
-export function registerPhaseKind<P extends PhaseBase>(kind: PhaseKind<P>): void {
-  kinds.add(kind.executor, kind);
-}
+/** Every executor kind's facts by name: the built-in ones above (a test may add a toy in-process). */
+export const phaseKinds: KindRegistry = kindRegistry(BUILT_IN);
 
 /** The facts of a phase's executor kind. */
 export function phaseKind<P extends PhaseBase>(p: P): PhaseKind<P> {
-  return kinds.get(p.executor) as PhaseKind<P>;
+  return phaseKinds.get(p.executor) as PhaseKind<P>;
 }
 
 /** The name a phase goes by: its own, else `phase <n>` (index from 0). */

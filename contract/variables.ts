@@ -241,11 +241,6 @@ export function variableIssues(s: VariablesInput, columnsOf: (data: string) => R
   return issues;
 }
 
-/** Whether any request of a phase list varies (a placeholder anywhere) or reads data. */
-export function usesVariables(s: VariablesInput): boolean {
-  return (s.data ?? []).length > 0 || s.phases.some((p) => p.data !== undefined || p.requests.some((t) => templateFields(t).some((f) => hasPlaceholders(f.text))));
-}
-
 /** A data file as read (engine/scenario/data-files.ts): its columns and rows of text, in file order. */
 export interface DataSet {
   name: string;

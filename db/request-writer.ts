@@ -12,7 +12,7 @@ import { COL, NO_ERROR, REQUEST_COLUMNS, REQUEST_STRIDE } from '../contract/meas
 // stored rows, in one bulk DELETE in the same transaction) until it is back under the cap. So the
 // stored rows are always a uniform sample of the whole run (early and late phases, every target
 // alike), between about cap/2 and cap of them; rows below the level are never written at all, and
-// the write path never updates rows in place (random updates were 4x slower than the driver).
+// the write path never updates rows in place (random updates fell behind the driver: docs/performance.md, "Figures behind the code").
 //
 //   level:      0   1   2   3  ...        raw_level = 2:  rows of level 0 and 1 are dropped;
 //   P(level>=L) 1  1/2 1/4 1/8            a quarter of all rows are kept, evenly over the run

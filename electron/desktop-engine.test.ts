@@ -6,8 +6,8 @@ import { openStore } from '../db/store.js';
 import { createBurstPhase, createScenario } from '../engine/scenario/test-support/factories.js';
 import { startDesktopEngine } from './desktop-engine.js';
 import type { DesktopHost } from './engine-launch.js';
-import { createFakeIpc, type FakeInvokeEvent } from './fake-ipc.js';
-import { APP_URL, rendererApi } from './fake-renderer.js';
+import { createFakeIpc, type FakeInvokeEvent } from './test-support/fake-ipc.js';
+import { APP_URL, rendererApi } from './test-support/fake-renderer.js';
 
 // The engine started exactly as electron/main.ts starts it (startDesktopEngine: the same launch
 // decision, entry, process layout and environment), with Electron's ipcMain, sender check and

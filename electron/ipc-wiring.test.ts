@@ -4,8 +4,8 @@ import { createApi } from '../contract/client.js';
 import { bridgeSafeApi, IPC_CALL_PREFIX } from '../contract/transport-ipc.js';
 import type { EngineApiSurface } from '../engine/host/api-dispatch.js';
 import { createFakeEngine, describeTransportCases } from '../engine/host/test-support/api-cases.js';
-import { createFakeIpc, type FakeInvokeEvent } from './fake-ipc.js';
-import { APP_URL, rendererApi, throughContextBridge } from './fake-renderer.js';
+import { createFakeIpc, type FakeInvokeEvent } from './test-support/fake-ipc.js';
+import { APP_URL, rendererApi, throughContextBridge } from './test-support/fake-renderer.js';
 import { wireIpc } from './ipc-wiring.js';
 
 const trusted = (event: FakeInvokeEvent) => event.senderFrame?.url === APP_URL;

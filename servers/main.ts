@@ -1,7 +1,6 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rmSync } from 'node:fs';
-import type { Architecture } from '../contract/servers.js';
 import { installLifecycle } from './lifecycle.js';
 import { OptionsError, parseLaunchArgs, type Launch } from './options.js';
 import { IMAGE_DIR_ENV } from './workloads/image-dir.js';
@@ -9,8 +8,6 @@ import { IMAGE_DIR_ENV } from './workloads/image-dir.js';
 // The one launcher for every bundled architecture (see launch.ts for how it is started):
 //   node dist/servers/main.js <architecture> [--options '<json>'] [--port N] [--host 127.0.0.1]
 // Bad arguments: exit 2 with a one-line reason on stderr.
-
-export type StartArchitecture<A extends Architecture> = (launch: Launch<A>) => Promise<void>;
 
 /** Does this architecture run work on the top process's main thread (so it needs a watchdog)? */
 function workOnMainThread(launch: Launch): boolean {

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { WebSocket } from 'ws';
 import { createFakeEngine, describeTransportCases } from '../../engine/host/test-support/api-cases.js';
 import { startBrowserHost, type BrowserHost } from './browser-host.js';
-import { connectNode } from './node-client.js';
+import { connectNode } from './test-support/node-client.js';
 
 let staticDir: string;
 let outside: string;

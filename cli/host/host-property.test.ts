@@ -7,7 +7,7 @@ import { WebSocket } from 'ws';
 import { ApiError, CALL_NAMES, calls, isCallName } from '../../contract/api.js';
 import { createEngine, type Engine } from '../../engine/engine.js';
 import { startBrowserHost, type BrowserHost } from './browser-host.js';
-import { encodeFrame, openRawWs } from './raw-ws-client.js';
+import { encodeFrame, openRawWs } from './test-support/raw-ws-client.js';
 
 // Property tests against the browser host with the real engine and a real SQLite file: random
 // request bodies on every call, and random bytes and frames on the event socket. The host never

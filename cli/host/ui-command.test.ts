@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rootPath } from '../../engine/paths.js';
-import { connectNode } from './node-client.js';
+import { connectNode } from './test-support/node-client.js';
 import { skipUnless } from '../../engine/test-support/skip.js';
 
 // `loadscope ui` as a user runs it: the compiled CLI (npm test builds first) with the real engine.

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { createFakeEngine, type FakeEngine } from '../../engine/host/test-support/api-cases.js';
 import { startBrowserHost, type BrowserHost } from './browser-host.js';
-import { openRawWs } from './raw-ws-client.js';
+import { openRawWs } from './test-support/raw-ws-client.js';
 
 // A client that breaks the WebSocket protocol is disconnected; the host and every other client go
 // on. Without an 'error' listener on each socket, ws re-emits the frame error and the process dies.

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { LatencyStats, PhaseResult } from '../results.js';
-import { capacityOf, DEFAULT_LIMITS, judgeStep, nextOffered, type CapacityLimits, type CapacityStep, type SearchPlan, type StepVerdict } from './search.js';
+import { capacityOf, judgeStep, nextOffered, type CapacityLimits, type CapacityStep, type SearchPlan, type StepVerdict } from './search.js';
 
 const plan: SearchPlan = { mode: 'rate', start: 50, max: 20_000, factor: 2, tolerance: 0.1, maxSteps: 16 };
-const limits: CapacityLimits = { ...DEFAULT_LIMITS, latency: { sample: 'total', stat: 'p99', maxMs: 100 } };
+const limits: CapacityLimits = { maxErrorRate: 0.01, minAchievedRatio: 0.95, maxLagMs: 5, latency: { sample: 'total', stat: 'p99', maxMs: 100 } };
 
 /** Runs the search against a stand-in judge, as the engine does against a real server. */
 function search(judge: (offered: number) => StepVerdict, p = plan): CapacityStep[] {

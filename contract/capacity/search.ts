@@ -52,8 +52,6 @@ export interface CapacityLimits {
   maxLagMs: number;
 }
 
-export const DEFAULT_LIMITS: Omit<CapacityLimits, 'latency'> = { maxErrorRate: 0.01, minAchievedRatio: 0.95, maxLagMs: 5 };
-
 export interface SearchPlan {
   mode: CapacityMode;
   /** the first step's load (req/s or users) */

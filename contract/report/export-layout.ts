@@ -24,8 +24,6 @@ const SYMBOL_GAP = 5;
 const ITEM_GAP = 6;
 /** One line of an entry's text: the legend's textStyle.lineHeight. */
 export const LEGEND_LINE_H = 14;
-/** One row of one-line entries and the gap to the next row. */
-export const LEGEND_ROW_H = LEGEND_LINE_H + ITEM_GAP;
 // Character advances (em) by class, each DejaVu Sans' widest in its class rounded up, so an estimate
 // is never short of DejaVu (narrower fonts only leave more room): about 4 % over a matrix name's
 // true width, where one 0.62 em for every character was 17 % over and laid a legend out in rows

@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { registerPhaseKind, type PhaseBase, type PhaseKind } from '../../contract/phase.js';
+import type { PhaseBase, PhaseKind } from '../../contract/phase.js';
 import type { Phase } from '../../contract/scenario.js';
 import { makeTransport } from '../../servers/front-transport.js';
 import { ClosedLoop } from './executors/closed/closed-loop.js';
-import { registerExecutor } from './executors/index.js';
 import { Runner } from './run.js';
 import { startTestServer, type TestServer } from './test-support/server.js';
 import type { DriverPhaseResult, DriverPlan } from './types.js';
 import { burst, closed, collect, rampingUsers, rate, sequential, type Collected } from './test-support/phases.js';
 import { startH2cFlood, startSlowH2, startSlowHttp, type HostileServer, type SlowHttp } from './test-support/hostile-servers.js';
+import { addToyExecutor } from './test-support/toy-kinds.js';
 
 // Every request has a deadline of its own, timeoutMs from its send, covering its head and its body
 // whatever the client library does: a server trickling a response a byte at a time, or sending a
@@ -153,9 +153,8 @@ describe("a phase's own deadline: the time it stops sending + timeoutMs, for eve
       ramp: () => undefined,
       describe: () => 'one user for 300 ms',
     };
-    registerPhaseKind(kind);
     // one user who sends again as each answer comes, with no end of its own
-    registerExecutor<Endless>({ kind: 'endless', create: () => new ClosedLoop(1, Infinity, 0, Infinity) });
+    addToyExecutor<Endless>(kind, { kind: 'endless', create: () => new ClosedLoop(1, Infinity, 0, Infinity) });
     const phase: Endless = { executor: 'endless', clients: 1, keepAlive: true, timeoutMs: 500, maxDurationMs: 600_000, requests: [{ method: 'GET', path: '/ok', headers: {}, weight: 1 }] };
     server = await startTestServer();
     const ends: DriverPhaseResult[] = [];

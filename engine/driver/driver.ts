@@ -179,6 +179,5 @@ function runInWorker(plan: DriverPlan, listener: DriverListener, signal?: AbortS
     }
     worker.on('error', (err) => died(`failed (${err.message})`));
     worker.on('exit', (code) => died(`exited (code ${code})`));
-    listener.onWorker?.(worker);
   });
 }

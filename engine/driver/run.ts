@@ -143,7 +143,7 @@ export class Runner {
     private readonly post: Post,
   ) {
     this.windowMs = plan.windowMs ?? DEFAULT_WINDOW_MS;
-    this.rows = new RowSink(plan.rawRows !== false, (rows, count) => post({ type: 'rows', rows, count }, [rows.buffer as ArrayBuffer]), plan.rowsLent === true);
+    this.rows = new RowSink(true, (rows, count) => post({ type: 'rows', rows, count }, [rows.buffer as ArrayBuffer]), plan.rowsLent === true);
     this.runs = plan.phases.map(() => null);
     this.results = plan.phases.map(() => null);
     this.warm = plan.phases.map((p) => this.warmFor(p));

@@ -15,8 +15,6 @@ export interface DriverPlan {
   phases: Phase[];
   /** live window length, ms (default DEFAULT_WINDOW_MS) */
   windowMs?: number;
-  /** send raw per-request rows to the listener (default true) */
-  rawRows?: boolean;
   /** the listener lends each row batch back (DriverListener.rowsLent): the worker writes into returned batches */
   rowsLent?: boolean;
   /** the person consented to load outside this machine (default false: refused at connect time) */
@@ -127,8 +125,6 @@ export interface DriverListener {
    * after it, on the same t0) or null to end the run. Not called after a cancel.
    */
   nextPhase?(e: PhaseEndEvent): Phase | null;
-  /** the worker thread, once started (diagnostics, and tests that kill it) */
-  onWorker?(worker: import('node:worker_threads').Worker): void;
 }
 
 /** parent -> worker */

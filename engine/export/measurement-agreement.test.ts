@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import * as hdr from 'hdr-histogram-js';
 import { describe, expect, it } from 'vitest';
-import { deriveTimes, errorCode, HISTOGRAMS, histogramValues, PERCENTILE_KEYS, type RequestRow } from '../../contract/measurement.js';
+import { deriveTimes, errorCode, HISTOGRAMS, PERCENTILE_KEYS, type RequestRow } from '../../contract/measurement.js';
+import { histogramValues } from './test-support/histogram-values.js';
 import { ERROR_KINDS } from '../../contract/results.js';
 import { newRun } from '../../db/test-support/factories.js';
 import { useTempStore } from '../../db/test-support/temp-store.js';

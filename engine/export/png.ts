@@ -37,16 +37,6 @@ async function drawChart(ctx: SKRSContext2D, chart: ReportChart, x: number, y: n
   ctx.drawImage(await loadImage(Buffer.from(await chartSvg(chart.option, w, h))), x, y);
 }
 
-/** One chart alone, as a PNG on white. */
-export async function chartPng(chart: ReportChart, width = 1200, height = 520): Promise<Buffer> {
-  const canvas = createCanvas(width, height);
-  const ctx = canvas.getContext('2d');
-  ctx.fillStyle = '#ffffff';
-  ctx.fillRect(0, 0, width, height);
-  await drawChart(ctx, chart, 0, 0, width, height);
-  return canvas.toBuffer('image/png');
-}
-
 const WIDTH = 1600;
 const FONT = PNG_FONT;
 const PAD = 20;

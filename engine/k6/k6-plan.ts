@@ -9,8 +9,6 @@ import type { Phase } from '../../contract/scenario.js';
 // (maxDuration), which is correct but may idle. `at` phases always belong to segment 0 (their offset
 // is from the server run start).
 
-export type K6Executor = 'per-vu-iterations' | 'shared-iterations' | 'constant-vus' | 'constant-arrival-rate' | 'ramping-arrival-rate' | 'ramping-vus';
-
 export interface K6Scenario {
   /** k6's scenario name: p<index>_<slug> */
   key: string;

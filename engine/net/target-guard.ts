@@ -59,11 +59,9 @@ export function guardedLookup(allowRemote: boolean, base?: BaseLookup): LookupFu
 // a name can "resolve" outside this machine without any packet leaving it.
 let resolver: BaseLookup = systemLookup;
 let processLookup: LookupFunction = guardedLookup(false);
-let processAllowRemote = false;
 
 /** Sets the consent (and, for tests, the resolver every guarded lookup uses) in this thread. */
 export function configureTargetGuard(allowRemote: boolean, base?: BaseLookup): void {
-  processAllowRemote = allowRemote;
   resolver = base ?? systemLookup;
   processLookup = guardedLookup(allowRemote);
 }
@@ -71,8 +69,4 @@ export function configureTargetGuard(allowRemote: boolean, base?: BaseLookup): v
 /** The lookup every target connection passes to net.connect (fast path, undici, readiness). */
 export function targetLookup(): LookupFunction {
   return processLookup;
-}
-
-export function targetAllowRemote(): boolean {
-  return processAllowRemote;
 }

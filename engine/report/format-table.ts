@@ -38,8 +38,3 @@ export function formatTable(table: ReportTableResult, style: TableStyle = 'text'
     cells.map((c, i) => (numeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
   return [title, line(table.header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
-
-/** Several tables, separated by blank lines. */
-export function formatTables(tables: readonly ReportTableResult[], style: TableStyle = 'text'): string {
-  return tables.map((t) => formatTable(t, style)).join('\n\n');
-}

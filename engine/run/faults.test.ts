@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { toApiError } from '../../contract/errors.js';
 import { openStore } from '../../db/store.js';
 import { newRun } from '../../db/test-support/factories.js';
@@ -16,12 +16,16 @@ import { rootPath } from '../paths.js';
 import { listProcs } from '../supervisor/process-tree.js';
 import { createScenario } from '../scenario/test-support/factories.js';
 import { skipNow } from '../test-support/skip.js';
+import { onWorkerStarted } from '../test-support/worker-capture.js';
 
 // Faults mid-run keep everything measured so far and record what happened and when: the driver's
 // worker thread dying, the store's disk filling up (a real full tmpfs where it can be mounted, and
 // SQLite's max_page_count),
 // a database that cannot be written (opened read-only), a damaged run (still deletable), and SQLite
 // errors that always carry their code. (A server killed mid-run: orchestrator.test.ts.)
+
+// The driver's worker thread, for the test that kills it: the driver carries no hook for it.
+vi.mock('../paths.js', async (original) => (await import('../test-support/worker-capture.js')).capturingPaths(await original<typeof import('../paths.js')>()));
 
 let dir: string;
 let server: TestServer | null = null;
@@ -102,18 +106,16 @@ describe('faults mid-run', () => {
     server = await startTestServer();
     const windows: DriverWindow[] = [];
     let killed = false;
-    const result = await runDriver({ baseUrl: server.url, phases: [rate(200, 60_000)] }, {
-      onWindow: (w) => windows.push(w),
-      onWorker: (worker) => {
-        const timer = setInterval(() => {
-          if (windows.reduce((n, w) => n + w.count, 0) > 20 && !killed) {
-            killed = true;
-            clearInterval(timer);
-            void worker.terminate();
-          }
-        }, 20);
-      },
+    onWorkerStarted((worker) => {
+      const timer = setInterval(() => {
+        if (windows.reduce((n, w) => n + w.count, 0) > 20 && !killed) {
+          killed = true;
+          clearInterval(timer);
+          void worker.terminate();
+        }
+      }, 20);
     });
+    const result = await runDriver({ baseUrl: server.url, phases: [rate(200, 60_000)] }, { onWindow: (w) => windows.push(w) }).finally(() => onWorkerStarted(null));
     expect(killed).toBe(true);
     expect(result.failure).toMatch(/^the load driver's worker thread exited \(code 1\) \d+\.\d s after the start$/);
     expect(windows.reduce((n, w) => n + w.count, 0)).toBeGreaterThan(20);

@@ -125,14 +125,3 @@ function describeKind(v: unknown): string {
   if (Array.isArray(v)) return 'an array';
   return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 }
-
-/** Does `concrete` (a zod issue path) lie at or under `pattern` (which may hold `*` steps)? */
-export function pathStartsWith(concrete: ReadonlyArray<PropertyKey>, pattern: PathSegment[]): boolean {
-  if (concrete.length < pattern.length) return false;
-  return pattern.every((seg, i) => {
-    const step = concrete[i];
-    if (seg.kind === 'key') return step === seg.key;
-    if (seg.kind === 'index') return step === seg.index;
-    return typeof step === 'number';
-  });
-}

@@ -107,7 +107,7 @@ function isolatesAtStart(spec: Pick<BundledServer, 'architecture'> & { options?:
   return 1;
 }
 
-/** The readiness deadline of a bundled server: it grows with the isolates it starts (100 cluster workers or 128 pool threads are not ready in 15 s on a busy machine). */
+/** The readiness deadline of a bundled server: it grows with the isolates it starts (a hundred of them outlast a fixed deadline on a busy machine: docs/performance.md, "Figures behind the code"). */
 export function bundledReadyTimeoutMs(spec: Pick<BundledServer, 'architecture'> & { options?: object }): number {
   return DEFAULT_READY_TIMEOUT_MS + READY_MS_PER_ISOLATE * isolatesAtStart(spec);
 }

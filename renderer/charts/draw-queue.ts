@@ -1,10 +1,10 @@
 // Chart draws spread over animation frames. A view redraws several charts at once (the live view
-// five, four times a second); drawn in one frame they made it 25-35 ms long on a busy 2-core machine
-// (bench/ui-live.mjs). Queued here, a frame draws charts until FRAME_BUDGET_MS is spent (at least
-// one), and the rest wait for the next frame. A chart queued again before it was drawn keeps only
-// its latest draw.
+// five, four times a second); drawn in one frame they made that frame long (docs/performance.md,
+// "The live view while a run streams"). Queued here, a frame draws charts until FRAME_BUDGET_MS is
+// spent (at least one), and the rest wait for the next frame. A chart queued again before it was
+// drawn keeps only its latest draw.
 
-/** A chart draw costs 5-10 ms on a busy 2-core machine: past this, the next chart waits a frame. */
+/** A frame's drawing time: past this, the next chart waits a frame (one draw's cost: docs/performance.md, "The live view while a run streams"). */
 export const FRAME_BUDGET_MS = 4;
 
 /** bench/ui-live.mjs sets this array on the page to read each draw's cost (label, ms). */

@@ -2,7 +2,7 @@ import { phaseMarkLine as markLine } from '../../contract/report/chart-options';
 import { DARK } from '../../contract/report/palette';
 import type { SeriesGroup } from '../../contract/report/series';
 import type { RunSeries } from './run-data';
-import { colorAt, ERROR_COLOR } from './theme';
+import { colorAt } from './theme';
 
 export { errorsPerSecond, pointsIn, seconds, timeExtentSec, type SeriesGroup } from '../../contract/report/series';
 
@@ -25,5 +25,3 @@ export function fullNamesOf(groups: readonly Pick<SeriesGroup, 'name' | 'title'>
 
 /** The phase starts as vertical dashed lines, labelled once even where several servers share them. */
 export const phaseMarkLine = (groups: readonly SeriesGroup[]) => markLine(groups, DARK);
-
-export const errorColor = ERROR_COLOR;

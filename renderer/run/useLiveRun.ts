@@ -5,7 +5,7 @@ import { LiveRunStore } from './live-run-store';
 /**
  * The charts redraw at most this often while a run streams. The engine sends a window per server
  * every 250 ms, so redrawing more often shows nothing new, and each redraw of the five live charts
- * costs the page several ms (bench/ui-live.mjs measured frames of 25-35 ms at the 95th percentile
+ * costs the page several ms (docs/performance.md, "The live view while a run streams": the frames
  * when every window, sample and progress event redrew them).
  */
 export const CHART_REDRAW_MS = 250;

@@ -37,11 +37,6 @@ export function formatDate(iso: string): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
-export function formatBytesMb(bytes: number | null | undefined): string {
-  if (bytes === null || bytes === undefined) return '–';
-  return `${(bytes / 1_048_576).toFixed(0)} MB`;
-}
-
 /** B/A as "1.23×"; empty where A is zero or either is missing. */
 export function ratio(a: number | null | undefined, b: number | null | undefined): string {
   if (a === null || a === undefined || b === null || b === undefined || a === 0) return '–';

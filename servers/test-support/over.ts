@@ -1,7 +1,8 @@
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { connect as h2Connect, constants } from 'node:http2';
 import type { ConnectionOptions, TLSSocket } from 'node:tls';
-import { parseServerTiming, type ServerTiming } from '../server-timing.js';
+import type { ServerTiming } from '../server-timing.js';
+import { parseServerTiming } from './parse-server-timing.js';
 
 // Test helpers: one GET over https (HTTP/1.1) or h2 / h2c with node's own clients, so a test sees what
 // was negotiated (ALPN) and whether the certificate verified, beside the answer and its Server-Timing.

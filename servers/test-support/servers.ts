@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Architecture, ArchitectureOptions, ServerReadyMessage } from '../../contract/servers.js';
 import { launchSpec } from '../launch.js';
-import { parseServerTiming, type ServerTiming } from '../server-timing.js';
+import type { ServerTiming } from '../server-timing.js';
+import { parseServerTiming } from './parse-server-timing.js';
 
 // Test helpers: start a bundled server from dist/ as a real child process (as the supervisor does),
 // wait for its ready message, and fetch from it. Every started server is remembered so afterEach can
@@ -86,14 +87,6 @@ export function exited(child: ChildProcess): Promise<{ code: number | null; sign
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 }
 
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Polls `check` until it holds or the deadline passes (no sleeps as synchronisation). */
 export async function waitFor<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {

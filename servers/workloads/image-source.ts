@@ -1,4 +1,4 @@
-import { mkdirSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, existsSync, writeFileSync } from 'node:fs';
 import { createCanvas } from '@napi-rs/canvas';
 import { IMAGE_COUNT } from '../work-request.js';
 import { sourcePath } from './image-dir.js';
@@ -59,13 +59,5 @@ export function generateImageSources(dir: string): void {
   for (let i = 0; i < IMAGE_COUNT; i++) {
     const path = sourcePath(dir, i);
     if (!existsSync(path)) writeFileSync(path, drawPicture(i));
-  }
-}
-
-export function removeImageDir(dir: string): void {
-  try {
-    rmSync(dir, { recursive: true, force: true });
-  } catch {
-    // Best effort at exit: a leftover temp folder is not worth failing a clean shutdown over.
   }
 }

@@ -1,5 +1,5 @@
 import type { PhaseBase } from '../../../contract/phase.js';
-import { kindRegistry } from '../../../contract/kind-registry.js';
+import { kindRegistry, type KindRegistry } from '../../../contract/kind-registry.js';
 import type { Executor, Phase } from '../../../contract/scenario.js';
 import { burst } from './burst/burst.js';
 import { closed } from './closed/closed.js';
@@ -19,14 +19,10 @@ const BUILT_IN: { readonly [K in Executor]: ExecutorModule<Extract<Phase, { exec
   sequential,
   'ramping-users': rampingUsers,
 };
-const modules = kindRegistry(BUILT_IN);
-
-/** Adds a state machine made in-process (a test's toy executor), beside registerPhaseKind. */
-export function registerExecutor<P extends PhaseBase>(module: ExecutorModule<P>): void {
-  modules.add(module.kind, module);
-}
+/** Every executor's state machine module by name: the built-in ones above (a test may add a toy in-process). */
+export const executorModules: KindRegistry = kindRegistry(BUILT_IN);
 
 /** The state machine module of a phase's executor. */
 export function executorOf<P extends PhaseBase>(phase: P): ExecutorModule<P> {
-  return modules.get(phase.executor) as ExecutorModule<P>;
+  return executorModules.get(phase.executor) as ExecutorModule<P>;
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { describePhaseLoad, expectedRequests, phaseName, plannedMs, progressPlan, registerPhaseKind, type PhaseBase, type PhaseKind } from '../../../contract/phase.js';
+import { describePhaseLoad, expectedRequests, phaseName, plannedMs, progressPlan, type PhaseBase, type PhaseKind } from '../../../contract/phase.js';
 import { readRow, type RequestRow } from '../../../contract/measurement.js';
 import type { Phase } from '../../../contract/scenario.js';
 import { planPhases } from '../../scenario/plan.js';
@@ -7,11 +7,12 @@ import { Runner } from '../run.js';
 import { req } from '../test-support/phases.js';
 import { startTestServer, type TestServer } from '../test-support/server.js';
 import type { DriverPhaseResult } from '../types.js';
-import { registerExecutor, type ExecutorModule, type ExecutorState, type GroupPort } from './index.js';
+import type { ExecutorModule, ExecutorState, GroupPort } from './index.js';
+import { addToyExecutor } from '../test-support/toy-kinds.js';
 
 // Adding an executor takes what docs/architecture.md (Executors) lists: its schema, its entry in
 // contract/phase.ts, its state machine here. A toy one, `pulse` (`count` requests, one every
-// `everyMs`), added in-process through the same two seams, then run end to end by the real
+// `everyMs`), added in-process to the same two tables (test-support/toy-kinds.ts), then run end to end by the real
 // driver against a real server; the plan, progress and words come from its entry alone.
 
 interface PulsePhase extends PhaseBase {
@@ -77,8 +78,7 @@ afterEach(async () => {
 
 describe('a toy executor added through the documented steps', () => {
   it('is planned, worded and run end to end by the real driver', async () => {
-    registerPhaseKind(pulseKind);
-    registerExecutor(pulse);
+    addToyExecutor(pulseKind, pulse);
     const phase: PulsePhase = { executor: 'pulse', count: 5, everyMs: 40, clients: 1, keepAlive: true, timeoutMs: 10_000, maxDurationMs: 60_000, requests: [req('/ok')] };
     // The toy has no schema entry in contract/scenario.ts: it goes where a Phase goes by a cast.
     const asPhase = phase as unknown as Phase;

@@ -67,11 +67,6 @@ export function maxOverlap(rows: RequestRow[]): number {
   return max;
 }
 
-export function percentile(values: number[], p: number): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
-}
-
 export const rampingUsers = (stages: { durationMs: number; target: number }[], path = '/sleep?ms=15', o: Partial<Extract<Phase, { executor: 'ramping-users' }>> = {}): Phase => ({
   ...common(path),
   executor: 'ramping-users',

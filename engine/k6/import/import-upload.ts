@@ -14,9 +14,6 @@ const removeAll = () => {
   open.clear();
 };
 
-/** The upload's temp folders not yet removed (for tests). */
-export const openUploadDirs = (): readonly string[] => [...open];
-
 /** Files handed over by the UI (name + base64) imported as one run. */
 export async function importK6Upload(store: Store, files: readonly { name: string; base64: string }[]): Promise<ImportSummary> {
   if (!hooked) {

@@ -1,5 +1,5 @@
-import type { IpcRendererPort, IpcOutcome } from '../contract/transport-ipc.js';
-import type { EventSink, IpcMainPort } from './ipc-wiring.js';
+import type { IpcRendererPort, IpcOutcome } from '../../contract/transport-ipc.js';
+import type { EventSink, IpcMainPort } from '../ipc-wiring.js';
 
 // An in-process stand-in for Electron's ipcMain / ipcRenderer / webContents.send, for tests (the
 // Electron binary cannot run here). It behaves like Electron where it matters: arguments and answers

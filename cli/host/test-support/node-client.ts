@@ -1,11 +1,11 @@
 import { WebSocket } from 'ws';
-import { createApi } from '../../contract/client.js';
-import { createHttpWsTransport, type HttpWsTransport } from '../../contract/transport-http-ws.js';
-import type { LoadscopeApi } from '../../contract/api.js';
+import { createApi } from '../../../contract/client.js';
+import { createHttpWsTransport, type HttpWsTransport } from '../../../contract/transport-http-ws.js';
+import type { LoadscopeApi } from '../../../contract/api.js';
 
 /**
  * The browser host's client transport (the same code the renderer runs) over Node's fetch and the ws
- * package: for tests and scripts that talk to a running `loadscope ui`.
+ * package: for tests that talk to a running `loadscope ui`.
  */
 export function connectNode(baseUrl: string, token: string): { api: LoadscopeApi; transport: HttpWsTransport } {
   const transport = createHttpWsTransport({

@@ -1,6 +1,6 @@
-import type { CallName, CallRequest, CallResponse, LoadscopeApi } from '../contract/api.js';
-import { createApi } from '../contract/client.js';
-import { bridgeSafeApi, createIpcTransport, restoreErrorCodes } from '../contract/transport-ipc.js';
+import type { CallName, CallRequest, CallResponse, LoadscopeApi } from '../../contract/api.js';
+import { createApi } from '../../contract/client.js';
+import { bridgeSafeApi, createIpcTransport, restoreErrorCodes } from '../../contract/transport-ipc.js';
 import type { FakeIpc } from './fake-ipc.js';
 
 // The renderer's side of the desktop chain, for tests: the preload's transport and API over a fake
