@@ -10,6 +10,7 @@ import {
   type RunStatus,
 } from '../contract/results.js';
 import { ThresholdStore } from './threshold-store.js';
+import { histogramColumnList, readHistograms } from './histogram-columns.js';
 import { VerdictReader } from './verdict-read.js';
 import { asRow, damaged, json, num, optNum, optStr, rows, schemaError, str, type Row } from './sql-read.js';
 import { isDamage, listRunByRun } from './list-damaged.js';
@@ -170,7 +171,7 @@ export class RunReader {
       `SELECT s.* FROM samples s JOIN targets t ON t.id = s.target_id WHERE t.run_id = ? ORDER BY s.target_id, s.t_ms, s.rowid`,
     );
     this.histograms = db.prepare(
-      `SELECT p.target_id, p.idx, p.hist_total, p.hist_wait, p.hist_processing, p.hist_server_wait, p.hist_lag, p.hist_ttfb, p.hist_transfer
+      `SELECT p.target_id, p.idx, ${histogramColumnList('p.')}
        FROM phases p JOIN targets t ON t.id = p.target_id WHERE t.run_id = ? ORDER BY p.target_id, p.idx`,
     );
     this.list = db.prepare(listSql(''));
@@ -333,14 +334,7 @@ export class RunReader {
     const candidates = rows(this.histograms.all(runId), where).map((h) => ({
       targetId: num(h, 'target_id', where),
       phaseIndex: num(h, 'idx', where),
-      total: str(h, 'hist_total', where),
-      // '' where the phase had no wait (no Server-Timing: db/store.ts savePhase)
-      wait: optStr(h, 'hist_wait', where) || null,
-      processing: optStr(h, 'hist_processing', where),
-      serverWait: optStr(h, 'hist_server_wait', where),
-      lag: optStr(h, 'hist_lag', where),
-      ttfb: optStr(h, 'hist_ttfb', where),
-      transfer: optStr(h, 'hist_transfer', where),
+      ...readHistograms(h, where),
     }));
     const parsed = PhaseHistograms.array().safeParse(candidates);
     if (!parsed.success) throw schemaError(where, parsed.error.issues);

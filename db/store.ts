@@ -21,6 +21,7 @@ import type {
 } from '../contract/results.js';
 import type { ThresholdResult } from '../contract/thresholds.js';
 import { migrate } from './migrate.js';
+import { HISTOGRAM_COLUMNS, histogramColumnList, storedHistograms } from './histogram-columns.js';
 import { ThresholdStore } from './threshold-store.js';
 import { BaselineStore } from './baseline-store.js';
 import { VerdictStore } from './verdict-store.js';
@@ -239,9 +240,9 @@ function prepareStatements(db: Database.Database) {
     skipTargets: db.prepare(`UPDATE targets SET status = 'skipped', reason = coalesce(reason, ?) WHERE run_id = ? AND status = 'pending'`),
     savePhase: db.prepare(
       `INSERT OR REPLACE INTO phases (target_id, idx, name, executor, clients, started_ms, duration_ms, count, ok, errors_json, throughput,
-         total_json, wait_json, processing_json, server_wait_json, lag_json, hist_total, hist_wait, hist_processing, hist_server_wait, hist_lag, endpoints_json,
-         ttfb_json, transfer_json, hist_ttfb, hist_transfer, connections_json, error_reasons_json)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         total_json, wait_json, processing_json, server_wait_json, lag_json, endpoints_json, ttfb_json, transfer_json, connections_json, error_reasons_json,
+         ${histogramColumnList()})
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${HISTOGRAM_COLUMNS.map(() => '?').join(', ')})`,
     ),
     insertWindow: db.prepare(
       `INSERT INTO windows (target_id, t_ms, phase_idx, count, throughput, errors_json, in_flight, total_json, wait_json, processing_json, queued, ttfb_json, transfer_json, total_buckets)
@@ -396,26 +397,20 @@ class SqliteStore implements Store {
       toJson(p.errors),
       p.throughput,
       toJson(p.total),
-      // wait_json and hist_wait are NOT NULL since migration 1: no wait (no Server-Timing) is JSON null and '' (migration 12)
+      // wait_json is NOT NULL since migration 1: no wait (no Server-Timing) is JSON null (migration 12)
       toJson(p.wait),
       p.processing === null ? null : toJson(p.processing),
       p.serverWait === null ? null : toJson(p.serverWait),
       toJson(p.lag),
-      h.total,
-      h.wait ?? '',
-      h.processing,
-      h.serverWait,
-      h.lag,
       p.endpoints === undefined ? null : toJson(p.endpoints),
       // SQL NULL reads back as "not measured then" (absent); JSON null as "no request had one"
       p.ttfb === undefined ? null : toJson(p.ttfb),
       p.transfer === undefined ? null : toJson(p.transfer),
-      h.ttfb,
-      h.transfer,
       // NULL: no new TLS connection (plain http, k6), read back as absent
       p.connections === undefined ? null : toJson(p.connections),
       // NULL: no error with a reason (or stored before migration 19), read back as absent
       p.errorReasons === undefined ? null : toJson(p.errorReasons),
+      ...storedHistograms(h),
     ));
   }
 
