@@ -7,6 +7,7 @@ import {
   RunListItem,
   RunSummary,
   ServerSample,
+  type RequestPoint,
   type RunStatus,
 } from '../contract/results.js';
 import { ThresholdStore } from './threshold-store.js';
@@ -15,9 +16,41 @@ import { VerdictReader } from './verdict-read.js';
 import { asRow, damaged, json, num, optNum, optStr, rows, schemaError, str, type Row } from './sql-read.js';
 import { isDamage, listRunByRun } from './list-damaged.js';
 import { describeDbError } from './store-faults.js';
+import { runNotFound } from './not-found.js';
+import type { RequestPage, RequestReader, StoredRequestRow } from './request-reader.js';
+import type { CompareSampleStore } from './compare-sample.js';
+import { RunsChangeMark } from './runs-change-mark.js';
 
 // Reads runs back, parsing every row with the contract's schemas: what leaves the store has been
-// checked, whatever wrote the file.
+// checked, whatever wrote the file. Consumers that only read ask for a RunReader, not the whole Store;
+// run-writer.ts is the writing half.
+
+/** What a run's readers (exports, History's refresh, a run started again) ask for instead of the whole Store. */
+export interface RunReader {
+  listRuns(options?: ListRunsOptions): RunListItem[];
+  /** changes when another process adds, deletes, finishes, groups or annotates a run (runs-change-mark.ts) */
+  runsChangeMark(): string;
+  getRun(runId: number): RunSummary;
+  getWindows(runId: number): { windows: LiveWindow[]; samples: ServerSample[] };
+  getRequests(runId: number, targetId: number, limit: number): RequestPage;
+  /** a server run's compare sample (db/compare-sample.ts): kept at the run's end, never all its raw rows */
+  getCompareRows(targetId: number): RequestPoint[];
+  getHistograms(runId: number): PhaseHistograms[];
+  iterateRequests(runId: number): IterableIterator<StoredRequestRow>;
+  /** Raw request rows stored for a server run (after sampling): what a run cut short still has. */
+  storedRows(targetId: number): number;
+  /** What a run was started from; null for runs stored before the library existed. */
+  getRunSource(runId: number): (RunSource & { quick: boolean }) | null;
+}
+
+/** A run's scenario as started: the text before quick and --set, the overrides, the library version. */
+export interface RunSource {
+  text: string;
+  set: Record<string, string>;
+  libraryVersionId: number | null;
+  /** where a file scenario's relative paths start (its file's folder); absent or null: none */
+  folder?: string | null;
+}
 
 export interface ListRunsOptions {
   /** matches the scenario name or title (case-insensitive substring), or the run id */
@@ -27,8 +60,8 @@ export interface ListRunsOptions {
   limit?: number;
 }
 
-export function runNotFound(runId: number): LoadscopeError {
-  return new LoadscopeError('LS_ERR_RUN_NOT_FOUND', `no run ${runId}; \`loadscope list\` shows the stored runs`);
+function isStringRecord(value: unknown): value is Record<string, string> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string');
 }
 
 function likePattern(text: string): string {
@@ -136,7 +169,8 @@ function listItems(found: unknown[]): RunListItem[] {
   return parsed.data;
 }
 
-export class RunReader {
+/** The store's reading half; SqliteStore (store.ts) builds it. */
+export class SqliteRunReader implements RunReader {
   private readonly run: Database.Statement;
   private readonly exists: Database.Statement;
   private readonly indexed: Database.Statement;
@@ -149,10 +183,18 @@ export class RunReader {
   private readonly histograms: Database.Statement;
   private readonly list: Database.Statement;
   private readonly listOne: Database.Statement;
+  private readonly runSource: Database.Statement;
+  private readonly rawRows: Database.Statement;
   private readonly thresholdStore: ThresholdStore;
   private readonly verdicts: VerdictReader;
+  private readonly changeMark: RunsChangeMark;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly requests: RequestReader,
+    private readonly compareSamples: CompareSampleStore,
+  ) {
+    this.changeMark = new RunsChangeMark(db);
     this.thresholdStore = new ThresholdStore(db);
     this.verdicts = new VerdictReader(db);
     this.run = db.prepare('SELECT * FROM runs WHERE id = ?');
@@ -176,6 +218,44 @@ export class RunReader {
     );
     this.list = db.prepare(listSql(''));
     this.listOne = db.prepare(listSql('AND r.id = @id'));
+    this.runSource = db.prepare('SELECT quick, source_text, source_set_json, library_version_id, source_folder FROM runs WHERE id = ?');
+    this.rawRows = db.prepare('SELECT count(*) FROM requests WHERE target_id = ?').pluck();
+  }
+
+  runsChangeMark(): string {
+    return this.changeMark.read();
+  }
+
+  getRequests(runId: number, targetId: number, limit: number): RequestPage {
+    return this.requests.getRequests(runId, targetId, limit);
+  }
+
+  iterateRequests(runId: number): IterableIterator<StoredRequestRow> {
+    return this.requests.iterateRequests(runId);
+  }
+
+  getCompareRows(targetId: number): RequestPoint[] {
+    return this.compareSamples.points(targetId);
+  }
+
+  storedRows(targetId: number): number {
+    return Number(this.rawRows.get(targetId));
+  }
+
+  getRunSource(runId: number): (RunSource & { quick: boolean }) | null {
+    const found = this.runSource.get(runId);
+    if (found === undefined) throw runNotFound(runId);
+    const r = asRow(found, `run ${runId}`);
+    const text = optStr(r, 'source_text', `run ${runId}`);
+    if (text === null) return null;
+    const set = json(r, 'source_set_json', `run ${runId}`);
+    return {
+      text,
+      quick: num(r, 'quick', `run ${runId}`) === 1,
+      set: isStringRecord(set) ? set : {},
+      libraryVersionId: optNum(r, 'library_version_id', `run ${runId}`),
+      folder: optStr(r, 'source_folder', `run ${runId}`),
+    };
   }
 
   private groupOf(id: number | null, index: number | null): { id: number; index: number; size: number } | null {
