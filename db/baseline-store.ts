@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { Baseline, profileOf, type BaselineProfile } from '../contract/baselines.js';
 import { LoadscopeError } from '../contract/errors.js';
-import { runNotFound } from './read-run.js';
+import { runNotFound } from './not-found.js';
 import { asRow, num, optNum, optStr, rows, schemaError, str } from './sql-read.js';
 
 // Pinned baselines (migration 011): one run per scenario name and profile. Writes go through the

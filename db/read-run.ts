@@ -7,31 +7,55 @@ import {
   RunListItem,
   RunSummary,
   ServerSample,
-  type RunStatus,
+  type RequestPoint,
 } from '../contract/results.js';
 import { ThresholdStore } from './threshold-store.js';
+import { histogramColumnList, readHistograms } from './histogram-columns.js';
 import { VerdictReader } from './verdict-read.js';
 import { asRow, damaged, json, num, optNum, optStr, rows, schemaError, str, type Row } from './sql-read.js';
 import { isDamage, listRunByRun } from './list-damaged.js';
+import { likePattern, listItems, listSql, type ListRunsOptions } from './list-runs.js';
 import { describeDbError } from './store-faults.js';
+import { runNotFound } from './not-found.js';
+import type { RequestPage, RequestReader, StoredRequestRow } from './request-reader.js';
+import type { CompareSampleStore } from './compare-sample.js';
+import { RunsChangeMark } from './runs-change-mark.js';
 
 // Reads runs back, parsing every row with the contract's schemas: what leaves the store has been
-// checked, whatever wrote the file.
+// checked, whatever wrote the file. Consumers that only read ask for a RunReader, not the whole Store;
+// run-writer.ts is the writing half.
 
-export interface ListRunsOptions {
-  /** matches the scenario name or title (case-insensitive substring), or the run id */
-  text?: string;
-  status?: RunStatus;
-  /** default 500 */
-  limit?: number;
+export type { ListRunsOptions } from './list-runs.js';
+
+/** What a run's readers (exports, History's refresh, a run started again) ask for instead of the whole Store. */
+export interface RunReader {
+  listRuns(options?: ListRunsOptions): RunListItem[];
+  /** changes when another process adds, deletes, finishes, groups or annotates a run (runs-change-mark.ts) */
+  runsChangeMark(): string;
+  getRun(runId: number): RunSummary;
+  getWindows(runId: number): { windows: LiveWindow[]; samples: ServerSample[] };
+  getRequests(runId: number, targetId: number, limit: number): RequestPage;
+  /** a server run's compare sample (db/compare-sample.ts): kept at the run's end, never all its raw rows */
+  getCompareRows(targetId: number): RequestPoint[];
+  getHistograms(runId: number): PhaseHistograms[];
+  iterateRequests(runId: number): IterableIterator<StoredRequestRow>;
+  /** Raw request rows stored for a server run (after sampling): what a run cut short still has. */
+  storedRows(targetId: number): number;
+  /** What a run was started from; null for runs stored before the library existed. */
+  getRunSource(runId: number): (RunSource & { quick: boolean }) | null;
 }
 
-export function runNotFound(runId: number): LoadscopeError {
-  return new LoadscopeError('LS_ERR_RUN_NOT_FOUND', `no run ${runId}; \`loadscope list\` shows the stored runs`);
+/** A run's scenario as started: the text before quick and --set, the overrides, the library version. */
+export interface RunSource {
+  text: string;
+  set: Record<string, string>;
+  libraryVersionId: number | null;
+  /** where a file scenario's relative paths start (its file's folder); absent or null: none */
+  folder?: string | null;
 }
 
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+function isStringRecord(value: unknown): value is Record<string, string> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string');
 }
 
 function phaseFromRow(r: Row, where: string): unknown {
@@ -65,77 +89,8 @@ function phaseFromRow(r: Row, where: string): unknown {
   };
 }
 
-/** History's tally of a run's regression verdict (run_verdicts, migration 020); null: not judged. */
-function regressionTally(r: Row, where: string): { failed: number; rules: number; oneRun: boolean } | null {
-  const rules = optNum(r, 'rules_total', where);
-  return rules === null ? null : { failed: num(r, 'rules_failed', where), rules, oneRun: num(r, 'one_run', where) === 1 };
-}
-
-function thresholdTally(r: Row, where: string): { passed: number; failed: number } | null {
-  const total = num(r, 'thresholds_total', where);
-  if (total === 0) return null;
-  const passed = optNum(r, 'thresholds_passed', where) ?? 0;
-  return { passed, failed: total - passed };
-}
-
-// Per-run aggregates as correlated subqueries, so only the runs inside the limit pay for them.
-function listSql(andWhere: string): string {
-  return `SELECT r.id, r.scenario_name, r.title, r.status, r.quick, r.created_at, r.duration_ms, r.engine, r.group_id, r.group_index, r.name, r.note,
-         -- per server run, its phases' counts or the rows it recorded when more: a run cut off mid-phase
-         -- has rows and no figures for it (contract/stored-requests.ts targetRequests)
-         (SELECT coalesce(sum(max(t.raw_rows, (SELECT coalesce(sum(p.count), 0) FROM phases p WHERE p.target_id = t.id))), 0) FROM targets t WHERE t.run_id = r.id) AS requests,
-         (SELECT coalesce(sum(p.count - p.ok), 0) FROM phases p JOIN targets t ON t.id = p.target_id WHERE t.run_id = r.id) AS errors,
-         (SELECT sum(json_extract(p.total_json, '$.mean') * json_extract(p.total_json, '$.count')) / nullif(sum(json_extract(p.total_json, '$.count')), 0)
-            FROM phases p JOIN targets t ON t.id = p.target_id WHERE t.run_id = r.id) AS mean_total,
-         (SELECT sum(h.passed) FROM thresholds h JOIN targets t ON t.id = h.target_id WHERE t.run_id = r.id) AS thresholds_passed,
-         (SELECT count(*) FROM thresholds h JOIN targets t ON t.id = h.target_id WHERE t.run_id = r.id) AS thresholds_total,
-         (SELECT json_group_array(label) FROM (SELECT label FROM targets WHERE run_id = r.id GROUP BY label ORDER BY min(id))) AS servers_json,
-         (SELECT count(*) FROM runs g WHERE g.group_id = r.group_id) AS group_size,
-         v.rules_failed, v.rules_total, v.one_run
-       FROM runs r LEFT JOIN run_verdicts v ON v.run_id = r.id
-       WHERE (@status IS NULL OR r.status = @status)
-         AND (@text IS NULL OR r.scenario_name LIKE @like ESCAPE '\\' OR r.title LIKE @like ESCAPE '\\' OR r.name LIKE @like ESCAPE '\\' OR CAST(r.id AS TEXT) = @text)
-         ${andWhere}
-       ORDER BY r.id DESC
-       LIMIT @limit`;
-}
-
-function listGroup(r: Row, where: string): { id: number; index: number; size: number } | null {
-  const id = optNum(r, 'group_id', where);
-  const index = optNum(r, 'group_index', where);
-  return id === null || index === null ? null : { id, index, size: num(r, 'group_size', where) };
-}
-
-/** Rows of the list statement as checked list items. */
-function listItems(found: unknown[]): RunListItem[] {
-  const candidates = rows(found, 'run list').map((r) => {
-    const where = `run ${String(r.id)}`;
-    return {
-      id: num(r, 'id', where),
-      scenarioName: str(r, 'scenario_name', where),
-      title: str(r, 'title', where),
-      status: str(r, 'status', where),
-      quick: num(r, 'quick', where) === 1,
-      createdAt: str(r, 'created_at', where),
-      durationMs: optNum(r, 'duration_ms', where),
-      requests: num(r, 'requests', where),
-      errors: num(r, 'errors', where),
-      servers: json(r, 'servers_json', where),
-      engine: str(r, 'engine', where),
-      meanTotalMs: optNum(r, 'mean_total', where),
-      thresholds: thresholdTally(r, where),
-      regression: regressionTally(r, where),
-      group: listGroup(r, where),
-      name: optStr(r, 'name', where),
-      note: optStr(r, 'note', where),
-    };
-  });
-  const parsed = RunListItem.array().safeParse(candidates);
-  if (!parsed.success) throw schemaError('run list', parsed.error.issues);
-  return parsed.data;
-}
-
-export class RunReader {
+/** The store's reading half; SqliteStore (store.ts) builds it. */
+export class SqliteRunReader implements RunReader {
   private readonly run: Database.Statement;
   private readonly exists: Database.Statement;
   private readonly indexed: Database.Statement;
@@ -148,10 +103,18 @@ export class RunReader {
   private readonly histograms: Database.Statement;
   private readonly list: Database.Statement;
   private readonly listOne: Database.Statement;
+  private readonly runSource: Database.Statement;
+  private readonly rawRows: Database.Statement;
   private readonly thresholdStore: ThresholdStore;
   private readonly verdicts: VerdictReader;
+  private readonly changeMark: RunsChangeMark;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly requests: RequestReader,
+    private readonly compareSamples: CompareSampleStore,
+  ) {
+    this.changeMark = new RunsChangeMark(db);
     this.thresholdStore = new ThresholdStore(db);
     this.verdicts = new VerdictReader(db);
     this.run = db.prepare('SELECT * FROM runs WHERE id = ?');
@@ -170,11 +133,49 @@ export class RunReader {
       `SELECT s.* FROM samples s JOIN targets t ON t.id = s.target_id WHERE t.run_id = ? ORDER BY s.target_id, s.t_ms, s.rowid`,
     );
     this.histograms = db.prepare(
-      `SELECT p.target_id, p.idx, p.hist_total, p.hist_wait, p.hist_processing, p.hist_server_wait, p.hist_lag, p.hist_ttfb, p.hist_transfer
+      `SELECT p.target_id, p.idx, ${histogramColumnList('p.')}
        FROM phases p JOIN targets t ON t.id = p.target_id WHERE t.run_id = ? ORDER BY p.target_id, p.idx`,
     );
     this.list = db.prepare(listSql(''));
     this.listOne = db.prepare(listSql('AND r.id = @id'));
+    this.runSource = db.prepare('SELECT quick, source_text, source_set_json, library_version_id, source_folder FROM runs WHERE id = ?');
+    this.rawRows = db.prepare('SELECT count(*) FROM requests WHERE target_id = ?').pluck();
+  }
+
+  runsChangeMark(): string {
+    return this.changeMark.read();
+  }
+
+  getRequests(runId: number, targetId: number, limit: number): RequestPage {
+    return this.requests.getRequests(runId, targetId, limit);
+  }
+
+  iterateRequests(runId: number): IterableIterator<StoredRequestRow> {
+    return this.requests.iterateRequests(runId);
+  }
+
+  getCompareRows(targetId: number): RequestPoint[] {
+    return this.compareSamples.points(targetId);
+  }
+
+  storedRows(targetId: number): number {
+    return Number(this.rawRows.get(targetId));
+  }
+
+  getRunSource(runId: number): (RunSource & { quick: boolean }) | null {
+    const found = this.runSource.get(runId);
+    if (found === undefined) throw runNotFound(runId);
+    const r = asRow(found, `run ${runId}`);
+    const text = optStr(r, 'source_text', `run ${runId}`);
+    if (text === null) return null;
+    const set = json(r, 'source_set_json', `run ${runId}`);
+    return {
+      text,
+      quick: num(r, 'quick', `run ${runId}`) === 1,
+      set: isStringRecord(set) ? set : {},
+      libraryVersionId: optNum(r, 'library_version_id', `run ${runId}`),
+      folder: optStr(r, 'source_folder', `run ${runId}`),
+    };
   }
 
   private groupOf(id: number | null, index: number | null): { id: number; index: number; size: number } | null {
@@ -333,14 +334,7 @@ export class RunReader {
     const candidates = rows(this.histograms.all(runId), where).map((h) => ({
       targetId: num(h, 'target_id', where),
       phaseIndex: num(h, 'idx', where),
-      total: str(h, 'hist_total', where),
-      // '' where the phase had no wait (no Server-Timing: db/store.ts savePhase)
-      wait: optStr(h, 'hist_wait', where) || null,
-      processing: optStr(h, 'hist_processing', where),
-      serverWait: optStr(h, 'hist_server_wait', where),
-      lag: optStr(h, 'hist_lag', where),
-      ttfb: optStr(h, 'hist_ttfb', where),
-      transfer: optStr(h, 'hist_transfer', where),
+      ...readHistograms(h, where),
     }));
     const parsed = PhaseHistograms.array().safeParse(candidates);
     if (!parsed.success) throw schemaError(where, parsed.error.issues);

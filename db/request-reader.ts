@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { ERROR_KINDS, type ErrorKind, type RequestPoint } from '../contract/results.js';
 import { LoadscopeError } from '../contract/errors.js';
 import { REQUEST_COLUMNS, requestPoint, type RequestColumnName, type RequestRow } from '../contract/measurement.js';
-import { runNotFound } from './read-run.js';
+import { runNotFound } from './not-found.js';
 import { damaged } from './sql-read.js';
 
 /** A stored row as iterateRequests gives it back. */

@@ -1,6 +1,7 @@
-// The store's one write guard (SqliteStore.writing): every write of the store runs inside it, so a
-// disk that fills up gives up the reserve whatever the write was (a run's rows, a library save, a
-// group). A source scan of store.ts, and the guard seen working through the library (issue 25).
+// The store's one write guard (WriteGuard.write, store-write.ts): every write of the store runs inside
+// it, so a disk that fills up gives up the reserve whatever the write was (a run's rows, a library
+// save, a group). A source scan of the run writer, the parts that write and the facade that builds
+// them with the guard, and the guard seen working through the library (issues 25, 37).
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -12,9 +13,14 @@ import { openStore } from './store.js';
 import { newRun } from './test-support/factories.js';
 
 const dbDir = dirname(fileURLToPath(import.meta.url));
-// The store, and the parts of it that hold its guard (as `write`).
-const GUARDED = ['store.ts', 'scenario-library.ts', 'baseline-store.ts', 'verdict-store.ts'];
-const GUARD_CALLS = ['this.writing', 'this.write'];
+// The parts of the store that write, each holding the guard (as `write`); and the facade, which
+// builds them with it and writes nothing itself.
+const GUARDED = ['run-writer.ts', 'scenario-library.ts', 'baseline-store.ts', 'verdict-store.ts'];
+const FACADE = 'store.ts';
+const GUARD_CALLS = ['this.write'];
+// what builds a writing part, and the argument that hands it the guard
+const WRITING_PARTS = ['ScenarioLibrary', 'BaselineStore', 'VerdictStore', 'SqliteRunWriter'];
+const GUARD_ARGS = ['guard', 'guard.write'];
 
 const WRITE_SQL = /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i;
 
@@ -51,12 +57,12 @@ function unguardedWrites(text: string): string[] {
     if (!ts.isPropertyAccessExpression(node)) return false;
     const on = node.expression.getText(source);
     if ((on === 'this.stmt' || on === 'this') && writes.has(node.name.text)) return true;
-    return ['this.db.transaction', 'this.db.exec', 'this.writer.insert', 'this.thresholds.save'].includes(node.getText(source));
+    return ['this.db.transaction', 'this.db.exec', 'this.requestWriter.insert', 'this.thresholds.save'].includes(node.getText(source));
   };
   for (const cls of source.statements.filter(ts.isClassDeclaration)) {
     const name = cls.name?.text ?? 'class';
     for (const member of cls.members) {
-      if (ts.isMethodDeclaration(member) && member.name.getText(source) !== 'writing') {
+      if (ts.isMethodDeclaration(member)) {
         const visit = (node: ts.Node, guarded: boolean): void => {
           if (!guarded && writesHere(node)) found.push(`${name}.${member.name.getText(source)}: ${node.getText(source)}`);
           ts.forEachChild(node, (child) => visit(child, guarded || isGuardCall(node, source)));
@@ -66,7 +72,7 @@ function unguardedWrites(text: string): string[] {
       // what the store hands out that writes is built with the guard
       if (ts.isConstructorDeclaration(member)) {
         member.body?.forEachChild(function visit(node): void {
-          if (ts.isNewExpression(node) && ['ScenarioLibrary', 'BaselineStore', 'VerdictStore'].includes(node.expression.getText(source)) && !(node.arguments ?? []).some((a) => a.getText(source).includes('this.writing'))) {
+          if (ts.isNewExpression(node) && WRITING_PARTS.includes(node.expression.getText(source)) && !(node.arguments ?? []).some((a) => GUARD_ARGS.includes(a.getText(source)))) {
             found.push(`${name}.constructor: ${node.getText(source)}`);
           }
           node.forEachChild(visit);
@@ -83,18 +89,25 @@ describe("the store's one write guard", () => {
       const text = readFileSync(join(dbDir, file), 'utf8');
       // the scan sees each file's write statements (verdict-store.ts has one)
       expect(writeStatements(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true)).size, file).toBeGreaterThan(0);
-      if (file === 'store.ts') expect([...writeStatements(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true))]).toEqual(expect.arrayContaining(['createRun', 'annotate', 'setGroup', 'savePhase', 'deleteRun']));
+      if (file === 'run-writer.ts') expect([...writeStatements(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true))]).toEqual(expect.arrayContaining(['createRun', 'annotate', 'setGroup', 'savePhase', 'deleteRun']));
       expect(unguardedWrites(text), file).toEqual([]);
     }
+  });
+
+  it('the facade prepares no write of its own and builds every writing part with the guard', () => {
+    const text = readFileSync(join(dbDir, FACADE), 'utf8');
+    expect(writeStatements(ts.createSourceFile(FACADE, text, ts.ScriptTarget.Latest, true)).size).toBe(0);
+    expect(unguardedWrites(text)).toEqual([]);
+    // each writing part is built there
+    for (const part of WRITING_PARTS.filter((p) => p !== 'VerdictStore')) expect(text, part).toContain(`new ${part}(`);
   });
 
   it('the scan sees a write past the guard (planted)', () => {
     const planted = `function prepareStatements(db) { return { a: db.prepare('UPDATE runs SET x = 1'), b: db.prepare('SELECT 1').pluck() }; }
 class SqliteStore {
-  constructor(db) { this.library = new ScenarioLibrary(db); this.baselines = new BaselineStore(db, (a) => this.writing(a)); }
-  ok() { this.writing(() => this.stmt.a.run()); this.stmt.b.get(); }
+  constructor(db, guard) { this.library = new ScenarioLibrary(db); this.baselines = new BaselineStore(db, guard.write); this.writer = new SqliteRunWriter(db, guard); }
+  ok() { this.write(() => this.stmt.a.run()); this.stmt.b.get(); }
   bad() { this.stmt.a.run(); this.db.transaction(() => 1)(); }
-  writing(action) { return action(); }
 }
 class Part {
   constructor(db, write) { this.pin = db.prepare(\`INSERT OR REPLACE INTO t (a) VALUES (?)\`); this.read = db.prepare('SELECT a FROM t'); }

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { judgedWithOneRun, RunVerdict } from '../contract/run-verdict.js';
 import { LoadscopeError } from '../contract/errors.js';
-import { runNotFound } from './read-run.js';
+import { runNotFound } from './not-found.js';
 
 // A run's regression verdict (migration 020, contract/run-verdict.ts), kept with each run it judged:
 // parsed when written, so its bounds are the schema's; read back by verdict-read.ts. Writes go through

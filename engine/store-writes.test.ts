@@ -32,7 +32,7 @@ function sqlWrites(text: string): string[] {
   return text.split('\n').flatMap((line, i) => (OPENS_SQLITE.test(line) || SQL_WRITE.test(line) ? [`${i + 1}: ${line.trim()}`] : []));
 }
 
-// Every member of db/store.ts's Store interface is one of these; a new one must be placed.
+// Every member of db/store.ts's Store interface (its RunReader and RunWriter halves included) is one of these; a new one must be placed.
 const STORE_WRITES = ['createRun', 'addCells', 'createTarget', 'updateTarget', 'finishRun', 'savePhase', 'setEngineNote', 'annotateRun', 'saveThresholds', 'saveVerdict', 'insertWindows', 'insertSamples', 'insertRequests', 'deleteRun', 'groupRuns', 'setTargetProtocol'];
 const STORE_OTHERS = ['path', 'listRuns', 'runsChangeMark', 'getRun', 'getWindows', 'getRequests', 'getCompareRows', 'getHistograms', 'iterateRequests', 'storedRows', 'getRunSource', 'library', 'baselines', 'trends', 'close', 'readOnly'];
 
@@ -46,12 +46,18 @@ const WRITERS: Record<string, string> = {
   'engine/export/regression-data.ts': "a run's regression verdict (`run --baseline`), kept with the runs it judged",
 };
 
-function storeMembers(): string[] {
-  const file = join(root, 'db', 'store.ts');
+/** The members an interface of a db/ file declares itself. */
+function interfaceMembers(dbFile: string, name: string): string[] {
+  const file = join(root, 'db', dbFile);
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
-  const store = source.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === 'Store');
-  return (store?.members ?? []).flatMap((m) => (m.name && ts.isIdentifier(m.name) ? [m.name.text] : []));
+  const found = source.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === name);
+  return (found?.members ?? []).flatMap((m) => (m.name && ts.isIdentifier(m.name) ? [m.name.text] : []));
 }
+
+// The Store is its two halves (issue 37) and the facade's own members.
+const runWriterMembers = (): string[] => interfaceMembers('run-writer.ts', 'RunWriter');
+const runReaderMembers = (): string[] => interfaceMembers('read-run.ts', 'RunReader');
+const storeMembers = (): string[] => [...interfaceMembers('store.ts', 'Store'), ...runReaderMembers(), ...runWriterMembers()];
 
 /** Calls of the Store's writing methods in `text`, as "line: method". */
 function storeWriteCalls(text: string): string[] {
@@ -77,6 +83,12 @@ describe('store writes through one path', () => {
   it("knows every member of the Store interface as writing or not", () => {
     expect(storeMembers().filter((m) => !STORE_WRITES.includes(m) && !STORE_OTHERS.includes(m))).toEqual([]);
     expect([...STORE_WRITES, ...STORE_OTHERS].filter((m) => !storeMembers().includes(m))).toEqual([]);
+  });
+
+  it('the RunWriter half holds exactly the writing members, the RunReader half none of them', () => {
+    expect([...runWriterMembers()].sort()).toEqual([...STORE_WRITES].sort());
+    expect(runReaderMembers().filter((m) => STORE_WRITES.includes(m))).toEqual([]);
+    expect(runReaderMembers().length).toBeGreaterThan(0);
   });
 
   it("only the run's guard and a few named owners call the Store's writing methods in the engine; load generators never", () => {

@@ -1,5 +1,5 @@
 import type { EngineEvent } from '../contract/api.js';
-import type { Store } from '../db/store.js';
+import type { RunReader } from '../db/store.js';
 
 // A host that shows History (the browser host, the desktop app) hears of runs another process
 // stored: every second the store's change mark is read (SQLite's data_version alone when nothing changed elsewhere,
@@ -9,7 +9,7 @@ import type { Store } from '../db/store.js';
 export const RUNS_WATCH_MS = 1000;
 
 /** Starts watching; returns the stop. A read that fails (a damaged or busy file) skips that tick. */
-export function watchRuns(store: Store, emit: (event: EngineEvent) => void, everyMs = RUNS_WATCH_MS): () => void {
+export function watchRuns(store: RunReader, emit: (event: EngineEvent) => void, everyMs = RUNS_WATCH_MS): () => void {
   let last: string | null = null;
   const timer = setInterval(() => {
     let mark: string;

@@ -1,4 +1,13 @@
+import { histogramColumnsAddedBy } from '../histogram-columns.js';
 import type { Migration } from './migration.js';
+
+// This file's layout of the histogram columns it made (db/histogram-columns.ts names them), each on
+// its own line as the first release wrote them: SQLite keeps this text as the table's schema.
+function histogramColumns001(): string {
+  return histogramColumnsAddedBy(1)
+    .map((c) => `        ${c.column.padEnd(18)}${c.notNull ? 'TEXT    NOT NULL' : 'TEXT'},`)
+    .join('\n');
+}
 
 // The first schema. Conventions: times of day are ISO strings; durations and offsets in ms (REAL);
 // raw request times in integer microseconds relative to the server run start; JSON columns hold
@@ -75,9 +84,7 @@ export const migration001: Migration = {
         processing_json   TEXT,
         server_wait_json  TEXT,
         lag_json          TEXT    NOT NULL,
-        hist_total        TEXT    NOT NULL,
-        hist_wait         TEXT    NOT NULL,
-        hist_processing   TEXT,
+${histogramColumns001()}
         PRIMARY KEY (target_id, idx)
       ) WITHOUT ROWID;
 

@@ -1,3 +1,4 @@
+import { addHistogramColumns } from '../histogram-columns.js';
 import type { Migration } from './migration.js';
 
 // The full histogram set of contract/measurement.ts: the driver always encoded server-wait and
@@ -8,8 +9,7 @@ export const migration003: Migration = {
   description: 'server-wait and lag histograms, queued arrivals per window',
   up(db) {
     db.exec(`
-      ALTER TABLE phases ADD COLUMN hist_server_wait TEXT;
-      ALTER TABLE phases ADD COLUMN hist_lag TEXT;
+      ${addHistogramColumns(3)}
       ALTER TABLE windows ADD COLUMN queued INTEGER NOT NULL DEFAULT 0;
     `);
   },

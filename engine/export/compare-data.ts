@@ -1,10 +1,10 @@
 import type { CompareResult } from '../../contract/api.js';
 import { scenarioDifferenceText } from '../../contract/scenario-differences.js';
-import type { Store } from '../../db/store.js';
+import type { RunReader } from '../../db/store.js';
 import { compareIntervals } from '../compare/compare-intervals.js';
 
 /** What the compare view and the comparison exports are made from: summaries, histograms, the ratios' intervals. */
-export function compareData(store: Store, runIds: readonly number[]): CompareResult {
+export function compareData(store: RunReader, runIds: readonly number[]): CompareResult {
   const runs = runIds.map((id) => store.getRun(id));
   const windows = runIds.map((id) => store.getWindows(id).windows);
   const intervals = compareIntervals(runs, {

@@ -1,7 +1,7 @@
 import { requestMeasured } from '../../contract/engine-figures.js';
 import { deriveTimes } from '../../contract/measurement.js';
 import { phaseEndpoints, type RunSummary } from '../../contract/results.js';
-import type { Store } from '../../db/store.js';
+import type { RunReader } from '../../db/store.js';
 import { csvRow } from './csv-cell.js';
 import { runNameCell } from './csv-run-columns.js';
 
@@ -20,7 +20,7 @@ export const CSV_HEADER = [
 const ms = (us: number | null): number | null => (us === null ? null : Number((us / 1000).toFixed(3)));
 
 /** The CSV of a run's raw requests, line by line, so a large run is never held in memory at once. */
-export function* csvLines(store: Store, run: RunSummary): Generator<string> {
+export function* csvLines(store: RunReader, run: RunSummary): Generator<string> {
   yield CSV_HEADER;
   const name = runNameCell(run);
   const targets = new Map(run.targets.map((t) => [t.id, t]));

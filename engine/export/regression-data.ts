@@ -1,15 +1,15 @@
 import type { RegressionResult, RegressionRule, RuleCheck } from '../../contract/regression-rules.js';
 import { MAX_STORED_CHECKS, type RunVerdict, type VerdictCheck } from '../../contract/run-verdict.js';
-import type { Store } from '../../db/store.js';
+import type { RunReader, RunWriter } from '../../db/store.js';
 import { judgeRegression } from '../compare/regression.js';
 
 /**
  * Regression rules judged from the store: the baseline's runs against now's (each one run, or a
  * repeated group's runs), with Compare's samples (live windows, each server run's compare sample kept at its end).
  */
-export function regressionData(store: Store, baselineIds: readonly number[], nowIds: readonly number[], rules: readonly RegressionRule[]): RegressionResult {
+export function regressionData(store: RunReader, baselineIds: readonly number[], nowIds: readonly number[], rules: readonly RegressionRule[]): RegressionResult {
   const ids = [baselineIds[0]!, nowIds[0]!];
-  const windows = new Map<number, ReturnType<Store['getWindows']>['windows']>();
+  const windows = new Map<number, ReturnType<RunReader['getWindows']>['windows']>();
   return judgeRegression(rules, {
     baseline: baselineIds.map((id) => store.getRun(id)),
     now: nowIds.map((id) => store.getRun(id)),
@@ -50,7 +50,7 @@ export function runVerdictOf(result: RegressionResult, judgedAt = new Date().toI
  * the run's page, its exports and Trends show what the exit code said. A store that will not take it
  * (a full disk) does not take the verdict from CI: `unkept` says why it was not kept.
  */
-export function judgeAndKeep(store: Store, baselineIds: readonly number[], nowIds: readonly number[], rules: readonly RegressionRule[]): { result: RegressionResult; unkept: string | null } {
+export function judgeAndKeep(store: RunReader & RunWriter, baselineIds: readonly number[], nowIds: readonly number[], rules: readonly RegressionRule[]): { result: RegressionResult; unkept: string | null } {
   const result = regressionData(store, baselineIds, nowIds, rules);
   try {
     store.saveVerdict(runVerdictOf(result));

@@ -4,7 +4,7 @@ import type { HistogramSet } from '../../../contract/measurement.js';
 import type { PhaseResult } from '../../../contract/results.js';
 import type { Scenario } from '../../../contract/scenario.js';
 import { templateName } from '../../../contract/template-name.js';
-import type { Store } from '../../../db/store.js';
+import type { RunWriter } from '../../../db/store.js';
 import { collectK6, targetKey, type Collected } from './collect.js';
 import type { TargetAcc } from './k6-accumulator.js';
 import { storeRowWrites, TargetSink, writeRows, type RowWrites } from './write-rows.js';
@@ -74,7 +74,7 @@ function requestTotals(c: Collected): { requests: number; dropped: number } {
 }
 
 /** `loadscope import-k6`: one new run (marked as a k6 run) from one or more k6 result files. */
-export async function importK6Files(store: Store, files: readonly string[], opts: { scenario?: Scenario; title?: string } = {}): Promise<ImportSummary> {
+export async function importK6Files(store: RunWriter, files: readonly string[], opts: { scenario?: Scenario; title?: string } = {}): Promise<ImportSummary> {
   if (files.length === 0) throw new LoadscopeError('LS_ERR_BAD_REQUEST', 'import-k6 needs at least one k6 result file (--out json or --out csv)');
   const c = await collectK6(files);
   const { requests, dropped } = requestTotals(c);

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import type { Store } from '../../../db/store.js';
+import type { RunWriter } from '../../../db/store.js';
 import { importK6Files, type ImportSummary } from './import-k6.js';
 
 // Files handed over by the UI pass through a temp folder, removed when the import ends whichever way
@@ -15,7 +15,7 @@ const removeAll = () => {
 };
 
 /** Files handed over by the UI (name + base64) imported as one run. */
-export async function importK6Upload(store: Store, files: readonly { name: string; base64: string }[]): Promise<ImportSummary> {
+export async function importK6Upload(store: RunWriter, files: readonly { name: string; base64: string }[]): Promise<ImportSummary> {
   if (!hooked) {
     hooked = true;
     process.once('exit', removeAll);

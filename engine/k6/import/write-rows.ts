@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import { COL, REQUEST_STRIDE, errorCode } from '../../../contract/measurement.js';
-import type { Store, WindowInput } from '../../../db/store.js';
+import type { RunWriter, WindowInput } from '../../../db/store.js';
 import { WindowAccumulator } from '../../driver/accumulators.js';
 import type { TargetAcc } from './k6-accumulator.js';
 import { targetKey } from './collect.js';
@@ -29,7 +29,7 @@ export interface RowWrites {
 }
 
 /** An import's writes: straight to the store (an import is all or nothing: import-k6.ts deletes a run that failed). */
-export function storeRowWrites(store: Store, targetId: number): RowWrites {
+export function storeRowWrites(store: RunWriter, targetId: number): RowWrites {
   return { rows: (rows, count) => store.insertRequests(targetId, rows, count), windows: (batch) => store.insertWindows(batch) };
 }
 
