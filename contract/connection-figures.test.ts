@@ -15,7 +15,8 @@ describe('the connection line and the h2 line', () => {
     expect(connectionsText(figures(29, 29))).toBe(
       'TLS: 29 new connections · handshake mean 51.6, p50 51.6, p99 51.6, max 51.6 ms · connect mean 0.2, p99 0.2 ms · all 29 at start-up (first 0.5 s): requests waited for their connection, counted in client queue',
     );
-    expect(connectionsText(figures(40, 12))).toMatch(/ · 12 of them at start-up \(first 0\.5 s\): requests waited for their connection, counted in client queue$/);
+    expect(connectionsText(figures(1, 1))).toMatch(/ · 1 of 1 at start-up \(first 0\.5 s\): /);
+    expect(connectionsText(figures(40, 12))).toMatch(/ · 12 of 40 at start-up \(first 0\.5 s\): requests waited for their connection, counted in client queue$/);
   });
 
   it('none at start-up, or a run stored before they were counted: no claim', () => {

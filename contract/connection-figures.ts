@@ -29,7 +29,7 @@ export function connectionsText(c: ConnectionFigures): string {
 function startupText(c: ConnectionFigures): string {
   if (c.atStartup === undefined || c.atStartup === 0) return '';
   const n = c.atStartup.toLocaleString('en-US');
-  const which = c.atStartup === c.opened ? (c.opened === 1 ? 'it' : `all ${n}`) : `${n} of them`;
+  const which = c.atStartup === c.opened && c.opened > 1 ? `all ${n}` : `${n} of ${c.opened.toLocaleString('en-US')}`;
   return ` · ${which} at start-up (first ${STARTUP_MS / 1000} s): requests waited for their connection, counted in client queue`;
 }
 
@@ -80,4 +80,4 @@ export function multiplexingText(protocol: string | null | undefined, streams: n
 }
 
 /** What the line's parts mean, for a hover and the CLI's glossary. */
-export const CONNECTIONS_TERM = 'new connections the phase opened over TLS (with keepAlive false, one per request); connect: name lookup and TCP connect; handshake: the TLS handshake after it';
+export const CONNECTIONS_TERM = `new connections the phase opened over TLS (with keepAlive false, one per request); connect: name lookup and TCP connect; handshake: the TLS handshake after it; at start-up: done in the phase's first ${STARTUP_MS / 1000} s, while requests due then waited for them (client queue)`;
