@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -76,6 +76,11 @@ describe('the protocol a run spoke', () => {
     const out = cli(['compare', ...ids.map(String), '--db', db]);
     expect(out.status, out.stderr).toBe(0);
     expect(out.stdout).toMatch(/^ {2}B spoke h2 over TLS to "api", A plain HTTP\/1\.1: B's times include [1-4] TLS handshakes? \(mean [\d.]+ ms\), [0-4] in its first 0\.5 s, where requests waited for their connection \(client queue\)$/m);
+    // the compare HTML report says it too (its differences are the same lines)
+    const html = join(dir, 'compare.html');
+    const exported = cli(['compare', ...ids.map(String), '--html', html, '--db', db]);
+    expect(exported.status, exported.stderr).toBe(0);
+    expect(readFileSync(html, 'utf8')).toMatch(/B spoke h2 over TLS to &#34;api&#34;, A plain HTTP\/1\.1: B&#39;s times include \d TLS handshakes? \(mean [\d.]+ ms\)/);
     expect(out.stdout).toMatch(/^ {2}"api" without the client queue \(mean from sent to done, the handshake waits left out\): A [\d.]+ ms, B [\d.]+ ms \(x[\d.]+\); mean total with it: A [\d.]+ ms, B [\d.]+ ms \(x[\d.]+\)$/m);
   });
 });
