@@ -37,6 +37,8 @@ describe('Compare of HTTP/1.1 against h2 over TLS, in Chromium', () => {
     const note = page().getByTestId('compare-run-differently');
     await note.waitFor({ timeout: 30_000 });
     const lines = await note.locator('li').allInnerTexts();
+    // the protocol and TLS line first: it explains the most
+    expect(lines[0]).toMatch(/^B spoke h2 over TLS/);
     expect(lines).toContainEqual(expect.stringMatching(/^B spoke h2 over TLS to "api", A plain HTTP\/1\.1: B's times include [1-8] TLS handshakes? \(mean [\d.,]+ ms\), [0-8] in its first 0\.5 s, where requests waited for their connection \(client queue\)$/));
     expect(lines).toContainEqual(expect.stringMatching(/^"api" without the client queue \(mean from sent to done, the handshake waits left out\): A [\d.,]+ ms, B [\d.,]+ ms \(x[\d.,]+\); mean total with it: A [\d.,]+ ms, B [\d.,]+ ms \(x[\d.,]+\)$/));
     // above the tables: the first thing Compare says about these runs
