@@ -1,6 +1,6 @@
-import { clampPercentiles } from './measurement.js';
+import { clampPercentiles, STARTUP_MS } from './measurement.js';
 import { sig3 } from './report/formatters.js';
-import type { ConnectionFigures, LatencyStats } from './results.js';
+import type { ConnectionFigures, LatencyStats, PhaseResult } from './results.js';
 
 // A phase's new TLS connections (issue 28: the handshake as its own figure) in the one line `run` /
 // `show`, the HTML report and the Run view print under the phase. Only phases that opened a
@@ -17,8 +17,67 @@ export function connectionsText(c: ConnectionFigures): string {
   const h = connectionStats(c.handshake);
   const t = connectionStats(c.connect);
   const plural = c.opened === 1 ? 'connection' : 'connections';
-  return `TLS: ${c.opened.toLocaleString('en-US')} new ${plural} · handshake mean ${sig3(h.mean)}, p50 ${sig3(h.p50)}, p99 ${sig3(h.p99)}, max ${sig3(h.max)} ms · connect mean ${sig3(t.mean)}, p99 ${sig3(t.p99)} ms`;
+  return `TLS: ${c.opened.toLocaleString('en-US')} new ${plural} · handshake mean ${sig3(h.mean)}, p50 ${sig3(h.p50)}, p99 ${sig3(h.p99)}, max ${sig3(h.max)} ms · connect mean ${sig3(t.mean)}, p99 ${sig3(t.p99)} ms${startupText(c)}`;
+}
+
+/**
+ * Why a handshake mean can be tens of ms in a keep-alive run: its connections open together at the
+ * start (a storm the server's TLS answers one by one), and the requests due meanwhile wait for them.
+ * Sent is stamped on a connected socket, so that wait is client queue (lag), as it truly is: the
+ * request was ready and the load generator had no connection for it yet.
+ */
+function startupText(c: ConnectionFigures): string {
+  if (c.atStartup === undefined || c.atStartup === 0) return '';
+  const n = c.atStartup.toLocaleString('en-US');
+  const which = c.atStartup === c.opened && c.opened > 1 ? `all ${n}` : `${n} of ${c.opened.toLocaleString('en-US')}`;
+  return ` · ${which} at start-up (first ${STARTUP_MS / 1000} s): requests waited for their connection, counted in client queue`;
+}
+
+/** A server run's TLS handshakes over its phases: how many, their mean, how many at a phase's start-up (null: not known, runs stored before). */
+export interface Handshakes {
+  opened: number;
+  meanMs: number;
+  atStartup: number | null;
+}
+
+/** The handshakes of a server run's phases together; null when none was over TLS. */
+export function targetHandshakes(phases: readonly Pick<PhaseResult, 'connections'>[]): Handshakes | null {
+  let opened = 0;
+  let sum = 0;
+  let atStartup: number | null = 0;
+  for (const p of phases) {
+    const c = p.connections;
+    if (c === undefined || c.opened === 0) continue;
+    opened += c.opened;
+    sum += c.handshake.mean * c.opened;
+    atStartup = atStartup === null || c.atStartup === undefined ? null : atStartup + c.atStartup;
+  }
+  return opened === 0 ? null : { opened, meanMs: sum / opened, atStartup };
+}
+
+/** A server's `streams` in a stored scenario (1 where unset, the schema's default). */
+export function serverStreams(scenario: unknown, serverIndex: number): number {
+  const servers = typeof scenario === 'object' && scenario !== null ? (scenario as { servers?: unknown }).servers : undefined;
+  const server: unknown = Array.isArray(servers) ? servers[serverIndex] : undefined;
+  const streams = typeof server === 'object' && server !== null ? (server as { streams?: unknown }).streams : undefined;
+  return typeof streams === 'number' && streams >= 1 ? streams : 1;
+}
+
+/** What `streams` does, where the form, the Run view and `show` name it. */
+export const STREAMS_HINT = '`streams` sets the requests in flight per connection over h2 (default 1: one connection per user, as over HTTP/1.1)';
+
+/**
+ * An h2 / h2c server run's connections and streams per connection, with what sets them: "h2: 29
+ * connections, 1 stream each; `streams` sets ...". Null over HTTP/1.1 or where the protocol is
+ * unknown. Connections are counted where they were timed (over TLS); h2c's are not.
+ */
+export function multiplexingText(protocol: string | null | undefined, streams: number, phases: readonly Pick<PhaseResult, 'connections'>[]): string | null {
+  if (protocol !== 'h2' && protocol !== 'h2c') return null;
+  const opened = targetHandshakes(phases)?.opened;
+  const connections = opened === undefined ? '' : ` ${opened.toLocaleString('en-US')} ${opened === 1 ? 'connection' : 'connections'},`;
+  const each = streams === 1 ? '1 stream each' : `up to ${streams.toLocaleString('en-US')} streams each`;
+  return `${protocol}:${connections} ${each}; ${STREAMS_HINT}`;
 }
 
 /** What the line's parts mean, for a hover and the CLI's glossary. */
-export const CONNECTIONS_TERM = 'new connections the phase opened over TLS (with keepAlive false, one per request); connect: name lookup and TCP connect; handshake: the TLS handshake after it';
+export const CONNECTIONS_TERM = `new connections the phase opened over TLS (with keepAlive false, one per request); connect: name lookup and TCP connect; handshake: the TLS handshake after it; at start-up: done in the phase's first ${STARTUP_MS / 1000} s, while requests due then waited for them (client queue)`;

@@ -241,3 +241,10 @@ export type GlossaryTerm = keyof typeof GLOSSARY;
 export function glossaryLines(terms: readonly GlossaryTerm[] = Object.keys(GLOSSARY) as GlossaryTerm[]): string[] {
   return terms.map((t) => `${t}: ${GLOSSARY[t]}`);
 }
+
+/**
+ * A phase's start-up: its first half-second, where a keep-alive run opens its connections and its
+ * first requests wait for them (client queue). New connections done within it are counted apart
+ * (PhaseResult.connections.atStartup), so Compare and `show` can say a difference lies there.
+ */
+export const STARTUP_MS = 500;

@@ -96,6 +96,8 @@ export const ConnectionFigures = z.object({
   opened: z.number(),
   connect: LatencyStats,
   handshake: LatencyStats,
+  /** of them, those whose handshake ended before STARTUP_MS into the phase (a start-up storm); absent in runs stored before */
+  atStartup: z.number().optional(),
 });
 export type ConnectionFigures = z.infer<typeof ConnectionFigures>;
 

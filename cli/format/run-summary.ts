@@ -10,7 +10,7 @@ import { shortReason } from '../../contract/report/short-reason.js';
 import { fmtDuration, fmtMs, fmtNum, textTable } from './table.js';
 import { terminalSafeInline } from './terminal-safe.js';
 import { shownEndpoints } from '../../contract/endpoints.js';
-import { CONNECTIONS_TERM, connectionsText, connectionStats } from '../../contract/connection-figures.js';
+import { CONNECTIONS_TERM, connectionsText, connectionStats, multiplexingText, serverStreams } from '../../contract/connection-figures.js';
 import { ERROR_REASONS_TERM, errorReasonText } from '../../contract/error-reasons.js';
 import { requestsNotEnded, targetRequests } from '../../contract/stored-requests.js';
 
@@ -48,7 +48,8 @@ export function formatRunSummary(run: RunSummary): string {
   for (const target of run.targets) {
     const name = target.name;
     // HTTP/1.1 is what every run spoke before h2: only another protocol is worth a line
-    if (target.protocol != null && target.protocol !== 'http/1.1') notes.push(terminalSafeInline(`protocol: ${name}: ${target.protocol}`));
+    // over h2 its connections and streams per connection too, and what sets them
+    if (target.protocol != null && target.protocol !== 'http/1.1') notes.push(terminalSafeInline(`protocol: ${name}: ${multiplexingText(target.protocol, serverStreams(run.scenario, target.serverIndex), target.phases) ?? target.protocol}`));
     // requests of a phase cut off before it ended (an interrupted run): stored as rows, with no figures
     const notEnded = requestsNotEnded(target);
     if (notEnded > 0) notes.push(terminalSafeInline(`stored: ${name}: ${fmtNum(notEnded)} requests of a phase that did not end, in the raw rows (CSV export, the scatter) with no phase figures`));
@@ -146,6 +147,8 @@ export function runSummaryJson(run: RunSummary) {
       reason: t.reason,
       // what the load spoke ('http/1.1', 'h2', 'h2c'); null: unknown (k6, runs stored before)
       protocol: t.protocol ?? null,
+      // requests in flight per connection over h2 / h2c (the scenario's `streams`, default 1)
+      streams: serverStreams(run.scenario, t.serverIndex),
       // its requests as stored: more than its phases' counts when a phase did not end (an interrupted run)
       requests: targetRequests(t),
       phases: t.phases.map((p) => ({
@@ -154,7 +157,8 @@ export function runSummaryJson(run: RunSummary) {
         ...figuresJson(run.engine, p),
         durationMs: p.durationMs,
         // new connections over TLS and their connect / handshake times (ms); null: none (plain http, k6, older runs)
-        connections: p.connections === undefined ? null : { opened: p.connections.opened, connect: connectionStats(p.connections.connect), handshake: connectionStats(p.connections.handshake) },
+        // atStartup: of them, those done in the phase's first 0.5 s (null: runs stored before it was counted)
+        connections: p.connections === undefined ? null : { opened: p.connections.opened, connect: connectionStats(p.connections.connect), handshake: connectionStats(p.connections.handshake), atStartup: p.connections.atStartup ?? null },
         // why its requests failed: {kind, reason, count}, most frequent first; [] where none had a reason (older runs, k6)
         errorReasons: p.errorReasons ?? [],
         // per endpoint (request template, by name), in template order; counts add up to the phase's

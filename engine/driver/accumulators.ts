@@ -257,20 +257,29 @@ function sameMessage(kept: string, message: string): boolean {
   return message.length <= MAX_REASON_CHARS ? kept === message : kept.length >= MAX_REASON_CHARS - 1 && message.startsWith(kept);
 }
 
-/** One phase's new connections to an https target (all its client groups), timed by connect-timing.ts. */
+/**
+ * One phase's new connections to an https target (all its client groups), timed by connect-timing.ts.
+ * Those done within STARTUP_MS of the phase's start are counted apart: a keep-alive run opens its
+ * connections there, and its requests wait for them (client queue), which Compare and `show` say.
+ */
 export class ConnectionTimes {
   private readonly connect = new FastHistogram(3);
   private readonly handshake = new FastHistogram(3);
+  private atStartup = 0;
 
-  record(connectUs: number, handshakeUs: number): void {
+  /** @param startupEndUs the phase's start + STARTUP_MS (µs, the driver's clock) */
+  constructor(private readonly startupEndUs: number) {}
+
+  record(connectUs: number, handshakeUs: number, doneUs: number): void {
     this.connect.record(connectUs);
     this.handshake.record(handshakeUs);
+    if (doneUs < this.startupEndUs) this.atStartup++;
   }
 
   /** The phase's figure, or undefined when it opened none (plain http opens none here). */
   result(): ConnectionFigures | undefined {
     if (this.handshake.count === 0) return undefined;
     const stats = (h: FastHistogram) => latencyStats(h.toHdr(), h.max, h.moments());
-    return { opened: this.handshake.count, connect: stats(this.connect), handshake: stats(this.handshake) };
+    return { opened: this.handshake.count, connect: stats(this.connect), handshake: stats(this.handshake), atStartup: this.atStartup };
   }
 }

@@ -28,7 +28,10 @@ export function targetConnect(baseUrl: string, timeoutMs: number, times: Connect
     let connected = NaN;
     // buildConnector's connect returns the socket it made (its typings say void)
     const socket: unknown = (connector as (...args: Parameters<buildConnector.connector>) => unknown)(opts, (err, s) => {
-      if (err === null && connected === connected) times.record(connected - start, nowUs() - connected);
+      if (err === null && connected === connected) {
+        const done = nowUs();
+        times.record(connected - start, done - connected, done);
+      }
       // the callback's two shapes, as undici gave them
       if (err === null) callback(null, s);
       else callback(err, null);

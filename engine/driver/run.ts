@@ -10,6 +10,7 @@ import { ConnectionTimes } from './accumulators.js';
 import { BoundsCrossed } from './bounds-crossed.js';
 import { DEFAULT_WINDOW_MS, type DriverPhaseResult, type DriverPlan, type DriverResult, type FromWorkerMessage } from './types.js';
 import { shouldWarm, warmUp } from './warmup.js';
+import { STARTUP_MS } from '../../contract/measurement.js';
 import { isOpenLoop, phaseDeadlineMs, phaseOpenAhead, plannedMs as phasePlannedMs } from '../../contract/phase.js';
 
 export type Post = (msg: FromWorkerMessage, transfer?: ArrayBuffer[]) => void;
@@ -44,7 +45,7 @@ const ROWS_FLUSH_MS = 25;
 /** One phase while it runs: its client groups, its stats, its deadlines. */
 class PhaseRun implements GroupOwner {
   readonly stats: PhaseStats;
-  readonly connections = new ConnectionTimes();
+  readonly connections: ConnectionTimes;
   readonly crossed = new BoundsCrossed();
   readonly groups: ClientGroup[] = [];
   private remaining: number;
@@ -61,6 +62,7 @@ class PhaseRun implements GroupOwner {
     private readonly runner: Runner,
   ) {
     this.stats = PhaseStats.of(phase, runner.rows);
+    this.connections = new ConnectionTimes(startUs + STARTUP_MS * 1000);
     this.remaining = phase.clients;
     this.inputs = new PhaseInputs(runner.plan.data?.find((d) => d.name === phase.data) ?? null);
   }

@@ -3,7 +3,7 @@ import { cellTitle } from '../../contract/cells';
 import { clampPercentiles, GLOSSARY, type GlossaryTerm } from '../../contract/measurement';
 import type { ReactNode } from 'react';
 import { endpointAsPhase, shownEndpoints } from '../../contract/endpoints';
-import { CONNECTIONS_TERM, connectionsText } from '../../contract/connection-figures';
+import { CONNECTIONS_TERM, connectionsText, multiplexingText, serverStreams } from '../../contract/connection-figures';
 import { ERROR_REASONS_TERM, errorReasonText } from '../../contract/error-reasons';
 import type { CellInfo, LatencyStats, PhaseResult, RunEngine, TargetResult } from '../../contract/results';
 import { count, num } from '../ui/format';
@@ -27,14 +27,19 @@ function FigureCell({ stats, missing, stat }: { stats: LatencyStats | null; miss
 }
 
 /** Every phase of every server run: counts, throughput, and total / ttfb / transfer / wait / processing / server wait / client queue times. */
-export function PhaseTable({ targets, engine, cells = [] }: { targets: readonly TargetResult[]; engine: RunEngine; /** the run's matrix cells: a name's full key=value path on hover */ cells?: readonly CellInfo[] }) {
+export function PhaseTable({ targets, engine, cells = [], scenario }: { targets: readonly TargetResult[]; engine: RunEngine; /** the run's matrix cells: a name's full key=value path on hover */ cells?: readonly CellInfo[]; /** the scenario as run: an h2 server's `streams` */ scenario?: unknown }) {
   // short names in the cell, the full path on hover (contract/cells.ts)
   const nameRow = (t: TargetResult) => (
     <tr key={`${t.id}:name`} className="name-row">
       <td className="left server-name" colSpan={COLUMNS} title={cellTitle(t.label, cells, t.cellIndex)}>
         {t.name}
         {/* what the load spoke, where it was not HTTP/1.1 (as `loadscope show` says it) */}
-        {t.protocol != null && t.protocol !== 'http/1.1' && <span className="muted small" data-testid="target-protocol" title={`the load spoke ${t.protocol} to this server`}> · {t.protocol}</span>}
+        {t.protocol != null && t.protocol !== 'http/1.1' && (
+          <span className="muted small" data-testid="target-protocol" title={`the load spoke ${t.protocol} to this server`}>
+            {' · '}
+            {multiplexingText(t.protocol, serverStreams(scenario, t.serverIndex), t.phases) ?? t.protocol}
+          </span>
+        )}
       </td>
     </tr>
   );

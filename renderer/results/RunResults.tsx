@@ -91,7 +91,7 @@ export function RunResults({ summary, showHeader }: { summary: RunSummary; showH
             <MeanBars targets={summary.targets} engine={summary.engine} cells={summary.cells} />
             <RequestScatter runId={summary.id} targets={summary.targets} engine={summary.engine} cells={summary.cells} />
           </div>
-          <PhaseTable targets={summary.targets} engine={summary.engine} cells={summary.cells} />
+          <PhaseTable targets={summary.targets} engine={summary.engine} cells={summary.cells} scenario={summary.scenario} />
         </>
       )}
       {summary.machine !== null && (

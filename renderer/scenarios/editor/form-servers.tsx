@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ARCHITECTURES, architectureOptions, type Architecture } from '../../../contract/servers';
+import { STREAMS_HINT } from '../../../contract/connection-figures';
 import { getAt } from './doc-path';
 import { Field, Item, Section, SelectField, type FormBinding } from './form-fields';
 
@@ -17,6 +18,8 @@ export const optionFields = (arch: Architecture): OptionField[] => {
   const props = (schema.properties ?? {}) as Record<string, { description?: string; enum?: unknown[] }>;
   return Object.entries(props).map(([key, p]) => ({ key, description: p.description ?? '', choices: Array.isArray(p.enum) ? p.enum.map(String) : null }));
 };
+
+const speaksH2 = (protocol: unknown): boolean => protocol === 'h2' || protocol === 'h2c';
 
 export const isArchitecture = (v: unknown): v is Architecture => typeof v === 'string' && (ARCHITECTURES as readonly string[]).includes(v);
 
@@ -47,6 +50,10 @@ export function ServersSection({ b }: { b: FormBinding }) {
                 ),
               )}
             {arch === 'external' && <Field b={b} path={['servers', i, 'url']} label="url" placeholder="http://127.0.0.1:8080" />}
+            {/* over h2 the connections a run opens follow from streams (issue 36: 29 connections, unsaid) */}
+            {(speaksH2(getAt(b.doc, ['servers', i, 'options', 'protocol'])) || speaksH2(getAt(b.doc, ['servers', i, 'protocol']))) && (
+              <Field b={b} path={['servers', i, 'streams']} label="streams" kind="number" placeholder="1" note={STREAMS_HINT} />
+            )}
           </Item>
         );
       })}
