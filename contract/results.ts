@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ERROR_KINDS, MAX_ERROR_REASONS } from './error-kinds.js';
 import { ThresholdResult, ThresholdTally } from './thresholds.js';
 import { RegressionTally, RunVerdict } from './run-verdict.js';
+import { LIVE_ENDPOINTS } from './live-endpoints.js';
 
 // What a run produces, as the engine reports it and the store gives it back. Times in ms unless a
 // name says otherwise. The derived times (total, wait, processing, server wait, lag) are defined
@@ -245,7 +246,7 @@ export type RunListItem = z.infer<typeof RunListItem>;
 
 /**
  * One endpoint's share of a live window (a phase of several requests; engine/driver/endpoint-windows.ts
- * bounds them: at most LIVE_ENDPOINTS lines, the rest folded into one named OTHER_ENDPOINTS). Sent
+ * folds them: at most LIVE_ENDPOINTS lines, the rest as one, contract/live-endpoints.ts). Sent
  * live only, never stored: after the run the chart splits from the stored request rows.
  */
 export const EndpointWindow = z.object({
@@ -282,7 +283,7 @@ export const LiveWindow = z.object({
   /** total times per heatmap bucket, [bucket, count, ...] (contract/latency-buckets.ts); absent in windows stored before them */
   totalBuckets: z.array(z.number()).optional(),
   /** live only, a phase of two or more requests: the window per endpoint (bounded; see EndpointWindow) */
-  endpoints: z.array(EndpointWindow).max(64).optional(),
+  endpoints: z.array(EndpointWindow).max(LIVE_ENDPOINTS).optional(),
 });
 export type LiveWindow = z.infer<typeof LiveWindow>;
 

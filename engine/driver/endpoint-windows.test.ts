@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NO_ERROR } from '../../contract/measurement.js';
-import { EndpointWindows, LIVE_ENDPOINTS, liveEndpointSlots, otherEndpointsName } from './endpoint-windows.js';
+import { LIVE_ENDPOINTS, otherEndpointsName } from '../../contract/live-endpoints.js';
+import { EndpointWindows, liveEndpointSlots } from './endpoint-windows.js';
 import { PhaseStats, RowSink } from './stats.js';
 import { burst, req } from './test-support/phases.js';
 

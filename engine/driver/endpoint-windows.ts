@@ -1,22 +1,17 @@
 import type { EndpointWindow } from '../../contract/results.js';
+import { LIVE_ENDPOINTS, otherEndpointsName } from '../../contract/live-endpoints.js';
 import { templateName } from '../../contract/template-name.js';
 import { WindowAccumulator } from './accumulators.js';
 
 // A phase's live windows per endpoint (issue 36: the live latency chart drew a journey's steps as one
-// line). The bound lives here only: a phase of up to LIVE_ENDPOINTS templates gets a line per
-// template; a larger one keeps LIVE_ENDPOINTS - 1 lines for its busiest templates and folds the rest
-// into one line named by otherEndpointsName. "Busiest" is by weight, the share of requests each
-// template is planned to get (a flow's steps weigh the same, so they keep their order): it is known
-// before the first request, so a template never moves between its own line and "other" during a
-// run, and the worker keeps at most LIVE_ENDPOINTS window accumulators per phase. A phase of one
-// template has no endpoint windows (its window is its endpoint's) and pays nothing per request.
-// Zod-free (type imports only): the driver worker loads it.
-
-/** Lines the live chart gets per phase at most, "other" included. */
-export const LIVE_ENDPOINTS = 8;
-
-/** The folded line's name: how many endpoints it holds (template names are unique in a phase; this one has brackets no "METHOD /path" starts with). */
-export const otherEndpointsName = (folded: number): string => `(${folded} other endpoints)`;
+// line). The folding lives here only (the bound and the folded line's name: contract/live-endpoints.ts):
+// a phase of up to LIVE_ENDPOINTS templates gets a line per template; a larger one keeps
+// LIVE_ENDPOINTS - 1 lines for its busiest templates and folds the rest into one. "Busiest" is by
+// weight, the share of requests each template is planned to get (a flow's steps weigh the same, so
+// they keep their order): it is known before the first request, so a template never moves between
+// its own line and "other" during a run, and the worker keeps at most LIVE_ENDPOINTS window
+// accumulators per phase. A phase of one template has no endpoint windows (its window is its
+// endpoint's) and pays nothing per request. Zod-free (type imports only): the driver worker loads it.
 
 interface Template {
   readonly name?: string | undefined;
