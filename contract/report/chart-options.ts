@@ -211,7 +211,7 @@ export function inFlightOption(input: { groups: readonly SeriesGroup[]; maxSec?:
       lineStyle: { color: g.color, width: 1.5, type: 'dotted' },
       itemStyle: { color: g.color },
     }));
-  // the users the driver had active (started, not finished) at each window's end: dash-dot, beside the plan
+  // the users the driver had active (started, not finished) at each window's end: thick, pale dash-dot, so it reads apart from the requests in flight it often runs along
   const active: LineSeriesOption[] = groups
     .filter((g) => input.activeUsers?.has(g.key) === true)
     .map((g) => ({
@@ -222,7 +222,7 @@ export function inFlightOption(input: { groups: readonly SeriesGroup[]; maxSec?:
       data: (input.activeUsers?.get(g.key) ?? []).map(([t, v]) => [t, v]),
       connectNulls: false,
       showSymbol: false,
-      lineStyle: { color: g.color, width: 1.5, type: [8, 3, 2, 3] },
+      lineStyle: { color: g.color, width: 3, opacity: 0.55, type: [8, 3, 2, 3] },
       itemStyle: { color: g.color },
     }));
   return { ...baseOption(p), xAxis: timeAxis(p, input.maxSec), yAxis: { ...valueAxis(p, AXIS_NAMES.inFlight, { min: 0 }), minInterval: 1 }, series: [...inFlight, ...queued, ...users, ...active] };

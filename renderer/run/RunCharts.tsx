@@ -112,7 +112,7 @@ export function RunCharts({ series, version, live, running = live, servers, engi
       <Panel title={<>Throughput and errors <span className="muted">{errors === 0 ? (running ? 'no errors so far' : 'no errors') : `${errors.toLocaleString('en-US')} errors`}</span></>}>
         <ThroughputChart groups={groups} version={version} maxSec={maxSec} servers={servers} testId={live ? 'live-throughput-chart' : undefined} />
       </Panel>
-      <Panel title={<>Requests in flight <span className="muted">dashed: queued at the client{plannedUsers.size > 0 ? ' · dotted: users as the ramp plans them' : ''}{activeUsers.size > 0 ? ' · dash-dot: users active (in flight or waiting to go on)' : ''}</span></>} testId="in-flight">
+      <Panel title={<>Requests in flight <span className="muted">dashed: queued at the client{plannedUsers.size > 0 ? ' · dotted: users as the ramp plans them' : ''}{activeUsers.size > 0 ? ' · thick dash-dot: users active (in flight or waiting to go on)' : ''}</span></>} testId="in-flight">
         <InFlightChart groups={groups} version={version} maxSec={maxSec} servers={servers} plannedUsers={plannedUsers} activeUsers={activeUsers} />
       </Panel>
       {!running && (
