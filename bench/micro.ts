@@ -37,6 +37,7 @@ import { NumberRing } from '../engine/driver/ring.js';
 import { VariableRequest, type RequestInputs } from '../engine/driver/request-compile.js';
 import { isServerTimingName, parseServerTiming, type TimingSink } from '../engine/driver/server-timing.js';
 import { PhaseStats, RowSink, type RequestRecord } from '../engine/driver/stats.js';
+import { EndpointWindows } from '../engine/driver/endpoint-windows.js';
 
 const SHORT = process.argv.includes('--short');
 const FILTERS = process.argv.slice(2).filter((a) => !a.startsWith('--'));
@@ -286,11 +287,13 @@ function statsPiece(): Piece {
 /** The same with a phase of two endpoints: each request also goes to its endpoint's accumulator (issue 26). */
 function endpointStatsPiece(): Piece {
   let acc = 0;
-  const stats = new PhaseStats(new RowSink(true, (batch, count) => (acc += batch[0]! + count)), ['login', 'GET /items/1']);
+  // as PhaseStats.of builds it: endpoint accumulators and the live endpoint windows (issue 36)
+  const templates = [{ name: 'login', path: '/login', weight: 1 }, { path: '/items/1', weight: 1 }];
+  const stats = new PhaseStats(new RowSink(true, (batch, count) => (acc += batch[0]! + count)), ['login', 'GET /items/1'], new EndpointWindows(templates));
   const r = new Rec();
   return {
     name: 'driver.stats.record-2-endpoints',
-    what: 'PhaseStats.record in a phase of two named requests: the phase, its endpoint, the window, the raw row',
+    what: 'PhaseStats.record in a phase of two named requests: the phase, its endpoint, the window, its endpoint window, the raw row',
     run(n) {
       acc = 0;
       for (let i = 0; i < n; i++) {

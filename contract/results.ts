@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ERROR_KINDS, MAX_ERROR_REASONS } from './error-kinds.js';
 import { ThresholdResult, ThresholdTally } from './thresholds.js';
 import { RegressionTally, RunVerdict } from './run-verdict.js';
+import { LIVE_ENDPOINTS } from './live-endpoints.js';
 
 // What a run produces, as the engine reports it and the store gives it back. Times in ms unless a
 // name says otherwise. The derived times (total, wait, processing, server wait, lag) are defined
@@ -245,6 +246,23 @@ export const RunListItem = z.object({
 });
 export type RunListItem = z.infer<typeof RunListItem>;
 
+/**
+ * One endpoint's share of a live window (a phase of several requests; engine/driver/endpoint-windows.ts
+ * folds them: at most LIVE_ENDPOINTS lines, the rest as one, contract/live-endpoints.ts). Sent
+ * live only, never stored: after the run the chart splits from the stored request rows.
+ */
+export const EndpointWindow = z.object({
+  name: z.string(),
+  count: z.number(),
+  errors: ErrorCounts,
+  total: WindowLatency.nullable(),
+  wait: WindowLatency.nullable(),
+  processing: WindowLatency.nullable(),
+  ttfb: WindowLatency.nullable(),
+  transfer: WindowLatency.nullable(),
+});
+export type EndpointWindow = z.infer<typeof EndpointWindow>;
+
 /** A live window (250 ms) of one server run. */
 export const LiveWindow = z.object({
   runId: z.number(),
@@ -266,6 +284,8 @@ export const LiveWindow = z.object({
   queued: z.number().default(0),
   /** total times per heatmap bucket, [bucket, count, ...] (contract/latency-buckets.ts); absent in windows stored before them */
   totalBuckets: z.array(z.number()).optional(),
+  /** live only, a phase of two or more requests: the window per endpoint (bounded; see EndpointWindow) */
+  endpoints: z.array(EndpointWindow).max(LIVE_ENDPOINTS).optional(),
 });
 export type LiveWindow = z.infer<typeof LiveWindow>;
 

@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { serverDistFile } from './launch.js';
 import { trackChild } from './lifecycle.js';
 import { isWorkerReply, type WorkMessage } from './messages.js';
@@ -67,7 +68,9 @@ export class WorkProcess {
       // 'close' (not 'exit'): by then the child's stderr has been read to its end
       this.child.once('close', (code: number | null, signal: NodeJS.Signals | null) => {
         const how = signal !== null ? `signal ${signal}` : `exit code ${code ?? '?'}`;
-        reject(new Error(`work process ${this.child.pid ?? '?'} exited before it was ready (${how}); ${said.describe()}`));
+        // seen in issue 36: a `serve` started while `npm run build` rewrote dist/ (it empties it first)
+        const why = existsSync(file) ? said.describe() : `its file ${file} is missing: dist/ is being rebuilt or was never built (\`npm run build\`)`;
+        reject(new Error(`work process ${this.child.pid ?? '?'} exited before it was ready (${how}); ${why}`));
       });
       this.child.on('message', (message: unknown) => {
         if (!isWorkerReply(message)) return;

@@ -4,7 +4,8 @@ import { WorkProcess } from './work-process-handle.js';
 
 // A work process that exits before it is ready (issue 36: `serve` failed once in five with "work
 // process exited before it was ready" and no cause): the reason carries its exit code or signal and
-// the last lines it wrote to stderr, or says it printed nothing.
+// the last lines it wrote to stderr, or says it printed nothing; a work process whose file is missing
+// (reproduced: a `serve` started while `npm run build` emptied and rewrote dist/) says so.
 
 const FAILING = serverDistFile('test-support/failing-work-process');
 
@@ -22,6 +23,11 @@ describe('a work process that exits before it is ready', () => {
 
   it('is killed by a signal without a word: the signal, and that it printed nothing', async () => {
     await expect(startFailing('kill')).rejects.toThrow(/^work process \d+ exited before it was ready \(signal SIGKILL\); it printed nothing$/);
+  });
+
+  it('its file is missing (a `serve` started while `npm run build` rewrote dist/): the reason names the file and the rebuild', async () => {
+    const missing = serverDistFile('test-support/no-such-work-process');
+    await expect(new WorkProcess(missing).ready).rejects.toThrow(/^work process \d+ exited before it was ready \(exit code 1\); its file .*no-such-work-process\.js is missing: dist\/ is being rebuilt or was never built \(`npm run build`\)$/);
   });
 
   it('exits 0 without a word: exit code 0, and that it printed nothing', async () => {

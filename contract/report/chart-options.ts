@@ -172,7 +172,7 @@ export function throughputOption(input: { groups: readonly SeriesGroup[]; maxSec
 }
 
 /** Requests sent and not yet answered at the end of each window; dashed: open-loop arrivals queued at the client (no free slot yet). */
-export function inFlightOption(input: { groups: readonly SeriesGroup[]; maxSec?: number; servers?: number; /** a ramp's planned users by group key, [s, users] (null: a gap) */ plannedUsers?: ReadonlyMap<string, readonly [number, number | null][]> }, p: Palette): EChartsOption {
+export function inFlightOption(input: { groups: readonly SeriesGroup[]; maxSec?: number; servers?: number; /** a ramp's planned users by group key, [s, users] (null: a gap) */ plannedUsers?: ReadonlyMap<string, readonly [number, number | null][]>; /** a ramp's active users as the driver counted them, same shape */ activeUsers?: ReadonlyMap<string, readonly [number, number | null][]> }, p: Palette): EChartsOption {
   const { groups } = input;
   const one = !byServer(input);
   const inFlight: LineSeriesOption[] = groups.map((g, i) => ({
@@ -211,7 +211,21 @@ export function inFlightOption(input: { groups: readonly SeriesGroup[]; maxSec?:
       lineStyle: { color: g.color, width: 1.5, type: 'dotted' },
       itemStyle: { color: g.color },
     }));
-  return { ...baseOption(p), xAxis: timeAxis(p, input.maxSec), yAxis: { ...valueAxis(p, AXIS_NAMES.inFlight, { min: 0 }), minInterval: 1 }, series: [...inFlight, ...queued, ...users] };
+  // the users the driver had active (started, not finished) at each window's end: thick, pale dash-dot, so it reads apart from the requests in flight it often runs along
+  const active: LineSeriesOption[] = groups
+    .filter((g) => input.activeUsers?.has(g.key) === true)
+    .map((g) => ({
+      type: 'line',
+      id: `${g.key}|active-users`,
+      name: one ? 'users (active)' : g.name,
+      step: 'end',
+      data: (input.activeUsers?.get(g.key) ?? []).map(([t, v]) => [t, v]),
+      connectNulls: false,
+      showSymbol: false,
+      lineStyle: { color: g.color, width: 3, opacity: 0.55, type: [8, 3, 2, 3] },
+      itemStyle: { color: g.color },
+    }));
+  return { ...baseOption(p), xAxis: timeAxis(p, input.maxSec), yAxis: { ...valueAxis(p, AXIS_NAMES.inFlight, { min: 0 }), minInterval: 1 }, series: [...inFlight, ...queued, ...users, ...active] };
 }
 
 /** The target's process tree: CPU % (100 = one core), or RSS (MB) with the process count on a second axis. */

@@ -1,6 +1,7 @@
 import type { Phase } from '../../contract/scenario.js';
 import { ErrorReasons, PhaseAccumulator, WindowAccumulator } from './accumulators.js';
 import { EndpointAccumulators, phaseWithEndpoints } from './endpoint-accumulators.js';
+import { EndpointWindows } from './endpoint-windows.js';
 import { COL, ROW_BATCH_CAPACITY, ROW_STRIDE } from './raw-rows.js';
 import type { DriverPhaseResult, DriverWindow } from './types.js';
 import { phaseName } from '../../contract/phase.js';
@@ -99,17 +100,18 @@ export class PhaseStats {
   private readonly reasons = new ErrorReasons();
   private readonly endpoints: EndpointAccumulators;
 
-  /** endpointNames: the phase's endpoint names in template order (none: a phase of one endpoint, unnamed) */
+  /** endpointNames: the phase's endpoint names in template order (none: a phase of one endpoint, unnamed); endpointWindows: its live windows per endpoint */
   constructor(
     private readonly rows: RowSink,
     endpointNames: readonly string[] = [],
+    private readonly endpointWindows: EndpointWindows = new EndpointWindows(),
   ) {
     this.endpoints = new EndpointAccumulators(endpointNames);
   }
 
   /** Measures a phase's requests, its endpoints named from its templates. */
   static of(phase: Phase, rows: RowSink): PhaseStats {
-    return new PhaseStats(rows, phase.requests.map(templateName));
+    return new PhaseStats(rows, phase.requests.map(templateName), new EndpointWindows(phase.requests));
   }
 
   get count(): number {
@@ -129,6 +131,7 @@ export class PhaseStats {
     this.phase.record(code, total, p, serverWait, lag, ttfb, transfer);
     this.endpoints.at(r.template)?.record(code, total, p, serverWait, lag, ttfb, transfer);
     this.window.record(code, total, p, ttfb, transfer);
+    this.endpointWindows.record(r.template, code, total, p, ttfb, transfer);
     if (code >= 0 && r.failure != null && r.failureKind === code) this.reasons.record(code, r.failure);
     this.rows.write(r, done, code);
   }
@@ -136,7 +139,8 @@ export class PhaseStats {
   /** The live window ending at tMs; resets the window's counters. */
   takeWindow(phaseIndex: number, tMs: number, windowMs: number, inFlight: number, queued: number): DriverWindow {
     const w = this.window.take();
-    return { tMs, phaseIndex, count: w.count, throughput: w.count / (windowMs / 1000), errors: w.errors, inFlight, queued, total: w.total, wait: w.wait, processing: w.processing, ttfb: w.ttfb, transfer: w.transfer, totalBuckets: w.totalBuckets };
+    const endpoints = this.endpointWindows.take();
+    return { tMs, phaseIndex, count: w.count, throughput: w.count / (windowMs / 1000), errors: w.errors, inFlight, queued, total: w.total, wait: w.wait, processing: w.processing, ttfb: w.ttfb, transfer: w.transfer, totalBuckets: w.totalBuckets, ...(endpoints !== undefined && { endpoints }) };
   }
 
   result(index: number, phase: Phase, startUs: number, endUs: number, hitDeadline: boolean): DriverPhaseResult {

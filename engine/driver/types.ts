@@ -1,6 +1,6 @@
 import type { HistogramSet } from '../../contract/measurement.js';
 import type { ClientProtocol, Phase } from '../../contract/scenario.js';
-import type { ErrorCounts, PhaseResult, WindowLatency } from '../../contract/results.js';
+import type { EndpointWindow, ErrorCounts, PhaseResult, WindowLatency } from '../../contract/results.js';
 import type { LatencyBuckets } from '../../contract/latency-buckets.js';
 import type { RawRowBatch } from './raw-rows.js';
 import type { DataSet } from './phase-inputs.js';
@@ -74,7 +74,8 @@ export interface DriverWindow {
   ttfb: WindowLatency | null;
   transfer: WindowLatency | null;
   /** total times per heatmap bucket (contract/latency-buckets.ts) */
-  totalBuckets: LatencyBuckets;
+  totalBuckets: LatencyBuckets;  /** a phase of two or more requests: the window per endpoint, bounded (endpoint-windows.ts); live only */
+  endpoints?: EndpointWindow[];
 }
 
 /** Encoded HDR histograms: the measurement module's set. */

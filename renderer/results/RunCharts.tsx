@@ -13,7 +13,9 @@ import { Term } from '../ui/Term';
 import { ErrorBox, Panel, Segmented, Toggle } from '../ui/widgets';
 import { errorsIn, MAX_POINTS, type RunSeries } from '../charts/run-data';
 import { ENDPOINT_ROWS_CAP, hasEndpoints, useEndpointGroups } from './useEndpointGroups';
-import { plannedUsersOf } from './planned-users';
+import { activeUsersOf, plannedUsersOf } from './planned-users';
+import { liveEndpointGroups } from './live-endpoint-groups';
+import { LIVE_ENDPOINTS } from '../../contract/live-endpoints';
 
 // each choice explained by the glossary the tables, CLI and docs share (on hover, and the chosen one below the chart)
 // (as it holds for the run's engine: k6 measures from when it sends)
@@ -35,7 +37,9 @@ function unmeasuredNote(engine: RunEngine, metric: LatencyMetric): string | null
 export function RunCharts({ series, version, live, running = live, servers, engine = 'native', summary, storedWindows, scenario, cells }: { series: RunSeries; version: number; live: boolean; running?: boolean; /** server runs the run will have (live: known before they start) */ servers?: number; engine?: RunEngine; /** the run once it has ended: its latency chart can then be split by endpoint */ summary?: RunSummary; /** a stored run's every window: the heatmap counts from them, not from the thinned series */ storedWindows?: readonly LiveWindow[]; /** the scenario as it runs and its cells (live; else the summary's): a ramp's planned users */ scenario?: unknown; cells?: readonly CellInfo[] }) {
   const [metric, setMetric] = useState<LatencyMetric>('total');
   const [log, setLog] = useState(false);
-  const [byEndpoint, setByEndpoint] = useState(false);
+  // null: as the view starts it (split while the run goes on, whole after: the stored split reads request rows)
+  const [byEndpointChosen, setByEndpoint] = useState<boolean | null>(null);
+  const byEndpoint = byEndpointChosen ?? running;
   const [rtPercentile, setRtPercentile] = useState<'p50' | 'p99'>('p99');
   const [rtLog, setRtLog] = useState(false);
   const splittable = summary !== undefined && !running && hasEndpoints(summary);
@@ -44,8 +48,12 @@ export function RunCharts({ series, version, live, running = live, servers, engi
   const plannedScenario = scenario ?? summary?.scenario;
   const plannedCells = cells ?? summary?.cells;
   const plannedUsers = useMemo(() => plannedUsersOf(series, plannedScenario, plannedCells ?? []), [series, version, plannedScenario, plannedCells]);
+  const activeUsers = useMemo(() => activeUsersOf(series, plannedScenario), [series, version, plannedScenario]);
   // split by endpoint: the latency chart's groups made from the stored request rows (the phase windows know no endpoints)
-  const splitGroups = splittable && byEndpoint && split.data !== null ? split.data.groups : null;
+  // while running: from the endpoint windows the driver sends (a phase of several requests)
+  const liveSplit = useMemo(() => (running ? liveEndpointGroups(series, plannedScenario) : null), [running, series, version, plannedScenario]);
+  const liveSplittable = liveSplit !== null;
+  const splitGroups = splittable && byEndpoint && split.data !== null ? split.data.groups : liveSplittable && byEndpoint ? liveSplit : null;
   const thinned = series.targets.some((t) => t.thinning > 1);
   const windows = groups.reduce((n, g) => n + g.windows.length, 0);
   const maxSec = useMemo(() => timeExtentSec(groups), [groups, version]);
@@ -72,7 +80,7 @@ export function RunCharts({ series, version, live, running = live, servers, engi
         actions={
           <>
             <Segmented label="latency metric" value={metric} options={metricsOf(engine)} onChange={setMetric} />
-            {splittable && <Toggle checked={byEndpoint} onChange={setByEndpoint} label="by endpoint" title="one line per endpoint (request name), from the stored request rows" />}
+            {(splittable || liveSplittable) && <Toggle checked={byEndpoint} onChange={setByEndpoint} label="by endpoint" title={liveSplittable ? 'one line per endpoint (request name), from the live windows per endpoint' : 'one line per endpoint (request name), from the stored request rows'} />}
             <Toggle checked={log} onChange={setLog} label="log scale" />
           </>
         }
@@ -83,6 +91,11 @@ export function RunCharts({ series, version, live, running = live, servers, engi
         </div>
         {unmeasured && <div className="chart-note" data-testid="latency-not-measured">{unmeasuredNote(engine, metric)}</div>}
         {unmeasured && serverSplit && <div className="chart-note server-timing-hint" data-testid="latency-server-timing-hint">hint: {SERVER_TIMING_HINT}</div>}
+        {liveSplittable && byEndpoint && (
+          <div className="chart-note" data-testid="endpoint-split-note">
+            split by endpoint: live 250 ms windows per endpoint (at most {LIVE_ENDPOINTS} lines a phase, the lightest endpoints together as one &quot;other&quot; line)
+          </div>
+        )}
         {splittable && byEndpoint && (
           <div className="chart-note" data-testid="endpoint-split-note">
             <ErrorBox message={split.error} />
@@ -99,8 +112,8 @@ export function RunCharts({ series, version, live, running = live, servers, engi
       <Panel title={<>Throughput and errors <span className="muted">{errors === 0 ? (running ? 'no errors so far' : 'no errors') : `${errors.toLocaleString('en-US')} errors`}</span></>}>
         <ThroughputChart groups={groups} version={version} maxSec={maxSec} servers={servers} testId={live ? 'live-throughput-chart' : undefined} />
       </Panel>
-      <Panel title={<>Requests in flight <span className="muted">dashed: queued at the client{plannedUsers.size > 0 ? ' · dotted: users as the ramp plans them' : ''}</span></>} testId="in-flight">
-        <InFlightChart groups={groups} version={version} maxSec={maxSec} servers={servers} plannedUsers={plannedUsers} />
+      <Panel title={<>Requests in flight <span className="muted">dashed: queued at the client{plannedUsers.size > 0 ? ' · dotted: users as the ramp plans them' : ''}{activeUsers.size > 0 ? ' · thick dash-dot: users active (in flight or waiting to go on)' : ''}</span></>} testId="in-flight">
+        <InFlightChart groups={groups} version={version} maxSec={maxSec} servers={servers} plannedUsers={plannedUsers} activeUsers={activeUsers} />
       </Panel>
       {!running && (
         <Panel className="span-2" testId="run-heatmap" title={<>Latency heatmap <span className="muted">time x total time, requests as colour</span></>}>

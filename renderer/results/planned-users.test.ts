@@ -4,7 +4,7 @@ import { DARK } from '../../contract/report/palette';
 import type { LiveWindow } from '../../contract/results';
 import { groupsOf } from '../charts/groups';
 import { emptyTarget, type RunSeries } from '../charts/run-data';
-import { plannedUsersOf } from './planned-users';
+import { activeUsersOf, plannedUsersOf } from './planned-users';
 
 // A ramping-users phase's users over time in the in-flight chart (issue 36: a ramp showed none): from
 // its stages, placed at the phase's reported start, up to the latest window; none for other phases.
@@ -46,5 +46,21 @@ describe('plannedUsersOf', () => {
     const option = inFlightOption({ groups: groupsOf(s), plannedUsers: plannedUsersOf(s, scenario, []) }, DARK);
     const names = (option.series as { name?: string }[]).map((x) => x.name);
     expect(names).toEqual(['in flight', 'users (planned)']);
+  });
+});
+
+describe('activeUsersOf', () => {
+  it('a ramp phase’s windows: users in flight plus those waiting to go on; none drawn over other phases', () => {
+    const s = series(1500);
+    s.targets[0]!.windows.forEach((w, i) => (w.queued = i));
+    // windows at 0.75 .. 1.5 s are the ramp's (phase 2): inFlight 3 + queued 2..5
+    expect(activeUsersOf(s, scenario).get('1:7')).toEqual([[0.75, 5], [1, 6], [1.25, 7], [1.5, 8]]);
+  });
+
+  it('none for a run without a ramp of users, and drawn as its own series beside the plan', () => {
+    expect(activeUsersOf(series(2500), { ...scenario, phases: [scenario.phases[0], scenario.phases[0]] }).size).toBe(0);
+    const s = series(2500);
+    const option = inFlightOption({ groups: groupsOf(s), plannedUsers: plannedUsersOf(s, scenario, []), activeUsers: activeUsersOf(s, scenario) }, DARK);
+    expect((option.series as { name?: string }[]).map((x) => x.name)).toEqual(['in flight', 'users (planned)', 'users (active)']);
   });
 });

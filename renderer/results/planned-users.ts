@@ -8,6 +8,11 @@ import type { RunSeries, TargetSeries } from '../charts/run-data';
 // from the phase's stages (contract/phase.ts plannedUsers), placed at the phase's start as the engine
 // reported it and drawn up to the server run's latest window (live: no plan ahead of the run).
 // A phase the matrix changes in a cell is left out: the renderer does not expand matrices.
+// Beside it, the users the driver had active (started, not finished) at each window's end: in a
+// closed loop every user alive either has a request in flight or waits at the client to go on (think
+// time, a retry), so a ramp phase's window's inFlight + queued counts them (engine/driver/executors/
+// ramping-users: alive = in flight + the group's queue). Stored windows hold both, so a stored run
+// shows them as a live one does.
 
 /** [seconds from the server run start, users]; null breaks the line between phases. */
 export type UsersPoint = [number, number | null];
@@ -47,6 +52,27 @@ export function plannedUsersOf(series: RunSeries, scenario: unknown, cells: read
   for (const t of series.targets) {
     const points = targetUsers(t, phases, cells);
     if (points.some(([, v]) => v !== null)) out.set(`${series.runId}:${t.targetId}`, points);
+  }
+  return out;
+}
+
+/** Each server run's active users in its ramping-users phases' windows (by chart group key); empty when none has such a phase. */
+export function activeUsersOf(series: RunSeries, scenario: unknown): Map<string, UsersPoint[]> {
+  const phases = phasesOf(scenario);
+  const out = new Map<string, UsersPoint[]>();
+  if (phases === null) return out;
+  const isRamp = phases.map((p) => plannedUsers(p) !== undefined);
+  for (const t of series.targets) {
+    const points: UsersPoint[] = [];
+    let last: number | null = null;
+    for (const w of t.windows) {
+      const ramp = w.phaseIndex !== null && isRamp[w.phaseIndex] === true;
+      // a break between ramp phases (or after one), so no line crosses a phase of another kind
+      if (ramp) points.push([w.tMs / 1000, w.inFlight + w.queued]);
+      else if (last !== null) points.push([last / 1000, null]);
+      last = ramp ? w.tMs : null;
+    }
+    if (points.length > 0) out.set(`${series.runId}:${t.targetId}`, points);
   }
   return out;
 }
