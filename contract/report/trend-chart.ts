@@ -39,7 +39,7 @@ function unfinishedMarks(trend: Trend): ScatterSeriesOption | null {
   const data = statuses.map((status, x) => {
     if (status === null) return null;
     const top = Math.max(0, ...trend.rows.map((r) => r.values[x]?.value ?? 0));
-    return { value: top, label: { formatter: `✕ ${status}` } };
+    return { value: top, label: { formatter: status } };
   });
   return {
     type: 'scatter',
@@ -48,8 +48,10 @@ function unfinishedMarks(trend: Trend): ScatterSeriesOption | null {
     data,
     symbol: 'triangle',
     symbolSize: 15,
+    // standing on its figure (on the axis: clear of the run's label below it), not centred on it
+    symbolOffset: [0, -8],
     itemStyle: { color: ERROR_COLOR, borderColor: '#ffffff', borderWidth: 1 },
-    label: { show: true, position: 'top', color: ERROR_COLOR, fontSize: 11, fontWeight: 'bold' },
+    label: { show: true, position: 'top', distance: 4, color: ERROR_COLOR, fontSize: 11, fontWeight: 'bold' },
     z: 5,
   };
 }

@@ -126,7 +126,8 @@ export function RunCharts({ series, version, live, running = live, servers, engi
         </Panel>
       )}
       {unsampled.all ? (
-        <Panel className="span-2" title="Server CPU and memory" testId="server-charts">
+        // the full row while running; once ended, beside the response time vs throughput chart
+        <Panel className={running ? 'span-2' : undefined} title="Server CPU and memory" testId="server-charts">
           {unsampledNote}
         </Panel>
       ) : (
