@@ -8,8 +8,9 @@ import { rootPath } from '../engine/paths.js';
 
 // `loadscope trend` over stored runs (issue 27): real SQLite, the real CLI. Seven runs of one scenario
 // make five columns (a repeated group of three is one column: its mean with the interval between its
-// runs), a quick run, a failed run and another scenario's run stay out, and the pinned group is the
-// baseline band. The figures are made up (store factories), so each one is known exactly.
+// runs), a quick run and another scenario's run stay out, a failed run is a column of its own marked
+// with its status (issue 36), and the pinned group is the baseline band. The figures are made up
+// (store factories), so each one is known exactly.
 
 const BIN = rootPath('bin/loadscope.js');
 let db: ReturnType<typeof tempDir>;
@@ -83,7 +84,9 @@ describe('loadscope trend', () => {
     const tput = trendJson(['--metric', 'throughput']);
     expect(tput.rows[0]!.values.map((v) => v?.value)).toEqual([100, 100, 100, 100, 100]);
     const quick = trendJson(['--profile', 'quick']);
-    expect(quick.columns.map((c) => c.runIds)).toEqual([[1]]);
+    // the newest quick run failed: a column of its own, marked with its status
+    expect(quick.columns.map((c) => c.runIds)).toEqual([[1], [9]]);
+    expect(quick.columns.map((c) => c.status)).toEqual(['completed', 'failed']);
     expect(quick.baselineRunIds).toBeNull();
   });
 

@@ -209,6 +209,8 @@ export const events = {
     cellIndex: z.number(),
     serverIndex: z.number(),
     label: z.string(),
+    /** 'external' or a bundled one; absent from older engines (contract/server-samples.ts asks it) */
+    architecture: z.string().optional(),
     status: z.enum(['running', 'completed', 'failed', 'cancelled', 'skipped']),
     reason: z.string().nullable(),
   }),

@@ -3,7 +3,7 @@ import { BaselineProfile } from './baselines.js';
 import { phaseFigures } from './engine-figures.js';
 import { endpointAsPhase, shownEndpoints } from './endpoints.js';
 import { meanInterval } from './group-stats.js';
-import type { PhaseResult, RunSummary } from './results.js';
+import type { PhaseResult, RunStatus, RunSummary } from './results.js';
 
 // A scenario's figures over its last runs (issue 27): one column per run, a repeated group one column
 // whose figure is the mean of its runs with the 95 % interval between them (contract/group-stats.ts),
@@ -26,6 +26,24 @@ export const TREND_METRIC_LABELS: Record<TrendMetric, string> = {
 };
 
 export const TREND_LAST_MAX = 200;
+
+/**
+ * The runs a trend shows: completed ones, and those that ended without completing (a server that
+ * failed or crashed, a Loadscope that stopped mid-run), marked (issue 36). A cancelled run is left
+ * out: someone stopped it on purpose, it says nothing about the target.
+ */
+export const TREND_STATUSES = ['completed', 'failed', 'interrupted'] as const satisfies readonly RunStatus[];
+export type TrendStatus = (typeof TREND_STATUSES)[number];
+
+/** A run's status as a trend column keeps it (the store reads only these). */
+export function trendStatusOf(run: Pick<RunSummary, 'status'>): TrendStatus {
+  return TREND_STATUSES.find((s) => s === run.status) ?? 'completed';
+}
+
+/** The status of a column whose run did not complete ('failed', 'interrupted'), else null. */
+export function unfinishedStatus(c: Pick<TrendColumn, 'status'>): Exclude<TrendStatus, 'completed'> | null {
+  return c.status === undefined || c.status === 'completed' ? null : c.status;
+}
 
 export const TrendRequest = z.strictObject({
   scenarioName: z.string().min(1),
@@ -52,6 +70,8 @@ export const TrendColumn = z.object({
   /** the user's name of the (first) run, else its title */
   label: z.string(),
   groupId: z.number().nullable(),
+  /** the run's status: a column that did not complete is one run, marked on the chart (issue 36); absent: completed */
+  status: z.enum(TREND_STATUSES).optional(),
   /** what a run of the column failed, to mark it (issue 36): its thresholds, its regression verdict; absent or [] when none */
   failed: z.array(z.enum(['thresholds', 'regression'])).optional(),
 });

@@ -1,6 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { BASELINE_PROFILES, type BaselineProfile } from '../../contract/baselines.js';
-import { TREND_LAST_MAX, TREND_METRIC_LABELS, TREND_METRICS, type Trend, type TrendMetric, type TrendRow, type TrendValue } from '../../contract/trends.js';
+import { TREND_LAST_MAX, TREND_METRIC_LABELS, TREND_METRICS, unfinishedStatus, type Trend, type TrendMetric, type TrendRow, type TrendValue } from '../../contract/trends.js';
 import { terminalSafeInline } from '../format/terminal-safe.js';
 import { fmtMs, fmtNum, textTable } from '../format/table.js';
 import { dbOption, withEngine } from '../options.js';
@@ -27,7 +27,7 @@ export function trendText(trend: Trend): string {
   const name = terminalSafeInline(trend.scenarioName);
   if (trend.columns.length === 0) return `no completed run of ${name} is stored${trend.profile === null ? '' : ` (${trend.profile})`}`;
   const rows = trend.columns.map((c, i) => [
-    c.runIds.length > 1 ? `${c.runIds[0]}-${c.runIds[c.runIds.length - 1]} (group of ${c.runIds.length})` : String(c.runIds[0]),
+    c.runIds.length > 1 ? `${c.runIds[0]}-${c.runIds[c.runIds.length - 1]} (group of ${c.runIds.length})` : `${c.runIds[0]}${unfinishedStatus(c) === null ? '' : ` (${unfinishedStatus(c)})`}`,
     c.createdAt.replace('T', ' ').slice(0, 16),
     c.label,
     ...trend.rows.map((r) => cell(trend.metric, r.values[i] ?? null)),

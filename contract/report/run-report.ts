@@ -12,6 +12,7 @@ import { timeExtentSec, type SeriesGroup } from './series.js';
 import type { Trend } from '../trends.js';
 import type { RunVerdict } from '../run-verdict.js';
 import { readingCharts } from './reading-charts.js';
+import { notSampledNote, unsampledServers } from '../server-samples.js';
 
 // The one report of a run: the figures and charts every export shows (HTML, PNG, CSV summary) and
 // the CLI prints, computed once from what the store holds. Pure: no Node, no DOM.
@@ -135,6 +136,8 @@ export interface RunReport {
   engineNotes: string[];
   /** why a time is "-" for the native driver, and how to get wait and processing (timingNotes) */
   timingNotes: string[];
+  /** why servers have no CPU or memory chart (Loadscope does not run them: contract/server-samples.ts); null when all have samples */
+  serverSamplesNote: string | null;
 }
 
 export interface CurveInput {
@@ -244,6 +247,12 @@ export function problemOf(run: Pick<RunSummary, 'status' | 'reason'>): string | 
 }
 
 /** The run's charts, each with its title in the image; `curves` from the stored HDR histograms. */
+/** The run's servers Loadscope has no process samples for (it does not run them), and whether that is all of them. */
+function unsampledOf(run: RunSummary, groups: readonly SeriesGroup[]): { names: string[]; all: boolean } {
+  const targets = run.targets.map((t, i) => ({ architecture: t.architecture, state: t.status, samples: groups[i]?.samples ?? [], windows: groups[i]?.windows ?? [], name: t.name }));
+  return unsampledServers(targets, (t) => t.name);
+}
+
 export function runCharts(run: RunSummary, groups: readonly SeriesGroup[], rows: readonly PhaseRow[], curves: readonly CurveInput[], p: Palette): ReportChart[] {
   const maxSec = timeExtentSec(groups);
   const charts: ReportChart[] = [];
@@ -261,8 +270,11 @@ export function runCharts(run: RunSummary, groups: readonly SeriesGroup[], rows:
   }
   add('throughput', 'Throughput and errors', throughputOption({ groups, maxSec }, p));
   add('in-flight', 'Requests in flight', inFlightOption({ groups, maxSec }, p));
-  add('server-cpu', 'Server CPU', serverOption({ groups, metric: 'cpu', maxSec }, p));
-  add('server-memory', 'Server memory and processes', serverOption({ groups, metric: 'memory', maxSec }, p), 'RSS solid · processes dashed');
+  // no server with samples: no empty frames (the report says why: serverSamplesNote)
+  if (!unsampledOf(run, groups).all) {
+    add('server-cpu', 'Server CPU', serverOption({ groups, metric: 'cpu', maxSec }, p));
+    add('server-memory', 'Server memory and processes', serverOption({ groups, metric: 'memory', maxSec }, p), 'RSS solid · processes dashed');
+  }
   add('mean-bars', 'Mean wait, processing and total time', meanBarsOption(meanBars(rows), p));
   return charts;
 }
@@ -271,6 +283,7 @@ export function buildRunReport(input: RunReportInput, p: Palette): RunReport {
   const { run } = input;
   const rows = phaseRows(run);
   const groups = runGroups(run, input.windows, input.samples);
+  const unsampled = unsampledOf(run, groups);
   const capacity = runCapacity(run, input);
   const charts = [...runCharts(run, groups, rows, input.curves, p), ...readingCharts(groups, p, input.trend ?? null)];
   if (capacity !== null && capacity.length > 0) {
@@ -306,5 +319,6 @@ export function buildRunReport(input: RunReportInput, p: Palette): RunReport {
     capacity,
     engineNotes: engineNotes(run),
     timingNotes: timingNotes(run),
+    serverSamplesNote: unsampled.names.length === 0 ? null : notSampledNote(unsampled.names, unsampled.all),
   };
 }

@@ -1,13 +1,14 @@
-import type { EChartsOption, LineSeriesOption } from 'echarts';
+import type { EChartsOption, LineSeriesOption, ScatterSeriesOption } from 'echarts';
 import type { Trend, TrendColumn, TrendFailure } from '../trends.js';
-import { TREND_METRIC_LABELS } from '../trends.js';
+import { TREND_METRIC_LABELS, unfinishedStatus } from '../trends.js';
 import { axisStyle, baseOption, valueAxis } from './chart-options.js';
 import { colorAt, ERROR_COLOR, type Palette } from './palette.js';
 
 // A scenario's trend as a chart (issue 27): one line per server, phase and endpoint across its last
 // runs, a repeated group's column with its interval as a vertical bar, the pinned baseline as a band
 // (a group's interval) or a dashed line (a single run) in the line's colour, named in the legend as
-// "<line> · baseline"; a run that failed a threshold or its regression verdict marked by a red line.
+// "<line> · baseline"; a run that failed a threshold or its regression verdict marked by a red line;
+// a run that did not complete (failed, interrupted: issue 36) by a red triangle with its status.
 
 /** A column as the x axis names it: "#12", or "#13-15" for a group. */
 export function trendColumnLabel(c: TrendColumn): string {
@@ -22,6 +23,38 @@ export function trendSeriesName(r: Trend['rows'][number]): string {
 const FAILED_WORDS: Record<TrendFailure, string> = { thresholds: 'thresholds', regression: 'regression' };
 /** The legend's name of the failed-run marks. */
 export const FAILED_SERIES = 'failed: thresholds or regression';
+
+/** The legend's name of the marks of runs that did not complete. */
+export const UNFINISHED_SERIES = 'run did not complete (failed, interrupted)';
+/** Its series id: the screen's tooltip names each marked run's status by it. */
+export const UNFINISHED_ID = 'unfinished-runs';
+
+/**
+ * A red triangle at each column whose run did not complete, on its highest figure (on the axis when
+ * it measured nothing: a server that refused), labelled with its status; null where none did.
+ */
+function unfinishedMarks(trend: Trend): ScatterSeriesOption | null {
+  const statuses = trend.columns.map(unfinishedStatus);
+  if (statuses.every((s) => s === null)) return null;
+  const data = statuses.map((status, x) => {
+    if (status === null) return null;
+    const top = Math.max(0, ...trend.rows.map((r) => r.values[x]?.value ?? 0));
+    return { value: top, label: { formatter: status } };
+  });
+  return {
+    type: 'scatter',
+    id: UNFINISHED_ID,
+    name: UNFINISHED_SERIES,
+    data,
+    symbol: 'triangle',
+    symbolSize: 15,
+    // standing on its figure (on the axis: clear of the run's label below it), not centred on it
+    symbolOffset: [0, -8],
+    itemStyle: { color: ERROR_COLOR, borderColor: '#ffffff', borderWidth: 1 },
+    label: { show: true, position: 'top', distance: 4, color: ERROR_COLOR, fontSize: 11, fontWeight: 'bold' },
+    z: 5,
+  };
+}
 
 export function trendOption(trend: Trend, p: Palette): EChartsOption {
   const lines: LineSeriesOption[] = trend.rows.map((r, i) => {
@@ -78,6 +111,7 @@ export function trendOption(trend: Trend, p: Palette): EChartsOption {
             markLine: { silent: true, symbol: ['none', 'none'], lineStyle: { color: ERROR_COLOR, type: 'dashed', width: 1.5 }, label: { show: true, position: 'end', color: ERROR_COLOR, fontSize: 11 }, data: failedAt },
           },
         ];
+  const unfinished = unfinishedMarks(trend);
   // intervals and the band are marks, which do not widen the axis: it is sized to hold them
   let top = 0;
   for (const r of trend.rows) for (const v of [...r.values, r.baseline]) if (v !== null) top = Math.max(top, v.high ?? v.value, v.value);
@@ -85,11 +119,19 @@ export function trendOption(trend: Trend, p: Palette): EChartsOption {
   return {
     ...base,
     // room above the plot for the failed runs' labels, below the legend
-    grid: { ...(base.grid as object), top: failedAt.length > 0 ? 72 : 52 },
-    legend: { ...(base.legend as object), data: [...lines.map((x) => ({ name: String(x.name) })), ...bands.map((x) => ({ name: String(x.name), icon: 'roundRect' })), ...marks.map((x) => ({ name: String(x.name) }))] },
+    grid: { ...(base.grid as object), top: failedAt.length > 0 || unfinished !== null ? 72 : 52 },
+    legend: {
+      ...(base.legend as object),
+      data: [
+        ...lines.map((x) => ({ name: String(x.name) })),
+        ...bands.map((x) => ({ name: String(x.name), icon: 'roundRect' })),
+        ...marks.map((x) => ({ name: String(x.name) })),
+        ...(unfinished === null ? [] : [{ name: UNFINISHED_SERIES, icon: 'triangle' }]),
+      ],
+    },
     xAxis: { type: 'category', name: 'run (oldest first)', nameLocation: 'middle', nameGap: 26, data: trend.columns.map(trendColumnLabel), ...axisStyle(p), splitLine: { show: false } },
     yAxis: { ...valueAxis(p, TREND_METRIC_LABELS[trend.metric], { min: 0 }), max: top > 0 ? niceCeil(top) : undefined },
-    series: [...lines, ...bands, ...marks],
+    series: [...lines, ...bands, ...marks, ...(unfinished === null ? [] : [unfinished])],
   };
 }
 

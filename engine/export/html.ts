@@ -78,6 +78,11 @@ function noteBlock(report: Pick<RunReport, 'note'>): string {
   return report.note === null || report.note.trim() === '' ? '' : `<p class="run-note" data-run-note>${esc(report.note)}</p>`;
 }
 
+/** Why servers have no CPU or memory chart (Loadscope does not run them); nothing when all have one. */
+function serverSamplesBlock(report: Pick<RunReport, 'serverSamplesNote'>): string {
+  return report.serverSamplesNote === null ? '' : `<p class="muted" data-server-samples-note>${esc(report.serverSamplesNote)}</p>`;
+}
+
 function runSection(report: RunReport, withCharts: boolean): string {
   const capacity = capacityBlock(report);
   return `${machineBlock(report)}
@@ -87,7 +92,7 @@ ${regressionBlock(report)}
 ${capacity === '' ? '' : `<section class="capacity" data-servers="${report.capacity?.length ?? 0}"><h2>Capacity <span class="muted">(${esc(CAPACITY_MEANS[modeOf(report.capacity ?? [])])})</span></h2>${capacity}${withCharts ? chartsBlock(report.charts.filter(isCapacityChart)) : ''}</section>`}
 <h2>Phases</h2>${report.rows.length === 0 ? '<p>No phase ran.</p>' : report.rows.map(phaseTables).join('\n')}
 ${report.timingNotes.map((n) => `<p class="muted" data-timing-note>${esc(n)}</p>`).join('')}
-${withCharts ? `<h2>Charts</h2>${chartsBlock(report.charts.filter((c) => !isCapacityChart(c)))}` : ''}
+${withCharts ? `<h2>Charts</h2>${serverSamplesBlock(report)}${chartsBlock(report.charts.filter((c) => !isCapacityChart(c)))}` : ''}
 ${reportTablesBlock(report)}`;
 }
 

@@ -84,6 +84,8 @@ function headerLines(ctx: SKRSContext2D, report: RunReport): Line[] {
     for (const r of v.rules.filter((x) => x.verdict === 'fail')) add(verdictRuleLine(r), `14px ${FONT}`, RED, 20, 2);
     if (tally.oneRun) add(`${ONE_RUN_NOISE}; ${CONFIRM_WITH_REPEAT}`, `13px ${FONT}`, LIGHT.muted, 19, 2);
   }
+  // in place of empty CPU and memory frames: why there are none (Loadscope does not run the server)
+  if (report.serverSamplesNote !== null) add(report.serverSamplesNote, `14px ${FONT}`, LIGHT.muted, 20, 2);
   if (report.problem) add(report.problem.split('\n')[0]!, `bold 18px ${FONT}`, RED, 30, 2);
   for (const t of report.targetProblems) add(`${t.server}: ${t.status}${t.reason ? ` - ${shortReason(t.reason).join(' ')}` : ''}`, `14px ${FONT}`, RED, 22);
   return lines;

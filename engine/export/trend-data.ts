@@ -1,6 +1,6 @@
 import type { BaselineProfile } from '../../contract/baselines.js';
 import type { RunSummary } from '../../contract/results.js';
-import { columnFailures, trendOf, type Trend, type TrendMetric } from '../../contract/trends.js';
+import { columnFailures, trendOf, trendStatusOf, type Trend, type TrendMetric } from '../../contract/trends.js';
 import type { Store } from '../../db/store.js';
 
 /**
@@ -13,7 +13,7 @@ export function trendData(store: Store, request: { scenarioName: string; metric:
   const columns = store.trends.columns(request.scenarioName, profile, request.last).map((entry) => {
     const runs = entry.runIds.map((id) => store.getRun(id));
     const first: RunSummary = runs[0]!;
-    return { column: { runIds: entry.runIds, createdAt: first.createdAt, label: first.name ?? first.title, groupId: entry.groupId, failed: columnFailures(runs) }, runs };
+    return { column: { runIds: entry.runIds, createdAt: first.createdAt, label: first.name ?? first.title, groupId: entry.groupId, status: trendStatusOf(first), failed: columnFailures(runs) }, runs };
   });
   const pinned = store.baselines.get(request.scenarioName, profile);
   const baseline = pinned === null ? null : pinned.runIds.map((id) => store.getRun(id));

@@ -119,7 +119,7 @@ export class Orchestrator {
         const label = server.label ?? server.architecture;
         const targetId = this.store.createTarget({ runId, cellIndex: cell.index, serverIndex, label, architecture: server.architecture });
         started++;
-        this.emit({ event: 'run:target', payload: { runId, targetId, cellIndex: cell.index, serverIndex, label, status: 'running', reason: null } });
+        this.emit({ event: 'run:target', payload: { runId, targetId, cellIndex: cell.index, serverIndex, label, architecture: server.architecture, status: 'running', reason: null } });
         tracker.targetStarted();
         const emit = (event: EngineEvent) => {
           tracker.observe(event);
@@ -127,7 +127,7 @@ export class Orchestrator {
         };
         const outcome: TargetOutcome = await runTarget({ store: this.store, emit, runId, targetId, scenario: cell.scenario, cellIndex: cell.index, server, signal, allowRemote: consent?.allowRemote ?? false, generator, ...(data !== undefined && { data }) });
         tracker.targetEnded(outcome.status);
-        this.emit({ event: 'run:target', payload: { runId, targetId, cellIndex: cell.index, serverIndex, label, status: outcome.status, reason: outcome.reason } });
+        this.emit({ event: 'run:target', payload: { runId, targetId, cellIndex: cell.index, serverIndex, label, architecture: server.architecture, status: outcome.status, reason: outcome.reason } });
         if (outcome.status === 'failed') failures.push(`${label}${cells.length > 1 ? ` (${cell.label})` : ''}: ${outcome.reason}`);
         // A store that stopped taking writes (a full disk) would fail every server after this one too.
         if (outcome.storeFailed) {

@@ -24,6 +24,8 @@ export interface TargetSeries {
   title?: string;
   /** its matrix cell (for the phases as planned); unknown until the engine names it */
   cellIndex?: number;
+  /** 'external' or a bundled one; unknown until the engine names it */
+  architecture?: string;
   state: TargetState;
   reason: string | null;
   windows: LiveWindow[];
@@ -86,6 +88,7 @@ export function fromStored(summary: RunSummary, windows: readonly LiveWindow[], 
       label: t.name,
       title: cellTitle(t.label, summary.cells, t.cellIndex),
       cellIndex: t.cellIndex,
+      architecture: t.architecture,
       state: t.status,
       reason: t.reason,
       windows: w.items,

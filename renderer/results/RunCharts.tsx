@@ -7,6 +7,7 @@ import { RtThroughputChart } from '../charts/RtThroughputChart';
 import { ServerChart } from '../charts/ServerChart';
 import { ThroughputChart } from '../charts/ThroughputChart';
 import { glossaryFor, NOT_MEASURED, SERVER_TIMING_HINT } from '../../contract/engine-figures';
+import { notSampledNote, unsampledServers } from '../../contract/server-samples';
 import type { CellInfo, LiveWindow, RunEngine, RunSummary } from '../../contract/results';
 import { count } from '../ui/format';
 import { Term } from '../ui/Term';
@@ -66,6 +67,9 @@ export function RunCharts({ series, version, live, running = live, servers, engi
   // nothing to draw (no Server-Timing: no wait nor processing; k6 or an older run: no ttfb): say why instead of an empty chart
   const unmeasured = metric !== 'total' && windows > 0 && groups.every((g) => g.windows.every((w) => !w[metric] || (metric === 'wait' && w.processing === null)));
   const serverSplit = metric === 'wait' || metric === 'processing';
+  // a server Loadscope does not run has no CPU or memory samples: one line says so instead of empty frames
+  const unsampled = unsampledServers(series.targets, (t) => t.label);
+  const unsampledNote = unsampled.names.length === 0 ? null : <div className="chart-note" data-testid="server-not-sampled">{notSampledNote(unsampled.names, unsampled.all)}</div>;
 
   return (
     <div className="chart-grid">
@@ -134,12 +138,22 @@ export function RunCharts({ series, version, live, running = live, servers, engi
           <RtThroughputChart groups={groups} percentile={rtPercentile} log={rtLog} version={version} testId="run-rt-throughput-chart" />
         </Panel>
       )}
-      <Panel title="Server CPU">
-        <ServerChart groups={groups} metric="cpu" version={version} maxSec={maxSec} servers={servers} />
-      </Panel>
-      <Panel title={<>Server memory and processes <span className="muted">RSS solid · processes dashed</span></>}>
-        <ServerChart groups={groups} metric="memory" version={version} maxSec={maxSec} servers={servers} />
-      </Panel>
+      {unsampled.all ? (
+        // the full row while running; once ended, beside the response time vs throughput chart
+        <Panel className={running ? 'span-2' : undefined} title="Server CPU and memory" testId="server-charts">
+          {unsampledNote}
+        </Panel>
+      ) : (
+        <>
+          <Panel title="Server CPU" testId="server-charts">
+            <ServerChart groups={groups} metric="cpu" version={version} maxSec={maxSec} servers={servers} />
+            {unsampledNote}
+          </Panel>
+          <Panel title={<>Server memory and processes <span className="muted">RSS solid · processes dashed</span></>}>
+            <ServerChart groups={groups} metric="memory" version={version} maxSec={maxSec} servers={servers} />
+          </Panel>
+        </>
+      )}
     </div>
   );
 }

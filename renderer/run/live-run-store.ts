@@ -108,6 +108,7 @@ export class LiveRunStore {
     t.label = name;
     t.title = cellTitle(p.label, this.cells, p.cellIndex);
     t.cellIndex = p.cellIndex;
+    if (p.architecture !== undefined) t.architecture = p.architecture;
     t.state = p.status;
     t.reason = p.reason;
     this.touch();

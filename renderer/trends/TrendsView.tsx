@@ -2,8 +2,8 @@ import { useEffect, useMemo, useState } from 'react';
 import type { EChartsOption } from 'echarts';
 import { withTitle } from '../../contract/report/chart-options';
 import { DARK, LIGHT } from '../../contract/report/palette';
-import { trendColumnLabel, trendOption, trendSeriesName } from '../../contract/report/trend-chart';
-import { TREND_METRIC_LABELS, TREND_METRICS, type Trend, type TrendMetric, type TrendValue } from '../../contract/trends';
+import { trendColumnLabel, trendOption, trendSeriesName, UNFINISHED_ID } from '../../contract/report/trend-chart';
+import { TREND_METRIC_LABELS, TREND_METRICS, unfinishedStatus, type Trend, type TrendMetric, type TrendValue } from '../../contract/trends';
 import { EChart } from '../charts/EChart';
 import { sig3 } from '../charts/theme';
 import { useApi } from '../ui/ApiContext';
@@ -27,10 +27,16 @@ function valueText(metric: TrendMetric, v: TrendValue | null): string {
   return v.low === null || v.high === null ? one(v.value) : `${one(v.value)} (${one(v.low)}-${one(v.high)})`;
 }
 
-/** The screen's chart: the report's option with its tooltip's values rounded (a function, so added here). */
+/**
+ * The screen's chart: the report's option with its tooltip's values rounded, and a run that did not
+ * complete named by its status in the tooltip, not by its mark's height (functions, so added here).
+ */
 function screenOption(trend: Trend): EChartsOption {
   const option = trendOption(trend, DARK);
-  return { ...option, tooltip: { ...(option.tooltip as object), valueFormatter: (v) => (typeof v === 'number' ? figureText(trend.metric, v) : String(v ?? '-')) } };
+  const series = (Array.isArray(option.series) ? option.series : []).map((x) =>
+    x.id === UNFINISHED_ID ? { ...x, tooltip: { valueFormatter: (_v: unknown, i: number) => `run ${unfinishedStatus(trend.columns[i] ?? {}) ?? 'completed'}` } } : x,
+  );
+  return { ...option, series, tooltip: { ...(option.tooltip as object), valueFormatter: (v) => (typeof v === 'number' ? figureText(trend.metric, v) : String(v ?? '-')) } };
 }
 
 export function TrendsView({ scenarioName, back, openRun }: { scenarioName: string; back: () => void; openRun: (runId: number) => void }) {
@@ -68,7 +74,7 @@ export function TrendsView({ scenarioName, back, openRun }: { scenarioName: stri
         <>
           <Panel
             testId="trend-panel"
-            title={<>{TREND_METRIC_LABELS[metric]} <span className="muted">a group: its mean and the 95 % interval between its runs · band or dashed line: the pinned baseline · red: a run that failed</span></>}
+            title={<>{TREND_METRIC_LABELS[metric]} <span className="muted">a group: its mean and the 95 % interval between its runs · band or dashed line: the pinned baseline · red line: a run that failed a threshold or its verdict · red triangle: a run that did not complete</span></>}
             actions={
               <>
                 <Segmented label="trend metric" value={metric} options={TREND_METRICS.map((m) => ({ value: m, label: m }))} onChange={setMetric} />
@@ -103,12 +109,20 @@ export function TrendsView({ scenarioName, back, openRun }: { scenarioName: stri
               </thead>
               <tbody>
                 {trend.columns.map((c, i) => (
-                  <tr key={c.runIds.join(',')} data-testid="trend-row" data-run-ids={c.runIds.join(',')} data-failed={(c.failed ?? []).join(',')}>
+                  <tr key={c.runIds.join(',')} data-testid="trend-row" data-run-ids={c.runIds.join(',')} data-failed={(c.failed ?? []).join(',')} data-status={c.status ?? 'completed'}>
                     <td className="left">
                       <button type="button" className="btn-link" onClick={() => openRun(c.runIds[0]!)}>
                         {trendColumnLabel(c)}
                       </button>
                       {c.runIds.length > 1 && <span className="muted"> group of {c.runIds.length}</span>}
+                      {unfinishedStatus(c) !== null && (
+                        <>
+                          {' '}
+                          <span className="bad small" data-testid="trend-unfinished" title="this run did not complete: its figures are of the part that ran (open it for why)">
+                            ▲ {unfinishedStatus(c)}
+                          </span>
+                        </>
+                      )}
                       {(c.failed ?? []).length > 0 && (
                         <>
                           {' '}
