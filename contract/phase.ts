@@ -14,7 +14,7 @@ import { kindRegistry } from './kind-registry.js';
 // - one wording for every view: `100 → 500 req/s for 2 s (uniform)`, `64 users, 1,000 requests`.
 //
 // Adding an executor: its schema (scenario.ts), its entry below (or registerPhaseKind for one made
-// in-process), its state machine (engine/driver/executors/<name>/).
+// in-process), its state machine (engine/driver/executors/<name>.ts).
 
 /** How progress is measured for a phase: requests done of planned, or load time done of planned. */
 export type ProgressPlan = { kind: 'requests'; requests: number } | { kind: 'time'; durationMs: number };

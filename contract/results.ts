@@ -89,7 +89,7 @@ export type EndpointResult = z.infer<typeof EndpointResult>;
  * The new connections a phase opened to an https target (issue 28), each timed twice: connect (the
  * name lookup and TCP connect) and handshake (TLS, from the TCP connect to the secure connection),
  * ms. With keepAlive false every request opens one, so this is the per-request cost of TLS. Made by
- * engine/driver/connect-timing.ts; absent over plain http, for k6 and in runs stored before.
+ * engine/driver/transport/connect-timing.ts; absent over plain http, for k6 and in runs stored before.
  */
 export const ConnectionFigures = z.object({
   /** connections whose handshake completed (each in both distributions) */

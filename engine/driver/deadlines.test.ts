@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { registerPhaseKind, type PhaseBase, type PhaseKind } from '../../contract/phase.js';
 import type { Phase } from '../../contract/scenario.js';
 import { makeTransport } from '../../servers/front-transport.js';
-import { ClosedLoop } from './executors/closed/closed-loop.js';
+import { ClosedLoop } from './executors/closed-loop.js';
 import { registerExecutor } from './executors/index.js';
 import { Runner } from './run.js';
 import { startTestServer, type TestServer } from './test-support/server.js';

@@ -3,8 +3,8 @@ import { toApiError } from '../../contract/errors.js';
 import { startGcLog } from './gc-log.js';
 import { configureTargetGuard } from '../net/target-guard.js';
 import { Runner } from './run.js';
-import { configureTargetTls } from './tls.js';
-import { configureTargetProtocol } from './target-protocol.js';
+import { configureTargetTls } from './transport/tls.js';
+import { configureTargetProtocol } from './transport/target-protocol.js';
 import type { DriverPlan, FromWorkerMessage, ToWorkerMessage } from './types.js';
 
 // The driver's worker thread: runs one plan (workerData.plan), posts FromWorkerMessage's, obeys

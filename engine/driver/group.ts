@@ -1,25 +1,25 @@
 import { Client, type Dispatcher } from 'undici';
-import type { ConnectionTimes } from './accumulators.js';
-import { targetConnect } from './connect-timing.js';
-import { protocolClientOptions, targetProtocol, targetStreams } from './target-protocol.js';
+import type { ConnectionTimes } from './measure/accumulators.js';
+import { targetConnect } from './transport/connect-timing.js';
+import { protocolClientOptions, targetProtocol, targetStreams } from './transport/target-protocol.js';
 import type { Phase, RequestTemplate } from '../../contract/scenario.js';
 import { Prng, TemplatePicker } from './arrivals.js';
 import { phaseSlots, phaseThinkMs } from '../../contract/phase.js';
 import { executorOf, type ExecutorState, type GroupPort } from './executors/index.js';
 import { isFlow } from '../../contract/flow.js';
-import { FlowUsers, type FlowResponse, type FlowUser } from './flow-users.js';
-import { H1Connection, compileH1, type H1Handler, type H1Request } from './h1.js';
-import { PhaseInputs } from './phase-inputs.js';
-import { fixedTemplate, isVariable, VariableRequest, type RequestInputs } from './request-compile.js';
+import { FlowUsers, type FlowResponse, type FlowUser } from './requests/flow-users.js';
+import { H1Connection, compileH1, type H1Handler, type H1Request } from './transport/h1.js';
+import { PhaseInputs } from './requests/phase-inputs.js';
+import { fixedTemplate, isVariable, VariableRequest, type RequestInputs } from './requests/request-compile.js';
 import { nowUs } from './clock.js';
-import { ERROR_CODE, NO_ERROR } from './raw-rows.js';
-import { BodyIncludes } from './body-includes.js';
-import { BodyPrefix } from './body-prefix.js';
-import { BoundsCrossed } from './bounds-crossed.js';
+import { ERROR_CODE, NO_ERROR } from './measure/raw-rows.js';
+import { BodyIncludes } from './requests/body-includes.js';
+import { BodyPrefix } from './requests/body-prefix.js';
+import { BoundsCrossed } from './measure/bounds-crossed.js';
 import { NumberRing } from './ring.js';
 import type { Scheduler, Timed } from './scheduler.js';
-import { isServerTimingName, parseServerTiming } from './server-timing.js';
-import type { PhaseStats, RequestRecord } from './stats.js';
+import { isServerTimingName, parseServerTiming } from './measure/server-timing.js';
+import type { PhaseStats, RequestRecord } from './measure/stats.js';
 
 // One client group of one phase: a fixed set of in-flight slots and their dispatch. When requests
 // are issued is the executor's business (executors/: burst, closed, rate, sequential, ...), called

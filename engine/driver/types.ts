@@ -2,8 +2,8 @@ import type { HistogramSet } from '../../contract/measurement.js';
 import type { ClientProtocol, Phase } from '../../contract/scenario.js';
 import type { ErrorCounts, PhaseResult, WindowLatency } from '../../contract/results.js';
 import type { LatencyBuckets } from '../../contract/latency-buckets.js';
-import type { RawRowBatch } from './raw-rows.js';
-import type { DataSet } from './phase-inputs.js';
+import type { RawRowBatch } from './measure/raw-rows.js';
+import type { DataSet } from './requests/phase-inputs.js';
 
 /** A live window's length when the plan does not say (ms). */
 export const DEFAULT_WINDOW_MS = 250;

@@ -3,9 +3,9 @@ import type { Phase } from '../../contract/scenario.js';
 import { nowUs } from './clock.js';
 import { expectedRequests, isOpenLoop } from '../../contract/phase.js';
 import { ABORT_CANCEL, ClientGroup } from './group.js';
-import { compileH1 } from './h1.js';
+import { compileH1 } from './transport/h1.js';
 import { Scheduler } from './scheduler.js';
-import { PhaseStats, RowSink } from './stats.js';
+import { PhaseStats, RowSink } from './measure/stats.js';
 
 // A cold worker runs its first few hundred ms of requests in V8's interpreter and baseline tiers,
 // and compiles the hot code (h1 parsing, scheduler, group, stats, histograms, Node's socket streams)

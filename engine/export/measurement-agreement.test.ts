@@ -5,8 +5,8 @@ import { deriveTimes, errorCode, HISTOGRAMS, histogramValues, PERCENTILE_KEYS, t
 import { ERROR_KINDS } from '../../contract/results.js';
 import { newRun } from '../../db/test-support/factories.js';
 import { useTempStore } from '../../db/test-support/temp-store.js';
-import { FastHistogram } from '../driver/fast-histogram.js';
-import { PhaseStats, RowSink } from '../driver/stats.js';
+import { FastHistogram } from '../driver/measure/fast-histogram.js';
+import { PhaseStats, RowSink } from '../driver/measure/stats.js';
 import { burst } from '../driver/test-support/phases.js';
 import { TargetAcc } from '../k6/import/k6-accumulator.js';
 import type { K6Request } from '../k6/import/k6-request.js';

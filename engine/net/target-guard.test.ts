@@ -2,7 +2,7 @@ import type { LookupAddress } from 'node:dns';
 import diagnostics from 'node:diagnostics_channel';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TargetUrl } from '../../contract/scenario.js';
-import { compileH1, H1Connection } from '../driver/h1.js';
+import { compileH1, H1Connection } from '../driver/transport/h1.js';
 import { runDriver, type DriverPlan, type DriverResult } from '../driver/driver.js';
 import { Runner } from '../driver/run.js';
 import { burst, req } from '../driver/test-support/phases.js';
