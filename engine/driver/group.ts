@@ -1,7 +1,7 @@
 import { Client, type Dispatcher } from 'undici';
 import type { ConnectionTimes } from './measure/accumulators.js';
 import { targetConnect } from './transport/connect-timing.js';
-import { protocolClientOptions, targetProtocol, targetStreams } from './transport/target-protocol.js';
+import { protocolClientOptions, type Target } from './transport/target.js';
 import type { Phase, RequestTemplate } from '../../contract/scenario.js';
 import { Prng, TemplatePicker } from './arrivals.js';
 import { phaseSlots, phaseThinkMs } from '../../contract/phase.js';
@@ -242,7 +242,7 @@ export class ClientGroup implements Timed, GroupPort {
   finished = false;
   abortKind = ABORT_NONE;
   private readonly scratch: RequestRecord;
-  private readonly baseUrl: string;
+  private readonly target: Target;
   /** prebuilt requests by template, when the fast path applies */
   private readonly h1: H1Request[] | null;
   /** what placeholders read: the phase's counter and rows (shared), this request's values */
@@ -265,7 +265,7 @@ export class ClientGroup implements Timed, GroupPort {
     readonly clientIndex: number,
     private readonly phase: Phase,
     readonly startUs: number,
-    baseUrl: string,
+    target: Target,
     private readonly scheduler: Scheduler,
     private readonly owner: GroupOwner,
     warm: readonly H1Connection[] = [],
@@ -298,14 +298,14 @@ export class ClientGroup implements Timed, GroupPort {
       bodyTimeout: phase.timeoutMs,
       connectTimeout: phase.timeoutMs,
       // over https, each new connection's connect and TLS handshake times go to the phase (connect-timing.ts)
-      connect: targetConnect(baseUrl, phase.timeoutMs, owner.connections ?? null),
-      ...protocolClientOptions(),
+      connect: targetConnect(target, phase.timeoutMs, owner.connections ?? null),
+      ...protocolClientOptions(target),
     };
-    this.baseUrl = baseUrl;
+    this.target = target;
     this.crossed = owner.crossed ?? new BoundsCrossed();
     this.flow = isFlow(phase) ? new FlowUsers(phase.requests, clientIndex * slots, phaseThinkMs(phase) * 1000, this.crossed) : null;
     // a step reading a response header goes through undici: the fast path hands over Server-Timing only
-    this.h1 = this.flow?.readsHeaders || targetProtocol() !== 'h1' ? null : compileH1(phase, baseUrl, columns);
+    this.h1 = this.flow?.readsHeaders || target.protocol !== 'h1' ? null : compileH1(phase, target.baseUrl, columns);
     // connections opened before the schedule started go to the slots used first (the free stack pops 0, 1, ...)
     if (this.h1 !== null) for (let i = 0; i < warm.length && i < slots; i++) this.slots[i]!.h1 = warm[i]!;
     this.scratch = { phase: phaseIndex, client: clientIndex, intended: 0, sent: NaN, firstByte: NaN, status: 0, bytes: 0, stWait: NaN, stProc: NaN, template: 0 };
@@ -324,16 +324,16 @@ export class ClientGroup implements Timed, GroupPort {
 
   /** A slot's undici connection: its own over HTTP/1.1; over h2 / h2c `streams` slots share one. */
   private connection(slot: number): Client {
-    const k = Math.floor(slot / targetStreams());
+    const k = Math.floor(slot / this.target.streams);
     return (this.clients[k] ??= this.newClient(k));
   }
 
   private newClient(k: number): Client {
-    const client = new Client(this.baseUrl, this.clientOptions);
+    const client = new Client(this.target.baseUrl, this.clientOptions);
     // undici can wedge an h2 client whose session failed (a peer flooding PING or SETTINGS frames,
     // nodejs/node#63412): what is dispatched to it after is neither sent nor failed. So a client
     // whose session ended is replaced, never reused; what was still on it fails as a reset.
-    if (targetProtocol() !== 'h1') client.on('disconnect', () => this.retire(k, client, SESSION_LOST));
+    if (this.target.protocol !== 'h1') client.on('disconnect', () => this.retire(k, client, SESSION_LOST));
     return client;
   }
 
@@ -341,7 +341,7 @@ export class ClientGroup implements Timed, GroupPort {
   private retire(k: number, client: Client, err: Error): void {
     if (this.clients[k] !== client) return;
     this.clients[k] = undefined;
-    const streams = targetStreams();
+    const streams = this.target.streams;
     for (let i = k * streams; i < (k + 1) * streams && i < this.slots.length; i++) if (this.slots[i]!.conn === client) this.slots[i]!.conn = null;
     void client.destroy(err).catch(() => undefined);
   }
@@ -380,8 +380,8 @@ export class ClientGroup implements Timed, GroupPort {
     this.slots[old.index] = new Slot(this, old.index);
     // over h2 a stream that was sent is reset and its session kept for the other streams; a request
     // never sent (queued at a client that stopped sending), or any over HTTP/1.1, takes its client with it
-    const abort = targetProtocol() !== 'h1' && !Number.isNaN(old.sent) ? old.abortRequest : null;
-    if (old.conn !== null && abort === null) this.retire(Math.floor(old.index / targetStreams()), old.conn, DEADLINE_ERROR);
+    const abort = this.target.protocol !== 'h1' && !Number.isNaN(old.sent) ? old.abortRequest : null;
+    if (old.conn !== null && abort === null) this.retire(Math.floor(old.index / this.target.streams), old.conn, DEADLINE_ERROR);
     this.settle(old, CODE_TIMEOUT);
     old.h1?.destroy();
     try {
@@ -427,7 +427,7 @@ export class ClientGroup implements Timed, GroupPort {
     }
     this.inFlight++;
     if (variable === null) {
-      if (this.h1 !== null) (slot.h1 ??= new H1Connection(this.baseUrl, this.phase.timeoutMs)).dispatch(this.h1[t]!, slot);
+      if (this.h1 !== null) (slot.h1 ??= new H1Connection(this.target, this.phase.timeoutMs)).dispatch(this.h1[t]!, slot);
       else (slot.conn ??= this.connection(slot.index)).dispatch(tpl.opts, slot);
       return;
     }
@@ -440,7 +440,7 @@ export class ClientGroup implements Timed, GroupPort {
       if (bytes === null) return this.refuseOverBound(slot);
       built.bytes = bytes;
       built.head = prebuilt.head;
-      (slot.h1 ??= new H1Connection(this.baseUrl, this.phase.timeoutMs)).dispatch(built, slot);
+      (slot.h1 ??= new H1Connection(this.target, this.phase.timeoutMs)).dispatch(built, slot);
     } else {
       const parts = variable.parts(this.request);
       if (parts === null) return this.refuseOverBound(slot);

@@ -2,7 +2,7 @@ import type { Phase } from '../../contract/scenario.js';
 import { nowUs, setT0, t0 } from './clock.js';
 import { ABORT_CANCEL, ABORT_DEADLINE, ClientGroup, deadlineCheckMs, type GroupOwner } from './group.js';
 import { H1Connection, compileH1 } from './transport/h1.js';
-import { targetProtocol } from './transport/target-protocol.js';
+import { targetOf, type Target } from './transport/target.js';
 import { Scheduler } from './scheduler.js';
 import { PhaseInputs } from './requests/phase-inputs.js';
 import { PhaseStats, RowSink } from './measure/stats.js';
@@ -68,7 +68,7 @@ class PhaseRun implements GroupOwner {
   start(): void {
     const p = this.phase;
     for (let k = 0; k < p.clients; k++) {
-      this.groups.push(new ClientGroup(this.index, k, p, this.startUs, this.runner.plan.baseUrl, this.runner.scheduler, this, this.runner.warm[this.index]?.[k], this.inputs));
+      this.groups.push(new ClientGroup(this.index, k, p, this.startUs, this.runner.target, this.runner.scheduler, this, this.runner.warm[this.index]?.[k], this.inputs));
     }
     // sends stop; whatever is still waiting or in flight gets timeoutMs more (contract/phase.ts)
     this.timers.push(setTimeout(() => this.abort(ABORT_DEADLINE), msUntil(this.startUs + phaseDeadlineMs(p) * 1000)));
@@ -137,11 +137,14 @@ export class Runner {
   private resolveDone: (r: DriverResult) => void = () => undefined;
   /** connections opened before t0, by phase and client group (see WARM_S) */
   readonly warm: (H1Connection[][] | null)[];
+  /** where the load goes and how (the plan's, as one value passed down: transport/target.ts) */
+  readonly target: Target;
 
   constructor(
     readonly plan: DriverPlan,
     private readonly post: Post,
   ) {
+    this.target = targetOf(plan);
     this.windowMs = plan.windowMs ?? DEFAULT_WINDOW_MS;
     this.rows = new RowSink(plan.rawRows !== false, (rows, count) => post({ type: 'rows', rows, count }, [rows.buffer as ArrayBuffer]), plan.rowsLent === true);
     this.runs = plan.phases.map(() => null);
@@ -155,9 +158,9 @@ export class Runner {
    */
   private warmFor(p: Phase): H1Connection[][] | null {
     const n = phaseOpenAhead(p, WARM_S);
-    // h2 / h2c never use the HTTP/1.1 fast path's connections (target-protocol.ts)
-    if (n === 0 || targetProtocol() !== 'h1' || compileH1(p, this.plan.baseUrl) === null) return null;
-    return Array.from({ length: p.clients }, () => Array.from({ length: n }, () => new H1Connection(this.plan.baseUrl, p.timeoutMs)));
+    // h2 / h2c never use the HTTP/1.1 fast path's connections (transport/target.ts)
+    if (n === 0 || this.target.protocol !== 'h1' || compileH1(p, this.plan.baseUrl) === null) return null;
+    return Array.from({ length: p.clients }, () => Array.from({ length: n }, () => new H1Connection(this.target, p.timeoutMs)));
   }
 
   async run(): Promise<DriverResult> {

@@ -4,6 +4,7 @@ import { nowUs } from './clock.js';
 import { expectedRequests, isOpenLoop } from '../../contract/phase.js';
 import { ABORT_CANCEL, ClientGroup } from './group.js';
 import { compileH1 } from './transport/h1.js';
+import { targetOf } from './transport/target.js';
 import { Scheduler } from './scheduler.js';
 import { PhaseStats, RowSink } from './measure/stats.js';
 
@@ -104,7 +105,7 @@ export async function warmUp(timeoutMs: number, maxMs = WARMUP_MAX_MS): Promise<
     };
     await new Promise<void>((resolve) => {
       const owner = { stats, groupFinished: () => resolve() };
-      const group = new ClientGroup(0, 0, phase, nowUs(), baseUrl, scheduler, owner);
+      const group = new ClientGroup(0, 0, phase, nowUs(), targetOf({ baseUrl }), scheduler, owner);
       timer = setTimeout(() => group.abort(ABORT_CANCEL), maxMs);
       group.start();
     });

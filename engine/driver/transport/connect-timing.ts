@@ -2,9 +2,7 @@ import { Socket } from 'node:net';
 import { buildConnector, type Client } from 'undici';
 import { nowUs } from '../clock.js';
 import type { ConnectionTimes } from '../measure/accumulators.js';
-import { targetLookup } from '../../net/target-guard.js';
-import { protocolClientOptions } from './target-protocol.js';
-import { targetTls } from './tls.js';
+import { protocolClientOptions, type Target } from './target.js';
 
 // The TLS handshake as its own figure (issue 28): where undici opens a connection to an https
 // target, the connector it would have built itself (same lookup, TLS options, ALPN by allowH2,
@@ -14,13 +12,13 @@ import { targetTls } from './tls.js';
 //   |<------- connect ------->|<--------- handshake -------->|
 
 /**
- * undici's `connect` option for a group's connections to baseUrl: over https a timed connector
+ * undici's `connect` option for a group's connections to the target: over https a timed connector
  * recording into `times`; otherwise the options undici builds its own connector from.
  */
-export function targetConnect(baseUrl: string, timeoutMs: number, times: ConnectionTimes | null): Client.Options['connect'] {
-  const options = { lookup: targetLookup(), ...targetTls() };
-  if (times === null || !baseUrl.startsWith('https:')) return options;
-  const { allowH2, useH2c } = protocolClientOptions();
+export function targetConnect(target: Target, timeoutMs: number, times: ConnectionTimes | null): Client.Options['connect'] {
+  const options = { lookup: target.lookup, ...target.tls };
+  if (times === null || !target.baseUrl.startsWith('https:')) return options;
+  const { allowH2, useH2c } = protocolClientOptions(target);
   // what undici's Client passes buildConnector when `connect` is an object (connectTimeout is the timeout)
   const connector = buildConnector({ ...options, allowH2, useH2c, timeout: timeoutMs } as buildConnector.BuildOptions);
   return (opts, callback) => {

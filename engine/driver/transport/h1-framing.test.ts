@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { errorKindOf } from '../../../contract/measurement.js';
 import { classifyError, compileTemplates } from '../group.js';
 import { compileH1, H1Connection } from './h1.js';
+import { targetOf } from './target.js';
 import { burst, req } from '../test-support/phases.js';
 import { HOSTILE_MODES, answerTo, startHostileServer, type HostileMode, type HostileOptions, type HostileServer } from '../test-support/hostile-server.js';
 
@@ -62,7 +63,7 @@ function collector(path: string, done: (o: Outcome) => void) {
 }
 
 function fastPath(url: string): Subject {
-  const conn = new H1Connection(url, TIMEOUT_MS);
+  const conn = new H1Connection(targetOf({ baseUrl: url }), TIMEOUT_MS);
   const requests = compileH1(PHASE, url)!;
   return {
     send(i, done) {
@@ -248,7 +249,7 @@ describe('HTTP/1.1 framing: edges both parsers decide', () => {
 describe('HTTP/1.1 framing: a connection opened ahead', () => {
   it('an answer arriving before any request was sent on it: the connection is closed, and the first request gets its own answer on a new one', async () => {
     const s = (server = await startHostileServer('control'));
-    const conn = new H1Connection(s.url, TIMEOUT_MS);
+    const conn = new H1Connection(targetOf({ baseUrl: s.url }), TIMEOUT_MS);
     clients.push({ close: async () => conn.destroy() });
     // opened ahead, as a rate phase's first connections are before its start
     await conn.open();

@@ -2,6 +2,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { H1Connection, compileH1, type H1Handler } from './h1.js';
+import { targetOf } from './target.js';
 import { burst, req } from '../test-support/phases.js';
 
 // The fast HTTP/1.1 path against a raw TCP server that answers with canned bytes, delivered one byte
@@ -75,7 +76,7 @@ describe('H1Connection', () => {
       'HTTP/1.1 200 OK\r\ncontent-length: 7\r\n\r\n',
       'HTTP/1.0 200 OK\r\n\r\nuntil close',
     ]);
-    const conn = new H1Connection(url, 5000);
+    const conn = new H1Connection(targetOf({ baseUrl: url }), 5000);
     expect(await fetchOne(conn)).toEqual({ status: 200, body: 'hello', timing: ['Server-Timing', 'wait;dur=1, proc;dur=2'], error: null });
     expect(await fetchOne(conn)).toMatchObject({ status: 201, body: 'abc0123456789', error: null });
     expect(await fetchOne(conn, 'HEAD')).toMatchObject({ status: 200, body: '', error: null });
@@ -86,7 +87,7 @@ describe('H1Connection', () => {
 
   it('reconnects after Connection: close; a connection closed mid-response is a socket error; silence is a timeout', async () => {
     const { url, connections } = await canned(['HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n', 'HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\nshort', ''], false);
-    const conn = new H1Connection(url, 300);
+    const conn = new H1Connection(targetOf({ baseUrl: url }), 300);
     expect(await fetchOne(conn)).toMatchObject({ status: 204, error: null });
     expect(await fetchOne(conn)).toMatchObject({ status: 200, body: 'short', error: 'UND_ERR_SOCKET' });
     const t = performance.now();

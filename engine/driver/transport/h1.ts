@@ -1,8 +1,9 @@
 import { connect, type Socket } from 'node:net';
-import { targetLookup } from '../../net/target-guard.js';
+import type { LookupFunction } from 'node:net';
 import type { Phase } from '../../../contract/scenario.js';
 import { ResponseParser, type ResponseSink } from './h1-response.js';
 import { fixedTemplate, isVariable, VariableRequest } from '../requests/request-compile.js';
+import type { Target } from './target.js';
 
 // A minimal HTTP/1.1 keep-alive connection for the driver's common case (plain http, keep-alive,
 // ordinary headers): the request bytes are built once per template and written as one Buffer, and
@@ -96,12 +97,14 @@ export class H1Connection implements ResponseSink {
   private readonly parser = new ResponseParser(this);
   private readonly host: string;
   private readonly port: number;
+  private readonly lookup: LookupFunction;
 
   constructor(
-    baseUrl: string,
+    target: Pick<Target, 'baseUrl' | 'lookup'>,
     private readonly timeoutMs: number,
   ) {
-    const url = new URL(baseUrl);
+    this.lookup = target.lookup;
+    const url = new URL(target.baseUrl);
     this.host = url.hostname.replace(/^\[|\]$/g, '');
     this.port = Number(url.port || 80);
   }
@@ -138,7 +141,7 @@ export class H1Connection implements ResponseSink {
   }
 
   private connect(): Socket {
-    const socket = connect({ host: this.host, port: this.port, noDelay: true, lookup: targetLookup() });
+    const socket = connect({ host: this.host, port: this.port, noDelay: true, lookup: this.lookup });
     this.socket = socket;
     socket.setTimeout(this.timeoutMs);
     socket.on('connect', () => {

@@ -10,17 +10,6 @@ import type { DriverTls } from '../types.js';
 // one handshake before any load, so a certificate that does not verify ends the run at once with a
 // one-line error naming the fix, instead of every request failing as an 'other' error.
 
-/** This worker's options for every connection to the target (set once from the plan, like the target guard). */
-let workerTls: ConnectionOptions = {};
-
-export function configureTargetTls(tls: DriverTls | undefined): void {
-  workerTls = tlsConnectOptions(tls);
-}
-
-export function targetTls(): ConnectionOptions {
-  return workerTls;
-}
-
 /** The node:tls options of a connection to the target (undici passes them to tls.connect). */
 export function tlsConnectOptions(tls: DriverTls | undefined): ConnectionOptions {
   if (tls === undefined) return {};
