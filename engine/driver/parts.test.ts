@@ -4,7 +4,7 @@ import { ArrivalProcess, Prng, TemplatePicker } from './arrivals.js';
 import { FastHistogram, newHdr } from './measure/fast-histogram.js';
 import { NumberRing } from './ring.js';
 import { parseServerTiming } from './measure/server-timing.js';
-import { classifyError } from './group.js';
+import { classifyError } from './measure/errors.js';
 import { ERROR_CODE, errorKindOf } from './measure/raw-rows.js';
 
 const all = (p: ArrivalProcess): number[] => {

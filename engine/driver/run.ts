@@ -1,8 +1,7 @@
 import type { Phase } from '../../contract/scenario.js';
 import { nowUs, setT0, t0 } from './clock.js';
-import { ABORT_CANCEL, ABORT_DEADLINE, ClientGroup, deadlineCheckMs, type GroupOwner } from './group.js';
-import { H1Connection, compileH1 } from './transport/h1.js';
-import { targetOf, type Target } from './transport/target.js';
+import { ABORT_CANCEL, ABORT_DEADLINE, ClientGroup, type GroupOwner } from './group.js';
+import { opensAhead, targetOf, warmConnection, type Target, type WarmConnection } from './transport/index.js';
 import { Scheduler } from './scheduler.js';
 import { PhaseInputs } from './requests/phase-inputs.js';
 import { PhaseStats, RowSink } from './measure/stats.js';
@@ -15,6 +14,11 @@ import { isOpenLoop, phaseDeadlineMs, phaseOpenAhead, plannedMs as phasePlannedM
 export type Post = (msg: FromWorkerMessage, transfer?: ArrayBuffer[]) => void;
 
 const msUntil = (us: number): number => Math.max(0, (us - nowUs()) / 1000);
+
+/** How often a phase checks its requests' deadlines (ms): a request fails between timeoutMs and timeoutMs + this after its send; one timer per phase, not one per request. */
+function deadlineCheckMs(timeoutMs: number): number {
+  return Math.min(250, Math.max(5, timeoutMs / 4));
+}
 
 // An open-loop phase's first arrivals would otherwise each open a connection of their own while the
 // first connects are still pending (a cascade of ~180 connects at 5,000 req/s, whose connect times
@@ -136,7 +140,7 @@ export class Runner {
   private finished = false;
   private resolveDone: (r: DriverResult) => void = () => undefined;
   /** connections opened before t0, by phase and client group (see WARM_S) */
-  readonly warm: (H1Connection[][] | null)[];
+  readonly warm: (WarmConnection[][] | null)[];
   /** where the load goes and how (the plan's, as one value passed down: transport/target.ts) */
   readonly target: Target;
 
@@ -156,11 +160,11 @@ export class Runner {
    * The connections opened before a phase starts (null: none): a rate phase's first WARM_S of
    * arrivals with no reuse; a closed phase with `preconnect`, every user's (see PRECONNECT below).
    */
-  private warmFor(p: Phase): H1Connection[][] | null {
+  private warmFor(p: Phase): WarmConnection[][] | null {
     const n = phaseOpenAhead(p, WARM_S);
     // h2 / h2c never use the HTTP/1.1 fast path's connections (transport/target.ts)
-    if (n === 0 || this.target.protocol !== 'h1' || compileH1(p, this.plan.baseUrl) === null) return null;
-    return Array.from({ length: p.clients }, () => Array.from({ length: n }, () => new H1Connection(this.target, p.timeoutMs)));
+    if (n === 0 || !opensAhead(this.target, p)) return null;
+    return Array.from({ length: p.clients }, () => Array.from({ length: n }, () => warmConnection(this.target, p)));
   }
 
   async run(): Promise<DriverResult> {
@@ -218,7 +222,7 @@ export class Runner {
     if (this.ended === this.plan.phases.length) this.finish();
   }
 
-  private async preconnect(warm: readonly (H1Connection[][] | null)[] = this.warm): Promise<void> {
+  private async preconnect(warm: readonly (WarmConnection[][] | null)[] = this.warm): Promise<void> {
     const opens = warm.flatMap((byClient) => (byClient ?? []).flat().map((c) => c.open()));
     if (opens.length === 0) return;
     let timer: NodeJS.Timeout | undefined;

@@ -3,8 +3,7 @@ import type { Phase } from '../../contract/scenario.js';
 import { nowUs } from './clock.js';
 import { expectedRequests, isOpenLoop } from '../../contract/phase.js';
 import { ABORT_CANCEL, ClientGroup } from './group.js';
-import { compileH1 } from './transport/h1.js';
-import { targetOf } from './transport/target.js';
+import { fastPathSuits, targetOf } from './transport/index.js';
 import { Scheduler } from './scheduler.js';
 import { PhaseStats, RowSink } from './measure/stats.js';
 
@@ -42,7 +41,7 @@ const CRLFCRLF = Buffer.from('\r\n\r\n');
  * starts at 'started', after the warm-up, and would no longer include the cold start.
  */
 export function shouldWarm(phases: readonly Phase[], baseUrl: string): boolean {
-  return phases.some((p) => isOpenLoop(p) && (expectedRequests(p) ?? 0) >= WARMUP_MIN_REQUESTS && compileH1(p, baseUrl) !== null);
+  return phases.some((p) => isOpenLoop(p) && (expectedRequests(p) ?? 0) >= WARMUP_MIN_REQUESTS && fastPathSuits(p, baseUrl));
 }
 
 /**

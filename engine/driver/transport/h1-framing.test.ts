@@ -1,7 +1,8 @@
-import { Client, type Dispatcher } from 'undici';
+import type { RequestHandler } from './connection.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { errorKindOf } from '../../../contract/measurement.js';
-import { classifyError, compileTemplates } from '../group.js';
+import { classifyError } from '../measure/errors.js';
+import { UndiciTransport } from './undici-h1.js';
 import { compileH1, H1Connection } from './h1.js';
 import { targetOf } from './target.js';
 import { burst, req } from '../test-support/phases.js';
@@ -80,23 +81,22 @@ function fastPath(url: string): Subject {
   };
 }
 
-/** undici as the driver's slow path sets it up (group.ts: one Client per slot, pipelining 1, the phase's timeouts). */
+/** undici as the driver's slow path sets it up (undici-h1.ts: one Client per slot, pipelining 1, the phase's timeouts). */
 function undiciPath(url: string): Subject {
-  const client = new Client(url, { pipelining: 1, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS, connectTimeout: TIMEOUT_MS });
-  const templates = compileTemplates(PHASE);
+  const transport = new UndiciTransport(targetOf({ baseUrl: url }), PHASE, { slots: 1, columns: [], connections: null, readsHeaders: false, warm: [] });
   return {
     send(i, done) {
       const c = collector(PATHS[i]!, done);
-      const handler: Dispatcher.DispatchHandler = {
+      const handler: RequestHandler = {
         onConnect: () => undefined,
         onHeaders: (status) => (c.headers(status), true),
         onData: (chunk) => (c.data(chunk), true),
         onComplete: () => c.complete(),
         onError: (err) => c.error(err),
       };
-      client.dispatch(templates[i]!.opts, handler);
+      transport.send(0, i, null, handler);
     },
-    close: () => client.destroy().catch(() => undefined),
+    close: async () => transport.destroyAll(),
   };
 }
 

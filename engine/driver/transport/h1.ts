@@ -2,7 +2,9 @@ import { connect, type Socket } from 'node:net';
 import type { LookupFunction } from 'node:net';
 import type { Phase } from '../../../contract/scenario.js';
 import { ResponseParser, type ResponseSink } from './h1-response.js';
-import { fixedTemplate, isVariable, VariableRequest } from '../requests/request-compile.js';
+import { fixedTemplate, isVariable, type VariableRequest } from '../requests/request-compile.js';
+import { compileRequests, type CompiledRequest } from '../requests/compiled-request.js';
+import type { OpenAhead, RequestHandler } from './connection.js';
 import type { Target } from './target.js';
 
 // A minimal HTTP/1.1 keep-alive connection for the driver's common case (plain http, keep-alive,
@@ -10,21 +12,15 @@ import type { Target } from './target.js';
 // the response is parsed in place, as strictly as undici's llhttp (h1-response.ts). undici rebuilds
 // and re-validates every request and runs a general parser; that was most of the driver's CPU per
 // request. Anything unusual (https, keepAlive: false, odd headers) still goes through undici (see
-// group.ts). Errors carry undici's / Node's / llhttp's codes, so classifyError treats both paths alike.
+// fast-h1.ts). Errors carry undici's / Node's / llhttp's codes, so classifyError treats both paths alike.
 //
 //   dispatch -> [connect] -> write(request) ─ onConnect
 //   data -> ResponseParser: head ─ onHeaders -> body (length | chunked | until close) ─ onData* -> onComplete
 //   error / close / inactivity timeout / a malformed response while a request is in flight -> onError(code)
 //   any byte with no request in flight, or after a response's end in the same read -> the connection closes
 
-export interface H1Handler {
-  onConnect(): void;
-  /** rawHeaders holds only the headers the driver reads (Server-Timing), as undici's name/value pairs */
-  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean;
-  onData(chunk: Buffer): boolean;
-  onComplete(): void;
-  onError(err: Error): void;
-}
+/** rawHeaders holds only the headers the driver reads (Server-Timing); onConnect gets no abort */
+export type H1Handler = RequestHandler;
 
 export interface H1Request {
   bytes: Buffer;
@@ -45,32 +41,35 @@ const PAYLOAD_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const PLACEHOLDER = /(?<!\\)\{\{.*?\}\}/g;
 
 /**
- * The prebuilt requests of a phase, or null when the phase needs undici (https, no keep-alive,
- * unusual headers). A template with placeholders gets its compiled form; `columns` are the phase's
- * data file's.
+ * Whether a phase can go the fast path: plain http to the origin, keep-alive, and every template's
+ * path and headers ordinary (a placeholder stands for a value escaped where it lands). Else undici.
  */
-export function compileH1(phase: Phase, baseUrl: string, columns: readonly string[] = []): H1Request[] | null {
+export function fastPathSuits(phase: Phase, baseUrl: string): boolean {
   const url = new URL(baseUrl);
-  if (url.protocol !== 'http:' || !phase.keepAlive || (url.pathname !== '/' && url.pathname !== '')) return null;
-  const out: H1Request[] = [];
-  for (const template of phase.requests) {
-    if (isVariable(template)) {
-      const checked = { ...template, path: template.path.replace(PLACEHOLDER, 'x'), headers: Object.fromEntries(Object.entries(template.headers).map(([n, v]) => [n, v.replace(PLACEHOLDER, 'x')])) };
-      if (!fastPathHeaders(checked.path, checked.headers)) return null;
-      out.push({ bytes: Buffer.alloc(0), head: template.method === 'HEAD', variable: new VariableRequest(template, url.host, columns) });
-      continue;
-    }
-    const t = fixedTemplate(template);
-    if (!fastPathHeaders(t.path, t.headers)) return null;
-    let head = `${t.method} ${t.path} HTTP/1.1\r\nhost: ${url.host}\r\n`;
-    for (const [name, value] of Object.entries(t.headers)) head += `${name}: ${value}\r\n`;
-    const body = t.body === undefined ? null : Buffer.from(t.body);
-    if (body !== null || PAYLOAD_METHODS.has(t.method)) head += `content-length: ${body?.length ?? 0}\r\n`;
-    head += '\r\n';
-    const headBytes = Buffer.from(head, 'latin1');
-    out.push({ bytes: body === null ? headBytes : Buffer.concat([headBytes, body]), head: t.method === 'HEAD', variable: null });
-  }
-  return out;
+  if (url.protocol !== 'http:' || !phase.keepAlive || (url.pathname !== '/' && url.pathname !== '')) return false;
+  return phase.requests.every((template) => {
+    const t = isVariable(template) ? { path: template.path.replace(PLACEHOLDER, 'x'), headers: Object.fromEntries(Object.entries(template.headers).map(([n, v]) => [n, v.replace(PLACEHOLDER, 'x')])) } : fixedTemplate(template);
+    return fastPathHeaders(t.path, t.headers);
+  });
+}
+
+/** A compiled template as the fast path sends it: its bytes built once, or its placeholders' compiled form (compiled with this `host`). */
+export function h1RequestOf(r: CompiledRequest, host: string): H1Request {
+  const head = r.method === 'HEAD';
+  if (r.variable !== null) return { bytes: Buffer.alloc(0), head, variable: r.variable };
+  let text = `${r.method} ${r.path} HTTP/1.1\r\nhost: ${host}\r\n`;
+  for (const [name, value] of Object.entries(r.headers)) text += `${name}: ${value}\r\n`;
+  if (r.body !== null || PAYLOAD_METHODS.has(r.method)) text += `content-length: ${r.body?.length ?? 0}\r\n`;
+  text += '\r\n';
+  const headBytes = Buffer.from(text, 'latin1');
+  return { bytes: r.body === null ? headBytes : Buffer.concat([headBytes, r.body]), head, variable: null };
+}
+
+/** The prebuilt requests of a phase, or null when the phase needs undici (fastPathSuits). */
+export function compileH1(phase: Phase, baseUrl: string, columns: readonly string[] = []): H1Request[] | null {
+  if (!fastPathSuits(phase, baseUrl)) return null;
+  const host = new URL(baseUrl).host;
+  return compileRequests(phase, columns, host).map((r) => h1RequestOf(r, host));
 }
 
 /** Whether a path and headers suit the fast path: a plain path, token names, no framing headers, safe values. */
@@ -89,7 +88,7 @@ const S_CONNECTING = 1;
 /** a request is written and its response is being read (h1-response.ts) */
 const S_SENT = 2;
 
-export class H1Connection implements ResponseSink {
+export class H1Connection implements ResponseSink, OpenAhead<H1Request> {
   private socket: Socket | null = null;
   private handler: H1Handler | null = null;
   private request: H1Request | null = null;
