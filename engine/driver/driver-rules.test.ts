@@ -14,7 +14,7 @@ import { rootPath } from '../paths.js';
 //   let/var in the driver is listed below with why it is not the target, or the scan fails.
 
 const DRIVER = rootPath('engine/driver');
-const GROUP_MAX_LINES = 230;
+const GROUP_MAX_LINES = 225;
 /** module-level let/var that are not the target, and why */
 const MODULE_STATE: Record<string, string> = {
   'clock.ts': 't0Ms: the run clock origin of this thread, set once at the run start',
@@ -40,7 +40,8 @@ function importsOf(text: string): string[] {
 export function roomOffences(sources: readonly { name: string; text: string }[]): string[] {
   const out: string[] = [];
   for (const { name, text } of sources) {
-    if (name === 'group.ts' && text.split('\n').length > GROUP_MAX_LINES) out.push(`group.ts has ${text.split('\n').length} lines (at most ${GROUP_MAX_LINES})`);
+    const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+    if (name === 'group.ts' && lines > GROUP_MAX_LINES) out.push(`group.ts has ${lines} lines (at most ${GROUP_MAX_LINES})`);
     if (!name.startsWith('transport/')) {
       for (const spec of importsOf(text)) {
         if (NETWORK_LIBS.test(spec)) out.push(`${name} imports ${spec} (only transport/ may)`);
@@ -66,7 +67,7 @@ describe("the driver's rooms", () => {
       { name: 'transport/fine.ts', text: "import { Client } from 'undici';" },
     ];
     expect(roomOffences(offenders)).toEqual([
-      `group.ts has ${GROUP_MAX_LINES + 2} lines (at most ${GROUP_MAX_LINES})`,
+      `group.ts has ${GROUP_MAX_LINES + 1} lines (at most ${GROUP_MAX_LINES})`,
       'run.ts imports undici (only transport/ may)',
       'run.ts imports node:http2 (only transport/ may)',
       'run.ts imports ./transport/h1.js (outside transport/, through transport/index.js)',

@@ -145,12 +145,8 @@ export class ClientGroup implements Timed, GroupPort, SlotOwner {
     slot.begin(intended, t, request.bodyIncludes, user !== null && flow!.keepsBody[t]!);
     if (user !== null) slot.step(user, flow!.header[t]!);
     this.inFlight++;
-    let inputs = null;
-    if (request.variable !== null) {
-      inputs = this.source.inputs;
-      inputs.user = user?.number ?? this.clientIndex * this.slots.size + slot.index + 1;
-      inputs.vars = slot.vars;
-    }
+    // {{user}}: a flow's user, else the sending slot numbered across the phase's groups
+    const inputs = request.variable === null ? null : this.source.inputsFor(user?.number ?? this.clientIndex * this.slots.size + slot.index + 1, slot.vars);
     if (!this.transport.send(slot.index, t, inputs, slot)) this.overBound.refuse(slot);
   }
 

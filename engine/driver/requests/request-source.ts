@@ -55,6 +55,13 @@ export class RequestSource {
     return this.inputs.row !== null;
   }
 
+  /** This request's placeholder values, its counter and row already filled (fill). */
+  inputsFor(user: number, vars: ReadonlyMap<string, string> | null): RequestInputs {
+    this.inputs.user = user;
+    this.inputs.vars = vars;
+    return this.inputs;
+  }
+
   /**
    * The template of the next request, intended at `intended`: picked by weight, or a flow user's
    * step (the user settling when the executor sends its next at once, else the idle one ready first).

@@ -4,7 +4,7 @@ import { COLON, CONNECTION_CLOSE, CONNECTION_KEEP_ALIVE, connectionTokens, CR, e
 // The fast path's HTTP/1.1 response parser (h1.ts owns the socket), framing as strictly as llhttp in
 // undici does (RFC 9112), because a response read with the wrong length desynchronises every later
 // one on the connection: its leftover bytes would be taken as the next request's answer. Each
-// refusal carries llhttp's HPE_* code and reason, so classifyError (group.ts) counts both paths'
+// refusal carries llhttp's HPE_* code and reason, so classifyError (../measure/errors.ts) counts both paths'
 // malformed answers as 'protocol'. Parsed in place: no allocation per response unless a head line
 // is split across reads (kept in one growing buffer, bounded by MAX_HEAD).
 //
