@@ -14,7 +14,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { COL, ROW_STRIDE } from '../engine/driver/raw-rows.js';
+import { COL, ROW_STRIDE } from '../engine/driver/measure/raw-rows.js';
 import { distPath } from '../engine/paths.js';
 
 const positional = process.argv.slice(2).filter((a) => !a.startsWith('--'));

@@ -14,7 +14,7 @@ import { latencyHeatmap, latencyHeatmapOption } from '../contract/report/latency
 import { LIGHT } from '../contract/report/palette.js';
 import { rtThroughputOption } from '../contract/report/rt-throughput.js';
 import { openStore, type WindowInput } from '../db/store.js';
-import { WindowAccumulator } from '../engine/driver/accumulators.js';
+import { WindowAccumulator } from '../engine/driver/measure/accumulators.js';
 
 const REQUESTS = 1_000_000;
 const ROUNDS = 5;

@@ -30,14 +30,15 @@ import { join } from 'node:path';
 import { openStore, type Store } from '../db/store.js';
 import { ArrivalProcess, Prng, TemplatePicker } from '../engine/driver/arrivals.js';
 import { nowUs } from '../engine/driver/clock.js';
-import { FastHistogram } from '../engine/driver/fast-histogram.js';
-import { H1Connection, type H1Handler, type H1Request } from '../engine/driver/h1.js';
-import { COL, NO_ERROR, ROW_STRIDE, toRequestPoint } from '../engine/driver/raw-rows.js';
+import { FastHistogram } from '../engine/driver/measure/fast-histogram.js';
+import { H1Connection, type H1Handler, type H1Request } from '../engine/driver/transport/h1.js';
+import { targetOf } from '../engine/driver/transport/target.js';
+import { COL, NO_ERROR, ROW_STRIDE, toRequestPoint } from '../engine/driver/measure/raw-rows.js';
 import { NumberRing } from '../engine/driver/ring.js';
-import { VariableRequest, type RequestInputs } from '../engine/driver/request-compile.js';
-import { isServerTimingName, parseServerTiming, type TimingSink } from '../engine/driver/server-timing.js';
-import { PhaseStats, RowSink, type RequestRecord } from '../engine/driver/stats.js';
-import { EndpointWindows } from '../engine/driver/endpoint-windows.js';
+import { VariableRequest, type RequestInputs } from '../engine/driver/requests/request-compile.js';
+import { isServerTimingName, parseServerTiming, type TimingSink } from '../engine/driver/measure/server-timing.js';
+import { PhaseStats, RowSink, type RequestRecord } from '../engine/driver/measure/stats.js';
+import { EndpointWindows } from '../engine/driver/measure/endpoint-windows.js';
 
 const SHORT = process.argv.includes('--short');
 const FILTERS = process.argv.slice(2).filter((a) => !a.startsWith('--'));
@@ -207,7 +208,7 @@ function h1Piece(): Piece {
       throw err;
     },
   };
-  const conn = new H1Connection('http://127.0.0.1:8080', 30_000);
+  const conn = new H1Connection(targetOf({ baseUrl: 'http://127.0.0.1:8080' }), 30_000);
   const internals = conn as unknown as H1Internals;
   internals.socket = { destroyed: false, writable: true, connecting: false, write: (b: Buffer) => ((acc += b.length), true) };
   return {

@@ -23,7 +23,7 @@ export const NOT_MEASURED = {
 
 /**
  * Where wait and processing are unknown, how to make them known: the header and the two metrics the
- * driver reads (engine/driver/server-timing.ts: `proc` and `wait`, each `dur` in ms), in one line.
+ * driver reads (engine/driver/measure/server-timing.ts: `proc` and `wait`, each `dur` in ms), in one line.
  */
 export const SERVER_TIMING_HINT =
   "to split total into wait and processing, have the server send Server-Timing with proc (and optionally wait) in ms, e.g. Express: res.setHeader('Server-Timing', 'proc;dur=12.3'); Go net/http: w.Header().Set(\"Server-Timing\", \"proc;dur=12.3\"); nginx: add_header Server-Timing \"proc;dur=$ms\" with $ms mapped from $upstream_header_time (seconds) to ms";

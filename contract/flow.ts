@@ -6,7 +6,7 @@ import { hasPlaceholders, parseTemplate, templateFields, type TemplateFields, ty
 // ({{vars.<name>}}, contract/extract.ts). Any error of a step (a failed extraction too) starts the
 // user's flow again from the first step with no variables. A step's thinkMs is the user's pause
 // after it (else the phase's thinkMs). Checks here are zod-free and structural, so the schema calls
-// them; the driver runs flows in engine/driver/flow-users.ts.
+// them; the driver runs flows in engine/driver/requests/flow-users.ts.
 
 interface FlowStep extends TemplateFields {
   extract?: Extract | undefined;

@@ -1,5 +1,5 @@
 // The bound on a live window's endpoint lines (issue 36), shared by the driver that folds them
-// (engine/driver/endpoint-windows.ts), the event's schema (contract/results.ts) and the chart's note.
+// (engine/driver/measure/endpoint-windows.ts), the event's schema (contract/results.ts) and the chart's note.
 // Zod-free and import-free: the driver worker loads it.
 
 /** Lines the live chart gets per phase at most, "other" included. */

@@ -14,7 +14,7 @@ import { kindRegistry, type KindRegistry } from './kind-registry.js';
 // - one wording for every view: `100 → 500 req/s for 2 s (uniform)`, `64 users, 1,000 requests`.
 //
 // Adding an executor: its schema (scenario.ts), its entry below, its state machine
-// (engine/driver/executors/<name>/). A test's toy is added in-process instead (engine/driver/test-support/toy-kinds.ts).
+// (engine/driver/executors/<name>.ts). A test's toy is added in-process instead (engine/driver/test-support/toy-kinds.ts).
 
 /** How progress is measured for a phase: requests done of planned, or load time done of planned. */
 export type ProgressPlan = { kind: 'requests'; requests: number } | { kind: 'time'; durationMs: number };

@@ -6,7 +6,7 @@ import { MAX_EXTRACT_PATTERN_CHARS } from './request-limits.js';
 // An extract's pattern is refused when its shape could backtrack badly or no linear-time engine runs
 // it (contract/regex-shape.ts), before any run: nested and alternating loops, too many quantifiers,
 // backreferences, lookarounds, counts above 16, patterns over MAX_EXTRACT_PATTERN_CHARS. The
-// patterns people write to pull a token out of a body still pass. engine/driver/linear-regexp.test.ts
+// patterns people write to pull a token out of a body still pass. engine/driver/requests/linear-regexp.test.ts
 // holds what passes against V8's linear engine.
 
 const refused = (pattern: string): string => {

@@ -8,7 +8,7 @@
 //   a counted repeat above {16} ({17}, {16,}): V8's linear engine unrolls counts and refuses more
 // safe-regex2 (fastify) refuses star height > 1 and more than 25 repetitions; this is as strict
 // there and stricter where it is blind (an alternation in a loop, backreferences, lookarounds). What
-// it lets through, the driver runs in V8's linear-time engine (engine/driver/linear-regexp.ts),
+// it lets through, the driver runs in V8's linear-time engine (engine/driver/requests/linear-regexp.ts),
 // which runs every such pattern (a differential test holds it: linear-regexp.test.ts), so even a
 // star-height-1 pattern (`(\w+)=` scans quadratically on a backtracking engine) takes time linear in
 // the body. A package could stand in for this check: it is the one call `backtrackRisk` below.

@@ -3,11 +3,11 @@
 // Each is crossed with a one-line error or an error kind:
 //   a built request (path, headers, body) over MAX_REQUEST_BYTES: refused at validation when its
 //     values are known (engine/scenario/request-size.ts: a JSON-path error naming the template);
-//     at run time not built nor sent, an 'other' error of that request (engine/driver/request-compile.ts)
+//     at run time not built nor sent, an 'other' error of that request (engine/driver/requests/request-compile.ts)
 //   a body kept for a flow's json or regex extract over MAX_EXTRACT_BODY_BYTES: the step's
-//     'extract' error (engine/driver/body-prefix.ts); the rest of the body is read and dropped
+//     'extract' error (engine/driver/requests/body-prefix.ts); the rest of the body is read and dropped
 //   expect.bodyIncludes over MAX_BODY_INCLUDES_BYTES: refused at validation; a response is searched
-//     while it streams, keeping only the needle's length of it (engine/driver/body-includes.ts)
+//     while it streams, keeping only the needle's length of it (engine/driver/requests/body-includes.ts)
 //   an extract pattern over MAX_EXTRACT_PATTERN_CHARS, or one that could backtrack: refused at
 //     validation (contract/regex-shape.ts); the driver runs it in V8's linear-time engine
 

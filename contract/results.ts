@@ -90,7 +90,7 @@ export type EndpointResult = z.infer<typeof EndpointResult>;
  * The new connections a phase opened to an https target (issue 28), each timed twice: connect (the
  * name lookup and TCP connect) and handshake (TLS, from the TCP connect to the secure connection),
  * ms. With keepAlive false every request opens one, so this is the per-request cost of TLS. Made by
- * engine/driver/connect-timing.ts; absent over plain http, for k6 and in runs stored before.
+ * engine/driver/transport/connect-timing.ts; absent over plain http, for k6 and in runs stored before.
  */
 export const ConnectionFigures = z.object({
   /** connections whose handshake completed (each in both distributions) */
@@ -247,7 +247,7 @@ export const RunListItem = z.object({
 export type RunListItem = z.infer<typeof RunListItem>;
 
 /**
- * One endpoint's share of a live window (a phase of several requests; engine/driver/endpoint-windows.ts
+ * One endpoint's share of a live window (a phase of several requests; engine/driver/measure/endpoint-windows.ts
  * folds them: at most LIVE_ENDPOINTS lines, the rest as one, contract/live-endpoints.ts). Sent
  * live only, never stored: after the run the chart splits from the stored request rows.
  */

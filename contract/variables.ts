@@ -1,6 +1,6 @@
 // Placeholders in a request's path, header values and body: the grammar and its validation, zod-free
 // (the driver worker compiles templates with it). One owner: the scenario schema, the driver's
-// compiler (engine/driver/request-compile.ts), the k6 export and the editor all parse through here.
+// compiler (engine/driver/requests/request-compile.ts), the k6 export and the editor all parse through here.
 //
 //   {{counter}}          the request's number in its phase, 1, 2, ... (shared by the phase's clients)
 //   {{randomInt 1 100}}  a whole number from 1 to 100 inclusive, from the phase's seed

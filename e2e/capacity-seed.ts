@@ -1,7 +1,7 @@
 import { encodeIntoCompressedBase64 } from 'hdr-histogram-js';
 import type { LatencyStats, PhaseResult } from '../contract/results.js';
 import { openStore } from '../db/store.js';
-import { newHdr } from '../engine/driver/fast-histogram.js';
+import { newHdr } from '../engine/driver/measure/fast-histogram.js';
 
 // A capacity search's stored figures, constructed (issue 24): what the engine writes for each server
 // run of a search, with the steps chosen so the verdicts are known whatever the machine does: a

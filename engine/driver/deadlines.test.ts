@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { PhaseBase, PhaseKind } from '../../contract/phase.js';
 import type { Phase } from '../../contract/scenario.js';
 import { makeTransport } from '../../servers/front-transport.js';
-import { ClosedLoop } from './executors/closed/closed-loop.js';
+import { ClosedLoop } from './executors/closed-loop.js';
 import { Runner } from './run.js';
 import { startTestServer, type TestServer } from './test-support/server.js';
 import type { DriverPhaseResult, DriverPlan } from './types.js';

@@ -1,10 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { toApiError } from '../../contract/errors.js';
 import { startGcLog } from './gc-log.js';
-import { configureTargetGuard } from '../net/target-guard.js';
 import { Runner } from './run.js';
-import { configureTargetTls } from './tls.js';
-import { configureTargetProtocol } from './target-protocol.js';
 import type { DriverPlan, FromWorkerMessage, ToWorkerMessage } from './types.js';
 
 // The driver's worker thread: runs one plan (workerData.plan), posts FromWorkerMessage's, obeys
@@ -19,9 +16,7 @@ const post = (msg: FromWorkerMessage, transfer?: ArrayBuffer[]): void => {
 };
 
 try {
-  configureTargetGuard((workerData as { plan: DriverPlan }).plan.allowRemote ?? false);
-  configureTargetTls((workerData as { plan: DriverPlan }).plan.tls);
-  configureTargetProtocol((workerData as { plan: DriverPlan }).plan);
+  // the target (consent, TLS, protocol) is the plan's, made into one value by the Runner (transport/target.ts)
   const runner = new Runner((workerData as { plan: DriverPlan }).plan, post);
   port.on('message', (msg: ToWorkerMessage) => {
     if (msg.type === 'cancel') runner.cancel();

@@ -3,11 +3,11 @@ import { isOpenLoop, phaseName, phaseSlots, phaseThinkMs } from '../../contract/
 import { remoteHostOf, type Phase } from '../../contract/scenario.js';
 import { checkLiteralTarget, notLoopback } from '../net/target-guard.js';
 import { startDistWorker } from '../paths.js';
-import { probeTarget } from './tls.js';
+import { probeTarget } from './transport/tls.js';
 import { DEFAULT_WINDOW_MS, type DriverListener, type DriverPhaseResult, type DriverPlan, type DriverResult, type FromWorkerMessage, type ToWorkerMessage } from './types.js';
 
 export type * from './types.js';
-export { COL, ROW_STRIDE, readRow, toRequestPoint, type RawRowBatch, type RequestRow } from './raw-rows.js';
+export { COL, ROW_STRIDE, readRow, toRequestPoint, type RawRowBatch, type RequestRow } from './measure/raw-rows.js';
 
 // The driver's young generation, sized by what the plan asks of it (issue 29; docs/performance.md,
 // "The tail"). It allocates ~15 KB per request (mostly Node's own per event-loop turn) and keeps

@@ -1,11 +1,11 @@
 import { decodeFromCompressedBase64, encodeIntoCompressedBase64 } from 'hdr-histogram-js';
 import { describe, expect, it } from 'vitest';
 import { ArrivalProcess, Prng, TemplatePicker } from './arrivals.js';
-import { FastHistogram, newHdr } from './fast-histogram.js';
+import { FastHistogram, newHdr } from './measure/fast-histogram.js';
 import { NumberRing } from './ring.js';
-import { parseServerTiming } from './server-timing.js';
-import { classifyError } from './group.js';
-import { ERROR_CODE, errorKindOf } from './raw-rows.js';
+import { parseServerTiming } from './measure/server-timing.js';
+import { classifyError } from './measure/errors.js';
+import { ERROR_CODE, errorKindOf } from './measure/raw-rows.js';
 
 const all = (p: ArrivalProcess): number[] => {
   const out: number[] = [];

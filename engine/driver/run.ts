@@ -1,13 +1,12 @@
 import type { Phase } from '../../contract/scenario.js';
 import { nowUs, setT0, t0 } from './clock.js';
-import { ABORT_CANCEL, ABORT_DEADLINE, ClientGroup, deadlineCheckMs, type GroupOwner } from './group.js';
-import { H1Connection, compileH1 } from './h1.js';
-import { targetProtocol } from './target-protocol.js';
+import { ABORT_CANCEL, ABORT_DEADLINE, ClientGroup, type GroupOwner } from './group.js';
+import { opensAhead, targetOf, warmConnection, type Target, type WarmConnection } from './transport/index.js';
 import { Scheduler } from './scheduler.js';
-import { PhaseInputs } from './phase-inputs.js';
-import { PhaseStats, RowSink } from './stats.js';
-import { ConnectionTimes } from './accumulators.js';
-import { BoundsCrossed } from './bounds-crossed.js';
+import { PhaseInputs } from './requests/phase-inputs.js';
+import { PhaseStats, RowSink } from './measure/stats.js';
+import { ConnectionTimes } from './measure/accumulators.js';
+import { BoundsCrossed } from './measure/bounds-crossed.js';
 import { DEFAULT_WINDOW_MS, type DriverPhaseResult, type DriverPlan, type DriverResult, type FromWorkerMessage } from './types.js';
 import { shouldWarm, warmUp } from './warmup.js';
 import { STARTUP_MS } from '../../contract/measurement.js';
@@ -16,6 +15,11 @@ import { isOpenLoop, phaseDeadlineMs, phaseOpenAhead, plannedMs as phasePlannedM
 export type Post = (msg: FromWorkerMessage, transfer?: ArrayBuffer[]) => void;
 
 const msUntil = (us: number): number => Math.max(0, (us - nowUs()) / 1000);
+
+/** How often a phase checks its requests' deadlines (ms): a request fails between timeoutMs and timeoutMs + this after its send; one timer per phase, not one per request. */
+function deadlineCheckMs(timeoutMs: number): number {
+  return Math.min(250, Math.max(5, timeoutMs / 4));
+}
 
 // An open-loop phase's first arrivals would otherwise each open a connection of their own while the
 // first connects are still pending (a cascade of ~180 connects at 5,000 req/s, whose connect times
@@ -70,7 +74,7 @@ class PhaseRun implements GroupOwner {
   start(): void {
     const p = this.phase;
     for (let k = 0; k < p.clients; k++) {
-      this.groups.push(new ClientGroup(this.index, k, p, this.startUs, this.runner.plan.baseUrl, this.runner.scheduler, this, this.runner.warm[this.index]?.[k], this.inputs));
+      this.groups.push(new ClientGroup(this.index, k, p, this.startUs, this.runner.target, this.runner.scheduler, this, this.runner.warm[this.index]?.[k], this.inputs));
     }
     // sends stop; whatever is still waiting or in flight gets timeoutMs more (contract/phase.ts)
     this.timers.push(setTimeout(() => this.abort(ABORT_DEADLINE), msUntil(this.startUs + phaseDeadlineMs(p) * 1000)));
@@ -138,12 +142,15 @@ export class Runner {
   private finished = false;
   private resolveDone: (r: DriverResult) => void = () => undefined;
   /** connections opened before t0, by phase and client group (see WARM_S) */
-  readonly warm: (H1Connection[][] | null)[];
+  readonly warm: (WarmConnection[][] | null)[];
+  /** where the load goes and how (the plan's, as one value passed down: transport/target.ts) */
+  readonly target: Target;
 
   constructor(
     readonly plan: DriverPlan,
     private readonly post: Post,
   ) {
+    this.target = targetOf(plan);
     this.windowMs = plan.windowMs ?? DEFAULT_WINDOW_MS;
     this.rows = new RowSink(true, (rows, count) => post({ type: 'rows', rows, count }, [rows.buffer as ArrayBuffer]), plan.rowsLent === true);
     this.runs = plan.phases.map(() => null);
@@ -155,11 +162,11 @@ export class Runner {
    * The connections opened before a phase starts (null: none): a rate phase's first WARM_S of
    * arrivals with no reuse; a closed phase with `preconnect`, every user's (see PRECONNECT below).
    */
-  private warmFor(p: Phase): H1Connection[][] | null {
+  private warmFor(p: Phase): WarmConnection[][] | null {
     const n = phaseOpenAhead(p, WARM_S);
-    // h2 / h2c never use the HTTP/1.1 fast path's connections (target-protocol.ts)
-    if (n === 0 || targetProtocol() !== 'h1' || compileH1(p, this.plan.baseUrl) === null) return null;
-    return Array.from({ length: p.clients }, () => Array.from({ length: n }, () => new H1Connection(this.plan.baseUrl, p.timeoutMs)));
+    // h2 / h2c never use the HTTP/1.1 fast path's connections (transport/target.ts)
+    if (n === 0 || !opensAhead(this.target, p)) return null;
+    return Array.from({ length: p.clients }, () => Array.from({ length: n }, () => warmConnection(this.target, p)));
   }
 
   async run(): Promise<DriverResult> {
@@ -217,7 +224,7 @@ export class Runner {
     if (this.ended === this.plan.phases.length) this.finish();
   }
 
-  private async preconnect(warm: readonly (H1Connection[][] | null)[] = this.warm): Promise<void> {
+  private async preconnect(warm: readonly (WarmConnection[][] | null)[] = this.warm): Promise<void> {
     const opens = warm.flatMap((byClient) => (byClient ?? []).flat().map((c) => c.open()));
     if (opens.length === 0) return;
     let timer: NodeJS.Timeout | undefined;

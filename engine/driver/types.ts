@@ -2,8 +2,8 @@ import type { HistogramSet } from '../../contract/measurement.js';
 import type { ClientProtocol, Phase } from '../../contract/scenario.js';
 import type { EndpointWindow, ErrorCounts, PhaseResult, WindowLatency } from '../../contract/results.js';
 import type { LatencyBuckets } from '../../contract/latency-buckets.js';
-import type { RawRowBatch } from './raw-rows.js';
-import type { DataSet } from './phase-inputs.js';
+import type { RawRowBatch } from './measure/raw-rows.js';
+import type { DataSet } from './requests/phase-inputs.js';
 
 /** A live window's length when the plan does not say (ms). */
 export const DEFAULT_WINDOW_MS = 250;
@@ -74,7 +74,7 @@ export interface DriverWindow {
   ttfb: WindowLatency | null;
   transfer: WindowLatency | null;
   /** total times per heatmap bucket (contract/latency-buckets.ts) */
-  totalBuckets: LatencyBuckets;  /** a phase of two or more requests: the window per endpoint, bounded (endpoint-windows.ts); live only */
+  totalBuckets: LatencyBuckets;  /** a phase of two or more requests: the window per endpoint, bounded (measure/endpoint-windows.ts); live only */
   endpoints?: EndpointWindow[];
 }
 

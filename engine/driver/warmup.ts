@@ -3,9 +3,9 @@ import type { Phase } from '../../contract/scenario.js';
 import { nowUs } from './clock.js';
 import { expectedRequests, isOpenLoop } from '../../contract/phase.js';
 import { ABORT_CANCEL, ClientGroup } from './group.js';
-import { compileH1 } from './h1.js';
+import { fastPathSuits, targetOf } from './transport/index.js';
 import { Scheduler } from './scheduler.js';
-import { PhaseStats, RowSink } from './stats.js';
+import { PhaseStats, RowSink } from './measure/stats.js';
 
 // A cold worker runs its first few hundred ms of requests in V8's interpreter and baseline tiers,
 // and compiles the hot code (h1 parsing, scheduler, group, stats, histograms, Node's socket streams)
@@ -41,7 +41,7 @@ const CRLFCRLF = Buffer.from('\r\n\r\n');
  * starts at 'started', after the warm-up, and would no longer include the cold start.
  */
 export function shouldWarm(phases: readonly Phase[], baseUrl: string): boolean {
-  return phases.some((p) => isOpenLoop(p) && (expectedRequests(p) ?? 0) >= WARMUP_MIN_REQUESTS && compileH1(p, baseUrl) !== null);
+  return phases.some((p) => isOpenLoop(p) && (expectedRequests(p) ?? 0) >= WARMUP_MIN_REQUESTS && fastPathSuits(p, baseUrl));
 }
 
 /**
@@ -104,7 +104,7 @@ export async function warmUp(timeoutMs: number, maxMs = WARMUP_MAX_MS): Promise<
     };
     await new Promise<void>((resolve) => {
       const owner = { stats, groupFinished: () => resolve() };
-      const group = new ClientGroup(0, 0, phase, nowUs(), baseUrl, scheduler, owner);
+      const group = new ClientGroup(0, 0, phase, nowUs(), targetOf({ baseUrl }), scheduler, owner);
       timer = setTimeout(() => group.abort(ABORT_CANCEL), maxMs);
       group.start();
     });

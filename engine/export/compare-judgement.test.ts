@@ -4,7 +4,7 @@ import { LIGHT } from '../../contract/report/palette.js';
 import { buildCompareReport, pairedTable } from '../../contract/report/compare-report.js';
 import { histograms, newRun, phaseResult } from '../../db/test-support/factories.js';
 import { useTempStore } from '../../db/test-support/temp-store.js';
-import { WindowAccumulator } from '../driver/accumulators.js';
+import { WindowAccumulator } from '../driver/measure/accumulators.js';
 import { compareData } from './compare-data.js';
 import { compareHtml } from './html.js';
 import { reportInput } from './report-data.js';

@@ -11,7 +11,7 @@ import { buildRunReport } from '../../contract/report/run-report.js';
 import { runHtml } from './html.js';
 import { runSummaryPng } from './png.js';
 import { reportInput } from './report-data.js';
-import { WindowAccumulator } from '../driver/accumulators.js';
+import { WindowAccumulator } from '../driver/measure/accumulators.js';
 import { useTempStore } from '../../db/test-support/temp-store.js';
 
 // The heatmap and response time vs throughput from stored windows (issue 27): requests recorded by

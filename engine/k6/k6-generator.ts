@@ -11,7 +11,7 @@ import { k6TlsFor } from './k6-tls.js';
 import { k6Script, segmentCount } from './k6-script.js';
 import { LiveWindows } from './live-windows.js';
 import { k6LoopbackUrl } from './k6-target.js';
-import { probeTarget } from '../driver/tls.js';
+import { probeTarget } from '../driver/transport/tls.js';
 import { driverProtocol, driverTls } from '../run/target-tls.js';
 import { phaseName as nameOfPhase } from '../../contract/phase.js';
 

@@ -1,7 +1,7 @@
 import type { EngineEvent } from '../../contract/api.js';
 import { errorCode } from '../../contract/measurement.js';
 import type { LiveWindow } from '../../contract/results.js';
-import { WindowAccumulator } from '../driver/accumulators.js';
+import { WindowAccumulator } from '../driver/measure/accumulators.js';
 import type { K6Request } from './import/k6-request.js';
 
 // k6's points as they arrive on its stdout, grouped into the live view's windows. k6 hands its

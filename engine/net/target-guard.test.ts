@@ -2,7 +2,8 @@ import type { LookupAddress } from 'node:dns';
 import diagnostics from 'node:diagnostics_channel';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TargetUrl } from '../../contract/scenario.js';
-import { compileH1, H1Connection } from '../driver/h1.js';
+import { compileH1, H1Connection } from '../driver/transport/h1.js';
+import { targetOf } from '../driver/transport/target.js';
 import { runDriver, type DriverPlan, type DriverResult } from '../driver/driver.js';
 import { Runner } from '../driver/run.js';
 import { burst, req } from '../driver/test-support/phases.js';
@@ -77,7 +78,7 @@ describe('target guard', () => {
     const [request] = compileH1(burst(1, '/ok', { requests: [req('/ok')] }), server.url)!;
     const fetchVia = (base: string) =>
       new Promise<string>((resolve) => {
-        new H1Connection(base, 5000).dispatch(request!, {
+        new H1Connection(targetOf({ baseUrl: base }), 5000).dispatch(request!, {
           onConnect: () => undefined,
           onHeaders: (status) => (resolve(`status ${status}`), true),
           onData: () => true,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Prng } from '../driver/arrivals.js';
-import { VariableRequest, type RequestInputs } from '../driver/request-compile.js';
+import { VariableRequest, type RequestInputs } from '../driver/requests/request-compile.js';
 import { runScenarioFile, useTempEngine } from '../test-support/temp-engine.js';
 
 // A data or vars value spliced into a JSON body is data (issue 26): inside a JSON string it is

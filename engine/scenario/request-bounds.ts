@@ -8,7 +8,7 @@ import { formatPath } from './param-path.js';
 // A template's bounds (contract/request-limits.ts), checked before a run: the request it can build
 // and what it makes a request keep of its response. Issue 35: 300 uses of a 1 MB data value in a
 // 3 KB scenario built 300 MB requests (7.1 GB of memory; at 600 uses "Invalid string length").
-// The request's size is counted as the driver counts it (engine/driver/request-compile.ts): path,
+// The request's size is counted as the driver counts it (engine/driver/requests/request-compile.ts): path,
 // header names and values, and body, each value as escaped where it lands. A value's longest is
 // known for built-ins and, once the files are read, for data columns; {{vars.x}} are known only at
 // run time, where the driver refuses such a request instead of sending it.

@@ -6,7 +6,7 @@ import { templateName } from '../../contract/template-name';
 import type { RunSeries } from '../charts/run-data';
 
 // The live latency chart split by endpoint (issue 36): one line per server run and endpoint, from the
-// endpoint windows the driver sends with each live window (engine/driver/endpoint-windows.ts bounds
+// endpoint windows the driver sends with each live window (engine/driver/measure/endpoint-windows.ts bounds
 // them). A window of a phase of one request carries none: its line is that request's endpoint, named
 // from the scenario as it runs, as the after-run split names it. Lines are named as the after-run
 // split's (useEndpointGroups): the endpoint, and the server run before it when there are several.

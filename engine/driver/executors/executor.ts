@@ -4,7 +4,7 @@ import type { NumberRing } from '../ring.js';
 
 // The executor interface. An executor module owns one `executor` kind of phase's state machine
 // (when requests are issued, per client group); what the phase is (its slots, length, progress plan,
-// description) is contract/phase.ts's. ClientGroup (../group.ts) keeps the slots, the connections
+// description) is contract/phase.ts's. ClientGroup (../group.ts) keeps the slots (its transport the connections)
 // and dispatch, and calls the state machine at four points: start, a request settled, a scheduler
 // tick, a stop.
 //

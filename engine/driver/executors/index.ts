@@ -1,17 +1,17 @@
 import type { PhaseBase } from '../../../contract/phase.js';
 import { kindRegistry, type KindRegistry } from '../../../contract/kind-registry.js';
 import type { Executor, Phase } from '../../../contract/scenario.js';
-import { burst } from './burst/burst.js';
-import { closed } from './closed/closed.js';
+import { burst } from './burst.js';
+import { closed } from './closed.js';
 import type { ExecutorModule } from './executor.js';
-import { rampingUsers } from './ramping-users/ramping-users.js';
-import { rate } from './rate/rate.js';
-import { sequential } from './sequential/sequential.js';
+import { rampingUsers } from './ramping-users.js';
+import { rate } from './rate.js';
+import { sequential } from './sequential.js';
 
 export type { ExecutorModule, ExecutorState, GroupPort } from './executor.js';
 
 // Every executor's state machine by its `executor` name. A new executor is its phase schema in
-// contract/scenario.ts, its entry in contract/phase.ts, a folder here and one line below.
+// contract/scenario.ts, its entry in contract/phase.ts, a file here (executors/<name>.ts) and one line below.
 const BUILT_IN: { readonly [K in Executor]: ExecutorModule<Extract<Phase, { executor: K }>> } = {
   burst,
   closed,

@@ -1,12 +1,12 @@
 import type { PhaseResult } from '../../../contract/results.js';
 import { errorCode, type HistogramSet } from '../../../contract/measurement.js';
-import { PhaseAccumulator } from '../../driver/accumulators.js';
-import { EndpointAccumulators, phaseWithEndpoints } from '../../driver/endpoint-accumulators.js';
+import { PhaseAccumulator } from '../../driver/measure/accumulators.js';
+import { EndpointAccumulators, phaseWithEndpoints } from '../../driver/measure/endpoint-accumulators.js';
 import { MAX_ENDPOINTS } from './import-limits.js';
 import type { K6Dropped, K6Request, PhaseRef } from './k6-request.js';
 
 // Per server run (a cell and server), per phase: the native driver's phase accumulator
-// (engine/driver/accumulators.ts), filled from k6's points. Memory is per phase, not per request.
+// (engine/driver/measure/accumulators.ts), filled from k6's points. Memory is per phase, not per request.
 // Requests k6 made are in the latency histograms as the driver's are (all but refusals); k6's
 // dropped iterations are requests never sent: counted, and as timeouts among the errors (the native
 // driver records arrivals still unsent at a deadline the same way), never in a latency histogram.

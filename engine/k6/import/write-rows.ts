@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { COL, REQUEST_STRIDE, errorCode } from '../../../contract/measurement.js';
 import type { RunWriter, WindowInput } from '../../../db/store.js';
-import { WindowAccumulator } from '../../driver/accumulators.js';
+import { WindowAccumulator } from '../../driver/measure/accumulators.js';
 import type { TargetAcc } from './k6-accumulator.js';
 import { targetKey } from './collect.js';
 import { isDropped, requestOfPoint, type K6Request } from './k6-request.js';

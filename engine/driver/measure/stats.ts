@@ -1,0 +1,153 @@
+import type { Phase } from '../../../contract/scenario.js';
+import { ErrorReasons, PhaseAccumulator, WindowAccumulator } from './accumulators.js';
+import { EndpointAccumulators, phaseWithEndpoints } from './endpoint-accumulators.js';
+import { EndpointWindows } from './endpoint-windows.js';
+import { COL, ROW_BATCH_CAPACITY, ROW_STRIDE } from './raw-rows.js';
+import type { DriverPhaseResult, DriverWindow } from '../types.js';
+import { phaseName } from '../../../contract/phase.js';
+import { templateName } from '../../../contract/template-name.js';
+
+/** The fields of one finished request the aggregator reads (a Slot, or a never-sent queued arrival). */
+export interface RequestRecord {
+  readonly phase: number;
+  readonly client: number;
+  intended: number;
+  sent: number;
+  firstByte: number;
+  status: number;
+  bytes: number;
+  stWait: number;
+  stProc: number;
+  /** the request template (endpoint), by its index in the phase's requests */
+  template: number;
+  /** what ended the request when it failed (absent or null: nothing thrown, e.g. an http status check) */
+  readonly failure?: Error | null;
+  /** the error kind classifyError gave `failure`: its reason is kept only under that kind (not, say, a destroy turned timeout at a deadline) */
+  readonly failureKind?: number;
+}
+
+// Column offsets as plain numbers for the hot path (derived from contract/measurement.ts).
+const { phaseIdx: C_PHASE, clientIdx: C_CLIENT, intendedUs: C_INTENDED, sentUs: C_SENT, firstByteUs: C_FIRST_BYTE, doneUs: C_DONE, status: C_STATUS, bytes: C_BYTES, error: C_ERROR, serverWaitUs: C_SERVER_WAIT, serverProcUs: C_SERVER_PROC, templateIdx: C_TEMPLATE } = COL;
+
+/** Batches lent out at most (their memory is ROW_BATCH_CAPACITY rows each); beyond, a flush sends an exact-size copy. */
+const LENT_BATCHES = 4;
+
+/**
+ * Raw rows of the whole worker, batched (see raw-rows.ts) and handed to `post` when full or flushed.
+ * `lent`: the listener hands each batch back (recycle) once stored, so a flush sends the batch it
+ * filled and goes on in a returned one: no new memory per flush on either thread. Otherwise a flush
+ * sends an exact-size copy and keeps its buffer.
+ */
+export class RowSink {
+  private buf: Float64Array = new Float64Array(ROW_BATCH_CAPACITY * ROW_STRIDE);
+  private n = 0;
+  private readonly spare: Float64Array[] = [];
+  /** lent batches not handed back yet: a main thread that falls behind gets exact-size copies, not whole batches */
+  private lentOut = 0;
+
+  constructor(
+    private readonly enabled: boolean,
+    private readonly post: (rows: Float64Array, count: number) => void,
+    private readonly lent = false,
+  ) {}
+
+  /** A batch the listener is done with (its whole buffer, whatever view of it was sent). */
+  recycle(rows: Float64Array): void {
+    if (rows.buffer.byteLength !== this.buf.buffer.byteLength) return; // an exact-size copy
+    this.lentOut--;
+    if (this.spare.length < LENT_BATCHES) this.spare.push(new Float64Array(rows.buffer));
+  }
+
+  write(r: RequestRecord, done: number, code: number): void {
+    if (!this.enabled) return;
+    const b = this.buf;
+    const o = this.n * ROW_STRIDE;
+    b[o + C_PHASE] = r.phase;
+    b[o + C_CLIENT] = r.client;
+    b[o + C_INTENDED] = r.intended;
+    b[o + C_SENT] = r.sent;
+    b[o + C_FIRST_BYTE] = r.firstByte;
+    b[o + C_DONE] = done;
+    b[o + C_STATUS] = r.status;
+    b[o + C_BYTES] = r.bytes;
+    b[o + C_ERROR] = code;
+    b[o + C_SERVER_WAIT] = r.stWait * 1000;
+    b[o + C_SERVER_PROC] = r.stProc * 1000;
+    b[o + C_TEMPLATE] = r.template;
+    if (++this.n === ROW_BATCH_CAPACITY) this.flush();
+  }
+
+  /** Sends the rows so far (their buffer is transferred): the filled batch itself when lent (and not too many are out), else an exact-size copy. */
+  flush(): void {
+    if (this.n === 0) return;
+    const count = this.n;
+    this.n = 0;
+    if (!this.lent || (this.spare.length === 0 && this.lentOut >= LENT_BATCHES)) return this.post(this.buf.slice(0, count * ROW_STRIDE), count);
+    this.lentOut++;
+    const out = this.buf.subarray(0, count * ROW_STRIDE);
+    this.buf = this.spare.pop() ?? new Float64Array(ROW_BATCH_CAPACITY * ROW_STRIDE);
+    this.post(out, count);
+  }
+}
+
+/**
+ * Everything measured for one phase (all its client groups): the shared phase and window
+ * accumulators (accumulators.ts, fed by k6 too) and the phase's raw rows.
+ */
+export class PhaseStats {
+  private readonly phase = new PhaseAccumulator();
+  private readonly window = new WindowAccumulator();
+  private readonly reasons = new ErrorReasons();
+  private readonly endpoints: EndpointAccumulators;
+
+  /** endpointNames: the phase's endpoint names in template order (none: a phase of one endpoint, unnamed); endpointWindows: its live windows per endpoint */
+  constructor(
+    private readonly rows: RowSink,
+    endpointNames: readonly string[] = [],
+    private readonly endpointWindows: EndpointWindows = new EndpointWindows(),
+  ) {
+    this.endpoints = new EndpointAccumulators(endpointNames);
+  }
+
+  /** Measures a phase's requests, its endpoints named from its templates. */
+  static of(phase: Phase, rows: RowSink): PhaseStats {
+    return new PhaseStats(rows, phase.requests.map(templateName), new EndpointWindows(phase.requests));
+  }
+
+  get count(): number {
+    return this.phase.count;
+  }
+
+  /** code: NO_ERROR (-1) or an error kind's index */
+  record(r: RequestRecord, done: number, code: number): void {
+    const total = done - r.intended;
+    // The same µs the raw row holds (stProc * 1000), so histograms, CSV and scatter agree.
+    const p = r.stProc * 1000;
+    // time to first byte and transfer, as deriveTimes() has them (NaN where not measured)
+    const ttfb = r.firstByte - r.sent;
+    const transfer = done - r.firstByte;
+    const serverWait = r.stWait * 1000;
+    const lag = r.sent - r.intended;
+    this.phase.record(code, total, p, serverWait, lag, ttfb, transfer);
+    this.endpoints.at(r.template)?.record(code, total, p, serverWait, lag, ttfb, transfer);
+    this.window.record(code, total, p, ttfb, transfer);
+    this.endpointWindows.record(r.template, code, total, p, ttfb, transfer);
+    if (code >= 0 && r.failure != null && r.failureKind === code) this.reasons.record(code, r.failure);
+    this.rows.write(r, done, code);
+  }
+
+  /** The live window ending at tMs; resets the window's counters. */
+  takeWindow(phaseIndex: number, tMs: number, windowMs: number, inFlight: number, queued: number): DriverWindow {
+    const w = this.window.take();
+    const endpoints = this.endpointWindows.take();
+    return { tMs, phaseIndex, count: w.count, throughput: w.count / (windowMs / 1000), errors: w.errors, inFlight, queued, total: w.total, wait: w.wait, processing: w.processing, ttfb: w.ttfb, transfer: w.transfer, totalBuckets: w.totalBuckets, ...(endpoints !== undefined && { endpoints }) };
+  }
+
+  result(index: number, phase: Phase, startUs: number, endUs: number, hitDeadline: boolean): DriverPhaseResult {
+    const durationMs = Math.max(0, endUs - startUs) / 1000;
+    const meta = { index, name: phaseName(phase, index), executor: phase.executor, clients: phase.clients, startedMs: startUs / 1000, durationMs };
+    const measured = phaseWithEndpoints(this.phase, this.endpoints, meta);
+    const errorReasons = this.reasons.result();
+    return { ...(errorReasons === undefined ? measured : { ...measured, result: { ...measured.result, errorReasons } }), hitDeadline };
+  }
+}

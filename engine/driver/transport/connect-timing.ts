@@ -1,0 +1,39 @@
+import { Socket } from 'node:net';
+import { buildConnector, type Client } from 'undici';
+import { nowUs } from '../clock.js';
+import type { ConnectionTimes } from '../measure/accumulators.js';
+import { protocolClientOptions, type Target } from './target.js';
+
+// The TLS handshake as its own figure (issue 28): where undici opens a connection to an https
+// target, the connector it would have built itself (same lookup, TLS options, ALPN by allowH2,
+// timeout, session cache) is wrapped to stamp the call, the TCP connect and the secure connection.
+//
+//   connect() ──lookup + TCP── 'connect' ──TLS handshake── 'secureConnect' -> undici's callback
+//   |<------- connect ------->|<--------- handshake -------->|
+
+/**
+ * undici's `connect` option for a group's connections to the target: over https a timed connector
+ * recording into `times`; otherwise the options undici builds its own connector from.
+ */
+export function targetConnect(target: Target, timeoutMs: number, times: ConnectionTimes | null): Client.Options['connect'] {
+  const options = { lookup: target.lookup, ...target.tls };
+  if (times === null || !target.baseUrl.startsWith('https:')) return options;
+  const { allowH2, useH2c } = protocolClientOptions(target);
+  // what undici's Client passes buildConnector when `connect` is an object (connectTimeout is the timeout)
+  const connector = buildConnector({ ...options, allowH2, useH2c, timeout: timeoutMs } as buildConnector.BuildOptions);
+  return (opts, callback) => {
+    const start = nowUs();
+    let connected = NaN;
+    // buildConnector's connect returns the socket it made (its typings say void)
+    const socket: unknown = (connector as (...args: Parameters<buildConnector.connector>) => unknown)(opts, (err, s) => {
+      if (err === null && connected === connected) {
+        const done = nowUs();
+        times.record(connected - start, done - connected, done);
+      }
+      // the callback's two shapes, as undici gave them
+      if (err === null) callback(null, s);
+      else callback(err, null);
+    });
+    if (socket instanceof Socket) socket.once('connect', () => (connected = nowUs()));
+  };
+}

@@ -1,0 +1,35 @@
+import type { Phase } from '../../../contract/scenario.js';
+import { FastH1Transport } from './fast-h1.js';
+import { fastPathSuits, H1Connection } from './h1.js';
+import type { Target } from './target.js';
+import type { Transport, TransportContext, WarmConnection } from './transport.js';
+import { UndiciTransport } from './undici-h1.js';
+import { H2Transport } from './undici-h2.js';
+
+// The transport room's door: which transport a client group gets, chosen once from the Target and
+// the phase, as undici's Client picks h1 or h2 once. Nothing outside transport/ imports undici,
+// node:http2 or the fast path's connection (driver-rules.test.ts). Adding a transport: see
+// docs/architecture.md (The driver's rooms), proven by transport/toy-transport.test.ts.
+
+export type { Connection, OpenAhead, RequestHandler } from './connection.js';
+export type { Reset, Transport, TransportContext, WarmConnection } from './transport.js';
+export { DEADLINE_ERROR } from './transport.js';
+export { targetOf, type Target } from './target.js';
+export { fastPathSuits } from './h1.js';
+
+/** How a client group's requests go: h2 / h2c through undici, else the fast path when the phase suits it, else undici. */
+export function transportFor(target: Target, phase: Phase, ctx: TransportContext): Transport {
+  if (target.protocol !== 'h1') return new H2Transport(target, phase, ctx);
+  if (!ctx.readsHeaders && fastPathSuits(phase, target.baseUrl)) return new FastH1Transport(target, phase, ctx);
+  return new UndiciTransport(target, phase, ctx);
+}
+
+/** Whether connections can be opened ahead for a phase: only the fast path's (h2 / h2c and undici open their own). */
+export function opensAhead(target: Target, phase: Phase): boolean {
+  return target.protocol === 'h1' && fastPathSuits(phase, target.baseUrl);
+}
+
+/** A connection to open ahead for a phase whose transport opensAhead. */
+export function warmConnection(target: Target, phase: Phase): WarmConnection {
+  return new H1Connection(target, phase.timeoutMs);
+}
