@@ -13,8 +13,11 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const production = join(root, 'engine', 'regular-file.ts');
 const itsTest = join(root, 'engine', 'regular-file.test.ts');
 
-// A check that reads the module's own table of registered ECharts parts, which nothing else may reach.
-const ALLOWED = ['renderer/charts/echarts-parts.ts unregisteredParts'];
+// Allowed, each with its reason:
+// - a check that reads the module's own table of registered ECharts parts, which nothing else may reach;
+// - the loopback guard's resolver, swapped by its test so a name "resolves" outside this machine
+//   without a packet leaving it (the refusal is checked on the address connected to).
+const ALLOWED = ['engine/net/target-guard.ts setTargetResolver', 'renderer/charts/echarts-parts.ts unregisteredParts'];
 const withoutLine = (found: string) => found.replace(/:\d+ (\S+).*$/, ' $1');
 
 function planted(edits: Record<string, string>): (file: string) => string {
@@ -22,7 +25,7 @@ function planted(edits: Record<string, string>): (file: string) => string {
 }
 
 describe('seams for tests stay beside the tests', () => {
-  it('the repo as it is: no production value export that only tests take (one check allowed, with its reason)', () => {
+  it('the repo as it is: no production value export that only tests take (two allowed, each with its reason)', () => {
     expect(testOnlyExports().map(withoutLine)).toEqual(ALLOWED);
   });
 

@@ -13,10 +13,9 @@ export { COL, ROW_STRIDE, readRow, toRequestPoint, type RawRowBatch, type Reques
 // "The tail"). It allocates ~15 KB per request (mostly Node's own per event-loop turn) and keeps
 // almost none. A driver that waits for its work (open-loop arrivals, one request at a time, users
 // who think) is held up by each collection that lands while a request is out, which then reads
-// late: fewer, larger collections mean fewer requests measured late (16 MB against 6 MB: the
-// driver's own-collection class at 1,000/s from ~190 to ~45 per 10,000 requests). A driver kept
-// saturated by closed users is busy either way; there the small nursery is cheaper per request and
-// lighter (6 MB: 120 MB peak and 1.01x autocannon's requests per CPU-second; 16 MB: 133 MB, 0.96x).
+// late: fewer, larger collections mean fewer requests measured late. A driver kept saturated by
+// closed users is busy either way; there the small nursery is cheaper per request and lighter (the
+// figures: docs/performance.md, "Figures behind the code").
 export const DRIVER_YOUNG_GENERATION_MB = { saturated: 6, waiting: 16 } as const;
 
 /** A phase whose driver waits for its work between requests (see DRIVER_YOUNG_GENERATION_MB); the facts are contract/phase.ts's. */

@@ -32,18 +32,15 @@ const PRECONNECT_MAX_MS = 1000;
 
 // PRECONNECT: a closed phase's users connecting at t0 race a single-threaded server's accept queue.
 // Node accepts one pending connection per event-loop turn, and once the first users' requests flow a
-// turn lasts as long as serving all of them (~150 ms for 250 users of random fib on seed 004's red
-// server, measured with `ss -ltn`: 17 connections sat in the accept queue, admitted one per turn
-// over 3 s), so 14 to 175 of 250 users got in 1-4.7 s late depending on the connect order, and the
-// fewer users meanwhile halved the median. With `preconnect` the users' handshakes complete before t0
+// turn lasts as long as serving all of them, so on seed 004's red server many users got in seconds
+// late depending on the connect order (figures: docs/performance.md, "Figures behind the code"). With `preconnect` the users' handshakes complete before t0
 // (wrk does the same); the server may still be taking them off its queue when t0 comes (one quiet
 // run in three still admitted users late: see seed-004's caveat in reproduce/shape-checks.ts).
 
 // Raw rows go to the main thread every ROWS_FLUSH_MS, not only at each 250 ms window: the main
 // thread stores a batch as soon as it arrives, and on a core it shares with this thread one window's
-// worth of inserts at once delayed the sends due just after each window edge (pinned 1,000 req/s
-// against nginx: a third of the requests over 0.5 ms fell in the 25 ms after an edge; flushing every
-// 25 ms halved those requests and took the lag p99 from 1.1-1.6 to 0.6-0.8 ms).
+// worth of inserts at once delayed the sends due just after each window edge (figures:
+// docs/performance.md, "Figures behind the code").
 const ROWS_FLUSH_MS = 25;
 
 /** One phase while it runs: its client groups, its stats, its deadlines. */

@@ -2,14 +2,15 @@ import type { LookupAddress } from 'node:dns';
 import diagnostics from 'node:diagnostics_channel';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TargetUrl } from '../../contract/scenario.js';
-import { compileH1, H1Connection } from '../driver/transport/h1.js';
+import { H1Connection } from '../driver/transport/h1.js';
+import { compileH1 } from '../driver/test-support/compile-h1.js';
 import { targetOf } from '../driver/transport/target.js';
 import { runDriver, type DriverPlan, type DriverResult } from '../driver/driver.js';
 import { Runner } from '../driver/run.js';
 import { burst, req } from '../driver/test-support/phases.js';
 import { startTestServer, type TestServer } from '../driver/test-support/server.js';
 import { pollUrl } from '../supervisor/readiness.js';
-import { checkLiteralTarget, configureTargetGuard, guardedLookup, isLoopbackAddress } from './target-guard.js';
+import { checkLiteralTarget, setTargetResolver, guardedLookup, isLoopbackAddress } from './target-guard.js';
 
 // The loopback rule is enforced on the address connected to. Names "resolve" through a fake
 // resolver here, so a refusal is tested without a single packet leaving this machine: the guard
@@ -34,7 +35,7 @@ const runPhases = (baseUrl: string, phases: DriverPlan['phases']): Promise<Drive
 
 let server: TestServer | null = null;
 afterEach(async () => {
-  configureTargetGuard(false);
+  setTargetResolver();
   lookedUp.length = 0;
   await server?.close();
   server = null;
@@ -74,7 +75,7 @@ describe('target guard', () => {
 
   it('guards the fast path (H1Connection): a remote name fails before connecting, a loopback name connects', async () => {
     server = await startTestServer();
-    configureTargetGuard(false, fakeResolver);
+    setTargetResolver(fakeResolver);
     const [request] = compileH1(burst(1, '/ok', { requests: [req('/ok')] }), server.url)!;
     const fetchVia = (base: string) =>
       new Promise<string>((resolve) => {
@@ -93,7 +94,7 @@ describe('target guard', () => {
 
   it("guards the driver's undici connections (ClientGroup, keepAlive: false): refused in the lookup, nothing connects", async () => {
     server = await startTestServer();
-    configureTargetGuard(false, localhostElsewhere);
+    setTargetResolver(localhostElsewhere);
     const phase = burst(3, '/ok', { keepAlive: false });
     expect(compileH1(phase, server.url)).toBeNull(); // not the fast path: the phase goes through undici
     const refusals: unknown[] = [];
@@ -117,7 +118,7 @@ describe('target guard', () => {
 
   it('guards readiness probes on the resolved address', async () => {
     server = await startTestServer();
-    configureTargetGuard(false, localhostElsewhere);
+    setTargetResolver(localhostElsewhere);
     const probe = pollUrl(`http://localhost:${server.port}/ok`);
     await expect(probe.done).rejects.toMatchObject({ code: 'LS_ERR_NOT_LOOPBACK', message: expect.stringContaining('refused localhost (192.0.2.1)') });
     probe.cancel();

@@ -55,18 +55,12 @@ export function guardedLookup(allowRemote: boolean, base?: BaseLookup): LookupFu
   };
 }
 
-// One per thread: a driver worker sets it once from the run's consent. Tests swap the resolver so
-// a name can "resolve" outside this machine without any packet leaving it.
+// The resolver every guarded lookup uses in this thread: the system's. Tests swap it so that a name
+// can "resolve" outside this machine without any packet leaving it (the guard's refusal is tested on
+// the address connected to, not on a name).
 let resolver: BaseLookup = systemLookup;
-let processLookup: LookupFunction = guardedLookup(false);
 
-/** Sets the consent (and, for tests, the resolver every guarded lookup uses) in this thread. */
-export function configureTargetGuard(allowRemote: boolean, base?: BaseLookup): void {
+/** The resolver guarded lookups in this thread use (none given: the system's again). */
+export function setTargetResolver(base?: BaseLookup): void {
   resolver = base ?? systemLookup;
-  processLookup = guardedLookup(allowRemote);
-}
-
-/** The lookup every target connection passes to net.connect (fast path, undici, readiness). */
-export function targetLookup(): LookupFunction {
-  return processLookup;
 }

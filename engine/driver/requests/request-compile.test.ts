@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Prng } from '../arrivals.js';
-import { compileH1 } from '../transport/h1.js';
+import { compileH1 } from '../test-support/compile-h1.js';
 import { fixedTemplate, isVariable, VariableRequest, type RequestInputs } from './request-compile.js';
 import { burst, req } from '../test-support/phases.js';
 

@@ -1,7 +1,8 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { H1Connection, compileH1, type H1Handler } from './h1.js';
+import { H1Connection, type H1Handler } from './h1.js';
+import { compileH1 } from '../test-support/compile-h1.js';
 import { targetOf } from './target.js';
 import { burst, req } from '../test-support/phases.js';
 

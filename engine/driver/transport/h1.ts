@@ -3,7 +3,7 @@ import type { LookupFunction } from 'node:net';
 import type { Phase } from '../../../contract/scenario.js';
 import { ResponseParser, type ResponseSink } from './h1-response.js';
 import { fixedTemplate, isVariable, type VariableRequest } from '../requests/request-compile.js';
-import { compileRequests, type CompiledRequest } from '../requests/compiled-request.js';
+import type { CompiledRequest } from '../requests/compiled-request.js';
 import type { OpenAhead, RequestHandler } from './connection.js';
 import type { Target } from './target.js';
 
@@ -63,13 +63,6 @@ export function h1RequestOf(r: CompiledRequest, host: string): H1Request {
   text += '\r\n';
   const headBytes = Buffer.from(text, 'latin1');
   return { bytes: r.body === null ? headBytes : Buffer.concat([headBytes, r.body]), head, variable: null };
-}
-
-/** The prebuilt requests of a phase, or null when the phase needs undici (fastPathSuits). */
-export function compileH1(phase: Phase, baseUrl: string, columns: readonly string[] = []): H1Request[] | null {
-  if (!fastPathSuits(phase, baseUrl)) return null;
-  const host = new URL(baseUrl).host;
-  return compileRequests(phase, columns, host).map((r) => h1RequestOf(r, host));
 }
 
 /** Whether a path and headers suit the fast path: a plain path, token names, no framing headers, safe values. */
