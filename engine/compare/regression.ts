@@ -29,6 +29,8 @@ export interface RegressionInput {
   now: readonly RunSummary[];
   /** one run on each side: their windows and raw rows (index 0 baseline, 1 now) */
   samples: CompareSamples;
+  /** one run on each side: Compare's intervals of [baseline, now] when a command already built them (absent: built here) */
+  intervals?: readonly RatioInterval[];
 }
 
 const Z95 = 1.959964;
@@ -207,7 +209,7 @@ export function judgeRegression(rules: readonly RegressionRule[], input: Regress
   const single = input.baseline.length === 1 && input.now.length === 1;
   const ratios = new Map<string, RatioInterval>();
   if (single && rules.some((r) => r.metric !== 'errors.rate')) {
-    for (const r of compareIntervals(runs, input.samples)) ratios.set(intervalKey(r.pairKey, r.metric, r.run), r);
+    for (const r of input.intervals ?? compareIntervals(runs, input.samples)) ratios.set(intervalKey(r.pairKey, r.metric, r.run), r);
   }
   const results: RuleResult[] = rules.map((rule) => {
     const checks = pairs.filter((pair) => inScope(rule, pair, runs)).map((pair) => check(rule, pair, input, ratios, pairs));
