@@ -21,7 +21,7 @@ interface JsonServer {
 }
 
 describe('the protocol a run spoke', () => {
-  it('run --json and show name h2 and http/1.1 over TLS per server run', () => {
+  it('a scenario spelling https and h2: run --json and show name h2 and h1-tls (HTTP/1.1 over TLS) per server run', () => {
     const file = join(dir, 'protocols.json');
     const db = join(dir, 'runs.db');
     writeFileSync(
@@ -40,7 +40,7 @@ describe('the protocol a run spoke', () => {
     const json = JSON.parse(out.stdout) as { runId: number; servers: JsonServer[] };
     expect(json.servers.map((s) => [s.label, s.protocol])).toEqual([
       ['over-h2', 'h2'],
-      ['over-https', 'http/1.1'],
+      ['over-https', 'h1-tls'],
     ]);
     for (const s of json.servers) {
       expect(s.phases[0]!.count).toBe(10);
@@ -51,6 +51,6 @@ describe('the protocol a run spoke', () => {
     expect(show.stdout).toContain('protocol: over-h2: h2');
     expect(show.stdout).not.toContain('protocol: over-https');
     const shown = JSON.parse(cli(['show', String(json.runId), '--json', '--db', db]).stdout) as { servers: JsonServer[] };
-    expect(shown.servers.map((s) => s.protocol)).toEqual(['h2', 'http/1.1']);
+    expect(shown.servers.map((s) => s.protocol)).toEqual(['h2', 'h1-tls']);
   });
 });

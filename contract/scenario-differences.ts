@@ -167,7 +167,7 @@ export function scenarioDifferences(runs: readonly (Pick<RunSummary, 'id' | 'sce
       out.push({ run: k + 1, who: tag, sameScenario: false, lines: [`${tag} ran scenario ${run.scenarioName}, A (#${base.id}) ran ${base.scenarioName}`, ...protocolDifferenceLines(base, run, who)] });
       return;
     }
-    // what the loads spoke (h2 against http/1.1) is a difference even where the scenario text is the same
+    // what the loads spoke (h2 against h1-tls) is a difference even where the scenario text is the same
     const lines = [...differenceLines(base, run, who), ...protocolDifferenceLines(base, run, who)];
     if (lines.length === 0) return;
     const shown = lines.length > MAX_DIFFERENCE_LINES ? [...lines.slice(0, MAX_DIFFERENCE_LINES - 1), `and ${lines.length - MAX_DIFFERENCE_LINES + 1} more`] : lines;

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
+import type { Protocol } from '../contract/protocol.js';
 import { LoadscopeError } from '../contract/errors.js';
 import type {
   CellInfo,
@@ -130,8 +131,8 @@ export interface Store {
   savePhase(targetId: number, phase: PhaseResult, histograms: HistogramSet): void;
   /** Replaces a run's engine note (a k6 run learns what it dropped only at its end). */
   setEngineNote(runId: number, note: string | null): void;
-  /** what a server run's load spoke to its target ('http/1.1', 'h2', 'h2c') */
-  setTargetProtocol(targetId: number, protocol: string | null): void;
+  /** what a server run's load spoke to its target (contract/protocol.ts; read back typed by read-run.ts) */
+  setTargetProtocol(targetId: number, protocol: Protocol | null): void;
   /** Sets a run's user-given name and/or note (undefined: unchanged; null or blank: cleared). */
   annotateRun(runId: number, annotation: RunAnnotation): { name: string | null; note: string | null };
   /** Threshold results of a server run, appended (one call per phase as it ends). */
@@ -423,7 +424,7 @@ class SqliteStore implements Store {
     if (this.writing(() => this.stmt.setEngineNote.run(note, runId)).changes === 0) throw runNotFound(runId);
   }
 
-  setTargetProtocol(targetId: number, protocol: string | null): void {
+  setTargetProtocol(targetId: number, protocol: Protocol | null): void {
     this.writing(() => this.stmt.setTargetProtocol.run(protocol, targetId));
   }
 

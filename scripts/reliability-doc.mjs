@@ -17,7 +17,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** The areas, in the order the document shows them. */
 export const RELIABILITY_TESTS = [
   ['Hostile input: the browser host', ['cli/host/ws-frames.test.ts', 'cli/host/host-property.test.ts', 'cli/host/host-faults.test.ts', 'cli/host/open-browser.test.ts']],
-  ['Hostile input: scenarios', ['engine/scenario/limits.test.ts', 'engine/scenario/validate-property.test.ts', 'engine/scenario/prototype-keys.test.ts', 'engine/scenario/base-url.test.ts', 'engine/scenario/placeholders.test.ts', 'engine/scenario/data-files.test.ts', 'engine/scenario/flow-validate.test.ts', 'contract/extract.test.ts', 'engine/scenario/request-bounds.test.ts', 'contract/regex-shape.test.ts', 'engine/scenario/quick-profile.test.ts']],
+  ['Hostile input: scenarios', ['engine/scenario/limits.test.ts', 'engine/scenario/validate-property.test.ts', 'engine/scenario/prototype-keys.test.ts', 'engine/scenario/base-url.test.ts', 'engine/scenario/placeholders.test.ts', 'engine/scenario/data-files.test.ts', 'engine/scenario/flow-validate.test.ts', 'contract/extract.test.ts', 'engine/scenario/request-bounds.test.ts', 'contract/regex-shape.test.ts', 'engine/scenario/quick-profile.test.ts', 'engine/scenario/protocol-spellings.test.ts']],
   ['Hostile input: values placed into requests', ['engine/driver/variables.test.ts', 'engine/driver/request-compile.test.ts', 'engine/driver/flow.test.ts', 'engine/scenario/json-body-values.test.ts', 'engine/driver/request-bound.test.ts']],
   ['Hostile input: imports', ['engine/k6/import/import-limits.test.ts', 'cli/commands/import-limits.test.ts', 'engine/import-requests/import-requests.test.ts', 'cli/cli-import-requests.test.ts']],
   ['Hostile input: files a scenario or a command reads', ['engine/regular-file.test.ts', 'engine/scenario/data-file-secrets.test.ts', 'engine/run/tls-file-input.test.ts', 'cli/file-inputs.test.ts', 'cli/run-example.test.ts']],
@@ -31,7 +31,7 @@ export const RELIABILITY_TESTS = [
   ['Load only to this machine, commands only with consent', ['engine/net/target-guard.test.ts', 'engine/run/consent.test.ts', 'engine/run/consent-files.test.ts', 'engine/k6/k6-consent.test.ts', 'renderer/run/start-with-consent.test.ts', 'cli/k6-stays-on-loopback.test.ts']],
   ['Signals', ['cli/signals.test.ts', 'cli/stop-at-url.test.ts']],
   ['Servers that do not start, and runs stored by another process', ['servers/work-process-start.test.ts', 'engine/watch-runs.test.ts']],
-  ['Faults mid-run and in the store', ['engine/run/faults.test.ts', 'engine/run/store-damage.test.ts', 'cli/interrupted-run.test.ts', 'engine/run/orchestrator.test.ts', 'engine/supervisor/orphans.test.ts', 'db/compare-sample.test.ts', 'db/client-timing-store.test.ts', 'db/verdict-store.test.ts', 'engine/export/verdict-keep.test.ts']],
+  ['Faults mid-run and in the store', ['engine/run/faults.test.ts', 'engine/run/store-damage.test.ts', 'cli/interrupted-run.test.ts', 'engine/run/orchestrator.test.ts', 'engine/supervisor/orphans.test.ts', 'db/compare-sample.test.ts', 'db/client-timing-store.test.ts', 'db/verdict-store.test.ts', 'engine/export/verdict-keep.test.ts', 'db/stored-protocol.test.ts']],
   ['Small inputs, exports and rendering', ['cli/small-inputs.test.ts', 'renderer/charts/tooltip-html.test.ts', 'renderer/ui/route.test.ts', 'engine/run/zero-request-endpoint.test.ts', 'contract/name-fit.test.ts']],
   ['Electron', ['electron/electronegativity.test.ts', 'electron/shell.test.ts']],
 ];

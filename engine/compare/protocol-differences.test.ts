@@ -21,15 +21,16 @@ function run(id: number, protocol: string | null, name = 'api'): Run {
 
 describe('protocols of paired runs', () => {
   it('h2 in A, http/1.1 in B: the same scenario, run differently, one line naming both', () => {
-    expect(scenarioDifferences([run(1, 'h2'), run(2, 'http/1.1')])).toEqual([
-      { run: 1, who: 'B (#2)', sameScenario: true, lines: ['B spoke http/1.1 to "api", A spoke h2: the figures differ by protocol too'] },
+    expect(scenarioDifferences([run(1, 'h2'), run(2, 'h1-tls')])).toEqual([
+      { run: 1, who: 'B (#2)', sameScenario: true, lines: ['B spoke h1-tls to "api", A spoke h2: the figures differ by protocol too'] },
     ]);
-    expect(scenarioDifferenceText([run(1, 'h2'), run(2, 'http/1.1')])).toEqual(['B (#2), the same scenario run differently: B spoke http/1.1 to "api", A spoke h2: the figures differ by protocol too']);
+    expect(scenarioDifferenceText([run(1, 'h2'), run(2, 'h1-tls')])).toEqual(['B (#2), the same scenario run differently: B spoke h1-tls to "api", A spoke h2: the figures differ by protocol too']);
   });
 
   it('the same protocol, an unknown one (k6, older runs) or an unpaired server: nothing to say', () => {
     expect(scenarioDifferences([run(1, 'h2'), run(2, 'h2')])).toEqual([]);
     expect(scenarioDifferences([run(1, null), run(2, 'h2')])).toEqual([]);
-    expect(scenarioDifferences([run(1, 'h2'), run(2, 'http/1.1', 'other')])).toEqual([]);
+    expect(scenarioDifferences([run(1, 'unknown'), run(2, 'h2')])).toEqual([]);
+    expect(scenarioDifferences([run(1, 'h2'), run(2, 'h1-tls', 'other')])).toEqual([]);
   });
 });

@@ -24,7 +24,7 @@ const quiet = {};
 
 describe('connections and their TLS handshake per phase', () => {
   it('https with keepAlive false: one new connection per request, each with a handshake time; plain http: none', async () => {
-    const server = await startServer('single', { protocol: 'https' });
+    const server = await startServer('single', { protocol: 'h1-tls' });
     const result = await runDriver({ baseUrl: server.url, tls: { insecure: true }, phases: [closed(2, { count: 30, keepAlive: false }, '/fib?n=5')] }, quiet);
     const phase = result.phases[0]!.result;
     expect(phase.ok).toBe(30);
@@ -44,7 +44,7 @@ describe('connections and their TLS handshake per phase', () => {
   });
 
   it('https with keepAlive true: no more connections than users', async () => {
-    const server = await startServer('single', { protocol: 'https' });
+    const server = await startServer('single', { protocol: 'h1-tls' });
     const result = await runDriver({ baseUrl: server.url, tls: { insecure: false, ca: server.cert! }, phases: [closed(3, { count: 60 }, '/fib?n=5')] }, quiet);
     const phase = result.phases[0]!.result;
     expect(phase.ok).toBe(60);
