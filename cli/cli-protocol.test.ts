@@ -24,7 +24,7 @@ interface JsonServer {
 }
 
 describe('the protocol a run spoke', () => {
-  it('run --json and show name h2 and http/1.1 over TLS per server run', () => {
+  it('a scenario spelling https and h2: run --json and show name h2 and h1-tls (HTTP/1.1 over TLS) per server run', () => {
     const file = join(dir, 'protocols.json');
     const db = join(dir, 'runs.db');
     writeFileSync(
@@ -43,7 +43,7 @@ describe('the protocol a run spoke', () => {
     const json = JSON.parse(out.stdout) as { runId: number; servers: JsonServer[] };
     expect(json.servers.map((s) => [s.label, s.protocol])).toEqual([
       ['over-h2', 'h2'],
-      ['over-https', 'http/1.1'],
+      ['over-https', 'h1-tls'],
     ]);
     for (const s of json.servers) {
       expect(s.phases[0]!.count).toBe(10);
@@ -55,7 +55,7 @@ describe('the protocol a run spoke', () => {
     expect(show.stdout).toMatch(/protocol: over-h2: h2: [12] connections?, up to 2 streams each; `streams` sets the requests in flight per connection over h2 \(default 1: one connection per user, as over HTTP\/1\.1\)/);
     expect(show.stdout).not.toContain('protocol: over-https');
     const shown = JSON.parse(cli(['show', String(json.runId), '--json', '--db', db]).stdout) as { servers: JsonServer[] };
-    expect(shown.servers.map((s) => s.protocol)).toEqual(['h2', 'http/1.1']);
+    expect(shown.servers.map((s) => s.protocol)).toEqual(['h2', 'h1-tls']);
     expect(shown.servers.map((s) => s.streams)).toEqual([2, 1]);
   });
 

@@ -128,7 +128,7 @@ export default function () { http.get('${server.url}/sleep?ms=10'); }
     const [pair] = pairPhases([run]);
     const wait = COMPARE_METRICS.find((m) => m.key === 'wait.mean')!;
     const total = COMPARE_METRICS.find((m) => m.key === 'total.mean')!;
-    expect(wait.get(pair!.runs[0]!.phase, pair!.runs[0]!.engine)).toBeUndefined();
+    expect(wait.get(pair!.runs[0]!.phase, pair!.runs[0]!.engine)).toBeNull();
     expect(total.get(pair!.runs[0]!.phase, pair!.runs[0]!.engine)).toBeGreaterThan(0);
     expect(reportInput(store, runId).curves.map((c) => c.metric)).toEqual(['total']);
   }, 180_000);

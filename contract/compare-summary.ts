@@ -1,5 +1,6 @@
 import { cellTitle } from './cells.js';
 import { COMPARE_METRICS, intervalKey, judgeInterval, pairPhases, type CompareMetric, type IntervalJudgement, type RatioInterval } from './compare.js';
+import { figureOf } from './figures.js';
 import { fitNames } from './name-fit.js';
 import type { PhaseResult, RunEngine, RunSummary } from './results.js';
 
@@ -28,7 +29,7 @@ export const SUMMARY_COLUMNS: readonly SummaryColumn[] = [
   figure('throughput', 'throughput (req/s)'),
   figure('total.p50', 'total p50 (ms)'),
   figure('total.p99', 'total p99 (ms)'),
-  { key: 'errors', label: 'errors', metric: null, get: (p) => Object.values(p.errors).reduce((a, b) => a + (b ?? 0), 0) },
+  { key: 'errors', label: 'errors', metric: null, get: (p) => figureOf(p, 'errors') },
 ];
 
 export interface SummaryCell {

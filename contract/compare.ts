@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { phaseFigures } from './engine-figures.js';
+import { figureOf } from './figures.js';
 import { endpointAsPhase, shownEndpoints } from './endpoints.js';
 import { phaseEndpoints, type PhaseResult, type RunEngine, type RunSummary } from './results.js';
 
@@ -32,14 +32,14 @@ export interface CompareMetric {
 const latency = (sample: Sample, stat: Stat | 'max'): CompareMetric => ({
   key: `${sample}.${stat}`,
   label: `${sample} ${stat} (ms)`,
-  get: (p, engine = 'native') => phaseFigures(engine, p).stats[sample]?.[stat],
+  get: (p, engine = 'native') => figureOf(p, `${sample}.${stat}`, engine),
   higherIsBetter: false,
   interval: stat === 'max' ? null : { sample, stat },
 });
 
 export const COMPARE_METRICS: readonly CompareMetric[] = [
-  { key: 'requests', label: 'requests', get: (p) => p.count, higherIsBetter: true, isCount: true, interval: null },
-  { key: 'throughput', label: 'throughput (req/s)', get: (p) => p.throughput, higherIsBetter: true, interval: { sample: 'throughput' } },
+  { key: 'requests', label: 'requests', get: (p) => figureOf(p, 'count'), higherIsBetter: true, isCount: true, interval: null },
+  { key: 'throughput', label: 'throughput (req/s)', get: (p) => figureOf(p, 'throughput'), higherIsBetter: true, interval: { sample: 'throughput' } },
   latency('total', 'mean'),
   latency('total', 'p50'),
   latency('total', 'p90'),

@@ -1,4 +1,4 @@
-import { phaseFigures } from './engine-figures.js';
+import { figureOf } from './figures.js';
 import type { RunSummary } from './results.js';
 
 // A figure across repeated runs (`run --repeat N`): its mean and a 95 % interval for that mean from
@@ -54,13 +54,8 @@ export interface GroupFigure {
   interval: MeanInterval;
 }
 
-function metricOf(p: RunSummary['targets'][number]['phases'][number], metric: GroupMetric): number | null {
-  if (metric === 'throughput') return p.throughput;
-  const [sample, stat] = metric.split('.') as ['total' | 'wait' | 'processing' | 'ttfb', 'p50' | 'p90' | 'p99'];
-  // as every view reads them: no wait without processing (runs stored before held wait = total), no ttfb before it was measured
-  const s = phaseFigures('native', p).stats[sample];
-  return s === null ? null : Math.min(s[stat], s.max);
-}
+// as every view reads them: no wait without processing (runs stored before held wait = total), no ttfb before it was measured
+const metricOf = (p: RunSummary['targets'][number]['phases'][number], metric: GroupMetric): number | null => figureOf(p, metric);
 
 /** Every figure of a group's runs, paired by server name and phase name (the runs ran one scenario). */
 export function groupFigures(runs: readonly Pick<RunSummary, 'targets'>[]): GroupFigure[] {

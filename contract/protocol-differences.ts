@@ -1,28 +1,27 @@
 import { targetHandshakes, type Handshakes } from './connection-figures.js';
 import { STARTUP_MS } from './measurement.js';
+import type { Protocol } from './protocol.js';
 import { sig3 } from './report/formatters.js';
 import type { PhaseResult, TargetResult } from './results.js';
 
-// Paired server runs (by name) whose loads spoke different protocols ('http/1.1', 'h2', 'h2c') or
-// one over TLS and one not: their figures differ by that as well as by whatever else changed, so
-// Compare says so in one line per pair, naming the TLS handshakes a side paid and how many fell in
-// its start-up. A keep-alive TLS run opens its connections in its first half-second and those
-// requests wait for them (client queue: sent is stamped on a connected socket), which dominates
-// its mean and tail; so a second line gives the figure with the client queue left out (sent to
-// done = ttfb + transfer), the comparison without the handshake waits. Where either side's
-// protocol is unknown (k6, runs stored before it was kept), nothing.
+// Paired server runs (by name) whose loads spoke different protocols (contract/protocol.ts: h1,
+// h1-tls, h2, h2c): their figures differ by that as well as by whatever else changed, so Compare says
+// so in one line per pair, naming the TLS handshakes a side paid and how many fell in its start-up. A
+// keep-alive TLS run opens its connections in its first half-second and those requests wait for them
+// (client queue: sent is stamped on a connected socket), which dominates its mean and tail; so a
+// second line gives the figure with the client queue left out (sent to done = ttfb + transfer), the
+// comparison without the handshake waits. Where either side's protocol is not known (k6, runs stored
+// before it was kept, a stored word that is no protocol), nothing.
 
 type Phase = Pick<PhaseResult, 'count' | 'total' | 'lag' | 'connections'>;
 type Target = Pick<TargetResult, 'name' | 'protocol'> & { phases?: readonly Phase[] };
 type Targets = { targets?: readonly Target[] };
 
-/** What a server run's load spoke, in words: "h2 over TLS", "plain HTTP/1.1", "h2c (no TLS)". */
-function spokenWords(protocol: string, tls: boolean): string {
-  const name = protocol === 'http/1.1' ? 'HTTP/1.1' : protocol;
-  if (protocol === 'h2c') return 'h2c (h2 without TLS)';
-  // h2 is negotiated by ALPN, over TLS only
-  return tls || protocol === 'h2' ? `${name} over TLS` : `plain ${name}`;
-}
+/** What a server run's load spoke, in words. */
+const SPOKEN: Record<Protocol, string> = { h1: 'plain HTTP/1.1', 'h1-tls': 'HTTP/1.1 over TLS', h2: 'h2 over TLS', h2c: 'h2c (h2 without TLS)' };
+
+/** A stored protocol worth comparing: 'unknown' (a stored word that is none) and null (not kept) are not. */
+const known = (p: TargetResult['protocol'] | undefined): Protocol | null => (p === 'unknown' || p === undefined ? null : p);
 
 /** "B's times include 29 TLS handshakes (mean 51.6 ms), 29 in its first 0.5 s" */
 function handshakeWords(who: string, h: Handshakes): string {
@@ -51,14 +50,12 @@ export function protocolDifferenceLines(a: Targets, b: Targets, who: string): st
   const lines: string[] = [];
   for (const t of b.targets ?? []) {
     const other = before.get(t.name);
-    const then = other?.protocol ?? null;
-    const now = t.protocol ?? null;
-    if (other === undefined || then === null || now === null) continue;
+    const then = known(other?.protocol);
+    const now = known(t.protocol);
+    if (other === undefined || then === null || now === null || then === now) continue;
     const hsB = targetHandshakes(t.phases ?? []);
     const hsA = targetHandshakes(other.phases ?? []);
-    const spokeB = spokenWords(now, hsB !== null);
-    const spokeA = spokenWords(then, hsA !== null);
-    if (spokeA === spokeB) continue;
+    const [spokeB, spokeA] = [SPOKEN[now], SPOKEN[then]];
     const paid = [hsB === null ? null : handshakeWords(who, hsB), hsA === null ? null : handshakeWords('A', hsA)].filter((s) => s !== null);
     const cost = paid.length === 0 ? 'the figures differ by protocol too' : `${paid.join('; ')}, where requests waited for their connection (client queue)`;
     lines.push(`${who} spoke ${spokeB} to ${JSON.stringify(t.name)}, A ${spokeA}: ${cost}`);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ERROR_KINDS, MAX_ERROR_REASONS } from './error-kinds.js';
+import { PROTOCOLS } from './protocol.js';
 import { ThresholdResult, ThresholdTally } from './thresholds.js';
 import { RegressionTally, RunVerdict } from './run-verdict.js';
 import { LIVE_ENDPOINTS } from './live-endpoints.js';
@@ -156,8 +157,8 @@ export const TargetResult = z.object({
   peakProcesses: z.number().nullable(),
   rawRows: z.number(),
   rawSampled: z.boolean(),
-  /** what the load spoke to the target ('http/1.1', 'h2', 'h2c'); null or absent: unknown (k6, older runs) */
-  protocol: z.string().nullable().optional(),
+  /** what the load spoke to the target (contract/protocol.ts: h1, h1-tls, h2, h2c; 'unknown': a stored word that is none); null or absent: not known (k6, older runs) */
+  protocol: z.enum([...PROTOCOLS, 'unknown']).nullable().optional(),
 });
 export type TargetResult = z.infer<typeof TargetResult>;
 

@@ -167,7 +167,7 @@ export function scenarioDifferences(runs: readonly (Pick<RunSummary, 'id' | 'sce
       out.push({ run: k + 1, who: tag, sameScenario: false, lines: [`${tag} ran scenario ${run.scenarioName}, A (#${base.id}) ran ${base.scenarioName}`, ...protocolDifferenceLines(base, run, who)] });
       return;
     }
-    // what the loads spoke (h2 against http/1.1, TLS or not) is a difference even where the scenario text
+    // what the loads spoke (h2 against h1-tls, h1 against h1-tls) is a difference even where the scenario text
     // is the same; it comes first (it explains the most, and the cut at MAX_DIFFERENCE_LINES never takes it)
     const lines = [...protocolDifferenceLines(base, run, who), ...differenceLines(base, run, who)];
     if (lines.length === 0) return;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CLIENT_PROTOCOLS } from './protocol.js';
 import { architectureOptions, type Architecture } from './servers.js';
 import { Threshold } from './thresholds.js';
 import { templateName } from './template-name.js';
@@ -230,8 +231,8 @@ export const TargetTls = z
   .refine((t) => (t.cert === undefined) === (t.key === undefined), { message: 'cert and key go together', path: ['key'] });
 export type TargetTls = z.output<typeof TargetTls>;
 
-/** What the load generator speaks to a target; what was actually negotiated is stored with the server run. */
-export const ClientProtocol = z.enum(['h1', 'h2', 'h2c']);
+/** What the load generator offers a target (contract/protocol.ts); what was actually spoken is stored with the server run. */
+export const ClientProtocol = z.enum(CLIENT_PROTOCOLS);
 export type ClientProtocol = z.infer<typeof ClientProtocol>;
 
 export const ExternalServer = z.strictObject({

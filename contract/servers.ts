@@ -1,23 +1,26 @@
 import { z } from 'zod';
+import { FRONT_SPELLINGS, protocolUsesTls, type FrontSpelling, type Protocol } from './protocol.js';
 
 // The bundled target architectures and their options. One source of truth: the scenario schema, the
 // `loadscope servers` listing and the servers' own option parsing all use these schemas.
 
 const positiveInt = z.number().int().min(1);
 
-/** How a bundled server speaks: plain HTTP/1.1, TLS (a self-signed certificate made at start), h2 by ALPN over TLS (HTTP/1.1 too), or h2 with prior knowledge. */
-export const FrontProtocol = z.enum(['http', 'https', 'h2', 'h2c']);
-export type FrontProtocol = z.infer<typeof FrontProtocol>;
+/**
+ * How a bundled server speaks: plain HTTP/1.1, TLS (a self-signed certificate made at start), h2 by
+ * ALPN over TLS (HTTP/1.1 too), or h2 with prior knowledge. Spelt as scenarios always have (http,
+ * https) or in the one vocabulary (contract/protocol.ts); parsed into a Protocol.
+ */
+export const FrontProtocol = z.enum(Object.keys(FRONT_SPELLINGS) as [FrontSpelling, ...FrontSpelling[]]).transform((s): Protocol => FRONT_SPELLINGS[s]);
+export type FrontProtocol = z.output<typeof FrontProtocol>;
 
 /** Options every architecture has: they belong to the HTTP front (servers/http-front.ts), not to the architecture. */
 const front = {
-  protocol: FrontProtocol.optional().describe("absent: 'http'; 'https' and 'h2' use a self-signed certificate made at start; 'h2' also answers HTTP/1.1 (ALPN); 'h2c' is h2 without TLS"),
+  protocol: FrontProtocol.optional().describe("absent: 'http' (h1); 'https' (h1-tls) and 'h2' use a self-signed certificate made at start; 'h2' also answers HTTP/1.1 (ALPN); 'h2c' is h2 without TLS"),
 };
 
 /** Does a bundled server with this protocol speak TLS (its base URL is https://)? */
-export function frontUsesTls(protocol: FrontProtocol): boolean {
-  return protocol === 'https' || protocol === 'h2';
-}
+export const frontUsesTls = protocolUsesTls;
 
 export const SingleOptions = z.strictObject({
   ...front,
@@ -108,8 +111,8 @@ export interface ServerReadyMessage {
   pid: number;
   /** The self-signed certificate (PEM) of a server over TLS, so the one who started it can trust exactly it. */
   cert?: string;
-  /** what it speaks; absent: 'http' */
-  protocol?: FrontProtocol;
+  /** what it speaks; absent: 'h1' */
+  protocol?: Protocol;
 }
 
 export const STATS_PATH = '/__stats';

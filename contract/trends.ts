@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BaselineProfile } from './baselines.js';
-import { phaseFigures } from './engine-figures.js';
+import { figureOf } from './figures.js';
 import { endpointAsPhase, shownEndpoints } from './endpoints.js';
 import { meanInterval } from './group-stats.js';
 import type { PhaseResult, RunStatus, RunSummary } from './results.js';
@@ -111,16 +111,9 @@ export type Trend = z.infer<typeof Trend>;
 
 type Phase = RunSummary['targets'][number]['phases'][number];
 
-/** One metric of a phase (or an endpoint read as one), as every view reads it; null where not measured. */
+/** One metric of a phase (or an endpoint read as one), as every view reads it (contract/figures.ts); null where not measured. */
 export function trendMetricOf(engine: RunSummary['engine'], p: PhaseResult, metric: TrendMetric): number | null {
-  if (metric === 'throughput') return p.throughput;
-  if (metric === 'errors.rate') {
-    const errors = Object.values(p.errors).reduce<number>((a, n) => a + (n ?? 0), 0);
-    return p.count > 0 ? errors / p.count : null;
-  }
-  const [sample, stat] = metric.split('.') as ['total' | 'wait' | 'ttfb', 'p50' | 'p90' | 'p99'];
-  const s = phaseFigures(engine, p).stats[sample];
-  return s === null ? null : Math.min(s[stat], s.max);
+  return figureOf(p, metric, engine);
 }
 
 const key = (server: string, phase: string, endpoint: string | null) => JSON.stringify([server, phase, endpoint]);

@@ -1,5 +1,6 @@
 import { cellName } from '../contract/cells.js';
 import type Database from 'better-sqlite3';
+import { readStoredProtocol } from '../contract/protocol.js';
 import { LoadscopeError } from '../contract/errors.js';
 import {
   LiveWindow,
@@ -262,7 +263,7 @@ export class SqliteRunReader implements RunReader {
           peakProcesses: optNum(t, 'peak_processes', tw),
           rawRows: num(t, 'raw_rows', tw),
           rawSampled: num(t, 'raw_sampled', tw) === 1,
-          protocol: optStr(t, 'protocol', tw),
+          protocol: readStoredProtocol(optStr(t, 'protocol', tw)),
         };
       }),
       report: json(r, 'report_json', where) ?? [],

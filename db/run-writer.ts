@@ -1,3 +1,4 @@
+import type { Protocol } from '../contract/protocol.js';
 import type Database from 'better-sqlite3';
 import { hostname } from 'node:os';
 import { LoadscopeError } from '../contract/errors.js';
@@ -95,8 +96,8 @@ export interface RunWriter {
   savePhase(targetId: number, phase: PhaseResult, histograms: HistogramSet): void;
   /** Replaces a run's engine note (a k6 run learns what it dropped only at its end). */
   setEngineNote(runId: number, note: string | null): void;
-  /** what a server run's load spoke to its target ('http/1.1', 'h2', 'h2c') */
-  setTargetProtocol(targetId: number, protocol: string | null): void;
+  /** what a server run's load spoke to its target (contract/protocol.ts: h1, h1-tls, h2, h2c) */
+  setTargetProtocol(targetId: number, protocol: Protocol | null): void;
   /** Sets a run's user-given name and/or note (undefined: unchanged; null or blank: cleared). */
   annotateRun(runId: number, annotation: RunAnnotation): { name: string | null; note: string | null };
   /** Threshold results of a server run, appended (one call per phase as it ends). */
@@ -297,7 +298,7 @@ export class SqliteRunWriter implements RunWriter {
     if (this.write(() => this.stmt.setEngineNote.run(note, runId)).changes === 0) throw runNotFound(runId);
   }
 
-  setTargetProtocol(targetId: number, protocol: string | null): void {
+  setTargetProtocol(targetId: number, protocol: Protocol | null): void {
     this.write(() => this.stmt.setTargetProtocol.run(protocol, targetId));
   }
 

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import type { Protocol } from '../contract/protocol.js';
 import { LoadscopeError } from '../contract/errors.js';
 import type { CellInfo, LiveWindow, PhaseHistograms, PhaseResult, ReportTableResult, RequestPoint, RunListItem, RunStatus, RunSummary, ServerSample } from '../contract/results.js';
 import type { HistogramSet } from '../contract/measurement.js';
@@ -130,7 +131,7 @@ class SqliteStore implements Store {
   finishRun(runId: number, status: Exclude<RunStatus, 'running'>, reason: string | null, report?: readonly ReportTableResult[], durationMs?: number): void { this.writer.finishRun(runId, status, reason, report, durationMs); }
   savePhase(targetId: number, phase: PhaseResult, histograms: HistogramSet): void { this.writer.savePhase(targetId, phase, histograms); }
   setEngineNote(runId: number, note: string | null): void { this.writer.setEngineNote(runId, note); }
-  setTargetProtocol(targetId: number, protocol: string | null): void { this.writer.setTargetProtocol(targetId, protocol); }
+  setTargetProtocol(targetId: number, protocol: Protocol | null): void { this.writer.setTargetProtocol(targetId, protocol); }
   annotateRun(runId: number, annotation: RunAnnotation): { name: string | null; note: string | null } { return this.writer.annotateRun(runId, annotation); }
   saveThresholds(targetId: number, results: readonly ThresholdResult[]): void { this.writer.saveThresholds(targetId, results); }
   saveVerdict(verdict: RunVerdict): void { this.writer.saveVerdict(verdict); }

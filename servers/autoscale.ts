@@ -11,7 +11,7 @@ import type { Launch } from './options.js';
 
 export async function start(launch: Launch<'autoscale'>): Promise<void> {
   const pool = new Cooperator(launch.options);
-  const transport = await makeTransport(launch.options.protocol ?? 'http');
+  const transport = await makeTransport(launch.options.protocol ?? 'h1');
   const server = createFront(
     {
       dispatch: (work) => pool.submit(work),

@@ -18,7 +18,7 @@ export async function start(launch: Launch<'cluster'>): Promise<void> {
     () => [...workers],
     (t) => ({ architecture: 'cluster', processes: 1 + workers.size, threads: 0, busy: t.busy, queue: t.queue, spawned: count, retired: 0, handled: t.handled, maxBusy: t.maxBusy }),
   );
-  const transport = await makeTransport(launch.options.protocol ?? 'http');
+  const transport = await makeTransport(launch.options.protocol ?? 'h1');
   const env = { LOADSCOPE_LISTEN_PORT: String(launch.port), LOADSCOPE_LISTEN_HOST: launch.host, ...transportEnv(transport) };
 
   const port = await new Promise<number>((resolve, reject) => {

@@ -21,7 +21,7 @@ const cases: ArchitectureCase[] = [
 
 describe.each(cases)('$name', ({ architecture, options }) => {
   it('https: a self-signed certificate made at start, verified against itself, Server-Timing unchanged', async () => {
-    const server = await startServer(architecture, { ...options, protocol: 'https' } as Partial<ArchitectureOptions[typeof architecture]>);
+    const server = await startServer(architecture, { ...options, protocol: 'h1-tls' } as Partial<ArchitectureOptions[typeof architecture]>);
     expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     expect(server.cert).toMatch(/^-----BEGIN CERTIFICATE-----/);
     await expect(getHttps(`${server.url}/fib?n=20`)).rejects.toThrow(/self[- ]signed/i);

@@ -1,4 +1,5 @@
 import { generate } from 'selfsigned';
+import type { Protocol } from '../contract/protocol.js';
 import { frontUsesTls, FrontProtocol } from '../contract/servers.js';
 
 // What a bundled server's HTTP front speaks (the `protocol` option every architecture has) and, over
@@ -7,7 +8,7 @@ import { frontUsesTls, FrontProtocol } from '../contract/servers.js';
 // environment, and every connection to the port shows the same certificate.
 
 export interface FrontTransport {
-  protocol: FrontProtocol;
+  protocol: Protocol;
   /** PEM, present exactly when the protocol is over TLS */
   tls?: { key: string; cert: string };
 }
@@ -34,7 +35,7 @@ async function selfSigned(): Promise<{ key: string; cert: string }> {
   return { key: pems.private, cert: pems.cert };
 }
 
-export async function makeTransport(protocol: FrontProtocol): Promise<FrontTransport> {
+export async function makeTransport(protocol: Protocol): Promise<FrontTransport> {
   return frontUsesTls(protocol) ? { protocol, tls: await selfSigned() } : { protocol };
 }
 
@@ -49,7 +50,7 @@ export function transportEnv(transport: FrontTransport): Record<string, string> 
 }
 
 export function transportFromEnv(env: NodeJS.ProcessEnv = process.env): FrontTransport {
-  const protocol = FrontProtocol.catch('http').parse(env[PROTOCOL_ENV]);
+  const protocol = FrontProtocol.catch('h1').parse(env[PROTOCOL_ENV]);
   const key = env[KEY_ENV];
   const cert = env[CERT_ENV];
   if (!frontUsesTls(protocol)) return { protocol };

@@ -93,7 +93,7 @@ const openSockets = new WeakMap<NetServer, Set<Socket>>();
  * The front for a transport (default plain HTTP/1.1). Over TLS the certificate is the transport's;
  * h2 also answers HTTP/1.1 clients (ALPN), h2c only h2 with prior knowledge.
  */
-export function createFront(dispatcher: Dispatcher, transport: FrontTransport = { protocol: 'http' }): FrontServer {
+export function createFront(dispatcher: Dispatcher, transport: FrontTransport = { protocol: 'h1' }): FrontServer {
   const onRequest = (req: Request, res: Response): void => {
     handle(dispatcher, req, res).catch((err: unknown) => {
       if (!res.headersSent) send(req, res, textResult(500, err instanceof Error ? err.message : String(err)), 0, 0);
@@ -107,7 +107,7 @@ export function createFront(dispatcher: Dispatcher, transport: FrontTransport = 
     const options = { allowHTTP1: true, ...transport.tls, settings: { maxConcurrentStreams: 1000 } };
     server = transport.protocol === 'h2' ? createSecureServer(options, onRequest) : createH2cServer(options, onRequest);
   } else {
-    const http: Server = transport.protocol === 'https' ? createHttpsServer({ ...transport.tls }, onRequest) : createServer(onRequest);
+    const http: Server = transport.protocol === 'h1-tls' ? createHttpsServer({ ...transport.tls }, onRequest) : createServer(onRequest);
     http.keepAliveTimeout = 65_000;
     http.headersTimeout = 66_000;
     http.requestTimeout = 0; // sleep may legitimately run for two minutes

@@ -96,7 +96,7 @@ async function startClusterFront(launch: Launch<'offload'>, o: OffloadOptions, t
 
 export async function start(launch: Launch<'offload'>): Promise<void> {
   const o = launch.options;
-  const transport = await makeTransport(o.protocol ?? 'http');
+  const transport = await makeTransport(o.protocol ?? 'h1');
   const port = o.httpWorkers > 0 ? await startClusterFront(launch, o, transport) : await startSingleFront(launch, o, transport);
   announceReady('offload', launch.host, port, transport);
 }

@@ -10,7 +10,7 @@ import type { Launch } from './options.js';
 
 export async function start(launch: Launch<'single'>): Promise<void> {
   const dispatcher = new InProcessDispatcher(launch.options.concurrency, (c) => c.toStats('single', 1, 0));
-  const transport = await makeTransport(launch.options.protocol ?? 'http');
+  const transport = await makeTransport(launch.options.protocol ?? 'h1');
   const server = createFront(dispatcher, transport);
   onShutdown(() => {
     closeFront(server);

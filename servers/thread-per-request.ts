@@ -47,7 +47,7 @@ export async function start(launch: Launch<'thread-per-request'>): Promise<void>
     });
   }
 
-  const transport = await makeTransport(launch.options.protocol ?? 'http');
+  const transport = await makeTransport(launch.options.protocol ?? 'h1');
   const server = createFront({
     dispatch: run,
     stats: () => counters.toStats('thread-per-request', 1, live.size, bucketTotal(buckets)),

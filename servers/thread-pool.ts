@@ -66,7 +66,7 @@ export async function start(launch: Launch<'thread-pool'>): Promise<void> {
   });
   await Promise.all(ready);
 
-  const transport = await makeTransport(launch.options.protocol ?? 'http');
+  const transport = await makeTransport(launch.options.protocol ?? 'h1');
   const server = createFront({
     dispatch: (work) =>
       new Promise((resolve) => {

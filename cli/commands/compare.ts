@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { LoadscopeError } from '../../contract/errors.js';
-import { parseRegressionRules } from '../../contract/regression-rules.js';
+import { parseRegressionRules, type RegressionRule } from '../../contract/regression-rules.js';
 import { REGRESSION_FAILED_EXIT_CODE } from '../../contract/thresholds.js';
 import { compareJson, formatCompare } from '../format/compare.js';
 import { formatRegression, regressionJson } from '../format/regression.js';
@@ -17,6 +17,35 @@ interface CompareCliOptions {
   junit?: string;
   force: boolean;
   db?: string;
+}
+
+type Engine = import('../../engine/engine.js').Engine;
+
+/**
+ * Every output of one `compare`: the files, the CI files, the table or JSON, the rules' verdict.
+ * The comparison (its seeded bootstrap, the costly part) is built once here and handed to each of
+ * them; the rules reuse its intervals when they judge the same two runs. True when a rule failed.
+ */
+export async function compareOutputs(engine: Engine, runIds: readonly number[], rules: readonly RegressionRule[], opts: Omit<CompareCliOptions, 'failOn' | 'db'>): Promise<boolean> {
+  const comparison = await engine.handlers['runs:compare']({ runIds: [...runIds] });
+  for (const [format, target] of [['html', opts.html], ['csv', opts.csv]] as const) {
+    if (!target) continue;
+    // on demand: the exporters load the HTML report and canvas, which the table does not need
+    const { compareExport } = await import('../../engine/export/export-run.js');
+    writeOutput(target, (await compareExport(engine.store, runIds, format, comparison)).bytes, opts.force);
+    process.stdout.write(`wrote ${target}\n`);
+  }
+  const wantsTable = !opts.html && !opts.csv;
+  const { regressionData } = await import('../../engine/export/regression-data.js');
+  const [a, b] = [runIds[0]!, runIds[1]!];
+  const regression = rules.length === 0 ? null : regressionData(engine.store, engine.store.baselines.standingFor(a), engine.store.baselines.standingFor(b), rules, comparison);
+  const judged = regression ? regression.nowRunIds.map((id) => engine.store.getRun(id)) : [engine.store.getRun(b)];
+  writeCiFiles(opts, { scenarioName: judged[0]!.scenarioName, runs: judged, thresholds: judged.flatMap((r) => r.thresholds), regression });
+  if (wantsTable || regression) {
+    if (opts.json) process.stdout.write(JSON.stringify({ ...compareJson(comparison), ...(regression && { regression: regressionJson(regression) }) }, null, 2) + '\n');
+    else process.stdout.write(formatCompare(comparison) + '\n' + (regression ? '\n' + formatRegression(regression) + '\n' : ''));
+  }
+  return regression?.failed ?? false;
 }
 
 export function registerCompare(program: Command): void {
@@ -39,27 +68,7 @@ export function registerCompare(program: Command): void {
       const rules = parseRegressionRules(opts.failOn);
       if (rules.length > 0 && runIds.length !== 2) throw new LoadscopeError('LS_ERR_BAD_REQUEST', '--fail-on judges one run against one baseline: give exactly two run ids (the baseline first)');
       refuseExisting([opts.html, opts.csv, opts.markdown, opts.junit], opts.force);
-      const failed = await withEngine(opts.db, async (engine) => {
-        for (const [format, target] of [['html', opts.html], ['csv', opts.csv]] as const) {
-          if (!target) continue;
-          // on demand: the exporters load the HTML report and canvas, which the table does not need
-          const { compareExport } = await import('../../engine/export/export-run.js');
-          writeOutput(target, (await compareExport(engine.store, runIds, format)).bytes, opts.force);
-          process.stdout.write(`wrote ${target}\n`);
-        }
-        const wantsTable = !opts.html && !opts.csv;
-        const { regressionData } = await import('../../engine/export/regression-data.js');
-        const [a, b] = [runIds[0]!, runIds[1]!];
-        const regression = rules.length === 0 ? null : regressionData(engine.store, engine.store.baselines.standingFor(a), engine.store.baselines.standingFor(b), rules);
-        const judged = regression ? regression.nowRunIds.map((id) => engine.store.getRun(id)) : [engine.store.getRun(b)];
-        writeCiFiles(opts, { scenarioName: judged[0]!.scenarioName, runs: judged, thresholds: judged.flatMap((r) => r.thresholds), regression });
-        if (wantsTable || regression) {
-          const result = await engine.handlers['runs:compare']({ runIds });
-          if (opts.json) process.stdout.write(JSON.stringify({ ...compareJson(result), ...(regression && { regression: regressionJson(regression) }) }, null, 2) + '\n');
-          else process.stdout.write(formatCompare(result) + '\n' + (regression ? '\n' + formatRegression(regression) + '\n' : ''));
-        }
-        return regression?.failed ?? false;
-      });
+      const failed = await withEngine(opts.db, (engine) => compareOutputs(engine, runIds, rules, opts));
       if (failed) process.exitCode = REGRESSION_FAILED_EXIT_CODE;
     });
 }

@@ -12,7 +12,7 @@ describe('loadscope servers: the option lines', () => {
     expect(lines.length).toBeGreaterThan(0);
     for (const line of lines) expect(line).not.toMatch(/undefined/);
     const protocol = lines.find((l) => l.startsWith('  --protocol '));
-    expect(protocol).toMatch(/^ {2}--protocol <http \| https \| h2 \| h2c> {2}absent: 'http'/);
+    expect(protocol).toMatch(/^ {2}--protocol <http \| https \| h1 \| h1-tls \| h2 \| h2c> {2}absent: 'http'/);
     expect(lines.some((l) => /^ {2}--\w+ <[^>]+> {2}default \S+: /.test(l))).toBe(true);
   });
 });

@@ -2,6 +2,7 @@ import { cellKeyLegend, cellName } from '../../contract/cells.js';
 import { againstText, CONFIRM_WITH_REPEAT, ONE_RUN_NOISE, regressionTallyText, verdictRuleLine } from '../../contract/regression-words.js';
 import { judgedWithOneRun, regressionTally, type RunVerdict } from '../../contract/run-verdict.js';
 import { engineGlossaryLines, missingReasons, needsServerTimingHint, phaseFigures, SERVER_TIMING_HINT } from '../../contract/engine-figures.js';
+import { protocolWorthNoting } from '../../contract/protocol.js';
 import { clampPercentiles } from '../../contract/measurement.js';
 import { phaseEndpoints, type EndpointResult, type ErrorCounts, type PhaseResult, type RunEngine, type RunSummary } from '../../contract/results.js';
 import { generatorTailNote } from '../../contract/generator-lag.js';
@@ -49,7 +50,7 @@ export function formatRunSummary(run: RunSummary): string {
     const name = target.name;
     // HTTP/1.1 is what every run spoke before h2: only another protocol is worth a line
     // over h2 its connections and streams per connection too, and what sets them
-    if (target.protocol != null && target.protocol !== 'http/1.1') notes.push(terminalSafeInline(`protocol: ${name}: ${multiplexingText(target.protocol, serverStreams(run.scenario, target.serverIndex), target.phases) ?? target.protocol}`));
+    if (protocolWorthNoting(target.protocol)) notes.push(terminalSafeInline(`protocol: ${name}: ${multiplexingText(target.protocol, serverStreams(run.scenario, target.serverIndex), target.phases) ?? target.protocol}`));
     // requests of a phase cut off before it ended (an interrupted run): stored as rows, with no figures
     const notEnded = requestsNotEnded(target);
     if (notEnded > 0) notes.push(terminalSafeInline(`stored: ${name}: ${fmtNum(notEnded)} requests of a phase that did not end, in the raw rows (CSV export, the scatter) with no phase figures`));
@@ -145,7 +146,7 @@ export function runSummaryJson(run: RunSummary) {
       cell: run.cells[t.cellIndex]?.params ?? {},
       status: t.status,
       reason: t.reason,
-      // what the load spoke ('http/1.1', 'h2', 'h2c'); null: unknown (k6, runs stored before)
+      // what the load spoke (h1, h1-tls, h2, h2c; 'unknown': a stored word that is none); null: not known (k6, runs stored before)
       protocol: t.protocol ?? null,
       // requests in flight per connection over h2 / h2c (the scenario's `streams`, default 1)
       streams: serverStreams(run.scenario, t.serverIndex),

@@ -65,7 +65,7 @@ describe('the capacity search', () => {
     expect(judgeStep('rate', 100, phase({ lag: flat(9), total: flat(500) }), limits)).toMatchObject({ held: false, limit: 'latency' });
     // lag while arrivals waited for a slot (every connection busy) is the server's: judged by the rest
     expect(judgeStep('rate', 100, phase({ lag: flat(9), total: flat(500) }), limits, 12)).toMatchObject({ held: false, limit: 'latency' });
-    expect(judgeStep('rate', 100, phase({ ok: 90 }), limits)).toMatchObject({ held: false, limit: 'errors', detail: 'errors 10 % > 1 %' });
+    expect(judgeStep('rate', 100, phase({ ok: 90, errors: { http: 10 } }), limits)).toMatchObject({ held: false, limit: 'errors', detail: 'errors 10 % > 1 %' });
     expect(judgeStep('rate', 100, phase({ throughput: 80 }), limits)).toMatchObject({ held: false, limit: 'throughput', detail: 'achieved 80 req/s of 100 offered' });
     expect(judgeStep('rate', 100, phase({ total: flat(150) }), limits)).toMatchObject({ held: false, limit: 'latency', detail: 'total p99 150 ms > 100 ms' });
     expect(judgeStep('rate', 100, phase({ processing: null }), { ...limits, latency: { sample: 'processing', stat: 'p50', maxMs: 1 } })).toMatchObject({ held: false, detail: 'no processing times measured' });

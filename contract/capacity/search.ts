@@ -1,3 +1,4 @@
+import { figureOf } from '../figures.js';
 import type { PhaseResult } from '../results.js';
 import { countText } from '../report/count-text.js';
 
@@ -105,8 +106,7 @@ export function judgeStep(mode: CapacityMode, offered: number, phase: PhaseResul
 
 /** The first of the server's own limits the step failed, or null when it held them all. `lagMs`: the generator's lateness to take off total and wait times and the step's length. */
 function serverVerdict(mode: CapacityMode, offered: number, phase: PhaseResult, limits: CapacityLimits, earlier: readonly CapacityStep[], lagMs: number): Extract<StepVerdict, { held: false }> | null {
-  const errors = phase.count - phase.ok;
-  const errorRate = phase.count > 0 ? errors / phase.count : 0;
+  const errorRate = figureOf(phase, 'errors.rate') ?? 0;
   if (errorRate > limits.maxErrorRate) return { held: false, limit: 'errors', detail: `errors ${fmt(errorRate * 100)} % > ${fmt(limits.maxErrorRate * 100)} %` };
   // a late generator also stretches the step (its last sends went late): the server's own rate is at
   // least the requests over the step's length less the worst lag
@@ -120,8 +120,8 @@ function serverVerdict(mode: CapacityMode, offered: number, phase: PhaseResult, 
     }
   }
   const { sample, stat, maxMs } = limits.latency;
-  const value = phase[sample]?.[stat];
-  if (value === undefined) return { held: false, limit: 'latency', detail: `no ${sample} times measured` };
+  const value = figureOf(phase, `${sample}.${stat}`);
+  if (value === null) return { held: false, limit: 'latency', detail: `no ${sample} times measured` };
   const ownMs = sample === 'processing' ? value : value - lagMs;
   if (ownMs > maxMs) return { held: false, limit: 'latency', detail: `${sample} ${stat} ${fmt(value)} ms > ${maxMs} ms${ownMs < value ? ` (${fmt(ownMs)} ms without the generator's worst lag)` : ''}` };
   return null;

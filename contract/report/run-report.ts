@@ -1,6 +1,7 @@
 import type { EChartsOption } from 'echarts';
 import { engineGlossaryLines, missingReasons, needsServerTimingHint, phaseFigures, SERVER_TIMING_HINT } from '../engine-figures.js';
 import { clampPercentiles } from '../measurement.js';
+import { errorTotal } from '../figures.js';
 import { endpointAsPhase, shownEndpoints } from '../endpoints.js';
 import { ERROR_KINDS, type ConnectionFigures, type ErrorKind, type ErrorReason, type LatencyStats, type PhaseResult, type LiveWindow, type MachineInfo, type ReportTableResult, type RunSummary, type ServerSample } from '../results.js';
 import { inFlightOption, latencyOption, meanBarsOption, percentileOption, serverOption, throughputOption, withTitle, type LatencyMetric, type MeanBar, type PercentileCurve } from './chart-options.js';
@@ -185,7 +186,7 @@ function figuresRow(run: RunSummary, p: PhaseResult): Pick<PhaseRow, 'count' | '
     count: p.count,
     ok: p.ok,
     errors,
-    errorsTotal: Object.values(errors).reduce((a, b) => a + b, 0),
+    errorsTotal: errorTotal(p.errors),
     throughput: p.throughput,
     // only what the run's engine measured: a k6 run's lag (and wait without Server-Timing) is null, not 0
     latency: latencyOf(phaseFigures(run.engine, p).stats),

@@ -1,3 +1,4 @@
+import { errorTotal } from '../figures.js';
 import type { LiveWindow, ServerSample } from '../results.js';
 
 // The over-time data of a chart: one group per server run (a run's target), with its 250 ms windows,
@@ -45,8 +46,7 @@ export function errorsPerSecond(windows: readonly LiveWindow[]): [number, number
   const out: [number, number][] = [];
   let prev = 0;
   for (const w of windows) {
-    let errors = 0;
-    for (const v of Object.values(w.errors)) errors += v ?? 0;
+    const errors = errorTotal(w.errors);
     const dt = w.tMs - prev > 0 && prev > 0 ? w.tMs - prev : 250;
     out.push([seconds(w.tMs), errors / (dt / 1000)]);
     prev = w.tMs;

@@ -31,21 +31,22 @@ function phase(totalMs: number, lagMs: number, connections?: ConnectionFigures):
 const tls = (opened: number, handshakeMs: number, atStartup?: number): ConnectionFigures => ({ opened, connect: stats(0.2, opened), handshake: stats(handshakeMs, opened), ...(atStartup !== undefined && { atStartup }) });
 
 describe('protocols of paired runs', () => {
-  it('h2 in A, http/1.1 in B: the same scenario, run differently, one line naming both', () => {
-    expect(scenarioDifferences([run(1, 'h2'), run(2, 'http/1.1')])).toEqual([
-      { run: 1, who: 'B (#2)', sameScenario: true, lines: ['B spoke plain HTTP/1.1 to "api", A h2 over TLS: the figures differ by protocol too'] },
+  it('h2 in A, HTTP/1.1 over TLS in B: the same scenario, run differently, one line naming both', () => {
+    expect(scenarioDifferences([run(1, 'h2'), run(2, 'h1-tls')])).toEqual([
+      { run: 1, who: 'B (#2)', sameScenario: true, lines: ['B spoke HTTP/1.1 over TLS to "api", A h2 over TLS: the figures differ by protocol too'] },
     ]);
-    expect(scenarioDifferenceText([run(1, 'h2'), run(2, 'http/1.1')])).toEqual(['B (#2), the same scenario run differently: B spoke plain HTTP/1.1 to "api", A h2 over TLS: the figures differ by protocol too']);
+    expect(scenarioDifferenceText([run(1, 'h2'), run(2, 'h1-tls')])).toEqual(['B (#2), the same scenario run differently: B spoke HTTP/1.1 over TLS to "api", A h2 over TLS: the figures differ by protocol too']);
   });
 
   it('the same protocol, an unknown one (k6, older runs) or an unpaired server: nothing to say', () => {
     expect(scenarioDifferences([run(1, 'h2'), run(2, 'h2')])).toEqual([]);
     expect(scenarioDifferences([run(1, null), run(2, 'h2')])).toEqual([]);
-    expect(scenarioDifferences([run(1, 'h2'), run(2, 'http/1.1', 'other')])).toEqual([]);
+    expect(scenarioDifferences([run(1, 'unknown'), run(2, 'h2')])).toEqual([]);
+    expect(scenarioDifferences([run(1, 'h2'), run(2, 'h1-tls', 'other')])).toEqual([]);
   });
 
   it('plain HTTP/1.1 in A, h2 over TLS with a start-up storm in B: the handshakes B paid, those in its first 0.5 s, and the means without the client queue', () => {
-    const a = run(1, 'http/1.1', 'api', [phase(1.2, 0.1)]);
+    const a = run(1, 'h1', 'api', [phase(1.2, 0.1)]);
     const b = run(2, 'h2', 'api', [phase(9.8, 8.5, tls(29, 51.6, 29))]);
     expect(scenarioDifferences([a, b])[0]!.lines).toEqual([
       'B spoke h2 over TLS to "api", A plain HTTP/1.1: B\'s times include 29 TLS handshakes (mean 51.6 ms), 29 in its first 0.5 s, where requests waited for their connection (client queue)',
@@ -53,9 +54,9 @@ describe('protocols of paired runs', () => {
     ]);
   });
 
-  it('HTTP/1.1 both times, over TLS in B only: still a difference (the protocol alone would not say it)', () => {
-    const a = run(1, 'http/1.1', 'api', [phase(1, 0.1)]);
-    const b = run(2, 'http/1.1', 'api', [phase(3, 1.5, tls(4, 20))]);
+  it('HTTP/1.1 both times, over TLS in B only (h1 against h1-tls): a difference', () => {
+    const a = run(1, 'h1', 'api', [phase(1, 0.1)]);
+    const b = run(2, 'h1-tls', 'api', [phase(3, 1.5, tls(4, 20))]);
     const [line] = scenarioDifferences([a, b])[0]!.lines;
     // a run stored before start-up handshakes were counted: the count and mean, no claim about when
     expect(line).toBe('B spoke HTTP/1.1 over TLS to "api", A plain HTTP/1.1: B\'s times include 4 TLS handshakes (mean 20 ms), where requests waited for their connection (client queue)');

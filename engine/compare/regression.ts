@@ -1,4 +1,5 @@
-import { COMPARE_METRICS, intervalKey, intervalWords, judgeInterval, pairPhases, TOO_WIDE_SPAN, type IntervalJudgement, type PhasePair, type RatioInterval } from '../../contract/compare.js';
+import { errorRate, errorTotal, figureOf } from '../../contract/figures.js';
+import { intervalKey, intervalWords, judgeInterval, pairPhases, TOO_WIDE_SPAN, type IntervalJudgement, type PhasePair, type RatioInterval } from '../../contract/compare.js';
 import { t95 } from '../../contract/group-stats.js';
 import { intervalFails, type RegressionResult, type RegressionRule, type RuleCheck, type RuleResult } from '../../contract/regression-rules.js';
 import type { LiveWindow, PhaseResult, RunEngine, RunSummary } from '../../contract/results.js';
@@ -28,21 +29,14 @@ export interface RegressionInput {
   now: readonly RunSummary[];
   /** one run on each side: their windows and raw rows (index 0 baseline, 1 now) */
   samples: CompareSamples;
+  /** one run on each side: Compare's intervals of [baseline, now] when a command already built them (absent: built here) */
+  intervals?: readonly RatioInterval[];
 }
 
 const Z95 = 1.959964;
 
-function errorsOf(p: Pick<PhaseResult, 'errors'>): number {
-  return Object.values(p.errors).reduce<number>((s, n) => s + (n ?? 0), 0);
-}
-
-/** A rule's figure of one paired phase as its run's engine measured it; null when not measured. */
-function figure(rule: RegressionRule, phase: PhaseResult, engine: RunEngine): number | null {
-  if (rule.metric === 'errors.rate') return phase.count > 0 ? errorsOf(phase) / phase.count : null;
-  const metric = COMPARE_METRICS.find((m) => m.key === rule.metric);
-  const v = metric?.get(phase, engine);
-  return v === undefined || v === null || !Number.isFinite(v) ? null : v;
-}
+/** A rule's figure of one paired phase as its run's engine measured it (contract/figures.ts); null when not measured. */
+const figure = (rule: RegressionRule, phase: PhaseResult, engine: RunEngine): number | null => figureOf(phase, rule.metric, engine);
 
 function targetOf(run: RunSummary, targetId: number) {
   return run.targets.find((t) => t.id === targetId);
@@ -94,9 +88,9 @@ function errorRateInterval(base: readonly LiveWindow[], now: readonly LiveWindow
     const used = windows.filter((w) => w.count > 0);
     if (used.length < MIN_BLOCKS) return null;
     const n = used.reduce((s, w) => s + w.count, 0);
-    const rate = used.reduce((s, w) => s + errorsOf(w), 0) / n;
+    const rate = used.reduce((s, w) => s + errorTotal(w.errors), 0) / n;
     // variance of a weighted mean of the windows' rates, weights their requests
-    const v = used.reduce((s, w) => s + w.count ** 2 * (errorsOf(w) / w.count - rate) ** 2, 0) / n ** 2;
+    const v = used.reduce((s, w) => s + w.count ** 2 * ((errorRate(w) ?? 0) - rate) ** 2, 0) / n ** 2;
     return { rate, v: (v * used.length) / Math.max(1, used.length - 1) };
   };
   const [a, b] = [side(base), side(now)];
@@ -215,7 +209,7 @@ export function judgeRegression(rules: readonly RegressionRule[], input: Regress
   const single = input.baseline.length === 1 && input.now.length === 1;
   const ratios = new Map<string, RatioInterval>();
   if (single && rules.some((r) => r.metric !== 'errors.rate')) {
-    for (const r of compareIntervals(runs, input.samples)) ratios.set(intervalKey(r.pairKey, r.metric, r.run), r);
+    for (const r of input.intervals ?? compareIntervals(runs, input.samples)) ratios.set(intervalKey(r.pairKey, r.metric, r.run), r);
   }
   const results: RuleResult[] = rules.map((rule) => {
     const checks = pairs.filter((pair) => inScope(rule, pair, runs)).map((pair) => check(rule, pair, input, ratios, pairs));

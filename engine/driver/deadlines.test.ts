@@ -65,7 +65,7 @@ describe('a response that never ends, on every client path: each request ends as
     }, ENDS_WITHIN);
 
     it(`${words[how]}, through undici over https: every request a timeout, the closed phase ends`, async () => {
-      const { tls } = await makeTransport('https');
+      const { tls } = await makeTransport('h1-tls');
       server = await startSlowHttp(how, { tls: tls! });
       allTimedOut(await collect(server.url, [closedFor1s()], undefined, { tls: { insecure: false, ca: tls!.cert } }));
     }, ENDS_WITHIN);

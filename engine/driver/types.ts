@@ -1,4 +1,5 @@
 import type { HistogramSet } from '../../contract/measurement.js';
+import type { Protocol } from '../../contract/protocol.js';
 import type { ClientProtocol, Phase } from '../../contract/scenario.js';
 import type { EndpointWindow, ErrorCounts, PhaseResult, WindowLatency } from '../../contract/results.js';
 import type { LatencyBuckets } from '../../contract/latency-buckets.js';
@@ -104,8 +105,8 @@ export interface DriverResult {
   phases: DriverPhaseResult[];
   /** set when the worker thread died mid-run: what happened and when (phases hold what ended before) */
   failure?: string;
-  /** what the target spoke, learnt before the load ('http/1.1', 'h2', 'h2c'); null: it did not answer */
-  protocol?: string | null;
+  /** what the target spoke, learnt before the load (contract/protocol.ts); null: it did not answer */
+  protocol?: Protocol | null;
 }
 
 export interface DriverListener {

@@ -1,4 +1,4 @@
-import type { ExportFormat, ExportResult } from '../../contract/api.js';
+import type { CompareResult, ExportFormat, ExportResult } from '../../contract/api.js';
 import { buildCompareReport } from '../../contract/report/compare-report.js';
 import { LIGHT } from '../../contract/report/palette.js';
 import { buildRunReport } from '../../contract/report/run-report.js';
@@ -34,8 +34,9 @@ export async function runExport(store: Store, runId: number, format: ExportForma
   return { fileName: `${base}.html`, mimeType: 'text/html', bytes: Buffer.from(runHtml(report)) };
 }
 
-export async function compareExport(store: Store, runIds: readonly number[], format: 'html' | 'csv'): Promise<ExportFile> {
-  const { intervals, differences } = compareData(store, runIds);
+/** A comparison's file; `comparison`: the one a command already built for these runs (its bootstrap is not made again). */
+export async function compareExport(store: Store, runIds: readonly number[], format: 'html' | 'csv', comparison: CompareResult = compareData(store, runIds)): Promise<ExportFile> {
+  const { intervals, differences } = comparison;
   const report = buildCompareReport({ runs: runIds.map((id) => reportInput(store, id)), intervals, differences }, LIGHT);
   const base = `loadscope-compare-${runIds.join('-')}`;
   if (format === 'csv') {

@@ -1,3 +1,4 @@
+import type { CompareResult } from '../../contract/api.js';
 import type { RegressionResult, RegressionRule, RuleCheck } from '../../contract/regression-rules.js';
 import { MAX_STORED_CHECKS, type RunVerdict, type VerdictCheck } from '../../contract/run-verdict.js';
 import type { RunReader, RunWriter } from '../../db/store.js';
@@ -6,11 +7,15 @@ import { judgeRegression } from '../compare/regression.js';
 /**
  * Regression rules judged from the store: the baseline's runs against now's (each one run, or a
  * repeated group's runs), with Compare's samples (live windows, each server run's compare sample kept at its end).
+ * `comparison`: the Compare a command already built; when it is of exactly these two runs, its
+ * intervals are the ones judged (the same seeded bootstrap, not made twice).
  */
-export function regressionData(store: RunReader, baselineIds: readonly number[], nowIds: readonly number[], rules: readonly RegressionRule[]): RegressionResult {
+export function regressionData(store: RunReader, baselineIds: readonly number[], nowIds: readonly number[], rules: readonly RegressionRule[], comparison?: Pick<CompareResult, 'runs' | 'intervals'>): RegressionResult {
   const ids = [baselineIds[0]!, nowIds[0]!];
   const windows = new Map<number, ReturnType<RunReader['getWindows']>['windows']>();
+  const sameRuns = comparison !== undefined && baselineIds.length === 1 && nowIds.length === 1 && comparison.runs.length === 2 && comparison.runs.every((r, i) => r.id === ids[i]);
   return judgeRegression(rules, {
+    ...(sameRuns && { intervals: comparison.intervals }),
     baseline: baselineIds.map((id) => store.getRun(id)),
     now: nowIds.map((id) => store.getRun(id)),
     samples: {

@@ -1,4 +1,5 @@
 import { LoadscopeError } from '../../contract/errors.js';
+import { frontUsesTls } from '../../contract/servers.js';
 import type { Scenario, ServerSpec } from '../../contract/scenario.js';
 import { isFlow } from '../../contract/flow.js';
 import { fixedText, templateFields } from '../../contract/variables.js';
@@ -35,7 +36,7 @@ export function k6ServerRefusal(server: ServerSpec, index: number): string | nul
   if (server.architecture !== 'external') {
     const protocol = server.options.protocol;
     if (protocol === 'h2c') return `${at('options', 'protocol')}: k6 does not speak h2c; run it on Loadscope's own driver`;
-    if (protocol === 'https' || protocol === 'h2') return `${at('options', 'protocol')}: k6 cannot be given the bundled server's own certificate to trust (it uses the system's CAs only); run it on Loadscope's own driver`;
+    if (protocol !== undefined && frontUsesTls(protocol)) return `${at('options', 'protocol')}: k6 cannot be given the bundled server's own certificate to trust (it uses the system's CAs only); run it on Loadscope's own driver`;
     return null;
   }
   if (server.protocol === 'h2c') return `${at('protocol')}: k6 does not speak h2c; run it on Loadscope's own driver`;

@@ -34,7 +34,7 @@ function scenarioFile(server: Record<string, unknown>): string {
 
 describe('k6 and TLS', () => {
   it('tls.insecure and a client certificate are carried (insecureSkipTLSVerify, tlsAuth), the key escaped as data', async () => {
-    const { tls } = await makeTransport('https');
+    const { tls } = await makeTransport('h1-tls');
     writeFileSync(join(dir, 'client.pem'), tls!.cert);
     // a hostile key file: quotes, a backtick and a line that would end the PLAN literal
     writeFileSync(join(dir, 'client.key'), `${tls!.key}"\`;\nprocess.exit(1);//`);
@@ -82,7 +82,7 @@ describe('k6 and TLS', () => {
   });
 
   it('real k6 with tls.insecure: a run over https against a self-signed certificate', skipUnless(k6.available, k6.hint), async () => {
-    const target = await startServer('single', { protocol: 'https' });
+    const target = await startServer('single', { protocol: 'h1-tls' });
     const text = JSON.stringify({ name: 'k6-tls', servers: [{ architecture: 'external', url: target.url, tls: { insecure: true } }], phases });
     const { runId } = await temp.engine.handlers['runs:start']({ scenario: { text, origin: scenarioFile({}) }, quick: false, set: {}, engine: 'k6' });
     await temp.engine.waitForRun(runId);

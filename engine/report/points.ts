@@ -1,6 +1,7 @@
 import type { CellInfo, PhaseResult, TargetResult } from '../../contract/results.js';
 import type { MetricName, Scenario } from '../../contract/scenario.js';
 import { phaseName } from '../../contract/phase.js';
+import { figureOf, isCountFigure } from '../../contract/figures.js';
 
 // The data a report is computed from: one point per server run (target) per phase, with the cell's
 // matrix parameters. A server run that was skipped or failed before its phases ran still yields one
@@ -52,26 +53,9 @@ export function isTimeMetric(metric: MetricName): boolean {
   return metric === 'durationMs' || metric.includes('.');
 }
 
-/** One metric of one phase result, in ms for times; null where the result does not have it. */
+/** One metric of one phase result, in ms for times; null where the result does not have it (contract/figures.ts). */
 export function metricValue(result: PhaseResult | null, metric: MetricName): number | null {
-  if (!result) return null;
-  switch (metric) {
-    case 'count':
-      return result.count;
-    case 'errors':
-      return Object.values(result.errors).reduce<number>((sum, n) => sum + (n ?? 0), 0);
-    case 'throughput':
-      return result.throughput;
-    case 'durationMs':
-      return result.durationMs;
-    default: {
-      const [family, stat] = metric.split('.') as [keyof Pick<PhaseResult, 'total' | 'wait' | 'processing' | 'serverWait' | 'ttfb' | 'transfer'>, string];
-      const stats = result[family];
-      if (!stats || stats.count === 0) return null;
-      const value = (stats as unknown as Record<string, unknown>)[stat];
-      return typeof value === 'number' && Number.isFinite(value) ? value : null;
-    }
-  }
+  return result === null ? null : figureOf(result, metric);
 }
 
 /**
@@ -88,7 +72,7 @@ export function aggregateMetric(points: readonly Point[], metric: MetricName): n
   }
   if (values.length === 0) return null;
   if (values.length === 1) return values[0]!.value;
-  if (metric === 'count' || metric === 'errors') return values.reduce((s, v) => s + v.value, 0);
+  if (isCountFigure(metric)) return values.reduce((s, v) => s + v.value, 0);
   if (metric.endsWith('.max')) return Math.max(...values.map((v) => v.value));
   if (metric.endsWith('.min')) return Math.min(...values.map((v) => v.value));
   if (metric.endsWith('.mean')) {

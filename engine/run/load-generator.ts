@@ -2,6 +2,7 @@
 // k6) and run-target.ts, which picks one of them, depend on these types without depending on each other.
 import type { EngineEvent } from '../../contract/api.js';
 import type { HistogramSet } from '../../contract/measurement.js';
+import type { Protocol } from '../../contract/protocol.js';
 import type { PhaseResult } from '../../contract/results.js';
 import type { Scenario, ServerSpec } from '../../contract/scenario.js';
 import type { DataSet } from '../../contract/variables.js';
@@ -39,8 +40,8 @@ export interface GeneratorWrites {
   phase(result: PhaseResult, histograms: HistogramSet): void;
   /** replaces the run's engine note (a k6 run learns what it dropped only at its end) */
   engineNote(note: string | null): void;
-  /** what the load spoke to the target ('http/1.1', 'h2', 'h2c'), learnt as it started */
-  protocol(protocol: string | null): void;
+  /** what the load spoke to the target (contract/protocol.ts: h1, h1-tls, h2, h2c), learnt as it started */
+  protocol(protocol: Protocol | null): void;
 }
 
 export interface GeneratorContext {

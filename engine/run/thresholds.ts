@@ -1,20 +1,10 @@
 import { phaseEndpoints, type PhaseResult } from '../../contract/results.js';
 import type { Scenario } from '../../contract/scenario.js';
-import { compareThreshold, parseThresholdCheck, type ThresholdMetric, type ThresholdResult } from '../../contract/thresholds.js';
-import { metricValue } from '../report/points.js';
+import { compareThreshold, parseThresholdCheck, type ThresholdResult } from '../../contract/thresholds.js';
+import { figureOf } from '../../contract/figures.js';
 import { defaultPhaseName } from '../../contract/phase.js';
 import { templateName } from '../../contract/template-name.js';
 import { endpointAsPhase } from '../../contract/endpoints.js';
-
-/** One metric of a phase result, as a threshold reads it (times in ms). */
-export function thresholdMetricValue(result: PhaseResult, metric: ThresholdMetric): number | null {
-  if (metric === 'errors.count') return metricValue(result, 'errors');
-  if (metric === 'errors.rate') {
-    const errors = metricValue(result, 'errors') ?? 0;
-    return result.count > 0 ? errors / result.count : null;
-  }
-  return metricValue(result, metric);
-}
 
 export interface ThresholdTarget {
   targetId: number;
@@ -53,7 +43,7 @@ export function checkThresholds(scenario: Pick<Scenario, 'thresholds' | 'phases'
     if (!parsed) continue; // the schema refuses such a check before a run starts
     const figures = measuredFigures(scenario, phase, t.request);
     if (figures === 'not-here') continue;
-    const measured = figures === null ? null : thresholdMetricValue(figures, parsed.metric);
+    const measured = figures === null ? null : figureOf(figures, parsed.metric);
     results.push({
       targetId: target.targetId,
       cellIndex: target.cellIndex,

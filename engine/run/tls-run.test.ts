@@ -39,7 +39,7 @@ describe('runs over TLS', () => {
     expect(phase.ok).toBe(20);
     expect(phase.processing?.p50).toBeGreaterThan(0);
     expect(phase.wait).not.toBeNull();
-    expect(result.targets[0]!.protocol).toBe('http/1.1');
+    expect(result.targets[0]!.protocol).toBe('h1-tls');
   });
 
   for (const protocol of ['h2', 'h2c'] as const)
@@ -55,7 +55,7 @@ describe('runs over TLS', () => {
   });
 
   it('an external https target with a self-signed certificate: refused before any load, naming tls.ca and tls.insecure', async () => {
-    const target = await startServer('single', { protocol: 'https' });
+    const target = await startServer('single', { protocol: 'h1-tls' });
     const result = await run({ architecture: 'external', url: target.url });
     expect(result.status).toBe('failed');
     expect(result.reason).toMatch(/certificate did not verify \(self[- ]signed certificate\); give its CA file as tls\.ca, or set tls\.insecure: true/);
@@ -64,7 +64,7 @@ describe('runs over TLS', () => {
   });
 
   it('tls.insecure runs against the self-signed certificate', async () => {
-    const target = await startServer('single', { protocol: 'https' });
+    const target = await startServer('single', { protocol: 'h1-tls' });
     const result = await run({ architecture: 'external', url: target.url, tls: { insecure: true } });
     expect(result.status, result.reason ?? '').toBe('completed');
     // stated with the run, where its figures are read
@@ -74,8 +74,8 @@ describe('runs over TLS', () => {
   });
 
   it('tls.ca (a file beside the scenario) trusts the certificate; another certificate as tls.ca does not', async () => {
-    const target = await startServer('single', { protocol: 'https' });
-    const other = await startServer('single', { protocol: 'https' });
+    const target = await startServer('single', { protocol: 'h1-tls' });
+    const other = await startServer('single', { protocol: 'h1-tls' });
     writeFileSync(join(dir, 'server.pem'), target.cert!);
     writeFileSync(join(dir, 'other.pem'), other.cert!);
     const trusted = await run({ architecture: 'external', url: target.url, tls: { ca: 'server.pem' } });

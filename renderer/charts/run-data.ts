@@ -1,5 +1,6 @@
 import { cellTitle } from '../../contract/cells';
 import type { EventPayload } from '../../contract/api';
+import { errorTotal } from '../../contract/figures';
 import type { LiveWindow, RunSummary, ServerSample } from '../../contract/results';
 
 // The over-time data of one run, per server run (target), as the charts draw it. Built live from
@@ -69,9 +70,7 @@ export function thinTo<T>(list: readonly T[], cap: number = MAX_POINTS): { items
 }
 
 export function errorsIn(window: LiveWindow): number {
-  let sum = 0;
-  for (const value of Object.values(window.errors)) sum += value ?? 0;
-  return sum;
+  return errorTotal(window.errors);
 }
 
 export function phaseMarkFromEvent(e: EventPayload<'run:phase'>): PhaseMark {

@@ -1,7 +1,8 @@
 import { cellTitle } from '../../contract/cells';
 import type { CompareResult } from '../../contract/api';
 import { beyondNoise, COMPARE_METRICS, intervalKey, judgeInterval, pairPhases } from '../../contract/compare';
-import { phaseFigures, type PhaseFigure } from '../../contract/engine-figures';
+import { phaseFigures } from '../../contract/engine-figures';
+import { figureSample } from '../../contract/figures';
 import { count, num, ratio } from '../ui/format';
 import { Panel } from '../ui/widgets';
 import { intervalText, ratioClass } from './ratio-colour';
@@ -64,7 +65,8 @@ export function CompareTable({ result }: { result: CompareResult }) {
                     {values.map((v, i) => {
                       // a figure the run's engine did not measure: "–" with why (contract/engine-figures.ts)
                       const e = pair.runs[i];
-                      const why = e === null ? undefined : phaseFigures(e.engine, e.phase).missing[m.key.split('.')[0] as PhaseFigure];
+                      const sample = figureSample(m.key);
+                      const why = e === null || sample === null ? undefined : phaseFigures(e.engine, e.phase).missing[sample];
                       return (
                         <td key={i} className="num" title={why} data-not-measured={why === undefined ? undefined : '1'}>
                           {e === null ? '-' : m.isCount === true ? count(v) : num(v)}

@@ -1,3 +1,4 @@
+import { protocolWorthNoting } from '../../contract/protocol';
 import { missingReasons, needsServerTimingHint, phaseFigures, SERVER_TIMING_HINT, type PhaseFigure } from '../../contract/engine-figures';
 import { cellTitle } from '../../contract/cells';
 import { clampPercentiles, GLOSSARY, type GlossaryTerm } from '../../contract/measurement';
@@ -34,7 +35,7 @@ export function PhaseTable({ targets, engine, cells = [], scenario }: { targets:
       <td className="left server-name" colSpan={COLUMNS} title={cellTitle(t.label, cells, t.cellIndex)}>
         {t.name}
         {/* what the load spoke, where it was not HTTP/1.1 (as `loadscope show` says it) */}
-        {t.protocol != null && t.protocol !== 'http/1.1' && (
+        {protocolWorthNoting(t.protocol) && (
           <span className="muted small" data-testid="target-protocol" title={`the load spoke ${t.protocol} to this server`}>
             {' · '}
             {multiplexingText(t.protocol, serverStreams(scenario, t.serverIndex), t.phases) ?? t.protocol}

@@ -1,3 +1,4 @@
+import { errorTotal } from '../../contract/figures';
 import type { RunSummary } from '../../contract/results';
 import { targetRequests } from '../../contract/stored-requests';
 import { count, formatDate, formatDuration, formatMs } from '../ui/format';
@@ -23,7 +24,7 @@ function totals(summary: RunSummary) {
     requests += targetRequests(t);
     for (const p of t.phases) {
       phased += p.count;
-      errors += Object.values(p.errors).reduce<number>((a, b) => a + (b ?? 0), 0);
+      errors += errorTotal(p.errors);
       weighted += p.total.mean * p.count;
     }
   }

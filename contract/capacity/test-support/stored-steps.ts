@@ -11,11 +11,11 @@ export const SEARCH: CapacitySearch = {
 };
 const flat = (v: number): LatencyStats => ({ count: 100, mean: v, min: v, max: v, stddev: 0, p50: v, p66: v, p75: v, p80: v, p90: v, p95: v, p98: v, p99: v, p999: v });
 
-/** A stored step: offered rate, achieved rate, total p99 (mean a third of it) and the generator's schedule lag. */
+/** A stored step: offered rate, achieved rate, total p99 (its max; the mean a third of it) and the generator's schedule lag. */
 export function step(offered: number, achieved: number, p99: number, lagMs = 0.2): Omit<PhaseResult, 'index' | 'startedMs'> {
   // a 1 s step: its requests are its achieved rate
   const count = Math.round(achieved);
-  return { name: `${offered} req/s`, executor: 'rate', clients: 1, durationMs: 1000, count, ok: count, errors: {}, throughput: achieved, total: { ...flat(p99 / 3), p99 }, wait: flat(1), processing: flat(p99 / 3), serverWait: null, lag: flat(lagMs) };
+  return { name: `${offered} req/s`, executor: 'rate', clients: 1, durationMs: 1000, count, ok: count, errors: {}, throughput: achieved, total: { ...flat(p99 / 3), p99, p999: p99, max: p99 }, wait: flat(1), processing: flat(p99 / 3), serverWait: null, lag: flat(lagMs) };
 }
 
 /** The steps, in order, read back as a search starting at the first one's offered rate. */

@@ -26,7 +26,7 @@ const quiet = {};
 
 describe('connections and their TLS handshake per phase', () => {
   it('https with keepAlive false: one new connection per request, each with a handshake time; plain http: none', async () => {
-    const server = await startServer('single', { protocol: 'https' });
+    const server = await startServer('single', { protocol: 'h1-tls' });
     const result = await runDriver({ baseUrl: server.url, tls: { insecure: true }, phases: [closed(2, { count: 30, keepAlive: false }, '/fib?n=5')] }, quiet);
     const phase = result.phases[0]!.result;
     expect(phase.ok).toBe(30);
@@ -46,7 +46,7 @@ describe('connections and their TLS handshake per phase', () => {
   });
 
   it('https with keepAlive true: no more connections than users', async () => {
-    const server = await startServer('single', { protocol: 'https' });
+    const server = await startServer('single', { protocol: 'h1-tls' });
     const result = await runDriver({ baseUrl: server.url, tls: { insecure: false, ca: server.cert! }, phases: [closed(3, { count: 60 }, '/fib?n=5')] }, quiet);
     const phase = result.phases[0]!.result;
     expect(phase.ok).toBe(60);
@@ -56,7 +56,7 @@ describe('connections and their TLS handshake per phase', () => {
   });
 
   it('keep-alive https: the first requests wait for their connection, and that wait is client queue', async () => {
-    const server = await startServer('single', { protocol: 'https' });
+    const server = await startServer('single', { protocol: 'h1-tls' });
     const result = await runDriver({ baseUrl: server.url, tls: { insecure: true }, phases: [closed(3, { count: 30 }, '/fib?n=5')] }, quiet);
     const phase = result.phases[0]!.result;
     expect(phase.ok).toBe(30);
@@ -68,7 +68,7 @@ describe('connections and their TLS handshake per phase', () => {
   });
 
   it('https at 40 req/s for 1 s without keep-alive: the handshakes of arrivals past 0.5 s are not counted at start-up', async () => {
-    const server = await startServer('single', { protocol: 'https' });
+    const server = await startServer('single', { protocol: 'h1-tls' });
     const result = await runDriver({ baseUrl: server.url, tls: { insecure: true }, phases: [rate(40, 1000, '/fib?n=5', { keepAlive: false })] }, quiet);
     const phase = result.phases[0]!.result;
     expect(phase.ok).toBe(40);

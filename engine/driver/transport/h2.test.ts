@@ -77,7 +77,7 @@ describe('HTTP/2 on the driver', () => {
   it('h1 to an h2 server over TLS: ALPN says http/1.1, and it is stated so', async () => {
     const server = await startServer('single', { protocol: 'h2' });
     const result = await runDriver({ baseUrl: server.url, tls: { insecure: false, ca: server.cert! }, phases: [closed(2, { count: 10 }, '/fib?n=12')] }, quiet);
-    expect(result.protocol).toBe('http/1.1');
+    expect(result.protocol).toBe('h1-tls');
     expect(result.phases[0]!.result.ok).toBe(10);
   });
 

@@ -3,6 +3,7 @@ import http2 from 'node:http2';
 import { connect, type ConnectionOptions } from 'node:tls';
 import { LoadscopeError } from '../../../contract/errors.js';
 import { guardedLookup } from '../../net/target-guard.js';
+import { spokenProtocol, type Protocol } from '../../../contract/protocol.js';
 import type { ClientProtocol } from '../../../contract/scenario.js';
 import type { DriverTls } from '../types.js';
 
@@ -49,16 +50,16 @@ export function tlsVerifyError(origin: string, err: Error): LoadscopeError {
 }
 
 /**
- * One connection to the target with the run's options, before any load: what it speaks ('http/1.1',
- * 'h2' by ALPN, 'h2c' by prior knowledge), or null when the connection itself failed (the load then
+ * One connection to the target with the run's options, before any load: what it speaks (h1 or h1-tls,
+ * h2 by ALPN, h2c by prior knowledge: contract/protocol.ts), or null when the connection itself failed (the load then
  * counts that as usual). Rejects only with LS_ERR_TLS, for a certificate that did not verify.
  */
-export function probeTarget(baseUrl: string, tls: DriverTls | undefined, protocol: ClientProtocol, allowRemote: boolean, timeoutMs = 10_000): Promise<string | null> {
+export function probeTarget(baseUrl: string, tls: DriverTls | undefined, protocol: ClientProtocol, allowRemote: boolean, timeoutMs = 10_000): Promise<Protocol | null> {
   const url = new URL(baseUrl);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   const lookup = guardedLookup(allowRemote);
-  if (url.protocol !== 'https:') return protocol === 'h2c' ? probeH2c(url.origin, lookup, timeoutMs) : Promise.resolve('http/1.1');
+  if (url.protocol !== 'https:') return protocol === 'h2c' ? probeH2c(url.origin, lookup, timeoutMs) : Promise.resolve(spokenProtocol(false, 'http/1.1'));
   const options: ConnectionOptions = {
     host,
     port,
@@ -72,7 +73,7 @@ export function probeTarget(baseUrl: string, tls: DriverTls | undefined, protoco
     const socket = connect(options, () => {
       const alpn = socket.alpnProtocol;
       socket.end();
-      resolve(typeof alpn === 'string' ? alpn : 'http/1.1');
+      resolve(spokenProtocol(true, alpn === 'h2' ? 'h2' : 'http/1.1'));
     });
     socket.setTimeout(timeoutMs, () => {
       socket.destroy();
@@ -88,10 +89,10 @@ export function probeTarget(baseUrl: string, tls: DriverTls | undefined, protoco
 }
 
 /** h2c: the server's SETTINGS frame answers the preface; an HTTP/1.1-only server does not send one. */
-function probeH2c(origin: string, lookup: ConnectionOptions['lookup'], timeoutMs: number): Promise<string | null> {
+function probeH2c(origin: string, lookup: ConnectionOptions['lookup'], timeoutMs: number): Promise<'h2c' | null> {
   return new Promise((resolve) => {
     const session = http2.connect(origin, { lookup });
-    const done = (value: string | null): void => {
+    const done = (value: 'h2c' | null): void => {
       clearTimeout(timer);
       session.destroy();
       resolve(value);
