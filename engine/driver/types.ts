@@ -1,6 +1,7 @@
 import type { HistogramSet } from '../../contract/measurement.js';
 import type { Protocol } from '../../contract/protocol.js';
-import type { ClientProtocol, Phase } from '../../contract/scenario.js';
+import type { ClientProtocol } from '../../contract/protocol.js';
+import type { Phase } from '../../contract/scenario.js';
 import type { EndpointWindow, ErrorCounts, PhaseResult, WindowLatency } from '../../contract/results.js';
 import type { LatencyBuckets } from '../../contract/latency-buckets.js';
 import type { RawRowBatch } from './measure/raw-rows.js';

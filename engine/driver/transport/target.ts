@@ -1,7 +1,7 @@
 import type { LookupFunction } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
 import type { Client } from 'undici';
-import type { ClientProtocol } from '../../../contract/scenario.js';
+import type { ClientProtocol } from '../../../contract/protocol.js';
 import { guardedLookup } from '../../net/target-guard.js';
 import type { DriverPlan } from '../types.js';
 import { tlsConnectOptions } from './tls.js';

@@ -3,8 +3,7 @@ import http2 from 'node:http2';
 import { connect, type ConnectionOptions } from 'node:tls';
 import { LoadscopeError } from '../../../contract/errors.js';
 import { guardedLookup } from '../../net/target-guard.js';
-import { spokenProtocol, type Protocol } from '../../../contract/protocol.js';
-import type { ClientProtocol } from '../../../contract/scenario.js';
+import { spokenProtocol, type ClientProtocol, type Protocol } from '../../../contract/protocol.js';
 import type { DriverTls } from '../types.js';
 
 // TLS towards an https:// target: the options every connection is made with (undici's connect), and
