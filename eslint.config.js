@@ -14,7 +14,7 @@ import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
 import noImportCycle from './scripts/lint/no-import-cycle.mjs';
 
-const engineAll = ['engine', 'engine-base', 'engine-executors', 'engine-driver', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-compare', 'engine-export', 'engine-run', 'engine-host', 'engine-net', 'engine-library', 'engine-k6', 'engine-tests'];
+const engineAll = ['engine', 'engine-base', 'engine-executors', 'engine-driver', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-compare', 'engine-export', 'engine-run', 'engine-host', 'engine-net', 'engine-library', 'engine-k6', 'engine-diagnosis', 'engine-tests'];
 // The renderer's pages, each its own room: they may share what lies below them, never one another.
 const rendererViews = ['run', 'history', 'compare', 'trends'];
 const rendererBelowViews = ['renderer-results', 'renderer', 'renderer-charts', 'renderer-ui', 'contract'];
@@ -49,6 +49,7 @@ export default tseslint.config(
         { type: 'engine-library', pattern: 'engine/library/**', mode: 'full' },
         { type: 'engine-net', pattern: 'engine/net/**', mode: 'full' },
         { type: 'engine-k6', pattern: 'engine/k6/**', mode: 'full' },
+        { type: 'engine-diagnosis', pattern: 'engine/diagnosis/**', mode: 'full' },
         { type: 'engine', pattern: 'engine/**', mode: 'full' },
         { type: 'reproduce', pattern: 'reproduce/**', mode: 'full' },
         { type: 'cli', pattern: 'cli/**', mode: 'full' },
@@ -94,6 +95,8 @@ export default tseslint.config(
             { from: 'engine-host-entry', allow: ['engine', 'engine-host', 'engine-base', 'contract'] },
             { from: 'engine-net', allow: ['engine-net', 'contract'] },
             { from: 'engine-k6', allow: ['engine-k6', 'engine-run', 'engine-driver', 'engine-executors', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-base', 'engine-net', 'contract', 'db'] },
+            // the diagnosis's rules are pure functions of a stored run (contract types), so nothing else
+            { from: 'engine-diagnosis', allow: ['engine-diagnosis', 'contract'] },
             { from: 'engine', allow: [...engineAll, 'contract', 'db', 'servers'] },
             { from: 'engine-tests', allow: [...engineAll, 'contract', 'db', 'servers'] },
             { from: 'reproduce', allow: ['reproduce', ...engineAll, 'db', 'contract'] },

@@ -1,0 +1,34 @@
+import { LAG_FLOOR_MS, LAG_SHARE } from '../../contract/generator-lag.js';
+import type { Finding } from '../../contract/diagnosis.js';
+import { figureIn } from './figures-in.js';
+import { phaseCases, type DiagnosisRule } from './stored-run.js';
+
+// The tail is Loadscope's: the generator sent late against its own schedule (a busy core, GC)
+// while no arrival waited for a free connection, so the lag is its own stalls, not its queue
+// (that is client-queueing). Thresholds are contract/generator-lag.ts's (the note every view
+// prints), so the diagnosis and the note cannot disagree: LAG_SHARE of total p99, above LAG_FLOOR_MS.
+// Blind spot: the generator's own CPU is not stored yet, so a generator that is slow but on time
+// is not seen.
+
+export const generatorLimited: DiagnosisRule = {
+  id: 'generator-limited',
+  kind: 'finding',
+  check(stored) {
+    const { run } = stored;
+    return phaseCases(stored).flatMap(({ phase, windows: own, place }): Finding[] => {
+      const lag = figureIn(run.engine, phase, 'lag', 'p99');
+      const total = figureIn(run.engine, phase, 'total', 'p99');
+      if (lag === null || total === null || !(total > 0) || lag < LAG_FLOOR_MS || lag / total < LAG_SHARE) return [];
+      if (own.some((w) => w.queued > 0)) return [];
+      return [{
+        rule: 'generator-limited',
+        kind: 'finding',
+        text: `the tail is Loadscope's, not the server's: the load generator sent late against its own schedule (client queue p99 ${lag.toFixed(1)} ms of the ${total.toFixed(1)} ms total p99) while no request waited for a connection`,
+        evidence: { ...place, figures: [{ name: 'client queue p99', value: lag, unit: 'ms' }, { name: 'total p99', value: total, unit: 'ms' }, { name: 'client queue share of total p99', value: (lag / total) * 100, unit: '%' }] },
+        confidence: own.length > 0 ? 'high' : 'medium',
+        wouldChange: "the same run on a quiet machine (or with the generator pinned to its own core): if the lag stays, it is the generator's code, not the machine",
+        next: 'give the generator a core of its own (fewer busy processes, or `cores` on the server so they do not share), lower the rate, or split the load over client groups',
+      }];
+    });
+  },
+};
