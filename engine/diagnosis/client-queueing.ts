@@ -14,6 +14,14 @@ export const CLIENT_QUEUE_FLOOR_MS = 1;
 export const clientQueueing: DiagnosisRule = {
   id: 'client-queueing',
   kind: 'finding',
+  about: {
+    summary: "an open loop's arrivals waited for a free connection or stream and that wait is a large share of the total: too few connections, not the server",
+    thresholds: [
+      { name: 'CLIENT_QUEUE_SHARE', value: CLIENT_QUEUE_SHARE, why: 'client queue mean / total mean at or above it: a third of every request\'s time is no rounding error' },
+      { name: 'CLIENT_QUEUE_FLOOR_MS', value: CLIENT_QUEUE_FLOOR_MS, why: 'client queue mean below it (ms): nobody\'s problem (as LAG_FLOOR_MS)' },
+    ],
+    blindSpots: ["`queued` is sampled at each 250 ms window's end: a queue that forms and drains inside one window is not seen", 'closed loops never queue at the client: silent there'],
+  },
   check(stored) {
     const { run } = stored;
     return phaseCases(stored).flatMap(({ phase, windows: own, place }): Finding[] => {

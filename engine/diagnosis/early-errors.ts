@@ -15,6 +15,14 @@ const errorSum = (e: ErrorCounts) => Object.values(e).reduce((s, n) => s + (n ??
 export const earlyErrors: DiagnosisRule = {
   id: 'early-errors',
   kind: 'finding',
+  about: {
+    summary: "most of a phase's first requests failed, before load could matter: misconfiguration, not overload",
+    thresholds: [
+      { name: 'EARLY_REQUESTS', value: EARLY_REQUESTS, why: "the first windows of a phase until they hold this many requests" },
+      { name: 'EARLY_ERROR_SHARE', value: EARLY_ERROR_SHARE, why: 'failed share of those at or above it: load-driven errors start near none' },
+    ],
+    blindSpots: ['windows are 250 ms: in a fast phase "the first requests" may be many more than EARLY_REQUESTS', 'a run without stored windows falls back to the whole phase (confidence low)'],
+  },
   check(stored) {
     return phaseCases(stored).flatMap(({ phase, windows, place }): Finding[] => {
       // the first windows (in time order) until they hold EARLY_REQUESTS; without windows, the phase as a whole

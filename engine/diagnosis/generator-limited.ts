@@ -13,6 +13,14 @@ import { phaseCases, type DiagnosisRule } from './stored-run.js';
 export const generatorLimited: DiagnosisRule = {
   id: 'generator-limited',
   kind: 'finding',
+  about: {
+    summary: "the load generator's own lag (sent - intended) is most of the tail while no request waited for a connection: the tail is Loadscope's",
+    thresholds: [
+      { name: 'LAG_SHARE', value: LAG_SHARE, why: 'client queue p99 / total p99 at or above it (contract/generator-lag.ts, the note every view prints: one threshold, no disagreement)' },
+      { name: 'LAG_FLOOR_MS', value: LAG_FLOOR_MS, why: 'client queue p99 below it (ms) is nobody\'s problem (contract/generator-lag.ts)' },
+    ],
+    blindSpots: ["the generator's own CPU is not stored yet: a generator that is busy but on time is not seen", 'k6 runs have no intended time, so no lag: silent', 'no bundled case yet (a pinned, overloaded generator): unit tests only'],
+  },
   check(stored) {
     const { run } = stored;
     return phaseCases(stored).flatMap(({ phase, windows: own, place }): Finding[] => {

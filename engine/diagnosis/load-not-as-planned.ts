@@ -23,6 +23,11 @@ function plannedPhase(run: RunSummary, index: number): Phase | null {
 export const loadNotAsPlanned: DiagnosisRule = {
   id: 'load-not-as-planned',
   kind: 'finding',
+  about: {
+    summary: 'fewer requests than the phase plans, or an open loop completing well below its planned rate',
+    thresholds: [{ name: 'AS_PLANNED', value: AS_PLANNED, why: "made / planned requests, or completed / planned rate, at or below it: a tenth off is more than rounding and the last requests' drain" }],
+    blindSpots: ['a matrix over phases (cells with their own phase fields): the plan per cell is not read, silent', 'timed closed phases and ramping users plan no count (contract/phase.ts): silent'],
+  },
   check(stored) {
     const { run } = stored;
     return phaseCases(stored).flatMap(({ phase, place }): Finding[] => {

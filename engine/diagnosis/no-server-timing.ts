@@ -9,6 +9,11 @@ import type { DiagnosisRule } from './stored-run.js';
 export const noServerTiming: DiagnosisRule = {
   id: 'no-server-timing',
   kind: 'cannot-answer',
+  about: {
+    summary: "the server sent no Server-Timing: wait and processing are unknown, so queueing inside it and slower work cannot be told apart",
+    thresholds: [],
+    blindSpots: [],
+  },
   check({ run }) {
     return run.targets.flatMap((t): Finding[] => {
       const blind = t.phases.filter((p) => p.count > 0 && p.processing === null);

@@ -6,6 +6,11 @@ import type { DiagnosisRule } from './stored-run.js';
 export const oneRun: DiagnosisRule = {
   id: 'one-run',
   kind: 'cannot-answer',
+  about: {
+    summary: 'one run has no interval: how much its figures move on a second run is unknown',
+    thresholds: [],
+    blindSpots: [],
+  },
   check({ run }) {
     if (run.group !== null && run.group.size > 1) return [];
     return [{

@@ -23,6 +23,15 @@ export function littleInFlight(throughput: number, totalMeanMs: number): number 
 export const serverQueueing: DiagnosisRule = {
   id: 'server-queueing',
   kind: 'finding',
+  about: {
+    summary: "with requests in flight at once (Little's law), most of each request's time was neither processing (Server-Timing) nor the client's queue: it queued inside the server",
+    thresholds: [
+      { name: 'SERVER_QUEUE_SHARE', value: SERVER_QUEUE_SHARE, why: '(wait - client queue) mean / total mean at or above it: more than half of every request\'s time was waiting' },
+      { name: 'MIN_IN_FLIGHT', value: MIN_IN_FLIGHT, why: "throughput x mean total (Little's law) below it: nobody queues behind anybody" },
+      { name: 'SERVER_QUEUE_FLOOR_MS', value: SERVER_QUEUE_FLOOR_MS, why: 'a queue below it (ms) is nobody\'s problem' },
+    ],
+    blindSpots: ['needs Server-Timing (proc): without it, no-server-timing says it cannot tell', 'the network is counted as the server\'s queue: on 127.0.0.1 it is ~0, across a network it is not', 'means, not tails: a queue only the slowest 1 % meet is not seen (late-behind-long-work, later)'],
+  },
   check(stored) {
     const { run } = stored;
     return phaseCases(stored).flatMap(({ phase, place }): Finding[] => {

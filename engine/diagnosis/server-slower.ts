@@ -19,6 +19,15 @@ interface Loaded { c: PhaseCase; inFlight: number; processing: number }
 export const serverSlower: DiagnosisRule = {
   id: 'server-slower',
   kind: 'finding',
+  about: {
+    summary: "across a server run's phases, in flight grew, throughput stayed flat and the server's processing time rose with it: each request got slower (contention, CPU)",
+    thresholds: [
+      { name: 'IN_FLIGHT_GREW', value: IN_FLIGHT_GREW, why: 'in flight of the busiest phase / the lightest at or above it: the load really grew' },
+      { name: 'THROUGHPUT_FLAT', value: THROUGHPUT_FLAT, why: 'throughput of the busiest / the lightest at or below it: flat (a quarter is within a loaded machine\'s noise, double the in flight is not)' },
+      { name: 'PROCESSING_ROSE', value: PROCESSING_ROSE, why: 'processing p50 of the busiest / the lightest at or above it (the median: a few slow requests do not make it)' },
+    ],
+    blindSpots: ['needs two phases of different load on one server run (a ramp in one phase is not split yet)', 'needs Server-Timing (proc)', "does not say which resource: the target's CPU per process (not-parallel, later) will"],
+  },
   check(stored) {
     const { run } = stored;
     const byServer = new Map<number, Loaded[]>();

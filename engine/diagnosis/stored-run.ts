@@ -11,10 +11,18 @@ export interface StoredRun {
   samples: ServerSample[];
 }
 
+export interface RuleAbout {
+  summary: string;
+  thresholds: { name: string; value: number; why: string }[];
+  blindSpots: string[];
+}
+
 /** A rule: a pure function of a stored run; [] when it does not fire. */
 export interface DiagnosisRule {
   readonly id: string;
   readonly kind: 'finding' | 'cannot-answer';
+  /** for docs/diagnosis.md: what it says, its thresholds with their reason and source, what it cannot see */
+  readonly about: RuleAbout;
   check(stored: StoredRun): Finding[];
 }
 
