@@ -72,6 +72,10 @@ describe('server-queueing', () => {
     expect(f?.text).toContain('queued inside the server');
     expect(f?.confidence).toBe('high');
   });
+  it('a queue the work ahead cannot explain (404s answered in no time on a loaded machine): not the server\'s queue, silent', () => {
+    const s = createStoredRun([createPhase({ throughput: 170, times: { total: 11.7, processing: 0.01, lag: 0.3 } })]);
+    expect(serverQueueing.check(s)).toEqual([]);
+  });
   it('the same times with one request in flight at a time: nobody to queue behind, silent', () => {
     const s = createStoredRun([createPhase({ throughput: 10, times: { total: 80, processing: 10, lag: 0.2 } })]);
     expect(serverQueueing.check(s)).toEqual([]);

@@ -12,8 +12,14 @@ import { phaseCases, type DiagnosisRule } from './stored-run.js';
 export const SERVER_QUEUE_SHARE = 0.5;
 /** Requests in flight on average (Little's law) below which nobody queues behind anybody. */
 export const MIN_IN_FLIGHT = 1.5;
-/** Below this mean queue (ms) nothing is said. */
+/** Below this mean queue (ms) nothing is said (as LAG_FLOOR_MS). */
 export const SERVER_QUEUE_FLOOR_MS = 1;
+/**
+ * Little's law again: a request that arrives behind (in flight - 1) others waits at most their
+ * processing. A queue more than this many times that is not behind the server's work but the
+ * machine or the network (seen: 404s answered in no time on a loaded machine, 11 ms "queued").
+ */
+export const QUEUE_EXPLAINED_SLACK = 2;
 
 /** Little's law: requests in flight on average = completed per second x mean time in the system (s). */
 export function littleInFlight(throughput: number, totalMeanMs: number): number {
@@ -28,7 +34,8 @@ export const serverQueueing: DiagnosisRule = {
     thresholds: [
       { name: 'SERVER_QUEUE_SHARE', value: SERVER_QUEUE_SHARE, why: '(wait - client queue) mean / total mean at or above it: more than half of every request\'s time was waiting' },
       { name: 'MIN_IN_FLIGHT', value: MIN_IN_FLIGHT, why: "throughput x mean total (Little's law) below it: nobody queues behind anybody" },
-      { name: 'SERVER_QUEUE_FLOOR_MS', value: SERVER_QUEUE_FLOOR_MS, why: 'a queue below it (ms) is nobody\'s problem' },
+      { name: 'SERVER_QUEUE_FLOOR_MS', value: SERVER_QUEUE_FLOOR_MS, why: 'a queue below it (ms) is nobody\'s problem (as LAG_FLOOR_MS)' },
+      { name: 'QUEUE_EXPLAINED_SLACK', value: QUEUE_EXPLAINED_SLACK, why: "the queue must be at most this many times (in flight - 1) x processing, the work of those ahead (Little's law); more is the machine or the network (seen: 404s answered in no time on a loaded machine)" },
     ],
     blindSpots: ['needs Server-Timing (proc): without it, no-server-timing says it cannot tell', 'the network is counted as the server\'s queue: on 127.0.0.1 it is ~0, across a network it is not', 'means, not tails: a queue only the slowest 1 % meet is not seen (late-behind-long-work, later)'],
   },
@@ -43,6 +50,7 @@ export const serverQueueing: DiagnosisRule = {
       const queue = Math.max(0, wait - lag);
       const inFlight = littleInFlight(phase.throughput, total);
       if (queue < SERVER_QUEUE_FLOOR_MS || queue / total < SERVER_QUEUE_SHARE || inFlight < MIN_IN_FLIGHT) return [];
+      if (queue > QUEUE_EXPLAINED_SLACK * (inFlight - 1) * processing) return [];
       const serverWait = figureIn(run.engine, phase, 'serverWait', 'mean');
       return [{
         rule: 'server-queueing',
