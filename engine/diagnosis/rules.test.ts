@@ -119,7 +119,7 @@ describe('early-errors', () => {
   });
   it('errors only late in the phase: not early', () => {
     const s = createStoredRun([createPhase({ errors: { timeout: 40 } })], {
-      windows: [createWindow({ tMs: 250, count: 50 }), createWindow({ tMs: 500, count: 50, errors: { timeout: 40 } })],
+      windows: [createWindow({ tMs: 250, count: 50 }), createWindow({ tMs: 500, count: 50, errors: { timeout: 50 } })],
     });
     expect(earlyErrors.check(s)).toEqual([]);
   });

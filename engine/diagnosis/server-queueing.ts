@@ -10,8 +10,6 @@ import { phaseCases, type DiagnosisRule } from './stored-run.js';
 
 /** Share of the mean total outside processing and the client queue at or above which the server's queue is the limit: then more than half of every request's time was waiting. */
 export const SERVER_QUEUE_SHARE = 0.5;
-/** Requests in flight on average (Little's law) below which nobody queues behind anybody. */
-export const MIN_IN_FLIGHT = 1.5;
 /** Below this mean queue (ms) nothing is said (as LAG_FLOOR_MS). */
 export const SERVER_QUEUE_FLOOR_MS = 1;
 /**
@@ -33,7 +31,6 @@ export const serverQueueing: DiagnosisRule = {
     summary: "with requests in flight at once (Little's law), most of each request's time was neither processing (Server-Timing) nor the client's queue: it queued inside the server",
     thresholds: [
       { name: 'SERVER_QUEUE_SHARE', value: SERVER_QUEUE_SHARE, why: '(wait - client queue) mean / total mean at or above it: more than half of every request\'s time was waiting' },
-      { name: 'MIN_IN_FLIGHT', value: MIN_IN_FLIGHT, why: "throughput x mean total (Little's law) below it: nobody queues behind anybody" },
       { name: 'SERVER_QUEUE_FLOOR_MS', value: SERVER_QUEUE_FLOOR_MS, why: 'a queue below it (ms) is nobody\'s problem (as LAG_FLOOR_MS)' },
       { name: 'QUEUE_EXPLAINED_SLACK', value: QUEUE_EXPLAINED_SLACK, why: "the queue must be at most this many times (in flight - 1) x processing, the work of those ahead (Little's law); more is the machine or the network (seen: 404s answered in no time on a loaded machine)" },
     ],
@@ -49,7 +46,8 @@ export const serverQueueing: DiagnosisRule = {
       const lag = figureIn(run.engine, phase, 'lag', 'mean') ?? 0;
       const queue = Math.max(0, wait - lag);
       const inFlight = littleInFlight(phase.throughput, total);
-      if (queue < SERVER_QUEUE_FLOOR_MS || queue / total < SERVER_QUEUE_SHARE || inFlight < MIN_IN_FLIGHT) return [];
+      if (queue < SERVER_QUEUE_FLOOR_MS || queue / total < SERVER_QUEUE_SHARE) return [];
+      // with one request in flight at a time (in flight <= 1) nobody is ahead: nothing explains a queue
       if (queue > QUEUE_EXPLAINED_SLACK * (inFlight - 1) * processing) return [];
       const serverWait = figureIn(run.engine, phase, 'serverWait', 'mean');
       return [{
