@@ -2,6 +2,7 @@ import { LAG_FLOOR_MS, LAG_SHARE } from '../../contract/generator-lag.js';
 import type { Finding } from '../../contract/diagnosis.js';
 import { figureIn } from './figures-in.js';
 import { phaseCases, type DiagnosisRule } from './stored-run.js';
+import { MIN_REQUESTS_FOR_P99 } from './too-little-data.js';
 
 // The tail is Loadscope's: the generator sent late against its own schedule (a busy core, GC)
 // while no arrival waited for a free connection, so the lag is its own stalls, not its queue
@@ -18,6 +19,7 @@ export const generatorLimited: DiagnosisRule = {
     thresholds: [
       { name: 'LAG_SHARE', value: LAG_SHARE, why: 'client queue p99 / total p99 at or above it (contract/generator-lag.ts, the note every view prints: one threshold, no disagreement)' },
       { name: 'LAG_FLOOR_MS', value: LAG_FLOOR_MS, why: 'client queue p99 below it (ms) is nobody\'s problem (contract/generator-lag.ts)' },
+      { name: 'MIN_REQUESTS_FOR_P99', value: MIN_REQUESTS_FOR_P99, why: "too-little-data's: a p99 of fewer requests is a phase's first few, sent while its connections open (seen: 20-30 ms lag on phases of 40-60 requests)" },
     ],
     blindSpots: ["the generator's own CPU is not stored yet: a generator that is busy but on time is not seen", 'k6 runs have no intended time, so no lag: silent', 'no bundled case yet (a pinned, overloaded generator): unit tests only'],
   },
@@ -26,6 +28,9 @@ export const generatorLimited: DiagnosisRule = {
     return phaseCases(stored).flatMap(({ phase, windows: own, place }): Finding[] => {
       const lag = figureIn(run.engine, phase, 'lag', 'p99');
       const total = figureIn(run.engine, phase, 'total', 'p99');
+      // a p99 of fewer is the slowest few requests: a phase's first ones, sent while its connections
+      // open (seen: 20-30 ms on phases of 40-60 requests); too-little-data says so instead
+      if (phase.count < MIN_REQUESTS_FOR_P99) return [];
       if (lag === null || total === null || !(total > 0) || lag < LAG_FLOOR_MS || lag / total < LAG_SHARE) return [];
       if (own.some((w) => w.queued > 0)) return [];
       return [{

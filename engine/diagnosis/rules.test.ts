@@ -41,6 +41,10 @@ describe('generator-limited', () => {
   it('the same lag while arrivals waited for a connection: not the generator (client-queueing)', () => {
     expect(generatorLimited.check(lagging(3))).toEqual([]);
   });
+  it('a phase of 60 requests whose slowest were sent late: a p99 of the first few, not a tail, silent', () => {
+    const small = createStoredRun([createPhase({ count: 60, times: { total: 10, processing: 2, lag: 6 } })], { windows: [createWindow()] });
+    expect(generatorLimited.check(small)).toEqual([]);
+  });
   it('a k6 run has no client queue: silent', () => {
     const k6 = lagging(0);
     k6.run.engine = 'k6';
