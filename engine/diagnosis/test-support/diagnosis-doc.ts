@@ -13,6 +13,8 @@ export interface GroundCase {
   expects: string[];
 }
 
+const orNothing = (lines: string[]) => (lines.length > 0 ? lines : ['- nothing']);
+
 export function diagnosisDoc(rules: readonly DiagnosisRule[], cases: readonly GroundCase[], results: ReadonlyMap<string, Diagnosis>): string {
   const fired = (c: GroundCase, rule: string) => {
     const d = results.get(c.name)!;
@@ -50,10 +52,10 @@ export function diagnosisDoc(rules: readonly DiagnosisRule[], cases: readonly Gr
     '',
     '### What else fired (a rule on a case not built for it)',
     '',
-    ...cases.flatMap((c) => rules.filter((r) => r.kind === 'finding' && !c.expects.includes(r.id)).flatMap((r) => {
+    ...orNothing(cases.flatMap((c) => rules.filter((r) => r.kind === 'finding' && !c.expects.includes(r.id)).flatMap((r) => {
       const f = fired(c, r.id);
       return f ? [`- \`${r.id}\` on *${c.name}*: ${f.text}. Evidence: ${f.evidence.figures.map(figureText).join(', ') || '-'} (${evidencePlace(f.evidence)})`] : [];
-    })),
+    }))),
     '',
     '## The rules',
     '',
