@@ -9,8 +9,12 @@ import { phaseCases, type DiagnosisRule, type PhaseCase } from './stored-run.js'
 
 /** In flight in the busiest phase over the lightest at or above which the load really grew. */
 export const IN_FLIGHT_GREW = 2;
-/** Throughput of the busiest phase over the lightest at or below which it is flat: a quarter more is within a loaded machine's noise, double the in flight is not. */
-export const THROUGHPUT_FLAT = 1.25;
+/**
+ * Throughput of the busiest phase over the lightest at or below which it is flat: with in flight at
+ * least doubled, at most half more throughput means most of the growth went into time. 1.25 failed
+ * the ground truth under 4 busy loops (timers late by a few ms lift the light phase's times more).
+ */
+export const THROUGHPUT_FLAT = 1.5;
 /** Processing p50 of the busiest phase over the lightest at or above which each request got slower (the median: a few slow requests do not make it). */
 export const PROCESSING_ROSE = 1.5;
 
@@ -23,7 +27,7 @@ export const serverSlower: DiagnosisRule = {
     summary: "across a server run's phases, in flight grew, throughput stayed flat and the server's processing time rose with it: each request got slower (contention, CPU)",
     thresholds: [
       { name: 'IN_FLIGHT_GREW', value: IN_FLIGHT_GREW, why: 'in flight of the busiest phase / the lightest at or above it: the load really grew' },
-      { name: 'THROUGHPUT_FLAT', value: THROUGHPUT_FLAT, why: 'throughput of the busiest / the lightest at or below it: flat (a quarter is within a loaded machine\'s noise, double the in flight is not)' },
+      { name: 'THROUGHPUT_FLAT', value: THROUGHPUT_FLAT, why: 'throughput of the busiest / the lightest at or below it: with in flight at least doubled, most of the growth went into time (1.25 failed on a machine with 4 busy loops: late timers lift the light phase more)' },
       { name: 'PROCESSING_ROSE', value: PROCESSING_ROSE, why: 'processing p50 of the busiest / the lightest at or above it (the median: a few slow requests do not make it)' },
     ],
     blindSpots: ['needs two phases of different load on one server run (a ramp in one phase is not split yet)', 'needs Server-Timing (proc)', "does not say which resource: the target's CPU per process (not-parallel, later) will"],

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 // arrived, the way lock contention slows each request. With serverTiming it reports that as
 // Server-Timing proc; without, it sends no Server-Timing (an unknown split). Bound to 127.0.0.1.
 
-export const PER_REQUEST_MS = 10;
+export const PER_REQUEST_MS = 25;
 
 export interface ContentionServer {
   url: string;
