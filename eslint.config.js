@@ -14,7 +14,7 @@ import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
 import noImportCycle from './scripts/lint/no-import-cycle.mjs';
 
-const engineAll = ['engine', 'engine-base', 'engine-executors', 'engine-driver', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-compare', 'engine-export', 'engine-run', 'engine-host', 'engine-net', 'engine-library', 'engine-k6', 'engine-import-requests', 'engine-tests'];
+const engineAll = ['engine', 'engine-base', 'engine-executors', 'engine-driver', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-compare', 'engine-export', 'engine-run', 'engine-host', 'engine-net', 'engine-library', 'engine-k6', 'engine-import-requests', 'engine-diagnosis', 'engine-tests'];
 // The renderer's pages, each its own room: they may share what lies below them, never one another.
 const rendererViews = ['run', 'history', 'compare', 'trends'];
 const rendererBelowViews = ['renderer-results', 'renderer', 'renderer-charts', 'renderer-ui', 'contract'];
@@ -50,6 +50,7 @@ export default tseslint.config(
         { type: 'engine-net', pattern: 'engine/net/**', mode: 'full' },
         { type: 'engine-k6', pattern: 'engine/k6/**', mode: 'full' },
         { type: 'engine-import-requests', pattern: 'engine/import-requests/**', mode: 'full' },
+        { type: 'engine-diagnosis', pattern: 'engine/diagnosis/**', mode: 'full' },
         { type: 'engine', pattern: 'engine/**', mode: 'full' },
         { type: 'reproduce', pattern: 'reproduce/**', mode: 'full' },
         { type: 'cli', pattern: 'cli/**', mode: 'full' },
@@ -97,6 +98,8 @@ export default tseslint.config(
             { from: 'engine-k6', allow: ['engine-k6', 'engine-run', 'engine-driver', 'engine-executors', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-base', 'engine-net', 'contract', 'db'] },
             // HAR and curl in, a scenario out: it reuses the scenario's parser, limits and validation, nothing of a run.
             { from: 'engine-import-requests', allow: ['engine-import-requests', 'engine-scenario', 'engine-base', 'contract'] },
+            // the diagnosis's rules are pure functions of a stored run (contract types), so nothing else
+            { from: 'engine-diagnosis', allow: ['engine-diagnosis', 'contract'] },
             { from: 'engine', allow: [...engineAll, 'contract', 'db', 'servers'] },
             // and the repo's own lint scripts, which the rule tests run (engine/unused-exports.test.ts)
             { from: 'engine-tests', allow: [...engineAll, 'contract', 'db', 'servers', 'tooling'] },

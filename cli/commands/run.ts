@@ -19,6 +19,8 @@ import { collectSet, dbOption, parseRepeat, parseRunId, withEngine } from '../op
 import { refuseExisting } from '../output-file.js';
 import { attachProgress } from '../progress.js';
 import { cancelReason, onStopSignal, signalExitCode, type StopSignal } from '../signals.js';
+import { diagnose } from '../../engine/diagnosis/index.js';
+import { diagnosisJson, formatDiagnosisTop } from '../format/diagnosis.js';
 
 interface RunCliOptions {
   quick: boolean;
@@ -143,12 +145,15 @@ export function registerRun(program: Command): void {
         const json: unknown[] = [];
         for (const stored of runs) {
           const run = groupId === null ? stored : await engine.handlers['runs:get']({ runId: stored.id });
-          const capacity = await storedCapacity(run, () => engine.handlers['runs:windows']({ runId: run.id }));
-          if (opts.json) json.push({ ...runSummaryJson(run), ...(capacity && { capacity: capacityJson(capacity) }) });
+          const windows = await engine.handlers['runs:windows']({ runId: run.id });
+          const capacity = await storedCapacity(run, () => Promise.resolve(windows));
+          const diagnosis = diagnose({ run, ...windows });
+          if (opts.json) json.push({ ...runSummaryJson(run), ...(capacity && { capacity: capacityJson(capacity) }), diagnosis: diagnosisJson(diagnosis) });
           else {
             process.stdout.write(formatRunSummary(run) + '\n');
             if (capacity && capacity.length > 0) process.stdout.write('\n' + formatCapacity(capacity) + '\n');
             if (run.report.length > 0) process.stdout.write('\n' + formatReportTables(run.report) + '\n');
+            process.stdout.write('\n' + formatDiagnosisTop(run.id, diagnosis) + '\n');
           }
         }
         const figures = groupId === null ? [] : groupFigures(runs);

@@ -8,6 +8,8 @@ import { groupFigures } from '../../contract/group-stats.js';
 import { formatGroup, groupJson } from '../format/group.js';
 import type { Engine } from '../../engine/engine.js';
 import { dbOption, parseRunId, withEngine } from '../options.js';
+import { diagnose } from '../../engine/diagnosis/index.js';
+import { diagnosisJson, formatDiagnosisTop, formatDiagnosisWhy } from '../format/diagnosis.js';
 
 export function registerShow(program: Command): void {
   program
@@ -15,22 +17,26 @@ export function registerShow(program: Command): void {
     .description("print a stored run's per-phase figures and its report tables")
     .argument('[run]', 'run id (see `loadscope list`)', parseRunId)
     .option('--group <id>', 'a group of repeated runs (`run --repeat N`): each figure\'s mean with its 95 % interval across them', parseRunId)
+    .option('--why', 'print every finding of its diagnosis with its evidence, how sure it is and what to try next', false)
     .option('--json', 'print one JSON document', false)
     .addOption(dbOption())
-    .action(async (runId: number | undefined, opts: { json: boolean; db?: string; group?: number }) => {
+    .action(async (runId: number | undefined, opts: { json: boolean; why: boolean; db?: string; group?: number }) => {
       await withEngine(opts.db, async (engine) => {
         if (opts.group !== undefined) return showGroup(engine, opts.group, opts.json);
         if (runId === undefined) throw new LoadscopeError('LS_ERR_BAD_REQUEST', 'which run? give a run id (see `loadscope list`) or --group <id>');
         const run = await engine.handlers['runs:get']({ runId });
+        const windows = await engine.handlers['runs:windows']({ runId });
         // a capacity search's figures, judged from the stored steps the way the engine judged them
-        const capacity = await storedCapacity(run, () => engine.handlers['runs:windows']({ runId }));
-        if (opts.json) return void process.stdout.write(JSON.stringify({ ...runSummaryJson(run), name: run.name ?? null, note: run.note ?? null, ...(capacity && { capacity: capacityJson(capacity) }) }, null, 2) + '\n');
+        const capacity = await storedCapacity(run, () => Promise.resolve(windows));
+        const diagnosis = diagnose({ run, ...windows });
+        if (opts.json) return void process.stdout.write(JSON.stringify({ ...runSummaryJson(run), name: run.name ?? null, note: run.note ?? null, ...(capacity && { capacity: capacityJson(capacity) }), diagnosis: diagnosisJson(diagnosis) }, null, 2) + '\n');
         if (run.name != null) process.stdout.write(`Name: ${terminalSafeInline(run.name)}\n`);
         process.stdout.write(formatRunSummary(run) + '\n');
         // the note as written, its lines kept (the stream guard escapes control codes)
         if (run.note != null) process.stdout.write('\nNote:\n' + run.note.split('\n').map((line) => `  ${line}`).join('\n') + '\n');
         if (capacity && capacity.length > 0) process.stdout.write('\n' + formatCapacity(capacity) + '\n');
         if (run.report.length > 0) process.stdout.write('\n' + formatReportTables(run.report) + '\n');
+        process.stdout.write('\n' + (opts.why ? formatDiagnosisWhy(diagnosis) : formatDiagnosisTop(run.id, diagnosis)) + '\n');
       });
     });
 }

@@ -1,0 +1,15 @@
+import type { PhaseFigure } from '../../contract/engine-figures.js';
+import { errorRate, figureOf, type FigureStat } from '../../contract/figures.js';
+import type { PhaseResult, RunEngine } from '../../contract/results.js';
+
+// The diagnosis reads a phase's named figures here and nowhere else: through the one owner of named
+// figures (contract/figures.ts figureOf), which says what an engine did not measure (k6's lag, wait
+// and processing without Server-Timing) as null, never as 0.
+
+export type { FigureStat };
+export { errorRate };
+
+/** A phase's figure, e.g. figureIn('native', phase, 'lag', 'p99'); null where it was not measured. */
+export function figureIn(engine: RunEngine, phase: PhaseResult, figure: PhaseFigure, stat: FigureStat): number | null {
+  return figureOf(phase, `${figure}.${stat}`, engine);
+}

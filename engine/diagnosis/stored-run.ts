@@ -1,0 +1,54 @@
+import type { LiveWindow, PhaseResult, RunSummary, ServerSample, TargetResult } from '../../contract/results.js';
+import type { Evidence, Finding } from '../../contract/diagnosis.js';
+
+// What a rule reads: a stored run exactly as the read side gives it back (db/read-run.ts: getRun and
+// getWindows, through the engine's `runs:get` and `runs:windows`), nothing measured again.
+
+export interface StoredRun {
+  run: RunSummary;
+  /** every live window of the run's server runs (250 ms each) */
+  windows: LiveWindow[];
+  samples: ServerSample[];
+}
+
+export interface RuleAbout {
+  summary: string;
+  thresholds: { name: string; value: number; why: string }[];
+  blindSpots: string[];
+}
+
+/** A rule: a pure function of a stored run; [] when it does not fire. */
+export interface DiagnosisRule {
+  readonly id: string;
+  readonly kind: 'finding' | 'cannot-answer';
+  /** for docs/diagnosis.md: what it says, its thresholds with their reason and source, what it cannot see */
+  readonly about: RuleAbout;
+  check(stored: StoredRun): Finding[];
+}
+
+/** One phase of one server run, with its windows and where its evidence comes from. */
+export interface PhaseCase {
+  target: TargetResult;
+  phase: PhaseResult;
+  windows: LiveWindow[];
+  /** the evidence's place, without figures */
+  place: Omit<Evidence, 'figures'>;
+}
+
+/** Every phase of every server run, with its own windows. */
+export function phaseCases(stored: StoredRun): PhaseCase[] {
+  return stored.run.targets.flatMap((target) =>
+    target.phases.map((phase) => ({
+      target,
+      phase,
+      windows: stored.windows.filter((w) => w.targetId === target.id && w.phaseIndex === phase.index),
+      place: {
+        targetId: target.id,
+        server: target.name,
+        phaseIndex: phase.index,
+        phase: phase.name,
+        range: { fromMs: phase.startedMs, toMs: phase.startedMs + phase.durationMs },
+      },
+    })),
+  );
+}
