@@ -7,6 +7,7 @@ import { newHdr } from '../engine/driver/measure/fast-histogram.js';
 // run of a search, with the steps chosen so the verdicts are known whatever the machine does: a
 // server that failed its throughput and latency while the generator also lagged, one only the
 // generator stopped, one whose first step already broke, and one whose throughput no USL explains.
+// A step's p99 is its tail: its p999 and max reach it (a p99 above the max reads at the max).
 
 const flat = (v: number): LatencyStats => ({ count: 100, mean: v, min: v, max: v, stddev: 0, p50: v, p66: v, p75: v, p80: v, p90: v, p95: v, p98: v, p99: v, p999: v });
 /** One step: offered and achieved rate, total p99 (mean a third of it), the generator's lag p90. */
@@ -38,7 +39,7 @@ export function seedCapacityRun(db: string): number {
       const targetId = store.createTarget({ runId, cellIndex: 0, serverIndex, label, architecture: 'single', status: 'running', startedAt: new Date().toISOString() });
       steps.forEach(([offered, achieved, p99, lagMs = 0.2], index) => {
         const count = Math.round(achieved); // a 1 s step: its requests are its achieved rate
-        const phase: PhaseResult = { index, name: `${offered} req/s`, executor: 'rate', clients: 1, startedMs: index * 1000, durationMs: 1000, count, ok: count, errors: {}, throughput: achieved, total: { ...flat(p99 / 3), p99 }, wait: flat(1), processing: flat(p99 / 3), serverWait: null, lag: flat(lagMs) };
+        const phase: PhaseResult = { index, name: `${offered} req/s`, executor: 'rate', clients: 1, startedMs: index * 1000, durationMs: 1000, count, ok: count, errors: {}, throughput: achieved, total: { ...flat(p99 / 3), p99, p999: p99, max: p99 }, wait: flat(1), processing: flat(p99 / 3), serverWait: null, lag: flat(lagMs) };
         store.savePhase(targetId, phase, { total: empty, wait: empty, processing: empty, serverWait: null, lag: empty, ttfb: null, transfer: null });
       });
       store.updateTarget(targetId, { status: 'completed', durationMs: steps.length * 1000 });

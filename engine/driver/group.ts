@@ -6,7 +6,6 @@ import { responseCode } from './requests/compiled-request.js';
 import { RequestSource } from './requests/request-source.js';
 import { nowUs } from './clock.js';
 import { ERROR_CODE, NO_ERROR } from './measure/raw-rows.js';
-import type { ConnectionTimes } from './measure/accumulators.js';
 import { BoundsCrossed } from './measure/bounds-crossed.js';
 import type { PhaseStats, RequestRecord } from './measure/stats.js';
 import { NumberRing } from './ring.js';
@@ -14,7 +13,8 @@ import type { Scheduler, Timed } from './scheduler.js';
 import { CHECK_RESPONSE, type Slot, type SlotOwner } from './slot.js';
 import { SlotPool } from './slot-pool.js';
 import { OverBound } from './over-bound.js';
-import { DEADLINE_ERROR, transportFor, type Target, type Transport, type TransportContext, type WarmConnection } from './transport/index.js';
+import { DEADLINE_ERROR, transportFor, type Target, type Transport, type WarmConnection } from './transport/index.js';
+import { ABORT_CANCEL, ABORT_DATA, ABORT_DEADLINE, ABORT_NONE, type ChooseTransport, type GroupOwner } from './group-owner.js';
 
 // One client group of one phase: a fixed set of in-flight slots (slot-pool.ts) and their dispatch.
 // When requests are issued is the executor's business (executors/), called at start, when a request
@@ -22,24 +22,6 @@ import { DEADLINE_ERROR, transportFor, type Target, type Transport, type Transpo
 // how it reaches the target is the group's transport's, chosen once from the Target (transport/).
 //   queue:  intended times waiting at the client (rate: arrivals with no free slot;
 //           closed: users due back from think time / a retry after an error), oldest first
-
-export const ABORT_NONE = 0;
-export const ABORT_DEADLINE = 1;
-export const ABORT_CANCEL = 2;
-/** a unique data file ran out: no more requests, those in flight finish normally */
-const ABORT_DATA = 3;
-
-export interface GroupOwner {
-  readonly stats: PhaseStats;
-  /** the phase's new connections to an https target (absent: not measured, e.g. the warm-up) */
-  readonly connections?: ConnectionTimes;
-  /** what of the phase crossed a request bound, for its note (absent: not told, e.g. the warm-up) */
-  readonly crossed?: BoundsCrossed;
-  groupFinished(g: ClientGroup): void;
-}
-
-/** How a group gets its transport: transportFor, or a test's own (transport/toy-transport.test.ts). */
-export type ChooseTransport = (target: Target, phase: Phase, ctx: TransportContext) => Transport;
 
 export class ClientGroup implements Timed, GroupPort, SlotOwner {
   private readonly slots: SlotPool;
@@ -220,6 +202,6 @@ export class ClientGroup implements Timed, GroupPort, SlotOwner {
     this.finished = true;
     this.scheduler.remove(this);
     this.transport.closeAll();
-    this.owner.groupFinished(this);
+    this.owner.groupFinished();
   }
 }

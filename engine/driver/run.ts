@@ -1,6 +1,7 @@
 import type { Phase } from '../../contract/scenario.js';
 import { nowUs, setT0, t0 } from './clock.js';
-import { ABORT_CANCEL, ABORT_DEADLINE, ClientGroup, type GroupOwner } from './group.js';
+import { ClientGroup } from './group.js';
+import { ABORT_CANCEL, ABORT_DEADLINE, type GroupOwner } from './group-owner.js';
 import { opensAhead, targetOf, warmConnection, type Target, type WarmConnection } from './transport/index.js';
 import { Scheduler } from './scheduler.js';
 import { PhaseInputs } from './requests/phase-inputs.js';
