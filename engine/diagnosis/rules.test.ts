@@ -3,6 +3,7 @@ import { diagnose, DIAGNOSIS_RULES } from './index.js';
 import { clientQueueing } from './client-queueing.js';
 import { earlyErrors } from './early-errors.js';
 import { generatorLimited } from './generator-limited.js';
+import { generatorTailNote } from '../../contract/generator-lag.js';
 import { loadNotAsPlanned } from './load-not-as-planned.js';
 import { noServerTiming } from './no-server-timing.js';
 import { oneRun } from './one-run.js';
@@ -41,8 +42,15 @@ describe('generator-limited', () => {
   it('the same lag while arrivals waited for a connection: not the generator (client-queueing)', () => {
     expect(generatorLimited.check(lagging(3))).toEqual([]);
   });
-  it('a phase of 60 requests whose slowest were sent late: a p99 of the first few, not a tail, silent', () => {
+  it('a phase of 60 requests whose slowest were sent late: said with low confidence (the generator-tail note says it too: no contradiction)', () => {
     const small = createStoredRun([createPhase({ count: 60, times: { total: 10, processing: 2, lag: 6 } })], { windows: [createWindow()] });
+    const [f] = generatorLimited.check(small);
+    expect(f?.confidence).toBe('low');
+    expect(f?.wouldChange).toContain('at least 1000 requests');
+    expect(generatorTailNote(small.run.targets[0]!.phases[0]!)).not.toBeNull();
+  });
+  it('a phase of 60 requests without lag: silent', () => {
+    const small = createStoredRun([createPhase({ count: 60, times: { total: 10, processing: 2, lag: 0.2 } })], { windows: [createWindow()] });
     expect(generatorLimited.check(small)).toEqual([]);
   });
   it('a k6 run has no client queue: silent', () => {
