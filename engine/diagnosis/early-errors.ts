@@ -1,5 +1,5 @@
 import type { Finding } from '../../contract/diagnosis.js';
-import { errorRate } from './figures-in.js';
+import { errorTotal } from './figures-in.js';
 import { phaseCases, type DiagnosisRule } from './stored-run.js';
 
 // Most of a phase's first requests failed: before load could matter, so the scenario or the target
@@ -29,23 +29,22 @@ export const earlyErrors: DiagnosisRule = {
       let toMs = place.range!.toMs;
       for (const w of [...windows].sort((a, b) => a.tMs - b.tMs)) {
         count += w.count;
-        failed += (errorRate(w) ?? 0) * w.count;
+        failed += errorTotal(w.errors);
         toMs = w.tMs;
         if (count >= EARLY_REQUESTS) break;
       }
       const fromWindows = count > 0;
-      if (!fromWindows) [count, failed] = [phase.count, (errorRate(phase) ?? 0) * phase.count];
-      const errors = Math.round(failed);
+      if (!fromWindows) [count, failed] = [phase.count, errorTotal(phase.errors)];
       const share = count === 0 ? 0 : failed / count;
       if (count === 0 || share < EARLY_ERROR_SHARE) return [];
       const reason = phase.errorReasons?.[0];
       return [{
         rule: 'early-errors',
         kind: 'finding',
-        text: `${errors} of the first ${count} requests failed${reason ? ` (most: ${reason.kind}, "${reason.reason}")` : ''}: before load could matter, so the scenario or the target is misconfigured, not overloaded`,
+        text: `${failed} of the first ${count} requests failed${reason ? ` (most: ${reason.kind}, "${reason.reason}")` : ''}: before load could matter, so the scenario or the target is misconfigured, not overloaded`,
         evidence: { ...place, range: { fromMs: place.range!.fromMs, toMs }, figures: [
           { name: 'first requests', value: count, unit: 'requests' },
-          { name: 'of them failed', value: errors, unit: 'requests' },
+          { name: 'of them failed', value: failed, unit: 'requests' },
           { name: 'failed share', value: share * 100, unit: '%' },
         ] },
         confidence: fromWindows ? 'high' : 'low',
