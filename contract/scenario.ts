@@ -255,7 +255,9 @@ export const ExternalServer = z.strictObject({
 });
 export type ExternalServer = z.output<typeof ExternalServer>;
 
-export const ServerSpec = z.union([BundledServer, ExternalServer]);
+// One discriminator over both kinds, so a bad field of an external server is reported at its own
+// path (`servers[0].protocol`), not as "architecture must be one of the bundled ones".
+export const ServerSpec = z.discriminatedUnion('architecture', [BundledServer, ExternalServer]);
 export type ServerSpec = z.output<typeof ServerSpec>;
 
 /** A path into the scenario: `phases[1].count`, `servers[*].cores`, `servers`. */

@@ -69,6 +69,11 @@ describe('validateScenario: one message per problem, with its path and the value
     ]);
   });
 
+  it('an external server with a bad field: the error names that field, not the architecture', () => {
+    const external = createScenario({ servers: [{ architecture: 'external', url: 'http://127.0.0.1:9', protocol: 'h9' } as never] });
+    expect(issuesOf(external)).toEqual(['servers[0].protocol: must be one of h1, h2, h2c, got "h9"']);
+  });
+
   it('invalid_value: enums and literals', () => {
     const input = createScenario({ phases: [createBurstPhase({ requests: [{ path: '/', method: 'GETT' as never }] })] });
     expect(issuesOf(input)).toEqual(['phases[0].requests[0].method: must be one of GET, POST, PUT, PATCH, DELETE, HEAD, got "GETT"']);
