@@ -95,11 +95,14 @@ describe('memory-rising', () => {
   it('flat rss with GC noise: silent', () => {
     expect(memoryRising.check(run((i) => 60 + noise(i)))).toEqual([]);
   });
-  it('one step of 30 MB at the start, then flat (first vs last would say rising): not a steady line, silent', () => {
-    expect(memoryRising.check(run((i) => (i === 0 ? 60 : 90)))).toEqual([]);
+  it('one step of 40 MB early in the phase, then flat (first vs last would say rising; the line rises 35 MB): not a steady line, silent', () => {
+    expect(memoryRising.check(run((i) => (i < 2 ? 60 : 100)))).toEqual([]);
   });
-  it('a rise of 8 MB over the phase: under the floor, silent', () => {
-    expect(memoryRising.check(run((i) => 60 + (8 * i) / 9))).toEqual([]);
+  it('a small target rising 8 MB over the phase (40 % of its 20 MB): under the floor in bytes, silent', () => {
+    expect(memoryRising.check(run((i) => 20 + (8 * i) / 9))).toEqual([]);
+  });
+  it('a large target rising 30 MB over the phase (10 % of its 300 MB): under the share, silent', () => {
+    expect(memoryRising.check(run((i) => 300 + (30 * i) / 9))).toEqual([]);
   });
   it('five samples: too few for a line, silent', () => {
     expect(memoryRising.check(run((i) => 60 + 10 * i, 5))).toEqual([]);
