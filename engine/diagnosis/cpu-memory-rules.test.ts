@@ -92,6 +92,12 @@ describe('memory-rising', () => {
     expect(slope).toBeGreaterThan(9);
     expect(slope).toBeLessThan(11);
   });
+  it('the same rise with two samples read as the tree changed (NaN, Infinity): judged on the others, still rising', () => {
+    const s = run((i) => 60 + 5 * i + noise(i));
+    s.samples[3]!.rssBytes = Number.NaN;
+    s.samples[6]!.rssBytes = Number.POSITIVE_INFINITY;
+    expect(memoryRising.check(s).map((f) => f.rule)).toEqual(['memory-rising']);
+  });
   it('flat rss with GC noise: silent', () => {
     expect(memoryRising.check(run((i) => 60 + noise(i)))).toEqual([]);
   });

@@ -64,7 +64,8 @@ export const memoryRising: DiagnosisRule = {
     return phaseCases(stored).flatMap((c): Finding[] => {
       const planned = plannedPhase(stored.run, c.phase.index);
       if (planned !== null && phaseRamp(planned) !== undefined) return [];
-      const samples = phaseSamples(stored, c).filter((s) => s.rssBytes > 0);
+      // a sample read as the tree changed (NaN, Infinity, 0) is left out, the others judged
+      const samples = phaseSamples(stored, c).filter((s) => Number.isFinite(s.rssBytes) && s.rssBytes > 0);
       if (samples.length < MIN_SAMPLES) return [];
       const xs = samples.map((s) => s.tMs / 1000);
       const line = fitLine(xs, samples.map((s) => s.rssBytes));

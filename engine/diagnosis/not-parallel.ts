@@ -61,6 +61,7 @@ export const notParallel: DiagnosisRule = {
       const grew = busy.inFlight / light.inFlight;
       const throughput = busy.c.phase.throughput / light.c.phase.throughput;
       if (!(grew >= IN_FLIGHT_GREW) || !(throughput <= THROUGHPUT_FLAT)) return [];
+      // samples from before the busiest process was kept, or read as a process exited (not finite), are left out
       const samples = phaseSamples(stored, busy.c).filter((s) => typeof s.topCpuPercent === 'number' && Number.isFinite(s.topCpuPercent) && s.topCpuPercent >= 0);
       if (samples.length < MIN_CPU_SAMPLES) return [];
       const top = samples.reduce((a, s) => a + (s.topCpuPercent ?? 0), 0) / samples.length;
