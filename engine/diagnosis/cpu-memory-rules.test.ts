@@ -39,13 +39,13 @@ describe('generator-limited: the generator\'s own CPU', () => {
 });
 
 describe('not-parallel', () => {
-  // light: 100 req/s x 10 ms = 1 in flight; busy: 110 req/s x 80 ms = 8.8 in flight
-  const phases = (busyThroughput = 110) => [
+  // light: 100 req/s x 10 ms = 1 in flight; busy: 110 req/s x 80 ms = 8.8 in flight (throughput 1.1x of in flight 8.8x)
+  const phases = (busyThroughput: number, busyTotal: number) => [
     createPhase({ index: 0, name: 'light', startedMs: 0, durationMs: 2000, throughput: 100, times: { total: 10, processing: 9, lag: 0.1 } }),
-    createPhase({ index: 1, name: 'busy', startedMs: 2000, durationMs: 2000, throughput: busyThroughput, times: { total: 80, processing: 9, lag: 0.1 } }),
+    createPhase({ index: 1, name: 'busy', startedMs: 2000, durationMs: 2000, throughput: busyThroughput, times: { total: busyTotal, processing: 9, lag: 0.1 } }),
   ];
-  const run = (top: number, tree: number, processes: number, cpus = 2, busyThroughput = 110) => {
-    const s = createStoredRun(phases(busyThroughput), { run: { machine: machine(cpus) } });
+  const run = (top: number, tree: number, processes: number, cpus = 2, busy: { throughput: number; total: number } = { throughput: 110, total: 80 }) => {
+    const s = createStoredRun(phases(busy.throughput, busy.total), { run: { machine: machine(cpus) } });
     s.samples = sampleSeries(4, 2000, () => ({ topCpuPercent: top, cpuPercent: tree, processes }));
     return s;
   };
@@ -62,8 +62,11 @@ describe('not-parallel', () => {
   it('one process waiting on timers or a blocked thread (2 % of a core): not CPU work, silent', () => {
     expect(notParallel.check(run(2, 2, 1))).toEqual([]);
   });
-  it('throughput rose 4x with the load: the target kept up, silent', () => {
-    expect(notParallel.check(run(90, 92, 1, 2, 400))).toEqual([]);
+  it('throughput grew 6x as in flight grew 8x (the added load mostly served): the target kept up, silent', () => {
+    expect(notParallel.check(run(90, 92, 1, 2, { throughput: 600, total: 13.3 }))).toEqual([]);
+  });
+  it('throughput grew 3x as in flight grew 8x (a shared machine giving the process more CPU later): the added load mostly waited, fires', () => {
+    expect(notParallel.check(run(30, 31, 1, 2, { throughput: 300, total: 26.7 })).map((f) => f.rule)).toEqual(['not-parallel']);
   });
   it('one core and one process: nothing beside it to be parallel on, silent; one core and 3 processes, one doing the work: fires', () => {
     expect(notParallel.check(run(90, 92, 1, 1))).toEqual([]);
