@@ -285,6 +285,11 @@ export const LiveWindow = z.object({
   queued: z.number().default(0),
   /** total times per heatmap bucket, [bucket, count, ...] (contract/latency-buckets.ts); absent in windows stored before them */
   totalBuckets: z.array(z.number()).optional(),
+  /**
+   * the load generator's own CPU over the window: the Loadscope process driving the load (the driver's
+   * thread, the store's writes), 100 = one core; absent in windows stored before it (migration 21)
+   */
+  ownCpu: z.number().nullable().optional(),
   /** live only, a phase of two or more requests: the window per endpoint (bounded; see EndpointWindow) */
   endpoints: z.array(EndpointWindow).max(LIVE_ENDPOINTS).optional(),
 });
@@ -294,7 +299,10 @@ export const ServerSample = z.object({
   runId: z.number(),
   targetId: z.number(),
   tMs: z.number(),
+  /** CPU of the server's whole process tree over the interval; 100 = one core */
   cpuPercent: z.number(),
+  /** CPU of its busiest process alone (same scale); absent in samples stored before it (migration 21) */
+  topCpuPercent: z.number().nullable().optional(),
   rssBytes: z.number(),
   processes: z.number(),
   busy: z.number().nullable(),

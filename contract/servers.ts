@@ -116,4 +116,4 @@ export interface ServerReadyMessage {
 }
 
 export const STATS_PATH = '/__stats';
-export const WORKLOADS = ['fib', 'sleep', 'static', 'image'] as const;
+export const WORKLOADS = ['fib', 'sleep', 'static', 'image', 'leak'] as const;

@@ -310,6 +310,8 @@ export class SqliteRunReader implements RunReader {
       queued: num(w, 'queued', where),
       // NULL: stored before windows kept them (absent)
       totalBuckets: w.total_buckets === null || w.total_buckets === undefined ? undefined : json(w, 'total_buckets', where),
+      // NULL: stored before migration 21, or a generator that does not measure it (k6): absent
+      ownCpu: optNum(w, 'own_cpu', where) ?? undefined,
     }));
     const sw = `run ${runId} sample`;
     const samples = rows(this.samples.all(runId), sw).map((s) => ({
@@ -317,6 +319,8 @@ export class SqliteRunReader implements RunReader {
       targetId: num(s, 'target_id', sw),
       tMs: num(s, 't_ms', sw),
       cpuPercent: num(s, 'cpu', sw),
+      // NULL: stored before migration 21 (absent)
+      topCpuPercent: optNum(s, 'top_cpu', sw) ?? undefined,
       rssBytes: num(s, 'rss', sw),
       processes: num(s, 'processes', sw),
       busy: optNum(s, 'busy', sw),

@@ -143,10 +143,10 @@ function prepareStatements(db: Database.Database) {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${HISTOGRAM_COLUMNS.map(() => '?').join(', ')})`,
     ),
     insertWindow: db.prepare(
-      `INSERT INTO windows (target_id, t_ms, phase_idx, count, throughput, errors_json, in_flight, total_json, wait_json, processing_json, queued, ttfb_json, transfer_json, total_buckets)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO windows (target_id, t_ms, phase_idx, count, throughput, errors_json, in_flight, total_json, wait_json, processing_json, queued, ttfb_json, transfer_json, total_buckets, own_cpu)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    insertSample: db.prepare('INSERT INTO samples (target_id, t_ms, cpu, rss, processes, busy, queue) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+    insertSample: db.prepare('INSERT INTO samples (target_id, t_ms, cpu, rss, processes, busy, queue, top_cpu) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
     deleteRun: db.prepare('DELETE FROM runs WHERE id = ?'),
     setEngineNote: db.prepare('UPDATE runs SET engine_note = ? WHERE id = ?'),
     setTargetProtocol: db.prepare('UPDATE targets SET protocol = ? WHERE id = ?'),
@@ -346,6 +346,7 @@ export class SqliteRunWriter implements RunWriter {
           w.ttfb ? toJson(w.ttfb) : null,
           w.transfer ? toJson(w.transfer) : null,
           w.totalBuckets === undefined ? null : toJson(w.totalBuckets),
+          w.ownCpu ?? null,
         );
       }
     }));
@@ -353,7 +354,7 @@ export class SqliteRunWriter implements RunWriter {
 
   insertSamples(batch: readonly SampleInput[]): void {
     this.write(this.db.transaction(() => {
-      for (const s of batch) this.stmt.insertSample.run(s.targetId, s.tMs, s.cpuPercent, s.rssBytes, s.processes, s.busy, s.queue);
+      for (const s of batch) this.stmt.insertSample.run(s.targetId, s.tMs, s.cpuPercent, s.rssBytes, s.processes, s.busy, s.queue, s.topCpuPercent ?? null);
     }));
   }
 

@@ -54,6 +54,12 @@ describe.each(cases)('$name', ({ architecture, options }) => {
     expect(written.bytes).toBeGreaterThan(0);
     expect(image.timing?.procMs).toBeGreaterThan(0);
 
+    // the leaking target's endpoint (issue 38's memory-rising case): what it kept, bounded per request
+    const leaked = await get(`${server.url}/leak?kb=2`);
+    expect(leaked.status, leaked.text).toBe(200);
+    expect(JSON.parse(leaked.text)).toMatchObject({ kb: 2, capped: false });
+    expect((await get(`${server.url}/leak?kb=999999`)).status).toBe(400);
+
     const bad = await get(`${server.url}/fib?n=abc`);
     expect(bad.status).toBe(400);
     expect(bad.text).toMatch(/^n must be a whole number/);
@@ -66,7 +72,7 @@ describe.each(cases)('$name', ({ architecture, options }) => {
 
     const stats = ServerStats.parse(JSON.parse((await get(`${server.url}/__stats`)).text));
     expect(stats.architecture).toBe(architecture);
-    expect(stats.handled).toBe(6);
+    expect(stats.handled).toBe(7);
     expect(stats.busy).toBe(0);
     if (stats.bucketTotal !== undefined) expect(stats.bucketTotal).toBe(stats.handled);
   });

@@ -2,6 +2,7 @@ import { nowMs } from './clock.js';
 import { jsonResult, textResult, type Work, type WorkDone, type WorkResult } from './work.js';
 import { runApi } from './workloads/api.js';
 import { fib } from './workloads/fib.js';
+import { leak } from './workloads/leak.js';
 import { sleepBlocking, sleepTimer } from './workloads/sleep.js';
 import { staticBody } from './workloads/static.js';
 
@@ -26,6 +27,8 @@ async function execute(work: Work): Promise<WorkResult> {
       if (work.block) sleepBlocking(work.ms);
       else await sleepTimer(work.ms);
       return jsonResult({ ms: work.ms, block: work.block });
+    case 'leak':
+      return jsonResult(leak(work.kb));
     case 'static':
       return { status: 200, contentType: 'application/octet-stream', body: staticBody(work.size) };
     case 'image':

@@ -7,12 +7,14 @@ import type { Work } from './work.js';
 //   /sleep?ms=40 | /sleep?min=1000&max=3000  (+ block=1: busy the thread instead of a timer)
 //   /static?size=4096                        (exactly size bytes, <= MAX_STATIC_SIZE; default 4096)
 //   /image[?image=<index>]                   (one of IMAGE_COUNT generated images; default random)
+//   /leak?kb=64                              (keeps kb KB for good, <= MAX_LEAK_KB, up to a bound: workloads/leak.ts)
 //   /api/...                                 (login, items, me, echo: see api-request.ts)
 
 export const MAX_FIB_N = 45;
 export const MAX_SLEEP_MS = 120_000;
 export const MAX_STATIC_SIZE = 64 * 1024 * 1024;
 export const IMAGE_COUNT = 8;
+export const MAX_LEAK_KB = 1024;
 
 export interface RequestError {
   status: 400 | 404 | 405 | 413;
@@ -74,8 +76,8 @@ export function parseWorkRequest(method: string | undefined, rawUrl: string | un
     const api = parseApiRequest(method, url, content.headers, content.body);
     return api.ok ? { ok: true, work: { kind: 'api', call: api.call } } : api;
   }
-  const known = path === '/fib' || path === '/sleep' || path === '/static' || path === '/image';
-  if (!known) return { ok: false, error: { status: 404, reason: `unknown path ${path.slice(0, 80)} (try /fib, /sleep, /static, /image, /api/login)` } };
+  const known = path === '/fib' || path === '/sleep' || path === '/static' || path === '/image' || path === '/leak';
+  if (!known) return { ok: false, error: { status: 404, reason: `unknown path ${path.slice(0, 80)} (try /fib, /sleep, /static, /image, /leak, /api/login)` } };
   if (method !== 'GET' && method !== 'HEAD') return { ok: false, error: { status: 405, reason: `${method ?? '?'} not allowed: use GET` } };
 
   switch (path) {
@@ -100,6 +102,13 @@ export function parseWorkRequest(method: string | undefined, rawUrl: string | un
       const size = intParam(params, 'size', 0, MAX_STATIC_SIZE);
       if (typeof size === 'string') return bad(size);
       return { ok: true, work: { kind: 'static', size: size ?? 4096 } };
+    }
+    case '/leak': {
+      const unknown = unknownParam(params, ['kb']);
+      if (unknown) return bad(unknown);
+      const kb = intParam(params, 'kb', 0, MAX_LEAK_KB);
+      if (typeof kb === 'string') return bad(kb);
+      return { ok: true, work: { kind: 'leak', kb: kb ?? 64 } };
     }
     default: {
       const unknown = unknownParam(params, ['image']);

@@ -6,6 +6,7 @@ export type Work =
   | { kind: 'fib'; n: number }
   | { kind: 'sleep'; ms: number; block: boolean }
   | { kind: 'static'; size: number }
+  | { kind: 'leak'; kb: number }
   | { kind: 'image'; index: number }
   | { kind: 'api'; call: ApiCall };
 

@@ -24,7 +24,7 @@ export function registerServers(program: Command): void {
         for (const o of a.options) out.push(optionLine(o));
         out.push('');
       }
-      out.push(`Workloads (GET): /fib?n=30 (or min=1&max=30), /sleep?ms=40 (&block=1), /static?size=4096, /image (&image=0..N)`);
+      out.push(`Workloads (GET): /fib?n=30 (or min=1&max=30), /sleep?ms=40 (&block=1), /static?size=4096, /image (&image=0..N), /leak?kb=64 (keeps kb KB per request, bounded: a leaking target)`);
       out.push('Every response has Server-Timing: wait;dur=X, proc;dur=Y. Stats: GET /__stats.');
       out.push('Run one standalone: loadscope serve <architecture> [--option value ...] [--port N] [--cores K]');
       process.stdout.write(out.join('\n') + '\n');

@@ -67,6 +67,31 @@ const CASES: Case[] = [
     expects: ['early-errors', 'too-little-data'],
     scenario: () => ({ name: 'dx-404', servers: [{ architecture: 'single' }], phases: [{ executor: 'closed', name: 'misconfigured', users: 2, count: 40, requests: [{ path: '/no-such-path' }] }] }),
   },
+  {
+    name: 'one process',
+    // CPU work (fib) on the single server's one thread: 2 users already keep it busy, 16 only queue.
+    // Decided by the busiest process's share of the target's CPU and by how little of the added load
+    // became throughput, both of which a shared machine leaves alone (its CPU % it does not: 10-45 %
+    // of a core per sample with load average 20 on 2 cores)
+    setup: 'the bundled single server (one process, one thread) asked /fib?n=30 (CPU work, ~35 ms on an idle core): 2 users for 2 s, then 16 users for 3 s',
+    expects: ['not-parallel'],
+    scenario: () => ({
+      name: 'dx-one-process',
+      servers: [{ architecture: 'single' }],
+      phases: [
+        { executor: 'closed', name: 'two', users: 2, durationMs: 2000, requests: [{ path: '/fib?n=30' }] },
+        { executor: 'closed', name: 'sixteen', users: 16, durationMs: 3000, requests: [{ path: '/fib?n=30' }] },
+      ],
+    }),
+  },
+  {
+    name: 'leaking target',
+    // bytes, not speed: each request keeps 64 KB in the server (filled, so resident), ~75 MB over the
+    // phase against a ~60 MB process, whatever the machine's load
+    setup: 'the bundled single server asked /leak?kb=64 (each request keeps 64 KB for good) at 200 req/s for 6 s',
+    expects: ['memory-rising'],
+    scenario: () => ({ name: 'dx-leak', servers: [{ architecture: 'single' }], phases: [{ executor: 'rate', name: 'leaking', rate: 200, durationMs: 6000, requests: [{ path: '/leak?kb=64' }] }] }),
+  },
 ];
 
 const results = new Map<string, Diagnosis>();

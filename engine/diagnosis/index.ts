@@ -3,7 +3,9 @@ import { clientQueueing } from './client-queueing.js';
 import { earlyErrors } from './early-errors.js';
 import { generatorLimited } from './generator-limited.js';
 import { loadNotAsPlanned } from './load-not-as-planned.js';
+import { memoryRising } from './memory-rising.js';
 import { noServerTiming } from './no-server-timing.js';
+import { notParallel } from './not-parallel.js';
 import { oneRun } from './one-run.js';
 import { serverQueueing } from './server-queueing.js';
 import { serverSlower } from './server-slower.js';
@@ -24,6 +26,8 @@ export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
   clientQueueing,
   serverQueueing,
   serverSlower,
+  notParallel,
+  memoryRising,
   noServerTiming,
   tooLittleData,
   oneRun,

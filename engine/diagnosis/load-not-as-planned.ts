@@ -13,7 +13,7 @@ import { phaseCases, type DiagnosisRule } from './stored-run.js';
 export const AS_PLANNED = 0.9;
 
 /** The stored scenario's phase at `index`, when the run's cells all ran it alike (a matrix over phases: unknown). */
-function plannedPhase(run: RunSummary, index: number): Phase | null {
+export function plannedPhase(run: RunSummary, index: number): Phase | null {
   if (run.cells.some((c) => Object.keys(c.params).some((k) => k.startsWith('phases')))) return null;
   const raw = (run.scenario as { phases?: unknown[] } | null)?.phases?.[index];
   const parsed = Phase.safeParse(raw);

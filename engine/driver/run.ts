@@ -1,5 +1,6 @@
 import type { Phase } from '../../contract/scenario.js';
 import { nowUs, setT0, t0 } from './clock.js';
+import { OwnCpu } from './measure/own-cpu.js';
 import { ClientGroup } from './group.js';
 import { ABORT_CANCEL, ABORT_DEADLINE, type GroupOwner } from './group-owner.js';
 import { opensAhead, targetOf, warmConnection, type Target, type WarmConnection } from './transport/index.js';
@@ -135,6 +136,8 @@ export class Runner {
   private windowIndex = 0;
   /** phases that ended since the last window (they still get that window) */
   private endedSinceWindow: PhaseRun[] = [];
+  /** the generator's own CPU per window, measured from t0 (the warm-up before it is not the load's) */
+  private ownCpu: OwnCpu | null = null;
   private ended = 0;
   private cancelled = false;
   private finished = false;
@@ -178,6 +181,7 @@ export class Runner {
     await this.preconnect();
     if (this.finished) return done;
     setT0(performance.now());
+    this.ownCpu = new OwnCpu();
     this.post({ type: 'started', t0EpochMs: performance.timeOrigin + t0() });
     this.armWindow();
     this.rowsTimer = setInterval(() => this.rows.flush(), ROWS_FLUSH_MS);
@@ -285,10 +289,12 @@ export class Runner {
   };
 
   private emitWindows(tMs: number): void {
+    // one figure for the tick: every phase's window of it covers the same time
+    const ownCpu = this.ownCpu?.take() ?? null;
     for (const r of this.runs) {
-      if (r && r.endUs < 0) this.post({ type: 'window', window: r.stats.takeWindow(r.index, tMs, this.windowMs, r.inFlight, r.queued) });
+      if (r && r.endUs < 0) this.post({ type: 'window', window: { ...r.stats.takeWindow(r.index, tMs, this.windowMs, r.inFlight, r.queued), ownCpu } });
     }
-    for (const r of this.endedSinceWindow) this.post({ type: 'window', window: r.stats.takeWindow(r.index, tMs, this.windowMs, 0, 0) });
+    for (const r of this.endedSinceWindow) this.post({ type: 'window', window: { ...r.stats.takeWindow(r.index, tMs, this.windowMs, 0, 0), ownCpu } });
     this.endedSinceWindow = [];
     this.rows.flush();
   }

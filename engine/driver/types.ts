@@ -76,7 +76,9 @@ export interface DriverWindow {
   ttfb: WindowLatency | null;
   transfer: WindowLatency | null;
   /** total times per heatmap bucket (contract/latency-buckets.ts) */
-  totalBuckets: LatencyBuckets;  /** a phase of two or more requests: the window per endpoint, bounded (measure/endpoint-windows.ts); live only */
+  totalBuckets: LatencyBuckets;
+  /** the generator's own CPU over the window, 100 = one core (measure/own-cpu.ts); null before t0 */
+  ownCpu?: number | null;  /** a phase of two or more requests: the window per endpoint, bounded (measure/endpoint-windows.ts); live only */
   endpoints?: EndpointWindow[];
 }
 

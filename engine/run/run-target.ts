@@ -25,7 +25,7 @@ export async function runTarget(ctx: TargetContext): Promise<TargetOutcome> {
   const onSample = (sample: ServerSampleData) => {
     if (t0EpochMs === undefined) return;
     const tMs = Math.round(performance.timeOrigin + performance.now() - t0EpochMs);
-    const payload: ServerSample = { runId, targetId, tMs, cpuPercent: sample.cpuPercent, rssBytes: sample.rssBytes, processes: sample.processes, busy: sample.busy, queue: sample.queue };
+    const payload: ServerSample = { runId, targetId, tMs, cpuPercent: sample.cpuPercent, topCpuPercent: sample.topCpuPercent, rssBytes: sample.rssBytes, processes: sample.processes, busy: sample.busy, queue: sample.queue };
     peaks.cpu = Math.max(peaks.cpu, sample.cpuPercent);
     peaks.rss = Math.max(peaks.rss, sample.rssBytes);
     peaks.processes = Math.max(peaks.processes, sample.processes);

@@ -12,6 +12,8 @@ export interface ServerSampleData {
   tMs: number;
   /** CPU of the whole tree over the last interval; 100 = one core busy */
   cpuPercent: number;
+  /** CPU of the tree's busiest process alone, same scale (one process doing all the work: not-parallel) */
+  topCpuPercent: number;
   rssBytes: number;
   processes: number;
   busy: number | null;
@@ -40,6 +42,8 @@ interface Previous {
   ppid: number;
 }
 
+type Usage = Pick<ServerSampleData, 'cpuPercent' | 'topCpuPercent' | 'rssBytes' | 'processes'>;
+
 /**
  * Samples every intervalMs until stopped. The timer is unref'd and re-armed only after a sample
  * completes, so samples never overlap and a stopped (or forgotten) sampler never keeps the process
@@ -54,38 +58,47 @@ export function startSampler(opts: SamplerOptions): Sampler {
 
   // CPU ticks of the tree since the last sample. A process reaped by a tree member moves its whole
   // lifetime into the reaper's cutime/cstime, so what was already counted for it is taken off again.
-  const procSample = async (): Promise<{ cpuPercent: number; rssBytes: number; processes: number }> => {
+  const procSample = async (): Promise<Usage> => {
     const tree = treeOf(await listProcs(), opts.rootPid, opts.pgid).filter((p) => p.pid !== opts.exclude);
     const now = performance.now();
     const next = new Map<ProcKey, Previous>();
     const livePids = new Set<number>();
-    let ticks = 0;
+    // ticks per process over the interval, by pid (a live process's pid names it)
+    const used = new Map<number, number>();
     let rssPages = 0;
     for (const p of tree) {
       const key = procKey(p);
-      ticks += p.cpuTicks - (prev.get(key)?.ticks ?? 0);
+      used.set(p.pid, p.cpuTicks - (prev.get(key)?.ticks ?? 0));
       rssPages += p.rssPages;
       next.set(key, { ticks: p.cpuTicks, ppid: p.ppid });
       livePids.add(p.pid);
     }
-    for (const [key, old] of prev) if (!next.has(key) && livePids.has(old.ppid)) ticks -= old.ticks;
+    for (const [key, old] of prev) if (!next.has(key) && livePids.has(old.ppid)) used.set(old.ppid, (used.get(old.ppid) ?? 0) - old.ticks);
     const seconds = (now - prevAt) / 1000;
     prev = next;
     prevAt = now;
-    const cpuPercent = seconds > 0 ? (Math.max(0, ticks) / clockTicks() / seconds) * 100 : 0;
-    return { cpuPercent, rssBytes: rssPages * pageBytes(), processes: tree.length };
+    const percent = (ticks: number) => (seconds > 0 ? (Math.max(0, ticks) / clockTicks() / seconds) * 100 : 0);
+    let ticks = 0;
+    let top = 0;
+    for (const t of used.values()) {
+      ticks += t;
+      top = Math.max(top, t);
+    }
+    return { cpuPercent: percent(ticks), topCpuPercent: percent(top), rssBytes: rssPages * pageBytes(), processes: tree.length };
   };
 
-  const portableSample = async (): Promise<{ cpuPercent: number; rssBytes: number; processes: number }> => {
+  const portableSample = async (): Promise<Usage> => {
     const pids = (await pidtree(opts.rootPid, { root: true })).filter((pid) => pid !== opts.exclude);
     const stats = await pidusage(pids);
     let cpuPercent = 0;
+    let topCpuPercent = 0;
     let rssBytes = 0;
     for (const s of Object.values(stats)) {
       cpuPercent += s.cpu;
+      topCpuPercent = Math.max(topCpuPercent, s.cpu);
       rssBytes += s.memory;
     }
-    return { cpuPercent, rssBytes, processes: pids.length };
+    return { cpuPercent, topCpuPercent, rssBytes, processes: pids.length };
   };
 
   const tick = async () => {

@@ -147,7 +147,7 @@ CREATE TABLE samples (
         processes INTEGER NOT NULL,
         busy      INTEGER,
         queue     INTEGER
-      );
+      , top_cpu REAL);
 
 -- table targets
 CREATE TABLE targets (
@@ -196,5 +196,5 @@ CREATE TABLE windows (
         total_json      TEXT,
         wait_json       TEXT,
         processing_json TEXT
-      , queued INTEGER NOT NULL DEFAULT 0, ttfb_json TEXT, transfer_json TEXT, total_buckets TEXT);
+      , queued INTEGER NOT NULL DEFAULT 0, ttfb_json TEXT, transfer_json TEXT, total_buckets TEXT, own_cpu REAL);
 
