@@ -14,7 +14,7 @@ export interface EvidenceArea {
 }
 
 /** The id of the series that carries the shade: read back from the option by the chart box (data-evidence). */
-export const EVIDENCE_SERIES_ID = 'evidence-area';
+const EVIDENCE_SERIES_ID = 'evidence-area';
 
 const SHADE = 'rgba(255, 196, 61, 0.16)';
 const EDGE = 'rgba(255, 196, 61, 0.85)';

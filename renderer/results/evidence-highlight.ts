@@ -9,7 +9,8 @@ import type { EvidenceArea } from '../charts/evidence-area';
 /** The charts' shade for a finding: its evidence's range, named by the rule and where it was read; null without a range (the whole run). */
 export function evidenceArea(f: Finding): EvidenceArea | null {
   const range = f.evidence.range;
-  if (range === undefined || !(range.toMs >= range.fromMs)) return null;
+  // a range the axis cannot place (reversed, not finite) shades nothing rather than a wrong place
+  if (range === undefined || !Number.isFinite(range.fromMs) || !Number.isFinite(range.toMs) || range.toMs < range.fromMs) return null;
   const { range: _drop, ...where } = f.evidence;
   const place = evidencePlace(where);
   return { label: place === 'the whole run' ? f.rule : `${f.rule}: ${place}`, fromSec: range.fromMs / 1000, toSec: range.toMs / 1000 };
