@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Baseline, BaselineProfile } from './baselines.js';
 import { RatioInterval } from './compare.js';
+import { Diagnosis } from './diagnosis.js';
 import {
   CellInfo,
   LiveWindow,
@@ -152,6 +153,8 @@ export const calls = {
   },
   'runs:get': { request: RunId, response: RunSummary },
   'runs:windows': { request: RunId, response: z.object({ windows: z.array(LiveWindow), samples: z.array(ServerSample) }) },
+  /** what limited a stored run (issue 38): findings, what it cannot answer, or healthy (engine/diagnosis/) */
+  'runs:diagnosis': { request: RunId, response: Diagnosis },
   'runs:requests': {
     request: z.strictObject({ runId: z.number().int().positive(), targetId: z.number().int().positive(), limit: z.number().int().min(1).max(200_000).default(20_000) }),
     response: z.object({ points: z.array(RequestPoint), total: z.number(), sampled: z.boolean() }),

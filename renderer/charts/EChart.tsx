@@ -4,6 +4,7 @@ import { chartDataUrl, downloadDataUrl, pngName } from './chart-png';
 import { dropDraw, queueDraw } from './draw-queue';
 import { drawnLegend } from '../../contract/report/drawn-legend';
 import { drawnTexts } from './drawn-text';
+import { evidenceLabelIn } from './evidence-area';
 import { echarts } from './echarts-parts';
 import { fitLegend } from './legend-fit';
 import { legendTooltip } from './tooltip-html';
@@ -22,7 +23,7 @@ export interface EChartProps {
   png?: { title: string; option: () => EChartsOption };
   /** a legend entry's whole name by its short one (a server run's cell as key=value), shown on hovering it */
   fullNames?: ReadonlyMap<string, string>;
-  /** expose the text drawn (labels, with where) as data-texts, for tests and inspection */
+  /** expose the text drawn (labels, with where) as data-texts, for tests and inspection (may change after mount) */
   drawnText?: boolean;
 }
 
@@ -60,6 +61,9 @@ export function EChart({ option, height = 260, notMerge = true, testId, points, 
   // read by the legend's tooltip when it shows, so a new map needs no redraw
   const names = useRef(fullNames);
   names.current = fullNames;
+  // read when a draw finishes: a chart may start exposing its text later (the Run view's charts, once the run ended)
+  const exposeText = useRef(drawnText);
+  exposeText.current = drawnText;
   // the box grows by the legend's extra rows, so the plot keeps its height however many server runs
   const [legendExtra, setLegendExtra] = useState(0);
 
@@ -82,8 +86,8 @@ export function EChart({ option, height = 260, notMerge = true, testId, points, 
     chart.current = instance;
     // the zoom as drawn, readable on the page (tests, inspection): start-end in % of the time axis
     instance.on('datazoom', () => showZoom(el, instance));
-    if (drawnText) instance.on('finished', () => {
-      el.dataset.texts = JSON.stringify(drawnTexts(instance));
+    instance.on('finished', () => {
+      if (exposeText.current) el.dataset.texts = JSON.stringify(drawnTexts(instance));
     });
     const observer = new ResizeObserver(() => {
       instance.resize();
@@ -120,6 +124,7 @@ export function EChart({ option, height = 260, notMerge = true, testId, points, 
       data-points={points}
       data-series={filledSeries(option)}
       data-legend={JSON.stringify(legendNames(option))}
+      data-evidence={evidenceLabelIn(option) ?? undefined}
       role="img"
       aria-label={ariaLabel}
     />

@@ -3,6 +3,8 @@ import { CapacitySection } from '../capacity/CapacitySection';
 import { fromStored } from '../charts/run-data';
 import { RunCharts } from '../results/RunCharts';
 import { RunResults } from '../results/RunResults';
+import { useEvidenceHighlight } from '../results/evidence-highlight';
+import { WhatHappened } from '../results/WhatHappened';
 import { useStoredRun } from '../results/useRunSummary';
 import { Empty, ErrorBox } from '../ui/widgets';
 import { RunAnnotation, type Annotation } from './RunAnnotation';
@@ -23,6 +25,7 @@ export interface RunDetailProps {
 
 export function RunDetail({ runId, back, compareWith, openScenario, runAgain, trend }: RunDetailProps) {
   const { run, error } = useStoredRun(runId, true);
+  const highlight = useEvidenceHighlight(runId);
   const series = useMemo(() => (run === null ? null : fromStored(run.summary, run.windows, run.samples)), [run]);
   // what was saved on this page; until then what the run was loaded with
   const [saved, setSaved] = useState<Annotation | null>(null);
@@ -59,10 +62,12 @@ export function RunDetail({ runId, back, compareWith, openScenario, runAgain, tr
       {run !== null && series !== null && shown !== null && (
         <>
           <RunAnnotation runId={runId} title={run.summary.title} annotation={annotation} saved={setSaved} />
-          <RunResults summary={shown} showHeader />
+          <RunResults summary={shown} showHeader whatHappened={<WhatHappened runId={runId} highlight={highlight} />} />
           <CapacitySection summary={run.summary} windows={run.windows} samples={run.samples} />
-          <h2 className="section-title">Over time</h2>
-          <RunCharts series={series} version={0} live={false} engine={run.summary.engine} summary={run.summary} storedWindows={run.windows} />
+          <div className="over-time" ref={highlight.charts}>
+            <h2 className="section-title">Over time</h2>
+            <RunCharts series={series} version={0} live={false} engine={run.summary.engine} summary={run.summary} storedWindows={run.windows} area={highlight.area} />
+          </div>
         </>
       )}
     </div>

@@ -6,6 +6,7 @@ import { LatencyHeatmapChart } from '../charts/LatencyHeatmapChart';
 import { RtThroughputChart } from '../charts/RtThroughputChart';
 import { ServerChart } from '../charts/ServerChart';
 import { ThroughputChart } from '../charts/ThroughputChart';
+import type { EvidenceArea } from '../charts/evidence-area';
 import { glossaryFor, NOT_MEASURED, SERVER_TIMING_HINT } from '../../contract/engine-figures';
 import { notSampledNote, unsampledServers } from '../../contract/server-samples';
 import type { CellInfo, LiveWindow, RunEngine, RunSummary } from '../../contract/results';
@@ -35,7 +36,7 @@ function unmeasuredNote(engine: RunEngine, metric: LatencyMetric): string | null
  * The over-time charts of one run, live or stored: latency percentiles, throughput and errors,
  * requests in flight, and the target's CPU, memory and process count. Phase starts are dashed lines.
  */
-export function RunCharts({ series, version, live, running = live, servers, engine = 'native', summary, storedWindows, scenario, cells }: { series: RunSeries; version: number; live: boolean; running?: boolean; /** server runs the run will have (live: known before they start) */ servers?: number; engine?: RunEngine; /** the run once it has ended: its latency chart can then be split by endpoint */ summary?: RunSummary; /** a stored run's every window: the heatmap counts from them, not from the thinned series */ storedWindows?: readonly LiveWindow[]; /** the scenario as it runs and its cells (live; else the summary's): a ramp's planned users */ scenario?: unknown; cells?: readonly CellInfo[] }) {
+export function RunCharts({ series, version, live, running = live, servers, engine = 'native', summary, storedWindows, scenario, cells, area = null }: { series: RunSeries; version: number; live: boolean; running?: boolean; /** server runs the run will have (live: known before they start) */ servers?: number; engine?: RunEngine; /** the run once it has ended: its latency chart can then be split by endpoint */ summary?: RunSummary; /** a stored run's every window: the heatmap counts from them, not from the thinned series */ storedWindows?: readonly LiveWindow[]; /** the scenario as it runs and its cells (live; else the summary's): a ramp's planned users */ scenario?: unknown; cells?: readonly CellInfo[]; /** a finding's evidence range (the What happened panel), shaded and named on every time chart */ area?: EvidenceArea | null }) {
   const [metric, setMetric] = useState<LatencyMetric>('total');
   const [log, setLog] = useState(false);
   // null: as the view starts it (split while the run goes on, whole after: the stored split reads request rows)
@@ -89,7 +90,7 @@ export function RunCharts({ series, version, live, running = live, servers, engi
           </>
         }
       >
-        <LatencyChart groups={splitGroups ?? groups} metric={metric} log={log} version={version} maxSec={maxSec} servers={splitGroups === null ? servers : undefined} testId={live ? 'live-latency-chart' : 'run-latency-chart'} />
+        <LatencyChart groups={splitGroups ?? groups} metric={metric} log={log} version={version} maxSec={maxSec} servers={splitGroups === null ? servers : undefined} testId={live ? 'live-latency-chart' : 'run-latency-chart'} area={area} drawnText={!running} />
         <div className="chart-note metric-note" data-testid="latency-metric-note">
           <Term name={metric} engine={engine} />: {glossaryFor(engine)[metric]}
         </div>
@@ -114,10 +115,10 @@ export function RunCharts({ series, version, live, running = live, servers, engi
         </div>
       </Panel>
       <Panel title={<>Throughput and errors <span className="muted">{errors === 0 ? (running ? 'no errors so far' : 'no errors') : `${errors.toLocaleString('en-US')} errors`}</span></>}>
-        <ThroughputChart groups={groups} version={version} maxSec={maxSec} servers={servers} testId={live ? 'live-throughput-chart' : undefined} />
+        <ThroughputChart groups={groups} version={version} maxSec={maxSec} servers={servers} testId={live ? 'live-throughput-chart' : undefined} area={area} />
       </Panel>
       <Panel title={<>Requests in flight <span className="muted">dashed: queued at the client{plannedUsers.size > 0 ? ' · dotted: users as the ramp plans them' : ''}{activeUsers.size > 0 ? ' · thick dash-dot: users active (in flight or waiting to go on)' : ''}</span></>} testId="in-flight">
-        <InFlightChart groups={groups} version={version} maxSec={maxSec} servers={servers} plannedUsers={plannedUsers} activeUsers={activeUsers} />
+        <InFlightChart groups={groups} version={version} maxSec={maxSec} servers={servers} plannedUsers={plannedUsers} activeUsers={activeUsers} area={area} />
       </Panel>
       {!running && (
         <Panel className="span-2" testId="run-heatmap" title={<>Latency heatmap <span className="muted">time x total time, requests as colour</span></>}>
@@ -146,11 +147,11 @@ export function RunCharts({ series, version, live, running = live, servers, engi
       ) : (
         <>
           <Panel title="Server CPU" testId="server-charts">
-            <ServerChart groups={groups} metric="cpu" version={version} maxSec={maxSec} servers={servers} />
+            <ServerChart groups={groups} metric="cpu" version={version} maxSec={maxSec} servers={servers} area={area} />
             {unsampledNote}
           </Panel>
           <Panel title={<>Server memory and processes <span className="muted">RSS solid · processes dashed</span></>}>
-            <ServerChart groups={groups} metric="memory" version={version} maxSec={maxSec} servers={servers} />
+            <ServerChart groups={groups} metric="memory" version={version} maxSec={maxSec} servers={servers} area={area} />
           </Panel>
         </>
       )}

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { errorTotal } from '../../contract/figures';
 import type { RunSummary } from '../../contract/results';
 import { targetRequests } from '../../contract/stored-requests';
@@ -42,8 +43,8 @@ export function requestsIn(summary: RunSummary): number {
   return totals(summary).requests;
 }
 
-/** A finished run: headline figures, export, the scenario's report, the per-server bars and tables. */
-export function RunResults({ summary, showHeader }: { summary: RunSummary; showHeader: boolean }) {
+/** A finished run: headline figures, export, what happened (the page's panel, `whatHappened`), the scenario's report, the per-server bars and tables. */
+export function RunResults({ summary, showHeader, whatHappened }: { summary: RunSummary; showHeader: boolean; whatHappened?: ReactNode }) {
   const t = totals(summary);
   return (
     <div className="results" data-testid="run-results" data-run-id={summary.id} data-status={summary.status} data-quick={summary.quick ? 'true' : 'false'}>
@@ -78,6 +79,7 @@ export function RunResults({ summary, showHeader }: { summary: RunSummary; showH
       {summary.engine === 'k6' && <div className="notice" data-testid="engine-note">Load sent by k6. {summary.engineNote}</div>}
       {/* a native run's note: a phase that ended early (its unique data ran out) */}
       {summary.engine !== 'k6' && summary.engineNote !== null && <div className="notice" data-testid="run-note">{summary.engineNote}</div>}
+      {whatHappened}
       {t.requests === 0 ? (
         // nothing to chart, tabulate or export: one line instead of empty charts and files
         <div className="muted no-requests" data-testid="no-requests">

@@ -14,6 +14,8 @@ import { ScenarioOutline } from './ScenarioOutline';
 import { FIRST_TRY, ScenarioPicker, type ScenarioSource } from './ScenarioPicker';
 import { CapacitySection } from '../capacity/CapacitySection';
 import { useStoredRun } from '../results/useRunSummary';
+import { useEvidenceHighlight } from '../results/evidence-highlight';
+import { WhatHappened } from '../results/WhatHappened';
 import { outlineSource, type OutlineSource } from './outline-source';
 import type { RunEngine } from '../../contract/results';
 import { thresholdTally } from '../../contract/thresholds';
@@ -65,6 +67,7 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
   const running = store.phase === 'starting' || store.phase === 'running';
   // windows too: a capacity search's section judges its stored steps with them
   const finishedRun = useStoredRun(store.phase === 'finished' ? store.runId : null, true);
+  const highlight = useEvidenceHighlight(finishedRun.run?.summary.id ?? null);
 
   const onStart = () => {
     if (source === null) return;
@@ -126,13 +129,13 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
         </Panel>
       )}
       <ErrorBox message={finishedRun.error} />
-      {finishedRun.run !== null && <RunResults summary={finishedRun.run.summary} showHeader={false} />}
+      {finishedRun.run !== null && <RunResults summary={finishedRun.run.summary} showHeader={false} whatHappened={<WhatHappened runId={finishedRun.run.summary.id} highlight={highlight} />} />}
       {finishedRun.run !== null && <CapacitySection summary={finishedRun.run.summary} windows={finishedRun.run.windows} samples={finishedRun.run.samples} />}
       {store.phase !== 'idle' && !(finishedRun.run !== null && requestsIn(finishedRun.run.summary) === 0) && (
-        <>
+        <div className="over-time" ref={highlight.charts}>
           {finishedRun.run !== null && <h2 className="section-title">Over time</h2>}
-          <RunCharts series={store.series} version={chartVersion} live running={running} servers={store.totalTargets} engine={finishedRun.run?.summary.engine ?? engine} summary={finishedRun.run?.summary} scenario={store.scenario} cells={store.cells} />
-        </>
+          <RunCharts series={store.series} version={chartVersion} live running={running} servers={store.totalTargets} engine={finishedRun.run?.summary.engine ?? engine} summary={finishedRun.run?.summary} scenario={store.scenario} cells={store.cells} area={finishedRun.run === null ? null : highlight.area} />
+        </div>
       )}
     </div>
   );

@@ -45,6 +45,7 @@ export function createFakeEngine(): FakeEngine {
       throw new LoadscopeError('LS_ERR_RUN_NOT_FOUND', `run ${runId} not found`);
     },
     'runs:windows': async () => notFaked('runs:windows'),
+    'runs:diagnosis': async () => notFaked('runs:diagnosis'),
     'runs:requests': async () => notFaked('runs:requests'),
     'runs:compare': async () => notFaked('runs:compare'),
     'runs:delete': async () => notFaked('runs:delete'),
