@@ -5,10 +5,12 @@ import { generatorLimited } from './generator-limited.js';
 import { loadNotAsPlanned } from './load-not-as-planned.js';
 import { noServerTiming } from './no-server-timing.js';
 import { oneRun } from './one-run.js';
+import { otherHosts } from './other-hosts.js';
 import { serverQueueing } from './server-queueing.js';
 import { serverSlower } from './server-slower.js';
 import type { DiagnosisRule, StoredRun } from './stored-run.js';
 import { tooLittleData } from './too-little-data.js';
+import { tooManyUrls } from './too-many-urls.js';
 
 // A stored run's diagnosis: every rule in order, findings first. The order is what a reader should
 // settle first: whether the load ran at all as planned, then errors, then where time went from the
@@ -24,6 +26,8 @@ export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
   clientQueueing,
   serverQueueing,
   serverSlower,
+  tooManyUrls,
+  otherHosts,
   noServerTiming,
   tooLittleData,
   oneRun,
