@@ -26,13 +26,13 @@ export const RELIABILITY_TESTS = [
   ['Hostile responses: bodies kept and patterns run', ['engine/driver/requests/body-bounds.test.ts', 'engine/driver/requests/body-includes.test.ts', 'engine/driver/requests/linear-regexp.test.ts']],
   ['Hostile responses: framing', ['engine/driver/transport/h1-framing.test.ts', 'engine/driver/transport/h1-desync.test.ts', 'cli/cli-error-reasons.test.ts']],
   ['Generated code: k6 scripts and manifests', ['engine/k6/k6-script-injection.test.ts', 'engine/k6/k6-real-guard.test.ts', 'engine/k6/k6-block-list.test.ts', 'engine/k6/k6-tls.test.ts']],
-  ['Generated files: CI summaries and reports', ['cli/ci-files.test.ts', 'engine/export/endpoint-exports.test.ts', 'engine/export/run-name-exports.test.ts', 'engine/export/verdict-exports.test.ts', 'engine/report/render-report.test.ts', 'reproduce/written-files.test.ts']],
+  ['Generated files: CI summaries and reports', ['cli/ci-files.test.ts', 'engine/export/endpoint-exports.test.ts', 'engine/export/run-name-exports.test.ts', 'engine/export/verdict-exports.test.ts', 'engine/report/render-report.test.ts', 'reproduce/written-files.test.ts', 'engine/export/diagnosis-exports.test.ts', 'cli/format/markdown-diagnosis.test.ts']],
   ['Terminal output', ['cli/terminal-text.test.ts', 'cli/format/terminal-safe.test.ts', 'cli/closed-output.test.ts']],
   ['Load only to this machine, commands only with consent', ['engine/net/target-guard.test.ts', 'engine/run/consent.test.ts', 'engine/run/consent-files.test.ts', 'engine/k6/k6-consent.test.ts', 'renderer/run/start-with-consent.test.ts', 'cli/k6-stays-on-loopback.test.ts']],
   ['Signals', ['cli/signals.test.ts', 'cli/stop-at-url.test.ts']],
   ['Servers that do not start, and runs stored by another process', ['servers/work-process-start.test.ts', 'engine/watch-runs.test.ts']],
   ['Faults mid-run and in the store', ['engine/run/faults.test.ts', 'engine/run/store-damage.test.ts', 'cli/interrupted-run.test.ts', 'engine/run/orchestrator.test.ts', 'engine/supervisor/orphans.test.ts', 'db/compare-sample.test.ts', 'db/client-timing-store.test.ts', 'db/verdict-store.test.ts', 'engine/export/verdict-keep.test.ts', 'db/stored-protocol.test.ts']],
-  ['Small inputs, exports and rendering', ['cli/small-inputs.test.ts', 'renderer/charts/tooltip-html.test.ts', 'renderer/ui/route.test.ts', 'engine/run/zero-request-endpoint.test.ts', 'contract/name-fit.test.ts', 'engine/export/server-samples-exports.test.ts', 'engine/diagnosis/odd-stored-runs.test.ts']],
+  ['Small inputs, exports and rendering', ['cli/small-inputs.test.ts', 'renderer/charts/tooltip-html.test.ts', 'renderer/ui/route.test.ts', 'engine/run/zero-request-endpoint.test.ts', 'contract/name-fit.test.ts', 'engine/export/server-samples-exports.test.ts', 'engine/diagnosis/odd-stored-runs.test.ts', 'engine/diagnosis/import-rules.test.ts']],
   ['Electron', ['electron/electronegativity.test.ts', 'electron/shell.test.ts']],
 ];
 

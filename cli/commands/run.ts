@@ -19,6 +19,7 @@ import { collectSet, dbOption, parseRepeat, parseRunId, withEngine } from '../op
 import { refuseExisting } from '../output-file.js';
 import { attachProgress } from '../progress.js';
 import { cancelReason, onStopSignal, signalExitCode, type StopSignal } from '../signals.js';
+import type { Diagnosis } from '../../contract/diagnosis.js';
 import { diagnose } from '../../engine/diagnosis/index.js';
 import { diagnosisJson, formatDiagnosisTop } from '../format/diagnosis.js';
 
@@ -143,11 +144,13 @@ export function registerRun(program: Command): void {
         }
         const groupId = runs.length > 1 ? (await engine.handlers['runs:group']({ runIds: runs.map((r) => r.id) })).groupId : null;
         const json: unknown[] = [];
+        const diagnoses: { runId: number; diagnosis: Diagnosis }[] = [];
         for (const stored of runs) {
           const run = groupId === null ? stored : await engine.handlers['runs:get']({ runId: stored.id });
           const windows = await engine.handlers['runs:windows']({ runId: run.id });
           const capacity = await storedCapacity(run, () => Promise.resolve(windows));
           const diagnosis = diagnose({ run, ...windows });
+          diagnoses.push({ runId: run.id, diagnosis });
           if (opts.json) json.push({ ...runSummaryJson(run), ...(capacity && { capacity: capacityJson(capacity) }), diagnosis: diagnosisJson(diagnosis) });
           else {
             process.stdout.write(formatRunSummary(run) + '\n');
@@ -173,7 +176,7 @@ export function registerRun(program: Command): void {
           process.stdout.write('\n' + formatGroup(groupId, runs.map((r) => r.id), figures) + '\n');
         }
         if (regression !== null && !opts.json) process.stdout.write('\n' + formatRegression(regression) + '\n');
-        if (runs.length > 0) writeCiFiles(opts, { scenarioName: runs[0]!.scenarioName, runs, thresholds: runs.flatMap((r) => r.thresholds), regression });
+        if (runs.length > 0) writeCiFiles(opts, { scenarioName: runs[0]!.scenarioName, runs, thresholds: runs.flatMap((r) => r.thresholds), regression, diagnoses });
         return { status: worst, thresholdsFailed: runs.some((r) => r.thresholds.some((t) => !t.passed)), regressionFailed: regression?.failed ?? false };
       });
       if (stoppedBy !== null) process.exitCode = signalExitCode(stoppedBy);
