@@ -43,6 +43,9 @@ describe('too-many-urls', () => {
   it('as many endpoints, each with enough requests for its own p99: silent (the figures are sound, only many)', () => {
     expect(tooManyUrls.check(withEndpoints(Array.from({ length: 30 }, (_, i) => endpoint(`GET /items/${i}`, i, 1000))))).toEqual([]);
   });
+  it('30 endpoints whose stored counts are NaN: silent, no finding on a figure that is not a number', () => {
+    expect(tooManyUrls.check(withEndpoints(Array.from({ length: 30 }, (_, i) => endpoint(`GET /items/${i}`, i, Number.NaN))))).toEqual([]);
+  });
   it('a phase stored before endpoints were measured: silent, no crash', () => {
     expect(tooManyUrls.check(createStoredRun([createPhase()]))).toEqual([]);
   });

@@ -39,7 +39,8 @@ export const tooManyUrls: DiagnosisRule = {
       const endpoints = phase.endpoints ?? [];
       if (endpoints.length < MANY_ENDPOINTS) return [];
       const typical = median(endpoints.map((e) => e.count));
-      if (typical >= MIN_REQUESTS_FOR_P99) return [];
+      // NaN (a damaged stored count) fails this too: no finding on a figure that is not a number
+      if (!(typical < MIN_REQUESTS_FOR_P99)) return [];
       const shapes = new Map<string, number>();
       for (const e of endpoints) shapes.set(endpointShape(e.name), (shapes.get(endpointShape(e.name)) ?? 0) + 1);
       const [topShape, topCount] = [...shapes].sort((a, b) => b[1] - a[1])[0]!;

@@ -56,7 +56,7 @@ interface Line {
   h: number;
 }
 
-/** The header's lines, wrapped and cut to the page: title, subtitle, machine, thresholds, why the run failed. */
+/** The header's lines, wrapped and cut to the page: title, subtitle, machine, thresholds, what happened, why the run failed. */
 function headerLines(ctx: SKRSContext2D, report: RunReport): Line[] {
   const lines: Line[] = [];
   const add = (text: string, font: string, color: string, h: number, max = 1) => {
