@@ -96,7 +96,7 @@ export function registerRun(program: Command): void {
     .option('--allow-files', "consent to read files outside the scenario's folder (data files, tls.ca/cert/key; named when refused)", false)
     .option('--baseline [run]', `judge the run against the scenario's pinned baseline (\`loadscope baseline set\`), or against this run; put it after the scenario. Rules: --fail-on, else ${DEFAULT_RULES.map((r) => `"${r}"`).join(', ')}`, parseBaselineOption)
     .option('--fail-on <rule>', 'a regression rule for --baseline, e.g. "total.p99 > +10%", "throughput < -5% phase=steady", "errors.rate > +0.01 server=single" (repeatable; docs/ci.md)', collectRule, [])
-    .option('--markdown <file>', 'write a Markdown summary (thresholds, and rules with --baseline) for a pull-request comment or job summary')
+    .option('--markdown <file>', 'write a Markdown summary (thresholds, rules with --baseline, and what happened: the diagnosis) for a pull-request comment or job summary')
     .option('--junit <file>', 'write a JUnit XML file: each threshold and rule a test case')
     .option('--force', 'replace --markdown / --junit files that already exist', false)
     .addOption(new Option('--engine <engine>', 'who sends the load: native (Loadscope\'s driver) or k6 (a local k6 binary)').choices(RUN_ENGINES).default('native'))

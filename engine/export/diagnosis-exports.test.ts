@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { diagnosisList, HEALTHY_TEXT } from '../../contract/diagnosis.js';
 import { LIGHT } from '../../contract/report/palette.js';
 import { buildRunReport, type RunReport } from '../../contract/report/run-report.js';
 import { useTempEngine } from '../test-support/temp-engine.js';
 import { runExport } from './export-run.js';
+import { diagnosisBlock } from './html-diagnosis.js';
 import { runSummaryPng, type DrawnText } from './png.js';
 import { reportInput } from './report-data.js';
 
@@ -45,6 +47,17 @@ describe('"What happened" in the HTML report', () => {
     // what it cannot answer comes after the findings, under its own heading
     expect(section.indexOf('What this run cannot answer')).toBeGreaterThan(section.indexOf('data-rule="too-many-urls"'));
     expect(section).toContain('data-rule="too-little-data"');
+  });
+});
+
+describe('"What happened" without findings', () => {
+  it('a healthy diagnosis: the healthy line, marked healthy; a report made without a diagnosis: no section', () => {
+    const healthy = diagnosisBlock({ findings: diagnosisList({ findings: [], cannotAnswer: [], healthy: true }) });
+    expect(healthy).toContain('data-healthy="true"');
+    expect(healthy).toContain('data-rule="healthy"');
+    expect(healthy).toContain(HEALTHY_TEXT.slice(0, 20));
+    expect(healthy).not.toContain('What this run cannot answer');
+    expect(diagnosisBlock({ findings: null })).toBe('');
   });
 });
 
