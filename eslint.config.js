@@ -89,7 +89,8 @@ export default tseslint.config(
             { from: 'engine-scenario', allow: ['engine-scenario', 'engine-executors', 'engine-base', 'contract'] },
             { from: 'engine-report', allow: ['engine-report', 'engine-scenario', 'contract'] },
             { from: 'engine-compare', allow: ['engine-compare', 'contract'] },
-            { from: 'engine-export', allow: ['engine-export', 'engine-report', 'engine-compare', 'contract', 'db'] },
+            // a run's reports carry its diagnosis ("What happened"), made from the stored run they read
+            { from: 'engine-export', allow: ['engine-export', 'engine-report', 'engine-compare', 'engine-diagnosis', 'contract', 'db'] },
             { from: 'engine-run', allow: ['engine-run', 'engine-driver', 'engine-executors', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-library', 'engine-base', 'contract', 'db'] },
             { from: 'engine-library', allow: ['engine-library', 'engine-scenario', 'engine-base', 'contract', 'db'] },
             { from: 'engine-host', allow: ['engine-host', 'engine-base', 'contract'] },

@@ -1,6 +1,8 @@
+import type { Diagnosis } from '../contract/diagnosis.js';
 import type { MachineInfo, RunSummary } from '../contract/results.js';
 import { Scenario } from '../contract/scenario.js';
 import { meanInterval, type MeanInterval } from '../contract/group-stats.js';
+import { conclusionLines } from './diagnosis-lines.js';
 import { checksFor, evaluateCheck, rangeText, type CheckResult } from './expectations.js';
 import type { ShapeCheck } from './shape-checks.js';
 import { formatNumber, formatTable } from '../engine/report/format-table.js';
@@ -24,6 +26,8 @@ export interface ReproducedScenario {
   report?: string;
   /** with `--repeat N`: every run of the group, in order (`run` is the first) */
   repeats?: RunSummary[];
+  /** the run's diagnosis (engine/diagnosis, from the stored run); absent: the section says only the write-up's conclusion */
+  diagnosis?: Diagnosis;
 }
 
 export interface ReproductionDocInput {
@@ -196,6 +200,7 @@ function scenarioSection(entry: ReproducedScenario, quick: boolean): { lines: st
   lines.push(`Run ${run.id} (${run.quick ? 'quick profile' : 'full size'}), ${run.status}${run.reason ? ` (${run.reason})` : ''}, started ${run.createdAt}${duration}.`);
   if (entry.report) lines.push('', `Report: [${entry.report}](${entry.report}) (self-contained HTML: the scenario, every phase's figures, every chart; opens from disk).`);
   if (scenario?.description) lines.push('', `> ${scenario.description}`);
+  lines.push(...conclusionLines(entry.name, run.id, entry.diagnosis));
 
   lines.push('', "#### The write-up's figures", '');
   if (figures.tables.length === 0 && figures.notes.length === 0) lines.push('(none transcribed)');

@@ -19,6 +19,7 @@ import { collectSet, dbOption, parseRepeat, parseRunId, withEngine } from '../op
 import { refuseExisting } from '../output-file.js';
 import { attachProgress } from '../progress.js';
 import { cancelReason, onStopSignal, signalExitCode, type StopSignal } from '../signals.js';
+import type { Diagnosis } from '../../contract/diagnosis.js';
 import { diagnose } from '../../engine/diagnosis/index.js';
 import { diagnosisJson, formatDiagnosisTop } from '../format/diagnosis.js';
 
@@ -95,7 +96,7 @@ export function registerRun(program: Command): void {
     .option('--allow-files', "consent to read files outside the scenario's folder (data files, tls.ca/cert/key; named when refused)", false)
     .option('--baseline [run]', `judge the run against the scenario's pinned baseline (\`loadscope baseline set\`), or against this run; put it after the scenario. Rules: --fail-on, else ${DEFAULT_RULES.map((r) => `"${r}"`).join(', ')}`, parseBaselineOption)
     .option('--fail-on <rule>', 'a regression rule for --baseline, e.g. "total.p99 > +10%", "throughput < -5% phase=steady", "errors.rate > +0.01 server=single" (repeatable; docs/ci.md)', collectRule, [])
-    .option('--markdown <file>', 'write a Markdown summary (thresholds, and rules with --baseline) for a pull-request comment or job summary')
+    .option('--markdown <file>', 'write a Markdown summary (thresholds, rules with --baseline, and what happened: the diagnosis) for a pull-request comment or job summary')
     .option('--junit <file>', 'write a JUnit XML file: each threshold and rule a test case')
     .option('--force', 'replace --markdown / --junit files that already exist', false)
     .addOption(new Option('--engine <engine>', 'who sends the load: native (Loadscope\'s driver) or k6 (a local k6 binary)').choices(RUN_ENGINES).default('native'))
@@ -143,11 +144,13 @@ export function registerRun(program: Command): void {
         }
         const groupId = runs.length > 1 ? (await engine.handlers['runs:group']({ runIds: runs.map((r) => r.id) })).groupId : null;
         const json: unknown[] = [];
+        const diagnoses: { runId: number; diagnosis: Diagnosis }[] = [];
         for (const stored of runs) {
           const run = groupId === null ? stored : await engine.handlers['runs:get']({ runId: stored.id });
           const windows = await engine.handlers['runs:windows']({ runId: run.id });
           const capacity = await storedCapacity(run, () => Promise.resolve(windows));
           const diagnosis = diagnose({ run, ...windows });
+          diagnoses.push({ runId: run.id, diagnosis });
           if (opts.json) json.push({ ...runSummaryJson(run), ...(capacity && { capacity: capacityJson(capacity) }), diagnosis: diagnosisJson(diagnosis) });
           else {
             process.stdout.write(formatRunSummary(run) + '\n');
@@ -173,7 +176,7 @@ export function registerRun(program: Command): void {
           process.stdout.write('\n' + formatGroup(groupId, runs.map((r) => r.id), figures) + '\n');
         }
         if (regression !== null && !opts.json) process.stdout.write('\n' + formatRegression(regression) + '\n');
-        if (runs.length > 0) writeCiFiles(opts, { scenarioName: runs[0]!.scenarioName, runs, thresholds: runs.flatMap((r) => r.thresholds), regression });
+        if (runs.length > 0) writeCiFiles(opts, { scenarioName: runs[0]!.scenarioName, runs, thresholds: runs.flatMap((r) => r.thresholds), regression, diagnoses });
         return { status: worst, thresholdsFailed: runs.some((r) => r.thresholds.some((t) => !t.passed)), regressionFailed: regression?.failed ?? false };
       });
       if (stoppedBy !== null) process.exitCode = signalExitCode(stoppedBy);

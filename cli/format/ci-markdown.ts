@@ -1,9 +1,11 @@
+import type { Diagnosis } from '../../contract/diagnosis.js';
 import { mdText } from '../../contract/markdown-text.js';
 import type { RegressionResult } from '../../contract/regression-rules.js';
 import type { RunSummary } from '../../contract/results.js';
 import type { ThresholdResult } from '../../contract/thresholds.js';
 import { checkIntervalText, checkPlace, CONFIRM_WITH_REPEAT, ONE_RUN_NOISE, ruleChangeText, ruleValueText, sidesText, tooWideText } from '../../contract/regression-words.js';
 import { judgedWithOneRun } from '../../contract/run-verdict.js';
+import { diagnosisMarkdown } from './markdown-diagnosis.js';
 
 // `--markdown FILE`: a summary fit for a pull-request comment or a GitHub job summary. Every string
 // a user wrote (scenario, server, phase and endpoint names, rules, checks) is data: see mdText.
@@ -18,6 +20,8 @@ export interface CiSummary {
   runs: readonly Pick<RunSummary, 'id' | 'status' | 'quick'>[];
   thresholds: readonly ThresholdResult[];
   regression: RegressionResult | null;
+  /** each run's diagnosis ("What happened"); absent (compare): no section */
+  diagnoses?: readonly { runId: number; diagnosis: Diagnosis }[];
 }
 
 export function ciMarkdown(s: CiSummary): string {
@@ -55,5 +59,7 @@ export function ciMarkdown(s: CiSummary): string {
       out.push(row([mdText(t.check), mdText(place), t.measured === null ? '-' : String(Number(t.measured.toPrecision(4))), t.passed ? VERDICT.pass : VERDICT.fail]));
     }
   }
+  const diagnoses = s.diagnoses ?? [];
+  for (const { runId, diagnosis } of diagnoses) out.push('', ...diagnosisMarkdown(diagnosis, diagnoses.length > 1 ? runId : null));
   return out.join('\n') + '\n';
 }

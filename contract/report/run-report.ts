@@ -14,6 +14,7 @@ import type { Trend } from '../trends.js';
 import type { RunVerdict } from '../run-verdict.js';
 import { readingCharts } from './reading-charts.js';
 import { notSampledNote, unsampledServers } from '../server-samples.js';
+import { diagnosisList, type Diagnosis, type Finding } from '../diagnosis.js';
 
 // The one report of a run: the figures and charts every export shows (HTML, PNG, CSV summary) and
 // the CLI prints, computed once from what the store holds. Pure: no Node, no DOM.
@@ -139,6 +140,8 @@ export interface RunReport {
   timingNotes: string[];
   /** why servers have no CPU or memory chart (Loadscope does not run them: contract/server-samples.ts); null when all have samples */
   serverSamplesNote: string | null;
+  /** "What happened" (issue 38): the healthy line or the findings, then what the run cannot answer (diagnosisList); null when the input had no diagnosis */
+  findings: Finding[] | null;
 }
 
 export interface CurveInput {
@@ -155,6 +158,8 @@ export interface RunReportInput {
   curves: readonly CurveInput[];
   /** the scenario's trend as stored when the report is made (issue 27); absent: no trend section */
   trend?: Trend | null;
+  /** the run's diagnosis (engine/diagnosis, made where the store is read); absent: no "What happened" section */
+  diagnosis?: Diagnosis | null;
 }
 
 const latencyOf = (s: ReturnType<typeof phaseFigures>['stats']): Record<LatencyKey, Stats5 | null> => ({
@@ -321,5 +326,6 @@ export function buildRunReport(input: RunReportInput, p: Palette): RunReport {
     engineNotes: engineNotes(run),
     timingNotes: timingNotes(run),
     serverSamplesNote: unsampled.names.length === 0 ? null : notSampledNote(unsampled.names, unsampled.all),
+    findings: input.diagnosis == null ? null : diagnosisList(input.diagnosis),
   };
 }

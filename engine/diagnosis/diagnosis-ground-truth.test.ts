@@ -4,6 +4,7 @@ import type { Diagnosis } from '../../contract/diagnosis.js';
 import type { ScenarioInput } from '../../contract/scenario.js';
 import { rootPath } from '../paths.js';
 import { useTempEngine } from '../test-support/temp-engine.js';
+import { harToScenario } from '../import-requests/har.js';
 import { diagnose, DIAGNOSIS_RULES } from './index.js';
 import { startContentionServer, type ContentionServer } from './test-support/contention-server.js';
 import { diagnosisDoc, type GroundCase } from './test-support/diagnosis-doc.js';
@@ -91,6 +92,21 @@ const CASES: Case[] = [
     setup: 'the bundled single server asked /leak?kb=64 (each request keeps 64 KB for good) at 200 req/s for 6 s',
     expects: ['memory-rising'],
     scenario: () => ({ name: 'dx-leak', servers: [{ architecture: 'single' }], phases: [{ executor: 'rate', name: 'leaking', rate: 200, durationMs: 6000, requests: [{ path: '/leak?kb=64' }] }] }),
+  },
+  {
+    name: 'many URLs',
+    setup: 'the bundled single server, 2 users, 600 requests spread over 60 endpoints /static?size=N (a number in each URL, one endpoint each, as a HAR import makes them)',
+    expects: ['too-many-urls'],
+    scenario: () => ({ name: 'dx-many-urls', servers: [{ architecture: 'single' }], phases: [{ executor: 'closed', name: 'ids', users: 2, count: 600, requests: Array.from({ length: 60 }, (_, i) => ({ path: `/static?size=${1000 + i}` })) }] }),
+  },
+  {
+    name: 'other hosts',
+    setup: 'a HAR of 3 requests to the fixture server and 2 to analytics.example.com, imported with --all-hosts (import-har), run as imported',
+    expects: ['other-hosts'],
+    scenario: () => {
+      const entries = [`${plain.url}/api/cart`, `${plain.url}/api/user`, `${plain.url}/api/cart`, 'https://analytics.example.com/collect', 'https://analytics.example.com/collect?x=1'].map((url) => ({ request: { method: 'GET', url, headers: [] } }));
+      return JSON.parse(harToScenario(entries, 'shop.har', { allHosts: true }).text) as ScenarioInput;
+    },
   },
 ];
 

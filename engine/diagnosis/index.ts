@@ -7,10 +7,12 @@ import { memoryRising } from './memory-rising.js';
 import { noServerTiming } from './no-server-timing.js';
 import { notParallel } from './not-parallel.js';
 import { oneRun } from './one-run.js';
+import { otherHosts } from './other-hosts.js';
 import { serverQueueing } from './server-queueing.js';
 import { serverSlower } from './server-slower.js';
 import type { DiagnosisRule, StoredRun } from './stored-run.js';
 import { tooLittleData } from './too-little-data.js';
+import { tooManyUrls } from './too-many-urls.js';
 
 // A stored run's diagnosis: every rule in order, findings first. The order is what a reader should
 // settle first: whether the load ran at all as planned, then errors, then where time went from the
@@ -28,6 +30,8 @@ export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
   serverSlower,
   notParallel,
   memoryRising,
+  tooManyUrls,
+  otherHosts,
   noServerTiming,
   tooLittleData,
   oneRun,

@@ -8,6 +8,7 @@ import { ratioVerdict, runTag, type CompareReport, type PhasePair } from '../../
 import type { ReportChart, RunReport } from '../../contract/report/run-report.js';
 import { CAPACITY_MEANS, modeOf } from '../../contract/capacity/search.js';
 import { escapeHtml as esc } from '../../contract/html-text.js';
+import { diagnosisBlock, DIAGNOSIS_STYLE } from './html-diagnosis.js';
 import { regressionBlock } from './html-verdict.js';
 import { summaryBlock } from './html-compare-summary.js';
 import { capacityBlock, fmt, machineBlock, phaseTables, problemBlock, reportTablesBlock, scenarioBlock, STYLE, thresholdsBlock } from './html-parts.js';
@@ -61,7 +62,8 @@ function page(title: string, body: string, charts: readonly ReportChart[]): stri
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(title)}</title><style>${STYLE}
-${NOTE_STYLE}</style></head>
+${NOTE_STYLE}
+${DIAGNOSIS_STYLE}</style></head>
 <body>
 ${body}
 <script type="application/json" id="loadscope-data">${scriptJson(data)}</script>
@@ -99,6 +101,7 @@ ${reportTablesBlock(report)}`;
 export function runHtml(report: RunReport): string {
   const body = `<header data-run-id="${report.runId}"><h1>${esc(report.title)}</h1><div class="muted">${esc(report.subtitle)}</div>${noteBlock(report)}</header>
 ${problemBlock(report)}
+${diagnosisBlock(report)}
 ${runSection(report, true)}
 <footer class="muted">${report.engineNotes.map((n) => `<p data-engine-note>${esc(n)}</p>`).join('')}<p>Written by Loadscope. Times are ms unless a heading says otherwise.</p></footer>`;
   return page(report.title, body, report.charts);

@@ -10,6 +10,7 @@ import { CAPACITY_MEANS, LOWER_BOUND_NOTE, modeOf, OFFERED_UNIT } from '../../co
 import { shortReason } from '../../contract/report/short-reason.js';
 import { fitNames } from '../../contract/name-fit.js';
 import { fitText, wrapText } from './canvas-text.js';
+import { pngDiagnosis } from './png-diagnosis.js';
 import { forPng, measure, PNG_FONT } from './png-fit.js';
 import { capacityCells, capacityColumns, summaryLines, SUMMARY_COLUMNS, type Column } from './summary-table.js';
 
@@ -55,7 +56,7 @@ interface Line {
   h: number;
 }
 
-/** The header's lines, wrapped and cut to the page: title, subtitle, machine, thresholds, why the run failed. */
+/** The header's lines, wrapped and cut to the page: title, subtitle, machine, thresholds, what happened, why the run failed. */
 function headerLines(ctx: SKRSContext2D, report: RunReport): Line[] {
   const lines: Line[] = [];
   const add = (text: string, font: string, color: string, h: number, max = 1) => {
@@ -83,6 +84,13 @@ function headerLines(ctx: SKRSContext2D, report: RunReport): Line[] {
     add(regressionTallyText(tally, againstText(v)), `15px ${FONT}`, tally.failed === 0 ? '#1a7f37' : RED, 22);
     for (const r of v.rules.filter((x) => x.verdict === 'fail')) add(verdictRuleLine(r), `14px ${FONT}`, RED, 20, 2);
     if (tally.oneRun) add(`${ONE_RUN_NOISE}; ${CONFIRM_WITH_REPEAT}`, `13px ${FONT}`, LIGHT.muted, 19, 2);
+  }
+  // What happened: the top findings, two lines each at most
+  const d = pngDiagnosis(report);
+  if (d !== null) {
+    add('What happened', `bold 16px ${FONT}`, LIGHT.text, 26);
+    for (const f of d.items) add(f.text, `14px ${FONT}`, f.kind === 'finding' ? LIGHT.text : LIGHT.muted, 20, 2);
+    if (d.more !== null) add(d.more, `13px ${FONT}`, LIGHT.muted, 19);
   }
   // in place of empty CPU and memory frames: why there are none (Loadscope does not run the server)
   if (report.serverSamplesNote !== null) add(report.serverSamplesNote, `14px ${FONT}`, LIGHT.muted, 20, 2);

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import type { Header, PostData } from 'har-format';
 import { z } from 'zod';
+import { otherHostsKeptNote } from '../../contract/imported-hosts.js';
 import { remoteHostOf } from '../../contract/scenario.js';
 import { readRegularFile } from '../regular-file.js';
 import { formatPath } from '../scenario/param-path.js';
@@ -142,7 +143,7 @@ export function harToScenario(entries: readonly HarEntry[], fileName: string, op
   const notes: string[] = [];
   if (counts.asset > 0) notes.push(`left out ${counts.asset} static asset request(s) (images, CSS, scripts, fonts, media); --include-assets keeps them`);
   if (counts.otherHost > 0) notes.push(`left out ${counts.otherHost} request(s) to hosts other than ${main.host} (${byFrequency.length - 1} other host(s)); --all-hosts keeps them, --host picks another`);
-  if (opts.allHosts && byFrequency.length > 1) notes.push(`requests to ${byFrequency.length - 1} other host(s) are kept but go to ${main.host}, the scenario's one server`);
+  if (opts.allHosts && byFrequency.length > 1) notes.push(otherHostsKeptNote(byFrequency.filter((h) => h.origin.origin !== main.origin).map((h) => h.origin.host), main.host));
   if (counts.scheme > 0) notes.push(`left out ${counts.scheme} request(s) that are not http(s) (data:, ws:, blob:, credentials in the URL)`);
   for (const [method, n] of counts.method) notes.push(`left out ${n} ${shown(method, 20)} request(s): a scenario sends GET, POST, PUT, PATCH, DELETE and HEAD`);
   if (counts.bigBody > 0) notes.push(`left out ${counts.bigBody} request(s) with a body over ${MAX_BODY_BYTES / 1024} KiB`);
