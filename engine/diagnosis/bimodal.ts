@@ -28,26 +28,33 @@ export const VALLEY_BUCKETS = 4;
 export const BAND_CONTRAST = 4;
 /** Fewest requests the slow band must hold: below it, a few stalled requests on a busy machine could make a "band". */
 export const MIN_SLOW_REQUESTS = 10;
+/**
+ * Share of the phase's windows (with requests) that must hold a slow-band request, and at least two
+ * of them: a band runs through the phase; a slow start does not (the ground truth's wrong-path
+ * phase had its first third in a band of its own on a busy machine, all in its one window).
+ */
+export const BAND_WINDOW_SHARE = 0.5;
 
-/** A phase's total buckets summed over its windows: count per bucket. */
-function phaseHistogram(windows: readonly LiveWindow[]): number[] {
-  const hist = new Array<number>(LATENCY_BUCKET_COUNT).fill(0);
+/**
+ * A phase's total buckets summed over its windows: count per bucket. A typed array of the buckets'
+ * number, so a damaged row's bucket (out of range, fractional, NaN) writes nowhere; a count that is
+ * not positive is left out rather than cancel the others.
+ */
+function phaseHistogram(windows: readonly LiveWindow[]): Float64Array {
+  const hist = new Float64Array(LATENCY_BUCKET_COUNT);
   for (const w of windows) {
     const b = w.totalBuckets ?? [];
-    for (let i = 0; i + 1 < b.length; i += 2) {
-      const k = b[i]!;
-      if (Number.isInteger(k) && k >= 0 && k < LATENCY_BUCKET_COUNT && b[i + 1]! > 0) hist[k]! += b[i + 1]!;
-    }
+    for (let i = 0; i + 1 < b.length; i += 2) if (b[i + 1]! > 0) hist[b[i]!]! += b[i + 1]!;
   }
   return hist;
 }
 
-const sum = (h: readonly number[], from: number, to: number) => h.slice(from, to).reduce((a, b) => a + b, 0);
+const sum = (h: Float64Array, from: number, to: number) => h.subarray(from, to).reduce((a, b) => a + b, 0);
 
 interface Valley { from: number; slow: number; contrast: number }
 
 /** The valley past the median's bucket that best splits two bands, or null when none does. */
-function bestValley(hist: readonly number[], medianBucket: number): Valley | null {
+function bestValley(hist: Float64Array, medianBucket: number): Valley | null {
   let best: Valley | null = null;
   for (let v = medianBucket + 1; v + VALLEY_BUCKETS < LATENCY_BUCKET_COUNT; v++) {
     const slow = sum(hist, v + VALLEY_BUCKETS, LATENCY_BUCKET_COUNT);
@@ -61,8 +68,19 @@ function bestValley(hist: readonly number[], medianBucket: number): Valley | nul
   return best !== null && best.contrast >= BAND_CONTRAST ? best : null;
 }
 
+/** Whether the slow band runs through the phase: in at least BAND_WINDOW_SHARE of its windows with requests, and two. */
+function throughThePhase(windows: readonly LiveWindow[], slowFrom: number): boolean {
+  const counted = windows.filter((w) => (w.totalBuckets ?? []).length > 0);
+  const slow = counted.filter((w) => {
+    const b = w.totalBuckets!;
+    for (let i = 0; i + 1 < b.length; i += 2) if (b[i]! >= slowFrom && b[i + 1]! > 0) return true;
+    return false;
+  });
+  return slow.length >= 2 && slow.length >= BAND_WINDOW_SHARE * counted.length;
+}
+
 /** The bucket at which half of the buckets from `from` on are counted: a band's median, as its bucket. */
-function medianBucketFrom(hist: readonly number[], from: number): number {
+function medianBucketFrom(hist: Float64Array, from: number): number {
   const half = sum(hist, from, LATENCY_BUCKET_COUNT) / 2;
   let seen = 0;
   for (let k = from; k < LATENCY_BUCKET_COUNT; k++) if ((seen += hist[k]!) >= half) return k;
@@ -79,10 +97,12 @@ export const bimodal: DiagnosisRule = {
       { name: 'VALLEY_BUCKETS', value: VALLEY_BUCKETS, why: 'the valley spans one doubling of time (four heatmap buckets, contract/latency-buckets.ts): the bands are at least 2x apart' },
       { name: 'BAND_CONTRAST', value: BAND_CONTRAST, why: "the slow band's densest doubling / (the valley's requests + 1) at or above it: a tail that thins out steadily stays at or below 1" },
       { name: 'MIN_SLOW_REQUESTS', value: MIN_SLOW_REQUESTS, why: 'the slow band holds at least this many requests: fewer could be one stall of a busy machine' },
+      { name: 'BAND_WINDOW_SHARE', value: BAND_WINDOW_SHARE, why: "share of the phase's 250 ms windows (and at least two) holding a slow-band request: a band runs through the phase, a slow start does not (seen: a 40-request phase of 404s on a busy machine, its first third at ~6 ms against a 1 ms median)" },
     ],
     blindSpots: [
       'needs the windows\' heatmap buckets: runs stored before them (and k6 imports without them) are silent',
       'an endpoint is named when its median lies in the slow band; a slow band made of a share of each endpoint\'s requests (a lock, a cache miss, a pause) names none',
+      'a phase of one 250 ms window, or whose slow requests all came in its first windows (a slow start: cold connections, a cold server), is silent',
       'a slow band holding half the requests or more holds the median: p99 / p50 is then small and it is silent (the fast band is then the odd one)',
     ],
   },
@@ -91,11 +111,14 @@ export const bimodal: DiagnosisRule = {
     return phaseCases(stored).flatMap(({ phase, windows, place }): Finding[] => {
       const p50 = figureIn(run.engine, phase, 'total', 'p50');
       const p99 = figureIn(run.engine, phase, 'total', 'p99');
-      if (p50 === null || p99 === null || !(p50 > 0) || p99 / p50 < TAIL_RATIO) return [];
+      if (p50 === null || p99 === null || !(p50 > 0) || !(p99 / p50 >= TAIL_RATIO)) return [];
       const hist = phaseHistogram(windows);
       const all = sum(hist, 0, LATENCY_BUCKET_COUNT);
-      const valley = all === 0 ? null : bestValley(hist, latencyBucketOf(p50 * 1000));
-      if (valley === null) return [];
+      // counts past any real run's that add up beyond a number: a damaged row, nothing to read
+      if (!Number.isFinite(all)) return [];
+      // none without buckets: an empty histogram holds no slow band
+      const valley = bestValley(hist, latencyBucketOf(p50 * 1000));
+      if (valley === null || !throughThePhase(windows, valley.from + VALLEY_BUCKETS)) return [];
       const split = latencyBucketLowMs(valley.from + VALLEY_BUCKETS / 2);
       const slowMedian = medianBucketFrom(hist, valley.from + VALLEY_BUCKETS);
       const slowMs = (latencyBucketLowMs(slowMedian) + latencyBucketHighMs(slowMedian)) / 2;

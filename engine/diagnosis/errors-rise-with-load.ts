@@ -1,5 +1,5 @@
 import type { Finding } from '../../contract/diagnosis.js';
-import { errorTotal, figureIn } from './figures-in.js';
+import { errorRate, errorTotal, figureIn } from './figures-in.js';
 import { littleInFlight } from './server-queueing.js';
 import { phaseCases, type DiagnosisRule, type PhaseCase } from './stored-run.js';
 
@@ -49,18 +49,22 @@ export const errorsRiseWithLoad: DiagnosisRule = {
     const byServer = new Map<number, Loaded[]>();
     for (const c of phaseCases(stored)) {
       const total = figureIn(run.engine, c.phase, 'total', 'mean');
-      if (total === null || c.phase.count === 0) continue;
+      if (total === null || !(c.phase.count > 0)) continue;
+      const inFlight = inFlightOf(c, total);
+      const errorShare = errorRate(c.phase) ?? 0;
+      // a damaged window's in flight (Infinity) says nothing about load; NaN fails every comparison below
+      if (!Number.isFinite(inFlight)) continue;
       const list = byServer.get(c.target.id) ?? [];
-      list.push({ c, inFlight: inFlightOf(c, total), errorShare: errorTotal(c.phase.errors) / c.phase.count });
+      list.push({ c, inFlight, errorShare });
       byServer.set(c.target.id, list);
     }
     return [...byServer.values()].flatMap((phases): Finding[] => {
-      if (phases.length < 2) return [];
+      // one phase: it is both the lightest and the busiest, and the load did not grow
       const sorted = [...phases].sort((a, b) => a.inFlight - b.inFlight);
       const light = sorted[0]!;
       const busy = sorted[sorted.length - 1]!;
-      if (!(light.inFlight > 0) || busy.inFlight / light.inFlight < LOAD_GREW) return [];
-      if (busy.errorShare < BUSY_ERROR_SHARE || busy.errorShare < ERRORS_ROSE * light.errorShare) return [];
+      if (!(busy.inFlight / light.inFlight >= LOAD_GREW)) return [];
+      if (!(busy.errorShare >= BUSY_ERROR_SHARE) || !(busy.errorShare >= ERRORS_ROSE * light.errorShare)) return [];
       const pct = (x: number) => `${(x * 100).toFixed(x < 0.1 ? 1 : 0)} %`;
       const reason = busy.c.phase.errorReasons?.[0];
       const [l, b] = [light.c.phase, busy.c.phase];

@@ -50,23 +50,25 @@ export const lateBehindLongWork: DiagnosisRule = {
       return [{ c, processing, wait: Math.max(0, wait - (figureIn(run.engine, c.phase, 'lag', 'mean') ?? 0)) }];
     });
     return timed.flatMap((late): Finding[] => {
-      if (late.wait < LATE_WAIT_FLOOR_MS || late.wait < LATE_WAIT_OVER_PROCESSING * late.processing) return [];
+      if (!(late.wait >= LATE_WAIT_FLOOR_MS) || !(late.wait >= LATE_WAIT_OVER_PROCESSING * late.processing)) return [];
       // earlier phases of the same server run still running when this one started, with long work
       const behind = timed
         .filter((e) => e !== late && e.c.target.id === late.c.target.id && e.c.phase.startedMs <= late.c.phase.startedMs && endOf(e.c) > late.c.phase.startedMs)
         .filter((e) => e.processing >= LONG_OVER_SHORT * late.processing)
         .sort((a, b) => b.processing - a.processing)[0];
-      if (behind === undefined) return [];
+      // the overlap ends with the first of the two; a damaged row's endless phases have no time range
+      const until = behind === undefined ? NaN : Math.min(endOf(behind.c), endOf(late.c));
+      if (behind === undefined || !Number.isFinite(until)) return [];
       const [e, l] = [behind.c.phase, late.c.phase];
       return [{
         rule: 'late-behind-long-work',
         kind: 'finding',
         text: `the requests of phase ${l.name} waited ${late.wait.toFixed(0)} ms for ${late.processing.toFixed(1)} ms of their own work, behind phase ${e.name}'s long requests (${behind.processing.toFixed(0)} ms each) still in progress: short work queued behind long work`,
-        evidence: { ...late.c.place, phase: `${e.name} -> ${l.name}`, range: { fromMs: l.startedMs, toMs: Math.min(endOf(behind.c), endOf(late.c)) }, figures: [
+        evidence: { ...late.c.place, phase: `${e.name} -> ${l.name}`, range: { fromMs: l.startedMs, toMs: until }, figures: [
           { name: `waiting in the server mean (${l.name})`, value: late.wait, unit: 'ms' },
           { name: `processing mean (${l.name})`, value: late.processing, unit: 'ms' },
           { name: `processing mean (${e.name})`, value: behind.processing, unit: 'ms' },
-          { name: 'overlap', value: Math.min(endOf(behind.c), endOf(late.c)) - l.startedMs, unit: 'ms' },
+          { name: 'overlap', value: until - l.startedMs, unit: 'ms' },
         ] },
         confidence: 'high',
         wouldChange: `phase ${l.name} run alone: if its wait falls to about its processing, it was the long work`,

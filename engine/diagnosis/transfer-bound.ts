@@ -33,7 +33,7 @@ export const transferBound: DiagnosisRule = {
       const total = figureIn(run.engine, phase, 'total', 'mean');
       const transfer = figureIn(run.engine, phase, 'transfer', 'mean');
       if (total === null || transfer === null || !(total > 0)) return [];
-      if (transfer < TRANSFER_FLOOR_MS || transfer / total < TRANSFER_SHARE) return [];
+      if (!(transfer >= TRANSFER_FLOOR_MS) || !(transfer / total >= TRANSFER_SHARE)) return [];
       const ttfb = figureIn(run.engine, phase, 'ttfb', 'mean');
       // with several endpoints, the one whose bodies took the most time in all (mean x count)
       const endpoints = phaseEndpoints(phase);
