@@ -82,9 +82,9 @@ const CASES: Case[] = [
   },
   {
     name: 'every 20th slow',
-    setup: `a fixture server that answers at once except every ${SLOW_EVERY}th request, held ${SLOW_MS} ms (a timer), 8 users, 800 requests`,
+    setup: `a fixture server that answers at once except every ${SLOW_EVERY}th request, held ${SLOW_MS} ms (a timer), 8 users, 600 requests`,
     expects: ['bimodal'],
-    scenario: () => ({ name: 'dx-every-nth', servers: [{ architecture: 'external', url: everyNthSlow.url }], phases: [{ executor: 'closed', name: 'mixed', users: 8, count: 800, requests: [{ path: '/' }] }] }),
+    scenario: () => ({ name: 'dx-every-nth', servers: [{ architecture: 'external', url: everyNthSlow.url }], phases: [{ executor: 'closed', name: 'mixed', users: 8, count: 600, requests: [{ path: '/' }] }] }),
   },
   {
     name: 'slow login',
