@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Diagnosis } from '../../contract/diagnosis.js';
+import type { Diagnosis, Finding } from '../../contract/diagnosis.js';
 import type { ScenarioInput } from '../../contract/scenario.js';
 import { rootPath } from '../paths.js';
 import { useTempEngine } from '../test-support/temp-engine.js';
@@ -26,7 +26,13 @@ let slowBody: FixtureServer;
 let everyNthSlow: FixtureServer;
 let refuseWhenBusy: FixtureServer;
 
-interface Case extends GroundCase { scenario: () => ScenarioInput }
+interface Case extends GroundCase {
+  scenario: () => ScenarioInput;
+  /** what else must hold of its findings (the endpoint named, ...) */
+  holds?: (findings: Finding[]) => void;
+}
+
+const findingOf = (findings: Finding[], rule: string): Finding | undefined => findings.find((f) => f.rule === rule);
 
 const CASES: Case[] = [
   {
@@ -84,12 +90,15 @@ const CASES: Case[] = [
     name: 'every 20th slow',
     setup: `a fixture server that answers at once except every ${SLOW_EVERY}th request, held ${SLOW_MS} ms (a timer), 8 users, 600 requests`,
     expects: ['bimodal'],
+    // the slow band is a share of the one endpoint's requests: no endpoint is named
+    holds: (findings) => expect(findingOf(findings, 'bimodal')?.evidence.endpoint).toBeUndefined(),
     scenario: () => ({ name: 'dx-every-nth', servers: [{ architecture: 'external', url: everyNthSlow.url }], phases: [{ executor: 'closed', name: 'mixed', users: 8, count: 600, requests: [{ path: '/' }] }] }),
   },
   {
     name: 'slow login',
     setup: "the bundled single server, 16 users, 400 requests of two endpoints picked by weight: login (/sleep?ms=700, weight 1) and home (/sleep?ms=2, weight 9): one slow endpoint, not the service",
     expects: ['bimodal'],
+    holds: (findings) => expect(findingOf(findings, 'bimodal')?.evidence.endpoint, 'the slow band named').toBe('login'),
     scenario: () => ({ name: 'dx-slow-login', servers: [{ architecture: 'single' }], phases: [{ executor: 'closed', name: 'visit', users: 16, count: 400, requests: [{ name: 'login', path: '/sleep?ms=700', weight: 1 }, { name: 'home', path: '/sleep?ms=2', weight: 9 }] }] }),
   },
   {
@@ -147,6 +156,7 @@ describe('the diagnosis on runs whose cause is known', () => {
     results.set(c.name, d);
     const found = [...d.findings, ...d.cannotAnswer].map((f) => f.rule);
     for (const rule of c.expects) expect(found, `${rule} on ${c.name}`).toContain(rule);
+    c.holds?.(d.findings);
   }, 60_000);
 
   it('the healthy run: no rule finds anything, and it says it is healthy', () => {
