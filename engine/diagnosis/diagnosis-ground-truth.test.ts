@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Diagnosis } from '../../contract/diagnosis.js';
+import type { Diagnosis, Finding } from '../../contract/diagnosis.js';
 import type { ScenarioInput } from '../../contract/scenario.js';
 import { rootPath } from '../paths.js';
 import { useTempEngine } from '../test-support/temp-engine.js';
@@ -8,6 +8,10 @@ import { harToScenario } from '../import-requests/har.js';
 import { diagnose, DIAGNOSIS_RULES } from './index.js';
 import { startContentionServer, type ContentionServer } from './test-support/contention-server.js';
 import { diagnosisDoc, type GroundCase } from './test-support/diagnosis-doc.js';
+import { SLOW_EVERY, SLOW_MS, startEveryNthSlowServer } from './test-support/every-nth-slow-server.js';
+import type { FixtureServer } from './test-support/loopback-fixture.js';
+import { ADMITTED, startRefuseWhenBusyServer, WORK_MS } from './test-support/refuse-when-busy-server.js';
+import { CHUNK_BYTES, CHUNK_MS, CHUNKS, startSlowBodyServer } from './test-support/slow-body-server.js';
 
 // The diagnosis's ground truth (issue 38): real runs whose cause is known, against the bundled
 // single server and a small fixture server on 127.0.0.1, each diagnosed from what was stored (the
@@ -19,8 +23,17 @@ import { diagnosisDoc, type GroundCase } from './test-support/diagnosis-doc.js';
 const temp = useTempEngine('diagnosis', 'all');
 let contention: ContentionServer;
 let plain: ContentionServer;
+let slowBody: FixtureServer;
+let everyNthSlow: FixtureServer;
+let refuseWhenBusy: FixtureServer;
 
-interface Case extends GroundCase { scenario: () => ScenarioInput }
+interface Case extends GroundCase {
+  scenario: () => ScenarioInput;
+  /** what else must hold of its findings (the endpoint named, ...) */
+  holds?: (findings: Finding[]) => void;
+}
+
+const findingOf = (findings: Finding[], rule: string): Finding | undefined => findings.find((f) => f.rule === rule);
 
 const CASES: Case[] = [
   {
@@ -108,6 +121,53 @@ const CASES: Case[] = [
       return JSON.parse(harToScenario(entries, 'shop.har', { allHosts: true }).text) as ScenarioInput;
     },
   },
+  {
+    name: 'large body',
+    setup: `a fixture server that answers at once and sends a ${(CHUNK_BYTES * CHUNKS) / 1024} KiB body in ${CHUNKS} chunks ${CHUNK_MS} ms apart (timers: a thin link's download), 2 users, 20 requests`,
+    expects: ['transfer-bound'],
+    scenario: () => ({ name: 'dx-large-body', servers: [{ architecture: 'external', url: slowBody.url }], phases: [{ executor: 'closed', name: 'download', users: 2, count: 20, requests: [{ path: '/' }] }] }),
+  },
+  {
+    name: 'every 20th slow',
+    setup: `a fixture server that answers at once except every ${SLOW_EVERY}th request, held ${SLOW_MS} ms (a timer), 8 users, 600 requests`,
+    expects: ['bimodal'],
+    // the slow band is a share of the one endpoint's requests: no endpoint is named
+    holds: (findings) => expect(findingOf(findings, 'bimodal')?.evidence.endpoint).toBeUndefined(),
+    scenario: () => ({ name: 'dx-every-nth', servers: [{ architecture: 'external', url: everyNthSlow.url }], phases: [{ executor: 'closed', name: 'mixed', users: 8, count: 600, requests: [{ path: '/' }] }] }),
+  },
+  {
+    name: 'slow login',
+    setup: "the bundled single server, 16 users, 400 requests of two endpoints picked by weight: login (/sleep?ms=700, weight 1) and home (/sleep?ms=2, weight 9): one slow endpoint, not the service",
+    expects: ['bimodal'],
+    holds: (findings) => expect(findingOf(findings, 'bimodal')?.evidence.endpoint, 'the slow band named').toBe('login'),
+    scenario: () => ({ name: 'dx-slow-login', servers: [{ architecture: 'single' }], phases: [{ executor: 'closed', name: 'visit', users: 16, count: 400, requests: [{ name: 'login', path: '/sleep?ms=700', weight: 1 }, { name: 'home', path: '/sleep?ms=2', weight: 9 }] }] }),
+  },
+  {
+    name: 'refused when busy',
+    setup: `a fixture server that works on at most ${ADMITTED} requests at once (${WORK_MS} ms, a timer) and answers 503 to the rest: 1 user for 20 requests, then 8 users for 160`,
+    expects: ['errors-rise-with-load'],
+    scenario: () => ({
+      name: 'dx-refused',
+      servers: [{ architecture: 'external', url: refuseWhenBusy.url }],
+      phases: [
+        { executor: 'closed', name: 'one user', users: 1, count: 20, requests: [{ path: '/' }] },
+        { executor: 'closed', name: 'eight users', users: 8, count: 160, requests: [{ path: '/' }] },
+      ],
+    }),
+  },
+  {
+    name: 'late behind long work',
+    setup: 'the bundled single server (seed 000 in small): phase 1, 4 users each asking /sleep?ms=800&block=1 once (the one thread blocked 3.2 s in all); phase 2 from 100 ms, 2 users asking /sleep?ms=1&block=1, 10 requests',
+    expects: ['late-behind-long-work'],
+    scenario: () => ({
+      name: 'dx-late',
+      servers: [{ architecture: 'single' }],
+      phases: [
+        { executor: 'closed', name: 'long', users: 4, count: 4, requests: [{ path: '/sleep?ms=800&block=1' }] },
+        { executor: 'closed', name: 'short', at: 100, users: 2, count: 10, requests: [{ path: '/sleep?ms=1&block=1' }] },
+      ],
+    }),
+  },
 ];
 
 const results = new Map<string, Diagnosis>();
@@ -123,10 +183,12 @@ async function runAndDiagnose(scenario: ScenarioInput): Promise<Diagnosis> {
 beforeAll(async () => {
   contention = await startContentionServer({ serverTiming: true });
   plain = await startContentionServer({ serverTiming: false });
+  [slowBody, everyNthSlow, refuseWhenBusy] = await Promise.all([startSlowBodyServer(), startEveryNthSlowServer(), startRefuseWhenBusyServer()]);
 });
 afterAll(async () => {
   await contention.close();
   await plain.close();
+  await Promise.all([slowBody, everyNthSlow, refuseWhenBusy].map((s) => s.close()));
 });
 
 describe('the diagnosis on runs whose cause is known', () => {
@@ -135,6 +197,7 @@ describe('the diagnosis on runs whose cause is known', () => {
     results.set(c.name, d);
     const found = [...d.findings, ...d.cannotAnswer].map((f) => f.rule);
     for (const rule of c.expects) expect(found, `${rule} on ${c.name}`).toContain(rule);
+    c.holds?.(d.findings);
   }, 60_000);
 
   it('the healthy run: no rule finds anything, and it says it is healthy', () => {

@@ -1,7 +1,10 @@
 import type { Diagnosis } from '../../contract/diagnosis.js';
+import { bimodal } from './bimodal.js';
 import { clientQueueing } from './client-queueing.js';
 import { earlyErrors } from './early-errors.js';
+import { errorsRiseWithLoad } from './errors-rise-with-load.js';
 import { generatorLimited } from './generator-limited.js';
+import { lateBehindLongWork } from './late-behind-long-work.js';
 import { loadNotAsPlanned } from './load-not-as-planned.js';
 import { memoryRising } from './memory-rising.js';
 import { noServerTiming } from './no-server-timing.js';
@@ -13,6 +16,7 @@ import { serverSlower } from './server-slower.js';
 import type { DiagnosisRule, StoredRun } from './stored-run.js';
 import { tooLittleData } from './too-little-data.js';
 import { tooManyUrls } from './too-many-urls.js';
+import { transferBound } from './transfer-bound.js';
 
 // A stored run's diagnosis: every rule in order, findings first. The order is what a reader should
 // settle first: whether the load ran at all as planned, then errors, then where time went from the
@@ -24,14 +28,18 @@ export type { StoredRun } from './stored-run.js';
 export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
   loadNotAsPlanned,
   earlyErrors,
+  errorsRiseWithLoad,
   generatorLimited,
   clientQueueing,
   serverQueueing,
+  lateBehindLongWork,
   serverSlower,
   notParallel,
   memoryRising,
   tooManyUrls,
   otherHosts,
+  transferBound,
+  bimodal,
   noServerTiming,
   tooLittleData,
   oneRun,

@@ -34,7 +34,7 @@ export const serverQueueing: DiagnosisRule = {
       { name: 'SERVER_QUEUE_FLOOR_MS', value: SERVER_QUEUE_FLOOR_MS, why: 'a queue below it (ms) is nobody\'s problem (as LAG_FLOOR_MS)' },
       { name: 'QUEUE_EXPLAINED_SLACK', value: QUEUE_EXPLAINED_SLACK, why: "the queue must be at most this many times (in flight - 1) x processing, the work of those ahead (Little's law); more is the machine or the network (seen: 404s answered in no time on a loaded machine)" },
     ],
-    blindSpots: ['needs Server-Timing (proc): without it, no-server-timing says it cannot tell', 'the network is counted as the server\'s queue: on 127.0.0.1 it is ~0, across a network it is not', 'means, not tails: a queue only the slowest 1 % meet is not seen (late-behind-long-work, later)'],
+    blindSpots: ['needs Server-Timing (proc): without it, no-server-timing says it cannot tell', 'the network is counted as the server\'s queue: on 127.0.0.1 it is ~0, across a network it is not', 'means, not tails: a queue only the slowest 1 % meet is not seen', "one phase queueing behind its own kind only (the queue must be explained by the work ahead in that phase): short requests queueing behind another phase's long work are late-behind-long-work's, and this rule stays silent on them"],
   },
   check(stored) {
     const { run } = stored;
