@@ -58,22 +58,22 @@ const CASES: Case[] = [
   },
   {
     name: 'contention',
-    setup: 'a fixture server whose work takes 25 ms x the requests in flight (a timer) with Server-Timing proc: 1 user, then 4 users',
+    setup: 'a fixture server whose work takes 100 ms x the requests in flight (a timer) with Server-Timing proc: 1 user for 20 requests, then 4 users for 40',
     expects: ['server-slower'],
     scenario: () => ({
       name: 'dx-contention',
       servers: [{ architecture: 'external', url: contention.url }],
       phases: [
-        { executor: 'closed', name: 'light', users: 1, count: 40, requests: [{ path: '/' }] },
-        { executor: 'closed', name: 'busy', users: 4, count: 80, requests: [{ path: '/' }] },
+        { executor: 'closed', name: 'light', users: 1, count: 20, requests: [{ path: '/' }] },
+        { executor: 'closed', name: 'busy', users: 4, count: 40, requests: [{ path: '/' }] },
       ],
     }),
   },
   {
     name: 'no Server-Timing',
-    setup: 'the same fixture server without Server-Timing, 1 user, 50 requests',
+    setup: 'the same fixture server without Server-Timing, 1 user, 20 requests',
     expects: ['no-server-timing'],
-    scenario: () => ({ name: 'dx-plain', servers: [{ architecture: 'external', url: plain.url }], phases: [{ executor: 'closed', name: 'plain', users: 1, count: 50, requests: [{ path: '/' }] }] }),
+    scenario: () => ({ name: 'dx-plain', servers: [{ architecture: 'external', url: plain.url }], phases: [{ executor: 'closed', name: 'plain', users: 1, count: 20, requests: [{ path: '/' }] }] }),
   },
   {
     name: 'wrong path',

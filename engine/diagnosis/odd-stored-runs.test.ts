@@ -16,6 +16,8 @@ const odd = {
   'a scenario whose phases are garbage': createStoredRun([createPhase()], { scenario: { phases: [{ executor: 'rate', rate: 'fast' }, null] } }),
   'windows of another server run and phase, and windows with no requests': createStoredRun([createPhase()], { windows: [createWindow({ targetId: 99 }), createWindow({ phaseIndex: 7 }), createWindow({ count: 0, errors: {} })] }),
   'a k6 run (no client queue) without Server-Timing': createStoredRun([createPhase({ times: { total: 30, processing: null, lag: 0 } })], { run: { engine: 'k6' } }),
+  // a finding fires (the client's own queue) and carries the phase's range
+  'a phase that never ended (duration Infinity)': createStoredRun([createPhase({ durationMs: Number.POSITIVE_INFINITY, times: { total: 100, processing: 5, lag: 90 } })], { windows: [createWindow({ queued: 5 })] }),
   'a group of one': createStoredRun([createPhase()], { run: { group: { id: 3, index: 0, size: 1 } } }),
 };
 

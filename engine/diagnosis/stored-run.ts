@@ -47,8 +47,15 @@ export function phaseCases(stored: StoredRun): PhaseCase[] {
         server: target.name,
         phaseIndex: phase.index,
         phase: phase.name,
-        range: { fromMs: phase.startedMs, toMs: phase.startedMs + phase.durationMs },
+        range: phaseRange(phase),
       },
     })),
   );
+}
+
+/** A phase's time range; a damaged or endless phase (NaN, Infinity) shrinks to its start, so no finding carries a range the contract refuses. */
+function phaseRange(phase: PhaseResult): { fromMs: number; toMs: number } {
+  const fromMs = Number.isFinite(phase.startedMs) ? phase.startedMs : 0;
+  const toMs = fromMs + phase.durationMs;
+  return { fromMs, toMs: Number.isFinite(toMs) ? toMs : fromMs };
 }

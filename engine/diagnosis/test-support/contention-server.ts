@@ -6,7 +6,10 @@ import type { AddressInfo } from 'node:net';
 // arrived, the way lock contention slows each request. With serverTiming it reports that as
 // Server-Timing proc; without, it sends no Server-Timing (an unknown split). Bound to 127.0.0.1.
 
-export const PER_REQUEST_MS = 25;
+// 100, not 25: what a loaded machine adds to every request (the client's and the fixture's turns,
+// tens of ms under 4 busy loops) is the same at 1 user and at 4, so beside 25 ms it lifted the light
+// phase's time and made throughput look like it grew with the users (server-slower missed 1 in 3)
+export const PER_REQUEST_MS = 100;
 
 export interface ContentionServer {
   url: string;
