@@ -12,6 +12,7 @@ import {
   RunSummary,
   ServerSample,
 } from './results.js';
+import { StoredWindows } from './first-requests.js';
 import { libraryCalls } from './library.js';
 import { Scenario } from './scenario.js';
 import { ThresholdResult } from './thresholds.js';
@@ -151,7 +152,7 @@ export const calls = {
     response: z.array(RunListItem),
   },
   'runs:get': { request: RunId, response: RunSummary },
-  'runs:windows': { request: RunId, response: z.object({ windows: z.array(LiveWindow), samples: z.array(ServerSample) }) },
+  'runs:windows': { request: RunId, response: StoredWindows },
   'runs:requests': {
     request: z.strictObject({ runId: z.number().int().positive(), targetId: z.number().int().positive(), limit: z.number().int().min(1).max(200_000).default(20_000) }),
     response: z.object({ points: z.array(RequestPoint), total: z.number(), sampled: z.boolean() }),
