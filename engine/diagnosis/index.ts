@@ -2,6 +2,7 @@ import type { Diagnosis } from '../../contract/diagnosis.js';
 import { clientQueueing } from './client-queueing.js';
 import { earlyErrors } from './early-errors.js';
 import { generatorLimited } from './generator-limited.js';
+import { lateAdmission } from './late-admission.js';
 import { loadNotAsPlanned } from './load-not-as-planned.js';
 import { noServerTiming } from './no-server-timing.js';
 import { oneRun } from './one-run.js';
@@ -24,6 +25,7 @@ export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
   clientQueueing,
   serverQueueing,
   serverSlower,
+  lateAdmission,
   noServerTiming,
   tooLittleData,
   oneRun,
