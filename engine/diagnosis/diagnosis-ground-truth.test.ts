@@ -6,6 +6,7 @@ import { rootPath } from '../paths.js';
 import { useTempEngine } from '../test-support/temp-engine.js';
 import { diagnose, DIAGNOSIS_RULES } from './index.js';
 import { startContentionServer, type ContentionServer } from './test-support/contention-server.js';
+import { startLateAdmissionServer, type LateAdmissionServer } from './test-support/late-admission-server.js';
 import { diagnosisDoc, type GroundCase } from './test-support/diagnosis-doc.js';
 
 // The diagnosis's ground truth (issue 38): real runs whose cause is known, against the bundled
@@ -18,6 +19,7 @@ import { diagnosisDoc, type GroundCase } from './test-support/diagnosis-doc.js';
 const temp = useTempEngine('diagnosis', 'all');
 let contention: ContentionServer;
 let plain: ContentionServer;
+let lateAdmitting: LateAdmissionServer;
 
 interface Case extends GroundCase { scenario: () => ScenarioInput }
 
@@ -67,6 +69,12 @@ const CASES: Case[] = [
     expects: ['early-errors', 'too-little-data'],
     scenario: () => ({ name: 'dx-404', servers: [{ architecture: 'single' }], phases: [{ executor: 'closed', name: 'misconfigured', users: 2, count: 40, requests: [{ path: '/no-such-path' }] }] }),
   },
+  {
+    name: 'users admitted late',
+    setup: "a fixture server that answers every third connection's first request 400 ms late (a timer, as an accept queue would hold it) and every other request at once, with Server-Timing proc; 30 users (connections opened ahead), 600 requests",
+    expects: ['late-admission'],
+    scenario: () => ({ name: 'dx-late-admission', servers: [{ architecture: 'external', url: lateAdmitting.url }], phases: [{ executor: 'closed', name: 'admitted', users: 30, preconnect: true, count: 600, requests: [{ path: '/' }] }] }),
+  },
 ];
 
 const results = new Map<string, Diagnosis>();
@@ -82,10 +90,12 @@ async function runAndDiagnose(scenario: ScenarioInput): Promise<Diagnosis> {
 beforeAll(async () => {
   contention = await startContentionServer({ serverTiming: true });
   plain = await startContentionServer({ serverTiming: false });
+  lateAdmitting = await startLateAdmissionServer();
 });
 afterAll(async () => {
   await contention.close();
   await plain.close();
+  await lateAdmitting.close();
 });
 
 describe('the diagnosis on runs whose cause is known', () => {
