@@ -104,9 +104,10 @@ describe('reading the accept queue and saying what the wait found', () => {
     expect(acceptQueueIn('\u0000\u0000garbage', 0x1f90)).toBe(0);
   });
 
-  it('the note: silent when nothing waited, names the count and the wait otherwise, and the bound when it passed', () => {
+  it("the note: silent when nothing waited or the server's next turn took it, names the count and the wait otherwise, and the bound when it passed", () => {
     expect(admissionNote('single', { kind: 'emptied', waitingAtStart: 0, waitedMs: 0 })).toBeNull();
-    expect(admissionNote('single', { kind: 'emptied', waitingAtStart: 24, waitedMs: 41.6 })).toBe("single: before t0, 24 connections waited in the server's accept queue; the load started once it was empty (42 ms later)");
+    expect(admissionNote('single', { kind: 'emptied', waitingAtStart: 1, waitedMs: 6 })).toBeNull();
+    expect(admissionNote('single', { kind: 'emptied', waitingAtStart: 24, waitedMs: 241.6 })).toBe("single: before t0, 24 connections waited in the server's accept queue; the load started once it was empty (242 ms later)");
     expect(admissionNote('single', { kind: 'deadline', waitingAtStart: 24, waitedMs: 2003, stillWaiting: 5 })).toContain('after 2,003 ms (the bound) 5 still waited');
     expect(admissionNote('single', { kind: 'unreadable' })).toContain('cannot be read here');
   });

@@ -19,6 +19,8 @@ import { closeSync, openSync, readSync } from 'node:fs';
  * of its own, and the run starts anyway (saying how many still waited) rather than hang.
  */
 export const ADMISSION_MAX_MS = 2000;
+/** A wait shorter than this (ms) goes unsaid: the server's next turn or two, which held no user back (a rate phase's few connections opened ahead often wait that long). */
+const ADMISSION_NOTE_MS = 50;
 /** How often the queue is read while waiting (ms): a read of /proc/net/tcp costs well under 1 ms. */
 const ADMISSION_POLL_MS = 5;
 /** At most this much of each /proc file is read: ~150 bytes a socket, so some 50,000 sockets. */
@@ -95,12 +97,13 @@ export async function awaitAdmission(port: number, maxMs = ADMISSION_MAX_MS): Pr
   return waiting === 0 ? { kind: 'emptied', waitingAtStart, waitedMs } : { kind: 'deadline', waitingAtStart, waitedMs, stillWaiting: waiting };
 }
 
-/** The run's note on the wait, or null when nothing waited (the usual case: said nowhere). */
+/** The run's note on the wait, or null when nothing waited long (the usual case: said nowhere). */
 export function admissionNote(server: string, wait: AdmissionWait): string | null {
   if (wait.kind === 'unreadable') return `${server}: the server's accept queue cannot be read here (no /proc/net/tcp): t0 did not wait for it to take the connections opened ahead`;
-  if (wait.waitingAtStart === 0) return null;
+  if (wait.kind === 'emptied' && wait.waitedMs < ADMISSION_NOTE_MS) return null;
   const ms = Math.round(wait.waitedMs).toLocaleString('en-US');
-  const before = `${server}: before t0, ${wait.waitingAtStart.toLocaleString('en-US')} connections waited in the server's accept queue`;
+  const n = wait.waitingAtStart;
+  const before = `${server}: before t0, ${n.toLocaleString('en-US')} ${n === 1 ? 'connection' : 'connections'} waited in the server's accept queue`;
   if (wait.kind === 'emptied') return `${before}; the load started once it was empty (${ms} ms later)`;
   return `${before}; after ${ms} ms (the bound) ${wait.stillWaiting.toLocaleString('en-US')} still waited and the load started anyway: those users may be admitted late (late-admission)`;
 }
