@@ -13,6 +13,7 @@ import {
   RunSummary,
   ServerSample,
 } from './results.js';
+import { StoredWindows } from './first-requests.js';
 import { libraryCalls } from './library.js';
 import { Scenario } from './scenario.js';
 import { ThresholdResult } from './thresholds.js';
@@ -152,7 +153,7 @@ export const calls = {
     response: z.array(RunListItem),
   },
   'runs:get': { request: RunId, response: RunSummary },
-  'runs:windows': { request: RunId, response: z.object({ windows: z.array(LiveWindow), samples: z.array(ServerSample) }) },
+  'runs:windows': { request: RunId, response: StoredWindows },
   /** what limited a stored run (issue 38): findings, what it cannot answer, or healthy (engine/diagnosis/) */
   'runs:diagnosis': { request: RunId, response: Diagnosis },
   'runs:requests': {

@@ -17,7 +17,7 @@ export function isDamagedDelete(err: unknown): boolean {
 
 /** A run's measurements, by target: each table with the columns that find one row of it. */
 const CHILDREN = [
-  { table: 'requests', key: 'rowid', index: 'requests_target' },
+  { table: 'requests', key: 'rowid', index: 'requests_phase_intended' },
   { table: 'windows', key: 'rowid', index: 'windows_target' },
   { table: 'samples', key: 'rowid', index: 'samples_target' },
   { table: 'phases', key: 'idx', index: null },

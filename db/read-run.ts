@@ -21,6 +21,8 @@ import { runNotFound } from './not-found.js';
 import type { RequestPage, RequestReader, StoredRequestRow } from './request-reader.js';
 import type { CompareSampleStore } from './compare-sample.js';
 import { RunsChangeMark } from './runs-change-mark.js';
+import { FirstRequestReader } from './first-requests.js';
+import type { StoredWindows } from '../contract/first-requests.js';
 
 // Reads runs back, parsing every row with the contract's schemas: what leaves the store has been
 // checked, whatever wrote the file. Consumers that only read ask for a RunReader, not the whole Store;
@@ -34,7 +36,8 @@ export interface RunReader {
   /** changes when another process adds, deletes, finishes, groups or annotates a run (runs-change-mark.ts) */
   runsChangeMark(): string;
   getRun(runId: number): RunSummary;
-  getWindows(runId: number): { windows: LiveWindow[]; samples: ServerSample[] };
+  /** its windows, server samples and phases' first requests (db/first-requests.ts) */
+  getWindows(runId: number): StoredWindows;
   getRequests(runId: number, targetId: number, limit: number): RequestPage;
   /** a server run's compare sample (db/compare-sample.ts): kept at the run's end, never all its raw rows */
   getCompareRows(targetId: number): RequestPoint[];
@@ -109,6 +112,7 @@ export class SqliteRunReader implements RunReader {
   private readonly thresholdStore: ThresholdStore;
   private readonly verdicts: VerdictReader;
   private readonly changeMark: RunsChangeMark;
+  private readonly firstRequests: FirstRequestReader;
 
   constructor(
     private readonly db: Database.Database,
@@ -116,6 +120,7 @@ export class SqliteRunReader implements RunReader {
     private readonly compareSamples: CompareSampleStore,
   ) {
     this.changeMark = new RunsChangeMark(db);
+    this.firstRequests = new FirstRequestReader(db);
     this.thresholdStore = new ThresholdStore(db);
     this.verdicts = new VerdictReader(db);
     this.run = db.prepare('SELECT * FROM runs WHERE id = ?');
@@ -290,7 +295,7 @@ export class SqliteRunReader implements RunReader {
     }
   }
 
-  getWindows(runId: number): { windows: LiveWindow[]; samples: ServerSample[] } {
+  getWindows(runId: number): StoredWindows {
     if (!this.has(runId)) throw runNotFound(runId);
     const where = `run ${runId} window`;
     const windows = rows(this.windows.all(runId), where).map((w) => ({
@@ -330,7 +335,7 @@ export class SqliteRunReader implements RunReader {
     if (!pw.success) throw schemaError(where, pw.error.issues);
     const ps = ServerSample.array().safeParse(samples);
     if (!ps.success) throw schemaError(sw, ps.error.issues);
-    return { windows: pw.data, samples: ps.data };
+    return { windows: pw.data, samples: ps.data, firstRequests: this.firstRequests.read(runId) };
   }
 
   getHistograms(runId: number): PhaseHistograms[] {

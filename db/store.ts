@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Protocol } from '../contract/protocol.js';
 import { LoadscopeError } from '../contract/errors.js';
-import type { CellInfo, LiveWindow, PhaseHistograms, PhaseResult, ReportTableResult, RequestPoint, RunListItem, RunStatus, RunSummary, ServerSample } from '../contract/results.js';
+import type { CellInfo, PhaseHistograms, PhaseResult, ReportTableResult, RequestPoint, RunListItem, RunStatus, RunSummary } from '../contract/results.js';
 import type { HistogramSet } from '../contract/measurement.js';
 import type { ThresholdResult } from '../contract/thresholds.js';
 import type { RunVerdict } from '../contract/run-verdict.js';
@@ -115,7 +115,7 @@ class SqliteStore implements Store {
   listRuns(options?: ListRunsOptions): RunListItem[] { return this.reader.listRuns(options); }
   runsChangeMark(): string { return this.reader.runsChangeMark(); }
   getRun(runId: number): RunSummary { return this.reader.getRun(runId); }
-  getWindows(runId: number): { windows: LiveWindow[]; samples: ServerSample[] } { return this.reader.getWindows(runId); }
+  getWindows(runId: number): ReturnType<RunReader['getWindows']> { return this.reader.getWindows(runId); }
   getRequests(runId: number, targetId: number, limit: number): RequestPage { return this.reader.getRequests(runId, targetId, limit); }
   getCompareRows(targetId: number): RequestPoint[] { return this.reader.getCompareRows(targetId); }
   getHistograms(runId: number): PhaseHistograms[] { return this.reader.getHistograms(runId); }

@@ -22,7 +22,7 @@ export const RELIABILITY_TESTS = [
   ['Hostile input: imports', ['engine/k6/import/import-limits.test.ts', 'cli/commands/import-limits.test.ts', 'engine/import-requests/import-requests.test.ts', 'cli/cli-import-requests.test.ts']],
   ['Hostile input: files a scenario or a command reads', ['engine/regular-file.test.ts', 'engine/scenario/data-file-secrets.test.ts', 'engine/run/tls-file-input.test.ts', 'cli/file-inputs.test.ts', 'cli/run-example.test.ts']],
   ['Hostile responses: Server-Timing and certificates', ['cli/honest-timing.test.ts', 'engine/run/tls-run.test.ts', 'engine/run/tls-client-cert.test.ts', 'engine/k6/k6-tls-probe.test.ts']],
-  ['Hostile responses: deadlines', ['engine/driver/deadlines.test.ts', 'engine/run/driver-watchdog.test.ts']],
+  ['Hostile responses: deadlines', ['engine/driver/deadlines.test.ts', 'engine/run/driver-watchdog.test.ts', 'engine/driver/admission.test.ts']],
   ['Hostile responses: bodies kept and patterns run', ['engine/driver/requests/body-bounds.test.ts', 'engine/driver/requests/body-includes.test.ts', 'engine/driver/requests/linear-regexp.test.ts']],
   ['Hostile responses: framing', ['engine/driver/transport/h1-framing.test.ts', 'engine/driver/transport/h1-desync.test.ts', 'cli/cli-error-reasons.test.ts']],
   ['Generated code: k6 scripts and manifests', ['engine/k6/k6-script-injection.test.ts', 'engine/k6/k6-real-guard.test.ts', 'engine/k6/k6-block-list.test.ts', 'engine/k6/k6-tls.test.ts']],

@@ -7,6 +7,7 @@ import { useTempEngine } from '../test-support/temp-engine.js';
 import { harToScenario } from '../import-requests/har.js';
 import { diagnose, DIAGNOSIS_RULES } from './index.js';
 import { startContentionServer, type ContentionServer } from './test-support/contention-server.js';
+import { startLateAdmissionServer, type LateAdmissionServer } from './test-support/late-admission-server.js';
 import { diagnosisDoc, type GroundCase } from './test-support/diagnosis-doc.js';
 import { SLOW_EVERY, SLOW_MS, startEveryNthSlowServer } from './test-support/every-nth-slow-server.js';
 import type { FixtureServer } from './test-support/loopback-fixture.js';
@@ -26,6 +27,7 @@ let plain: ContentionServer;
 let slowBody: FixtureServer;
 let everyNthSlow: FixtureServer;
 let refuseWhenBusy: FixtureServer;
+let lateAdmitting: LateAdmissionServer;
 
 interface Case extends GroundCase {
   scenario: () => ScenarioInput;
@@ -168,6 +170,12 @@ const CASES: Case[] = [
       ],
     }),
   },
+  {
+    name: 'users admitted late',
+    setup: "a fixture server that answers every third connection's first request 400 ms late (a timer, as an accept queue would hold it) and every other request at once, with Server-Timing proc; 30 users (connections opened ahead), 600 requests",
+    expects: ['late-admission'],
+    scenario: () => ({ name: 'dx-late-admission', servers: [{ architecture: 'external', url: lateAdmitting.url }], phases: [{ executor: 'closed', name: 'admitted', users: 30, preconnect: true, count: 600, requests: [{ path: '/' }] }] }),
+  },
 ];
 
 const results = new Map<string, Diagnosis>();
@@ -184,11 +192,13 @@ beforeAll(async () => {
   contention = await startContentionServer({ serverTiming: true });
   plain = await startContentionServer({ serverTiming: false });
   [slowBody, everyNthSlow, refuseWhenBusy] = await Promise.all([startSlowBodyServer(), startEveryNthSlowServer(), startRefuseWhenBusyServer()]);
+  lateAdmitting = await startLateAdmissionServer();
 });
 afterAll(async () => {
   await contention.close();
   await plain.close();
   await Promise.all([slowBody, everyNthSlow, refuseWhenBusy].map((s) => s.close()));
+  await lateAdmitting.close();
 });
 
 describe('the diagnosis on runs whose cause is known', () => {

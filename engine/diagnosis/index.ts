@@ -5,6 +5,7 @@ import { earlyErrors } from './early-errors.js';
 import { errorsRiseWithLoad } from './errors-rise-with-load.js';
 import { generatorLimited } from './generator-limited.js';
 import { lateBehindLongWork } from './late-behind-long-work.js';
+import { lateAdmission } from './late-admission.js';
 import { loadNotAsPlanned } from './load-not-as-planned.js';
 import { memoryRising } from './memory-rising.js';
 import { noServerTiming } from './no-server-timing.js';
@@ -40,6 +41,7 @@ export const DIAGNOSIS_RULES: readonly DiagnosisRule[] = [
   otherHosts,
   transferBound,
   bimodal,
+  lateAdmission,
   noServerTiming,
   tooLittleData,
   oneRun,

@@ -1,5 +1,6 @@
 import type { LiveWindow, PhaseResult, RunSummary, ServerSample, TargetResult } from '../../contract/results.js';
 import type { Evidence, Finding } from '../../contract/diagnosis.js';
+import type { PhaseFirstRequests } from '../../contract/first-requests.js';
 
 // What a rule reads: a stored run exactly as the read side gives it back (db/read-run.ts: getRun and
 // getWindows, through the engine's `runs:get` and `runs:windows`), nothing measured again.
@@ -9,6 +10,8 @@ export interface StoredRun {
   /** every live window of the run's server runs (250 ms each) */
   windows: LiveWindow[];
   samples: ServerSample[];
+  /** each phase's users' first requests from the raw rows (`runs:windows`); absent: not read (callers before issue 38's late-admission) */
+  firstRequests?: PhaseFirstRequests[];
 }
 
 export interface RuleAbout {

@@ -7,6 +7,7 @@ import { probeTarget } from './transport/tls.js';
 import { DEFAULT_WINDOW_MS, type DriverListener, type DriverPhaseResult, type DriverPlan, type DriverResult, type FromWorkerMessage, type ToWorkerMessage } from './types.js';
 
 export type * from './types.js';
+export { admissionNote, type AdmissionWait } from './admission.js';
 export { COL, ROW_STRIDE, readRow, toRequestPoint, type RawRowBatch, type RequestRow } from './measure/raw-rows.js';
 
 // The driver's young generation, sized by what the plan asks of it (issue 29; docs/performance.md,
@@ -117,7 +118,7 @@ function runInWorker(plan: DriverPlan, listener: DriverListener, signal?: AbortS
         switch (msg.type) {
           case 'started':
             t0EpochMs = msg.t0EpochMs;
-            listener.onStart?.({ t0EpochMs: msg.t0EpochMs });
+            listener.onStart?.({ t0EpochMs: msg.t0EpochMs, ...(msg.admission !== undefined && { admission: msg.admission }) });
             break;
           case 'phase-start':
             running.add(msg.phaseIndex);

@@ -11,6 +11,7 @@ import { ConnectionTimes } from './measure/accumulators.js';
 import { BoundsCrossed } from './measure/bounds-crossed.js';
 import { DEFAULT_WINDOW_MS, type DriverPhaseResult, type DriverPlan, type DriverResult, type FromWorkerMessage } from './types.js';
 import { shouldWarm, warmUp } from './warmup.js';
+import { awaitAdmission } from './admission.js';
 import { STARTUP_MS } from '../../contract/measurement.js';
 import { isOpenLoop, phaseDeadlineMs, phaseOpenAhead, plannedMs as phasePlannedMs } from '../../contract/phase.js';
 
@@ -37,7 +38,8 @@ const PRECONNECT_MAX_MS = 1000;
 // turn lasts as long as serving all of them, so on seed 004's red server many users got in seconds
 // late depending on the connect order (figures: docs/performance.md, "Figures behind the code"). With `preconnect` the users' handshakes complete before t0
 // (wrk does the same); the server may still be taking them off its queue when t0 comes (one quiet
-// run in three still admitted users late: see seed-004's caveat in reproduce/shape-checks.ts).
+// run in three still admitted users late: see seed-004's caveat in reproduce/shape-checks.ts), so for
+// a bundled target t0 also waits, bounded, until the server has taken them (ADMISSION in admission.ts).
 
 // Raw rows go to the main thread every ROWS_FLUSH_MS, not only at each 250 ms window: the main
 // thread stores a batch as soon as it arrives, and on a core it shares with this thread one window's
@@ -178,11 +180,14 @@ export class Runner {
     const searching = this.plan.open === true && this.plan.phases.some(isOpenLoop);
     if (searching || shouldWarm(this.plan.phases, this.plan.baseUrl)) await warmUp(1000);
     if (this.finished) return done;
-    await this.preconnect();
+    const opened = await this.preconnect();
+    if (this.finished) return done;
+    // only connections opened ahead can wait in the queue before t0
+    const admission = opened > 0 && this.plan.admissionPort !== undefined ? await awaitAdmission(this.plan.admissionPort) : undefined;
     if (this.finished) return done;
     setT0(performance.now());
     this.ownCpu = new OwnCpu();
-    this.post({ type: 'started', t0EpochMs: performance.timeOrigin + t0() });
+    this.post({ type: 'started', t0EpochMs: performance.timeOrigin + t0(), ...(admission !== undefined && { admission }) });
     this.armWindow();
     this.rowsTimer = setInterval(() => this.rows.flush(), ROWS_FLUSH_MS);
     this.plan.phases.forEach((p, i) => {
@@ -226,12 +231,14 @@ export class Runner {
     if (this.ended === this.plan.phases.length) this.finish();
   }
 
-  private async preconnect(warm: readonly (WarmConnection[][] | null)[] = this.warm): Promise<void> {
+  /** Opens the connections of `warm` (at most PRECONNECT_MAX_MS); how many were asked for. */
+  private async preconnect(warm: readonly (WarmConnection[][] | null)[] = this.warm): Promise<number> {
     const opens = warm.flatMap((byClient) => (byClient ?? []).flat().map((c) => c.open()));
-    if (opens.length === 0) return;
+    if (opens.length === 0) return 0;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([Promise.all(opens), new Promise<void>((resolve) => (timer = setTimeout(resolve, PRECONNECT_MAX_MS)))]);
     clearTimeout(timer);
+    return opens.length;
   }
 
   cancel(): void {

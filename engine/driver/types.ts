@@ -6,6 +6,7 @@ import type { EndpointWindow, ErrorCounts, PhaseResult, WindowLatency } from '..
 import type { LatencyBuckets } from '../../contract/latency-buckets.js';
 import type { RawRowBatch } from './measure/raw-rows.js';
 import type { DataSet } from './requests/phase-inputs.js';
+import type { AdmissionWait } from './admission.js';
 
 /** A live window's length when the plan does not say (ms). */
 export const DEFAULT_WINDOW_MS = 250;
@@ -36,6 +37,12 @@ export interface DriverPlan {
   protocol?: ClientProtocol;
   /** h2 / h2c: requests in flight per connection (default 1) */
   streams?: number;
+  /**
+   * A bundled target's listening port: after opening connections ahead, t0 waits (bounded) until
+   * nothing waits in its accept queue (admission.ts). Absent: no wait (an external target's queue
+   * may be a proxy's, or not on this machine).
+   */
+  admissionPort?: number;
 }
 
 /** TLS towards the target, its files already read (PEM text). */
@@ -113,7 +120,8 @@ export interface DriverResult {
 }
 
 export interface DriverListener {
-  onStart?(e: { t0EpochMs: number }): void;
+  /** admission: what the wait before t0 for the target's accept queue found (absent: no wait) */
+  onStart?(e: { t0EpochMs: number; admission?: AdmissionWait }): void;
   onPhaseStart?(e: PhaseEvent): void;
   onPhaseEnd?(e: PhaseEndEvent): void;
   onWindow?(w: DriverWindow): void;
@@ -137,7 +145,7 @@ export type ToWorkerMessage = { type: 'cancel' } | { type: 'append'; phase: Phas
 
 /** worker -> parent */
 export type FromWorkerMessage =
-  | { type: 'started'; t0EpochMs: number }
+  | { type: 'started'; t0EpochMs: number; admission?: AdmissionWait }
   | { type: 'phase-start'; phaseIndex: number; tMs: number }
   | { type: 'phase-end'; phaseIndex: number; tMs: number; result: DriverPhaseResult }
   | { type: 'window'; window: DriverWindow }

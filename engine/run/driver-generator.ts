@@ -1,6 +1,6 @@
 import type { LiveWindow, PhaseResult } from '../../contract/results.js';
 import type { Phase } from '../../contract/scenario.js';
-import { runDriver } from '../driver/driver.js';
+import { admissionNote, runDriver } from '../driver/driver.js';
 import type { LoadGenerator } from './load-generator.js';
 import { driverProtocol, driverTls } from './target-tls.js';
 import { defaultPhaseName, phaseName as nameOfPhase } from '../../contract/phase.js';
@@ -41,10 +41,20 @@ export function driverGenerator(next?: NextPhase, appendUntilMs?: number): LoadG
       writes.engineNote(notes.join('; '));
     }
     const protocol = driverProtocol(ctx.server);
+    // a bundled server's accept queue is read before t0 (driver/admission.ts); an external one may sit behind a proxy
+    const admissionPort = ctx.server.architecture === 'external' ? undefined : Number(new URL(url).port);
     const result = await runDriver(
-      { baseUrl: url, phases: ctx.scenario.phases, allowRemote: ctx.allowRemote, data: ctx.data ?? [], ...(tls !== undefined && { tls }), protocol, ...(ctx.server.streams !== undefined && { streams: ctx.server.streams }), ...(appendUntilMs !== undefined && { appendUntilMs }) },
+      { baseUrl: url, phases: ctx.scenario.phases, allowRemote: ctx.allowRemote, data: ctx.data ?? [], ...(tls !== undefined && { tls }), protocol, ...(ctx.server.streams !== undefined && { streams: ctx.server.streams }), ...(appendUntilMs !== undefined && { appendUntilMs }), ...(admissionPort !== undefined && admissionPort > 0 && { admissionPort }) },
       {
-        onStart: (e) => setT0(e.t0EpochMs),
+        onStart: (e) => {
+          setT0(e.t0EpochMs);
+          // users admitted late are the diagnosis's late-admission: the run says whether t0 waited for them
+          const note = e.admission === undefined ? null : admissionNote(ctx.server.label ?? ctx.server.architecture, e.admission);
+          if (note !== null) {
+            notes.push(note);
+            writes.engineNote(notes.join('; '));
+          }
+        },
         onPhaseStart: (e) => emit({ event: 'run:phase', payload: { runId, targetId, phaseIndex: e.phaseIndex, name: phaseName(e.phaseIndex), state: 'started', tMs: e.tMs } }),
         onPhaseEnd: (e) => {
           emit({ event: 'run:phase', payload: { runId, targetId, phaseIndex: e.phaseIndex, name: phaseName(e.phaseIndex), state: 'ended', tMs: e.tMs } });

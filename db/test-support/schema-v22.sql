@@ -1,8 +1,8 @@
 -- index baselines_run
 CREATE INDEX baselines_run ON baselines (run_id);
 
--- index requests_target
-CREATE INDEX requests_target ON requests (target_id);
+-- index requests_phase_intended
+CREATE INDEX requests_phase_intended ON requests (target_id, phase_idx, intended_us);
 
 -- index runs_group
 CREATE INDEX runs_group ON runs (group_id);
