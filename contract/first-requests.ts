@@ -28,6 +28,6 @@ export const PhaseFirstRequests = z.object({
 });
 export type PhaseFirstRequests = z.infer<typeof PhaseFirstRequests>;
 
-/** What `runs:windows` answers: a run's windows and samples, and its phases' first requests (absent from callers that do not read them). */
-export const StoredWindows = z.object({ windows: z.array(LiveWindow), samples: z.array(ServerSample), firstRequests: z.array(PhaseFirstRequests).optional() });
+/** What `runs:windows` answers: a run's windows and samples (the first requests are read for the diagnosis alone: engine/export/stored-diagnosis.ts). */
+export const StoredWindows = z.object({ windows: z.array(LiveWindow), samples: z.array(ServerSample) });
 export type StoredWindows = z.infer<typeof StoredWindows>;

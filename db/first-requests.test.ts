@@ -28,7 +28,7 @@ describe("users' first requests in the store", () => {
     temp.store.insertRequests(targetId, packRequests([...later, ...first, ...second]));
     temp.store.finishRun(runId, 'completed', null);
 
-    const read = temp.store.getWindows(runId).firstRequests!;
+    const read = temp.store.getFirstRequests(runId);
     expect(read.map((p) => [p.phaseIndex, p.stored])).toEqual([[0, 3], [1, 2]]);
     expect(read[0]!.requests.map((r) => [r.totalMs, r.processingMs]).sort((a, b) => a[0]! - b[0]!)).toEqual([[1, 0.9], [2, 0.9], [400, 0.5]]);
     expect(read[1]!.requests.map((r) => r.processingMs)).toEqual([null, null]);
@@ -37,7 +37,7 @@ describe("users' first requests in the store", () => {
   it('a phase without raw rows (none kept, or a k6 import): no first requests, and the read does not fail', () => {
     const { runId } = storedRun();
     temp.store.finishRun(runId, 'completed', null);
-    expect(temp.store.getWindows(runId).firstRequests).toEqual([]);
+    expect(temp.store.getFirstRequests(runId)).toEqual([]);
   });
 
   it("the queries seek the index on (target, phase, intended): a million-row server run is not scanned", () => {

@@ -22,7 +22,7 @@ import type { RequestPage, RequestReader, StoredRequestRow } from './request-rea
 import type { CompareSampleStore } from './compare-sample.js';
 import { RunsChangeMark } from './runs-change-mark.js';
 import { FirstRequestReader } from './first-requests.js';
-import type { StoredWindows } from '../contract/first-requests.js';
+import type { PhaseFirstRequests, StoredWindows } from '../contract/first-requests.js';
 
 // Reads runs back, parsing every row with the contract's schemas: what leaves the store has been
 // checked, whatever wrote the file. Consumers that only read ask for a RunReader, not the whole Store;
@@ -36,8 +36,9 @@ export interface RunReader {
   /** changes when another process adds, deletes, finishes, groups or annotates a run (runs-change-mark.ts) */
   runsChangeMark(): string;
   getRun(runId: number): RunSummary;
-  /** its windows, server samples and phases' first requests (db/first-requests.ts) */
   getWindows(runId: number): StoredWindows;
+  /** its phases' users' first requests (db/first-requests.ts): read for the diagnosis only, not with every chart's windows */
+  getFirstRequests(runId: number): PhaseFirstRequests[];
   getRequests(runId: number, targetId: number, limit: number): RequestPage;
   /** a server run's compare sample (db/compare-sample.ts): kept at the run's end, never all its raw rows */
   getCompareRows(targetId: number): RequestPoint[];
@@ -335,7 +336,12 @@ export class SqliteRunReader implements RunReader {
     if (!pw.success) throw schemaError(where, pw.error.issues);
     const ps = ServerSample.array().safeParse(samples);
     if (!ps.success) throw schemaError(sw, ps.error.issues);
-    return { windows: pw.data, samples: ps.data, firstRequests: this.firstRequests.read(runId) };
+    return { windows: pw.data, samples: ps.data };
+  }
+
+  getFirstRequests(runId: number): PhaseFirstRequests[] {
+    if (!this.has(runId)) throw runNotFound(runId);
+    return this.firstRequests.read(runId);
   }
 
   getHistograms(runId: number): PhaseHistograms[] {

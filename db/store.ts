@@ -64,10 +64,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     if (full !== ':memory:') mkdirSync(dirname(full), { recursive: true });
     // nativeBinding: the better-sqlite3 binary chosen for this runtime (engine/host/native-binding.ts)
     db = new Database(full, options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding });
-    db.pragma('busy_timeout = 5000');
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.pragma('foreign_keys = ON');
+    for (const pragma of ['busy_timeout = 5000', 'journal_mode = WAL', 'synchronous = NORMAL', 'foreign_keys = ON']) db.pragma(pragma);
     if (options.maxPageCount !== undefined) db.pragma(`max_page_count = ${Math.floor(options.maxPageCount)}`);
     migrate(db, undefined, `the database at ${full}`);
     probeWritable(db);
@@ -116,6 +113,7 @@ class SqliteStore implements Store {
   runsChangeMark(): string { return this.reader.runsChangeMark(); }
   getRun(runId: number): RunSummary { return this.reader.getRun(runId); }
   getWindows(runId: number): ReturnType<RunReader['getWindows']> { return this.reader.getWindows(runId); }
+  getFirstRequests(runId: number): ReturnType<RunReader['getFirstRequests']> { return this.reader.getFirstRequests(runId); }
   getRequests(runId: number, targetId: number, limit: number): RequestPage { return this.reader.getRequests(runId, targetId, limit); }
   getCompareRows(targetId: number): RequestPoint[] { return this.reader.getCompareRows(targetId); }
   getHistograms(runId: number): PhaseHistograms[] { return this.reader.getHistograms(runId); }

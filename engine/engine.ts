@@ -67,8 +67,8 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
     'runs:list': async (filter) => store.listRuns(filter),
     'runs:get': async ({ runId }) => store.getRun(runId),
     'runs:windows': async ({ runId }) => store.getWindows(runId),
-    // the rules read the run as `runs:get` and `runs:windows` give it (engine/diagnosis/stored-run.ts)
-    'runs:diagnosis': async ({ runId }) => (await import('./diagnosis/index.js')).diagnose({ run: store.getRun(runId), ...store.getWindows(runId) }),
+    // the rules read the run as `runs:get` and `runs:windows` give it, with its first requests (engine/export/stored-diagnosis.ts)
+    'runs:diagnosis': async ({ runId }) => (await import('./export/stored-diagnosis.js')).storedDiagnosis(store, runId),
     'runs:requests': async ({ runId, targetId, limit }) => store.getRequests(runId, targetId, limit),
     'runs:compare': async ({ runIds }) => (await import('./export/compare-data.js')).compareData(store, runIds),
     'runs:delete': async ({ runId }) => {

@@ -6,7 +6,6 @@ import type { Engine } from '../engine/engine.js';
 import { runExport } from '../engine/export/export-run.js';
 import { machineInfo } from '../engine/machine-info.js';
 import { FULL_MARKER, reproductionDoc, type ReproducedScenario } from './reproduction-doc.js';
-import { diagnose } from '../engine/diagnosis/index.js';
 import { seedScenario, selectSeedScenarios } from './seeds.js';
 import { cellLabel } from './winners.js';
 
@@ -229,7 +228,7 @@ export async function reproduce(engine: Engine, opts: ReproduceOptions): Promise
   }
   if (opts.signal?.aborted) return { out: opts.out, scenarios, written: false };
   // each run's diagnosis, from the stored run as `show` reads it: made or found (--from-db) alike
-  for (const s of scenarios) if (s.run !== null) s.diagnosis = diagnose({ run: s.run, ...(await engine.handlers['runs:windows']({ runId: s.run.id })) });
+  for (const s of scenarios) if (s.run !== null) s.diagnosis = await engine.handlers['runs:diagnosis']({ runId: s.run.id });
   mkdirSync(dirname(opts.out), { recursive: true });
   await writeReports(engine, scenarios, opts);
   const text = reproductionDoc({ quick: opts.quick, command: opts.command, generatedAt: new Date().toISOString(), scenarios, machine: machineInfo() });

@@ -20,7 +20,6 @@ import { refuseExisting } from '../output-file.js';
 import { attachProgress } from '../progress.js';
 import { cancelReason, onStopSignal, signalExitCode, type StopSignal } from '../signals.js';
 import type { Diagnosis } from '../../contract/diagnosis.js';
-import { diagnose } from '../../engine/diagnosis/index.js';
 import { diagnosisJson, formatDiagnosisTop } from '../format/diagnosis.js';
 
 interface RunCliOptions {
@@ -149,7 +148,7 @@ export function registerRun(program: Command): void {
           const run = groupId === null ? stored : await engine.handlers['runs:get']({ runId: stored.id });
           const windows = await engine.handlers['runs:windows']({ runId: run.id });
           const capacity = await storedCapacity(run, () => Promise.resolve(windows));
-          const diagnosis = diagnose({ run, ...windows });
+          const diagnosis = await engine.handlers['runs:diagnosis']({ runId: run.id });
           diagnoses.push({ runId: run.id, diagnosis });
           if (opts.json) json.push({ ...runSummaryJson(run), ...(capacity && { capacity: capacityJson(capacity) }), diagnosis: diagnosisJson(diagnosis) });
           else {

@@ -8,7 +8,6 @@ import { groupFigures } from '../../contract/group-stats.js';
 import { formatGroup, groupJson } from '../format/group.js';
 import type { Engine } from '../../engine/engine.js';
 import { dbOption, parseRunId, withEngine } from '../options.js';
-import { diagnose } from '../../engine/diagnosis/index.js';
 import { diagnosisJson, formatDiagnosisTop, formatDiagnosisWhy } from '../format/diagnosis.js';
 
 export function registerShow(program: Command): void {
@@ -28,7 +27,7 @@ export function registerShow(program: Command): void {
         const windows = await engine.handlers['runs:windows']({ runId });
         // a capacity search's figures, judged from the stored steps the way the engine judged them
         const capacity = await storedCapacity(run, () => Promise.resolve(windows));
-        const diagnosis = diagnose({ run, ...windows });
+        const diagnosis = await engine.handlers['runs:diagnosis']({ runId });
         if (opts.json) return void process.stdout.write(JSON.stringify({ ...runSummaryJson(run), name: run.name ?? null, note: run.note ?? null, ...(capacity && { capacity: capacityJson(capacity) }), diagnosis: diagnosisJson(diagnosis) }, null, 2) + '\n');
         if (run.name != null) process.stdout.write(`Name: ${terminalSafeInline(run.name)}\n`);
         process.stdout.write(formatRunSummary(run) + '\n');

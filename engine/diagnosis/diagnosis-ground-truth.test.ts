@@ -5,7 +5,7 @@ import type { ScenarioInput } from '../../contract/scenario.js';
 import { rootPath } from '../paths.js';
 import { useTempEngine } from '../test-support/temp-engine.js';
 import { harToScenario } from '../import-requests/har.js';
-import { diagnose, DIAGNOSIS_RULES } from './index.js';
+import { DIAGNOSIS_RULES } from './index.js';
 import { startContentionServer, type ContentionServer } from './test-support/contention-server.js';
 import { startLateAdmissionServer, type LateAdmissionServer } from './test-support/late-admission-server.js';
 import { diagnosisDoc, type GroundCase } from './test-support/diagnosis-doc.js';
@@ -185,7 +185,7 @@ async function runAndDiagnose(scenario: ScenarioInput): Promise<Diagnosis> {
   await temp.engine.waitForRun(runId);
   const run = await temp.engine.handlers['runs:get']({ runId });
   expect(run.status, run.reason ?? '').toBe('completed');
-  return diagnose({ run, ...(await temp.engine.handlers['runs:windows']({ runId })) });
+  return temp.engine.handlers['runs:diagnosis']({ runId });
 }
 
 beforeAll(async () => {

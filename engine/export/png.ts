@@ -85,17 +85,17 @@ function headerLines(ctx: SKRSContext2D, report: RunReport): Line[] {
     for (const r of v.rules.filter((x) => x.verdict === 'fail')) add(verdictRuleLine(r), `14px ${FONT}`, RED, 20, 2);
     if (tally.oneRun) add(`${ONE_RUN_NOISE}; ${CONFIRM_WITH_REPEAT}`, `13px ${FONT}`, LIGHT.muted, 19, 2);
   }
-  // What happened: the top findings, two lines each at most
+  // in place of empty CPU and memory frames: why there are none (Loadscope does not run the server)
+  if (report.serverSamplesNote !== null) add(report.serverSamplesNote, `14px ${FONT}`, LIGHT.muted, 20, 2);
+  if (report.problem) add(report.problem.split('\n')[0]!, `bold 18px ${FONT}`, RED, 30, 2);
+  for (const t of report.targetProblems) add(`${t.server}: ${t.status}${t.reason ? ` - ${shortReason(t.reason).join(' ')}` : ''}`, `14px ${FONT}`, RED, 22);
+  // What happened: the top findings, two lines each at most, after why a run failed (read first)
   const d = pngDiagnosis(report);
   if (d !== null) {
     add('What happened', `bold 16px ${FONT}`, LIGHT.text, 26);
     for (const f of d.items) add(f.text, `14px ${FONT}`, f.kind === 'finding' ? LIGHT.text : LIGHT.muted, 20, 2);
     if (d.more !== null) add(d.more, `13px ${FONT}`, LIGHT.muted, 19);
   }
-  // in place of empty CPU and memory frames: why there are none (Loadscope does not run the server)
-  if (report.serverSamplesNote !== null) add(report.serverSamplesNote, `14px ${FONT}`, LIGHT.muted, 20, 2);
-  if (report.problem) add(report.problem.split('\n')[0]!, `bold 18px ${FONT}`, RED, 30, 2);
-  for (const t of report.targetProblems) add(`${t.server}: ${t.status}${t.reason ? ` - ${shortReason(t.reason).join(' ')}` : ''}`, `14px ${FONT}`, RED, 22);
   return lines;
 }
 

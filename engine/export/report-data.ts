@@ -4,7 +4,7 @@ import { curvePoints } from '../../contract/report/percentiles.js';
 import type { CurveInput, RunReportInput } from '../../contract/report/run-report.js';
 import type { Store } from '../../db/store.js';
 import { profileOf } from '../../contract/baselines.js';
-import { diagnose } from '../diagnosis/index.js';
+import { storedDiagnosis } from './stored-diagnosis.js';
 import { trendData } from './trend-data.js';
 
 // What a report is made from, read from the store: the run, its 250 ms windows and server samples,
@@ -34,5 +34,5 @@ export function reportInput(store: Store, runId: number, withTrend = false): Run
   }
   // the HTML report's trend section: the scenario's last runs of this run's profile (stored summaries only)
   const trend = withTrend ? trendData(store, { scenarioName: run.scenarioName, metric: 'total.p99', last: 20, profile: profileOf(run.quick) }) : null;
-  return { run, windows, samples, curves, trend, diagnosis: diagnose({ run, windows, samples }) };
+  return { run, windows, samples, curves, trend, diagnosis: storedDiagnosis(store, runId) };
 }
