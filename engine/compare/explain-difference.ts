@@ -1,0 +1,243 @@
+import { intervalKey, judgeInterval, pairPhases, type PairedPhase, type PhasePair, type RatioInterval } from '../../contract/compare.js';
+import type { DifferenceFinding, DifferenceRule } from '../../contract/compare-explanation.js';
+import type { EvidenceFigure } from '../../contract/diagnosis.js';
+import { errorTotal, figureOf, type FigureName } from '../../contract/figures.js';
+import type { RunSummary } from '../../contract/results.js';
+
+// What moved between compared runs, and why (issue 38). Reads only what the comparison already
+// built (the runs' stored figures and Compare's 95 % intervals: engine/compare/compare-intervals.ts),
+// so it costs nothing beside it. For each paired server run / phase / endpoint and each run against
+// the first:
+//   1. the headline: total p99 (else p90, p50, mean) whose ratio is beyond the noise and past MIN_CHANGE;
+//   2. the parts of that statistic, each B - A in ms against the total's B - A: client queue (lag),
+//      processing, transfer, and the server's wait (ttfb - processing: the queue in front of the
+//      server's work, without the client queue and transfer that the views' wait also holds);
+//   3. the part that carried at least CARRIED_SHARE of the move, the largest, names the reading.
+// Percentiles do not add up, so a part's share is a reading, not an exact split (the means' is).
+
+export const EXPLAIN_THRESHOLDS = {
+  /** a move under 10 % is rarely acted on, even beyond the noise; the same margin as `run --baseline`'s default p99 rule */
+  minChange: 0.1,
+  /** a part moved with the total when its change is at least a third of the total's (far from both "none" and "all of it") */
+  carriedShare: 1 / 3,
+  /** the error rate rose by a point or more: the default rule of `run --baseline` (errors.rate > +0.01) */
+  errorRise: 0.01,
+  /** and at least this many failed requests in the later run: two or three errors are chance, not a change */
+  minErrors: 10,
+  /** a bound on what one comparison says: the largest moves first */
+  maxFindings: 20,
+} as const;
+
+const HEADLINE_STATS = ['p99', 'p90', 'p50', 'mean'] as const;
+type Stat = (typeof HEADLINE_STATS)[number];
+
+/** The parts a total is read through; `serverWait` is ttfb - processing, `ttfb` stands for it without Server-Timing. */
+type Part = 'lag' | 'processing' | 'transfer' | 'serverWait' | 'ttfb';
+const PART_RULE: Record<Part, DifferenceRule> = { lag: 'moved-client-queue', processing: 'moved-slower', transfer: 'moved-transfer', serverWait: 'moved-queueing', ttfb: 'moved-server-time' };
+const PART_NAME: Record<Part, string> = { lag: 'client queue', processing: 'processing', transfer: 'transfer', serverWait: 'wait', ttfb: 'ttfb' };
+
+const READING: Record<DifferenceRule, { up: string; down: string; next: string }> = {
+  'moved-queueing': { up: 'requests queue inside the server', down: 'less queueing inside the server', next: 'more workers or processes on the server, or less load; processing per request did not change' },
+  'moved-slower': { up: 'each request takes the server longer', down: 'each request takes the server less time', next: "look at what changed in the server's work (a query, contention, CPU): the queue follows it" },
+  'moved-client-queue': { up: "Loadscope's own queue: too few connections or streams", down: "less time in Loadscope's own queue", next: 'raise maxInFlight, connections or streams: the server is not what waited' },
+  'moved-transfer': { up: 'the response takes longer to arrive: bytes', down: 'the response arrives sooner: bytes', next: 'compare the response sizes and the network between the runs' },
+  'moved-server-time': { up: "the server's time rose (no Server-Timing: wait and processing cannot be split)", down: "the server's time fell (no Server-Timing: wait and processing cannot be split)", next: 'have the server send Server-Timing (proc) to tell queueing from slower requests' },
+  'moved-unsplit': { up: 'no one part carried a third of it', down: 'no one part carried a third of it', next: 'read the parts in the table below: the move is spread over them' },
+  'moved-throughput': { up: 'throughput rose with latency flat: more load was offered', down: 'throughput fell with latency flat: less load was offered', next: "check the scenarios' users, rate and duration (the differences above)" },
+  'moved-errors': { up: 'more requests failed', down: 'fewer requests failed', next: "read the error kinds of this phase (`show --why`)" },
+  'no-change': { up: '', down: '', next: 'nothing to chase; repeat both (`run --repeat 3`) to judge smaller moves' },
+  'cannot-judge': { up: '', down: '', next: 'run longer phases (at least 3 s) so each side has blocks enough for an interval' },
+};
+
+const pct = (ratio: number) => `${ratio >= 1 ? '+' : '-'}${Math.abs((ratio - 1) * 100).toFixed(0)} %`;
+const ms = (v: number) => `${v >= 0 ? '+' : '-'}${Math.abs(v) >= 10 ? Math.abs(v).toFixed(0) : Math.abs(v).toFixed(1)} ms`;
+const whereOf = (pair: PhasePair) => [pair.server, pair.phase, ...(pair.endpoint === null ? [] : [pair.endpoint])].join(' / ');
+
+/** One paired phase (or endpoint) of the first run (a) and run i (b), with the comparison's intervals. */
+interface Side {
+  pair: PhasePair;
+  a: PairedPhase;
+  b: PairedPhase;
+  i: number;
+  intervals: ReadonlyMap<string, RatioInterval>;
+}
+
+function fig(p: PairedPhase, name: FigureName): number | null {
+  return figureOf(p.phase, name, p.engine);
+}
+
+/** The headline statistic that moved past the noise and MIN_CHANGE, with its interval; null when none did. */
+function movedStat(s: Side): { stat: Stat; interval: RatioInterval } | null {
+  for (const stat of HEADLINE_STATS) {
+    const interval = s.intervals.get(intervalKey(s.pair.key, `total.${stat}`, s.i));
+    if (judgeInterval(interval) === 'beyond' && Math.abs(interval!.ratio - 1) >= EXPLAIN_THRESHOLDS.minChange) return { stat, interval: interval! };
+  }
+  return null;
+}
+
+/** B - A of each part at one statistic (ms); absent where either side did not measure it. */
+function partChanges(s: Side, stat: Stat): Partial<Record<Part, number>> {
+  const d = (name: 'lag' | 'processing' | 'transfer' | 'ttfb') => {
+    const [a, b] = [fig(s.a, `${name}.${stat}`), fig(s.b, `${name}.${stat}`)];
+    return a === null || b === null ? undefined : b - a;
+  };
+  const out: Partial<Record<Part, number>> = {};
+  for (const name of ['lag', 'processing', 'transfer', 'ttfb'] as const) {
+    const v = d(name);
+    if (v !== undefined) out[name] = v;
+  }
+  if (out.ttfb !== undefined && out.processing !== undefined) out.serverWait = out.ttfb - out.processing;
+  return out;
+}
+
+/** The part that carried the move (the largest share past CARRIED_SHARE, in the move's direction); null: none did. */
+function carrier(changes: Partial<Record<Part, number>>, totalChange: number): Part | null {
+  const split = changes.processing !== undefined;
+  const parts: Part[] = ['lag', 'processing', 'transfer', split ? 'serverWait' : 'ttfb'];
+  let best: Part | null = null;
+  let bestShare = EXPLAIN_THRESHOLDS.carriedShare;
+  for (const part of parts) {
+    const v = changes[part];
+    if (v === undefined || totalChange === 0) continue;
+    const share = v / totalChange;
+    if (share >= bestShare) [best, bestShare] = [part, share];
+  }
+  return best;
+}
+
+/** "wait rose, processing flat, client queue flat": each part as the views name it, against the total's change. */
+function partsWords(changes: Partial<Record<Part, number>>, totalChange: number): string {
+  const said = (name: string, v: number | undefined) => {
+    if (v === undefined) return `${name} unknown`;
+    const share = totalChange === 0 ? 0 : v / totalChange;
+    return `${name} ${share >= EXPLAIN_THRESHOLDS.carriedShare ? (totalChange > 0 ? 'rose' : 'fell') : share <= -EXPLAIN_THRESHOLDS.carriedShare ? (totalChange > 0 ? 'fell' : 'rose') : 'flat'}`;
+  };
+  const split = changes.processing !== undefined;
+  const words = split ? [said('wait', changes.serverWait), said('processing', changes.processing)] : [said('ttfb', changes.ttfb), 'wait and processing unknown (no Server-Timing)'];
+  return [...words, said('client queue', changes.lag), said('transfer', changes.transfer)].join(', ');
+}
+
+function finding(s: Side, runs: readonly RunSummary[], rule: DifferenceRule, text: string, figures: EvidenceFigure[], confidence: DifferenceFinding['confidence'], wouldChange: string, up: boolean | null): DifferenceFinding {
+  const r = READING[rule];
+  return {
+    rule,
+    kind: 'finding',
+    text: up === null ? text : `${text}: ${up ? r.up : r.down}`,
+    evidence: { figures, targetId: s.b.targetId, server: s.pair.server, phaseIndex: s.b.phase.index, phase: s.pair.phase, ...(s.pair.endpoint !== null && { endpoint: s.pair.endpoint }) },
+    confidence,
+    wouldChange,
+    next: r.next,
+    run: s.i,
+    runId: runs[s.i]!.id,
+    baselineRunId: runs[0]!.id,
+  };
+}
+
+/** A named figure's ratio when beyond the noise and past MIN_CHANGE (throughput: its live windows' interval). */
+function movedRatio(s: Side, metric: string): RatioInterval | null {
+  const interval = s.intervals.get(intervalKey(s.pair.key, metric, s.i));
+  return judgeInterval(interval) === 'beyond' && Math.abs(interval!.ratio - 1) >= EXPLAIN_THRESHOLDS.minChange ? interval! : null;
+}
+
+/** A latency move: the headline, the parts, the reading. */
+function latencyFinding(s: Side, runs: readonly RunSummary[], moved: { stat: Stat; interval: RatioInterval }): DifferenceFinding | null {
+  const [a, b] = [fig(s.a, `total.${moved.stat}`), fig(s.b, `total.${moved.stat}`)];
+  if (a === null || b === null || a === b) return null;
+  const total = b - a;
+  const changes = partChanges(s, moved.stat);
+  const part = carrier(changes, total);
+  const rule = part === null ? 'moved-unsplit' : PART_RULE[part];
+  const throughput = movedRatio(s, 'throughput');
+  const figures: EvidenceFigure[] = [
+    { name: `total.${moved.stat} A`, value: a, unit: 'ms' },
+    { name: `total.${moved.stat} B`, value: b, unit: 'ms' },
+    { name: `total.${moved.stat} change`, value: (moved.interval.ratio - 1) * 100, unit: '%' },
+    ...(['serverWait', 'processing', 'lag', 'transfer', 'ttfb'] as const).flatMap((k) => (changes[k] === undefined ? [] : [{ name: k === 'serverWait' ? `wait.${moved.stat} change (ttfb - processing)` : `${PART_NAME[k]}.${moved.stat} change`, value: changes[k], unit: 'ms' }])),
+    ...(throughput === null ? [] : [{ name: 'throughput change', value: (throughput.ratio - 1) * 100, unit: '%' }]),
+  ];
+  const thr = throughput === null ? '' : `, throughput ${pct(throughput.ratio)}`;
+  const head = `${moved.stat} ${pct(moved.interval.ratio)} (${ms(total)})${thr} on ${whereOf(s.pair)}: ${partsWords(changes, total)}`;
+  const carried = part === null ? 0 : changes[part]! / total;
+  // a part that carried two thirds of the move is a clear reading; one just past a third shares it
+  const confidence = carried >= 2 / 3 ? 'high' : 'medium';
+  const wouldChange = `the move's 95 % interval is x${moved.interval.low.toFixed(2)} - x${moved.interval.high.toFixed(2)}; percentiles of the parts do not add up exactly, so a part near a third of the move could read either way; repeating both runs (--repeat) shows whether it holds`;
+  return finding(s, runs, rule, head, figures, confidence, wouldChange, total > 0);
+}
+
+/** Throughput moved while latency held: the load offered changed, not the server. */
+function throughputFinding(s: Side, runs: readonly RunSummary[]): DifferenceFinding | null {
+  const moved = movedRatio(s, 'throughput');
+  const [a, b] = [fig(s.a, 'throughput'), fig(s.b, 'throughput')];
+  if (moved === null || a === null || b === null) return null;
+  const figures = [{ name: 'throughput A', value: a, unit: 'req/s' }, { name: 'throughput B', value: b, unit: 'req/s' }, { name: 'throughput change', value: (moved.ratio - 1) * 100, unit: '%' }];
+  return finding(s, runs, 'moved-throughput', `throughput ${pct(moved.ratio)} on ${whereOf(s.pair)}, latency within the noise`, figures, 'medium', `its 95 % interval is x${moved.low.toFixed(2)} - x${moved.high.toFixed(2)}`, moved.ratio > 1);
+}
+
+/** The error rate moved by ERROR_RISE or more with at least MIN_ERRORS failures on the worse side (no interval of its own in Compare). */
+function errorFinding(s: Side, runs: readonly RunSummary[]): DifferenceFinding | null {
+  const [a, b] = [fig(s.a, 'errors.rate'), fig(s.b, 'errors.rate')];
+  if (a === null || b === null || Math.abs(b - a) < EXPLAIN_THRESHOLDS.errorRise) return null;
+  const worse = b > a ? s.b : s.a;
+  if (errorTotal(worse.phase.errors) < EXPLAIN_THRESHOLDS.minErrors) return null;
+  const figures = [{ name: 'errors.rate A', value: a * 100, unit: '%' }, { name: 'errors.rate B', value: b * 100, unit: '%' }, { name: 'errors B', value: errorTotal(s.b.phase.errors), unit: 'requests' }];
+  const points = `${b > a ? '+' : '-'}${(Math.abs(b - a) * 100).toFixed(1)} points`;
+  return finding(s, runs, 'moved-errors', `error rate ${(a * 100).toFixed(1)} % -> ${(b * 100).toFixed(1)} % (${points}) on ${whereOf(s.pair)}`, figures, 'medium', 'Compare has no interval of the error rate: a change of a point with ten failures or more is taken as real; errors that come in bursts could make it chance', b > a);
+}
+
+/** The whole comparison's word when nothing moved, or when nothing could be judged. */
+function quietFinding(rule: 'no-change' | 'cannot-judge', text: string, runs: readonly RunSummary[], i: number): DifferenceFinding {
+  return {
+    rule,
+    kind: rule === 'no-change' ? 'healthy' : 'cannot-answer',
+    text,
+    evidence: { figures: [] },
+    confidence: 'medium',
+    wouldChange: rule === 'no-change' ? `a move under ${EXPLAIN_THRESHOLDS.minChange * 100} % or within the noise is not said; repeated runs narrow the noise` : 'longer phases',
+    next: READING[rule].next,
+    run: i,
+    runId: runs[i]!.id,
+    baselineRunId: runs[0]!.id,
+  };
+}
+
+const size = (f: DifferenceFinding) => Math.abs(Math.log(1 + (f.evidence.figures.find((x) => x.name.endsWith(' change') && x.unit === '%')?.value ?? 0) / 100));
+
+/**
+ * What moved between the first run and each other, and what moved with it: findings, the largest
+ * moves first, at most MAX_FINDINGS; one 'no-change' (or 'cannot-judge') line for a run where nothing
+ * moved. A phase split into endpoints is said by the endpoints that moved, the phase itself only when
+ * none of them did.
+ */
+export function explainDifference(runs: readonly RunSummary[], intervals: readonly RatioInterval[]): DifferenceFinding[] {
+  if (runs.length < 2) return [];
+  const byKey = new Map(intervals.map((r) => [intervalKey(r.pairKey, r.metric, r.run), r]));
+  const pairs = pairPhases(runs);
+  const out: DifferenceFinding[] = [];
+  for (let i = 1; i < runs.length; i++) {
+    const found: DifferenceFinding[] = [];
+    let judged = 0;
+    let unjudged = 0;
+    const explained = new Set<string>();
+    // endpoints first (they follow their phase in the pairing): a phase whose endpoint moved is said by it
+    for (const pair of [...pairs].reverse()) {
+      const [a, b] = [pair.runs[0], pair.runs[i]];
+      if (!a || !b) continue;
+      const s: Side = { pair, a, b, i, intervals: byKey };
+      const p99 = byKey.get(intervalKey(pair.key, 'total.p99', i));
+      const j = judgeInterval(p99);
+      if (j === 'beyond' || j === 'within') judged++;
+      else unjudged++;
+      const parent = pair.endpoint === null ? null : `${pair.server} / ${pair.phase}`;
+      const moved = movedStat(s);
+      const latency = moved === null || (parent === null && explained.has(pair.key)) ? null : latencyFinding(s, runs, moved);
+      const other = latency === null && !(parent === null && explained.has(pair.key)) ? throughputFinding(s, runs) : null;
+      const errors = errorFinding(s, runs);
+      for (const f of [latency, other, errors]) if (f !== null) found.push(f);
+      if (parent !== null && latency !== null) explained.add(parent);
+    }
+    if (found.length > 0) out.push(...found.sort((x, y) => size(y) - size(x)));
+    else if (judged > 0) out.push(quietFinding('no-change', `nothing moved beyond the noise and ${EXPLAIN_THRESHOLDS.minChange * 100} % against run ${runs[0]!.id}: p99, throughput and the error rate held on ${judged} paired ${judged === 1 ? 'phase' : 'phases'}${unjudged > 0 ? ` (${unjudged} too short or too variable to judge)` : ''}`, runs, i));
+    else out.push(quietFinding('cannot-judge', `too short or too variable to say what moved against run ${runs[0]!.id}: no paired phase has an interval that can tell a change from none`, runs, i));
+  }
+  return out.slice(0, EXPLAIN_THRESHOLDS.maxFindings);
+}
