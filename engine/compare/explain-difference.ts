@@ -62,15 +62,24 @@ interface Side {
   intervals: ReadonlyMap<string, RatioInterval>;
 }
 
+/** A figure as its run's engine measured it; a stored value that is not a finite number is none. */
 function fig(p: PairedPhase, name: FigureName): number | null {
-  return figureOf(p.phase, name, p.engine);
+  const v = figureOf(p.phase, name, p.engine);
+  return v !== null && Number.isFinite(v) ? v : null;
 }
 
-/** The headline statistic that moved past the noise and MIN_CHANGE, with its interval; null when none did. */
+/** A figure's interval when it moved: beyond the noise and past MIN_CHANGE (an interval read from disk that is not a number moved nowhere). */
+function movedRatio(s: Side, metric: string): RatioInterval | null {
+  const interval = s.intervals.get(intervalKey(s.pair.key, metric, s.i));
+  if (interval === undefined || ![interval.ratio, interval.low, interval.high].every(Number.isFinite)) return null;
+  return judgeInterval(interval) === 'beyond' && Math.abs(interval.ratio - 1) >= EXPLAIN_THRESHOLDS.minChange ? interval : null;
+}
+
+/** The headline statistic that moved, with its interval; null when none did. */
 function movedStat(s: Side): { stat: Stat; interval: RatioInterval } | null {
   for (const stat of HEADLINE_STATS) {
-    const interval = s.intervals.get(intervalKey(s.pair.key, `total.${stat}`, s.i));
-    if (judgeInterval(interval) === 'beyond' && Math.abs(interval!.ratio - 1) >= EXPLAIN_THRESHOLDS.minChange) return { stat, interval: interval! };
+    const interval = movedRatio(s, `total.${stat}`);
+    if (interval !== null) return { stat, interval };
   }
   return null;
 }
@@ -131,12 +140,6 @@ function finding(s: Side, runs: readonly RunSummary[], rule: DifferenceRule, tex
     runId: runs[s.i]!.id,
     baselineRunId: runs[0]!.id,
   };
-}
-
-/** A named figure's ratio when beyond the noise and past MIN_CHANGE (throughput: its live windows' interval). */
-function movedRatio(s: Side, metric: string): RatioInterval | null {
-  const interval = s.intervals.get(intervalKey(s.pair.key, metric, s.i));
-  return judgeInterval(interval) === 'beyond' && Math.abs(interval!.ratio - 1) >= EXPLAIN_THRESHOLDS.minChange ? interval! : null;
 }
 
 /** A latency move: the headline, the parts, the reading. */
