@@ -3,16 +3,18 @@ import type { DifferenceFinding, DifferenceRule } from '../../contract/compare-e
 import type { EvidenceFigure } from '../../contract/diagnosis.js';
 import { errorTotal, figureOf, type FigureName } from '../../contract/figures.js';
 import type { RunSummary } from '../../contract/results.js';
+import { READING } from './difference-readings.js';
 
 // What moved between compared runs, and why (issue 38). Reads only what the comparison already
 // built (the runs' stored figures and Compare's 95 % intervals: engine/compare/compare-intervals.ts),
 // so it costs nothing beside it. For each paired server run / phase / endpoint and each run against
 // the first:
-//   1. the headline: total p99 (else p90, p50, mean) whose ratio is beyond the noise and past MIN_CHANGE;
+//   1. the headline: total p99 (else p90, p50, mean) whose ratio is beyond the noise and past minChange;
 //   2. the parts of that statistic, each B - A in ms against the total's B - A: client queue (lag),
 //      processing, transfer, and the server's wait (ttfb - processing: the queue in front of the
 //      server's work, without the client queue and transfer that the views' wait also holds);
-//   3. the part that carried at least CARRIED_SHARE of the move, the largest, names the reading.
+//   3. the part that carried at least carriedShare of the move, the largest, names the reading
+//      (its words: difference-readings.ts).
 // Percentiles do not add up, so a part's share is a reading, not an exact split (the means' is).
 
 export const EXPLAIN_THRESHOLDS = {
@@ -36,19 +38,6 @@ type Part = 'lag' | 'processing' | 'transfer' | 'serverWait' | 'ttfb';
 const PART_RULE: Record<Part, DifferenceRule> = { lag: 'moved-client-queue', processing: 'moved-slower', transfer: 'moved-transfer', serverWait: 'moved-queueing', ttfb: 'moved-server-time' };
 const PART_NAME: Record<Part, string> = { lag: 'client queue', processing: 'processing', transfer: 'transfer', serverWait: 'wait', ttfb: 'ttfb' };
 
-const READING: Record<DifferenceRule, { up: string; down: string; next: string }> = {
-  'moved-queueing': { up: 'requests queue inside the server', down: 'less queueing inside the server', next: 'more workers or processes on the server, or less load; processing per request did not change' },
-  'moved-slower': { up: 'each request takes the server longer', down: 'each request takes the server less time', next: "look at what changed in the server's work (a query, contention, CPU): the queue follows it" },
-  'moved-client-queue': { up: "Loadscope's own queue: too few connections or streams", down: "less time in Loadscope's own queue", next: 'raise maxInFlight, connections or streams: the server is not what waited' },
-  'moved-transfer': { up: 'the response takes longer to arrive: bytes', down: 'the response arrives sooner: bytes', next: 'compare the response sizes and the network between the runs' },
-  'moved-server-time': { up: "the server's time rose (no Server-Timing: wait and processing cannot be split)", down: "the server's time fell (no Server-Timing: wait and processing cannot be split)", next: 'have the server send Server-Timing (proc) to tell queueing from slower requests' },
-  'moved-unsplit': { up: 'no one part carried a third of it', down: 'no one part carried a third of it', next: 'read the parts in the table below: the move is spread over them' },
-  'moved-throughput': { up: 'throughput rose with latency flat: more load was offered', down: 'throughput fell with latency flat: less load was offered', next: "check the scenarios' users, rate and duration (the differences above)" },
-  'moved-errors': { up: 'more requests failed', down: 'fewer requests failed', next: "read the error kinds of this phase (`show --why`)" },
-  'no-change': { up: '', down: '', next: 'nothing to chase; repeat both (`run --repeat 3`) to judge smaller moves' },
-  'cannot-judge': { up: '', down: '', next: 'run longer phases (at least 3 s) so each side has blocks enough for an interval' },
-};
-
 const pct = (ratio: number) => `${ratio >= 1 ? '+' : '-'}${Math.abs((ratio - 1) * 100).toFixed(0)} %`;
 const ms = (v: number) => `${v >= 0 ? '+' : '-'}${Math.abs(v) >= 10 ? Math.abs(v).toFixed(0) : Math.abs(v).toFixed(1)} ms`;
 const whereOf = (pair: PhasePair) => [pair.server, pair.phase, ...(pair.endpoint === null ? [] : [pair.endpoint])].join(' / ');
@@ -68,7 +57,7 @@ function fig(p: PairedPhase, name: FigureName): number | null {
   return v !== null && Number.isFinite(v) ? v : null;
 }
 
-/** A figure's interval when it moved: beyond the noise and past MIN_CHANGE (an interval read from disk that is not a number moved nowhere). */
+/** A figure's interval when it moved: beyond the noise and past minChange (an interval read from disk that is not a number moved nowhere). */
 function movedRatio(s: Side, metric: string): RatioInterval | null {
   const interval = s.intervals.get(intervalKey(s.pair.key, metric, s.i));
   if (interval === undefined || ![interval.ratio, interval.low, interval.high].every(Number.isFinite)) return null;
@@ -99,7 +88,7 @@ function partChanges(s: Side, stat: Stat): Partial<Record<Part, number>> {
   return out;
 }
 
-/** The part that carried the move (the largest share past CARRIED_SHARE, in the move's direction); null: none did. */
+/** The part that carried the move (the largest share past carriedShare, in the move's direction); null: none did. */
 function carrier(changes: Partial<Record<Part, number>>, totalChange: number): Part | null {
   const split = changes.processing !== undefined;
   const parts: Part[] = ['lag', 'processing', 'transfer', split ? 'serverWait' : 'ttfb'];
@@ -176,7 +165,7 @@ function throughputFinding(s: Side, runs: readonly RunSummary[]): DifferenceFind
   return finding(s, runs, 'moved-throughput', `throughput ${pct(moved.ratio)} on ${whereOf(s.pair)}, latency within the noise`, figures, 'medium', `its 95 % interval is x${moved.low.toFixed(2)} - x${moved.high.toFixed(2)}`, moved.ratio > 1);
 }
 
-/** The error rate moved by ERROR_RISE or more with at least MIN_ERRORS failures on the worse side (no interval of its own in Compare). */
+/** The error rate moved by errorRise or more with at least minErrors failures on the worse side (no interval of its own in Compare). */
 function errorFinding(s: Side, runs: readonly RunSummary[]): DifferenceFinding | null {
   const [a, b] = [fig(s.a, 'errors.rate'), fig(s.b, 'errors.rate')];
   if (a === null || b === null || Math.abs(b - a) < EXPLAIN_THRESHOLDS.errorRise) return null;
@@ -207,7 +196,7 @@ const size = (f: DifferenceFinding) => Math.abs(Math.log(1 + (f.evidence.figures
 
 /**
  * What moved between the first run and each other, and what moved with it: findings, the largest
- * moves first, at most MAX_FINDINGS; one 'no-change' (or 'cannot-judge') line for a run where nothing
+ * moves first, at most maxFindings; one 'no-change' (or 'cannot-judge') line for a run where nothing
  * moved. A phase split into endpoints is said by the endpoints that moved, the phase itself only when
  * none of them did.
  */
@@ -220,23 +209,25 @@ export function explainDifference(runs: readonly RunSummary[], intervals: readon
     const found: DifferenceFinding[] = [];
     let judged = 0;
     let unjudged = 0;
-    const explained = new Set<string>();
-    // endpoints first (they follow their phase in the pairing): a phase whose endpoint moved is said by it
+    // a phase whose endpoint moved is said by it: latency (and throughput) and errors apart
+    const saidByEndpoint = { latency: new Set<string>(), errors: new Set<string>() };
+    // endpoints first (they follow their phase in the pairing)
     for (const pair of [...pairs].reverse()) {
       const [a, b] = [pair.runs[0], pair.runs[i]];
       if (!a || !b) continue;
       const s: Side = { pair, a, b, i, intervals: byKey };
-      const p99 = byKey.get(intervalKey(pair.key, 'total.p99', i));
-      const j = judgeInterval(p99);
+      const j = judgeInterval(byKey.get(intervalKey(pair.key, 'total.p99', i)));
       if (j === 'beyond' || j === 'within') judged++;
       else unjudged++;
-      const parent = pair.endpoint === null ? null : `${pair.server} / ${pair.phase}`;
+      const phaseKey = `${pair.server} / ${pair.phase}`;
+      const said = (kind: 'latency' | 'errors') => pair.endpoint === null && saidByEndpoint[kind].has(phaseKey);
       const moved = movedStat(s);
-      const latency = moved === null || (parent === null && explained.has(pair.key)) ? null : latencyFinding(s, runs, moved);
-      const other = latency === null && !(parent === null && explained.has(pair.key)) ? throughputFinding(s, runs) : null;
-      const errors = errorFinding(s, runs);
-      for (const f of [latency, other, errors]) if (f !== null) found.push(f);
-      if (parent !== null && latency !== null) explained.add(parent);
+      const latency = moved === null || said('latency') ? null : latencyFinding(s, runs, moved);
+      const throughput = latency === null && !said('latency') ? throughputFinding(s, runs) : null;
+      const errors = said('errors') ? null : errorFinding(s, runs);
+      for (const f of [latency, throughput, errors]) if (f !== null) found.push(f);
+      if (pair.endpoint !== null && latency !== null) saidByEndpoint.latency.add(phaseKey);
+      if (pair.endpoint !== null && errors !== null) saidByEndpoint.errors.add(phaseKey);
     }
     if (found.length > 0) out.push(...found.sort((x, y) => size(y) - size(x)));
     else if (judged > 0) out.push(quietFinding('no-change', `nothing moved beyond the noise and ${EXPLAIN_THRESHOLDS.minChange * 100} % against run ${runs[0]!.id}: p99, throughput and the error rate held on ${judged} paired ${judged === 1 ? 'phase' : 'phases'}${unjudged > 0 ? ` (${unjudged} too short or too variable to judge)` : ''}`, runs, i));
