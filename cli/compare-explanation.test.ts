@@ -90,6 +90,14 @@ describe('compare and run --baseline explain what moved', () => {
     expect(tail, out.stdout.slice(-3000)).toMatch(/^What changed:\n {2}- \[moved-queueing\] (?:p\d+|mean) \+\d+ %.*wait rose, processing flat/);
   });
 
+  it('run --baseline --json with 8 users: the document carries the explanation beside the verdict', () => {
+    const out = cli(['run', blocked, '--set', 'phases[0].users=8', '--baseline', String(one), '--json']);
+    expect([0, REGRESSION_FAILED_EXIT_CODE], out.stderr).toContain(out.status);
+    const doc = JSON.parse(out.stdout) as { runId: number; regression: object; explanation: DifferenceFinding[] };
+    expect(doc.regression).toBeDefined();
+    expect(doc.explanation[0]).toMatchObject({ rule: 'moved-queueing', baselineRunId: one, runId: doc.runId, evidence: { server: 'single', phase: 'steady' } });
+  });
+
   it('two runs of a 500 ms timer: nothing moved beyond the noise and 10 %, said as no change', () => {
     const out = cli(['compare', String(timerA), String(timerB), '--json']);
     expect(out.status, out.stderr).toBe(0);
