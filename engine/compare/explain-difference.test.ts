@@ -45,6 +45,12 @@ describe('explaining what moved between two runs', () => {
     expect(f!.text).toContain('transfer rose');
   });
 
+  it('every part rose by a quarter of the move: no one part carried a third, said as spread (moved-unsplit)', () => {
+    const [f] = explain(QUIET, { lag: QUIET.lag + 10, serverQueue: QUIET.serverQueue + 10, processing: QUIET.processing! + 10, transfer: QUIET.transfer + 10 });
+    expect(f!.rule).toBe('moved-unsplit');
+    expect(f!.text).toContain('wait flat, processing flat, client queue flat, transfer flat: no one part carried a third of it');
+  });
+
   it('the time fell instead: the same part named, read the other way', () => {
     const [f] = explain({ ...QUIET, serverQueue: 40 }, QUIET);
     expect(f!.rule).toBe('moved-queueing');
