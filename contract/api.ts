@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Baseline, BaselineProfile } from './baselines.js';
 import { RatioInterval } from './compare.js';
+import { DifferenceFinding } from './compare-explanation.js';
 import { Diagnosis } from './diagnosis.js';
 import {
   CellInfo,
@@ -75,6 +76,8 @@ export const CompareResult = z.object({
   intervals: z.array(RatioInterval).default([]),
   /** how the runs' scenarios differ from A's; empty when they ran the same scenario the same way */
   differences: z.array(z.string()).default([]),
+  /** what moved between the first run and each other, and what moved with it (contract/compare-explanation.ts) */
+  explanation: z.array(DifferenceFinding).default([]),
 });
 export type CompareResult = z.infer<typeof CompareResult>;
 

@@ -11,6 +11,8 @@ import { parseRegressionRules, type RegressionResult } from '../../contract/regr
 import { collectRule, writeCiFiles } from '../ci-output.js';
 import { resolveBaseline, type BaselineChoice } from '../baseline-choice.js';
 import { formatRegression, regressionJson } from '../format/regression.js';
+import { formatExplanation } from '../format/compare-explanation.js';
+import type { DifferenceFinding } from '../../contract/compare-explanation.js';
 import { capacityJson, formatCapacity, storedCapacity } from '../format/capacity.js';
 import { formatGroup, groupJson } from '../format/group.js';
 import { formatReportTables } from '../format/report.js';
@@ -161,20 +163,26 @@ export function registerRun(program: Command): void {
         const figures = groupId === null ? [] : groupFigures(runs);
         const worst = runs.find((r) => r.status !== 'completed')?.status ?? 'completed';
         let regression: RegressionResult | null = null;
+        let explanation: DifferenceFinding[] | null = null;
         if (baseline !== null && worst === 'completed' && runs.length > 0) {
           // judged and kept with the runs: History, the run's page, its exports and Trends show it too
           const { judgeAndKeep } = await import('../../engine/export/regression-data.js');
-          const judged = judgeAndKeep(engine.store, baseline.runIds(runs[0]!), runs.map((r) => r.id), rules);
+          const baselineIds = baseline.runIds(runs[0]!);
+          // one run against one: Compare's comparison, built once, judges the rules with its intervals and says what moved
+          const comparison = baselineIds.length === 1 && runs.length === 1 ? await engine.handlers['runs:compare']({ runIds: [baselineIds[0]!, runs[0]!.id] }) : undefined;
+          const judged = judgeAndKeep(engine.store, baselineIds, runs.map((r) => r.id), rules, comparison);
           regression = judged.result;
+          explanation = comparison?.explanation ?? null;
           if (judged.unkept !== null) process.stderr.write(`warning: the regression verdict was not kept with the run (History and exports will not show it): ${judged.unkept}\n`);
         }
         if (opts.json) {
           const doc = groupId === null ? json[0] : { group: { id: groupId, runIds: runs.map((r) => r.id), figures: groupJson(figures) }, runs: json };
-          process.stdout.write(JSON.stringify(regression === null ? doc : { ...(doc as object), regression: regressionJson(regression) }, null, 2) + '\n');
+          process.stdout.write(JSON.stringify(regression === null ? doc : { ...(doc as object), regression: regressionJson(regression), ...(explanation !== null && { explanation }) }, null, 2) + '\n');
         } else if (groupId !== null) {
           process.stdout.write('\n' + formatGroup(groupId, runs.map((r) => r.id), figures) + '\n');
         }
         if (regression !== null && !opts.json) process.stdout.write('\n' + formatRegression(regression) + '\n');
+        if (explanation !== null && !opts.json) process.stdout.write('\n' + formatExplanation(explanation).join('\n') + '\n');
         if (runs.length > 0) writeCiFiles(opts, { scenarioName: runs[0]!.scenarioName, runs, thresholds: runs.flatMap((r) => r.thresholds), regression, diagnoses });
         return { status: worst, thresholdsFailed: runs.some((r) => r.thresholds.some((t) => !t.passed)), regressionFailed: regression?.failed ?? false };
       });

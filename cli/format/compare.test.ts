@@ -19,6 +19,7 @@ const result: CompareResult = {
   runs: [a, b],
   histograms: [],
   differences: [],
+  explanation: [],
   intervals: [
     // the mean's interval excludes 1; p50's holds it although its ratio is as large; p90 has none
     { pairKey: key, metric: 'total.mean', run: 1, ratio: 3, low: 2.6, high: 3.5, resamples: 400 },
@@ -53,7 +54,7 @@ describe('compare output with intervals', () => {
 describe('compare output with endpoints (issue 26)', () => {
   const endpoint = (index: number, name: string, mean: number) => ({ name, index, count: 50, ok: 50, errors: {}, throughput: 50, total: stats(mean), wait: stats(mean / 2), processing: stats(mean / 2), serverWait: null, lag: stats(0.1) });
   const split = (id: number, slow: number) => run(id, phaseResult(0, { name: 'steady', endpoints: [endpoint(0, 'login', 5), endpoint(1, 'search', slow)] }));
-  const both: CompareResult = { runs: [split(1, 30), split(2, 90)], histograms: [], differences: [], intervals: [{ pairKey: 'single / steady / search', metric: 'total.mean', run: 1, ratio: 3, low: 2.5, high: 3.5, resamples: 400 }] };
+  const both: CompareResult = { runs: [split(1, 30), split(2, 90)], histograms: [], differences: [], explanation: [], intervals: [{ pairKey: 'single / steady / search', metric: 'total.mean', run: 1, ratio: 3, low: 2.5, high: 3.5, resamples: 400 }] };
 
   it('a section per endpoint after its phase, named by the endpoint; its ratio marked by its own interval', () => {
     const text = formatCompare(both);
@@ -66,7 +67,7 @@ describe('compare output with endpoints (issue 26)', () => {
   it('an endpoint named with a line break and an escape keeps its heading on one line, the controls shown', () => {
     const hostile = '\u001b[2Jlogin\nsingle / steady / endpoint fake';
     const runs = [run(1, phaseResult(0, { name: 'steady', endpoints: [endpoint(0, hostile, 5), endpoint(1, 'search', 30)] })), run(2, phaseResult(0, { name: 'steady', endpoints: [endpoint(0, hostile, 5), endpoint(1, 'search', 30)] }))];
-    const lines = formatCompare({ runs, histograms: [], differences: [], intervals: [] }).split('\n');
+    const lines = formatCompare({ runs, histograms: [], differences: [], explanation: [], intervals: [] }).split('\n');
     expect(lines.filter((l) => l.startsWith('single / steady / endpoint'))).toEqual(['single / steady / endpoint \\u001b[2Jlogin\\u000asingle / steady / endpoint fake', 'single / steady / endpoint search']);
     expect(lines.some((l) => l.includes('\u001b'))).toBe(false);
   });
@@ -121,7 +122,7 @@ describe('compare of a matrix: each server run at a glance (issue 36)', () => {
   it('two runs of a two-cell matrix: led by a row per server run with each run\'s req/s, p50, p99, errors and the ratio to the first, "*" beyond the noise', () => {
     const runs = [matrixRun(1, [100, 200]), matrixRun(2, [150, 200])];
     const intervals = [{ pairKey: 'single · cores 1 / steady', metric: 'throughput', run: 1, ratio: 1.5, low: 1.3, high: 1.7, resamples: 400 }];
-    const lines = formatCompare({ runs, histograms: [], differences: [], intervals }).split('\n');
+    const lines = formatCompare({ runs, histograms: [], differences: [], explanation: [], intervals }).split('\n');
     const at = lines.indexOf('each server run at a glance:');
     expect(at).toBeGreaterThan(0);
     expect(at).toBeLessThan(lines.indexOf('single · cores 1 / steady'));

@@ -3,6 +3,7 @@ import { beyondNoise, COMPARE_METRICS, intervalKey, intervalWords, judgeInterval
 import { compareSummary, SUMMARY_COLUMNS } from '../../contract/compare-summary.js';
 import { scenarioDifferences } from '../../contract/scenario-differences.js';
 import { glossaryLines } from '../../contract/measurement.js';
+import { formatExplanation } from './compare-explanation.js';
 import { fmtMs, fmtNum, textTable } from './table.js';
 import { terminalSafeInline } from './terminal-safe.js';
 
@@ -46,7 +47,9 @@ export function formatCompare(result: CompareResult): string {
     d.sameScenario ? [`note: ${d.who} is the same scenario, run differently:`, ...d.lines.map((l) => `  ${terminalSafeInline(l)}`)] : d.lines.map((l) => `warning: different scenarios: ${terminalSafeInline(l)}`),
   );
   const footer = ['', '"-": no such server run and phase (or endpoint) in that run (pairs are by server, matrix cell and phase name, and a split phase\'s endpoints by request name)', '"*": beyond run-to-run noise (the 95 % bootstrap interval of the ratio excludes 1)', `"?": too short / too variable to judge (no interval, or one that holds 1 and spans more than x${TOO_WIDE_SPAN}; --json says why)`, ...glossaryLines(['total', 'wait', 'processing', 'ttfb', 'transfer'])];
-  return [...heads, ...warnings, '', ...glance, ...sections, ...footer].join('\n');
+  // what moved and what moved with it, under the tables it reads from
+  const changed = formatExplanation(result.explanation);
+  return [...heads, ...warnings, '', ...glance, ...sections, ...(changed.length > 0 ? ['', ...changed] : []), ...footer].join('\n');
 }
 
 const SHORT: Record<string, string> = { throughput: 'req/s', 'total.p50': 'p50 (ms)', 'total.p99': 'p99 (ms)', errors: 'errors' };
@@ -70,12 +73,14 @@ function summaryTable(result: CompareResult): string[] {
   return ['each server run at a glance:', textTable(header, body), ''];
 }
 
-/** The --json document: runs, pairs with every figure, each ratio with its interval, and the differences. */
+/** The --json document: runs, pairs with every figure, each ratio with its interval, the differences and what moved. */
 export function compareJson(result: CompareResult) {
   const intervals = indexIntervals(result.intervals);
   return {
     runs: result.runs.map((r) => ({ runId: r.id, scenario: r.scenarioName, title: r.title, status: r.status, quick: r.quick })),
     differences: result.differences,
+    /** what moved between the first run and each other, and what moved with it */
+    explanation: result.explanation,
     pairs: pairPhases(result.runs).map((pair) => ({
       server: pair.server,
       phase: pair.phase,

@@ -1,3 +1,4 @@
+import type { DifferenceFinding } from '../compare-explanation.js';
 import type { EChartsOption } from 'echarts';
 import { cellLabel } from '../cells.js';
 import { beyondNoise, COMPARE_METRICS, intervalKey, intervalWords, judgeInterval, pairPhases, type IntervalJudgement, type RatioInterval } from '../compare.js';
@@ -104,6 +105,8 @@ export interface CompareReport {
   group: { id: number; figures: GroupFigure[] } | null;
   /** a row per server run and phase, its key figures side by side (contract/compare-summary.ts); [] for one server run */
   summary: SummaryRow[];
+  /** what moved between A and each other run, and what moved with it (contract/compare-explanation.ts) */
+  explanation: DifferenceFinding[];
 }
 
 export interface CompareInput {
@@ -111,6 +114,8 @@ export interface CompareInput {
   /** the engine's bootstrap intervals of the paired ratios (runs:compare) */
   intervals: readonly RatioInterval[];
   differences: readonly string[];
+  /** what moved and what moved with it (runs:compare's explanation); absent: none said */
+  explanation?: readonly DifferenceFinding[];
 }
 
 const letter = (i: number) => String.fromCharCode(65 + i);
@@ -141,6 +146,7 @@ export function buildCompareReport(input: CompareInput, p: Palette): CompareRepo
     runs: inputs.map((inp) => buildRunReport(inp, p)),
     pairs: pairedTable(runs, input.intervals),
     differences: [...input.differences],
+    explanation: [...(input.explanation ?? [])],
     charts,
     group: groupOf(runs),
     summary: compareSummary(runs, input.intervals),

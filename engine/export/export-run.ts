@@ -36,8 +36,8 @@ export async function runExport(store: Store, runId: number, format: ExportForma
 
 /** A comparison's file; `comparison`: the one a command already built for these runs (its bootstrap is not made again). */
 export async function compareExport(store: Store, runIds: readonly number[], format: 'html' | 'csv', comparison: CompareResult = compareData(store, runIds)): Promise<ExportFile> {
-  const { intervals, differences } = comparison;
-  const report = buildCompareReport({ runs: runIds.map((id) => reportInput(store, id)), intervals, differences }, LIGHT);
+  const { intervals, differences, explanation } = comparison;
+  const report = buildCompareReport({ runs: runIds.map((id) => reportInput(store, id)), intervals, differences, explanation }, LIGHT);
   const base = `loadscope-compare-${runIds.join('-')}`;
   if (format === 'csv') {
     const runs = runIds.map((id) => ({ id, name: report.runs.find((r) => r.runId === id)?.name ?? null }));

@@ -1,5 +1,6 @@
 import { intervalWords } from '../../contract/compare.js';
 import { SUMMARY_COLUMNS } from '../../contract/compare-summary.js';
+import { evidencePlace, figureText } from '../../contract/diagnosis.js';
 import { escapeHtml as esc } from '../../contract/html-text.js';
 import { ratioVerdict, type CompareReport } from '../../contract/report/compare-report.js';
 import { fmt } from './html-parts.js';
@@ -39,4 +40,18 @@ export function summaryBlock(report: CompareReport): string {
     .join('');
   return `<section class="summary" data-rows="${report.summary.length}"><h2>Each server run at a glance <span class="muted">(every run's figures side by side, and each against A; a ratio marked better/worse only where its 95 % bootstrap interval excludes 1)</span></h2>
 <table class="data compare-summary"><thead><tr><th class="left" rowspan="2">server run</th>${phases ? '<th class="left" rowspan="2">phase</th>' : ''}${groups}</tr><tr>${subs}</tr></thead><tbody>${rows}</tbody></table></section>`;
+}
+
+/** What changed (issue 38): the explanation's lines as Compare and `compare` say them, evidence on hover. */
+export function whatChangedBlock(report: CompareReport): string {
+  if (report.explanation.length === 0) return '';
+  const several = report.runs.length > 2;
+  const items = report.explanation
+    .map((f) => {
+      const hover = f.evidence.figures.length > 0 ? `${f.evidence.figures.map(figureText).join(', ')}; from ${evidencePlace(f.evidence)}` : f.wouldChange;
+      const next = f.kind === 'finding' ? `<div class="muted">next: ${esc(f.next)}</div>` : '';
+      return `<li data-rule="${esc(f.rule)}" title="${esc(hover)}"><b>${esc(f.rule)}</b> ${several ? `run #${f.runId} vs #${f.baselineRunId}: ` : ''}${esc(f.text)}${next}</li>`;
+    })
+    .join('');
+  return `<section class="what-changed"><h2>What changed <span class="muted">(a move beyond the noise and 10 %, and the part of the time that carried it)</span></h2><ul>${items}</ul></section>`;
 }

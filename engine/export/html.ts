@@ -10,7 +10,7 @@ import { CAPACITY_MEANS, modeOf } from '../../contract/capacity/search.js';
 import { escapeHtml as esc } from '../../contract/html-text.js';
 import { diagnosisBlock, DIAGNOSIS_STYLE } from './html-diagnosis.js';
 import { regressionBlock } from './html-verdict.js';
-import { summaryBlock } from './html-compare-summary.js';
+import { summaryBlock, whatChangedBlock } from './html-compare-summary.js';
 import { capacityBlock, fmt, machineBlock, phaseTables, problemBlock, reportTablesBlock, scenarioBlock, STYLE, thresholdsBlock } from './html-parts.js';
 
 // The self-contained HTML report: one file with ECharts inlined, the charts' options embedded as
@@ -152,6 +152,7 @@ export function compareHtml(report: CompareReport): string {
   const body = `<header><h1>${esc(report.title)}</h1><ul>${heads}</ul></header>${problems}
 ${report.differences.length === 0 ? '' : `<div class="problem"><b>The runs did not run the same scenario the same way:</b><ul>${report.differences.map((d) => `<li>${esc(d)}</li>`).join('')}</ul></div>`}
 ${summaryBlock(report)}
+${whatChangedBlock(report)}
 <h2>Paired phases <span class="muted">(paired by server label, matrix cell and phase name, and a split phase's endpoints by request name, as the compare view pairs them; ratios are each run against A, marked better/worse only where the 95 % bootstrap interval excludes 1; "too short" or "too variable" where it is too wide to judge, why on hover)</span></h2>
 ${report.pairs.map((p) => pairTable(report, p)).join('\n')}
 ${groupBlock(report)}

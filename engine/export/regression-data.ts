@@ -53,10 +53,11 @@ export function runVerdictOf(result: RegressionResult, judgedAt = new Date().toI
 /**
  * Judges the runs against the baseline and keeps the verdict with them (`run --baseline`), so History,
  * the run's page, its exports and Trends show what the exit code said. A store that will not take it
- * (a full disk) does not take the verdict from CI: `unkept` says why it was not kept.
+ * (a full disk) does not take the verdict from CI: `unkept` says why it was not kept. `comparison`: as
+ * regressionData's (the command's Compare of the two runs, whose intervals are then judged).
  */
-export function judgeAndKeep(store: RunReader & RunWriter, baselineIds: readonly number[], nowIds: readonly number[], rules: readonly RegressionRule[]): { result: RegressionResult; unkept: string | null } {
-  const result = regressionData(store, baselineIds, nowIds, rules);
+export function judgeAndKeep(store: RunReader & RunWriter, baselineIds: readonly number[], nowIds: readonly number[], rules: readonly RegressionRule[], comparison?: Pick<CompareResult, 'runs' | 'intervals'>): { result: RegressionResult; unkept: string | null } {
+  const result = regressionData(store, baselineIds, nowIds, rules, comparison);
   try {
     store.saveVerdict(runVerdictOf(result));
     return { result, unkept: null };

@@ -12,6 +12,7 @@ import { CompareExportButtons } from '../results/ExportButtons';
 import { RunChips } from './RunChips';
 import { GroupTable } from './GroupTable';
 import { ScenarioDifferences } from './ScenarioDifferences';
+import { WhatChanged } from './WhatChanged';
 import { useCompareData } from './useCompareData';
 import { rememberCompareRuns, rememberedCompareRuns } from './remembered-runs';
 import { routeHash } from '../ui/useRoute';
@@ -102,6 +103,7 @@ export function CompareView({ runIds, setRunIds }: { runIds: number[]; setRunIds
       {data !== null && runIds.length >= 1 && (
         <>
           <CompareSummary runs={data.result?.runs ?? data.runs} intervals={data.result?.intervals ?? null} />
+          {data.result && <WhatChanged explanation={data.result.explanation} several={data.result.runs.length > 2} />}
           <div className="chart-grid">
             <Panel
               className="span-2"
