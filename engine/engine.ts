@@ -68,6 +68,7 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
     'runs:get': async ({ runId }) => store.getRun(runId),
     'runs:windows': async ({ runId }) => store.getWindows(runId),
     'runs:requests': async ({ runId, targetId, limit }) => store.getRequests(runId, targetId, limit),
+    'runs:slowest': async ({ runId, limit }) => store.getSlowest(runId, limit),
     'runs:compare': async ({ runIds }) => (await import('./export/compare-data.js')).compareData(store, runIds),
     'runs:delete': async ({ runId }) => {
       if (loaded?.activeRunId === runId) {

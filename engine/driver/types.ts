@@ -36,6 +36,8 @@ export interface DriverPlan {
   protocol?: ClientProtocol;
   /** h2 / h2c: requests in flight per connection (default 1) */
   streams?: number;
+  /** the server run's trace prefix (16 hex, contract/trace-context.ts): a phase with traceparent sends it; absent, no phase traces */
+  tracePrefix?: string;
 }
 
 /** TLS towards the target, its files already read (PEM text). */
