@@ -11,6 +11,7 @@ import { MeanBars } from './MeanBars';
 import { PhaseTable } from './PhaseTable';
 import { ReportTables } from './ReportTables';
 import { RequestScatter } from './RequestScatter';
+import { SlowestTable } from './SlowestTable';
 import './run-view.css';
 
 function totals(summary: RunSummary) {
@@ -93,6 +94,7 @@ export function RunResults({ summary, showHeader }: { summary: RunSummary; showH
             <RequestScatter runId={summary.id} targets={summary.targets} engine={summary.engine} cells={summary.cells} />
           </div>
           <PhaseTable targets={summary.targets} engine={summary.engine} cells={summary.cells} scenario={summary.scenario} />
+          <SlowestTable runId={summary.id} />
         </>
       )}
       {summary.machine !== null && (
