@@ -17,6 +17,7 @@ import {
 import { StoredWindows } from './first-requests.js';
 import { libraryCalls } from './library.js';
 import { Scenario } from './scenario.js';
+import { SlowestGroup, SlowestRequest } from './slowest.js';
 import { ThresholdResult } from './thresholds.js';
 import { TimelinePlan } from './timeline.js';
 import { Trend, TrendRequest } from './trends.js';
@@ -163,6 +164,8 @@ export const calls = {
     request: z.strictObject({ runId: z.number().int().positive(), targetId: z.number().int().positive(), limit: z.number().int().min(1).max(200_000).default(20_000) }),
     response: z.object({ points: z.array(RequestPoint), total: z.number(), sampled: z.boolean() }),
   },
+  /** the slowest stored requests of each server run and phase, with their trace ids (contract/slowest.ts) */
+  'runs:slowest': { request: SlowestRequest, response: z.array(SlowestGroup) },
   'runs:compare': {
     request: z.strictObject({ runIds: z.array(z.number().int().positive()).min(1).max(16) }),
     response: CompareResult,

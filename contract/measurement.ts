@@ -7,11 +7,11 @@ import type { ErrorKind, LatencyStats, RequestPoint } from './results.js';
 // means. Offsets are the columns' positions here; nothing else writes them by hand.
 //
 //   request row (Float64Array, REQUEST_STRIDE numbers a row):
-//   ┌──────────┬───────────┬────────────┬────────┬─────────────┬────────┬────────┬───────┬───────┬──────────────┬──────────────┬─────────────┐
-//   │ phaseIdx │ clientIdx │ intendedUs │ sentUs │ firstByteUs │ doneUs │ status │ bytes │ error │ serverWaitUs │ serverProcUs │ templateIdx │
-//   └──────────┴───────────┴────────────┴────────┴─────────────┴────────┴────────┴───────┴───────┴──────────────┴──────────────┴─────────────┘
+//   ┌──────────┬───────────┬────────────┬────────┬─────────────┬────────┬────────┬───────┬───────┬──────────────┬──────────────┬─────────────┬──────────┐
+//   │ phaseIdx │ clientIdx │ intendedUs │ sentUs │ firstByteUs │ doneUs │ status │ bytes │ error │ serverWaitUs │ serverProcUs │ templateIdx │ traceSeq │
+//   └──────────┴───────────┴────────────┴────────┴─────────────┴────────┴────────┴───────┴───────┴──────────────┴──────────────┴─────────────┴──────────┘
 //
-// templateIdx comes last so the older columns keep their offsets (it was added in db migration 10).
+// templateIdx and traceSeq come last so the older columns keep their offsets (added in db migrations 10 and 22).
 //
 // Times are microseconds on the driver's monotonic clock from the server run's t0. NaN in the packed
 // form is null in the object form (sent: never reached a socket; firstByte: no response headers;
@@ -41,6 +41,7 @@ export const REQUEST_COLUMNS = [
   { name: 'serverWaitUs', sql: 'server_wait_us', unit: 'us', nullable: true, doc: "the server's Server-Timing wait" },
   { name: 'serverProcUs', sql: 'server_proc_us', unit: 'us', nullable: true, doc: "the server's Server-Timing proc" },
   { name: 'templateIdx', sql: 'template_idx', unit: 'index', nullable: false, doc: "the request template (endpoint), by its index in its phase's requests" },
+  { name: 'traceSeq', sql: 'trace_seq', unit: 'index', nullable: true, doc: "the request's number in its server run's traces: the low half of its W3C trace id (contract/trace-context.ts); none when its phase did not send traceparent" },
 ] as const satisfies readonly RequestColumn[];
 
 export type RequestColumnName = (typeof REQUEST_COLUMNS)[number]['name'];

@@ -123,6 +123,10 @@ const phaseCommon = {
   timeoutMs: z.number().int().min(1).max(3_600_000).default(60_000).describe('per-request timeout'),
   maxDurationMs: z.number().int().min(1).max(24 * 3_600_000).default(600_000).describe('hard stop for the phase'),
   data: z.string().min(1).optional().describe("name of one of the scenario's data files; its rows feed {{data.<column>}}"),
+  traceparent: z
+    .boolean()
+    .optional()
+    .describe("true: each request carries a W3C traceparent header with its own trace id, kept with its row, so a run's slowest requests can be found in the server's traces (contract/trace-context.ts)"),
 };
 
 export const BurstPhase = z.strictObject({

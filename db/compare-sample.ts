@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { REQUEST_STRIDE, packRequests, readRow, requestPoint } from '../contract/measurement.js';
+import { COL, REQUEST_STRIDE, packRequests, readRow, requestPoint, type RequestRow } from '../contract/measurement.js';
 import type { RequestPoint } from '../contract/results.js';
 import type { RequestReader } from './request-reader.js';
 import { damaged } from './sql-read.js';
@@ -16,7 +16,25 @@ import { damaged } from './sql-read.js';
 /** rows per server run that Compare's bootstrap reads at most */
 export const COMPARE_SAMPLE_ROWS = 4000;
 
-const BYTES_PER_ROW = REQUEST_STRIDE * Float64Array.BYTES_PER_ELEMENT;
+// A sample keeps the columns migration 015 stored, up to templateIdx: a trace seq (migration 22) means
+// nothing to Compare, and the samples kept before it stay readable as they are.
+const SAMPLE_STRIDE = COL.templateIdx + 1;
+const BYTES_PER_ROW = SAMPLE_STRIDE * Float64Array.BYTES_PER_ELEMENT;
+
+/** Rows packed with the sample's columns only. */
+function packSample(rows: readonly RequestRow[]): Float64Array {
+  const full = packRequests(rows);
+  const out = new Float64Array(rows.length * SAMPLE_STRIDE);
+  for (let i = 0; i < rows.length; i++) out.set(full.subarray(i * REQUEST_STRIDE, i * REQUEST_STRIDE + SAMPLE_STRIDE), i * SAMPLE_STRIDE);
+  return out;
+}
+
+/** Row i of a packed sample as a point (the columns it does not keep read as not measured). */
+function samplePoint(packed: Float64Array, i: number): RequestPoint {
+  const row = new Float64Array(REQUEST_STRIDE).fill(NaN);
+  row.set(packed.subarray(i * SAMPLE_STRIDE, (i + 1) * SAMPLE_STRIDE));
+  return requestPoint(readRow(row, 0));
+}
 
 function num(v: unknown, where: string): number {
   if (typeof v === 'number') return v;
@@ -59,12 +77,12 @@ export class CompareSampleStore {
       packed = new Float64Array(new Uint8Array(blob).buffer);
     }
     const out: RequestPoint[] = [];
-    for (let i = 0; i < packed.length / REQUEST_STRIDE; i++) out.push(requestPoint(readRow(packed, i)));
+    for (let i = 0; i < packed.length / SAMPLE_STRIDE; i++) out.push(samplePoint(packed, i));
     return out;
   }
 
   /** At most COMPARE_SAMPLE_ROWS rows of a server run, evenly spaced over its stored rows (the reader's rule), packed. */
   private draw(targetId: number): Float64Array {
-    return packRequests(this.reader.evenRows(targetId, COMPARE_SAMPLE_ROWS, `target ${targetId} request`).rows);
+    return packSample(this.reader.evenRows(targetId, COMPARE_SAMPLE_ROWS, `target ${targetId} request`).rows);
   }
 }

@@ -23,12 +23,15 @@ import type { CompareSampleStore } from './compare-sample.js';
 import { RunsChangeMark } from './runs-change-mark.js';
 import { FirstRequestReader } from './first-requests.js';
 import type { PhaseFirstRequests, StoredWindows } from '../contract/first-requests.js';
+import { SlowestRequests } from './slowest-requests.js';
+import type { SlowestGroup } from '../contract/slowest.js';
 
 // Reads runs back, parsing every row with the contract's schemas: what leaves the store has been
 // checked, whatever wrote the file. Consumers that only read ask for a RunReader, not the whole Store;
 // run-writer.ts is the writing half.
 
 export type { ListRunsOptions } from './list-runs.js';
+export type { SlowestGroup } from '../contract/slowest.js';
 
 /** What a run's readers (exports, History's refresh, a run started again) ask for instead of the whole Store. */
 export interface RunReader {
@@ -43,6 +46,8 @@ export interface RunReader {
   /** a server run's compare sample (db/compare-sample.ts): kept at the run's end, never all its raw rows */
   getCompareRows(targetId: number): RequestPoint[];
   getHistograms(runId: number): PhaseHistograms[];
+  /** each server run's and phase's `limit` slowest stored requests, with their trace ids (slowest-requests.ts) */
+  getSlowest(runId: number, limit: number): SlowestGroup[];
   iterateRequests(runId: number): IterableIterator<StoredRequestRow>;
   /** Raw request rows stored for a server run (after sampling): what a run cut short still has. */
   storedRows(targetId: number): number;
@@ -114,6 +119,7 @@ export class SqliteRunReader implements RunReader {
   private readonly verdicts: VerdictReader;
   private readonly changeMark: RunsChangeMark;
   private readonly firstRequests: FirstRequestReader;
+  private readonly slowest: SlowestRequests;
 
   constructor(
     private readonly db: Database.Database,
@@ -122,6 +128,7 @@ export class SqliteRunReader implements RunReader {
   ) {
     this.changeMark = new RunsChangeMark(db);
     this.firstRequests = new FirstRequestReader(db);
+    this.slowest = new SlowestRequests(db);
     this.thresholdStore = new ThresholdStore(db);
     this.verdicts = new VerdictReader(db);
     this.run = db.prepare('SELECT * FROM runs WHERE id = ?');
@@ -159,6 +166,10 @@ export class SqliteRunReader implements RunReader {
 
   iterateRequests(runId: number): IterableIterator<StoredRequestRow> {
     return this.requests.iterateRequests(runId);
+  }
+
+  getSlowest(runId: number, limit: number): SlowestGroup[] {
+    return this.slowest.of(this.getRun(runId), limit);
   }
 
   getCompareRows(targetId: number): RequestPoint[] {

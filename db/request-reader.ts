@@ -15,7 +15,8 @@ export interface StoredRequestRow extends RequestRow {
 // open, so the connection stays free for writes between pages (an export can run beside a run).
 
 const PAGE = 5000;
-const COLUMNS = ['id', ...REQUEST_COLUMNS.map((c) => c.sql)].join(', ');
+/** the columns toRow reads, id first */
+export const COLUMNS = ['id', ...REQUEST_COLUMNS.map((c) => c.sql)].join(', ');
 
 export interface RequestPage {
   points: RequestPoint[];
@@ -43,7 +44,7 @@ function errorKind(v: unknown, where: string): ErrorKind | null {
 }
 
 /** A SELECT of COLUMNS (id first) as a RequestRow, every value checked against its column. */
-function toRow(raw: unknown, where: string): RequestRow {
+export function toRow(raw: unknown, where: string): RequestRow {
   if (!Array.isArray(raw)) throw damaged(where, 'not a row');
   const cols: unknown[] = raw;
   const row = {} as Record<RequestColumnName, number | ErrorKind | null>;

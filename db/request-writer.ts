@@ -67,7 +67,7 @@ function optionalUs(value: number): number | null {
   return Number.isFinite(value) ? Math.round(value) : null;
 }
 
-const { phaseIdx, clientIdx, intendedUs, sentUs, firstByteUs, doneUs, status, bytes, error, serverWaitUs, serverProcUs, templateIdx } = COL;
+const { phaseIdx, clientIdx, intendedUs, sentUs, firstByteUs, doneUs, status, bytes, error, serverWaitUs, serverProcUs, templateIdx, traceSeq } = COL;
 
 /** Writes row `row` of `data` into p[k..k+REQUEST_STRIDE]: target_id and the request columns; throws on a bad row. */
 function fill(p: Params, k: number, targetId: number, data: Float64Array, row: number): void {
@@ -89,6 +89,8 @@ function fill(p: Params, k: number, targetId: number, data: Float64Array, row: n
   p[c + serverWaitUs] = optionalUs(data[o + serverWaitUs]);
   p[c + serverProcUs] = optionalUs(data[o + serverProcUs]);
   p[c + templateIdx] = required(data[o + templateIdx], 'templateIdx', row);
+  // NaN: its phase did not trace (contract/trace-context.ts)
+  p[c + traceSeq] = Number.isFinite(data[o + traceSeq]) ? data[o + traceSeq]! : null;
 }
 
 export class RequestWriter {

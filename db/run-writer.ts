@@ -54,6 +54,8 @@ export interface NewTarget {
   /** default 'pending' */
   status?: TargetStatus;
   startedAt?: string | null;
+  /** its trace prefix (contract/trace-context.ts), when a phase sends traceparent */
+  tracePrefix?: string;
 }
 
 /** Fields left out are left as they are. */
@@ -126,7 +128,7 @@ function prepareStatements(db: Database.Database) {
     ),
     addCell: db.prepare('INSERT INTO cells (run_id, idx, label, params_json) VALUES (?, ?, ?, ?)'),
     createTarget: db.prepare(
-      `INSERT INTO targets (run_id, cell_idx, server_idx, label, architecture, status, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO targets (run_id, cell_idx, server_idx, label, architecture, status, started_at, trace_prefix) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     getTarget: db.prepare('SELECT status, reason, started_at, duration_ms, peak_cpu, peak_rss, peak_processes FROM targets WHERE id = ?'),
     updateTarget: db.prepare(
@@ -217,7 +219,7 @@ export class SqliteRunWriter implements RunWriter {
   }
 
   createTarget(t: NewTarget): number {
-    const result = this.write(() => this.stmt.createTarget.run(t.runId, t.cellIndex, t.serverIndex, t.label, t.architecture, t.status ?? 'pending', t.startedAt ?? null));
+    const result = this.write(() => this.stmt.createTarget.run(t.runId, t.cellIndex, t.serverIndex, t.label, t.architecture, t.status ?? 'pending', t.startedAt ?? null, t.tracePrefix ?? null));
     return Number(result.lastInsertRowid);
   }
 

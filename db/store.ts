@@ -12,7 +12,7 @@ import { migrate } from './migrate.js';
 import { BaselineStore } from './baseline-store.js';
 import { TrendReader } from './trend-read.js';
 import { ScenarioLibrary } from './scenario-library.js';
-import { SqliteRunReader, type ListRunsOptions, type RunReader, type RunSource } from './read-run.js';
+import { SqliteRunReader, type ListRunsOptions, type RunReader, type RunSource, type SlowestGroup } from './read-run.js';
 import { SqliteRunWriter, type NewRun, type NewTarget, type RunAnnotation, type RunWriter, type SampleInput, type TargetUpdate, type WindowInput } from './run-writer.js';
 import { RequestReader, type RequestPage, type StoredRequestRow } from './request-reader.js';
 import { CompareSampleStore } from './compare-sample.js';
@@ -30,8 +30,7 @@ export type { NewRun, NewTarget, RunAnnotation, RunWriter, SampleInput, TargetSt
 export { DEFAULT_RAW_CAP } from './run-writer.js';
 export type { LibraryEntry, LibraryVersion, LibraryVersionRef } from './scenario-library.js';
 export type { RequestPage, StoredRequestRow } from './request-reader.js';
-export { REQUEST_COLUMNS, REQUEST_STRIDE, NO_ERROR, packRequests, errorCode, type RequestRow } from '../contract/measurement.js';
-export type { HistogramSet } from '../contract/measurement.js';
+export { REQUEST_COLUMNS, REQUEST_STRIDE, NO_ERROR, packRequests, errorCode, type RequestRow, type HistogramSet } from '../contract/measurement.js';
 
 export interface Store extends RunReader, RunWriter {
   readonly path: string;
@@ -117,6 +116,7 @@ class SqliteStore implements Store {
   getRequests(runId: number, targetId: number, limit: number): RequestPage { return this.reader.getRequests(runId, targetId, limit); }
   getCompareRows(targetId: number): RequestPoint[] { return this.reader.getCompareRows(targetId); }
   getHistograms(runId: number): PhaseHistograms[] { return this.reader.getHistograms(runId); }
+  getSlowest(runId: number, limit: number): SlowestGroup[] { return this.reader.getSlowest(runId, limit); }
   iterateRequests(runId: number): IterableIterator<StoredRequestRow> { return this.reader.iterateRequests(runId); }
   storedRows(targetId: number): number { return this.reader.storedRows(targetId); }
   getRunSource(runId: number): (RunSource & { quick: boolean }) | null { return this.reader.getRunSource(runId); }

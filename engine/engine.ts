@@ -70,6 +70,7 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
     // the rules read the run as `runs:get` and `runs:windows` give it, with its first requests (engine/export/stored-diagnosis.ts)
     'runs:diagnosis': async ({ runId }) => (await import('./export/stored-diagnosis.js')).storedDiagnosis(store, runId),
     'runs:requests': async ({ runId, targetId, limit }) => store.getRequests(runId, targetId, limit),
+    'runs:slowest': async ({ runId, limit }) => store.getSlowest(runId, limit),
     'runs:compare': async ({ runIds }) => (await import('./export/compare-data.js')).compareData(store, runIds),
     'runs:delete': async ({ runId }) => {
       if (loaded?.activeRunId === runId) {

@@ -74,6 +74,7 @@ export function requestRow(i: number, overrides: Partial<RequestRow> = {}): Requ
     serverWaitUs: 50,
     serverProcUs: 600,
     templateIdx: 0,
+    traceSeq: null,
     ...overrides,
   };
 }

@@ -48,7 +48,7 @@ export function expectRequestsRebuildKeepsRows(dbPath: string, { from, oldRow, n
   try {
     expect(schemaVersion(after)).toBe(SCHEMA_VERSION);
     expect(after.prepare(`SELECT ${COLUMNS} FROM requests ORDER BY id`).all()).toEqual(before);
-    expect(after.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'requests' ORDER BY name`).all()).toEqual([{ name: 'requests_phase_intended' }]);
+    expect(after.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'requests' ORDER BY name`).all()).toEqual([{ name: 'requests_phase_intended' }, { name: 'requests_slowest' }]);
     after.prepare(`INSERT INTO requests (${COLUMNS}) VALUES (10, 1, 0, 1, 400, 405, 800, 900, ?, 64, ?, null, null, 0, 0)`).run(newRow.status, newRow.error);
     expect(() => after.prepare(`INSERT INTO requests (${COLUMNS}) VALUES (11, 1, 0, 0, 0, 0, 0, 0, 0, 0, 'nonsense', null, null, 0, 0)`).run()).toThrow(/CHECK constraint/);
   } finally {

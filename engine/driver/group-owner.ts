@@ -2,7 +2,7 @@ import type { Phase } from '../../contract/scenario.js';
 import type { ConnectionTimes } from './measure/accumulators.js';
 import type { BoundsCrossed } from './measure/bounds-crossed.js';
 import type { PhaseStats } from './measure/stats.js';
-import type { Target, Transport, TransportContext } from './transport/index.js';
+import type { Target, TraceIds, Transport, TransportContext } from './transport/index.js';
 
 // What a client group (group.ts) is told by the phase that owns it: why it stopped (the abort kinds),
 // where its figures go, and how it gets its transport.
@@ -19,6 +19,8 @@ export interface GroupOwner {
   readonly connections?: ConnectionTimes;
   /** what of the phase crossed a request bound, for its note (absent: not told, e.g. the warm-up) */
   readonly crossed?: BoundsCrossed;
+  /** the server run's trace seqs, for a phase that sends traceparent (absent: not traced, e.g. the warm-up) */
+  readonly traces?: TraceIds;
   /** the group has nothing in flight or queued and will issue nothing more */
   groupFinished(): void;
 }

@@ -13,7 +13,7 @@ import type { Scheduler, Timed } from './scheduler.js';
 import { CHECK_RESPONSE, type Slot, type SlotOwner } from './slot.js';
 import { SlotPool } from './slot-pool.js';
 import { OverBound } from './over-bound.js';
-import { DEADLINE_ERROR, transportFor, type Target, type Transport, type WarmConnection } from './transport/index.js';
+import { DEADLINE_ERROR, transportFor, type Target, type TraceIds, type Transport, type WarmConnection } from './transport/index.js';
 import { ABORT_CANCEL, ABORT_DATA, ABORT_DEADLINE, ABORT_NONE, type ChooseTransport, type GroupOwner } from './group-owner.js';
 
 // One client group of one phase: a fixed set of in-flight slots (slot-pool.ts) and their dispatch.
@@ -38,6 +38,8 @@ export class ClientGroup implements Timed, GroupPort, SlotOwner {
   abortKind = ABORT_NONE;
   private readonly scratch: RequestRecord;
   private readonly overBound: OverBound;
+  /** the server run's trace seqs when the phase sends traceparent, else null (no per-request work) */
+  private readonly traces: TraceIds | null;
 
   constructor(
     readonly phaseIndex: number,
@@ -58,10 +60,11 @@ export class ClientGroup implements Timed, GroupPort, SlotOwner {
     this.overBound = new OverBound(crossed, (slot, code) => this.settle(slot, code));
     this.source = new RequestSource(phase, phaseIndex, clientIndex, slots, inputs, crossed);
     const readsHeaders = this.source.flow?.readsHeaders ?? false;
-    this.transport = chooseTransport(target, phase, { slots, columns: inputs.data?.columns ?? [], connections: owner.connections ?? null, readsHeaders, warm });
+    this.traces = phase.traceparent === true ? (owner.traces ?? null) : null;
+    this.transport = chooseTransport(target, phase, { slots, columns: inputs.data?.columns ?? [], connections: owner.connections ?? null, readsHeaders, warm, ...(this.traces !== null && { tracePrefix: this.traces.prefix }) });
     this.executor = executorOf(phase).create(phase, { startUs, seed: this.source.seed });
     this.slots = new SlotPool(this, slots);
-    this.scratch = { phase: phaseIndex, client: clientIndex, intended: 0, sent: NaN, firstByte: NaN, status: 0, bytes: 0, stWait: NaN, stProc: NaN, template: 0 };
+    this.scratch = { phase: phaseIndex, client: clientIndex, intended: 0, sent: NaN, firstByte: NaN, status: 0, bytes: 0, stWait: NaN, stProc: NaN, template: 0, seq: NaN };
   }
 
   start(): void {
@@ -124,12 +127,12 @@ export class ClientGroup implements Timed, GroupPort, SlotOwner {
     // before a slot is taken: a unique data file that ran out ends the group instead
     if (request.variable !== null && !this.source.fill(request.variable)) return this.runOutOfData();
     const slot = this.slots.take();
-    slot.begin(intended, t, request.bodyIncludes, user !== null && flow!.keepsBody[t]!);
+    slot.begin(intended, t, request.bodyIncludes, user !== null && flow!.keepsBody[t]!, this.traces === null ? NaN : this.traces.next());
     if (user !== null) slot.step(user, flow!.header[t]!);
     this.inFlight++;
     // {{user}}: a flow's user, else the sending slot numbered across the phase's groups
     const inputs = request.variable === null ? null : this.source.inputsFor(user?.number ?? this.clientIndex * this.slots.size + slot.index + 1, slot.vars);
-    if (!this.transport.send(slot.index, t, inputs, slot)) this.overBound.refuse(slot);
+    if (!this.transport.send(slot.index, t, inputs, slot, slot.seq)) this.overBound.refuse(slot);
   }
 
   /** No row left in a unique data file: no more requests from this group; those in flight finish. */

@@ -17,6 +17,8 @@ export class OverBound {
 
   refuse(slot: Slot): void {
     this.crossed.requests++;
+    // never sent: no server saw its trace id, so its row keeps none
+    slot.seq = NaN;
     this.pending.push(slot);
     if (this.pending.length === 1) setImmediate(this.flush);
   }

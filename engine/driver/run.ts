@@ -3,7 +3,7 @@ import { nowUs, setT0, t0 } from './clock.js';
 import { OwnCpu } from './measure/own-cpu.js';
 import { ClientGroup } from './group.js';
 import { ABORT_CANCEL, ABORT_DEADLINE, type GroupOwner } from './group-owner.js';
-import { opensAhead, targetOf, warmConnection, type Target, type WarmConnection } from './transport/index.js';
+import { opensAhead, targetOf, TraceIds, warmConnection, type Target, type WarmConnection } from './transport/index.js';
 import { Scheduler } from './scheduler.js';
 import { PhaseInputs } from './requests/phase-inputs.js';
 import { PhaseStats, RowSink } from './measure/stats.js';
@@ -70,6 +70,10 @@ class PhaseRun implements GroupOwner {
     this.connections = new ConnectionTimes(startUs + STARTUP_MS * 1000);
     this.remaining = phase.clients;
     this.inputs = new PhaseInputs(runner.plan.data?.find((d) => d.name === phase.data) ?? null);
+  }
+
+  get traces(): TraceIds | undefined {
+    return this.runner.traces;
   }
 
   start(): void {
@@ -148,12 +152,15 @@ export class Runner {
   readonly warm: (WarmConnection[][] | null)[];
   /** where the load goes and how (the plan's, as one value passed down: transport/target.ts) */
   readonly target: Target;
+  /** the server run's trace seqs, shared by every tracing phase's groups (absent: the plan has no trace prefix) */
+  readonly traces: TraceIds | undefined;
 
   constructor(
     readonly plan: DriverPlan,
     private readonly post: Post,
   ) {
     this.target = targetOf(plan);
+    this.traces = plan.tracePrefix === undefined ? undefined : new TraceIds(plan.tracePrefix);
     this.windowMs = plan.windowMs ?? DEFAULT_WINDOW_MS;
     this.rows = new RowSink(true, (rows, count) => post({ type: 'rows', rows, count }, [rows.buffer as ArrayBuffer]), plan.rowsLent === true);
     this.runs = plan.phases.map(() => null);

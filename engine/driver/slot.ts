@@ -33,6 +33,8 @@ export class Slot implements RequestHandler, RequestRecord, FlowResponse {
   stWait = NaN;
   stProc = NaN;
   template = 0;
+  /** the request's trace seq (contract/trace-context.ts), NaN when its phase does not trace */
+  seq = NaN;
   active = false;
   /** not yet sent (connecting, or queued at an h2 client): when the deadline check first saw it (µs) */
   waitingSince = NaN;
@@ -62,9 +64,10 @@ export class Slot implements RequestHandler, RequestRecord, FlowResponse {
     this.client = owner.clientIndex;
   }
 
-  begin(intended: number, template: number, needle: Buffer | null, keepBody: boolean): void {
+  begin(intended: number, template: number, needle: Buffer | null, keepBody: boolean, seq: number): void {
     this.intended = intended;
     this.template = template;
+    this.seq = seq;
     this.sent = NaN;
     this.firstByte = NaN;
     this.status = 0;

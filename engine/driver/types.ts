@@ -43,6 +43,8 @@ export interface DriverPlan {
    * may be a proxy's, or not on this machine).
    */
   admissionPort?: number;
+  /** the server run's trace prefix (16 hex, contract/trace-context.ts): a phase with traceparent sends it; absent, no phase traces */
+  tracePrefix?: string;
 }
 
 /** TLS towards the target, its files already read (PEM text). */

@@ -54,6 +54,7 @@ const rowArb: fc.Arbitrary<RequestRow> = fc
       serverWaitUs: r.serverWaitUs,
       serverProcUs: r.serverProcUs,
       templateIdx: r.templateIdx,
+      traceSeq: null,
     };
   });
 

@@ -5,7 +5,7 @@ import { isFlow } from '../../contract/flow.js';
 import { fixedText, templateFields } from '../../contract/variables.js';
 import { formatPath as pathText } from '../scenario/param-path.js';
 
-// What a k6 script cannot carry yet: placeholders, data files and flows run only on Loadscope's own driver.
+// What a k6 script cannot carry yet: placeholders, data files, flows and traceparent run only on Loadscope's own driver.
 // export-k6 and --engine k6 refuse such a scenario before anything runs, naming the first field, so
 // a k6 run never sends fixed text where the scenario asked for varying values.
 
@@ -15,6 +15,8 @@ export function k6Refusal(scenario: Scenario): string | null {
   for (const [i, phase] of scenario.phases.entries()) {
     // a flow's steps go in order per user and pass values on: weighted picks would be another load
     if (isFlow(phase)) return `${pathText(['phases', i, 'flow'])}: k6 does not carry flows (journeys) yet; run it on Loadscope's own driver`;
+    // k6's rows come back without a request's own number, so no trace id could be kept with its row
+    if (phase.traceparent === true) return `${pathText(['phases', i, 'traceparent'])}: k6 does not carry traceparent yet; run it on Loadscope's own driver`;
     if (phase.data !== undefined) return `${pathText(['phases', i, 'data'])}: k6 does not carry data files yet; run it on Loadscope's own driver`;
     for (const [j, t] of phase.requests.entries()) {
       // escaped braces (\{{, an imported request's literal text) are fixed text k6 sends as it is

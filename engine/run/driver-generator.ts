@@ -44,7 +44,7 @@ export function driverGenerator(next?: NextPhase, appendUntilMs?: number): LoadG
     // a bundled server's accept queue is read before t0 (driver/admission.ts); an external one may sit behind a proxy
     const admissionPort = ctx.server.architecture === 'external' ? undefined : Number(new URL(url).port);
     const result = await runDriver(
-      { baseUrl: url, phases: ctx.scenario.phases, allowRemote: ctx.allowRemote, data: ctx.data ?? [], ...(tls !== undefined && { tls }), protocol, ...(ctx.server.streams !== undefined && { streams: ctx.server.streams }), ...(appendUntilMs !== undefined && { appendUntilMs }), ...(admissionPort !== undefined && admissionPort > 0 && { admissionPort }) },
+      { baseUrl: url, phases: ctx.scenario.phases, allowRemote: ctx.allowRemote, data: ctx.data ?? [], ...(tls !== undefined && { tls }), protocol, ...(ctx.server.streams !== undefined && { streams: ctx.server.streams }), ...(appendUntilMs !== undefined && { appendUntilMs }), ...(admissionPort !== undefined && admissionPort > 0 && { admissionPort }), ...(ctx.tracePrefix !== undefined && { tracePrefix: ctx.tracePrefix }) },
       {
         onStart: (e) => {
           setT0(e.t0EpochMs);

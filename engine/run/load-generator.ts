@@ -23,6 +23,8 @@ export interface TargetContext {
   generator?: LoadGenerator;
   /** the scenario's data files as read at the run's start (engine/scenario/data-files.ts) */
   data?: DataSet[];
+  /** the server run's trace prefix, stored with it (trace-prefix.ts): absent when no phase sends traceparent */
+  tracePrefix?: string;
 }
 
 /** Sends one server run's load and stores its phases and raw rows (through `writes`). */

@@ -1,4 +1,5 @@
 import type { EngineEvent } from '../../contract/api.js';
+import { tracePrefixFor } from './trace-prefix.js';
 import { LoadscopeError } from '../../contract/errors.js';
 import type { RunEngine, RunStatus, RunSummary } from '../../contract/results.js';
 import type { Scenario } from '../../contract/scenario.js';
@@ -117,7 +118,8 @@ export class Orchestrator {
       for (const { cell, server, serverIndex } of targets) {
         if (signal.aborted) break;
         const label = server.label ?? server.architecture;
-        const targetId = this.store.createTarget({ runId, cellIndex: cell.index, serverIndex, label, architecture: server.architecture });
+        const tracePrefix = tracePrefixFor(cell.scenario);
+        const targetId = this.store.createTarget({ runId, cellIndex: cell.index, serverIndex, label, architecture: server.architecture, ...(tracePrefix !== undefined && { tracePrefix }) });
         started++;
         this.emit({ event: 'run:target', payload: { runId, targetId, cellIndex: cell.index, serverIndex, label, architecture: server.architecture, status: 'running', reason: null } });
         tracker.targetStarted();
@@ -125,7 +127,7 @@ export class Orchestrator {
           tracker.observe(event);
           this.emit(event);
         };
-        const outcome: TargetOutcome = await runTarget({ store: this.store, emit, runId, targetId, scenario: cell.scenario, cellIndex: cell.index, server, signal, allowRemote: consent?.allowRemote ?? false, generator, ...(data !== undefined && { data }) });
+        const outcome: TargetOutcome = await runTarget({ store: this.store, emit, runId, targetId, scenario: cell.scenario, cellIndex: cell.index, server, signal, allowRemote: consent?.allowRemote ?? false, generator, ...(data !== undefined && { data }), ...(tracePrefix !== undefined && { tracePrefix }) });
         tracker.targetEnded(outcome.status);
         this.emit({ event: 'run:target', payload: { runId, targetId, cellIndex: cell.index, serverIndex, label, architecture: server.architecture, status: outcome.status, reason: outcome.reason } });
         if (outcome.status === 'failed') failures.push(`${label}${cells.length > 1 ? ` (${cell.label})` : ''}: ${outcome.reason}`);

@@ -12,6 +12,7 @@ import { MeanBars } from './MeanBars';
 import { PhaseTable } from './PhaseTable';
 import { ReportTables } from './ReportTables';
 import { RequestScatter } from './RequestScatter';
+import { SlowestTable } from './SlowestTable';
 import './run-view.css';
 
 function totals(summary: RunSummary) {
@@ -95,6 +96,7 @@ export function RunResults({ summary, showHeader, whatHappened }: { summary: Run
             <RequestScatter runId={summary.id} targets={summary.targets} engine={summary.engine} cells={summary.cells} />
           </div>
           <PhaseTable targets={summary.targets} engine={summary.engine} cells={summary.cells} scenario={summary.scenario} />
+          <SlowestTable runId={summary.id} />
         </>
       )}
       {summary.machine !== null && (

@@ -20,6 +20,8 @@ export interface RequestRecord {
   stProc: number;
   /** the request template (endpoint), by its index in the phase's requests */
   template: number;
+  /** its trace seq (contract/trace-context.ts): absent or NaN when its phase does not trace or it was never sent */
+  seq?: number;
   /** what ended the request when it failed (absent or null: nothing thrown, e.g. an http status check) */
   readonly failure?: Error | null;
   /** the error kind classifyError gave `failure`: its reason is kept only under that kind (not, say, a destroy turned timeout at a deadline) */
@@ -27,7 +29,7 @@ export interface RequestRecord {
 }
 
 // Column offsets as plain numbers for the hot path (derived from contract/measurement.ts).
-const { phaseIdx: C_PHASE, clientIdx: C_CLIENT, intendedUs: C_INTENDED, sentUs: C_SENT, firstByteUs: C_FIRST_BYTE, doneUs: C_DONE, status: C_STATUS, bytes: C_BYTES, error: C_ERROR, serverWaitUs: C_SERVER_WAIT, serverProcUs: C_SERVER_PROC, templateIdx: C_TEMPLATE } = COL;
+const { phaseIdx: C_PHASE, clientIdx: C_CLIENT, intendedUs: C_INTENDED, sentUs: C_SENT, firstByteUs: C_FIRST_BYTE, doneUs: C_DONE, status: C_STATUS, bytes: C_BYTES, error: C_ERROR, serverWaitUs: C_SERVER_WAIT, serverProcUs: C_SERVER_PROC, templateIdx: C_TEMPLATE, traceSeq: C_TRACE } = COL;
 
 /** Batches lent out at most (their memory is ROW_BATCH_CAPACITY rows each); beyond, a flush sends an exact-size copy. */
 const LENT_BATCHES = 4;
@@ -74,6 +76,7 @@ export class RowSink {
     b[o + C_SERVER_WAIT] = r.stWait * 1000;
     b[o + C_SERVER_PROC] = r.stProc * 1000;
     b[o + C_TEMPLATE] = r.template;
+    b[o + C_TRACE] = r.seq ?? NaN;
     if (++this.n === ROW_BATCH_CAPACITY) this.flush();
   }
 

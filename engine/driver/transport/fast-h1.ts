@@ -5,14 +5,18 @@ import type { Connection } from './connection.js';
 import { H1Connection, h1RequestOf, type H1Request } from './h1.js';
 import type { Target } from './target.js';
 import { SlotConnections, type TransportContext } from './transport.js';
+import { stampSeq, traceLineAt } from './traceparent.js';
 
 // The HTTP/1.1 fast path (h1.ts): an H1Connection per slot, each template's bytes built once (or per
 // request from its placeholders, into the slot's own request object, which its connection holds
-// while the request is in flight).
+// while the request is in flight). A tracing phase's request is a copy of its template's bytes (or
+// its built bytes) with the trace seq written in place (traceparent.ts).
 
 export class FastH1Transport extends SlotConnections<H1Request> {
   private readonly wires: H1Request[];
   private readonly built: H1Request[];
+  /** where each prebuilt template's bytes hold the traceparent line (-1: the phase does not trace) */
+  private readonly traceLines: number[];
 
   constructor(
     private readonly target: Target,
@@ -22,6 +26,7 @@ export class FastH1Transport extends SlotConnections<H1Request> {
     const host = new URL(target.baseUrl).host;
     super(compileRequests(phase, ctx.columns, host), 1);
     this.wires = this.requests.map((r) => h1RequestOf(r, host));
+    this.traceLines = this.wires.map((w) => (ctx.tracePrefix === undefined ? -1 : traceLineAt(w.bytes)));
     this.built = Array.from({ length: ctx.slots }, () => ({ bytes: Buffer.alloc(0), head: false, variable: null }));
     // connections opened before the schedule started go to the slots used first (the free stack pops 0, 1, ...)
     for (let i = 0; i < ctx.warm.length && i < ctx.slots; i++) this.adopt(i, ctx.warm[i]!);
@@ -31,11 +36,14 @@ export class FastH1Transport extends SlotConnections<H1Request> {
     return new H1Connection(this.target, this.phase.timeoutMs);
   }
 
-  protected wire(template: number, inputs: RequestInputs | null, slot: number): H1Request | null {
+  protected wire(template: number, inputs: RequestInputs | null, slot: number, seq: number): H1Request | null {
     const prebuilt = this.wires[template]!;
-    if (inputs === null) return prebuilt;
-    const bytes = prebuilt.variable!.build(inputs);
+    const traced = !Number.isNaN(seq);
+    if (inputs === null && !traced) return prebuilt;
+    // a copy per traced request: the prebuilt bytes stay as compiled, and a write still queued on a socket is never changed
+    const bytes = inputs === null ? Buffer.from(prebuilt.bytes) : prebuilt.variable!.build(inputs);
     if (bytes === null) return null;
+    if (traced) stampSeq(bytes, inputs === null ? this.traceLines[template]! : traceLineAt(bytes), seq);
     const built = this.built[slot]!;
     built.bytes = bytes;
     built.head = prebuilt.head;

@@ -95,7 +95,7 @@ function undiciPath(url: string): Subject {
         onComplete: () => c.complete(),
         onError: (err) => c.error(err),
       };
-      transport.send(0, i, null, handler);
+      transport.send(0, i, null, handler, NaN);
     },
     close: async () => transport.destroyAll(),
   };

@@ -5,6 +5,7 @@ import type { Target } from './target.js';
 import type { Transport, TransportContext, WarmConnection } from './transport.js';
 import { UndiciTransport } from './undici-h1.js';
 import { H2Transport } from './undici-h2.js';
+import { withTraceparent } from './traceparent.js';
 
 // The transport room's door: which transport a client group gets, chosen once from the Target and
 // the phase, as undici's Client picks h1 or h2 once. Nothing outside transport/ imports undici,
@@ -16,12 +17,15 @@ export type { Reset, Transport, TransportContext, WarmConnection } from './trans
 export { DEADLINE_ERROR } from './transport.js';
 export { targetOf, type Target } from './target.js';
 export { fastPathSuits } from './h1.js';
+export { TraceIds } from './traceparent.js';
 
 /** How a client group's requests go: h2 / h2c through undici, else the fast path when the phase suits it, else undici. */
 export function transportFor(target: Target, phase: Phase, ctx: TransportContext): Transport {
-  if (target.protocol !== 'h1') return new H2Transport(target, phase, ctx);
-  if (!ctx.readsHeaders && fastPathSuits(phase, target.baseUrl)) return new FastH1Transport(target, phase, ctx);
-  return new UndiciTransport(target, phase, ctx);
+  // a tracing phase's templates carry the header as compiled; each transport writes the request's seq into it
+  const p = ctx.tracePrefix === undefined ? phase : withTraceparent(phase, ctx.tracePrefix);
+  if (target.protocol !== 'h1') return new H2Transport(target, p, ctx);
+  if (!ctx.readsHeaders && fastPathSuits(p, target.baseUrl)) return new FastH1Transport(target, p, ctx);
+  return new UndiciTransport(target, p, ctx);
 }
 
 /** Whether connections can be opened ahead for a phase: only the fast path's (h2 / h2c and undici open their own). */

@@ -32,6 +32,8 @@ export interface TransportContext {
   readonly readsHeaders: boolean;
   /** connections opened ahead for the first slots (the fast path's only) */
   readonly warm: readonly WarmConnection[];
+  /** the server run's trace prefix when the phase sends traceparent (absent: it does not; traceparent.ts) */
+  readonly tracePrefix?: string;
 }
 
 export interface Transport {
@@ -39,10 +41,11 @@ export interface Transport {
   readonly requests: readonly CompiledRequest[];
   /**
    * Sends template `template` from `slot` on its connection (made on first use). `inputs` are the
-   * placeholders' values (null for a template without any). False: the request as built is over
-   * MAX_REQUEST_BYTES, and nothing was sent.
+   * placeholders' values (null for a template without any); `seq` its trace seq, NaN when the phase
+   * does not trace (traceparent.ts). False: the request as built is over MAX_REQUEST_BYTES, and
+   * nothing was sent.
    */
-  send(slot: number, template: number, inputs: RequestInputs | null, handler: RequestHandler): boolean;
+  send(slot: number, template: number, inputs: RequestInputs | null, handler: RequestHandler, seq: number): boolean;
   /**
    * The request on `slot` passed its deadline. Answers the reset to call once it is recorded (its
    * connection kept for other streams), or null having dropped the slot's connection (the slot's
@@ -66,11 +69,11 @@ export abstract class SlotConnections<R> implements Transport {
 
   /** a new connection for connection index k */
   protected abstract open(k: number): Connection<R>;
-  /** template's request in this transport's form, or null when over MAX_REQUEST_BYTES */
-  protected abstract wire(template: number, inputs: RequestInputs | null, slot: number): R | null;
+  /** template's request in this transport's form (carrying trace seq `seq` unless NaN), or null when over MAX_REQUEST_BYTES */
+  protected abstract wire(template: number, inputs: RequestInputs | null, slot: number, seq: number): R | null;
 
-  send(slot: number, template: number, inputs: RequestInputs | null, handler: RequestHandler): boolean {
-    const request = this.wire(template, inputs, slot);
+  send(slot: number, template: number, inputs: RequestInputs | null, handler: RequestHandler, seq: number): boolean {
+    const request = this.wire(template, inputs, slot, seq);
     if (request === null) return false;
     const k = Math.floor(slot / this.streams);
     (this.conns[k] ??= this.open(k)).dispatch(request, handler);

@@ -7,6 +7,7 @@ import { targetConnect } from './connect-timing.js';
 import { protocolClientOptions, type Target } from './target.js';
 import { SlotConnections, type TransportContext } from './transport.js';
 import { UndiciConnection } from './undici-connection.js';
+import { traceparentOf } from '../../../contract/trace-context.js';
 
 // HTTP/1.1 through undici, a Client per slot: what the fast path does not take (https, keepAlive:
 // false, unusual headers, a flow step reading a response header). A Pool would pick a free client
@@ -16,6 +17,8 @@ export class UndiciTransport extends SlotConnections<Dispatcher.DispatchOptions>
   /** each template's options, built once; a template with placeholders gets its parts per request */
   private readonly opts: Dispatcher.DispatchOptions[];
   protected readonly options: Client.Options;
+  /** the server run's trace prefix when the phase traces (traceparent.ts) */
+  private readonly tracePrefix: string | null;
 
   constructor(
     protected readonly target: Target,
@@ -23,6 +26,7 @@ export class UndiciTransport extends SlotConnections<Dispatcher.DispatchOptions>
     ctx: TransportContext,
   ) {
     super(compileRequests(phase, ctx.columns, null), target.streams);
+    this.tracePrefix = ctx.tracePrefix ?? null;
     this.opts = this.requests.map((r) => ({
       path: r.path,
       method: r.method,
@@ -47,10 +51,12 @@ export class UndiciTransport extends SlotConnections<Dispatcher.DispatchOptions>
     return new UndiciConnection(this.target.baseUrl, this.options, null);
   }
 
-  protected wire(template: number, inputs: RequestInputs | null): Dispatcher.DispatchOptions | null {
+  protected wire(template: number, inputs: RequestInputs | null, _slot: number, seq: number): Dispatcher.DispatchOptions | null {
     const opts = this.opts[template]!;
-    if (inputs === null) return opts;
-    const parts = this.requests[template]!.variable!.parts(inputs);
-    return parts === null ? null : { ...opts, ...parts };
+    const parts = inputs === null ? null : this.requests[template]!.variable!.parts(inputs);
+    if (inputs !== null && parts === null) return null;
+    const built = parts === null ? opts : { ...opts, ...parts };
+    if (this.tracePrefix === null || Number.isNaN(seq)) return built;
+    return { ...built, headers: { ...(built.headers as Record<string, string>), traceparent: traceparentOf(this.tracePrefix, seq) } };
   }
 }

@@ -47,6 +47,7 @@ export function createFakeEngine(): FakeEngine {
     'runs:windows': async () => notFaked('runs:windows'),
     'runs:diagnosis': async () => notFaked('runs:diagnosis'),
     'runs:requests': async () => notFaked('runs:requests'),
+    'runs:slowest': async () => notFaked('runs:slowest'),
     'runs:compare': async () => notFaked('runs:compare'),
     'runs:delete': async () => notFaked('runs:delete'),
     'runs:annotate': async () => notFaked('runs:annotate'),

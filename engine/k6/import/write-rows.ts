@@ -78,6 +78,7 @@ export class TargetSink {
     b[o + COL.serverWaitUs] = r.serverWaitMs === null ? NaN : r.serverWaitMs * 1000;
     b[o + COL.serverProcUs] = procUs;
     b[o + COL.templateIdx] = r.endpoint === null ? 0 : phaseAcc.endpoint(r.endpoint);
+    b[o + COL.traceSeq] = NaN;
     if (++this.n === BATCH) this.flushRows();
 
     const w = Math.floor(doneUs / 1000 / this.windowMs);

@@ -3,6 +3,7 @@ import { Field, Item, Section, SelectField, type FormBinding } from './form-fiel
 import { defaultPhaseName } from '../../../contract/phase';
 import { PhaseDataField } from './form-data';
 import { FlowSwitch } from './form-flow';
+import { TraceSwitch } from './form-trace';
 import { RequestEditor } from './form-request';
 import { StagesField } from './form-stages';
 import { phaseSwitched, switchExecutor } from './executor-switch';
@@ -79,6 +80,7 @@ export function PhasesSection({ b }: { b: FormBinding }) {
             <ClientsField b={b} at={at} />
             {FLOW_EXECUTORS.has(String(getAt(phase, ['executor']))) && <FlowSwitch b={b} at={at} />}
             <PhaseDataField b={b} at={at} />
+            <TraceSwitch b={b} at={at} />
             <RequestsEditor b={b} at={at} />
           </Item>
         );

@@ -6,7 +6,7 @@ import { Phase } from '../../../contract/scenario';
 // as rows) and in the matrix and quick path pickers.
 
 /** Fields every phase has (their own controls, or kept as they are when the executor changes). */
-export const COMMON = new Set(['name', 'executor', 'at', 'clients', 'requests', 'keepAlive', 'timeoutMs', 'maxDurationMs', 'seed', 'data']);
+export const COMMON = new Set(['name', 'executor', 'at', 'clients', 'requests', 'keepAlive', 'timeoutMs', 'maxDurationMs', 'seed', 'data', 'traceparent']);
 /** Fields with their own control (a switch, a row editor), not the generic one. */
 export const OWN_CONTROL = new Set(['flow', 'stages']);
 export const LABELS: Record<string, string> = { rate: 'rate (req/s)', rampTo: 'ramp to (req/s)', durationMs: 'duration (ms)', count: 'requests', thinkMs: 'think (ms)', maxInFlight: 'max in flight', startUsers: 'users at start' };

@@ -4,6 +4,9 @@ CREATE INDEX baselines_run ON baselines (run_id);
 -- index requests_phase_intended
 CREATE INDEX requests_phase_intended ON requests (target_id, phase_idx, intended_us);
 
+-- index requests_slowest
+CREATE INDEX requests_slowest ON requests (target_id, phase_idx, (done_us - intended_us)) WHERE trace_seq IS NOT NULL;
+
 -- index runs_group
 CREATE INDEX runs_group ON runs (group_id);
 
@@ -106,7 +109,7 @@ CREATE TABLE "requests" (
         server_proc_us INTEGER,
         lvl            INTEGER NOT NULL DEFAULT 0,
         template_idx   INTEGER NOT NULL DEFAULT 0
-      );
+      , trace_seq INTEGER);
 
 -- table run_verdicts
 CREATE TABLE run_verdicts (
@@ -167,7 +170,7 @@ CREATE TABLE targets (
         -- raw_rows: requests the driver recorded; fewer are stored when raw_sampled = 1
         raw_rows       INTEGER NOT NULL DEFAULT 0,
         raw_sampled    INTEGER NOT NULL DEFAULT 0 CHECK (raw_sampled IN (0, 1))
-      , protocol TEXT);
+      , protocol TEXT, trace_prefix TEXT);
 
 -- table thresholds
 CREATE TABLE thresholds (
