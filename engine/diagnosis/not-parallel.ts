@@ -1,9 +1,8 @@
 import type { Finding } from '../../contract/diagnosis.js';
-import { figureIn } from './figures-in.js';
 import { phaseSamples } from './phase-samples.js';
-import { littleInFlight } from './server-queueing.js';
+import { loadSteps } from './light-and-busy.js';
 import { IN_FLIGHT_GREW } from './server-slower.js';
-import { phaseCases, type DiagnosisRule, type PhaseCase } from './stored-run.js';
+import type { DiagnosisRule } from './stored-run.js';
 
 // One process did the target's work (seed 004's red series): across a server run's phases in flight
 // grew and at most half of that growth became throughput, and in the busiest phase one process used
@@ -35,8 +34,6 @@ export const SCALED_AT_MOST = 0.5;
 /** Samples (500 ms each) the busiest phase needs with the busiest process's CPU: one sample is one moment. */
 export const MIN_CPU_SAMPLES = 2;
 
-interface Loaded { c: PhaseCase; inFlight: number }
-
 export const notParallel: DiagnosisRule = {
   id: 'not-parallel',
   kind: 'finding',
@@ -54,22 +51,8 @@ export const notParallel: DiagnosisRule = {
   },
   check(stored) {
     const { run } = stored;
-    const byServer = new Map<number, Loaded[]>();
-    for (const c of phaseCases(stored)) {
-      const total = figureIn(run.engine, c.phase, 'total', 'mean');
-      if (total === null || !(total > 0) || !(c.phase.throughput > 0) || c.phase.count === 0) continue;
-      const list = byServer.get(c.target.id) ?? [];
-      list.push({ c, inFlight: littleInFlight(c.phase.throughput, total) });
-      byServer.set(c.target.id, list);
-    }
     const cores = run.machine?.cpus ?? null;
-    return [...byServer.values()].flatMap((phases): Finding[] => {
-      if (phases.length < 2) return [];
-      const sorted = [...phases].sort((a, b) => a.inFlight - b.inFlight);
-      const light = sorted[0]!;
-      const busy = sorted[sorted.length - 1]!;
-      const grew = busy.inFlight / light.inFlight;
-      const throughput = busy.c.phase.throughput / light.c.phase.throughput;
+    return loadSteps(stored, (c) => (c.phase.throughput > 0 ? true : null)).flatMap(({ light, busy, grew, throughput }): Finding[] => {
       if (!(grew >= IN_FLIGHT_GREW) || !(throughput / grew <= SCALED_AT_MOST)) return [];
       // samples from before the busiest process was kept, or read as a process exited (not finite), are left out
       const samples = phaseSamples(stored, busy.c).filter((s) => typeof s.topCpuPercent === 'number' && Number.isFinite(s.topCpuPercent) && s.topCpuPercent >= 0);

@@ -1,7 +1,7 @@
 import type { Finding } from '../../contract/diagnosis.js';
 import { figureIn } from './figures-in.js';
-import { littleInFlight } from './server-queueing.js';
-import { phaseCases, type DiagnosisRule, type PhaseCase } from './stored-run.js';
+import { loadSteps } from './light-and-busy.js';
+import type { DiagnosisRule } from './stored-run.js';
 
 // Each request got slower under load: across the phases of one server run, in flight grew while
 // throughput stayed flat (Little's law: more in flight at the same throughput is longer times), and
@@ -18,8 +18,6 @@ export const THROUGHPUT_FLAT = 1.5;
 /** Processing p50 of the busiest phase over the lightest at or above which each request got slower (the median: a few slow requests do not make it). */
 export const PROCESSING_ROSE = 1.5;
 
-interface Loaded { c: PhaseCase; inFlight: number; processing: number }
-
 export const serverSlower: DiagnosisRule = {
   id: 'server-slower',
   kind: 'finding',
@@ -34,31 +32,19 @@ export const serverSlower: DiagnosisRule = {
   },
   check(stored) {
     const { run } = stored;
-    const byServer = new Map<number, Loaded[]>();
-    for (const c of phaseCases(stored)) {
-      const total = figureIn(run.engine, c.phase, 'total', 'mean');
+    return loadSteps(stored, (c) => {
       const processing = figureIn(run.engine, c.phase, 'processing', 'p50');
-      if (total === null || processing === null || !(processing > 0) || c.phase.count === 0) continue;
-      const list = byServer.get(c.target.id) ?? [];
-      list.push({ c, inFlight: littleInFlight(c.phase.throughput, total), processing });
-      byServer.set(c.target.id, list);
-    }
-    return [...byServer.values()].flatMap((phases): Finding[] => {
-      if (phases.length < 2) return [];
-      const sorted = [...phases].sort((a, b) => a.inFlight - b.inFlight);
-      const light = sorted[0]!;
-      const busy = sorted[sorted.length - 1]!;
-      const grew = busy.inFlight / light.inFlight;
-      const throughput = busy.c.phase.throughput / light.c.phase.throughput;
-      const rose = busy.processing / light.processing;
+      return processing !== null && processing > 0 ? processing : null;
+    }).flatMap(({ light, busy, grew, throughput }): Finding[] => {
+      const rose = busy.extra / light.extra;
       if (!(grew >= IN_FLIGHT_GREW) || !(throughput <= THROUGHPUT_FLAT) || !(rose >= PROCESSING_ROSE)) return [];
       return [{
         rule: 'server-slower',
         kind: 'finding',
         text: `each request got slower inside the server as load grew: processing p50 rose ${rose.toFixed(1)}x from phase ${light.c.phase.name} to phase ${busy.c.phase.name} while throughput stayed flat (contention or CPU, not a queue)`,
         evidence: { ...busy.c.place, range: { fromMs: light.c.phase.startedMs, toMs: busy.c.phase.startedMs + busy.c.phase.durationMs }, phase: `${light.c.phase.name} -> ${busy.c.phase.name}`, figures: [
-          { name: `processing p50 (${light.c.phase.name})`, value: light.processing, unit: 'ms' },
-          { name: `processing p50 (${busy.c.phase.name})`, value: busy.processing, unit: 'ms' },
+          { name: `processing p50 (${light.c.phase.name})`, value: light.extra, unit: 'ms' },
+          { name: `processing p50 (${busy.c.phase.name})`, value: busy.extra, unit: 'ms' },
           { name: `in flight (${light.c.phase.name})`, value: light.inFlight, unit: 'requests' },
           { name: `in flight (${busy.c.phase.name})`, value: busy.inFlight, unit: 'requests' },
           { name: `throughput (${light.c.phase.name})`, value: light.c.phase.throughput, unit: 'req/s' },
