@@ -88,7 +88,8 @@ describe('traceparent and show --slowest', () => {
     const groups = (JSON.parse(json.stdout) as { slowest: SlowestGroup[] }).slowest;
     const fixed = groups.find((g) => g.phase === 'fixed')!;
     expect(new Set(fixed.requests.map((r) => r.traceId))).toEqual(new Set(server.seen.filter((r) => r.path === '/a' && r.slow).map(traceIdOf)));
-    for (const r of fixed.requests) expect(r.totalMs).toBeGreaterThanOrEqual(SLOW_MS);
+    // a timer may fire up to a millisecond early on its own clock (libuv rounds to whole ms): seen 299.98 for 300
+    for (const r of fixed.requests) expect(r.totalMs).toBeGreaterThanOrEqual(SLOW_MS - 1);
   });
 
   it('an h2c target: each stream carries its own trace id, and the slowest printed are the streams it held', async () => {

