@@ -13,8 +13,8 @@ import {
   RunStatus,
   RunSummary,
   ServerSample,
+  StoredWindows,
 } from './results.js';
-import { StoredWindows } from './first-requests.js';
 import { libraryCalls } from './library.js';
 import { Scenario } from './scenario.js';
 import { SlowestGroup, SlowestRequest } from './slowest.js';

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { LiveWindow, ServerSample } from './results.js';
 
 // Each phase's users' first requests, read back from the raw rows for the diagnosis's late-admission
 // rule (issue 38): the rows intended at the phase's first intended time. A closed loop's users all
@@ -27,7 +26,3 @@ export const PhaseFirstRequests = z.object({
   requests: z.array(FirstRequest).max(FIRST_REQUESTS_MAX),
 });
 export type PhaseFirstRequests = z.infer<typeof PhaseFirstRequests>;
-
-/** What `runs:windows` answers: a run's windows and samples (the first requests are read for the diagnosis alone: engine/export/stored-diagnosis.ts). */
-export const StoredWindows = z.object({ windows: z.array(LiveWindow), samples: z.array(ServerSample) });
-export type StoredWindows = z.infer<typeof StoredWindows>;

@@ -310,6 +310,10 @@ export const ServerSample = z.object({
 });
 export type ServerSample = z.infer<typeof ServerSample>;
 
+/** What `runs:windows` answers: a run's windows and server samples (its users' first requests are read for the diagnosis alone: engine/export/stored-diagnosis.ts). */
+export const StoredWindows = z.object({ windows: z.array(LiveWindow), samples: z.array(ServerSample) });
+export type StoredWindows = z.infer<typeof StoredWindows>;
+
 /** One point of the per-request scatter (seed 004's charts). */
 export const RequestPoint = z.object({
   phaseIndex: z.number(),

@@ -9,6 +9,7 @@ import {
   RunSummary,
   ServerSample,
   type RequestPoint,
+  type StoredWindows,
 } from '../contract/results.js';
 import { ThresholdStore } from './threshold-store.js';
 import { histogramColumnList, readHistograms } from './histogram-columns.js';
@@ -22,7 +23,7 @@ import type { RequestPage, RequestReader, StoredRequestRow } from './request-rea
 import type { CompareSampleStore } from './compare-sample.js';
 import { RunsChangeMark } from './runs-change-mark.js';
 import { FirstRequestReader } from './first-requests.js';
-import type { PhaseFirstRequests, StoredWindows } from '../contract/first-requests.js';
+import type { PhaseFirstRequests } from '../contract/first-requests.js';
 import { SlowestRequests } from './slowest-requests.js';
 import type { SlowestGroup } from '../contract/slowest.js';
 

@@ -2,8 +2,8 @@ import type { LiveWindow, PhaseResult, RunSummary, ServerSample, TargetResult } 
 import type { Evidence, Finding } from '../../contract/diagnosis.js';
 import type { PhaseFirstRequests } from '../../contract/first-requests.js';
 
-// What a rule reads: a stored run exactly as the read side gives it back (db/read-run.ts: getRun and
-// getWindows, through the engine's `runs:get` and `runs:windows`), nothing measured again.
+// What a rule reads: a stored run exactly as the read side gives it back (db/read-run.ts: getRun,
+// getWindows and getFirstRequests, read together in engine/export/stored-diagnosis.ts), nothing measured again.
 
 export interface StoredRun {
   run: RunSummary;
