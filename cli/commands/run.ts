@@ -148,8 +148,7 @@ export function registerRun(program: Command): void {
         const diagnoses: { runId: number; diagnosis: Diagnosis }[] = [];
         for (const stored of runs) {
           const run = groupId === null ? stored : await engine.handlers['runs:get']({ runId: stored.id });
-          const windows = await engine.handlers['runs:windows']({ runId: run.id });
-          const capacity = await storedCapacity(run, () => Promise.resolve(windows));
+          const capacity = await storedCapacity(run, () => engine.handlers['runs:windows']({ runId: run.id }));
           const diagnosis = await engine.handlers['runs:diagnosis']({ runId: run.id });
           diagnoses.push({ runId: run.id, diagnosis });
           if (opts.json) json.push({ ...runSummaryJson(run), ...(capacity && { capacity: capacityJson(capacity) }), diagnosis: diagnosisJson(diagnosis) });

@@ -35,9 +35,8 @@ export function registerShow(program: Command): void {
         if (runId === undefined) throw new LoadscopeError('LS_ERR_BAD_REQUEST', 'which run? give a run id (see `loadscope list`) or --group <id>');
         if (opts.slowest !== undefined) return showSlowest(engine, runId, opts.slowest === true ? DEFAULT_SLOWEST : opts.slowest, opts.json);
         const run = await engine.handlers['runs:get']({ runId });
-        const windows = await engine.handlers['runs:windows']({ runId });
         // a capacity search's figures, judged from the stored steps the way the engine judged them
-        const capacity = await storedCapacity(run, () => Promise.resolve(windows));
+        const capacity = await storedCapacity(run, () => engine.handlers['runs:windows']({ runId }));
         const diagnosis = await engine.handlers['runs:diagnosis']({ runId });
         if (opts.json) return void process.stdout.write(JSON.stringify({ ...runSummaryJson(run), name: run.name ?? null, note: run.note ?? null, ...(capacity && { capacity: capacityJson(capacity) }), diagnosis: diagnosisJson(diagnosis) }, null, 2) + '\n');
         if (run.name != null) process.stdout.write(`Name: ${terminalSafeInline(run.name)}\n`);
