@@ -34,5 +34,5 @@ export function reportInput(store: Store, runId: number, withTrend = false): Run
   }
   // the HTML report's trend section: the scenario's last runs of this run's profile (stored summaries only)
   const trend = withTrend ? trendData(store, { scenarioName: run.scenarioName, metric: 'total.p99', last: 20, profile: profileOf(run.quick) }) : null;
-  return { run, windows, samples, curves, trend, diagnosis: storedDiagnosis(store, runId) };
+  return { run, windows, samples, curves, trend, diagnosis: storedDiagnosis(store, runId, { run, windows, samples }) };
 }

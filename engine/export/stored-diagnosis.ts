@@ -1,4 +1,5 @@
 import type { Diagnosis } from '../../contract/diagnosis.js';
+import type { RunSummary, StoredWindows } from '../../contract/results.js';
 import type { RunReader } from '../../db/read-run.js';
 import { diagnose } from '../diagnosis/index.js';
 
@@ -7,7 +8,11 @@ import { diagnose } from '../diagnosis/index.js';
 // phases' first requests (late-admission), which only the diagnosis reads, so the charts' windows
 // never pay for them.
 
-export function storedDiagnosis(store: Pick<RunReader, 'getRun' | 'getWindows' | 'getFirstRequests'>, runId: number): Diagnosis {
-  const run = store.getRun(runId);
-  return diagnose({ run, ...store.getWindows(runId), firstRequests: store.getFirstRequests(runId) });
+/** `read`: the run, windows and samples where the caller has them already (a report), so they are not read twice. */
+export function storedDiagnosis(
+  store: Pick<RunReader, 'getRun' | 'getWindows' | 'getFirstRequests'>,
+  runId: number,
+  read: { run: RunSummary } & StoredWindows = { run: store.getRun(runId), ...store.getWindows(runId) },
+): Diagnosis {
+  return diagnose({ ...read, firstRequests: store.getFirstRequests(runId) });
 }
