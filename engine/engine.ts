@@ -91,7 +91,7 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
     // one user through the journey, nothing stored (engine/run/try/)
     'scenarios:try': async (request) => {
       const abort = new AbortController();
-      const tried = import('./run/try/try-once.js').then((m) => m.tryOnce(store, request, abort.signal));
+      const tried = (async () => (await import('./run/try/try-once.js')).tryOnce(store, request, abort.signal))();
       tries.set(abort, tried);
       return tried.finally(() => tries.delete(abort));
     },
