@@ -57,7 +57,9 @@ function StepRow({ step, number, onShow }: { step: TriedStep; number: number; on
 
 export function TryPanel({ state, onClose, onShow }: { state: TryState; onClose: () => void; onShow: (path: string, message: string) => void }) {
   const result = state.phase === 'done' ? state.result : null;
-  const failed = result?.steps.filter((s) => stateOf(s) !== 'ok').length ?? 0;
+  const count = (state: StepState) => result?.steps.filter((s) => stateOf(s) === state).length ?? 0;
+  const failed = count('failed');
+  const notSent = count('not-sent');
   return (
     <Panel
       className="try-panel"
@@ -82,7 +84,9 @@ export function TryPanel({ state, onClose, onShow }: { state: TryState; onClose:
       {result !== null && (
         <>
           <div className={`try-verdict ${result.passed ? 'ok' : 'bad'}`} data-testid="try-verdict" data-passed={String(result.passed)}>
-            {result.passed ? `✓ every step passed (${result.steps.length})` : `✗ ${failed} of ${result.steps.length} step${result.steps.length === 1 ? '' : 's'} failed or not sent`}{' '}
+            {result.passed
+              ? `✓ every step passed (${result.steps.length})`
+              : `✗ ${[failed > 0 && `${failed} failed`, notSent > 0 && `${notSent} not sent`].filter(Boolean).join(', ')} of ${result.steps.length} step${result.steps.length === 1 ? '' : 's'}`}{' '}
             <span className="muted">
               against {result.server} at {result.url}
             </span>
