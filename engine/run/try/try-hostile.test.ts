@@ -10,7 +10,8 @@ import { startSilentServer } from './test-support/silent-server.js';
 // answers and one that trickles its body forever end at the phase's timeoutMs (the try's own
 // deadline: undici's idle timers never fire on a trickle); a 50 MB body is read to its end (a check
 // finds its last bytes) while only TRY_LIMITS.bodyBytes of it is kept, and an extract over it fails
-// at the extract bound; a target nothing listens on is one line, and nothing more is sent.
+// at the extract bound; a target nothing listens on is one line, and nothing more is sent; a
+// scenario of many requests sends at most TRY_LIMITS.steps of them.
 
 const temp = useTempEngine('try-hostile');
 const closers: (() => Promise<void>)[] = [];
@@ -72,6 +73,17 @@ describe('a try against hostile targets', () => {
     expect(second!.error).toEqual({ kind: 'extract', message: 'the body passed 1 MiB, the bound of what a step keeps to extract from' });
     expect(second!.failurePath).toBe('phases[0].requests[1].extract');
     expect(second!.response!.body.bytes).toBe(size);
+  });
+
+  it('a scenario of 2 phases of 60 requests: the first 100 are sent, the rest listed as not sent and why', async () => {
+    const requests = Array.from({ length: 60 }, (_, i) => ({ name: `fib ${i}`, path: '/fib?n=1' }));
+    const phases = [0, 1].map(() => ({ executor: 'sequential', count: 1, requests }));
+    const result = await tryText({ name: 'try-many', servers: [{ architecture: 'single' }], phases });
+    const sent = result.steps.filter((s) => s.notSent === null);
+    expect(sent).toHaveLength(TRY_LIMITS.steps);
+    expect(sent.every((s) => s.response?.status === 200)).toBe(true);
+    expect(result.steps.slice(TRY_LIMITS.steps).map((s) => s.notSent)).toEqual(Array(120 - TRY_LIMITS.steps).fill(`a try sends at most ${TRY_LIMITS.steps} requests`));
+    expect(result.passed).toBe(false);
   });
 
   it('a target nothing listens on: one line from the start, as a run gets it, and nothing is sent', async () => {
