@@ -1,15 +1,19 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TryResult } from '../contract/try-once.js';
+import { rootPath } from '../engine/paths.js';
+import { startSilentServer } from '../engine/run/try/test-support/silent-server.js';
 import { runCli } from './test-support/cli-process.js';
 import { startRawTextServer, type RawTextServer } from './test-support/raw-text-server.js';
 
 // `loadscope try` through the real CLI (issue 39): one block per step on a bundled server, --json,
 // exit 0 when every step passed and 1 when one failed; bad input (no such file, an invalid
 // scenario, a target that does not answer) is one line and exit 2; what the scenario and the target
-// chose (names, bodies) reaches the terminal escaped, each on its own line; nothing is stored.
+// chose (names, bodies) reaches the terminal escaped, each on its own line; nothing is stored;
+// Ctrl-C ends a try waiting on a hung target at once, printing what was tried.
 // Build first (npx tsc -p tsconfig.node.json).
 
 let dir: string;
@@ -92,5 +96,28 @@ describe('loadscope try', () => {
     expect(missing.stderr).toContain("no scenario file '");
     expect(invalid.stderr).toMatch(/is not a valid scenario: \S+: .* \(and \d+ more: loadscope validate lists them\) \(LS_ERR_SCENARIO_INVALID\)/);
     expect(down.stderr).toContain('nothing answered at http://127.0.0.1:9 within 300 ms');
+  });
+
+  it('Ctrl-C during a request to a hung target: the try ends at once with what it tried, exit 130', async () => {
+    const silent = await startSilentServer();
+    try {
+      const file = scenarioFile('hung', { name: 'hung', servers: [{ architecture: 'external', url: silent.url, readiness: { url: `${silent.url}/ready` } }], phases: [{ executor: 'burst', count: 1, timeoutMs: 3_600_000, requests: [{ path: '/hang' }, { path: '/never' }] }] });
+      const child = spawn(process.execPath, [rootPath('bin/loadscope.js'), 'try', file, '--db', db()], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+      const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+      // the readiness check's connection, then the request's: it is in flight
+      for (let i = 0; silent.connections < 2 && i < 1500; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(silent.connections).toBe(2);
+      child.kill('SIGINT');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      const status = await closed;
+      clearTimeout(killer);
+      expect(status).toBe(130);
+      expect(stdout).toContain('FAILED (other): the try was cancelled');
+      expect(stdout).toContain('2. phase 1 · GET /never: not sent: the try was cancelled');
+    } finally {
+      await silent.close();
+    }
   });
 });
