@@ -20,6 +20,7 @@ import { Scenario } from './scenario.js';
 import { SlowestGroup, SlowestRequest } from './slowest.js';
 import { ThresholdResult } from './thresholds.js';
 import { TimelinePlan } from './timeline.js';
+import { tryCalls } from './try-once.js';
 import { Trend, TrendRequest } from './trends.js';
 
 // The one API contract between the UI and the engine. Both hosts use it: Electron (ipcMain /
@@ -126,6 +127,7 @@ export const calls = {
     response: z.object({ runId: z.number() }),
   },
   ...libraryCalls,
+  ...tryCalls,
   /** The editor's "Paste a curl command" (issue 28): the request added to a phase of the scenario text, parsed by the engine */
   'requests:add-curl': {
     request: z.strictObject({

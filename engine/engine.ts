@@ -42,6 +42,8 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
   const theOrchestrator = () =>
     (orchestrator ??= import('./run/orchestrator.js').then((m) => (loaded = new m.Orchestrator(store, (event) => bus.emit(event)))));
   const running = new Map<number, Promise<unknown>>();
+  // tries in progress (scenarios:try): a close cancels them and waits until their servers stopped
+  const tries = new Map<AbortController, Promise<unknown>>();
 
   const startRun = async (source: StartSource, opts: RunOptions & { engine?: RunEngine }): Promise<{ runId: number }> => {
     const [runner, { prepareRun }, k6] = await Promise.all([
@@ -86,6 +88,13 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
     'runs:trend': async (request) => (await import('./export/trend-data.js')).trendData(store, request),
     'runs:export': async ({ runId, format }) => (await import('./export/export-run.js')).exportRun(store, runId, format),
     'runs:exportCompare': async ({ runIds, format }) => (await import('./export/export-run.js')).exportCompare(store, runIds, format),
+    // one user through the journey, nothing stored (engine/run/try/)
+    'scenarios:try': async (request) => {
+      const abort = new AbortController();
+      const tried = (async () => (await import('./run/try/try-once.js')).tryOnce(store, request, abort.signal))();
+      tries.set(abort, tried);
+      return tried.finally(() => tries.delete(abort));
+    },
     'requests:add-curl': async ({ text, command, phase, keepSecrets }) =>
       (await import('./import-requests/add-curl.js')).addCurlToScenario(text, command, phase, { keepSecrets }),
     'k6:status': async () => {
@@ -111,6 +120,8 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
       if (closed) return;
       closed = true;
       stopWatching();
+      for (const abort of tries.keys()) abort.abort();
+      await Promise.allSettled(tries.values());
       if (orchestrator) await (await orchestrator).shutdown(reason);
       store.close();
     },

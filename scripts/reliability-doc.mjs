@@ -24,6 +24,7 @@ export const RELIABILITY_TESTS = [
   ['Hostile responses: Server-Timing and certificates', ['cli/honest-timing.test.ts', 'engine/run/tls-run.test.ts', 'engine/run/tls-client-cert.test.ts', 'engine/k6/k6-tls-probe.test.ts']],
   ['Hostile responses: deadlines', ['engine/driver/deadlines.test.ts', 'engine/run/driver-watchdog.test.ts', 'engine/driver/admission.test.ts']],
   ['Hostile responses: bodies kept and patterns run', ['engine/driver/requests/body-bounds.test.ts', 'engine/driver/requests/body-includes.test.ts', 'engine/driver/requests/linear-regexp.test.ts']],
+  ['Try once: hostile targets, secrets and bad input', ['engine/run/try/try-hostile.test.ts', 'engine/run/try/try-once.test.ts', 'cli/cli-try.test.ts']],
   ['Hostile responses: framing', ['engine/driver/transport/h1-framing.test.ts', 'engine/driver/transport/h1-desync.test.ts', 'cli/cli-error-reasons.test.ts']],
   ['Generated code: k6 scripts and manifests', ['engine/k6/k6-script-injection.test.ts', 'engine/k6/k6-real-guard.test.ts', 'engine/k6/k6-block-list.test.ts', 'engine/k6/k6-tls.test.ts']],
   ['Generated files: CI summaries and reports', ['cli/ci-files.test.ts', 'engine/export/endpoint-exports.test.ts', 'engine/export/run-name-exports.test.ts', 'engine/export/verdict-exports.test.ts', 'engine/report/render-report.test.ts', 'reproduce/written-files.test.ts', 'engine/export/diagnosis-exports.test.ts', 'cli/format/markdown-diagnosis.test.ts', 'reproduce/reproduction-diagnosis.test.ts']],

@@ -8,6 +8,7 @@ type Register = (program: Command) => void;
  */
 export const verbs: Readonly<Record<string, () => Promise<Register>>> = {
   run: async () => (await import('./run.js')).registerRun,
+  try: async () => (await import('./try.js')).registerTry,
   list: async () => (await import('./list.js')).registerList,
   show: async () => (await import('./show.js')).registerShow,
   compare: async () => (await import('./compare.js')).registerCompare,

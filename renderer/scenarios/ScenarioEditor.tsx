@@ -12,6 +12,8 @@ import type { EditorIssue } from './editor/issues';
 import { isDirty, type Draft } from './draft';
 import { PasteCurlDialog, type CurlAdded } from './PasteCurlDialog';
 import { Timeline } from './Timeline';
+import { TryPanel } from './try/TryPanel';
+import { useTryOnce } from './try/useTryOnce';
 import { useValidation } from './useValidation';
 import { VersionList, type LibraryVersion } from './VersionList';
 
@@ -51,6 +53,7 @@ export function ScenarioEditor({ draft, setDraft, start, busy, onSaved }: Editor
   const [pasting, setPasting] = useState(false);
   const [added, setAdded] = useState<CurlAdded | null>(null);
   const v = useValidation(draft.text, quick);
+  const tries = useTryOnce();
   const text = draft.text;
   const setText = (t: string) => setDraft({ ...draft, text: t });
   const parsed = useMemo((): { ok: true; doc: unknown } | { ok: false } => {
@@ -92,7 +95,8 @@ export function ScenarioEditor({ draft, setDraft, start, busy, onSaved }: Editor
   };
   const restoreVersion = (v: LibraryVersion) => discardOk() && saveAs(v.text);
   const pick = (issue: EditorIssue) => (mode === 'code' || !parsed.ok ? setJump((j) => ({ issue, seq: (j?.seq ?? 0) + 1 })) : focusFormField(issue));
-  const run = () => start({ scenario: !dirty && draft.libraryId !== null && draft.older !== true ? { name } : { text }, quick });
+  const source = () => (!dirty && draft.libraryId !== null && draft.older !== true ? { name } : { text });
+  const run = () => start({ scenario: source(), quick });
   const saveable = dirty || draft.libraryId === null || draft.older === true;
 
   return (
@@ -183,10 +187,14 @@ export function ScenarioEditor({ draft, setDraft, start, busy, onSaved }: Editor
         <button type="button" className="btn" disabled={!valid || !saveable} onClick={save} data-testid="editor-save" title={saveable ? undefined : 'no unsaved changes'}>
           {draft.libraryId === null ? 'Save to library' : 'Save'}
         </button>
+        <button type="button" className="btn" disabled={!valid || tries.state?.phase === 'trying'} onClick={() => tries.start({ scenario: source(), quick })} data-testid="editor-try" title={valid ? 'send one user through the journey once and see every request and response (nothing is stored)' : 'fix the problems first'}>
+          Try once
+        </button>
         <button type="button" className="btn btn-primary" disabled={!valid || busy} onClick={run} data-testid="editor-run" title={busy ? 'a run is in progress' : valid ? undefined : 'fix the problems first'}>
           Run this scenario
         </button>
       </div>
+      {tries.state !== null && <TryPanel state={tries.state} onClose={tries.close} onShow={(path, message) => pick({ path, message })} />}
     </Panel>
   );
 }
