@@ -1,8 +1,9 @@
 import type { z } from 'zod';
 import { remoteHostOf, SCENARIO_LIMITS, type RequestTemplate, type ScenarioInput } from '../../contract/scenario.js';
 import { EXAMPLES_DATA, type DataColumns } from './data-columns.js';
+import { listed } from './described-url.js';
 import { scenarioName, uniqueName, validImport, type ImportKind, type ImportResult, type Method } from './imported-scenario.js';
-import { badImport, MAX_NAME_CHARS, MAX_REQUESTS_BYTES } from './limits.js';
+import { badImport, shown, MAX_NAME_CHARS, MAX_REQUESTS_BYTES, oneLine } from './limits.js';
 
 // What an API description (OpenAPI, a Postman collection) becomes: one phase in which one user sends
 // each operation once, in order (a flow), named by it, against the description's server as an external server, and
@@ -42,7 +43,7 @@ function templatesOf(requests: readonly DescribedRequest[], notes: string[]): z.
   let over = 0;
   for (const r of requests) {
     const template = {
-      name: uniqueName(cut(r.name.trim() === '' ? `${r.method} ${r.path}` : r.name.trim()), taken),
+      name: uniqueName(cut(oneLine(r.name) === '' ? `${r.method} ${r.path}` : oneLine(r.name)), taken),
       method: r.method,
       path: r.path,
       ...(Object.keys(r.headers).length > 0 ? { headers: r.headers } : {}),
@@ -64,15 +65,16 @@ function templatesOf(requests: readonly DescribedRequest[], notes: string[]): z.
 export function describedScenario(d: Description): ImportResult {
   const notes = [...d.notes];
   const templates = templatesOf(d.requests, notes);
-  if (templates.length === 0) throw badImport(`${d.source} has no request that fits a scenario`);
+  if (templates.length === 0) throw badImport(`${shown(d.source)} has no request that fits a scenario`);
   const remote = remoteHostOf(d.origin.origin);
   if (remote !== null) notes.push(`${remote} is not this machine: running it needs --allow-remote (or --base-url to send to your own copy)`);
   notes.push(...d.columns.notes());
   const name = scenarioName(d.kind, d.title);
   const dataFile = `${name}.data.jsonl`;
   const hasData = d.columns.size > 0;
-  if (d.credentials.size > 0) notes.push(`credentials are read from ${dataFile}, never written in the scenario: ${[...d.credentials].map(([column, what]) => `${column} (${what})`).join(', ')}`);
-  const title = `Imported from ${d.source}: ${templates.length} ${d.kind === 'openapi' ? 'operation' : 'request'}(s) of ${d.title.trim() === '' ? 'the description' : d.title.trim()}`;
+  if (d.credentials.size > 0) notes.push(`credentials are read from ${dataFile}, never written in the scenario: ${listed([...d.credentials].map(([column, what]) => `${column} (${what})`), 16)}`);
+  const described = oneLine(d.title).slice(0, 200);
+  const title = `Imported from ${oneLine(d.source)}: ${templates.length} ${d.kind === 'openapi' ? 'operation' : 'request'}(s) of ${described === '' ? 'the description' : described}`;
   const scenario: ScenarioInput = {
     name,
     title,

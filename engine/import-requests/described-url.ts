@@ -1,4 +1,4 @@
-import { badImport, shown } from './limits.js';
+import { badImport, oneLine, shown } from './limits.js';
 
 // Where a description's requests go: its server URL (OpenAPI's servers[0], its {variables} at their
 // defaults), or the --base-url the person gave instead; and the short lists the notes name.
@@ -40,6 +40,10 @@ export function givenBaseUrl(text: string, withPath: boolean): URL {
 
 /** The first few items and how many more (a note stays one readable line). */
 export function listed(items: readonly string[], max = 8): string {
-  const shownItems = items.slice(0, max).join(', ');
+  const shownItems = items
+    .slice(0, max)
+    .map((item) => oneLine(item))
+    .map((item) => (item.length > 80 ? `${item.slice(0, 77)}...` : item))
+    .join(', ');
   return items.length > max ? `${shownItems} (and ${items.length - max} more)` : shownItems;
 }

@@ -35,3 +35,6 @@ export const badImport = (message: string): LoadscopeError => new LoadscopeError
 export function shown(text: string, max = 60): string {
   return JSON.stringify(text.length > max ? `${text.slice(0, max)}...` : text);
 }
+
+/** A user's name (an operationId, a collection's title) on one line: control characters as spaces. */
+export const oneLine = (text: string): string => text.replace(/[\x00-\x1f\x7f\u2028\u2029]+/g, ' ').trim();

@@ -203,13 +203,14 @@ export function operationRequest(op: Operation, columns: DataColumns, found: Ope
   }
   // fixed text as a URL writes it (encodeURI keeps / and %XX), {name} as its parameter's value
   let undescribed = false;
-  const path = `${op.basePath}${op.path}`
-    .split(/(\{[^{}]*\})/)
+  const pieces = `${op.basePath}${op.path}`.split(/(\{[^{}]*\})/);
+  const path = pieces
     .map((piece, i) => {
-      if (i % 2 === 0) return literalText(encodePathText(piece));
-      const value = pathValues.get(piece.slice(1, -1));
-      if (value === undefined) undescribed = true;
-      return value ?? '';
+      const value = i % 2 === 1 ? pathValues.get(piece.slice(1, -1)) : undefined;
+      if (value !== undefined) return value;
+      // {x} inside {{x}} is text; a lone {x} no parameter describes leaves the operation out
+      if (i % 2 === 1 && !pieces[i - 1]!.endsWith('{') && !pieces[i + 1]!.startsWith('}')) undescribed = true;
+      return literalText(encodePathText(piece));
     })
     .join('');
   if (undescribed) return { leftOut: 'undescribed path parameter' };

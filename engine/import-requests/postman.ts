@@ -72,9 +72,12 @@ function pathOf(url: pc.Url, basePath: string, vars: PostmanVariables): string {
   for (const v of (url.variables?.all() ?? []) as unknown[]) if (isRecord(v) && typeof v.key === 'string') pathVariables.set(v.key, text(v.value));
   const segments = (url.path ?? []).map((segment) => {
     const s = text(segment);
-    if (s.startsWith(':') && pathVariables.has(s.slice(1))) {
-      const column = vars.columns.example(s.slice(1), pathVariables.get(s.slice(1))!);
-      return column === null ? literalText(encodeComponent(pathVariables.get(s.slice(1))!)) : dataPlaceholder(column);
+    const value = s.startsWith(':') ? pathVariables.get(s.slice(1)) : undefined;
+    if (value !== undefined) {
+      // a path variable's value may itself be a {{variable}}
+      if (PostmanVariables.uses(value)) return vars.template(value, encodePathText);
+      const column = vars.columns.example(s.slice(1), value);
+      return column === null ? literalText(encodeComponent(value)) : dataPlaceholder(column);
     }
     return vars.template(s, encodePathText);
   });
