@@ -12,9 +12,10 @@ export function refuseExisting(files: readonly (string | undefined)[], force: bo
   for (const file of files) if (file !== undefined && existsSync(file)) throw exists(file);
 }
 
-export function writeOutput(file: string, bytes: Buffer | string, force: boolean): void {
+/** `mode`: a new file's permissions (0o600 for one holding credentials). */
+export function writeOutput(file: string, bytes: Buffer | string, force: boolean, mode?: number): void {
   try {
-    writeFileSync(file, bytes, { flag: force ? 'w' : 'wx' });
+    writeFileSync(file, bytes, { flag: force ? 'w' : 'wx', ...(mode === undefined ? {} : { mode }) });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw exists(file);
     throw err;

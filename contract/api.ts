@@ -138,6 +138,21 @@ export const calls = {
     }),
     response: z.object({ text: z.string(), name: z.string(), notes: z.array(z.string()) }),
   },
+  /**
+   * The Scenarios view's "Import API description" (issue 39): an OpenAPI 3 description (JSON or YAML)
+   * or a Postman collection v2.1 as a scenario, made by the engine (engine/import-requests/); its data
+   * file (examples, credentials) kept in the engine's data folder, named by its absolute path in `files`.
+   */
+  'requests:import-description': {
+    request: z.strictObject({
+      text: z.string().max(64 * 1024 * 1024),
+      /** the file's name: names it in notes and errors */
+      source: z.string().min(1).max(1000),
+      /** the server to send to instead of the description's */
+      baseUrl: z.string().max(2000).optional(),
+    }),
+    response: z.object({ text: z.string(), notes: z.array(z.string()), files: z.array(z.string()) }),
+  },
   /** Is a k6 binary available for runs with engine 'k6', and if not, how to install it. */
   'k6:status': {
     request: z.strictObject({}),

@@ -33,7 +33,8 @@ export interface Engine {
  * `watchRuns`: emit 'runs:changed' when another process stores a run (hosts that show History).
  */
 export function createEngine(options: { dbPath?: string; nativeBinding?: string; store?: StoreOptions; watchRuns?: boolean } = {}): Engine {
-  const store = openStore(defaultDbPath(options.dbPath), { ...options.store, nativeBinding: options.nativeBinding });
+  const dbPath = defaultDbPath(options.dbPath);
+  const store = openStore(dbPath, { ...options.store, nativeBinding: options.nativeBinding });
   const bus = new EventBus();
   const stopWatching = options.watchRuns ? watchRuns(store, (event) => bus.emit(event)) : () => undefined;
   // A promise, so two calls racing to the first run share one orchestrator.
@@ -97,6 +98,10 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
     },
     'requests:add-curl': async ({ text, command, phase, keepSecrets }) =>
       (await import('./import-requests/add-curl.js')).addCurlToScenario(text, command, phase, { keepSecrets }),
+    'requests:import-description': async (upload) => {
+      const { importDescriptionUpload, importedFilesFolder } = await import('./import-requests/description-upload.js');
+      return importDescriptionUpload(upload, importedFilesFolder(dbPath));
+    },
     'k6:status': async () => {
       const { available, version, hint } = (await import('./k6/k6-binary.js')).k6Status();
       return { available, version, hint };

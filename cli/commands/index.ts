@@ -19,6 +19,8 @@ export const verbs: Readonly<Record<string, () => Promise<Register>>> = {
   'import-k6': async () => (await import('./import-k6.js')).registerImportK6,
   'import-har': async () => (await import('./import-har.js')).registerImportHar,
   'import-curl': async () => (await import('./import-curl.js')).registerImportCurl,
+  'import-openapi': async () => (await import('./import-openapi.js')).registerImportOpenApi,
+  'import-postman': async () => (await import('./import-postman.js')).registerImportPostman,
   delete: async () => (await import('./delete.js')).registerDelete,
   annotate: async () => (await import('./annotate.js')).registerAnnotate,
   scenarios: async () => (await import('./scenarios.js')).registerScenarios,

@@ -77,10 +77,19 @@ export function templatesOf(requests: readonly CapturedRequest[], notes: string[
   return out;
 }
 
-/** A scenario name (lower-case letters, digits, dashes) from what it was imported from and the host. */
-export function scenarioName(kind: 'har' | 'curl', host: string): string {
+/** What a scenario was imported from: the first word of its name. */
+export type ImportKind = 'har' | 'curl' | 'openapi' | 'postman';
+
+/** A scenario name (lower-case letters, digits, dashes) from what it was imported from and the host (a description: its title). */
+export function scenarioName(kind: ImportKind, host: string): string {
   const slug = host.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);
   return slug === '' ? kind : `${kind}-${slug}`;
+}
+
+/** A file the scenario names (its data file), to be written beside it: `name` is its path from the scenario's folder. */
+export interface ImportedFile {
+  name: string;
+  text: string;
 }
 
 export interface ImportResult {
@@ -88,6 +97,8 @@ export interface ImportResult {
   text: string;
   /** one line each: what was left out or needs doing */
   notes: string[];
+  /** written beside the scenario (an API description's examples and credentials: never inline) */
+  files?: ImportedFile[];
 }
 
 /**
@@ -95,7 +106,7 @@ export interface ImportResult {
  * external server; the notes become its description. Validated: an import that does not validate is
  * a bug here, said as such.
  */
-export function importedScenario(kind: 'har' | 'curl', origin: URL, templates: z.input<typeof RequestTemplate>[], count: number, title: string, notes: string[]): ImportResult {
+export function importedScenario(kind: ImportKind, origin: URL, templates: z.input<typeof RequestTemplate>[], count: number, title: string, notes: string[]): ImportResult {
   const scenario: ScenarioInput = {
     name: scenarioName(kind, origin.hostname),
     title,
@@ -103,10 +114,15 @@ export function importedScenario(kind: 'har' | 'curl', origin: URL, templates: z
     servers: [{ architecture: 'external', label: origin.host, url: origin.origin }],
     phases: [{ name: 'replay', executor: 'sequential', count, requests: templates }],
   };
+  return validImport(scenario, notes);
+}
+
+/** The import's result, validated: an import that does not validate is a bug here, said as such. */
+export function validImport(scenario: ScenarioInput, notes: string[], files?: ImportedFile[]): ImportResult {
   const checked = validateScenario(scenario);
   if (!checked.ok) {
     const first = checked.issues[0]!;
     throw badImport(`the imported scenario does not validate (a bug in the import): ${first.path}: ${first.message}`);
   }
-  return { text: `${JSON.stringify(scenario, null, 2)}\n`, notes };
+  return { text: `${JSON.stringify(scenario, null, 2)}\n`, notes, ...(files === undefined ? {} : { files }) };
 }

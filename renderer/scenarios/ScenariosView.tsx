@@ -1,10 +1,12 @@
 import { useRef, useState } from 'react';
 import './scenarios.css';
+import './import-description.css';
 import type { ScenarioListItem, StartRequest } from '../../contract/api';
 import { useApi } from '../ui/ApiContext';
 import { errorMessage } from '../ui/format';
 import { ErrorBox } from '../ui/widgets';
 import { draftOf, duplicateText, freshName, isDirty, templateText, type Draft } from './draft';
+import { ImportDescriptionDialog, type DescriptionImported } from './ImportDescriptionDialog';
 import { ScenarioCard } from './ScenarioCard';
 import { ScenarioEditor } from './ScenarioEditor';
 import { useScenarioList } from './useScenarioList';
@@ -24,6 +26,8 @@ export function ScenariosView({ draft, setDraft, start, busy }: ScenariosViewPro
   const { list, error, refresh } = useScenarioList();
   const [actionError, setActionError] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  const [describing, setDescribing] = useState(false);
+  const [described, setDescribed] = useState<DescriptionImported | null>(null);
   const fail = (err: unknown) => setActionError(errorMessage(err));
   const library = list?.filter((s) => s.source === 'library') ?? [];
   const builtins = list?.filter((s) => s.source !== 'library') ?? [];
@@ -44,6 +48,15 @@ export function ScenariosView({ draft, setDraft, start, busy }: ScenariosViewPro
     if (file === undefined) return;
     setActionError(null);
     file.text().then((text) => api.invoke('library:import', { text, source: file.name })).then(() => refresh(), fail);
+  };
+  // an API description opens as a new, unsaved scenario; what the import left out or needs stays shown above it
+  const describe = () => {
+    if (discardOk(draft)) setDescribing(true);
+  };
+  const imported = (d: DescriptionImported) => {
+    setDescribing(false);
+    setDescribed(d);
+    setDraft(draftOf(d.text, `imported from ${d.source}`, null, false));
   };
   const rename = (s: ScenarioListItem) => {
     const name = window.prompt(`Rename '${s.name}' to:`, s.name);
@@ -76,7 +89,27 @@ export function ScenariosView({ draft, setDraft, start, busy }: ScenariosViewPro
           Import…
         </button>
         <input ref={fileInput} type="file" accept=".json,application/json" hidden data-testid="import-file" onChange={(e) => importFile(e.target.files?.[0])} />
+        <button type="button" className="btn" onClick={describe} data-testid="import-description-open" title="an OpenAPI 3 description or a Postman collection v2.1 as a scenario">
+          Import API description…
+        </button>
       </div>
+      {describing && <ImportDescriptionDialog onImported={imported} onClose={() => setDescribing(false)} />}
+      {described !== null && (
+        <div className="notice describe-notes" data-testid="import-description-notes">
+          Imported <strong>{described.source}</strong>
+          {described.files.length > 0 && <> · its data file: {described.files.join(', ')}</>}{' '}
+          <button type="button" className="btn btn-small" onClick={() => setDescribed(null)}>
+            Dismiss
+          </button>
+          {described.notes.length > 0 && (
+            <ul>
+              {described.notes.map((n, i) => (
+                <li key={i}>{n}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
       <ErrorBox message={error ?? actionError} onDismiss={() => setActionError(null)} />
       <div className="scenarios-layout">
         <div className="scenario-list" data-testid="scenario-list">

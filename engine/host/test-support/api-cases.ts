@@ -59,6 +59,7 @@ export function createFakeEngine(): FakeEngine {
     'runs:export': async () => notFaked('runs:export'),
     'requests:add-curl': async () => notFaked('requests:add-curl'),
     'scenarios:try': async () => notFaked('scenarios:try'),
+    'requests:import-description': async () => notFaked('requests:import-description'),
     'k6:status': async () => notFaked('k6:status'),
     'runs:import-k6': async () => notFaked('runs:import-k6'),
     'runs:exportCompare': async () => notFaked('runs:exportCompare'),
