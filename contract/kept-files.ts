@@ -65,7 +65,7 @@ export function keptBytesText(n: number): string {
 
 /** Why a file of `bytes` cannot be kept, or null: the one size rule, asked before a byte is read. */
 export function keptSizeProblem(name: string, bytes: number): string | null {
-  return bytes > KEPT_FILE_MAX_BYTES ? `${name} is ${keptBytesText(bytes)}; a data file kept with a library scenario may have at most ${keptBytesText(KEPT_FILE_MAX_BYTES)}` : null;
+  return bytes > KEPT_FILE_MAX_BYTES ? `${name} is ${bytes} bytes; a data file kept with a library scenario may have at most ${keptBytesText(KEPT_FILE_MAX_BYTES)}` : null;
 }
 
 export const keptFileCalls = {
