@@ -31,6 +31,8 @@ describe('hostile data files kept with a library scenario', () => {
     expect(await refused(temp.engine.handlers['library:upload-data']({ name: 'big.csv', base64: hundredMb }))).toBe(
       `big.csv is ${(hundredMb.length / 4) * 3} bytes; a data file kept with a library scenario may have at most 2 MiB`,
     );
+    // its size is the first thing looked at: a tail that is not base64 is never reached
+    expect(await refused(temp.engine.handlers['library:upload-data']({ name: 'big.csv', base64: `${hundredMb.slice(4)}!!!!` }))).toMatch(/^big\.csv is \d+ bytes; /);
     const door = await rejection(dispatchCall(temp.engine.handlers, 'library:upload-data', { name: 'big.csv', base64: hundredMb }));
     expect(door).toMatchObject({ code: 'LS_ERR_BAD_REQUEST' });
     expect(storedKept(temp.dbPath)).toEqual({ blobs: 0, links: 0 });
