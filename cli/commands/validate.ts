@@ -11,9 +11,12 @@ import {
   type PreparedScenario,
 } from '../../engine/scenario/index.js';
 import { readDataFiles } from '../../engine/scenario/data-files.js';
+import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { defaultDbPath } from '../../engine/db-path.js';
 import { terminalSafeInline } from '../format/terminal-safe.js';
-import { dbOption, withEngine } from '../options.js';
+import type { Engine } from '../../engine/engine.js';
+import { dbOption } from '../options.js';
 
 interface ValidateOptions {
   quick: boolean;
@@ -29,20 +32,33 @@ interface ValidateOptions {
  * issue at its data[i].file, not a failure when the run starts).
  */
 async function loadChecked(ref: string, opts: ValidateOptions): Promise<PreparedScenario & { label: string }> {
-  if (resolveScenarioFile(ref) !== undefined || builtinScenarioNames().includes(ref)) {
+  const fromDisk = () => {
     const loaded = loadScenario(ref, { quick: opts.quick, set: opts.set });
     const label = loaded.source === 'builtin' ? `built-in scenario '${loaded.name}'` : loaded.path;
     readDataFiles(loaded.scenario, loaded.cells, dirname(loaded.path), label);
     return { ...loaded, label };
+  };
+  // a name no built-in has may be a library scenario's; with no database there is no library (none is made to look)
+  if (resolveScenarioFile(ref) !== undefined || builtinScenarioNames().includes(ref) || !existsSync(defaultDbPath(opts.db))) return fromDisk();
+  const { createEngine } = await import('../../engine/engine.js');
+  let engine: Engine;
+  try {
+    engine = createEngine({ dbPath: opts.db });
+  } catch {
+    // a library that cannot be opened holds no scenario to check: the name is judged as a built-in's
+    return fromDisk();
   }
-  return withEngine(opts.db, async (engine) => {
+  try {
+    if (engine.store.library.find(ref) === undefined) return fromDisk();
     const found = await engine.handlers['scenarios:get']({ name: ref });
     const label = `library scenario '${found.name}'`;
     const prepared = prepareScenarioText(found.text, label, { quick: opts.quick, set: opts.set });
     const { keptDataOf } = await import('../../engine/library/kept-data.js');
     readDataFiles(prepared.scenario, prepared.cells, null, label, { kept: keptDataOf(engine.store.library, found.files ?? []) });
     return { ...prepared, label };
-  });
+  } finally {
+    await engine.close();
+  }
 }
 
 function collectSet(value: string, previous: Record<string, string>): Record<string, string> {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createEngine } from '../engine.js';
 import { rejection } from '../host/test-support/api-cases.js';
 import { useTempEngine } from '../test-support/temp-engine.js';
-import { base64, loginScenario, runToEnd, storedKept, usersCsv } from './test-support/kept-files.js';
+import { base64, loginScenario, runToEnd, storedKept, USERS, usersCsv } from './test-support/kept-files.js';
 
 // Data files kept with a library scenario (issue 39), against a real SQLite file and real runs of
 // the bundled API: a login whose CSV row did not reach it is a 401, so "4 of 4 answered 200" is
@@ -31,6 +31,11 @@ describe('data files kept with a library scenario', () => {
     const first = await runToEnd(temp.engine, { name: 'kept-logins' });
     expect(first.status, first.reason ?? '').toBe('completed');
     expect(first.targets[0]!.phases[0]).toMatchObject({ count: 4, ok: 4 });
+    // the rows it sent stay out of what the run's exports and reports show (a data file may hold credentials)
+    for (const format of ['html', 'csv', 'csv-summary'] as const) {
+      const exported = Buffer.from((await h['runs:export']({ runId: first.id, format })).base64, 'base64').toString('utf8');
+      for (const user of USERS) expect(exported, format).not.toContain(user);
+    }
 
     // the same text and files add no version; another CSV (two users) does
     await expect(h['library:save']({ id: saved.id, text: text(), files: [{ name: 'users.csv', hash: uploaded.hash }] })).resolves.toMatchObject({ version: 1 });

@@ -6,7 +6,8 @@ import type { Engine } from '../../engine.js';
 // Shared by the kept-files tests: a library scenario whose logins come from a kept CSV, against the
 // bundled API (servers/workloads/api.ts), where a login whose row did not reach it is a 401.
 
-export const USERS = ['ada', 'bob', 'cy', 'dee'];
+/** distinctive, so a test can tell they appear nowhere they should not */
+export const USERS = ['ada-k7f3', 'bob-k7f3', 'cy-k7f3', 'dee-k7f3'];
 export const usersCsv = (users: readonly string[] = USERS, password = API_PASSWORD) => `user,password\n${users.map((u) => `${u},${password}`).join('\n')}\n`;
 
 /** One login per row of `users.csv` (order unique), each expected 200. */
