@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -78,6 +78,31 @@ describe('data files kept with a scenario, in the editor', () => {
     await results.waitFor({ timeout: 90_000 });
     const thresholds = results.getByTestId('threshold');
     expect(await thresholds.evaluateAll((rs) => rs.map((r) => r.getAttribute('data-passed')))).toEqual(['true', 'true']);
+  });
+
+  it('Export writes the scenario and its file as one bundle; Import takes a bundle, or a scenario with its CSV chosen beside it, into the library whole', async () => {
+    await byTestId('nav-scenarios').click();
+    const [download] = await Promise.all([page().waitForEvent('download'), byTestId('editor-export').click()]);
+    expect(download.suggestedFilename()).toBe('kept-logins.bundle.json');
+    const bundlePath = join(files, 'exported.bundle.json');
+    await download.saveAs(bundlePath);
+    const bundle = JSON.parse(readFileSync(bundlePath, 'utf8')) as { scenario: { name: string }; files: { name: string; text: string }[] };
+    expect(bundle.files).toEqual([{ name: 'users.csv', text: usersCsv() }]);
+
+    // the same bundle under another name, as it would arrive on another machine
+    const renamed = join(files, 'renamed.bundle.json');
+    writeFileSync(renamed, JSON.stringify({ ...bundle, scenario: { ...bundle.scenario, name: 'kept-copy' } }));
+    await byTestId('import-file').setInputFiles(renamed);
+    await page().locator('[data-testid="scenario-card"][data-source="library"][data-name="kept-copy"]').waitFor({ timeout: 15_000 });
+    // a plain scenario file with its CSV chosen beside it
+    const plain = join(files, 'plain-logins.json');
+    writeFileSync(plain, JSON.stringify(loginScenario('plain-logins')));
+    await byTestId('import-file').setInputFiles([plain, join(files, 'users.csv')]);
+    await page().locator('[data-testid="scenario-card"][data-source="library"][data-name="plain-logins"]').waitFor({ timeout: 15_000 });
+    // three scenarios, one content: the same CSV is stored once
+    expect(storedKept(dbPath())).toEqual({ blobs: 1, links: 3 });
+    await page().locator('[data-testid="scenario-card"][data-name="kept-logins"]').getByRole('button', { name: 'Edit' }).click();
+    await byTestId('kept-file-users.csv').waitFor();
   });
 
   it('Remove takes the file off the list: the draft is unsaved and data[0].file is an issue again', async () => {
