@@ -26,7 +26,7 @@ export class KeptFileStore {
     this.stmt = {
       insert: db.prepare('INSERT OR IGNORE INTO data_blobs (hash, content, bytes, created_at) VALUES (?, ?, ?, ?)'),
       content: db.prepare('SELECT content FROM data_blobs WHERE hash = ?').pluck(),
-      has: db.prepare('SELECT 1 FROM data_blobs WHERE hash = ?').pluck(),
+      bytes: db.prepare('SELECT bytes FROM data_blobs WHERE hash = ?').pluck(),
       unnamed: db.prepare(`SELECT b.hash, b.bytes, b.created_at FROM data_blobs b WHERE ${UNNAMED} ORDER BY b.created_at, b.hash`),
       unnamedOne: db.prepare(`SELECT 1 FROM data_blobs b WHERE b.hash = ? AND ${UNNAMED}`).pluck(),
       drop: db.prepare('DELETE FROM data_blobs WHERE hash = ?'),
@@ -48,7 +48,13 @@ export class KeptFileStore {
 
   /** Whether a content is stored under `hash` (without reading it). */
   has(hash: string): boolean {
-    return this.stmt.has.get(hash) !== undefined;
+    return this.size(hash) !== undefined;
+  }
+
+  /** The stored content's size in bytes (without reading it), or undefined when none is stored. */
+  size(hash: string): number | undefined {
+    const found: unknown = this.stmt.bytes.get(hash);
+    return typeof found === 'number' ? found : undefined;
   }
 
   /**

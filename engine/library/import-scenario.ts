@@ -1,6 +1,8 @@
 import { LoadscopeError } from '../../contract/errors.js';
 import type { LibraryRef } from '../../contract/library.js';
+import type { DataFile } from '../../contract/scenario.js';
 import type { Store } from '../../db/store.js';
+import { dataTableOf } from '../scenario/data-files.js';
 import { looksLikeBundle, readBundle } from './bundle.js';
 import { checkedName } from './checked-scenario.js';
 import { checkedKeptFile } from './kept-data.js';
@@ -20,7 +22,7 @@ export function importScenario(store: Store, text: string, source: string, chose
     if (names.has(f.name)) throw new LoadscopeError('LS_ERR_BAD_REQUEST', `${source}: two data files are named '${f.name}'`);
     names.add(f.name);
   }
-  const name = checkedName(parts.text, source, new Map(files.map((f) => [f.name, f.content.toString('utf8')])));
+  const name = checkedName(parts.text, source, new Map(files.map((f) => [f.name, (format: DataFile['format']) => dataTableOf(f.content.toString('utf8'), format)])));
   if (findNamedScenario(store, name)) {
     throw new LoadscopeError('LS_ERR_SCENARIO_CONFLICT', `${source}: the library already has a scenario named '${name}'; rename it in the file or in the library first`);
   }

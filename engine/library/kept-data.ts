@@ -1,7 +1,8 @@
 import { LoadscopeError } from '../../contract/errors.js';
 import { keptFormatOf, keptNameProblem, keptSizeProblem, type KeptFile, type KeptFileRef } from '../../contract/kept-files.js';
 import type { ScenarioLibrary } from '../../db/scenario-library.js';
-import { dataTableOf, type KeptData } from '../scenario/data-files.js';
+import type { DataFile } from '../../contract/scenario.js';
+import { dataTableOf, type DataTable, type KeptData } from '../scenario/data-files.js';
 
 // The engine's side of data files kept with library scenarios (contract/kept-files.ts): what may be
 // kept (a plain name, at most 2 MiB of UTF-8 text that reads as CSV or JSON lines with rows), and
@@ -11,6 +12,25 @@ import { dataTableOf, type KeptData } from '../scenario/data-files.js';
 
 const UNSAVED_FOR_MS = 24 * 60 * 60 * 1000;
 const UNSAVED_MAX_BYTES = 64 * 1024 * 1024;
+
+// The editor validates on every pause in typing, and a 2 MiB CSV took 100-400 ms to read as a table
+// each time: the last few tables read are kept by content and format (a content's SHA-256 names the
+// same bytes in any database, so engines in one process may share them), at most PARSED_KEPT.
+const PARSED_KEPT = 4;
+const parsed = new Map<string, DataTable>();
+
+function tableFor(library: ScenarioLibrary, hash: string, format: DataFile['format']): DataTable {
+  const key = `${hash}:${format}`;
+  const hit = parsed.get(key);
+  parsed.delete(key);
+  const table = hit ?? dataTableOf(library.keptFiles.content(hash)?.toString('utf8') ?? '', format);
+  parsed.set(key, table);
+  for (const oldest of parsed.keys()) {
+    if (parsed.size <= PARSED_KEPT) break;
+    parsed.delete(oldest);
+  }
+  return table;
+}
 
 const refuse = (message: string) => new LoadscopeError('LS_ERR_BAD_REQUEST', message);
 
@@ -57,18 +77,18 @@ export function uploadKeptFile(library: ScenarioLibrary, name: string, base64: s
   return { ...info, hash: library.keptFiles.put(content) };
 }
 
-/** A stored kept file as the editor lists it (its content re-read: rows and columns, never the text). */
+/** A stored kept file as the editor lists it (rows and columns, never the text). */
 export function keptFileInfo(library: ScenarioLibrary, ref: KeptFileRef): KeptFile {
-  const content = library.keptFiles.content(ref.hash);
+  const bytes = library.keptFiles.size(ref.hash);
   const format = keptFormatOf(ref.name);
-  if (content === undefined) return { ...ref, bytes: 0, format, rows: 0, columns: [] };
-  const table = dataTableOf(content.toString('utf8'), format);
-  return { ...ref, bytes: content.length, format, rows: 'rows' in table ? table.rows.length : 0, columns: 'columns' in table ? table.columns : [] };
+  if (bytes === undefined) return { ...ref, bytes: 0, format, rows: 0, columns: [] };
+  const table = tableFor(library, ref.hash, format);
+  return { ...ref, bytes, format, rows: 'rows' in table ? table.rows.length : 0, columns: 'columns' in table ? table.columns : [] };
 }
 
-/** What a run or a validation reads for `refs`: each name's text, null where its content is no longer stored. */
+/** What a run or a validation reads for `refs`: each name's table when asked, null where its content is no longer stored. */
 export function keptDataOf(library: ScenarioLibrary, refs: readonly KeptFileRef[]): KeptData {
-  return new Map(refs.map((r) => [r.name, library.keptFiles.content(r.hash)?.toString('utf8') ?? null]));
+  return new Map(refs.map((r) => [r.name, library.keptFiles.has(r.hash) ? (format: DataFile['format']) => tableFor(library, r.hash, format) : null]));
 }
 
 /** A save's files, each a kept name whose content is stored; else a one-line refusal naming the first that is not. */

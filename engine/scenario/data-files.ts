@@ -88,8 +88,11 @@ function rowsOfCsv(text: string): { columns: string[]; rows: string[][] } {
   return { columns: header, rows };
 }
 
+/** A data file as a table of text, or its problem in our words (never quoting it). */
+export type DataTable = { columns: string[]; rows: string[][] } | { problem: string };
+
 /** A data file's text as a table, or the problem in our words (never quoting it). */
-export function dataTableOf(text: string, format: DataFile['format']): { columns: string[]; rows: string[][] } | { problem: string } {
+export function dataTableOf(text: string, format: DataFile['format']): DataTable {
   try {
     return format === 'jsonl' ? rowsOfJsonl(text) : rowsOfCsv(text);
   } catch (err) {
@@ -100,12 +103,12 @@ export function dataTableOf(text: string, format: DataFile['format']): { columns
 
 /**
  * The data files kept with a library scenario (engine/library/kept-data.ts): its relative data
- * paths name them. A name whose content is no longer stored (an upload never saved) maps to null.
+ * paths name them, each read as a table in the format its entry says when asked. A name whose
+ * content is no longer stored (an upload never saved) maps to null.
  */
-export type KeptData = ReadonlyMap<string, string | null>;
+export type KeptData = ReadonlyMap<string, ((format: DataFile['format']) => DataTable) | null>;
 
-function tableOf(d: DataFile, text: string, where: string, at: string): DataSet | ScenarioIssue {
-  const table = dataTableOf(text, d.format);
+function setOf(d: DataFile, table: DataTable, where: string, at: string): DataSet | ScenarioIssue {
   if ('problem' in table) return { path: at, message: `${where}: ${table.problem}` };
   // a phase reading it could send nothing
   if (table.rows.length === 0) return { path: at, message: `${where} has no rows${d.format === 'csv' ? ' below its header' : ''}` };
@@ -113,14 +116,14 @@ function tableOf(d: DataFile, text: string, where: string, at: string): DataSet 
 }
 
 function readKept(d: DataFile, at: string, kept: KeptData): DataSet | ScenarioIssue {
-  const text = kept.get(d.file);
-  if (text === undefined) {
+  const read = kept.get(d.file);
+  if (read === undefined) {
     const names = [...kept.keys()];
     const has = names.length === 0 ? 'it keeps none' : `it keeps ${names.map((n) => `'${n}'`).join(', ')}`;
     return { path: at, message: `'${d.file}' is not a data file kept with this scenario (${has}): upload it in the editor's Data files` };
   }
-  if (text === null) return { path: at, message: `'${d.file}' was uploaded but is no longer stored (an upload not saved is kept for a day): upload it again` };
-  return tableOf(d, text, `'${d.file}'`, at);
+  if (read === null) return { path: at, message: `'${d.file}' was uploaded but is no longer stored (an upload not saved is kept for a day): upload it again` };
+  return setOf(d, read(d.format), `'${d.file}'`, at);
 }
 
 function readOne(d: DataFile, i: number, base: DataBase, kept: KeptData | null): DataSet | ScenarioIssue {
@@ -133,7 +136,7 @@ function readOne(d: DataFile, i: number, base: DataBase, kept: KeptData | null):
   // not read at all when too big (reading it is the memory problem the limit prevents) or not a regular file
   const read = readRegularFile(file, DATA_LIMITS.bytes, 'a data file');
   if ('refused' in read) return { path: at, message: `${file} ${read.refused}` };
-  return tableOf(d, read.text, file, at);
+  return setOf(d, dataTableOf(read.text, d.format), file, at);
 }
 
 /** Where a library scenario's data comes from: its kept files; keptOnly: its absolute paths are not read (a save or an editor's check, which no consent covers, never reads the disk). */
