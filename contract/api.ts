@@ -15,6 +15,7 @@ import {
   ServerSample,
   StoredWindows,
 } from './results.js';
+import { KeptFile, KeptFileRefs } from './kept-files.js';
 import { libraryCalls } from './library.js';
 import { Scenario } from './scenario.js';
 import { SlowestGroup, SlowestRequest } from './slowest.js';
@@ -101,16 +102,19 @@ export const calls = {
       /** library scenarios */
       id: z.number().optional(),
       version: z.number().optional(),
+      /** library scenarios: the data files kept with this version */
+      files: z.array(KeptFile).optional(),
     }),
   },
-  /** quick: check (and plan) the scenario as `--quick` would run it */
-  'scenarios:validate': { request: z.strictObject({ text: z.string(), quick: z.boolean().default(false) }), response: ValidationResult },
+  /** quick: check (and plan) the scenario as `--quick` would run it; files (a library draft's kept files): its data read from them, each relative path one of them */
+  'scenarios:validate': { request: z.strictObject({ text: z.string(), quick: z.boolean().default(false), files: KeptFileRefs.optional() }), response: ValidationResult },
   'runs:start': {
     request: z.strictObject({
       /** a built-in or library name, the scenario's JSON text (the editor, an opened file), or a stored run's scenario to run again */
       scenario: z.union([
         z.strictObject({ name: z.string().min(1) }),
-        z.strictObject({ text: z.string().min(1), origin: z.string().max(1000).optional() }),
+        /** files: the library draft's kept data files (its relative data paths name them) */
+        z.strictObject({ text: z.string().min(1), origin: z.string().max(1000).optional(), files: KeptFileRefs.optional() }),
         z.strictObject({ runId: z.number().int().positive() }),
       ]),
       quick: z.boolean().default(false),

@@ -20,6 +20,7 @@ export const RELIABILITY_TESTS = [
   ['Hostile input: scenarios', ['engine/scenario/limits.test.ts', 'engine/driver/measure/endpoint-windows.test.ts', 'engine/scenario/validate-property.test.ts', 'engine/scenario/prototype-keys.test.ts', 'engine/scenario/base-url.test.ts', 'engine/scenario/placeholders.test.ts', 'engine/scenario/data-files.test.ts', 'engine/scenario/flow-validate.test.ts', 'contract/extract.test.ts', 'engine/scenario/request-bounds.test.ts', 'contract/regex-shape.test.ts', 'engine/scenario/quick-profile.test.ts', 'engine/scenario/protocol-spellings.test.ts', 'cli/cli-traceparent.test.ts']],
   ['Hostile input: values placed into requests', ['engine/driver/requests/variables.test.ts', 'engine/driver/requests/request-compile.test.ts', 'engine/driver/requests/flow.test.ts', 'engine/scenario/json-body-values.test.ts', 'engine/driver/requests/request-bound.test.ts', 'engine/driver/transport/traceparent.test.ts']],
   ['Hostile input: imports', ['engine/k6/import/import-limits.test.ts', 'cli/commands/import-limits.test.ts', 'engine/import-requests/import-requests.test.ts', 'cli/cli-import-requests.test.ts', 'engine/import-requests/api-descriptions.test.ts', 'cli/cli-import-descriptions.test.ts']],
+  ['Hostile input: data files kept with library scenarios', ['engine/library/kept-files-hostile.test.ts', 'cli/cli-library-data.test.ts', 'db/kept-file-store.test.ts']],
   ['Hostile input: files a scenario or a command reads', ['engine/regular-file.test.ts', 'engine/scenario/data-file-secrets.test.ts', 'engine/run/tls-file-input.test.ts', 'cli/file-inputs.test.ts', 'cli/run-example.test.ts']],
   ['Hostile responses: Server-Timing and certificates', ['cli/honest-timing.test.ts', 'engine/run/tls-run.test.ts', 'engine/run/tls-client-cert.test.ts', 'engine/k6/k6-tls-probe.test.ts']],
   ['Hostile responses: deadlines', ['engine/driver/deadlines.test.ts', 'engine/run/driver-watchdog.test.ts', 'engine/driver/admission.test.ts']],
@@ -91,9 +92,12 @@ function main() {
     'runs (cells x servers) and 64 MB expanded; a page sends the browser host at most 4096 bytes per',
     'WebSocket message; a call body is at most 4 MiB. An imported k6 result line is at most 1 MiB, a',
     'gzip expands to at most 200 times its size (64 MiB at least), an import holds at most 1,000 server',
-    'runs; `scenarios import` reads at most 1 MiB + 1 byte of any file, stream or device. A data file',
-    'is a regular file of at most 32 MiB, a HAR of at most 64 MiB, a tls.ca / cert / key of at most',
-    '1 MiB each; anything else (a FIFO, a device, a folder) is refused before a byte is read.',
+    'runs; `scenarios import` reads at most 48 MiB + 1 byte of any file, stream or device (a bundle:',
+    'a scenario and its data files). A data file is a regular file of at most 32 MiB, a HAR of at most',
+    '64 MiB, a tls.ca / cert / key of at most 1 MiB each; anything else (a FIFO, a device, a folder) is',
+    'refused before a byte is read. A data file kept with a library scenario is UTF-8 text of at most',
+    '2 MiB under a name with no folder to climb out of; uploads no version or run names are dropped after',
+    'a day, and never total more than 64 MiB.',
     '',
   ];
   let failed = 0;

@@ -9,7 +9,8 @@ import { formatDoc } from './editor/doc-path';
 import { FormView } from './editor/FormView';
 import { focusFormField, IssueList } from './editor/IssueList';
 import type { EditorIssue } from './editor/issues';
-import { isDirty, type Draft } from './draft';
+import { isDirty, keptRefs, type Draft } from './draft';
+import { KeptFilesPanel } from './KeptFilesPanel';
 import { PasteCurlDialog, type CurlAdded } from './PasteCurlDialog';
 import { Timeline } from './Timeline';
 import { TryPanel } from './try/TryPanel';
@@ -23,12 +24,12 @@ function saveText(text: string): string {
   return text.endsWith('\n') ? text : `${text}\n`;
 }
 
-/** A download of the editor's text as <name>.json (export). */
-function download(name: string, text: string): void {
+/** A download of the editor's text as `fileName` (export: <name>.json, or a bundle with its data files). */
+function download(fileName: string, text: string): void {
   const url = URL.createObjectURL(new Blob([saveText(text)], { type: 'application/json' }));
   const a = document.createElement('a');
   a.href = url;
-  a.download = `${name}.json`;
+  a.download = fileName;
   document.body.append(a);
   a.click();
   a.remove();
@@ -52,7 +53,7 @@ export function ScenarioEditor({ draft, setDraft, start, busy, onSaved }: Editor
   const [jump, setJump] = useState<JumpRequest | null>(null);
   const [pasting, setPasting] = useState(false);
   const [added, setAdded] = useState<CurlAdded | null>(null);
-  const v = useValidation(draft.text, quick);
+  const v = useValidation(draft.text, quick, keptRefs(draft));
   const tries = useTryOnce();
   const text = draft.text;
   const setText = (t: string) => setDraft({ ...draft, text: t });
@@ -76,11 +77,12 @@ export function ScenarioEditor({ draft, setDraft, start, busy, onSaved }: Editor
     : [];
   const name = parsed.ok && typeof (parsed.doc as { name?: unknown }).name === 'string' ? String((parsed.doc as { name: string }).name) : 'scenario';
 
-  const saveAs = (body: string) => {
+  // the data files kept with it are saved with it (and restored with an older version)
+  const saveAs = (body: string, files = draft.files ?? []) => {
     setSaveError(null);
-    api.invoke('library:save', { ...(draft.libraryId === null ? {} : { id: draft.libraryId }), text: body }).then(
+    api.invoke('library:save', { ...(draft.libraryId === null ? {} : { id: draft.libraryId }), text: body, files: keptRefs({ ...draft, files }) }).then(
       (saved) => {
-        setDraft({ text: body, baseline: body, libraryId: saved.id, origin: `library: ${saved.name} v${saved.version}`, version: saved.version });
+        setDraft({ text: body, baseline: body, libraryId: saved.id, origin: `library: ${saved.name} v${saved.version}`, version: saved.version, files, baselineFiles: files });
         onSaved();
       },
       (err: unknown) => setSaveError(errorMessage(err)),
@@ -91,12 +93,17 @@ export function ScenarioEditor({ draft, setDraft, start, busy, onSaved }: Editor
   const openVersion = (v: LibraryVersion, latest: boolean) => {
     if (!discardOk() || draft.libraryId === null) return;
     const origin = `library: ${name} v${v.version}${latest ? '' : ' (an older version: Save makes it the latest)'}`;
-    setDraft({ text: v.text, baseline: v.text, libraryId: draft.libraryId, origin, version: v.version, older: !latest });
+    setDraft({ text: v.text, baseline: v.text, libraryId: draft.libraryId, origin, version: v.version, older: !latest, files: v.files ?? [], baselineFiles: v.files ?? [] });
   };
-  const restoreVersion = (v: LibraryVersion) => discardOk() && saveAs(v.text);
+  const restoreVersion = (v: LibraryVersion) => discardOk() && saveAs(v.text, v.files ?? []);
   const pick = (issue: EditorIssue) => (mode === 'code' || !parsed.ok ? setJump((j) => ({ issue, seq: (j?.seq ?? 0) + 1 })) : focusFormField(issue));
-  const source = () => (!dirty && draft.libraryId !== null && draft.older !== true ? { name } : { text });
+  const source = () => (!dirty && draft.libraryId !== null && draft.older !== true ? { name } : { text, files: keptRefs(draft) });
   const run = () => start({ scenario: source(), quick });
+  // with data files, one bundle that `Import…` (or `loadscope scenarios import`) takes back whole
+  const exportDraft = () => {
+    if ((draft.files ?? []).length === 0) return download(`${name}.json`, text);
+    api.invoke('library:bundle', { text, files: keptRefs(draft) }).then((b) => download(b.fileName, b.text), (err: unknown) => setSaveError(errorMessage(err)));
+  };
   const saveable = dirty || draft.libraryId === null || draft.older === true;
 
   return (
@@ -126,7 +133,7 @@ export function ScenarioEditor({ draft, setDraft, start, busy, onSaved }: Editor
           >
             Paste curl
           </button>
-          <button type="button" className="btn btn-small" onClick={() => download(name, text)}>
+          <button type="button" className="btn btn-small" onClick={exportDraft} data-testid="editor-export">
             Export
           </button>
         </>
@@ -167,6 +174,7 @@ export function ScenarioEditor({ draft, setDraft, start, busy, onSaved }: Editor
       ) : (
         <FormView doc={parsed.doc} onDoc={(doc) => setText(formatDoc(doc))} issues={issues ?? []} />
       )}
+      <KeptFilesPanel files={draft.files ?? []} text={text} onChange={(files, t) => setDraft({ ...draft, files, ...(t === undefined ? {} : { text: t }) })} />
       {v.state === 'checking' && <div className="validation muted">checking…</div>}
       {v.state === 'failed' && <div className="validation bad">Could not validate: {v.message}</div>}
       {issues !== null && issues.length > 0 && <IssueList issues={issues} text={text} onPick={pick} />}

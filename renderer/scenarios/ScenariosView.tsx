@@ -2,10 +2,12 @@ import { useRef, useState } from 'react';
 import './scenarios.css';
 import './import-description.css';
 import type { ScenarioListItem, StartRequest } from '../../contract/api';
+import { keptSizeProblem } from '../../contract/kept-files';
 import { useApi } from '../ui/ApiContext';
+import { toBase64 } from '../ui/file-base64';
 import { errorMessage } from '../ui/format';
 import { ErrorBox } from '../ui/widgets';
-import { draftOf, duplicateText, freshName, isDirty, templateText, type Draft } from './draft';
+import { draftOf, duplicateText, freshName, isDirty, templateText, withFiles, type Draft } from './draft';
 import { ImportDescriptionDialog, type DescriptionImported } from './ImportDescriptionDialog';
 import { ScenarioCard } from './ScenarioCard';
 import { ScenarioEditor } from './ScenarioEditor';
@@ -36,7 +38,7 @@ export function ScenariosView({ draft, setDraft, start, busy }: ScenariosViewPro
     if (!discardOk(draft)) return;
     setActionError(null);
     api.invoke('scenarios:get', { name: s.name }).then((r) => {
-      if (r.id !== undefined) setDraft({ ...draftOf(r.text, `library: ${r.name} v${r.version ?? '?'}`, r.id, true), ...(r.version === undefined ? {} : { version: r.version }) });
+      if (r.id !== undefined) setDraft(withFiles({ ...draftOf(r.text, `library: ${r.name} v${r.version ?? '?'}`, r.id, true), ...(r.version === undefined ? {} : { version: r.version }) }, r.files));
       else setDraft(draftOf(duplicateText(r.text, freshName(list, `${r.name}-copy`)), `copy of built-in ${r.name}`, null, false));
     }, fail);
   };
@@ -44,10 +46,19 @@ export function ScenariosView({ draft, setDraft, start, busy }: ScenariosViewPro
     if (!discardOk(draft)) return;
     setDraft(draftOf(templateText(freshName(list)), 'new, from the template', null, false));
   };
-  const importFile = (file: File | undefined) => {
-    if (file === undefined) return;
+  // one scenario (.json, or a bundle exported with its data files) and the data files it names, chosen together
+  const importFiles = (list: FileList | null) => {
+    const chosen = [...(list ?? [])];
+    if (fileInput.current) fileInput.current.value = '';
+    if (chosen.length === 0) return;
     setActionError(null);
-    file.text().then((text) => api.invoke('library:import', { text, source: file.name })).then(() => refresh(), fail);
+    const scenario = chosen.filter((f) => /\.json$/i.test(f.name));
+    if (scenario.length !== 1) return setActionError('choose one scenario (.json, or a bundle) and, beside it, the data files it names (.csv, .jsonl)');
+    const data = chosen.filter((f) => f !== scenario[0]);
+    const tooBig = data.map((f) => keptSizeProblem(f.name, f.size)).find((p) => p !== null);
+    if (tooBig !== undefined) return setActionError(tooBig);
+    const files = Promise.all(data.map(async (f) => ({ name: f.name, base64: toBase64(await f.arrayBuffer()) })));
+    Promise.all([scenario[0]!.text(), files]).then(([text, fs]) => api.invoke('library:import', { text, source: scenario[0]!.name, files: fs })).then(() => refresh(), fail);
   };
   // an API description opens as a new, unsaved scenario; what the import left out or needs stays shown above it
   const describe = () => {
@@ -88,7 +99,7 @@ export function ScenariosView({ draft, setDraft, start, busy }: ScenariosViewPro
         <button type="button" className="btn" onClick={() => fileInput.current?.click()}>
           Import…
         </button>
-        <input ref={fileInput} type="file" accept=".json,application/json" hidden data-testid="import-file" onChange={(e) => importFile(e.target.files?.[0])} />
+        <input ref={fileInput} type="file" multiple accept=".json,application/json,.csv,.jsonl,.ndjson,text/csv" hidden data-testid="import-file" onChange={(e) => importFiles(e.target.files)} />
         <button type="button" className="btn" onClick={describe} data-testid="import-description-open" title="an OpenAPI 3 description or a Postman collection v2.1 as a scenario">
           Import API description…
         </button>

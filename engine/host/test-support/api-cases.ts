@@ -72,6 +72,8 @@ export function createFakeEngine(): FakeEngine {
     },
     'library:versions': async () => notFaked('library:versions'),
     'runs:scenario': async () => notFaked('runs:scenario'),
+    'library:upload-data': async () => notFaked('library:upload-data'),
+    'library:bundle': async () => notFaked('library:bundle'),
   };
   return { handlers, seen, subscribe: (listener) => bus.subscribe(listener), emit: (event) => bus.emit(event) };
 }
