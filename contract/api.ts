@@ -16,6 +16,7 @@ import {
   StoredWindows,
 } from './results.js';
 import { libraryCalls } from './library.js';
+import { recordCalls, recordEvents } from './record.js';
 import { Scenario } from './scenario.js';
 import { SlowestGroup, SlowestRequest } from './slowest.js';
 import { ThresholdResult } from './thresholds.js';
@@ -126,6 +127,7 @@ export const calls = {
     response: z.object({ runId: z.number() }),
   },
   ...libraryCalls,
+  ...recordCalls,
   /** The editor's "Paste a curl command" (issue 28): the request added to a phase of the scenario text, parsed by the engine */
   'requests:add-curl': {
     request: z.strictObject({
@@ -233,6 +235,7 @@ export const events = {
   'run:finished': z.object({ runId: z.number(), status: RunStatus, reason: z.string().nullable() }),
   /** runs another process stored, finished, deleted or annotated (the engine polls the store: engine/watch-runs.ts) */
   'runs:changed': z.object({}),
+  ...recordEvents,
   /** From the desktop shell's application menu (never from the engine): the renderer acts on it. */
   'ui:menu': z.object({
     action: z.enum(['open-scenario', 'export', 'run-start', 'run-cancel']),

@@ -8,6 +8,7 @@ import { lazyCalls } from './lazy-calls.js';
 import { watchRuns } from './watch-runs.js';
 import type { Orchestrator } from './run/orchestrator.js';
 import type { RunOptions, StartSource } from './run/prepare-run.js';
+import type { RecordSession } from './record/record-session.js';
 
 // Only the store is opened eagerly: the orchestrator (driver, supervisor, undici), the scenario
 // library (zod schemas), the exporters (ECharts, canvas) and k6 support are imported on first use,
@@ -42,6 +43,12 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
   const theOrchestrator = () =>
     (orchestrator ??= import('./run/orchestrator.js').then((m) => (loaded = new m.Orchestrator(store, (event) => bus.emit(event)))));
   const running = new Map<number, Promise<unknown>>();
+  // The browser recording (issue 39): playwright is loaded on the first record:* call only.
+  let recorder: Promise<RecordSession> | undefined;
+  const theRecorder = () =>
+    (recorder ??= Promise.all([import('./record/record-session.js'), import('./record/open-in-chromium.js')]).then(([session, chromium]) =>
+      session.recordSession((url, onProgress) => chromium.openInChromium(url, onProgress), (event) => bus.emit(event)),
+    ));
 
   const startRun = async (source: StartSource, opts: RunOptions & { engine?: RunEngine }): Promise<{ runId: number }> => {
     const [runner, { prepareRun }, k6] = await Promise.all([
@@ -88,6 +95,9 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
     'runs:exportCompare': async ({ runIds, format }) => (await import('./export/export-run.js')).exportCompare(store, runIds, format),
     'requests:add-curl': async ({ text, command, phase, keepSecrets }) =>
       (await import('./import-requests/add-curl.js')).addCurlToScenario(text, command, phase, { keepSecrets }),
+    'record:start': async (request) => (await theRecorder()).handlers['record:start'](request),
+    'record:stop': async (request) => (await theRecorder()).handlers['record:stop'](request),
+    'record:cancel': async (request) => (await theRecorder()).handlers['record:cancel'](request),
     'k6:status': async () => {
       const { available, version, hint } = (await import('./k6/k6-binary.js')).k6Status();
       return { available, version, hint };
@@ -111,6 +121,7 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
       if (closed) return;
       closed = true;
       stopWatching();
+      if (recorder) await (await recorder).close();
       if (orchestrator) await (await orchestrator).shutdown(reason);
       store.close();
     },

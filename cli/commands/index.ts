@@ -18,6 +18,7 @@ export const verbs: Readonly<Record<string, () => Promise<Register>>> = {
   'import-k6': async () => (await import('./import-k6.js')).registerImportK6,
   'import-har': async () => (await import('./import-har.js')).registerImportHar,
   'import-curl': async () => (await import('./import-curl.js')).registerImportCurl,
+  record: async () => (await import('./record.js')).registerRecord,
   delete: async () => (await import('./delete.js')).registerDelete,
   annotate: async () => (await import('./annotate.js')).registerAnnotate,
   scenarios: async () => (await import('./scenarios.js')).registerScenarios,

@@ -70,6 +70,9 @@ export function createFakeEngine(): FakeEngine {
     },
     'library:versions': async () => notFaked('library:versions'),
     'runs:scenario': async () => notFaked('runs:scenario'),
+    'record:start': async () => notFaked('record:start'),
+    'record:stop': async () => notFaked('record:stop'),
+    'record:cancel': async () => notFaked('record:cancel'),
   };
   return { handlers, seen, subscribe: (listener) => bus.subscribe(listener), emit: (event) => bus.emit(event) };
 }
