@@ -7,6 +7,7 @@ import { ErrorBox } from '../ui/widgets';
 import { draftOf, duplicateText, freshName, isDirty, templateText, type Draft } from './draft';
 import { ScenarioCard } from './ScenarioCard';
 import { ScenarioEditor } from './ScenarioEditor';
+import { RecordDialog, type Recorded } from './RecordDialog';
 import { useScenarioList } from './useScenarioList';
 
 export interface ScenariosViewProps {
@@ -24,6 +25,8 @@ export function ScenariosView({ draft, setDraft, start, busy }: ScenariosViewPro
   const { list, error, refresh } = useScenarioList();
   const [actionError, setActionError] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  const [recording, setRecording] = useState(false);
+  const [recorded, setRecorded] = useState<Recorded | null>(null);
   const fail = (err: unknown) => setActionError(errorMessage(err));
   const library = list?.filter((s) => s.source === 'library') ?? [];
   const builtins = list?.filter((s) => s.source !== 'library') ?? [];
@@ -39,6 +42,12 @@ export function ScenariosView({ draft, setDraft, start, busy }: ScenariosViewPro
   const create = () => {
     if (!discardOk(draft)) return;
     setDraft(draftOf(templateText(freshName(list)), 'new, from the template', null, false));
+  };
+  const openRecorded = (r: Recorded) => {
+    setRecording(false);
+    if (!discardOk(draft)) return;
+    setRecorded(r);
+    setDraft(draftOf(r.text, `recorded at ${r.url}`, null, false));
   };
   const importFile = (file: File | undefined) => {
     if (file === undefined) return;
@@ -76,8 +85,27 @@ export function ScenariosView({ draft, setDraft, start, busy }: ScenariosViewPro
           Import…
         </button>
         <input ref={fileInput} type="file" accept=".json,application/json" hidden data-testid="import-file" onChange={(e) => importFile(e.target.files?.[0])} />
+        <button type="button" className="btn" onClick={() => setRecording(true)} data-testid="record-open" title="open a browser at your service's URL, click through a journey, and get it as a scenario">
+          Record in browser…
+        </button>
       </div>
+      {recording && <RecordDialog onRecorded={openRecorded} onClose={() => setRecording(false)} />}
       <ErrorBox message={error ?? actionError} onDismiss={() => setActionError(null)} />
+      {recorded !== null && (
+        <div className="notice recorded-notice" data-testid="recorded">
+          Recorded {recorded.requests} request{recorded.requests === 1 ? '' : 's'} at <strong>{recorded.url}</strong>: the editor holds its journey (not saved yet).{' '}
+          <button type="button" className="btn btn-small" onClick={() => setRecorded(null)}>
+            Dismiss
+          </button>
+          {recorded.notes.length > 0 && (
+            <ul>
+              {recorded.notes.map((n, i) => (
+                <li key={i}>{n}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
       <div className="scenarios-layout">
         <div className="scenario-list" data-testid="scenario-list">
           <h3 className="list-head">Your scenarios</h3>
