@@ -116,6 +116,7 @@ export class CdpCapture {
   private bigBodies = 0;
   private ports = 0;
   private closed = false;
+  private saidCrossed = false;
 
   constructor(
     private readonly meter: RecordingMeter,
@@ -225,7 +226,7 @@ export class CdpCapture {
     }
     if (this.closed) return;
     if (!this.meter.request()) {
-      this.onCrossed(this.meter.crossed ?? 'the recording met a bound');
+      this.crossedOnce();
       return;
     }
     const early = this.earlyHeaders.get(id);
@@ -263,7 +264,7 @@ export class CdpCapture {
       this.bigBodies++;
       return;
     }
-    if (!this.meter.body(size)) return this.onCrossed(this.meter.crossed ?? 'the recording met a bound');
+    if (!this.meter.body(size)) return this.crossedOnce();
     entry.request.postData = { mimeType, text };
     this.onChange();
   }
@@ -294,13 +295,20 @@ export class CdpCapture {
           this.bigBodies++;
           return;
         }
-        if (!this.meter.body(size)) return this.onCrossed(this.meter.crossed ?? 'the recording met a bound');
+        if (!this.meter.body(size)) return this.crossedOnce();
         entry.response.content.size = size;
         entry.response.content.text = body.data.body;
         if (body.data.base64Encoded) entry.response.content.encoding = 'base64';
         this.onChange();
       }),
     );
+  }
+
+  /** The recorder hears of the first bound met once, however many requests come after it. */
+  private crossedOnce(): void {
+    if (this.saidCrossed) return;
+    this.saidCrossed = true;
+    this.onCrossed(this.meter.crossed ?? 'the recording met a bound');
   }
 
   /** A body being fetched: a browser that went away (or a body it no longer holds) just leaves it out. */
