@@ -5,18 +5,14 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { LoadscopeError } from '../../contract/errors.js';
 import { version } from '../version.js';
 import { CDP_NETWORK_EVENTS, CdpCapture } from './cdp-capture.js';
-import { LAUNCH_TIMEOUT_MS, OPEN_TIMEOUT_MS, RECORDING_BOUNDS, RecordingMeter, STOP_TIMEOUT_MS, type RecordingBounds } from './recording-bounds.js';
+import { LAUNCH_TIMEOUT_MS, OPEN_TIMEOUT_MS, RECORDING_BOUNDS, RecordingMeter, STOP_TIMEOUT_MS, withDeadline, type RecordingBounds } from './recording-bounds.js';
+import type { CapturedRecording, Recording, RecordingProgress } from './recording.js';
 import type { PageScript } from './test-page-script.js';
 
 // A recording in Chromium driven by playwright-core (the CLI's `record` and the browser host's Record
 // button): a fresh profile (nothing of the person's own browser: no cookies, no extensions), the URL
 // opened in its first tab, every page's traffic captured through a CDP session of its own
 // (cdp-capture.ts), until the person stops it, closes the window, or a bound is met.
-
-export interface RecordingProgress {
-  requests: number;
-  bytes: number;
-}
 
 export interface RecorderOptions {
   url: URL;
@@ -29,35 +25,7 @@ export interface RecorderOptions {
   script?: PageScript | null;
 }
 
-export interface CapturedRecording {
-  /** the capture as a HAR 1.2 file's text */
-  har: string;
-  /** one line each: what the recording left out or met */
-  notes: string[];
-  requests: number;
-}
-
-export interface Recording {
-  /** resolves, with why, when the recording ended by itself: the browser window closed or a bound met */
-  readonly ended: Promise<string>;
-  progress(): RecordingProgress;
-  /** Stops it (once; every call gets the same answer) and closes the browser. */
-  stop(): Promise<CapturedRecording>;
-}
-
 const firstLine = (err: unknown): string => (err instanceof Error ? err.message : String(err)).split('\n')[0]!.replace(/^\w+\.\w+: /, '');
-
-async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  try {
-    return await Promise.race([work, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 async function launch(profile: string, opts: RecorderOptions): Promise<BrowserContext> {
   try {

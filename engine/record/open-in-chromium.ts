@@ -1,4 +1,5 @@
-import { startRecording, type Recording, type RecordingProgress } from './browser-recorder.js';
+import { startRecording } from './browser-recorder.js';
+import type { Recording, RecordingProgress } from './recording.js';
 import { findChromium, hasDisplay } from './find-chromium.js';
 import { testPageScript } from './test-page-script.js';
 

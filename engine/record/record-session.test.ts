@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../contract/api.js';
-import type { CapturedRecording, Recording, RecordingProgress } from './browser-recorder.js';
+import type { CapturedRecording, Recording, RecordingProgress } from './recording.js';
 import { recordSession, type OpenRecording } from './record-session.js';
 
 // The record:* calls a host answers (the browser host through the engine, the desktop through its main

@@ -1,6 +1,6 @@
 import type { EngineEvent, EngineHandlers } from '../../contract/api.js';
 import { LoadscopeError } from '../../contract/errors.js';
-import type { Recording, RecordingProgress } from './browser-recorder.js';
+import type { Recording, RecordingProgress } from './recording.js';
 import { journeyOfRecording } from './journey-of-recording.js';
 import { recordTarget } from './record-target.js';
 

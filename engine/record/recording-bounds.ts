@@ -76,3 +76,16 @@ export class RecordingMeter {
     return true;
   }
 }
+
+/** `work`, or undefined once `ms` have passed without it settling (a stop must end even if the browser hangs). */
+export async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
