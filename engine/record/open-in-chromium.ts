@@ -15,7 +15,7 @@ export interface OpenedRecording {
   browser: string;
 }
 
-export const NO_DISPLAY_NOTE = 'no display (DISPLAY and WAYLAND_DISPLAY are unset): Chromium ran headless, so the journey holds only what the page did by itself';
+const NO_DISPLAY_NOTE = 'no display (DISPLAY and WAYLAND_DISPLAY are unset): Chromium ran headless, so the journey holds only what the page did by itself';
 
 export async function openInChromium(url: URL, onProgress: (p: RecordingProgress) => void, env: Record<string, string | undefined> = process.env): Promise<OpenedRecording> {
   const browser = findChromium(env);

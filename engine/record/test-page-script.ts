@@ -10,7 +10,7 @@ import { LoadscopeError } from '../../contract/errors.js';
 // only a recorder started by the CLI or the browser host reads it; the desktop records in its own
 // window without playwright.
 
-export const TEST_SCRIPT_ENV = 'LOADSCOPE_TEST_RECORD_SCRIPT';
+const TEST_SCRIPT_ENV = 'LOADSCOPE_TEST_RECORD_SCRIPT';
 
 export type PageScript = (page: Page, url: URL) => Promise<void>;
 
