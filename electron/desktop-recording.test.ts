@@ -1,9 +1,13 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { IPC_CALL_PREFIX } from '../contract/transport-ipc.js';
 import type { EngineApiSurface } from '../engine/host/api-dispatch.js';
 import { createFakeEngine } from '../engine/host/test-support/api-cases.js';
 import type { OpenRecording } from '../engine/record/record-session.js';
 import type { Recording, RecordingProgress } from '../engine/record/recording.js';
+import { startDesktopEngine } from './desktop-engine.js';
 import { withDesktopRecording } from './desktop-recording.js';
 import { wireIpc } from './ipc-wiring.js';
 import { createFakeIpc, type FakeInvokeEvent } from './test-support/fake-ipc.js';
@@ -18,22 +22,28 @@ import { APP_URL, rendererApi } from './test-support/fake-renderer.js';
 const trusted = (event: FakeInvokeEvent) => event.senderFrame?.url === APP_URL;
 const HAR = JSON.stringify({ log: { entries: [{ request: { method: 'GET', url: 'http://127.0.0.1:5000/api/items', headers: [] } }] } });
 
+/** A stand-in for the recording window: what it was opened at, and its live count's callback. */
+function standInWindow() {
+  const opened: URL[] = [];
+  const state = { report: (_p: RecordingProgress): void => undefined };
+  const open: OpenRecording = async (url, onProgress) => {
+    opened.push(url);
+    state.report = onProgress;
+    const recording: Recording = { ended: new Promise(() => undefined), progress: () => ({ requests: 1, bytes: 0 }), stop: async () => ({ har: HAR, notes: [], requests: 1 }) };
+    return { recording, headless: false, notes: [] };
+  };
+  return { open, opened, report: (p: RecordingProgress) => state.report(p) };
+}
+
 function desktop(forwarding: boolean) {
   const engine = createFakeEngine();
   const forwarded: string[] = [];
   const surface: EngineApiSurface = forwarding ? { ...engine, forward: async (name) => (forwarded.push(name), []) } : engine;
-  const opened: URL[] = [];
-  let report: (p: RecordingProgress) => void = () => undefined;
-  const open: OpenRecording = async (url, onProgress) => {
-    opened.push(url);
-    report = onProgress;
-    const recording: Recording = { ended: new Promise(() => undefined), progress: () => ({ requests: 1, bytes: 0 }), stop: async () => ({ har: HAR, notes: [], requests: 1 }) };
-    return { recording, headless: false, notes: [] };
-  };
+  const { open, opened, report } = standInWindow();
   const recording = withDesktopRecording(surface, open);
   const ipc = createFakeIpc();
   const unwire = wireIpc(ipc.main, recording.surface, trusted, () => ipc.webContents);
-  return { engine, forwarded, opened, report: (p: RecordingProgress) => report(p), unwire, ...rendererApi(ipc) };
+  return { engine, forwarded, opened, report, unwire, ...rendererApi(ipc) };
 }
 
 describe('recording on the desktop', () => {
@@ -70,5 +80,27 @@ describe('recording on the desktop', () => {
     await expect(d.api.invoke('record:start', { url: 'http://203.0.113.9/' })).rejects.toMatchObject({ code: 'LS_ERR_NEEDS_CONSENT' });
     expect(d.opened).toEqual([]);
     d.unwire();
+  });
+
+  it('started as main.ts starts it (startDesktopEngine with its window opener): record:start opens the window here, runs:list is answered by the engine process', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loadscope-desktop-record-'));
+    const ipc = createFakeIpc();
+    const window = standInWindow();
+    const started = startDesktopEngine({
+      host: { packaged: false, execPath: join(dir, 'no-electron-here'), env: { ...process.env, LOADSCOPE_NODE: process.execPath, LOADSCOPE_DB: join(dir, 'runs.db') }, userDataPath: dir },
+      ipcMain: ipc.main,
+      isTrustedSender: trusted,
+      sink: () => ipc.webContents,
+      record: window.open,
+    });
+    try {
+      const { api } = rendererApi(ipc);
+      await api.invoke('record:start', { url: 'http://127.0.0.1:5000/' });
+      expect(window.opened.map(String)).toEqual(['http://127.0.0.1:5000/']);
+      expect(await api.invoke('runs:list', {})).toEqual([]);
+    } finally {
+      await started.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
