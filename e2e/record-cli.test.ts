@@ -1,9 +1,12 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { rootPath } from '../engine/paths.js';
 import { chromiumPath } from './test-support/browser.js';
 import { LOGIN_SCRIPT, startRecord, type RecordProcess } from './test-support/record-cli.js';
+import { startJsonServer, type JsonServer } from './test-support/record-json-server.js';
 import { startRecordSite, type RecordSite } from './test-support/record-site.js';
 
 // `loadscope record URL` in real Chromium (headless: tests have no display) against a small site on
@@ -11,6 +14,8 @@ import { startRecordSite, type RecordSite } from './test-support/record-site.js'
 // site's own requests in the order the browser sent them, whichever way the recording is stopped
 // (the window closed, Enter, Ctrl-C); the stylesheet and the other origin are left out with notes; a
 // page that makes 10,000 requests meets the recording's bound of 2,000 and is stopped with a note.
+// The same click-through against json-server-auth (a real login service no one here wrote) records
+// its login, list and item in order, with the token its login answered kept in the capture.
 
 interface Journey {
   servers: { architecture: string; url?: string }[];
@@ -96,5 +101,28 @@ describe('loadscope record', () => {
     const journey = journeyAt('journey.json');
     expect(journey.phases[0]!.requests.length).toBeLessThanOrEqual(256);
     expect(journey.phases[0]!.requests[0]!.name).toBe('GET /flood?n=10000');
+  });
+});
+
+describe('loadscope record against a real login service (json-server + json-server-auth)', () => {
+  let service: JsonServer;
+  beforeAll(async () => {
+    service = await startJsonServer();
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  it('a person signs in (bcrypt login, a JWT back), lists the guarded items and opens one: the journey is those requests in order, and it validates', async () => {
+    freshDir();
+    recorder = startRecord([`${service.url}/#close-when-done`, '--out', join(dir, 'journey.json'), '--har', join(dir, 'capture.har')], env());
+    expect(await recorder.exit, recorder.stderr()).toBe(0);
+    expect(stepsOf(journeyAt('journey.json'))).toEqual(['GET /', 'POST /login', 'GET /items', 'GET /items/1']);
+    const entries = harAt('capture.har').log.entries;
+    const login = entries.find((e) => e.request.url.endsWith('/login'));
+    expect(login?.response).toMatchObject({ status: 200, content: { text: expect.stringMatching(/"accessToken":\s*"[\w-]+\.[\w-]+\.[\w-]+"/) } });
+    expect(entries.find((e) => e.request.url.endsWith('/items/1'))?.response.status).toBe(200);
+    const validate = spawnSync(process.execPath, [rootPath('bin/loadscope.js'), 'validate', join(dir, 'journey.json')], { encoding: 'utf8', timeout: 60_000 });
+    expect(validate.status, validate.stderr).toBe(0);
   });
 });
