@@ -70,6 +70,14 @@ describe('loadscope record', () => {
     expect(entries.map((e) => `${e.request.method} ${new URL(e.request.url).pathname}`)).toEqual(['GET /', 'GET /site.css', 'POST /api/login', 'GET /ping', 'GET /api/items', 'GET /api/items/1']);
   });
 
+  it('Chromium quits (as it does when a person closes its last window): nothing captured is lost, the journey is written', async () => {
+    freshDir();
+    recorder = startRecord([`${site.url}/#quit-when-done`, '--out', join(dir, 'journey.json')], env());
+    expect(await recorder.exit, recorder.stderr()).toBe(0);
+    expect(recorder.stderr()).toMatch(/stopping: the browser (window )?was closed/);
+    expect(stepsOf(journeyAt('journey.json'))).toEqual(STEPS);
+  });
+
   it('Enter on the terminal stops it: the journey is written and the exit code is 0', async () => {
     freshDir();
     recorder = startRecord([site.url, '--out', join(dir, 'journey.json')], env());
