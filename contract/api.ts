@@ -17,6 +17,7 @@ import {
 } from './results.js';
 import { KeptFile, KeptFileRefs } from './kept-files.js';
 import { libraryCalls } from './library.js';
+import { recordCalls, recordEvents } from './record.js';
 import { Scenario } from './scenario.js';
 import { SlowestGroup, SlowestRequest } from './slowest.js';
 import { ThresholdResult } from './thresholds.js';
@@ -132,6 +133,7 @@ export const calls = {
   },
   ...libraryCalls,
   ...tryCalls,
+  ...recordCalls,
   /** The editor's "Paste a curl command" (issue 28): the request added to a phase of the scenario text, parsed by the engine */
   'requests:add-curl': {
     request: z.strictObject({
@@ -254,6 +256,7 @@ export const events = {
   'run:finished': z.object({ runId: z.number(), status: RunStatus, reason: z.string().nullable() }),
   /** runs another process stored, finished, deleted or annotated (the engine polls the store: engine/watch-runs.ts) */
   'runs:changed': z.object({}),
+  ...recordEvents,
   /** From the desktop shell's application menu (never from the engine): the renderer acts on it. */
   'ui:menu': z.object({
     action: z.enum(['open-scenario', 'export', 'run-start', 'run-cancel']),

@@ -8,6 +8,7 @@ import { lazyCalls } from './lazy-calls.js';
 import { watchRuns } from './watch-runs.js';
 import type { Orchestrator } from './run/orchestrator.js';
 import type { RunOptions, StartSource } from './run/prepare-run.js';
+import type { RecordSession } from './record/record-session.js';
 
 // Only the store is opened eagerly: the orchestrator (driver, supervisor, undici), the scenario
 // library (zod schemas), the exporters (ECharts, canvas) and k6 support are imported on first use,
@@ -45,6 +46,12 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
   const running = new Map<number, Promise<unknown>>();
   // tries in progress (scenarios:try): a close cancels them and waits until their servers stopped
   const tries = new Map<AbortController, Promise<unknown>>();
+  // The browser recording (issue 39): playwright is loaded on the first record:* call only.
+  let recorder: Promise<RecordSession> | undefined;
+  const theRecorder = () =>
+    (recorder ??= Promise.all([import('./record/record-session.js'), import('./record/open-in-chromium.js')]).then(([session, chromium]) =>
+      session.recordSession((url, onProgress) => chromium.openInChromium(url, onProgress), (event) => bus.emit(event)),
+    ));
 
   const startRun = async (source: StartSource, opts: RunOptions & { engine?: RunEngine }): Promise<{ runId: number }> => {
     const [runner, { prepareRun }, k6] = await Promise.all([
@@ -102,6 +109,9 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
       const { importDescriptionUpload, importedFilesFolder } = await import('./import-requests/description-upload.js');
       return importDescriptionUpload(upload, importedFilesFolder(dbPath));
     },
+    'record:start': async (request) => (await theRecorder()).handlers['record:start'](request),
+    'record:stop': async (request) => (await theRecorder()).handlers['record:stop'](request),
+    'record:cancel': async (request) => (await theRecorder()).handlers['record:cancel'](request),
     'k6:status': async () => {
       const { available, version, hint } = (await import('./k6/k6-binary.js')).k6Status();
       return { available, version, hint };
@@ -127,6 +137,7 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
       stopWatching();
       for (const abort of tries.keys()) abort.abort();
       await Promise.allSettled(tries.values());
+      if (recorder) await (await recorder).close();
       if (orchestrator) await (await orchestrator).shutdown(reason);
       store.close();
     },

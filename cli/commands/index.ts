@@ -21,6 +21,7 @@ export const verbs: Readonly<Record<string, () => Promise<Register>>> = {
   'import-curl': async () => (await import('./import-curl.js')).registerImportCurl,
   'import-openapi': async () => (await import('./import-openapi.js')).registerImportOpenApi,
   'import-postman': async () => (await import('./import-postman.js')).registerImportPostman,
+  record: async () => (await import('./record.js')).registerRecord,
   delete: async () => (await import('./delete.js')).registerDelete,
   annotate: async () => (await import('./annotate.js')).registerAnnotate,
   scenarios: async () => (await import('./scenarios.js')).registerScenarios,

@@ -11,6 +11,7 @@ import { draftOf, duplicateText, freshName, isDirty, templateText, withFiles, ty
 import { ImportDescriptionDialog, type DescriptionImported } from './ImportDescriptionDialog';
 import { ScenarioCard } from './ScenarioCard';
 import { ScenarioEditor } from './ScenarioEditor';
+import { RecordDialog, type Recorded } from './RecordDialog';
 import { useScenarioList } from './useScenarioList';
 
 export interface ScenariosViewProps {
@@ -30,6 +31,8 @@ export function ScenariosView({ draft, setDraft, start, busy }: ScenariosViewPro
   const fileInput = useRef<HTMLInputElement>(null);
   const [describing, setDescribing] = useState(false);
   const [described, setDescribed] = useState<DescriptionImported | null>(null);
+  const [recording, setRecording] = useState(false);
+  const [recorded, setRecorded] = useState<Recorded | null>(null);
   const fail = (err: unknown) => setActionError(errorMessage(err));
   const library = list?.filter((s) => s.source === 'library') ?? [];
   const builtins = list?.filter((s) => s.source !== 'library') ?? [];
@@ -45,6 +48,12 @@ export function ScenariosView({ draft, setDraft, start, busy }: ScenariosViewPro
   const create = () => {
     if (!discardOk(draft)) return;
     setDraft(draftOf(templateText(freshName(list)), 'new, from the template', null, false));
+  };
+  const openRecorded = (r: Recorded) => {
+    setRecording(false);
+    if (!discardOk(draft)) return;
+    setRecorded(r);
+    setDraft(draftOf(r.text, `recorded at ${r.url}`, null, false));
   };
   // one scenario (.json, or a bundle exported with its data files) and the data files it names, chosen together
   const importFiles = (list: FileList | null) => {
@@ -103,7 +112,11 @@ export function ScenariosView({ draft, setDraft, start, busy }: ScenariosViewPro
         <button type="button" className="btn" onClick={describe} data-testid="import-description-open" title="an OpenAPI 3 description or a Postman collection v2.1 as a scenario">
           Import API description…
         </button>
+        <button type="button" className="btn" onClick={() => setRecording(true)} data-testid="record-open" title="open a browser at your service's URL, click through a journey, and get it as a scenario">
+          Record in browser…
+        </button>
       </div>
+      {recording && <RecordDialog onRecorded={openRecorded} onClose={() => setRecording(false)} />}
       {describing && <ImportDescriptionDialog onImported={imported} onClose={() => setDescribing(false)} />}
       {described !== null && (
         <div className="notice describe-notes" data-testid="import-description-notes">
@@ -122,6 +135,21 @@ export function ScenariosView({ draft, setDraft, start, busy }: ScenariosViewPro
         </div>
       )}
       <ErrorBox message={error ?? actionError} onDismiss={() => setActionError(null)} />
+      {recorded !== null && (
+        <div className="notice recorded-notice" data-testid="recorded">
+          Recorded {recorded.requests} request{recorded.requests === 1 ? '' : 's'} at <strong>{recorded.url}</strong>: the editor holds its journey (not saved yet).{' '}
+          <button type="button" className="btn btn-small" onClick={() => setRecorded(null)}>
+            Dismiss
+          </button>
+          {recorded.notes.length > 0 && (
+            <ul>
+              {recorded.notes.map((n, i) => (
+                <li key={i}>{n}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
       <div className="scenarios-layout">
         <div className="scenario-list" data-testid="scenario-list">
           <h3 className="list-head">Your scenarios</h3>

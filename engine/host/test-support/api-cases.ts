@@ -74,6 +74,9 @@ export function createFakeEngine(): FakeEngine {
     'runs:scenario': async () => notFaked('runs:scenario'),
     'library:upload-data': async () => notFaked('library:upload-data'),
     'library:bundle': async () => notFaked('library:bundle'),
+    'record:start': async () => notFaked('record:start'),
+    'record:stop': async () => notFaked('record:stop'),
+    'record:cancel': async () => notFaked('record:cancel'),
   };
   return { handlers, seen, subscribe: (listener) => bus.subscribe(listener), emit: (event) => bus.emit(event) };
 }
