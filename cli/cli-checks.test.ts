@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -9,8 +9,8 @@ import { runCli } from './test-support/cli-process.js';
 
 // Checks users write (issue 39), through the real CLI against the bundled server: `checks.rate` (the
 // share of checks passed) is a named figure a threshold gates `run` on (exit 99) and a --fail-on rule
-// judges against a baseline (exit 98); `show` prints the per-endpoint check table and --json carries
-// each check's counts. The echoed requests are numbered ({{counter}}), so which answers fail a check
+// judges against a baseline (exit 98); `show`, `compare`, the HTML reports and the CI Markdown show
+// the per-endpoint check table and --json carries each check's counts. The echoed requests are numbered ({{counter}}), so which answers fail a check
 // is known exactly: 4 of 20 numbers end in 0 or 5.
 
 let dir: string;
@@ -38,7 +38,8 @@ describe('checks.rate and the check table in the CLI', () => {
   it('a threshold on checks.rate fails the run with exit 99; show prints each check with its passes, fails and pass rate', async () => {
     const db = join(dir, 'runs.db');
     const file = scenarioFile('gated.json', [{ json: 'body.n', type: 'number' }, ENDS_0_OR_5], [{ check: 'checks.rate > 0.9' }, { check: 'checks.rate > 0.7' }, { check: 'checks.rate == 1', request: 'echo' }]);
-    const run = await runCli(['run', file, '--json', '--db', db], { deadlineMs: 50_000 });
+    const markdown = join(dir, 'summary.md');
+    const run = await runCli(['run', file, '--json', '--db', db, '--markdown', markdown], { deadlineMs: 50_000 });
     expect(run.status, run.stderr).toBe(THRESHOLD_FAILED_EXIT_CODE);
     const json = JSON.parse(run.stdout) as { runId: number; thresholds: { results: { check: string; measured: number | null; passed: boolean }[] }; servers: { phases: { errors: Record<string, number>; endpoints: JsonEndpoint[] }[] }[] };
     // 20 status + 20 type + 4 of the ends-in check passed, of 60: 44 / 60
@@ -61,6 +62,12 @@ describe('checks.rate and the check table in the CLI', () => {
     expect(show.stdout).toMatch(/single \/ steady\s+echo\s+status 2xx\s+20\s+0\s+100 %/);
     expect(show.stdout).toMatch(/single \/ steady\s+echo\s+n ends in 0 or 5\s+4\s+16\s+20 %/);
     expect(show.stdout).toMatch(/FAIL\s+checks\.rate > 0\.9/);
+
+    // the CI summary and the HTML report carry the same rows
+    expect(readFileSync(markdown, 'utf8')).toContain('| single / steady | echo | n ends in 0 or 5 | 4 | 16 | ❌ 20 % |');
+    const html = join(dir, 'run.html');
+    expect((await runCli(['export', String(json.runId), '--html', html, '--db', db])).status).toBe(0);
+    expect(readFileSync(html, 'utf8')).toContain('<tr class="fail" data-check="n ends in 0 or 5"><td class="left">single / steady</td><td class="left">echo</td><td class="left">n ends in 0 or 5</td><td class="num" data-passes="4">4</td><td class="num" data-fails="16">16</td><td class="num" data-value="0.2">20 %</td></tr>');
   });
 
   it('--fail-on "checks.rate < -0.05" fails a run whose checks passed less than its baseline (exit 98); a margin it stays within passes', async () => {
@@ -79,5 +86,11 @@ describe('checks.rate and the check table in the CLI', () => {
 
     const held = await runCli(['compare', a!, b!, '--fail-on', 'checks.rate < -0.5', '--db', db]);
     expect(held.status, held.stderr).toBe(0);
+    // Compare puts both runs' pass rates side by side: a check only the second run has is "-" in the first
+    expect(held.stdout).toMatch(new RegExp(`single / steady / echo\\s+json body\\.n is number\\s+100 %\\s+100 %`));
+    expect(held.stdout).toMatch(new RegExp(`single / steady / echo\\s+n ends in 0 or 5\\s+-\\s+20 %`));
+    const html = join(dir, 'compare.html');
+    expect((await runCli(['compare', a!, b!, '--html', html, '--db', db])).status).toBe(0);
+    expect(readFileSync(html, 'utf8')).toMatch(/<tr data-check="n ends in 0 or 5">.*?<td class="num" title="not in this run">-<\/td><td class="num" data-value="0.2" title="4 passed, 16 failed">20 %<\/td><\/tr>/);
   });
 });

@@ -46,19 +46,24 @@ export interface CheckPair {
   rows: (CheckRow | null)[];
 }
 
-/** The runs' checks paired (A's order, then what only the others have). */
-export function pairChecks(runs: readonly { targets: RunSummary['targets'] }[]): CheckPair[] {
+/** Each run's check rows paired (A's order, then what only the others have). */
+export function pairCheckRows(lists: readonly (readonly CheckRow[])[]): CheckPair[] {
   const pairs = new Map<string, CheckPair>();
-  runs.forEach((run, i) => {
-    for (const row of checkRows(run)) {
+  lists.forEach((rows, i) => {
+    for (const row of rows) {
       const key = JSON.stringify([row.server, row.phase, row.endpoint, row.check]);
       let pair = pairs.get(key);
       if (pair === undefined) {
-        pair = { server: row.server, phase: row.phase, endpoint: row.endpoint, check: row.check, rows: runs.map(() => null) };
+        pair = { server: row.server, phase: row.phase, endpoint: row.endpoint, check: row.check, rows: lists.map(() => null) };
         pairs.set(key, pair);
       }
       pair.rows[i] ??= row;
     }
   });
   return [...pairs.values()];
+}
+
+/** The runs' checks paired, as Compare shows them. */
+export function pairChecks(runs: readonly { targets: RunSummary['targets'] }[]): CheckPair[] {
+  return pairCheckRows(runs.map(checkRows));
 }
