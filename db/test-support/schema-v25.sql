@@ -123,12 +123,13 @@ CREATE TABLE "requests" (
         done_us        INTEGER NOT NULL,
         status         INTEGER NOT NULL,
         bytes          INTEGER NOT NULL,
-        error          TEXT CHECK (error IN ('refused', 'reset', 'timeout', 'http', 'body', 'other', 'extract', 'protocol')),
+        error          TEXT CHECK (error IN ('refused', 'reset', 'timeout', 'http', 'body', 'other', 'extract', 'protocol', 'check')),
         server_wait_us INTEGER,
         server_proc_us INTEGER,
         lvl            INTEGER NOT NULL DEFAULT 0,
-        template_idx   INTEGER NOT NULL DEFAULT 0
-      , trace_seq INTEGER);
+        template_idx   INTEGER NOT NULL DEFAULT 0,
+        trace_seq      INTEGER
+      );
 
 -- table run_verdicts
 CREATE TABLE run_verdicts (
