@@ -32,14 +32,14 @@ export type TriedBody = z.infer<typeof TriedBody>;
 
 const Header = z.tuple([z.string(), z.string()]);
 
-/** One check of a step's `expect` against its response, named by its field in the scenario. */
+/** One check of a step's `expect` against its response (contract/check-eval.ts), pointing at where it is written. */
 export const TriedCheck = z.object({
-  /** what it checks: 'status', 'bodyIncludes', ... */
+  /** the check's name as results show it, which says what it expects: 'status 200', 'json data.id exists' */
   name: z.string(),
   ok: z.boolean(),
-  expected: z.string(),
+  /** what it saw, in a line: '401', 'absent', 'not found in 2 KiB' */
   actual: z.string(),
-  /** the field in the scenario (phases[0].requests[1].expect.status), or the template's when the check is implicit */
+  /** where it is written (phases[0].requests[1].expect.checks[2]); with no status check, where one would be (...expect.status) */
   path: z.string(),
 });
 export type TriedCheck = z.infer<typeof TriedCheck>;

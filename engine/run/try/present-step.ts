@@ -94,7 +94,7 @@ export function presentStep(raw: RawStep, phase: Phase, mask: SecretMask): Tried
     timing: timingOf(raw, url?.protocol === 'https:'),
     placeholders: raw.placeholders.map((p) => ({ name: p.name, value: mask.value(p.name, p.value) })),
     extracted: raw.extracted === null ? null : { var: raw.extracted.var, value: raw.extracted.value === null ? null : mask.value(raw.extracted.var, raw.extracted.value) },
-    checks: raw.checks.map((c) => ({ ...c, expected: mask.hide(c.expected), actual: mask.hide(c.actual) })),
+    checks: raw.checks.map((c) => ({ ...c, name: mask.hide(c.name), actual: mask.hide(c.actual) })),
     error: raw.error === null ? null : { kind: raw.error.kind, message: mask.hide(raw.error.message) },
     failurePath: raw.failurePath,
   };
