@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ERROR_KINDS } from './error-kinds.js';
+import { KeptFileRefs } from './kept-files.js';
 
 // Try once (issue 39): one user through a scenario's journey against its target, started as for a
 // run, every request and response shown. Nothing of a try is stored (it is not a run); what crosses
@@ -117,7 +118,8 @@ export const tryCalls = {
   /** One user through the journey, nothing stored (consent as for a run: the same refusals and flags) */
   'scenarios:try': {
     request: z.strictObject({
-      scenario: z.union([z.strictObject({ name: z.string().min(1) }), z.strictObject({ text: z.string().min(1), origin: z.string().max(1000).optional() })]),
+      /** as runs:start takes it: files are an editor draft's kept data files (its relative data paths name them) */
+      scenario: z.union([z.strictObject({ name: z.string().min(1) }), z.strictObject({ text: z.string().min(1), origin: z.string().max(1000).optional(), files: KeptFileRefs.optional() })]),
       quick: z.boolean().default(false),
       set: z.record(z.string(), z.string()).default({}),
       /** which of the (first matrix cell's) servers to try, by index (default the first) */

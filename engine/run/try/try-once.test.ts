@@ -1,8 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { TriedStep } from '../../../contract/try-once.js';
+import type { TriedStep, TryResult } from '../../../contract/try-once.js';
 import { API_PASSWORD, tokenFor } from '../../../servers/workloads/api.js';
+import { dispatchCall } from '../../host/api-dispatch.js';
+import { base64, loginScenario, USERS, usersCsv } from '../../library/test-support/kept-files.js';
 import { useTempEngine } from '../../test-support/temp-engine.js';
 
 // Try once against a bundled server's API (servers/workloads/api.ts), on a real engine and SQLite
@@ -159,6 +161,15 @@ describe('try once', () => {
       { name: 'json id equals 3', ok: true, actual: '3', path: 'phases[0].requests[1].expect.checks[0]' },
       { name: 'json owner equals "mallory"', ok: false, actual: '"eve"', path: 'phases[0].requests[1].expect.checks[1]' },
     ]);
+  });
+
+  it("an editor draft with a data file it keeps, sent as the editor sends it (through the API's parse): the try reads the kept file's first row", async () => {
+    const h = temp.engine.handlers;
+    const kept = await h['library:upload-data']({ name: 'users.csv', base64: base64(usersCsv()) });
+    const draft = { text: JSON.stringify(loginScenario('try-kept')), files: [{ name: 'users.csv', hash: kept.hash }] };
+    const result = (await dispatchCall(h, 'scenarios:try', { scenario: draft })) as TryResult;
+    expect(result.passed, JSON.stringify(result.steps.map((s) => s.error))).toBe(true);
+    expect(result.steps[0]!.placeholders.find((p) => p.name === 'data.user')).toEqual({ name: 'data.user', value: USERS[0] });
   });
 
   it('a plain phase tries each template once, in order; a try stores no run', async () => {
