@@ -84,6 +84,8 @@ export const TriedStep = z.object({
       status: z.number(),
       headers: z.array(Header),
       body: TriedBody,
+      /** the body's text as it came (not pretty-printed), secrets masked, for the editor's live check test; null: cut or not text */
+      checkBody: z.string().nullable(),
     })
     .nullable(),
   timing: TriedTiming.nullable(),

@@ -61,6 +61,10 @@ describe('try once', () => {
     // step 2: the extracted value used (the API answered 200 for ada only with ada's token), shown masked
     expect(second!.response!.status).toBe(200);
     expect(second!.checks.map((c) => [c.name, c.ok])).toEqual([['status 200', true], ['body includes "user":"ada"', true]]);
+    // the editor's live check test reads the body as it came, not as shown pretty: a check on '"user":"ada"' finds it there
+    expect(second!.response!.body.text).toContain('"user": "ada"');
+    expect(second!.response!.checkBody).toContain('"user":"ada"');
+    expect(first!.response!.checkBody).toMatch(/"token":"•••• \(\d+ chars\)"/);
     const token = tokenFor('ada');
     expect(second!.placeholders).toEqual([{ name: 'vars.token', value: `•••• (${token.length} chars)` }]);
     expect(first!.extracted!.value).toBe(`•••• (${token.length} chars)`);

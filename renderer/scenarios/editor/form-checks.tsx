@@ -1,6 +1,8 @@
 import { createContext, useContext } from 'react';
 import { evaluateChecks, type CheckResponse, type CheckResult } from '../../../contract/check-eval';
 import { JSON_TYPES, readChecks, type CheckSpec, type ExpectSpec } from '../../../contract/checks';
+import { sizeText } from '../../../contract/request-limits';
+import { TRY_LIMITS } from '../../../contract/try-once';
 import { formatDocPath, getAt, type Segment } from './doc-path';
 import { Field, SelectField, type FormBinding } from './form-fields';
 
@@ -9,8 +11,10 @@ import { Field, SelectField, type FormBinding } from './form-fields';
 // body, its size), how it judges it, and its name (derived when left empty, as results show it).
 // The engine's issue for each field shows under it, at its JSON path.
 // Live test: where the last Try once of this request left a response (LastTriedResponse, which the
-// Try once panel provides), each check shows what it gets on it, judged by the engine's own
-// evaluator (contract/check-eval.ts).
+// editor provides while its Try once panel shows a try: try/tried-responses.ts), each check shows
+// what it gets on it, judged by the engine's own evaluator (contract/check-eval.ts). A body the try
+// did not keep whole (it keeps TRY_LIMITS.bodyBytes) is not judged here, saying so: the evaluator
+// would call it past the run's bound, which it is not.
 
 /** The response the last Try once got for the request at a path of the document; null: not tried (or no Try once here). */
 export type LastTriedLookup = (request: readonly Segment[]) => CheckResponse | null;
@@ -84,11 +88,27 @@ function CheckFields({ b, at, spec }: { b: FormBinding; at: readonly Segment[]; 
   }
 }
 
+const READS_BODY: readonly (Kind | null)[] = ['json', 'bodyIncludes', 'bodyMatches'];
+
+/** Why a body check is not judged on the tried response, or null when it is (the try kept the body whole). */
+function unjudgedBody(tried: CheckResponse | null, kind: Kind | null): string | null {
+  if (tried === null || tried.body !== null || !READS_BODY.includes(kind)) return null;
+  const kept = tried.bytes > TRY_LIMITS.bodyBytes ? `shows only the first ${sizeText(TRY_LIMITS.bodyBytes)} of this ${sizeText(tried.bytes)} body` : 'kept no text of this body (it is binary)';
+  return `not judged here: the last try ${kept}; Try once again judges it`;
+}
+
 /** What a check got on the last tried response: pass or fail and what it saw. */
-function LiveResult({ result }: { result: CheckResult | undefined }) {
+function LiveResult({ result, unjudged }: { result: CheckResult | undefined; unjudged: string | null }) {
+  if (unjudged !== null) {
+    return (
+      <span className="check-live muted" data-testid="check-live" data-live="unjudged">
+        {unjudged}
+      </span>
+    );
+  }
   if (result === undefined) return null;
   return (
-    <span className={`check-live ${result.pass ? 'pass' : 'fail'}`} data-testid="check-live" title={result.actual}>
+    <span className={`check-live ${result.pass ? 'pass' : 'fail'}`} data-testid="check-live" data-live={result.pass ? 'pass' : 'fail'} title={result.actual}>
       {result.pass ? 'passes' : 'fails'} on the last try: {result.actual}
     </span>
   );
@@ -136,7 +156,7 @@ export function ChecksField({ b, at }: { b: FormBinding; at: readonly Segment[] 
               remove
             </button>
             {rowError && <span className="field-error form-wide">{rowError}</span>}
-            <LiveResult result={live.get(typeof spec.name === 'string' ? spec.name : (derived ?? ''))} />
+            <LiveResult result={live.get(typeof spec.name === 'string' ? spec.name : (derived ?? ''))} unjudged={unjudgedBody(tried, kind)} />
           </div>
         );
       })}
