@@ -1,8 +1,6 @@
 import { createContext, useContext } from 'react';
 import { evaluateChecks, type CheckResponse, type CheckResult } from '../../../contract/check-eval';
 import { JSON_TYPES, readChecks, type CheckSpec, type ExpectSpec } from '../../../contract/checks';
-import { sizeText } from '../../../contract/request-limits';
-import { TRY_LIMITS } from '../../../contract/try-once';
 import { formatDocPath, getAt, type Segment } from './doc-path';
 import { Field, SelectField, type FormBinding } from './form-fields';
 
@@ -13,11 +11,13 @@ import { Field, SelectField, type FormBinding } from './form-fields';
 // Live test: where the last Try once of this request left a response (LastTriedResponse, which the
 // editor provides while its Try once panel shows a try: try/tried-responses.ts), each check shows
 // what it gets on it, judged by the engine's own evaluator (contract/check-eval.ts). A body the try
-// did not keep whole (it keeps TRY_LIMITS.bodyBytes) is not judged here, saying so: the evaluator
-// would call it past the run's bound, which it is not.
+// did not keep whole is not judged here, saying why (bodyNotJudged): the evaluator would call it past
+// the run's bound, which it is not.
 
+/** A tried response as checks read it, and why its body checks are not judged on it (null: they are). */
+export type TriedResponse = CheckResponse & { readonly bodyNotJudged: string | null };
 /** The response the last Try once got for the request at a path of the document; null: not tried (or no Try once here). */
-export type LastTriedLookup = (request: readonly Segment[]) => CheckResponse | null;
+export type LastTriedLookup = (request: readonly Segment[]) => TriedResponse | null;
 export const LastTriedResponse = createContext<LastTriedLookup | null>(null);
 
 const KINDS = { status: 'status', header: 'header', json: 'JSON path', bodyIncludes: 'body includes', bodyMatches: 'body matches', sizeAtMost: 'size at most' } as const;
@@ -90,12 +90,8 @@ function CheckFields({ b, at, spec }: { b: FormBinding; at: readonly Segment[]; 
 
 const READS_BODY: readonly (Kind | null)[] = ['json', 'bodyIncludes', 'bodyMatches'];
 
-/** Why a body check is not judged on the tried response, or null when it is (the try kept the body whole). */
-function unjudgedBody(tried: CheckResponse | null, kind: Kind | null): string | null {
-  if (tried === null || tried.body !== null || !READS_BODY.includes(kind)) return null;
-  const kept = tried.bytes > TRY_LIMITS.bodyBytes ? `shows only the first ${sizeText(TRY_LIMITS.bodyBytes)} of this ${sizeText(tried.bytes)} body` : 'kept no text of this body (it is binary)';
-  return `not judged here: the last try ${kept}; Try once again judges it`;
-}
+/** Why a check of this kind is not judged on the tried response, or null when it is. */
+const unjudgedBody = (tried: TriedResponse | null, kind: Kind | null): string | null => (tried !== null && READS_BODY.includes(kind) ? tried.bodyNotJudged : null);
 
 /** What a check got on the last tried response: pass or fail and what it saw. */
 function LiveResult({ result, unjudged }: { result: CheckResult | undefined; unjudged: string | null }) {
