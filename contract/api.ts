@@ -147,7 +147,8 @@ export const calls = {
   /**
    * The Scenarios view's "Import API description" (issue 39): an OpenAPI 3 description (JSON or YAML)
    * or a Postman collection v2.1 as a scenario, made by the engine (engine/import-requests/); its data
-   * file (examples, credentials) kept in the engine's data folder, named by its absolute path in `files`.
+   * file (examples, credentials) kept as an editor upload is (library:upload-data): the draft keeps
+   * `files`, and a save keeps them with the library scenario, whose data entry names each by its name.
    */
   'requests:import-description': {
     request: z.strictObject({
@@ -157,7 +158,7 @@ export const calls = {
       /** the server to send to instead of the description's */
       baseUrl: z.string().max(2000).optional(),
     }),
-    response: z.object({ text: z.string(), notes: z.array(z.string()), files: z.array(z.string()) }),
+    response: z.object({ text: z.string(), notes: z.array(z.string()), files: z.array(KeptFile) }),
   },
   /** Is a k6 binary available for runs with engine 'k6', and if not, how to install it. */
   'k6:status': {

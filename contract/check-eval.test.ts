@@ -84,7 +84,7 @@ describe('each check kind: passes, fails, and names itself', () => {
     ]);
     expect(results.map((c) => c.pass)).toEqual([true, true, true, true, true, false, true, true, true, true, true, true, true, false]);
     expect(results[13]!.actual).toBe('array ["a","b"]');
-    expect(judge({ checks: [{ json: 'data.id', exists: true }] }, response({ body: '<html>' }))).toEqual([{ name: 'json data.id exists', pass: false, actual: 'the body is not JSON' }]);
+    expect(judge({ checks: [{ json: 'data.id', exists: true }] }, response({ body: '<html>' }))).toEqual([{ name: 'json data.id exists', pass: false, actual: 'the body is not JSON', at: ['checks', 0] }]);
   });
 
   it('size at most counts the bytes received', () => {
@@ -97,6 +97,17 @@ describe('each check kind: passes, fails, and names itself', () => {
 
   it('a check given a name keeps it; the old keys come first, then the list in order', () => {
     expect(judge({ status: 200, bodyIncludes: 'ann', checks: [{ name: 'has an id', json: 'data.id', exists: true }] }).map((c) => c.name)).toEqual(['status 200', 'body includes ann', 'has an id']);
+  });
+
+  it('each result says where its check is written below expect, one that cannot be read too: Try once points there', () => {
+    const results = judge({ status: 200, bodyIncludes: 'ann', checks: [{ sizeAtMost: 1 }, { bodyMatches: '^(a+)+$' }, { json: 'data.id', exists: true }] });
+    expect(results.map((c) => [c.name, c.at])).toEqual([
+      ['status 200', ['status']],
+      ['body includes ann', ['bodyIncludes']],
+      ['size at most 1 bytes', ['checks', 0]],
+      ['json data.id exists', ['checks', 2]],
+      ['checks[1].bodyMatches', ['checks', 1, 'bodyMatches']],
+    ]);
   });
 });
 
@@ -137,7 +148,7 @@ describe('hostile responses get a bounded answer', () => {
     expect(onBody).toMatchObject({ name: 'checks[0].bodyMatches', pass: false, actual: expect.stringMatching(/^not run: '\+' repeats a group holding a quantifier/) });
     expect(onHeader).toMatchObject({ name: 'checks[1].matches', pass: false, actual: expect.stringMatching(/^not run: '\+' repeats a group holding an alternation/) });
     // a check made without the reader (the driver's are validated first) is refused by the evaluator itself
-    const raw = new CompiledChecks([{ kind: 'body', op: 'matches', value: '^(a+)+$', stream: false, failsAs: 'check', name: 'raw' }]);
+    const raw = new CompiledChecks([{ kind: 'body', op: 'matches', value: '^(a+)+$', stream: false, failsAs: 'check', name: 'raw', at: ['checks', 0] }]);
     const r = response({ body: bomb });
     expect([raw.pass(0, r), raw.actual(0, r)]).toEqual([false, expect.stringMatching(/^not run: /)]);
     // the schema refuses both before a run (the same judge, contract/extract.ts patternIssue)
@@ -146,7 +157,7 @@ describe('hostile responses get a bounded answer', () => {
 
   it('a header value past the bound is not read: its check fails saying so', () => {
     const long = 'v'.repeat(MAX_CHECK_HEADER_CHARS + 1);
-    expect(judge({ checks: [{ header: 'x-api', matches: 'v' }] }, response({ headers: { 'x-api': long } }))[0]).toEqual({ name: 'header x-api matches v', pass: false, actual: `not read: a value of ${long.length} characters; checks read at most ${MAX_CHECK_HEADER_CHARS}` });
+    expect(judge({ checks: [{ header: 'x-api', matches: 'v' }] }, response({ headers: { 'x-api': long } }))[0]).toEqual({ name: 'header x-api matches v', pass: false, actual: `not read: a value of ${long.length} characters; checks read at most ${MAX_CHECK_HEADER_CHARS}`, at: ['checks', 0] });
   });
 
   it('a JSON body nested half a million deep: each json check answers (shown cut), none walks it whole', () => {

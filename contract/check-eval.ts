@@ -31,11 +31,12 @@ export interface CheckResponse {
   readonly streamFound?: boolean;
 }
 
-/** One check's outcome on one response: what it saw, in a line. */
+/** One check's outcome on one response: what it saw, in a line, and where the check is written below `expect`. */
 export interface CheckResult {
   name: string;
   pass: boolean;
   actual: string;
+  at: readonly (string | number)[];
 }
 
 const plainRegExp: RegExpMaker = (pattern) => new RegExp(pattern);
@@ -236,16 +237,16 @@ export class CompiledChecks {
 }
 
 /**
- * Every check of an expect on one response, with what each saw (Try once, the editor's live test on
- * a draft). A check that cannot be read (a pattern that could backtrack, a bad JSON path) is not run:
+ * Every check of an expect on one response, with what each saw and where it is written (Try once,
+ * the editor's live test on a draft). A check that cannot be read (a pattern that could backtrack, a bad JSON path) is not run:
  * it comes last, failed, named by where it is, saying why. `make` compiles a pattern (default: a
  * plain RegExp; each was judged by regex-shape first).
  */
 export function evaluateChecks(expect: ExpectSpec | undefined, response: CheckResponse, make: RegExpMaker = plainRegExp): CheckResult[] {
   const { checks, issues } = readChecks(expect);
   const compiled = new CompiledChecks(checks, make);
-  const results = compiled.checks.map((c, i) => ({ name: c.name, pass: compiled.pass(i, response), actual: compiled.actual(i, response) }));
+  const results = compiled.checks.map((c, i) => ({ name: c.name, pass: compiled.pass(i, response), actual: compiled.actual(i, response), at: c.at }));
   compiled.done();
-  const unread = issues.map((issue) => ({ name: issue.path.map((k) => (typeof k === 'number' ? `[${k}]` : `.${k}`)).join('').slice(1), pass: false, actual: `not run: ${issue.message}` }));
+  const unread = issues.map((issue) => ({ name: issue.path.map((k) => (typeof k === 'number' ? `[${k}]` : `.${k}`)).join('').slice(1), pass: false, actual: `not run: ${issue.message}`, at: issue.path }));
   return [...results, ...unread];
 }

@@ -53,15 +53,20 @@ export interface ExpectSpec {
 /** The error kind a failed check gives its request when the status was fine (a status of 400 and above is always 'http'). */
 export type CheckFailureKind = 'body' | 'check';
 
-/** A check, read and named. */
-export type Check = { readonly name: string; readonly failsAs: CheckFailureKind } & (
+/** What a check reads and how it judges. */
+type CheckSubject =
   | { readonly kind: 'status'; readonly ranges: readonly (readonly [number, number])[] }
   | { readonly kind: 'header'; readonly header: string; readonly op: 'equals' | 'matches'; readonly value: string }
   /** stream: the top-level expect.bodyIncludes, which the driver searches as the body streams (any size) */
   | { readonly kind: 'body'; readonly op: 'includes' | 'matches'; readonly value: string; readonly stream: boolean }
   | { readonly kind: 'json'; readonly path: string; readonly keys: readonly JsonKey[]; readonly op: 'exists' | 'absent' | 'equals' | 'type'; readonly value: unknown }
-  | { readonly kind: 'size'; readonly atMost: number }
-);
+  | { readonly kind: 'size'; readonly atMost: number };
+
+/** A check as read from its spec, named. */
+type ReadCheck = { readonly name: string; readonly failsAs: CheckFailureKind } & CheckSubject;
+
+/** A check, read and named; `at`: where it is written, below `expect` (['status'], ['checks', 2]). */
+export type Check = ReadCheck & { readonly at: readonly (string | number)[] };
 
 /** Checks of one request, at most. */
 export const MAX_CHECKS = 32;
@@ -120,7 +125,7 @@ const TAKES: Record<(typeof SUBJECTS)[number], readonly (typeof OPERANDS)[number
 };
 
 /** One checks[] entry read, or the problem with it (at a path below the entry). */
-function readCheck(spec: CheckSpec): Check | CheckIssue {
+function readCheck(spec: CheckSpec): ReadCheck | CheckIssue {
   const subjects = SUBJECTS.filter((k) => spec[k] !== undefined);
   if (subjects.length !== 1) {
     return { path: [], message: subjects.length === 0 ? `a check needs one of ${SUBJECTS.join(', ')}` : `one check per entry: ${subjects.join(' and ')} are two; give each its own entry` };
@@ -180,11 +185,11 @@ export function readChecks(expect: ExpectSpec | undefined): { checks: Check[]; i
   const issues: CheckIssue[] = [];
   if (expect === undefined) return { checks, issues };
   const seen = new Map<string, string>();
-  const add = (check: Check, where: (string | number)[], named: boolean): void => {
+  const add = (check: ReadCheck, where: (string | number)[], named: boolean): void => {
     const first = seen.get(check.name);
     if (first !== undefined) issues.push({ path: named ? [...where, 'name'] : where, message: `${first} is already named '${check.name}'; give this check a name of its own ("name": ...)` });
     else seen.set(check.name, where.join('.').replace(/\.(\d+)/g, '[$1]'));
-    checks.push(check);
+    checks.push({ ...check, at: where });
   };
   if (expect.status !== undefined) {
     const ranges = statusRanges(expect.status);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ERROR_KINDS } from './error-kinds.js';
+import { KeptFileRefs } from './kept-files.js';
 
 // Try once (issue 39): one user through a scenario's journey against its target, started as for a
 // run, every request and response shown. Nothing of a try is stored (it is not a run); what crosses
@@ -32,14 +33,14 @@ export type TriedBody = z.infer<typeof TriedBody>;
 
 const Header = z.tuple([z.string(), z.string()]);
 
-/** One check of a step's `expect` against its response, named by its field in the scenario. */
+/** One check of a step's `expect` against its response (contract/check-eval.ts), pointing at where it is written. */
 export const TriedCheck = z.object({
-  /** what it checks: 'status', 'bodyIncludes', ... */
+  /** the check's name as results show it, which says what it expects: 'status 200', 'json data.id exists' */
   name: z.string(),
   ok: z.boolean(),
-  expected: z.string(),
+  /** what it saw, in a line: '401', 'absent', 'not found in 2 KiB' */
   actual: z.string(),
-  /** the field in the scenario (phases[0].requests[1].expect.status), or the template's when the check is implicit */
+  /** where it is written (phases[0].requests[1].expect.checks[2]); with no status check, where one would be (...expect.status) */
   path: z.string(),
 });
 export type TriedCheck = z.infer<typeof TriedCheck>;
@@ -83,6 +84,8 @@ export const TriedStep = z.object({
       status: z.number(),
       headers: z.array(Header),
       body: TriedBody,
+      /** the body's text as it came (not pretty-printed), secrets masked, for the editor's live check test; null: cut or not text */
+      checkBody: z.string().nullable(),
     })
     .nullable(),
   timing: TriedTiming.nullable(),
@@ -117,7 +120,8 @@ export const tryCalls = {
   /** One user through the journey, nothing stored (consent as for a run: the same refusals and flags) */
   'scenarios:try': {
     request: z.strictObject({
-      scenario: z.union([z.strictObject({ name: z.string().min(1) }), z.strictObject({ text: z.string().min(1), origin: z.string().max(1000).optional() })]),
+      /** as runs:start takes it: files are an editor draft's kept data files (its relative data paths name them) */
+      scenario: z.union([z.strictObject({ name: z.string().min(1) }), z.strictObject({ text: z.string().min(1), origin: z.string().max(1000).optional(), files: KeptFileRefs.optional() })]),
       quick: z.boolean().default(false),
       set: z.record(z.string(), z.string()).default({}),
       /** which of the (first matrix cell's) servers to try, by index (default the first) */

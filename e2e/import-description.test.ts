@@ -1,7 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Dialog } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenApiMock, type OpenApiMock } from '../engine/import-requests/test-support/openapi-mock.js';
+import { storedKept } from '../engine/library/test-support/kept-files.js';
 import { rootPath } from '../engine/paths.js';
 import { codeEditorText } from './test-support/code-editor.js';
 import { shots as reviewShots } from './test-support/run-view.js';
@@ -10,9 +12,12 @@ import { useWorkbench } from './test-support/workbench.js';
 
 // The Scenarios view's "Import API description" (issue 39), in Chromium on the real host: the Petstore
 // description @readme/oas-examples ships, sent to a mock driven by the same description, opens in the
-// editor as a valid scenario with a request per operation, its data file kept in the host's data
-// folder and named there; what the import left out is shown above it. An invalid description is one
-// line in the dialog and the editor keeps what it had.
+// editor as a valid scenario with a request per operation, its data file kept with the draft as an
+// upload is (listed with the kept files, named by its plain name, nothing written to the disk); what
+// the import left out is shown above it. An invalid description is one line in the dialog and the
+// editor keeps what it had. Saved, the library version keeps the data file, and its run reads it
+// with no question asked (before, the file sat under the data folder's imported/, named by its
+// absolute path, and the run asked for consent to read a file outside the scenario's folder).
 
 const SHOTS = '/tmp/shots-import-description';
 const PETSTORE = rootPath('node_modules/@readme/oas-examples/3.0/json/petstore.json');
@@ -35,7 +40,7 @@ interface Doc {
 }
 
 describe('Import an API description in the Scenarios view', () => {
-  it('the Petstore opens in the editor as a valid scenario, a request per operation, its data file kept by the host; the notes say what it left out', async () => {
+  it('the Petstore opens in the editor as a valid scenario, a request per operation, its data file kept with the draft as an upload is; the notes say what it left out', async () => {
     await byTestId('nav-scenarios').click();
     await byTestId('import-description-open').click();
     await byTestId('import-description-file').setInputFiles(PETSTORE);
@@ -45,7 +50,7 @@ describe('Import an API description in the Scenarios view', () => {
 
     const notes = byTestId('import-description-notes');
     await notes.waitFor();
-    expect(await notes.innerText()).toContain('Imported petstore.json');
+    expect(await notes.innerText()).toContain('Imported petstore.json · its data file, kept with the scenario: openapi-swagger-petstore.data.jsonl');
     expect(await notes.innerText()).toContain('left out 1 operation(s) it cannot send: file upload (1)');
     expect(await notes.innerText()).toContain('credentials are read from openapi-swagger-petstore.data.jsonl, never written in the scenario');
     expect(await byTestId('import-description').count()).toBe(0);
@@ -60,10 +65,10 @@ describe('Import an API description in the Scenarios view', () => {
     expect(doc.phases[0]!.requests.map((r) => r.name).slice(0, 3)).toEqual(['updatePet', 'addPet', 'findPetsByStatus']);
     expect(doc.phases[0]!.requests).toHaveLength(19);
     expect(doc.phases[0]!.requests[0]!.headers).toMatchObject({ Authorization: 'Bearer {{data.auth.petstore_auth}}' });
-    // the data file sits in the host's data folder, under imported/, named by its absolute path
-    const file = doc.data[0]!.file;
-    expect(file.startsWith(join(host().dataDir, 'imported'))).toBe(true);
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ 'addPet.name': 'doggie', 'auth.api_key': '' });
+    // the data file is kept with the draft, as an upload is: named by its plain name, nothing on the disk
+    expect(doc.data[0]!.file).toBe('openapi-swagger-petstore.data.jsonl');
+    expect(await byTestId('kept-file-openapi-swagger-petstore.data.jsonl').getByTestId('kept-rows').innerText()).toBe('1');
+    expect(existsSync(join(host().dataDir, 'imported'))).toBe(false);
     await page().getByRole('radio', { name: 'Form' }).click();
   });
 
@@ -86,5 +91,24 @@ describe('Import an API description in the Scenarios view', () => {
     await page().keyboard.press('Escape');
     expect(await byTestId('import-description').count()).toBe(0);
     expect(await codeEditorText(page())).toBe(before);
+  });
+
+  it('saved to the library, the version keeps the data file, and Run reads it from there with no question asked', async () => {
+    const asked: string[] = [];
+    const answer = (d: Dialog) => void (asked.push(d.message()), d.dismiss());
+    page().on('dialog', answer);
+    try {
+      await byTestId('editor-save').click();
+      await page().locator('[data-testid="scenario-card"][data-source="library"][data-name="openapi-swagger-petstore"]').waitFor({ timeout: 15_000 });
+      await byTestId('unsaved').waitFor({ state: 'detached' });
+      expect(storedKept(join(host().dataDir, 'runs.db'))).toEqual({ blobs: 1, links: 1 });
+      const sent = mock.answered.length;
+      await byTestId('editor-run').click();
+      await page().locator('[data-testid="run-view"][data-phase="finished"] [data-testid="run-results"]').waitFor({ timeout: 90_000 });
+      expect(mock.answered.length, 'the run sent its requests to the mock').toBeGreaterThan(sent);
+      expect(asked, 'no consent was asked to read a file').toEqual([]);
+    } finally {
+      page().off('dialog', answer);
+    }
   });
 });

@@ -105,9 +105,11 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
     },
     'requests:add-curl': async ({ text, command, phase, keepSecrets }) =>
       (await import('./import-requests/add-curl.js')).addCurlToScenario(text, command, phase, { keepSecrets }),
+    // its data file kept as the editor's upload is: the draft keeps it, a save keeps it with the scenario
     'requests:import-description': async (upload) => {
-      const { importDescriptionUpload, importedFilesFolder } = await import('./import-requests/description-upload.js');
-      return importDescriptionUpload(upload, importedFilesFolder(dbPath));
+      const [{ importDescriptionUpload }, { keepUpload }] = await Promise.all([import('./import-requests/description-upload.js'), import('./library/kept-data.js')]);
+      const { text, notes, files } = await importDescriptionUpload(upload);
+      return { text, notes, files: files.map((f) => keepUpload(store.library, f.name, Buffer.from(f.text, 'utf8'))) };
     },
     'record:start': async (request) => (await theRecorder()).handlers['record:start'](request),
     'record:stop': async (request) => (await theRecorder()).handlers['record:stop'](request),

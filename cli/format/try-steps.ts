@@ -62,7 +62,7 @@ function stepBlock(step: TriedStep, number: number): string[] {
   const time = timingLine(step);
   if (time !== null) out.push(time);
   if (step.extracted !== null) out.push(`${INDENT}extracted: ${line(step.extracted.var)} = ${step.extracted.value === null ? '(nothing)' : line(step.extracted.value)}`);
-  for (const c of step.checks) out.push(`${INDENT}check ${c.ok ? '✓' : '✗'} ${line(c.name)}: ${line(c.actual)} (expected ${line(c.expected)})`);
+  for (const c of step.checks) out.push(`${INDENT}check ${c.ok ? '✓' : '✗'} ${line(c.name)}: ${line(c.actual)} (${line(c.path)})`);
   return out;
 }
 

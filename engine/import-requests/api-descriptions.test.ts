@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,6 @@ import { rootPath } from '../paths.js';
 import { MAX_DESCRIPTION_BYTES, MAX_EXAMPLE_DEPTH } from './limits.js';
 import { importOpenApiFile, openApiToScenario } from './openapi.js';
 import { importPostmanFile, postmanToScenario } from './postman.js';
-import { importDescriptionUpload } from './description-upload.js';
 
 // OpenAPI descriptions and Postman collections in (issue 39), in the engine: published descriptions
 // (@readme/oas-examples) become scenarios that validate, with a request per operation, examples and
@@ -325,27 +324,5 @@ describe('import-postman', () => {
     expect(scenario.servers[0]!.url).toBe('http://127.0.0.1:8080');
     expect(requests[0]!.headers).toEqual({ 'X-Me': '{{data.me}}', 'X-Line': 'b  X-Other: 2', 'X-Crlf': '{{data.crlf}}' });
     expect(notes).toEqual(expect.arrayContaining([expect.stringMatching(/^fill in 1 variable\(s\) the collection does not define, each a column of the data file: me$/)]));
-  });
-});
-
-describe("the UI's import (requests:import-description)", () => {
-  it('a collection and a description told apart by their text; the data file kept owner-only under the folder given, named by its absolute path', async () => {
-    const root = join(dir, 'kept');
-    const collection = await importDescriptionUpload({ text: readFileSync(COLLECTION, 'utf8'), source: 'pets.postman.json', baseUrl: 'http://127.0.0.1:4010' }, root);
-    const openapi = await importDescriptionUpload({ text: readFileSync(join(OAS, '3.0/yaml/petstore.yaml'), 'utf8'), source: 'petstore.yaml', baseUrl: ' http://127.0.0.1:4010 ' }, root);
-    for (const [result, name] of [[collection, 'postman-swagger-petstore-by-hand'], [openapi, 'openapi-swagger-petstore']] as const) {
-      const doc = JSON.parse(result.text) as Out;
-      expect(doc.name).toBe(name);
-      expect(result.files).toEqual([doc.data![0]!.file]);
-      expect(result.files[0]!.startsWith(`${root}/${name}-`)).toBe(true);
-      expect(statSync(result.files[0]!).mode & 0o777).toBe(0o600);
-    }
-  });
-
-  it('text over the bound: refused in one line before it is parsed, nothing kept', async () => {
-    const root = join(dir, 'kept-none');
-    const text = `{"openapi":"3.0.3","x":"${'a'.repeat(MAX_DESCRIPTION_BYTES)}"}`;
-    expect(await refusal(() => importDescriptionUpload({ text, source: 'big.json' }, root))).toBe(`"big.json" is ${Buffer.byteLength(text)} bytes; an API description may have at most 32 MiB`);
-    expect(existsSync(root)).toBe(false);
   });
 });

@@ -71,7 +71,11 @@ export function uploadKeptFile(library: ScenarioLibrary, name: string, base64: s
   const tooBig = keptSizeProblem(name, decodedBytes(base64));
   if (tooBig !== null) throw refuse(tooBig);
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(base64) || base64.length % 4 !== 0) throw refuse(`${name.slice(0, 200)}: the upload is not base64`);
-  const content = Buffer.from(base64, 'base64');
+  return keepUpload(library, name, Buffer.from(base64, 'base64'));
+}
+
+/** A file the engine made for a draft (an API description's data file) kept as the editor's upload is: checked, stored until a save keeps it. */
+export function keepUpload(library: ScenarioLibrary, name: string, content: Buffer): KeptFile {
   const info = checkedKeptFile(name, content);
   library.keptFiles.sweep(new Date(Date.now() - UNSAVED_FOR_MS).toISOString(), UNSAVED_MAX_BYTES);
   return { ...info, hash: library.keptFiles.put(content) };

@@ -1,15 +1,16 @@
 import { useEffect, useState } from 'react';
+import type { KeptFile } from '../../contract/kept-files';
 import { useApi } from '../ui/ApiContext';
 import { errorMessage } from '../ui/format';
 import { ErrorBox } from '../ui/widgets';
 import './import-description.css';
 
-/** What an import made: the scenario's text, the file it came from, what it left out or needs, its data files. */
+/** What an import made: the scenario's text, the file it came from, what it left out or needs, its data files (kept as uploads are). */
 export interface DescriptionImported {
   text: string;
   source: string;
   notes: string[];
-  files: string[];
+  files: KeptFile[];
 }
 
 export interface ImportDescriptionProps {

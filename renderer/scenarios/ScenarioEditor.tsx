@@ -6,6 +6,7 @@ import { ErrorBox, Panel, Segmented } from '../ui/widgets';
 import { QuickToggle } from './QuickToggle';
 import { CodeView, type JumpRequest } from './editor/CodeView';
 import { formatDoc } from './editor/doc-path';
+import { LastTriedResponse } from './editor/form-checks';
 import { FormView } from './editor/FormView';
 import { focusFormField, IssueList } from './editor/IssueList';
 import type { EditorIssue } from './editor/issues';
@@ -13,6 +14,7 @@ import { isDirty, keptRefs, type Draft } from './draft';
 import { KeptFilesPanel } from './KeptFilesPanel';
 import { PasteCurlDialog, type CurlAdded } from './PasteCurlDialog';
 import { Timeline } from './Timeline';
+import { triedResponses } from './try/tried-responses';
 import { TryPanel } from './try/TryPanel';
 import { useTryOnce } from './try/useTryOnce';
 import { useValidation } from './useValidation';
@@ -55,6 +57,8 @@ export function ScenarioEditor({ draft, setDraft, start, busy, onSaved }: Editor
   const [added, setAdded] = useState<CurlAdded | null>(null);
   const v = useValidation(draft.text, quick, keptRefs(draft));
   const tries = useTryOnce();
+  // each check in the form judged live on the response the shown try got for its request
+  const lastTried = useMemo(() => (tries.state?.phase === 'done' ? triedResponses(tries.state.result) : null), [tries.state]);
   const text = draft.text;
   const setText = (t: string) => setDraft({ ...draft, text: t });
   const parsed = useMemo((): { ok: true; doc: unknown } | { ok: false } => {
@@ -172,7 +176,9 @@ export function ScenarioEditor({ draft, setDraft, start, busy, onSaved }: Editor
           <CodeView text={text} onChange={setText} issues={issues} jump={jump} />
         </>
       ) : (
-        <FormView doc={parsed.doc} onDoc={(doc) => setText(formatDoc(doc))} issues={issues ?? []} />
+        <LastTriedResponse.Provider value={lastTried}>
+          <FormView doc={parsed.doc} onDoc={(doc) => setText(formatDoc(doc))} issues={issues ?? []} />
+        </LastTriedResponse.Provider>
       )}
       <KeptFilesPanel files={draft.files ?? []} text={text} onChange={(files, t) => setDraft({ ...draft, files, ...(t === undefined ? {} : { text: t }) })} />
       {v.state === 'checking' && <div className="validation muted">checking…</div>}

@@ -69,14 +69,15 @@ export function ScenariosView({ draft, setDraft, start, busy }: ScenariosViewPro
     const files = Promise.all(data.map(async (f) => ({ name: f.name, base64: toBase64(await f.arrayBuffer()) })));
     Promise.all([scenario[0]!.text(), files]).then(([text, fs]) => api.invoke('library:import', { text, source: scenario[0]!.name, files: fs })).then(() => refresh(), fail);
   };
-  // an API description opens as a new, unsaved scenario; what the import left out or needs stays shown above it
+  // an API description opens as a new, unsaved scenario keeping its data file (saved with it, as an
+  // upload is); what the import left out or needs stays shown above it
   const describe = () => {
     if (discardOk(draft)) setDescribing(true);
   };
   const imported = (d: DescriptionImported) => {
     setDescribing(false);
     setDescribed(d);
-    setDraft(draftOf(d.text, `imported from ${d.source}`, null, false));
+    setDraft({ ...draftOf(d.text, `imported from ${d.source}`, null, false), files: d.files });
   };
   const rename = (s: ScenarioListItem) => {
     const name = window.prompt(`Rename '${s.name}' to:`, s.name);
@@ -121,7 +122,7 @@ export function ScenariosView({ draft, setDraft, start, busy }: ScenariosViewPro
       {described !== null && (
         <div className="notice describe-notes" data-testid="import-description-notes">
           Imported <strong>{described.source}</strong>
-          {described.files.length > 0 && <> · its data file: {described.files.join(', ')}</>}{' '}
+          {described.files.length > 0 && <> · its data file, kept with the scenario: {described.files.map((f) => f.name).join(', ')}</>}{' '}
           <button type="button" className="btn btn-small" onClick={() => setDescribed(null)}>
             Dismiss
           </button>

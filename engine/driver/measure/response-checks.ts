@@ -25,8 +25,8 @@ export interface CheckedSlot {
   readonly checkValues: readonly (string | null)[];
 }
 
-/** A slot's response as a check reads it. */
-class SlotResponse implements CheckResponse {
+/** A slot's response as a check reads it (a run's, and a try's: driver/try/try-checks.ts). */
+export class SlotResponse implements CheckResponse {
   status = 0;
   bytes = 0;
   body: string | null = null;

@@ -8,8 +8,7 @@ import { traceparentOf } from '../../../contract/trace-context.js';
 import { TRY_LIMITS, type TriedCheck } from '../../../contract/try-once.js';
 import { parseTemplate, templateFields, type DataSet } from '../../../contract/variables.js';
 import { BoundsCrossed } from '../measure/bounds-crossed.js';
-import { NO_ERROR } from '../measure/raw-rows.js';
-import { compileRequests, responseCode, type CompiledRequest } from '../requests/compiled-request.js';
+import { compileRequests, type CompiledRequest } from '../requests/compiled-request.js';
 import { compileExtract, extractValue } from '../requests/flow-users.js';
 import { PhaseInputs } from '../requests/phase-inputs.js';
 import { RequestSource } from '../requests/request-source.js';
@@ -22,8 +21,8 @@ import { ConnectTimes, reachedTarget, tryRequest, type TriedExchange } from './t
 // leaves the rest unsent: a run's user would start its journey again), or each template of a plain
 // phase once, in order. Each request is built as a client group builds it (compiled-request.ts and
 // request-compile.ts, the phase's seeded inputs of request-source.ts, the user's extracted
-// variables), sent on the user's connection (transport/try-connection.ts), judged by responseCode
-// and extracted from by flow-users.ts's own code. What is shown of it is the caller's (masked there).
+// variables), sent on the user's connection (transport/try-connection.ts), judged by the run's
+// checks (try-checks.ts) and extracted from by flow-users.ts's own code. What is shown of it is the caller's (masked there).
 
 export interface RawStep {
   phaseIndex: number;
@@ -146,7 +145,9 @@ export async function tryPhase(input: TryPhaseInput): Promise<TryPhaseOutcome> {
       budget.left--;
       const e = flow ? t.extract : undefined;
       conn ??= new TryConnection(target, phase, times);
-      const spec = { template: j, needle: r.bodyIncludes, keepBody: e !== undefined && e.from !== 'header', wantHeader: e?.from === 'header' ? e.name.toLowerCase() : null };
+      // the Slot keeps what a run's keeps: the body for an extract or the checks, the headers the checks read
+      const keepBody = (e !== undefined && e.from !== 'header') || r.checks?.readsBody === true;
+      const spec = { template: j, needle: r.bodyIncludes, keepBody, wantHeader: e?.from === 'header' ? e.name.toLowerCase() : null, checkHeaders: r.checks?.headers };
       const x = await tryRequest(conn, times, request, spec, { timeoutMs: phase.timeoutMs, bodyBytes: TRY_LIMITS.bodyBytes, maxHeaders: TRY_LIMITS.headers, signal });
       step.exchange = x;
       if (x.code !== CHECK_RESPONSE) {
@@ -159,11 +160,11 @@ export async function tryPhase(input: TryPhaseInput): Promise<TryPhaseOutcome> {
         if (!reachedTarget(x)) unreachable = `${target.baseUrl} could not be reached: ${step.error.message}`;
       } else {
         const slot = x.slot;
-        step.checks = checkResponse(t.expect, { status: slot.status, bodyIncludesFound: slot.includes.found }, at);
-        const code = responseCode(r, slot.status, slot.includes.found);
-        if (code !== NO_ERROR) {
+        const judged = checkResponse(t, r, slot, at);
+        step.checks = judged.checks;
+        if (judged.kind !== null) {
           const failed = step.checks.filter((c) => !c.ok);
-          step.error = { kind: ERROR_KINDS[code] ?? 'body', message: failed.map((c) => `${c.name}: ${c.actual}, expected ${c.expected}`).join('; ') };
+          step.error = { kind: judged.kind, message: failed.map((c) => `${c.name} failed: ${c.actual}`).join('; ') };
           step.failurePath = failed[0]?.path ?? at;
         } else if (e !== undefined) {
           const over = e.from !== 'header' && slot.body?.over === true;

@@ -6,7 +6,7 @@ import { DEADLINE_ERROR, type BuiltRequest, type RequestHandler, type TryConnect
 
 // One request of a try (issue 39): sent on the user's TryConnection and recorded by a run's own Slot
 // (its times, Server-Timing, expect.bodyIncludes searched as the body streams, the body kept for an
-// extract up to its bound, the header an extract reads, the error's kind), so a try measures and
+// extract or the checks up to its bound, the headers an extract and the checks read, the error's kind), so a try measures and
 // judges a response as a run does. Around the Slot, what only a try keeps: every response header
 // (bounded) and the body's first `bodyBytes`. The request's deadline is its phase's timeoutMs from
 // the send: past it the connection is dropped and the request is a timeout, whatever the server does.
@@ -43,10 +43,12 @@ export interface SlotSpec {
   template: number;
   /** expect.bodyIncludes, searched as the body streams */
   needle: Buffer | null;
-  /** a json or regex extract reads the body */
+  /** a json or regex extract or a check reads the body (kept to the extract's bound) */
   keepBody: boolean;
   /** the response header a header extract reads (lower case) */
   wantHeader: string | null;
+  /** the response headers the request's checks read (lower case) */
+  checkHeaders: readonly string[] | undefined;
 }
 
 /** The connect times a TryConnection records for its next new connection. */
@@ -147,7 +149,7 @@ export function tryRequest(conn: TryConnection, times: ConnectTimes, request: Bu
     const deadline = setTimeout(() => stop(DEADLINE_ERROR), o.timeoutMs);
     o.signal.addEventListener('abort', onAbort, { once: true });
     const slot = handler.slot;
-    slot.begin(nowUs(), spec.template, spec.needle, spec.keepBody, NaN);
+    slot.begin(nowUs(), spec.template, spec.needle, spec.keepBody, NaN, spec.checkHeaders);
     slot.wantHeader = spec.wantHeader;
     if (o.signal.aborted) return onAbort();
     try {

@@ -12,29 +12,38 @@ import type { SecretMask } from './mask-secrets.js';
 
 const headerOf = (headers: readonly [string, string][], name: string): string | undefined => headers.find(([n]) => n.toLowerCase() === name)?.[1];
 
+const isBinary = (kept: Buffer): boolean => kept.subarray(0, 1024).includes(0);
+const typedAs = (contentType: string | undefined): Record<string, string> => (contentType === undefined ? {} : { 'content-type': contentType });
+
+/** Body text with its secrets masked as its type says (JSON fields, form fields, known secrets). */
+function maskedText(text: string, contentType: string | undefined, mask: SecretMask): string {
+  if (isJsonBody(typedAs(contentType), text)) return mask.json(text);
+  return /x-www-form-urlencoded/i.test(contentType ?? '') ? mask.form(text) : mask.hide(text);
+}
+
 /** A body's kept bytes (at most TRY_LIMITS.bodyBytes of `bytes`) as shown. */
 function shownBody(kept: Buffer, bytes: number, contentType: string | undefined, mask: SecretMask): TriedBody {
   const whole = kept.length === bytes;
-  if (kept.subarray(0, 1024).includes(0)) return { text: `(binary: ${bytes} bytes)`, bytes, cut: !whole, json: false };
+  if (isBinary(kept)) return { text: `(binary: ${bytes} bytes)`, bytes, cut: !whole, json: false };
   let text = kept.toString('utf8');
   let json = false;
-  const typed: Record<string, string> = contentType === undefined ? {} : { 'content-type': contentType };
-  if (isJsonBody(typed, text)) {
-    if (whole) {
-      try {
-        text = JSON.stringify(JSON.parse(text), null, 2);
-        json = true;
-      } catch {
-        // not JSON after all: shown as it came
-      }
+  if (whole && isJsonBody(typedAs(contentType), text)) {
+    try {
+      text = JSON.stringify(JSON.parse(text), null, 2);
+      json = true;
+    } catch {
+      // not JSON after all: shown as it came
     }
-    text = mask.json(text);
-  } else {
-    text = /x-www-form-urlencoded/i.test(contentType ?? '') ? mask.form(text) : mask.hide(text);
   }
+  text = maskedText(text, contentType, mask);
   // pretty printing may have grown it past the bound
   const cut = !whole || text.length > TRY_LIMITS.bodyBytes;
   return { text: text.length > TRY_LIMITS.bodyBytes ? text.slice(0, TRY_LIMITS.bodyBytes) : text, bytes, cut, json };
+}
+
+/** The body as a check reads it (the text as it came, not pretty-printed), masked; null when cut or not text. */
+function checkBody(kept: Buffer, bytes: number, contentType: string | undefined, mask: SecretMask): string | null {
+  return kept.length !== bytes || isBinary(kept) ? null : maskedText(kept.toString('utf8'), contentType, mask);
 }
 
 function shownHeaders(headers: readonly [string, string][], mask: SecretMask): [string, string][] {
@@ -81,7 +90,7 @@ export function presentStep(raw: RawStep, phase: Phase, mask: SecretMask): Tried
   const response =
     x === null || x.slot.status === 0
       ? null
-      : { status: x.slot.status, headers: shownHeaders(x.headers, mask), body: shownBody(x.body, x.slot.bytes, headerOf(x.headers, 'content-type'), mask) };
+      : { status: x.slot.status, headers: shownHeaders(x.headers, mask), body: shownBody(x.body, x.slot.bytes, headerOf(x.headers, 'content-type'), mask), checkBody: checkBody(x.body, x.slot.bytes, headerOf(x.headers, 'content-type'), mask) };
   return {
     phaseIndex: raw.phaseIndex,
     stepIndex: raw.stepIndex,
@@ -94,7 +103,7 @@ export function presentStep(raw: RawStep, phase: Phase, mask: SecretMask): Tried
     timing: timingOf(raw, url?.protocol === 'https:'),
     placeholders: raw.placeholders.map((p) => ({ name: p.name, value: mask.value(p.name, p.value) })),
     extracted: raw.extracted === null ? null : { var: raw.extracted.var, value: raw.extracted.value === null ? null : mask.value(raw.extracted.var, raw.extracted.value) },
-    checks: raw.checks.map((c) => ({ ...c, expected: mask.hide(c.expected), actual: mask.hide(c.actual) })),
+    checks: raw.checks.map((c) => ({ ...c, name: mask.hide(c.name), actual: mask.hide(c.actual) })),
     error: raw.error === null ? null : { kind: raw.error.kind, message: mask.hide(raw.error.message) },
     failurePath: raw.failurePath,
   };

@@ -10,7 +10,8 @@ import { startSilentServer } from './test-support/silent-server.js';
 // answers and one that trickles its body forever end at the phase's timeoutMs (the try's own
 // deadline: undici's idle timers never fire on a trickle); a 50 MB body is read to its end (a check
 // finds its last bytes) while only TRY_LIMITS.bodyBytes of it is kept, and an extract over it fails
-// at the extract bound; a target nothing listens on is one line, and nothing more is sent; a
+// at the extract bound; checks read the body to their own bound (past what is shown), and a body
+// past it fails its JSON check as not read, at the check; a target nothing listens on is one line, and nothing more is sent; a
 // scenario of many requests sends at most TRY_LIMITS.steps of them.
 
 const temp = useTempEngine('try-hostile');
@@ -65,7 +66,7 @@ describe('a try against hostile targets', () => {
     const result = await tryText(external(big.url, [{ executor: 'closed', users: 1, count: 1, flow: true, requests: [{ path: '/big', expect: { bodyIncludes: 'the-end' } }, { path: '/big-again', extract: { var: 'items', from: 'json', path: 'items' } }] }]));
     const [first, second] = result.steps;
     expect(first!.error).toBeNull();
-    expect(first!.checks.find((c) => c.name === 'bodyIncludes')!.ok).toBe(true);
+    expect(first!.checks.find((c) => c.name === 'body includes the-end')!.ok).toBe(true);
     expect(first!.response!.body).toMatchObject({ bytes: size, cut: true, json: false });
     expect(first!.response!.body.text.length).toBeLessThanOrEqual(TRY_LIMITS.bodyBytes);
     expect(first!.response!.body.text.startsWith('{"items":"xxx')).toBe(true);
@@ -73,6 +74,25 @@ describe('a try against hostile targets', () => {
     expect(second!.error).toEqual({ kind: 'extract', message: 'the body passed 1 MiB, the bound of what a step keeps to extract from' });
     expect(second!.failurePath).toBe('phases[0].requests[1].extract');
     expect(second!.response!.body.bytes).toBe(size);
+  });
+
+  it('a JSON value after 512 KiB of body, then after 4 MiB: judged past the 32 KiB shown, then failed as not read (the checks read 1 MiB), at the check', async () => {
+    const shape = { head: '{"pad":"', fill: 'x', tail: '","id":7}' };
+    const mid = await startBigBodyServer({ size: 512 * 1024, ...shape });
+    const big = await startBigBodyServer({ size: 4 * 1024 * 1024, ...shape });
+    closers.push(mid.close, big.close);
+    const phases = [{ executor: 'sequential', count: 1, requests: [{ path: '/items', expect: { checks: [{ json: 'id', equals: 7 }, { sizeAtMost: 1024 * 1024 }] } }] }];
+    const [read] = (await tryText(external(mid.url, phases))).steps;
+    expect(read!.response!.body.cut).toBe(true);
+    expect(read!.error).toBeNull();
+    expect(read!.checks.map((c) => [c.name, c.ok, c.actual, c.path])).toEqual([
+      ['status under 400', true, '200', 'phases[0].requests[0].expect.status'],
+      ['json id equals 7', true, '7', 'phases[0].requests[0].expect.checks[0]'],
+      ['size at most 1 MiB', true, `${512 * 1024} bytes`, 'phases[0].requests[0].expect.checks[1]'],
+    ]);
+    const [unread] = (await tryText(external(big.url, phases))).steps;
+    expect(unread!.error).toEqual({ kind: 'check', message: `json id equals 7 failed: not read: a body of 4 MiB; checks read at most 1 MiB; size at most 1 MiB failed: ${4 * 1024 * 1024} bytes` });
+    expect(unread!.failurePath).toBe('phases[0].requests[0].expect.checks[0]');
   });
 
   it('a scenario of 2 phases of 60 requests: the first 100 are sent, the rest listed as not sent and why', async () => {

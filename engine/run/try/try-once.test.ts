@@ -1,15 +1,18 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { TriedStep } from '../../../contract/try-once.js';
+import type { TriedStep, TryResult } from '../../../contract/try-once.js';
 import { API_PASSWORD, tokenFor } from '../../../servers/workloads/api.js';
+import { dispatchCall } from '../../host/api-dispatch.js';
+import { base64, loginScenario, USERS, usersCsv } from '../../library/test-support/kept-files.js';
 import { useTempEngine } from '../../test-support/temp-engine.js';
 
 // Try once against a bundled server's API (servers/workloads/api.ts), on a real engine and SQLite
 // file: a login step extracts a token that the next step sends, so a 200 from /api/me is the
 // extracted value used (the API checks the token). Every step's request and response are shown,
-// a failure points at its step and field, secrets never appear in what the try returns, and a
-// try stores no run.
+// a failure points at its step and field (a check at where it is written in expect), every kind of
+// check is judged by the run's evaluator, secrets never appear in what the try returns, and a try
+// stores no run.
 
 const temp = useTempEngine('try-once');
 
@@ -49,7 +52,7 @@ describe('try once', () => {
     expect(first!.response!.status).toBe(200);
     expect(first!.response!.body.json).toBe(true);
     expect(first!.response!.body.text).toContain('"user": "ada"');
-    expect(first!.checks).toEqual([{ name: 'status', ok: true, expected: 'under 400 (no expect.status)', actual: '200', path: 'phases[0].requests[0].expect.status' }]);
+    expect(first!.checks).toEqual([{ name: 'status under 400', ok: true, actual: '200', path: 'phases[0].requests[0].expect.status' }]);
     expect(first!.timing!.totalMs).toBeGreaterThan(0);
     expect(first!.timing!.connectMs, 'the first request opened the connection').not.toBeNull();
     expect(first!.timing!.ttfbMs).not.toBeNull();
@@ -57,7 +60,11 @@ describe('try once', () => {
 
     // step 2: the extracted value used (the API answered 200 for ada only with ada's token), shown masked
     expect(second!.response!.status).toBe(200);
-    expect(second!.checks.map((c) => [c.name, c.ok])).toEqual([['status', true], ['bodyIncludes', true]]);
+    expect(second!.checks.map((c) => [c.name, c.ok])).toEqual([['status 200', true], ['body includes "user":"ada"', true]]);
+    // the editor's live check test reads the body as it came, not as shown pretty: a check on '"user":"ada"' finds it there
+    expect(second!.response!.body.text).toContain('"user": "ada"');
+    expect(second!.response!.checkBody).toContain('"user":"ada"');
+    expect(first!.response!.checkBody).toMatch(/"token":"•••• \(\d+ chars\)"/);
     const token = tokenFor('ada');
     expect(second!.placeholders).toEqual([{ name: 'vars.token', value: `•••• (${token.length} chars)` }]);
     expect(first!.extracted!.value).toBe(`•••• (${token.length} chars)`);
@@ -113,8 +120,60 @@ describe('try once', () => {
     const result = await tryText(journey([login('dee'), { name: 'me', path: '/api/me', expect: { status: 200 } }]));
     const me = result.steps[1]!;
     expect(me.response!.status).toBe(401);
-    expect(me.error).toEqual({ kind: 'http', message: 'status: 401, expected 200' });
+    expect(me.error).toEqual({ kind: 'http', message: 'status 200 failed: 401' });
     expect(me.failurePath).toBe('phases[0].requests[1].expect.status');
+  });
+
+  it('every kind of check on a step that meets them all: the step is green, each check named as results name it and pointing where it is written', async () => {
+    const checks = [
+      { status: { min: 200, max: 299 } },
+      { header: 'content-type', matches: 'json' },
+      { bodyIncludes: '"owner":"eve"' },
+      { bodyMatches: '"id":\\d+' },
+      { json: 'id', equals: 3 },
+      { json: 'name', type: 'string' },
+      { json: 'missing', exists: false },
+      { sizeAtMost: 4096 },
+    ];
+    const result = await tryText(journey([login('eve'), { name: 'item', path: '/api/items/3', headers: { Authorization: 'Bearer {{vars.token}}' }, expect: { status: [200, 201], checks } }]));
+    expect(result.passed, JSON.stringify(result.steps.map((s) => s.error))).toBe(true);
+    const item = result.steps[1]!;
+    const at = 'phases[0].requests[1].expect';
+    expect(item.checks.map((c) => [c.name, c.ok, c.path])).toEqual([
+      ['status 200, 201', true, `${at}.status`],
+      ['status 200-299', true, `${at}.checks[0]`],
+      ['header content-type matches json', true, `${at}.checks[1]`],
+      ['body includes "owner":"eve"', true, `${at}.checks[2]`],
+      ['body matches "id":\\d+', true, `${at}.checks[3]`],
+      ['json id equals 3', true, `${at}.checks[4]`],
+      ['json name is string', true, `${at}.checks[5]`],
+      ['json missing absent', true, `${at}.checks[6]`],
+      ['size at most 4 KiB', true, `${at}.checks[7]`],
+    ]);
+    expect(item.checks.find((c) => c.name === 'json name is string')!.actual).toBe('string "item 3"');
+  });
+
+  it('a JSON-path check that fails: the step is a check error pointing at that check where it is written, with what it saw', async () => {
+    const result = await tryText(journey([login('eve'), { name: 'item', path: '/api/items/3', headers: { Authorization: 'Bearer {{vars.token}}' }, expect: { checks: [{ json: 'id', equals: 3 }, { json: 'owner', equals: 'mallory' }] } }]));
+    const item = result.steps[1]!;
+    expect(result.passed).toBe(false);
+    expect(item.response!.status).toBe(200);
+    expect(item.error).toEqual({ kind: 'check', message: 'json owner equals "mallory" failed: "eve"' });
+    expect(item.failurePath).toBe('phases[0].requests[1].expect.checks[1]');
+    expect(item.checks).toEqual([
+      { name: 'status under 400', ok: true, actual: '200', path: 'phases[0].requests[1].expect.status' },
+      { name: 'json id equals 3', ok: true, actual: '3', path: 'phases[0].requests[1].expect.checks[0]' },
+      { name: 'json owner equals "mallory"', ok: false, actual: '"eve"', path: 'phases[0].requests[1].expect.checks[1]' },
+    ]);
+  });
+
+  it("an editor draft with a data file it keeps, sent as the editor sends it (through the API's parse): the try reads the kept file's first row", async () => {
+    const h = temp.engine.handlers;
+    const kept = await h['library:upload-data']({ name: 'users.csv', base64: base64(usersCsv()) });
+    const draft = { text: JSON.stringify(loginScenario('try-kept')), files: [{ name: 'users.csv', hash: kept.hash }] };
+    const result = (await dispatchCall(h, 'scenarios:try', { scenario: draft })) as TryResult;
+    expect(result.passed, JSON.stringify(result.steps.map((s) => s.error))).toBe(true);
+    expect(result.steps[0]!.placeholders.find((p) => p.name === 'data.user')).toEqual({ name: 'data.user', value: USERS[0] });
   });
 
   it('a plain phase tries each template once, in order; a try stores no run', async () => {

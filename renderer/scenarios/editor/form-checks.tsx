@@ -9,11 +9,15 @@ import { Field, SelectField, type FormBinding } from './form-fields';
 // body, its size), how it judges it, and its name (derived when left empty, as results show it).
 // The engine's issue for each field shows under it, at its JSON path.
 // Live test: where the last Try once of this request left a response (LastTriedResponse, which the
-// Try once panel provides), each check shows what it gets on it, judged by the engine's own
-// evaluator (contract/check-eval.ts).
+// editor provides while its Try once panel shows a try: try/tried-responses.ts), each check shows
+// what it gets on it, judged by the engine's own evaluator (contract/check-eval.ts). A body the try
+// did not keep whole is not judged here, saying why (bodyNotJudged): the evaluator would call it past
+// the run's bound, which it is not.
 
+/** A tried response as checks read it, and why its body checks are not judged on it (null: they are). */
+export type TriedResponse = CheckResponse & { readonly bodyNotJudged: string | null };
 /** The response the last Try once got for the request at a path of the document; null: not tried (or no Try once here). */
-export type LastTriedLookup = (request: readonly Segment[]) => CheckResponse | null;
+export type LastTriedLookup = (request: readonly Segment[]) => TriedResponse | null;
 export const LastTriedResponse = createContext<LastTriedLookup | null>(null);
 
 const KINDS = { status: 'status', header: 'header', json: 'JSON path', bodyIncludes: 'body includes', bodyMatches: 'body matches', sizeAtMost: 'size at most' } as const;
@@ -84,11 +88,23 @@ function CheckFields({ b, at, spec }: { b: FormBinding; at: readonly Segment[]; 
   }
 }
 
+const READS_BODY: readonly (Kind | null)[] = ['json', 'bodyIncludes', 'bodyMatches'];
+
+/** Why a check of this kind is not judged on the tried response, or null when it is. */
+const unjudgedBody = (tried: TriedResponse | null, kind: Kind | null): string | null => (tried !== null && READS_BODY.includes(kind) ? tried.bodyNotJudged : null);
+
 /** What a check got on the last tried response: pass or fail and what it saw. */
-function LiveResult({ result }: { result: CheckResult | undefined }) {
+function LiveResult({ result, unjudged }: { result: CheckResult | undefined; unjudged: string | null }) {
+  if (unjudged !== null) {
+    return (
+      <span className="check-live muted" data-testid="check-live" data-live="unjudged">
+        {unjudged}
+      </span>
+    );
+  }
   if (result === undefined) return null;
   return (
-    <span className={`check-live ${result.pass ? 'pass' : 'fail'}`} data-testid="check-live" title={result.actual}>
+    <span className={`check-live ${result.pass ? 'pass' : 'fail'}`} data-testid="check-live" data-live={result.pass ? 'pass' : 'fail'} title={result.actual}>
       {result.pass ? 'passes' : 'fails'} on the last try: {result.actual}
     </span>
   );
@@ -136,7 +152,7 @@ export function ChecksField({ b, at }: { b: FormBinding; at: readonly Segment[] 
               remove
             </button>
             {rowError && <span className="field-error form-wide">{rowError}</span>}
-            <LiveResult result={live.get(typeof spec.name === 'string' ? spec.name : (derived ?? ''))} />
+            <LiveResult result={live.get(typeof spec.name === 'string' ? spec.name : (derived ?? ''))} unjudged={unjudgedBody(tried, kind)} />
           </div>
         );
       })}

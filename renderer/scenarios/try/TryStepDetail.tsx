@@ -109,7 +109,7 @@ export function TryStepDetail({ step }: { step: TriedStep }) {
         <ul className="try-checks">
           {step.checks.map((c, i) => (
             <li key={i} className={c.ok ? 'ok' : 'bad'} data-testid="try-check" data-ok={String(c.ok)}>
-              {c.ok ? '✓' : '✗'} {c.name}: {c.actual} <span className="muted">(expected {c.expected})</span>
+              {c.ok ? '✓' : '✗'} {c.name}: {c.actual} <span className="muted">({c.path})</span>
             </li>
           ))}
         </ul>
