@@ -15,6 +15,7 @@ import {
   ServerSample,
   StoredWindows,
 } from './results.js';
+import { CorrelateChoice, ImportedJourney, MAX_HAR_CHARS } from './imported-journey.js';
 import { libraryCalls } from './library.js';
 import { Scenario } from './scenario.js';
 import { SlowestGroup, SlowestRequest } from './slowest.js';
@@ -135,6 +136,19 @@ export const calls = {
       keepSecrets: z.boolean().default(false),
     }),
     response: z.object({ text: z.string(), name: z.string(), notes: z.array(z.string()) }),
+  },
+  /**
+   * The Scenarios view's HAR import and Paste curl's "start a new scenario" (issue 39): a journey
+   * made by the engine, with its correlation proposals. keep: write the credentials it moved out to
+   * a file of the data folder (mode 0600) that the scenario names; false: a preview, nothing written.
+   */
+  'requests:import-har': {
+    request: z.strictObject({ text: z.string().min(1).max(MAX_HAR_CHARS), name: z.string().min(1).max(255), correlate: CorrelateChoice.default('all'), keep: z.boolean().default(false) }),
+    response: ImportedJourney,
+  },
+  'requests:import-curl': {
+    request: z.strictObject({ command: z.string().min(1).max(256 * 1024), keep: z.boolean().default(false) }),
+    response: ImportedJourney,
   },
   /** Is a k6 binary available for runs with engine 'k6', and if not, how to install it. */
   'k6:status': {

@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import type { EngineEvent, EngineHandlers } from '../contract/api.js';
 import { LoadscopeError } from '../contract/errors.js';
 import type { RunEngine } from '../contract/results.js';
@@ -33,7 +34,10 @@ export interface Engine {
  * `watchRuns`: emit 'runs:changed' when another process stores a run (hosts that show History).
  */
 export function createEngine(options: { dbPath?: string; nativeBinding?: string; store?: StoreOptions; watchRuns?: boolean } = {}): Engine {
-  const store = openStore(defaultDbPath(options.dbPath), { ...options.store, nativeBinding: options.nativeBinding });
+  const dbPath = defaultDbPath(options.dbPath);
+  const store = openStore(dbPath, { ...options.store, nativeBinding: options.nativeBinding });
+  // beside the database: what the engine keeps for the person outside it (an import's credentials)
+  const dataFolder = dirname(dbPath);
   const bus = new EventBus();
   const stopWatching = options.watchRuns ? watchRuns(store, (event) => bus.emit(event)) : () => undefined;
   // A promise, so two calls racing to the first run share one orchestrator.
@@ -88,6 +92,8 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
     'runs:exportCompare': async ({ runIds, format }) => (await import('./export/export-run.js')).exportCompare(store, runIds, format),
     'requests:add-curl': async ({ text, command, phase, keepSecrets }) =>
       (await import('./import-requests/add-curl.js')).addCurlToScenario(text, command, phase, { keepSecrets }),
+    'requests:import-har': async ({ text, name, correlate, keep }) => (await import('./import-requests/import-call.js')).importHarText(text, name, correlate, keep, dataFolder),
+    'requests:import-curl': async ({ command, keep }) => (await import('./import-requests/import-call.js')).importCurlCommand(command, keep, dataFolder),
     'k6:status': async () => {
       const { available, version, hint } = (await import('./k6/k6-binary.js')).k6Status();
       return { available, version, hint };

@@ -58,6 +58,8 @@ export function createFakeEngine(): FakeEngine {
     'runs:trend': async () => notFaked('runs:trend'),
     'runs:export': async () => notFaked('runs:export'),
     'requests:add-curl': async () => notFaked('requests:add-curl'),
+    'requests:import-har': async () => notFaked('requests:import-har'),
+    'requests:import-curl': async () => notFaked('requests:import-curl'),
     'k6:status': async () => notFaked('k6:status'),
     'runs:import-k6': async () => notFaked('runs:import-k6'),
     'runs:exportCompare': async () => notFaked('runs:exportCompare'),
