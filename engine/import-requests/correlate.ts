@@ -197,8 +197,8 @@ function extractOf(name: string, from: ExtractFrom): Extract {
   }
 }
 
-/** The correlations of a journey's steps, in the order their values are first sent. */
-export function findCorrelations(steps: readonly Step[]): Correlation[] {
+/** The correlations of a journey's steps, in the order their values are first sent; `left`: values sent back that no step could extract (one extract a step). */
+export function findCorrelations(steps: readonly Step[]): { correlations: Correlation[]; left: number } {
   const candidates = new Map<string, { sources: Source[]; numberId: boolean }>();
   steps.forEach((step, i) =>
     sourcesOf(step, i, (value, source, numberId) => {
@@ -220,23 +220,28 @@ export function findCorrelations(steps: readonly Step[]): Correlation[] {
     const uses = withRun.filter((i) => i > first).flatMap((i) => usesIn(steps[i]!, value, numberId).map((k) => ({ step: i, key: k })));
     if (uses.length > 0) found.push({ value, numberId, sources, uses });
   }
-  found.sort((a, b) => a.uses[0]!.step - b.uses[0]!.step || a.sources[0]!.step - b.sources[0]!.step);
+  // first sent first; of values first sent by the same request, the one sent in more places first (it wins its step's one extract)
+  found.sort((a, b) => a.uses[0]!.step - b.uses[0]!.step || b.uses.length - a.uses.length);
 
   const extracting = new Set<number>();
   const names = new Set<string>();
   const out: Correlation[] = [];
+  let left = 0;
   for (const f of found) {
     const firstUse = f.uses[0]!.step;
     // the latest response before the first use whose step does not extract another value yet
     const source = f.sources.filter((s) => s.step < firstUse && !extracting.has(s.step)).at(-1);
-    if (source === undefined) continue;
+    if (source === undefined) {
+      left++;
+      continue;
+    }
     extracting.add(source.step);
     let name = source.hint;
     for (let n = 2; names.has(name); n++) name = `${source.hint}${n}`;
     names.add(name);
     out.push({ id: `c${out.length + 1}`, var: name, value: f.value, numberId: f.numberId, source, uses: f.uses.filter((u) => u.step > source.step) });
   }
-  return out;
+  return { correlations: out, left };
 }
 
 /** The accepted correlations applied: each source step extracts its value, every later place sends {{vars.<name>}}. */

@@ -91,7 +91,7 @@ export function journeyOf(exchanges: readonly Exchange[], origin: URL, kind: 'ha
   const taken = new Set<string>();
   const steps = exchanges.map((e) => stepOf(e, uniqueStepName(stepName(e.request), taken)));
 
-  const correlations = findCorrelations(steps);
+  const { correlations, left } = findCorrelations(steps);
   const chosen = accepted(correlations, opts.correlate ?? 'all');
   applyCorrelations(steps, correlations.filter((c) => chosen.has(c.id)));
   const compressed = leaveUncompressed(steps);
@@ -105,6 +105,7 @@ export function journeyOf(exchanges: readonly Exchange[], origin: URL, kind: 'ha
   }
   const taking = correlations.filter((c) => chosen.has(c.id)).length;
   if (correlations.length > 0) notes.push(`correlated ${taking} of ${correlations.length} value(s) a response gave and a later request sent back`);
+  if (left > 0) notes.push(`${left} more value(s) sent back were left as recorded: the step that gave each extracts another value already (a step extracts one)`);
   notes.push(`one user goes through the ${steps.length} step(s) ${PASSES} times: raise users and count (or use a ramp) to load it`);
 
   const requests = steps.map(templateOf);
