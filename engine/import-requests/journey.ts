@@ -1,5 +1,6 @@
 import type { CorrelateChoice, CorrelationProposal, ImportedJourney } from '../../contract/imported-journey.js';
 import { SCENARIO_LIMITS, type ScenarioInput } from '../../contract/scenario.js';
+import { DATA_LIMITS } from '../scenario/data-files.js';
 import { validateScenario } from '../scenario/validate.js';
 import { formatPath } from '../scenario/param-path.js';
 import type { Exchange } from './captured.js';
@@ -97,6 +98,9 @@ export function journeyOf(exchanges: readonly Exchange[], origin: URL, kind: 'ha
   const compressed = leaveUncompressed(steps);
   if (compressed > 0) notes.push(`left out Accept-Encoding on ${compressed} step(s) that extract from the body: the replay reads a body as it comes, so it must not come compressed`);
   const credentials = moveCredentials(steps);
+  if (credentials !== null && credentials.columns.length > DATA_LIMITS.columns) {
+    throw badImport(`the requests send ${credentials.columns.length} different credentials; a data file holds at most ${DATA_LIMITS.columns} columns: record a shorter session`);
+  }
 
   const failed = steps.flatMap((s, i) => (s.response !== null && s.response.status >= 400 ? [`step ${i + 1} ${s.name} (${s.response.status})`] : []));
   if (failed.length > 0) notes.push(`answered with an error when recorded: ${failed.slice(0, 5).join(', ')}${failed.length > 5 ? ` and ${failed.length - 5} more` : ''}; a replay may fail there too`);
