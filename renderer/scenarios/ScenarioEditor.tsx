@@ -138,6 +138,12 @@ export function ScenarioEditor({ draft, setDraft, start, busy, onSaved }: Editor
             setAdded(a);
             setPasting(false);
           }}
+          onNew={(t, a) => {
+            setPasting(false);
+            if (!discardOk()) return;
+            setDraft({ text: t, baseline: '', libraryId: null, origin: 'new, from a curl command' });
+            setAdded(a);
+          }}
         />
       )}
       {added !== null && (

@@ -6,6 +6,7 @@ import { errorMessage } from '../ui/format';
 import { ErrorBox } from '../ui/widgets';
 import { draftOf, duplicateText, freshName, isDirty, templateText, type Draft } from './draft';
 import { ScenarioCard } from './ScenarioCard';
+import { ImportHarDialog } from './ImportHarDialog';
 import { ScenarioEditor } from './ScenarioEditor';
 import { useScenarioList } from './useScenarioList';
 
@@ -18,12 +19,14 @@ export interface ScenariosViewProps {
 
 const discardOk = (draft: Draft | null) => !isDirty(draft) || window.confirm('The editor has unsaved changes. Discard them?');
 
-/** Your scenarios and the built-ins, and the editor: New, Import, Duplicate, Edit, Rename, Delete. */
+/** Your scenarios and the built-ins, and the editor: New, Import (a scenario, or a HAR as a journey), Duplicate, Edit, Rename, Delete. */
 export function ScenariosView({ draft, setDraft, start, busy }: ScenariosViewProps) {
   const api = useApi();
   const { list, error, refresh } = useScenarioList();
   const [actionError, setActionError] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  const [har, setHar] = useState<{ initial?: { name: string; text: string } } | null>(null);
+  const [importNotes, setImportNotes] = useState<{ source: string; notes: string[] } | null>(null);
   const fail = (err: unknown) => setActionError(errorMessage(err));
   const library = list?.filter((s) => s.source === 'library') ?? [];
   const builtins = list?.filter((s) => s.source !== 'library') ?? [];
@@ -31,6 +34,7 @@ export function ScenariosView({ draft, setDraft, start, busy }: ScenariosViewPro
   const open = (s: ScenarioListItem) => {
     if (!discardOk(draft)) return;
     setActionError(null);
+    setImportNotes(null);
     api.invoke('scenarios:get', { name: s.name }).then((r) => {
       if (r.id !== undefined) setDraft({ ...draftOf(r.text, `library: ${r.name} v${r.version ?? '?'}`, r.id, true), ...(r.version === undefined ? {} : { version: r.version }) });
       else setDraft(draftOf(duplicateText(r.text, freshName(list, `${r.name}-copy`)), `copy of built-in ${r.name}`, null, false));
@@ -38,12 +42,24 @@ export function ScenariosView({ draft, setDraft, start, busy }: ScenariosViewPro
   };
   const create = () => {
     if (!discardOk(draft)) return;
+    setImportNotes(null);
     setDraft(draftOf(templateText(freshName(list)), 'new, from the template', null, false));
   };
   const importFile = (file: File | undefined) => {
     if (file === undefined) return;
     setActionError(null);
+    // a recording is not a scenario: it goes through the HAR import, which makes one
+    if (/\.har$/i.test(file.name)) {
+      file.text().then((text) => setHar({ initial: { name: file.name, text } }), fail);
+      return;
+    }
     file.text().then((text) => api.invoke('library:import', { text, source: file.name })).then(() => refresh(), fail);
+  };
+  const imported = (text: string, source: string, notes: string[]) => {
+    setHar(null);
+    if (!discardOk(draft)) return;
+    setDraft(draftOf(text, `new, imported from ${source}`, null, false));
+    setImportNotes({ source, notes });
   };
   const rename = (s: ScenarioListItem) => {
     const name = window.prompt(`Rename '${s.name}' to:`, s.name);
@@ -75,9 +91,26 @@ export function ScenariosView({ draft, setDraft, start, busy }: ScenariosViewPro
         <button type="button" className="btn" onClick={() => fileInput.current?.click()}>
           Import…
         </button>
-        <input ref={fileInput} type="file" accept=".json,application/json" hidden data-testid="import-file" onChange={(e) => importFile(e.target.files?.[0])} />
+        <button type="button" className="btn" onClick={() => setHar({})} data-testid="import-har-open" title="a recording of a browser session (developer tools: Save all as HAR) as a journey">
+          Import HAR…
+        </button>
+        <input ref={fileInput} type="file" accept=".json,.har,application/json" hidden data-testid="import-file" onChange={(e) => importFile(e.target.files?.[0])} />
       </div>
       <ErrorBox message={error ?? actionError} onDismiss={() => setActionError(null)} />
+      {har !== null && <ImportHarDialog initial={har.initial} onImported={imported} onClose={() => setHar(null)} />}
+      {importNotes !== null && draft !== null && (
+        <div className="notice curl-added" data-testid="import-notes">
+          Imported <strong>{importNotes.source}</strong> as a journey: try it, then save it to the library.{' '}
+          <button type="button" className="btn btn-small" onClick={() => setImportNotes(null)}>
+            Dismiss
+          </button>
+          <ul>
+            {importNotes.notes.map((n, i) => (
+              <li key={i}>{n}</li>
+            ))}
+          </ul>
+        </div>
+      )}
       <div className="scenarios-layout">
         <div className="scenario-list" data-testid="scenario-list">
           <h3 className="list-head">Your scenarios</h3>
