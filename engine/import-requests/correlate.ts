@@ -18,14 +18,14 @@ import { fieldsOf, type Step, type StepField } from './journey-step.js';
 //    second value of the same step is taken from an earlier response that returned it too, or left.
 // The source is the latest response before the first request sending the value.
 
-export const MIN_VALUE_CHARS = 8;
+const MIN_VALUE_CHARS = 8;
 /** A value longer than this is not looked for (a token is shorter; it bounds the search). */
 const MAX_VALUE_CHARS = 4096;
 /** JSON leaves looked at per response. */
 const MAX_LEAVES = 2000;
 const ID_KEY = /^id$|_id$|[a-z]Id$|ID$/;
 /** Response headers that describe the response, never a value a client sends back. */
-const NOT_A_VALUE = /^(date|server|content-|transfer-encoding|connection|keep-alive|vary|cache-control|expires|last-modified|etag|age|via|pragma|access-control-|strict-transport-security|x-content-type-options|x-frame-options|x-xss-protection|referrer-policy|permissions-policy|server-timing|report-to|nel|alt-svc|x-powered-by|accept-ranges|link|cross-origin-|timing-allow-origin|x-ratelimit-|ratelimit-|retry-after|set-cookie)/i;
+const NOT_A_VALUE = /^(date|server|content-|transfer-encoding|connection|keep-alive|vary|cache-control|expires|last-modified|etag|age|via|access-control-|strict-transport-security|x-content-type-options|x-frame-options|x-xss-protection|referrer-policy|permissions-policy|server-timing|report-to|nel|alt-svc|x-powered-by|accept-ranges|link|cross-origin-|timing-allow-origin|x-ratelimit-|ratelimit-|retry-after|set-cookie)/i;
 /** Request headers a client fills in itself: a value found there is a coincidence. */
 const NOT_SENT_BACK = new Set(['content-type', 'accept', 'accept-encoding', 'user-agent', 'origin']);
 

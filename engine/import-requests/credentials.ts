@@ -14,7 +14,7 @@ import type { Step } from './journey-step.js';
 // A value sent again under the same name (a static key on every request) is one column.
 
 /** A key that names a credential. */
-export const CREDENTIAL_KEY = /passw|passphrase|secret|token|api[-_]?key|access[-_]?key|private[-_]?key|credential|session|^pin$|^otp$/i;
+const CREDENTIAL_KEY = /passw|passphrase|secret|token|api[-_]?key|access[-_]?key|private[-_]?key|credential|session|^pin$|^otp$/i;
 const PASSWORD_KEY = /passw|passphrase|^pin$/i;
 /** The login name beside a password: it moves with it, so a row of the file is one user. */
 const LOGIN_KEY = /^(user|username|user_name|email|e-mail|login|account)$/i;

@@ -9,11 +9,11 @@ export type HeaderVerdict = 'keep' | 'framing' | 'noise' | 'secret' | 'invalid';
 
 const FRAMING = new Set(['host', 'content-length', 'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade']);
 /** What a browser adds about itself or its cache, not about the request. */
-const NOISE = new Set(['accept-language', 'dnt', 'sec-gpc', 'upgrade-insecure-requests', 'priority', 'purpose', 'x-client-data', 'if-none-match', 'if-modified-since', 'cache-control', 'pragma']);
+const NOISE = new Set(['accept-language', 'dnt', 'sec-gpc', 'upgrade-insecure-requests', 'priority', 'purpose', 'x-client-data', 'if-none-match', 'if-modified-since', 'cache-control']);
 const NOISE_PREFIX = /^sec-(fetch|ch)-|^sec-purpose$/;
 const SECRETS = new Set(['cookie', 'set-cookie', 'authorization', 'proxy-authorization', 'x-api-key']);
 /** Named like a credential: X-Auth-Token, X-Session-Id, X-CSRF-Token, Api-Key, X-Client-Secret... */
-export const SECRET_LIKE = /token|secret|session|passw|auth|api-?key|csrf|xsrf|credential|signature/i;
+const SECRET_LIKE = /token|secret|session|passw|auth|api-?key|csrf|xsrf|credential|signature/i;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Field values: visible ASCII, space, tab and obs-text; never CR, LF or NUL. */
 const VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;

@@ -13,7 +13,7 @@ import { FieldText, jsonStringMask, standsAlone, type Where } from './field-text
 // other body; so a value is replaced only where the recorded text has it exactly in that form, and
 // the replay sends the same bytes.
 
-export type BodyKind = 'json' | 'other';
+type BodyKind = 'json' | 'other';
 
 export interface Step {
   name: string;

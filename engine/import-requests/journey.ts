@@ -46,7 +46,7 @@ function leaveUncompressed(steps: Step[]): number {
 }
 
 /** A recorded value as a preview shows it: short ones whole, long ones cut (a token's start identifies it). */
-export const previewValue = (value: string): string => (value.length <= 12 ? value : `${value.slice(0, 8)}…`);
+const previewValue = (value: string): string => (value.length <= 12 ? value : `${value.slice(0, 8)}…`);
 
 function accepted(all: readonly Correlation[], choice: CorrelateChoice): Set<string> {
   if (choice === 'all') return new Set(all.map((c) => c.id));
@@ -138,7 +138,7 @@ export function journeyOf(exchanges: readonly Exchange[], origin: URL, kind: 'ha
 }
 
 /** A scenario name (lower-case letters, digits, dashes) from what it was imported from and the host. */
-export function scenarioName(kind: 'har' | 'curl', host: string): string {
+function scenarioName(kind: 'har' | 'curl', host: string): string {
   const slug = host.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);
   return slug === '' ? kind : `${kind}-${slug}`;
 }
