@@ -111,6 +111,21 @@ describe('correlation of values a response gave and a later request sent', () =>
     expect(proposals[0]!.from.where).toBe("the page's hidden field csrf_token");
   });
 
+  it('a hidden field whose name the page has twice: only the value the extract would find is correlated', () => {
+    const page = '<input type="hidden" name="csrf" value="first-form-111"><input type="hidden" name="csrf" value="second-form-222">';
+    const { steps, proposals } = imported([entry('GET', '/two', { answer: page, answerMime: 'text/html' }), entry('POST', '/two', { headers: { 'X-Csrf': 'second-form-222' } })]);
+    expect(proposals).toEqual([]);
+    expect(steps[1]!.headers).toEqual({ 'X-Csrf': '{{data.x_csrf}}' });
+  });
+
+  it('a step that extracts from its body asks for it uncompressed (the driver does not decompress); others keep Accept-Encoding', () => {
+    const gzip = { 'Accept-Encoding': 'gzip, br' };
+    const { steps, notes } = imported([entry('POST', '/login', { headers: gzip, body: '{}', answer: JSON.stringify({ token: 'T0KEN-1234567' }) }), entry('GET', '/me', { headers: { ...gzip, 'X-Token': 'T0KEN-1234567' } })]);
+    expect(steps[0]!.headers).toEqual({ 'Content-Type': 'application/json' });
+    expect(steps[1]!.headers).toEqual({ 'Accept-Encoding': 'gzip, br', 'X-Token': '{{vars.token}}' });
+    expect(notes).toContain('left out Accept-Encoding on 1 step(s) that extract from the body: the replay reads a body as it comes, so it must not come compressed');
+  });
+
   it('a response header sent back as a request header; a value inside a JSON body string, JSON-escaped as the driver writes it', () => {
     const { steps } = imported([entry('GET', '/session', { answerHeaders: { 'X-Session-Token': 'S3ss10n-ABCDEFG' } }), entry('POST', '/act', { headers: { 'X-Session-Token': 'S3ss10n-ABCDEFG' } })]);
     expect(steps[0]!.extract).toEqual({ var: 'x-session-token', from: 'header', name: 'X-Session-Token' });
