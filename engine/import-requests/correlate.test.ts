@@ -68,26 +68,32 @@ describe('correlation of values a response gave and a later request sent', () =>
     ]);
   });
 
-  it('a JSON-number id: correlated only as a whole path segment, never inside another number, a word or a body', () => {
-    const created = entry('POST', '/items', { body: '{"name":"pen"}', answer: '{"name":"pen","id":6,"count":7}' });
+  it('a JSON-number id: correlated only as a whole path segment, never inside another number, a word, a query or a body', () => {
+    const created = entry('POST', '/items', { body: '{"name":"pen"}', answer: '{"name":"pen","id":6}' });
     const { steps } = imported([
       created,
       entry('GET', '/items/6'),
       entry('GET', '/items/66'),
       entry('GET', '/v6/items/6?page=6'),
       entry('PATCH', '/items/6', { body: '{"qty":6,"note":"6"}' }),
-      entry('GET', '/counts/7'),
     ]);
     expect(steps[0]!.extract).toEqual({ var: 'items_id', from: 'json', path: 'id' });
-    expect(steps.map((s) => s.path)).toEqual(['/items', '/items/{{vars.items_id}}', '/items/66', '/v6/items/{{vars.items_id}}?page=6', '/items/{{vars.items_id}}', '/counts/7']);
+    expect(steps.map((s) => s.path)).toEqual(['/items', '/items/{{vars.items_id}}', '/items/66', '/v6/items/{{vars.items_id}}?page=6', '/items/{{vars.items_id}}']);
     expect(steps[4]!.body).toBe('{"qty":6,"note":"6"}');
   });
 
-  it("an echo is not correlated: the e-mail a login answers with is the client's own value", () => {
-    const { steps, proposals } = imported([login, entry('POST', '/profile', { headers: bearer, body: '{"email":"ada@example.com"}' })]);
+  it('a number under a key that names no id (a count, a total) is not correlated, even as a path segment', () => {
+    const { steps, proposals } = imported([entry('GET', '/stats', { answer: '{"count":7,"total":12}' }), entry('GET', '/pages/7')]);
+    expect(proposals).toEqual([]);
+    expect(steps[1]!.path).toBe('/pages/7');
+  });
+
+  it("an echo is not correlated: the e-mail a response repeats is the client's own value", () => {
+    const me = entry('GET', '/me', { headers: bearer, answer: JSON.stringify({ email: 'ada@example.com', plan: 'free' }) });
+    const { steps, proposals } = imported([login, me, entry('POST', '/profile', { headers: bearer, body: '{"email":"ada@example.com"}' })]);
     expect(proposals.map((p) => p.var)).toEqual(['accessToken']);
-    // the e-mail moves to the credentials with the password (a login name), not to a variable
-    expect(steps[1]!.body).toBe('{"email":"ada@example.com"}');
+    expect(steps[1]!.extract).toBeUndefined();
+    expect(steps[2]!.body).toBe('{"email":"ada@example.com"}');
   });
 
   it('a value shorter than 8 characters, or standing inside a longer word, is left as recorded', () => {
