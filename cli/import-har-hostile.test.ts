@@ -8,7 +8,7 @@ import { rootPath } from '../engine/paths.js';
 // Hostile recordings at the command line (issue 39): a HAR of 10,000 requests, a secret in every
 // header, body and response, a correlation id that was never proposed, a credentials file already
 // there. Each refusal is exit 2 and one line with nothing written (neither the scenario nor its
-// credentials file); an accepted import puts no secret in the scenario, on stdout or on stderr, only
+// credentials file); a file already there is replaced only with --force, and then both are; an accepted import puts no secret in the scenario, on stdout or on stderr, only
 // in the 0600 credentials file beside it.
 
 const BIN = rootPath('bin/loadscope.js');
@@ -95,5 +95,12 @@ describe('import-har of hostile recordings', () => {
     expect(existsSync(join(tmp.dir, 'one.json'))).toBe(false);
     expect(cli('import-har', 'one.har', '--out', 'one.json', '--force').status).toBe(0);
     expect(statSync(join(tmp.dir, 'one.credentials.csv')).mode & 0o777).toBe(0o600);
+  });
+
+  it('the scenario file already there: refused before the credentials file is written either', () => {
+    writeFileSync(join(tmp.dir, 'one.har'), har(3));
+    writeFileSync(join(tmp.dir, 'one.json'), '{}');
+    expectRefused(cli('import-har', 'one.har', '--out', 'one.json'), /one\.json already exists; pass --force to replace it/, ['one.har', 'one.json']);
+    expect(readFileSync(join(tmp.dir, 'one.json'), 'utf8')).toBe('{}');
   });
 });
