@@ -117,6 +117,16 @@ describe('correlation of values a response gave and a later request sent', () =>
     expect(proposals[0]!.from.where).toBe("the page's hidden field csrf_token");
   });
 
+  it("a session cookie: Set-Cookie's first cookie by a pattern on the header (the driver keeps the first header of a name), sent back in its Cookie pair", () => {
+    const answerHeaders = { 'Set-Cookie': 'sid=5e55i0n-abc123; Path=/; HttpOnly' };
+    const second = { name: 'Set-Cookie', value: 'other=not-the-first-1; Path=/' };
+    const loginEntry = entry('POST', '/login', { body: '{}', answerHeaders });
+    loginEntry.response!.headers!.push(second);
+    const { steps } = imported([loginEntry, entry('GET', '/account', { headers: { Cookie: 'sid=5e55i0n-abc123; other=not-the-first-1' } })]);
+    expect(steps[0]!.extract).toEqual({ var: 'sid', from: 'header', name: 'Set-Cookie', pattern: '^sid=([^;]*)' });
+    expect(steps[1]!.headers).toEqual({ Cookie: 'sid={{vars.sid}}; other={{data.cookie_other}}' });
+  });
+
   it('a hidden field whose name the page has twice: only the value the extract would find is correlated', () => {
     const page = '<input type="hidden" name="csrf" value="first-form-111"><input type="hidden" name="csrf" value="second-form-222">';
     const { steps, proposals } = imported([entry('GET', '/two', { answer: page, answerMime: 'text/html' }), entry('POST', '/two', { headers: { 'X-Csrf': 'second-form-222' } })]);

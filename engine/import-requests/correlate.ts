@@ -13,7 +13,8 @@ import { fieldsOf, type Step, type StepField } from './journey-step.js';
 //    an id (id, userId, item_id) and it is a whole segment of a later path (/items/6);
 //  - the client never sent it before the response that first returned it (an echo such as the
 //    e-mail a login answers with is the client's own value, not the server's);
-//  - the extract, run on the recorded response with the driver's own functions (contract/extract.ts),
+//  - the extract, run on the recorded response with the driver's own functions (contract/extract.ts;
+//    a Set-Cookie's first cookie by a pattern on the header),
 //    gives exactly the value; a step extracts one value (the format's extract is one a step), so a
 //    second value of the same step is taken from an earlier response that returned it too, or left.
 // The source is the latest response before the first request sending the value.
@@ -29,7 +30,7 @@ const NOT_A_VALUE = /^(date|server|content-|transfer-encoding|connection|keep-al
 /** Request headers a client fills in itself: a value found there is a coincidence. */
 const NOT_SENT_BACK = new Set(['content-type', 'accept', 'accept-encoding', 'user-agent', 'origin']);
 
-type ExtractFrom = { from: 'json'; path: string } | { from: 'header'; name: string } | { from: 'regex'; pattern: string };
+type ExtractFrom = { from: 'json'; path: string } | { from: 'header'; name: string; pattern?: string } | { from: 'regex'; pattern: string };
 
 interface Source {
   step: number;
@@ -127,7 +128,16 @@ function sourcesOf(step: Step, index: number, add: (value: string, s: Source, nu
     if (/json/i.test(response.mimeType) || /^\s*[[{]/.test(response.body)) jsonSources(step, index, response.body, add);
     else if (/html/i.test(response.mimeType) || /^\s*</.test(response.body)) htmlSources(index, response.body, add);
   }
-  // the driver keeps the first header of a name
+  // the driver keeps the first header of a name: of Set-Cookie, its first cookie, by a pattern on its value
+  const cookie = response.headers.find((h) => h.name.toLowerCase() === 'set-cookie');
+  const pair = cookie === undefined ? null : /^([^=;\s]+)=([^;]*)/.exec(cookie.value);
+  if (cookie !== undefined && pair !== null && pair[2]!.length >= MIN_VALUE_CHARS && pair[2]!.length <= MAX_VALUE_CHARS) {
+    const pattern = `^${escapeRegex(pair[1]!)}=([^;]*)`;
+    const re = extractRegex(pattern);
+    if (typeof re !== 'string' && re.exec(cookie.value)?.[1] === pair[2]) {
+      add(pair[2]!, { step: index, from: { from: 'header', name: cookie.name, pattern }, where: `cookie ${pair[1]} of header ${cookie.name}`, hint: varHint(pair[1]!) }, false);
+    }
+  }
   const seen = new Set<string>();
   for (const { name, value } of response.headers) {
     const lower = name.toLowerCase();
@@ -191,7 +201,7 @@ function extractOf(name: string, from: ExtractFrom): Extract {
     case 'json':
       return { var: name, from: 'json', path: from.path };
     case 'header':
-      return { var: name, from: 'header', name: from.name };
+      return { var: name, from: 'header', name: from.name, ...(from.pattern === undefined ? {} : { pattern: from.pattern }) };
     case 'regex':
       return { var: name, from: 'regex', pattern: from.pattern };
   }
