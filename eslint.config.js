@@ -14,7 +14,7 @@ import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
 import noImportCycle from './scripts/lint/no-import-cycle.mjs';
 
-const engineAll = ['engine', 'engine-base', 'engine-executors', 'engine-driver', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-compare', 'engine-export', 'engine-run', 'engine-host', 'engine-net', 'engine-library', 'engine-k6', 'engine-import-requests', 'engine-diagnosis', 'engine-tests'];
+const engineAll = ['engine', 'engine-base', 'engine-executors', 'engine-driver', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-compare', 'engine-export', 'engine-run', 'engine-host', 'engine-net', 'engine-library', 'engine-k6', 'engine-import-requests', 'engine-record', 'engine-diagnosis', 'engine-tests'];
 // The renderer's pages, each its own room: they may share what lies below them, never one another.
 const rendererViews = ['run', 'history', 'compare', 'trends'];
 const rendererBelowViews = ['renderer-results', 'renderer', 'renderer-charts', 'renderer-ui', 'contract'];
@@ -50,6 +50,7 @@ export default tseslint.config(
         { type: 'engine-net', pattern: 'engine/net/**', mode: 'full' },
         { type: 'engine-k6', pattern: 'engine/k6/**', mode: 'full' },
         { type: 'engine-import-requests', pattern: 'engine/import-requests/**', mode: 'full' },
+        { type: 'engine-record', pattern: 'engine/record/**', mode: 'full' },
         { type: 'engine-diagnosis', pattern: 'engine/diagnosis/**', mode: 'full' },
         { type: 'engine', pattern: 'engine/**', mode: 'full' },
         { type: 'reproduce', pattern: 'reproduce/**', mode: 'full' },
@@ -99,6 +100,8 @@ export default tseslint.config(
             { from: 'engine-k6', allow: ['engine-k6', 'engine-run', 'engine-driver', 'engine-executors', 'engine-supervisor', 'engine-scenario', 'engine-report', 'engine-base', 'engine-net', 'contract', 'db'] },
             // HAR and curl in, a scenario out: it reuses the scenario's parser, limits and validation, nothing of a run.
             { from: 'engine-import-requests', allow: ['engine-import-requests', 'engine-scenario', 'engine-base', 'contract'] },
+            // a browser's traffic in, a journey out through the HAR importer: nothing of a run, the store or the driver
+            { from: 'engine-record', allow: ['engine-record', 'engine-import-requests', 'engine-base', 'contract'] },
             // the diagnosis's rules are pure functions of a stored run (contract types), so nothing else
             { from: 'engine-diagnosis', allow: ['engine-diagnosis', 'contract'] },
             { from: 'engine', allow: [...engineAll, 'contract', 'db', 'servers'] },

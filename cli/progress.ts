@@ -16,7 +16,7 @@ export function attachProgress(engine: Engine, out: NodeJS.WriteStream): () => v
   let last = '';
   const unsubscribe = engine.subscribe((e) => {
     if (e.event === 'run:started' && runId === null) runId = e.payload.runId;
-    if (runId === null || e.event === 'ui:menu' || e.payload.runId !== runId) return;
+    if (runId === null || e.event === 'ui:menu' || e.event === 'record:progress' || e.payload.runId !== runId) return;
     if (e.event === 'run:target' && e.payload.status === 'running') {
       server = e.payload.label;
       phase = '';

@@ -27,6 +27,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** What a person brings that Loadscope does not make: written before the tour, named in its lines. */
 const OWN_FILES: Record<string, () => string | Buffer> = {
   'session.har': () => readFileSync(rootPath('engine/import-requests/fixtures/shop.har')),
+  'petstore.yaml': () => readFileSync(rootPath('node_modules/@readme/oas-examples/3.0/yaml/petstore.yaml')),
   'pod-0.json': () => [0, 1, 2].map((i) => requestLine({ endMs: 100 + i * 10, totalMs: 5 + i, phase: 0 })).join('\n') + '\n',
   'pod-1.json': () => [0, 1].map((i) => requestLine({ endMs: 105 + i * 10, totalMs: 7 + i, phase: 0 })).join('\n') + '\n',
 };

@@ -16,11 +16,14 @@ import {
   StoredWindows,
 } from './results.js';
 import { CorrelateChoice, ImportedJourney, MAX_HAR_CHARS } from './imported-journey.js';
+import { KeptFile, KeptFileRefs } from './kept-files.js';
 import { libraryCalls } from './library.js';
+import { recordCalls, recordEvents } from './record.js';
 import { Scenario } from './scenario.js';
 import { SlowestGroup, SlowestRequest } from './slowest.js';
 import { ThresholdResult } from './thresholds.js';
 import { TimelinePlan } from './timeline.js';
+import { tryCalls } from './try-once.js';
 import { Trend, TrendRequest } from './trends.js';
 
 // The one API contract between the UI and the engine. Both hosts use it: Electron (ipcMain /
@@ -101,16 +104,19 @@ export const calls = {
       /** library scenarios */
       id: z.number().optional(),
       version: z.number().optional(),
+      /** library scenarios: the data files kept with this version */
+      files: z.array(KeptFile).optional(),
     }),
   },
-  /** quick: check (and plan) the scenario as `--quick` would run it */
-  'scenarios:validate': { request: z.strictObject({ text: z.string(), quick: z.boolean().default(false) }), response: ValidationResult },
+  /** quick: check (and plan) the scenario as `--quick` would run it; files (a library draft's kept files): its data read from them, each relative path one of them */
+  'scenarios:validate': { request: z.strictObject({ text: z.string(), quick: z.boolean().default(false), files: KeptFileRefs.optional() }), response: ValidationResult },
   'runs:start': {
     request: z.strictObject({
       /** a built-in or library name, the scenario's JSON text (the editor, an opened file), or a stored run's scenario to run again */
       scenario: z.union([
         z.strictObject({ name: z.string().min(1) }),
-        z.strictObject({ text: z.string().min(1), origin: z.string().max(1000).optional() }),
+        /** files: the library draft's kept data files (its relative data paths name them) */
+        z.strictObject({ text: z.string().min(1), origin: z.string().max(1000).optional(), files: KeptFileRefs.optional() }),
         z.strictObject({ runId: z.number().int().positive() }),
       ]),
       quick: z.boolean().default(false),
@@ -127,6 +133,8 @@ export const calls = {
     response: z.object({ runId: z.number() }),
   },
   ...libraryCalls,
+  ...tryCalls,
+  ...recordCalls,
   /** The editor's "Paste a curl command" (issue 28): the request added to a phase of the scenario text, parsed by the engine */
   'requests:add-curl': {
     request: z.strictObject({
@@ -139,8 +147,8 @@ export const calls = {
   },
   /**
    * The Scenarios view's HAR import and Paste curl's "start a new scenario" (issue 39): a journey
-   * made by the engine, with its correlation proposals. keep: write the credentials it moved out to
-   * a file of the data folder (mode 0600) that the scenario names; false: a preview, nothing written.
+   * made by the engine, with its correlation proposals. keep: the credentials it moved out kept as an
+   * editor's upload is (`files`: the draft keeps them); false: a preview, nothing kept.
    */
   'requests:import-har': {
     request: z.strictObject({ text: z.string().min(1).max(MAX_HAR_CHARS), name: z.string().min(1).max(255), correlate: CorrelateChoice.default('all'), keep: z.boolean().default(false) }),
@@ -149,6 +157,22 @@ export const calls = {
   'requests:import-curl': {
     request: z.strictObject({ command: z.string().min(1).max(256 * 1024), keep: z.boolean().default(false) }),
     response: ImportedJourney,
+  },
+  /**
+   * The Scenarios view's "Import API description" (issue 39): an OpenAPI 3 description (JSON or YAML)
+   * or a Postman collection v2.1 as a scenario, made by the engine (engine/import-requests/); its data
+   * file (examples, credentials) kept as an editor upload is (library:upload-data): the draft keeps
+   * `files`, and a save keeps them with the library scenario, whose data entry names each by its name.
+   */
+  'requests:import-description': {
+    request: z.strictObject({
+      text: z.string().max(64 * 1024 * 1024),
+      /** the file's name: names it in notes and errors */
+      source: z.string().min(1).max(1000),
+      /** the server to send to instead of the description's */
+      baseUrl: z.string().max(2000).optional(),
+    }),
+    response: z.object({ text: z.string(), notes: z.array(z.string()), files: z.array(KeptFile) }),
   },
   /** Is a k6 binary available for runs with engine 'k6', and if not, how to install it. */
   'k6:status': {
@@ -247,6 +271,7 @@ export const events = {
   'run:finished': z.object({ runId: z.number(), status: RunStatus, reason: z.string().nullable() }),
   /** runs another process stored, finished, deleted or annotated (the engine polls the store: engine/watch-runs.ts) */
   'runs:changed': z.object({}),
+  ...recordEvents,
   /** From the desktop shell's application menu (never from the engine): the renderer acts on it. */
   'ui:menu': z.object({
     action: z.enum(['open-scenario', 'export', 'run-start', 'run-cancel']),

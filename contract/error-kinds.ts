@@ -4,8 +4,9 @@
 // Appended kinds go last, so stored codes keep their meaning:
 // 'extract': a journey's step found nothing to extract (contract/extract.ts);
 // 'protocol': a response the client refused to parse (malformed framing, status line or headers: the
-// fast path's and undici's HPE_* parser errors, a Content-Length the body does not match).
-export const ERROR_KINDS = ['refused', 'reset', 'timeout', 'http', 'body', 'other', 'extract', 'protocol'] as const;
+// fast path's and undici's HPE_* parser errors, a Content-Length the body does not match);
+// 'check': a response that failed a check of its request's expect (contract/checks.ts).
+export const ERROR_KINDS = ['refused', 'reset', 'timeout', 'http', 'body', 'other', 'extract', 'protocol', 'check'] as const;
 export type ErrorKindName = (typeof ERROR_KINDS)[number];
 
 /** Distinct kind-and-reason pairs a phase keeps (contract/results.ts ErrorReason). */

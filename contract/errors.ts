@@ -13,6 +13,8 @@ export const ERROR_CODES = [
   'LS_ERR_SERVER_CRASHED',
   'LS_ERR_NOT_LOOPBACK',
   'LS_ERR_K6_MISSING',
+  /** recording needs a Chromium and none was found (the message names what to install) */
+  'LS_ERR_BROWSER_MISSING',
   'LS_ERR_NEEDS_CONSENT',
   'LS_ERR_RUN_ACTIVE',
   'LS_ERR_DB',

@@ -39,32 +39,46 @@ export type RegExpMaker = (pattern: string) => RegExp;
 const plainRegExp: RegExpMaker = (pattern) => new RegExp(pattern);
 
 /**
- * The regular expression of a regex extract, or a one-line reason: it must compile, be at most
- * MAX_EXTRACT_PATTERN_CHARS, have no shape that backtracks badly (contract/regex-shape.ts) and
- * capture. The one place a pattern is checked and compiled: the schema and the driver both call it.
+ * Why a pattern may not run over a response, or null: it must compile, be at most
+ * MAX_EXTRACT_PATTERN_CHARS and have no shape that backtracks badly (contract/regex-shape.ts). The
+ * one place a pattern is judged: an extract's and a check's (contract/checks.ts) alike.
  */
-export function extractRegex(pattern: string, make: RegExpMaker = plainRegExp): RegExp | string {
+export function patternIssue(pattern: string): string | null {
   if (pattern.length > MAX_EXTRACT_PATTERN_CHARS) return `a pattern of ${pattern.length} characters; at most ${MAX_EXTRACT_PATTERN_CHARS} (it runs over bodies of up to ${sizeText(MAX_EXTRACT_BODY_BYTES)})`;
   try {
     new RegExp(pattern);
   } catch (err) {
     return `not a regular expression (${(err instanceof Error ? err.message : String(err)).replace(/^Invalid regular expression: /, '')})`;
   }
-  const risk = backtrackRisk(pattern);
-  if (risk !== null) return risk;
+  return backtrackRisk(pattern);
+}
+
+/**
+ * The regular expression of a regex extract, or a one-line reason: a pattern patternIssue takes,
+ * that captures. The one place an extract's pattern is checked and compiled: the schema and the driver both call it.
+ */
+export function extractRegex(pattern: string, make: RegExpMaker = plainRegExp): RegExp | string {
+  const issue = patternIssue(pattern);
+  if (issue !== null) return issue;
   // an alternation with the empty string matches once more than the pattern has groups
   const groups = (new RegExp(`${pattern}|`).exec('')?.length ?? 1) - 1;
   return groups >= 1 ? make(pattern) : "no capture group: the first group's text is the value, e.g. token=(\\w+)";
 }
 
-/** The text at `keys` in a parsed JSON value, or null when absent (or JSON null). */
-export function jsonAt(value: unknown, keys: readonly JsonKey[]): string | null {
+/** The value at `keys` in a parsed JSON value (a JSON null included), or undefined when absent. */
+export function jsonValueAt(value: unknown, keys: readonly JsonKey[]): unknown {
   let v = value;
   for (const k of keys) {
-    if (typeof v !== 'object' || v === null) return null;
-    if (typeof k === 'number' ? !Array.isArray(v) : Array.isArray(v) || !Object.prototype.hasOwnProperty.call(v, k)) return null;
+    if (typeof v !== 'object' || v === null) return undefined;
+    if (typeof k === 'number' ? !Array.isArray(v) : Array.isArray(v) || !Object.prototype.hasOwnProperty.call(v, k)) return undefined;
     v = (v as Record<JsonKey, unknown>)[k];
   }
+  return v;
+}
+
+/** The text at `keys` in a parsed JSON value, or null when absent (or JSON null). */
+export function jsonAt(value: unknown, keys: readonly JsonKey[]): string | null {
+  const v = jsonValueAt(value, keys);
   if (v === null || v === undefined) return null;
   return typeof v === 'string' ? v : JSON.stringify(v);
 }

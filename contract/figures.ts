@@ -1,5 +1,5 @@
 import { PHASE_FIGURES, phaseFigures, type LatencyFigureSet, type PhaseFigure } from './engine-figures.js';
-import type { ErrorCounts, LatencyStats, RunEngine } from './results.js';
+import type { CheckCount, ErrorCounts, LatencyStats, RunEngine } from './results.js';
 
 // A phase's named figures (issue 37): `total.p99`, `errors.rate`, `throughput`, ... resolved here
 // and nowhere else. Thresholds, regression rules, trends, a group's figures, Compare, reports and
@@ -8,6 +8,7 @@ import type { ErrorCounts, LatencyStats, RunEngine } from './results.js';
 // contract/figures-owner.test.ts fails on a file that sums error kinds or splits a figure name.
 //
 //   name = count | errors | errors.count | errors.rate | throughput | durationMs
+//        | checks.rate         the share of checks passed (issue 39: expect's checks, contract/checks.ts)
 //        | <sample>.<stat>     sample: total wait processing serverWait lag ttfb transfer
 //                             stat:   mean min max p50 p66 p75 p80 p90 p95 p98 p99 p999
 
@@ -15,10 +16,16 @@ export const FIGURE_STATS = ['mean', 'min', 'max', 'p50', 'p66', 'p75', 'p80', '
 export type FigureStat = (typeof FIGURE_STATS)[number];
 
 export type LatencyFigureName = `${PhaseFigure}.${FigureStat}`;
-export type FigureName = 'count' | 'errors' | 'errors.count' | 'errors.rate' | 'throughput' | 'durationMs' | LatencyFigureName;
+export type FigureName = 'count' | 'errors' | 'errors.count' | 'errors.rate' | 'throughput' | 'durationMs' | 'checks.rate' | LatencyFigureName;
+
+/** The checks a figure reads: an endpoint's own, or a phase's through its endpoints. */
+interface CheckSource {
+  checks?: readonly CheckCount[] | undefined;
+  endpoints?: readonly { checks?: readonly CheckCount[] | undefined }[] | undefined;
+}
 
 /** What a figure is read from: a phase, or one of its endpoints (which has no duration of its own). */
-export type FigurePhase = LatencyFigureSet & { count: number; errors: ErrorCounts; throughput: number; durationMs?: number };
+export type FigurePhase = LatencyFigureSet & CheckSource & { count: number; errors: ErrorCounts; throughput: number; durationMs?: number };
 
 /** The requests that ended in an error of any kind. */
 export function errorTotal(errors: ErrorCounts): number {
@@ -30,6 +37,30 @@ export function errorTotal(errors: ErrorCounts): number {
 /** The errors over the requests; null with no request (no rate at all, not 0). */
 export function errorRate(p: Pick<FigurePhase, 'count' | 'errors'>): number | null {
   return p.count > 0 ? errorTotal(p.errors) / p.count : null;
+}
+
+/**
+ * The checks passed and failed, every check of every response counted once: an endpoint's own, or a
+ * phase's over its endpoints; null when it has none (no expect, k6, a run stored before checks).
+ */
+export function checkTotals(p: CheckSource): { passes: number; fails: number } | null {
+  const lists = p.checks !== undefined ? [p.checks] : (p.endpoints ?? []).flatMap((e) => (e.checks === undefined ? [] : [e.checks]));
+  if (lists.length === 0) return null;
+  let passes = 0;
+  let fails = 0;
+  for (const list of lists) {
+    for (const c of list) {
+      passes += c.passes;
+      fails += c.fails;
+    }
+  }
+  return { passes, fails };
+}
+
+/** The share of checks passed; null with no check made (none written, or no response checked). */
+export function checkRate(p: CheckSource): number | null {
+  const t = checkTotals(p);
+  return t === null || t.passes + t.fails === 0 ? null : t.passes / (t.passes + t.fails);
 }
 
 const PERCENTILE = /^p\d+$/;
@@ -53,6 +84,7 @@ export function figureOf(p: FigurePhase, name: FigureName, engine: RunEngine = '
   if (name === 'errors.rate') return errorRate(p);
   if (name === 'throughput') return p.throughput;
   if (name === 'durationMs') return p.durationMs ?? null;
+  if (name === 'checks.rate') return checkRate(p);
   const dot = name.indexOf('.');
   const sample = name.slice(0, dot) as PhaseFigure;
   return statOf(phaseFigures(engine, p).stats[sample], name.slice(dot + 1) as FigureStat);

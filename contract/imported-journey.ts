@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { KeptFile } from './kept-files.js';
 
 // What a HAR or curl import answers (issue 39): the scenario, what it left out or moved, and each
 // correlation it proposes with a preview, so a person accepts all or one by one before the journey
@@ -34,5 +35,7 @@ export const ImportedJourney = z.object({
   proposals: z.array(CorrelationProposal),
   /** the credentials moved out of the text: the data file the scenario names and its columns (never the values) */
   credentials: z.object({ file: z.string(), columns: z.array(z.string()) }).nullable(),
+  /** the UI's import, kept: the credentials file kept as an editor's upload is (the draft keeps it); a preview: none */
+  files: z.array(KeptFile),
 });
 export type ImportedJourney = z.infer<typeof ImportedJourney>;

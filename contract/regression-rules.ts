@@ -7,11 +7,11 @@ import type { EndpointMove } from './run-verdict.js';
 // regression.ts), and the grammar is one function both share.
 //
 //   rule   = metric op margin [scope...]
-//   metric = throughput | errors.rate | total|wait|processing . mean|p50|p90|p99
+//   metric = throughput | errors.rate | checks.rate | total|wait|processing . mean|p50|p90|p99
 //   op     = > | <                      the direction that counts as worse
 //   margin = [+|-]number[%]             with %: a relative change (+10% = 1.10 x the baseline);
 //                                       without: an absolute difference in the metric's unit
-//                                       (ms, req/s, or a rate for errors.rate: +0.01 = 1 point)
+//                                       (ms, req/s, or a rate for errors.rate and checks.rate: +0.01 = 1 point)
 //   scope  = server=VALUE | phase=VALUE | endpoint=VALUE
 //            VALUE: a word without spaces, or "double quoted" (\" and \\ inside)
 //
@@ -19,10 +19,11 @@ import type { EndpointMove } from './run-verdict.js';
 // A rule fails only when the change is beyond its margin AND beyond the noise: the change's 95 %
 // interval lies wholly past the margin and excludes no change at all.
 
-/** The figures a rule can name: those Compare has a noise interval for, and the error rate. */
+/** The figures a rule can name: those Compare has a noise interval for, the error rate and the checks' pass rate. */
 export const RULE_METRICS = [
   'throughput',
   'errors.rate',
+  'checks.rate',
   'total.mean',
   'total.p50',
   'total.p90',
@@ -57,7 +58,7 @@ const MAX_RULE_LENGTH = 500;
 /** What a rule's values are measured in (absolute margins are in this unit); a stored verdict's metric is a plain string. */
 export function ruleUnit(metric: RuleMetric | string): 'ms' | 'req/s' | 'rate' {
   if (metric === 'throughput') return 'req/s';
-  if (metric === 'errors.rate') return 'rate';
+  if (metric === 'errors.rate' || metric === 'checks.rate') return 'rate';
   return 'ms';
 }
 

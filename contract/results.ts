@@ -78,12 +78,18 @@ const phaseFigures = {
   ...LatencyFigures,
 };
 
+/** One check of an endpoint's expect (contract/checks.ts) under load: the responses it passed and failed. */
+export const CheckCount = z.object({ name: z.string(), passes: z.number(), fails: z.number() });
+export type CheckCount = z.infer<typeof CheckCount>;
+
 /** One endpoint of a phase: a request template, by its name (contract/scenario.ts templateName). */
 export const EndpointResult = z.object({
   name: z.string(),
   /** the template's index in its phase's requests: the templateIdx of its request rows */
   index: z.number(),
   ...phaseFigures,
+  /** its checks, in its expect's order; absent: it has none (or k6, or a run stored before checks were counted) */
+  checks: z.array(CheckCount).optional(),
 });
 export type EndpointResult = z.infer<typeof EndpointResult>;
 

@@ -5,6 +5,8 @@ import { Threshold } from './thresholds.js';
 import { templateName } from './template-name.js';
 import { flowIssues } from './flow.js';
 import { variableIssues } from './variables.js';
+import { Expect } from './expect.js';
+import { checkIssues } from './checks.js';
 
 export { templateName };
 
@@ -84,13 +86,7 @@ export const RequestTemplate = z.strictObject({
     .optional()
     .describe('the request body; a {{data.*}} or {{vars.*}} value in a JSON body (content-type JSON or +json, or none and the body starts with { or [) is written as JSON: escaped inside a string, else a number, true, false, null or a quoted string'),
   weight: z.number().positive().default(1).describe('relative share of requests using this template'),
-  expect: z
-    .strictObject({
-      status: z.number().int().min(100).max(599).optional(),
-      bodyIncludes: z.string().optional(),
-    })
-    .optional()
-    .describe('a response that does not match counts as a body error'),
+  expect: Expect.optional(),
   extract: z
     .discriminatedUnion('from', [
       z.strictObject({ var: VarName, from: z.literal('json'), path: z.string().describe('a JSON path like token or data.items[0].id') }),
@@ -347,6 +343,7 @@ export const Scenario = z.strictObject({
 }).superRefine((s, ctx) => {
   for (const issue of variableIssues(s)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
   for (const issue of flowIssues(s)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+  for (const issue of checkIssues(s)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
 });
 export type Scenario = z.output<typeof Scenario>;
 export type ScenarioInput = z.input<typeof Scenario>;

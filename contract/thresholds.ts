@@ -14,6 +14,8 @@ export const REGRESSION_FAILED_EXIT_CODE = 98;
 const STATS = ['mean', 'min', 'p50', 'p66', 'p75', 'p80', 'p90', 'p95', 'p98', 'p99', 'p999', 'max'] as const;
 export const THRESHOLD_METRICS = [
   'count', 'errors', 'errors.count', 'errors.rate', 'throughput', 'durationMs',
+  // the share of expect's checks passed (contract/checks.ts): a phase's over its endpoints
+  'checks.rate',
   // ttfb and transfer: what the client measures itself, known with or without Server-Timing
   ...(['total', 'wait', 'processing', 'serverWait', 'ttfb', 'transfer'] as const).flatMap((m) => STATS.map((s) => `${m}.${s}` as const)),
 ] as const;
@@ -59,8 +61,8 @@ export function compareThreshold(measured: number, op: ThresholdOp, limit: numbe
 export const Threshold = z.strictObject({
   check: z
     .string()
-    .regex(CHECK_RE, `must be "<metric> <op> <number>", e.g. "total.p99 < 250"; metrics: ${THRESHOLD_METRICS.slice(0, 6).join(', ')}, total|wait|processing|serverWait|ttfb|transfer.<mean|min|max|p50..p999>; ops: < <= > >= ==`)
-    .describe('"<metric> <op> <number>", e.g. "total.p99 < 250", "errors.rate < 0.01", "throughput > 900" (times in ms)'),
+    .regex(CHECK_RE, `must be "<metric> <op> <number>", e.g. "total.p99 < 250"; metrics: ${THRESHOLD_METRICS.slice(0, 7).join(', ')}, total|wait|processing|serverWait|ttfb|transfer.<mean|min|max|p50..p999>; ops: < <= > >= ==`)
+    .describe('"<metric> <op> <number>", e.g. "total.p99 < 250", "errors.rate < 0.01", "throughput > 900", "checks.rate > 0.99" (times in ms)'),
   phase: z.string().min(1).optional().describe('only this phase (by name, or "phase N"); absent: every phase'),
   server: z.string().min(1).optional().describe('only this server (by label, or architecture); absent: every server'),
   request: z.string().min(1).optional().describe("only this endpoint (a request's name, or method and path like \"GET /fib\"); absent: the whole phase"),
@@ -95,7 +97,7 @@ export type ThresholdUnit = 'ms' | 'req/s' | 'ratio' | 'requests' | 'errors';
 
 export function thresholdUnit(metric: ThresholdMetric): ThresholdUnit {
   if (metric === 'throughput') return 'req/s';
-  if (metric === 'errors.rate') return 'ratio';
+  if (metric === 'errors.rate' || metric === 'checks.rate') return 'ratio';
   if (metric === 'count') return 'requests';
   if (metric === 'errors' || metric === 'errors.count') return 'errors';
   // durationMs and every latency statistic (total.p99, wait.mean, ...) are in ms

@@ -2,6 +2,7 @@ import { cellName } from '../contract/cells.js';
 import type Database from 'better-sqlite3';
 import { readStoredProtocol } from '../contract/protocol.js';
 import { LoadscopeError } from '../contract/errors.js';
+import { KeptFileRefs, type KeptFileRef } from '../contract/kept-files.js';
 import {
   LiveWindow,
   PhaseHistograms,
@@ -63,6 +64,16 @@ export interface RunSource {
   libraryVersionId: number | null;
   /** where a file scenario's relative paths start (its file's folder); absent or null: none */
   folder?: string | null;
+  /** the data files it read from the library (names and contents' hashes, migration 024); absent: none */
+  files?: readonly KeptFileRef[];
+}
+
+/** A run's kept files as stored: absent when none; anything but [{name, hash}] is a damaged row. */
+function keptFilesOf(value: unknown, where: string): { files?: KeptFileRef[] } {
+  if (value === null) return {};
+  const parsed = KeptFileRefs.safeParse(value);
+  if (!parsed.success) throw schemaError(`${where}'s data files`, parsed.error.issues);
+  return { files: parsed.data };
 }
 
 function isStringRecord(value: unknown): value is Record<string, string> {
@@ -153,7 +164,7 @@ export class SqliteRunReader implements RunReader {
     );
     this.list = db.prepare(listSql(''));
     this.listOne = db.prepare(listSql('AND r.id = @id'));
-    this.runSource = db.prepare('SELECT quick, source_text, source_set_json, library_version_id, source_folder FROM runs WHERE id = ?');
+    this.runSource = db.prepare('SELECT quick, source_text, source_set_json, library_version_id, source_folder, source_files_json FROM runs WHERE id = ?');
     this.rawRows = db.prepare('SELECT count(*) FROM requests WHERE target_id = ?').pluck();
   }
 
@@ -194,6 +205,7 @@ export class SqliteRunReader implements RunReader {
       set: isStringRecord(set) ? set : {},
       libraryVersionId: optNum(r, 'library_version_id', `run ${runId}`),
       folder: optStr(r, 'source_folder', `run ${runId}`),
+      ...keptFilesOf(json(r, 'source_files_json', `run ${runId}`), `run ${runId}`),
     };
   }
 

@@ -123,8 +123,8 @@ function prepareStatements(db: Database.Database) {
   return {
     createRun: db.prepare(
       `INSERT INTO runs (scenario_name, title, status, quick, created_at, scenario_json, machine_json, raw_cap, owner_host, owner_pid, owner_store, consent_json,
-         source_text, source_set_json, library_version_id, engine, engine_note, source_folder)
-       VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         source_text, source_set_json, library_version_id, engine, engine_note, source_folder, source_files_json)
+       VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     addCell: db.prepare('INSERT INTO cells (run_id, idx, label, params_json) VALUES (?, ?, ?, ?)'),
     createTarget: db.prepare(
@@ -208,6 +208,7 @@ export class SqliteRunWriter implements RunWriter {
       run.engine ?? 'native',
       run.engineNote ?? null,
       run.source?.folder ?? null,
+      run.source?.files === undefined || run.source.files.length === 0 ? null : toJson(run.source.files),
     ));
     return Number(result.lastInsertRowid);
   }

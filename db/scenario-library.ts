@@ -1,11 +1,15 @@
 import type Database from 'better-sqlite3';
 import { LoadscopeError } from '../contract/errors.js';
+import type { KeptFileRef } from '../contract/kept-files.js';
+import { KeptFileStore } from './kept-file-store.js';
 import { num, rows, str, type Row } from './sql-read.js';
 import type { StoreWrite } from './store-write.js';
 
-// The user's scenarios: a name, and every version ever saved under it (append-only). The store only
-// keeps text; checking that the text is a valid scenario whose name is the entry's is the engine's
-// job (engine/library/), so nothing here knows the scenario format.
+// The user's scenarios: a name, and every version ever saved under it (append-only). A version is its
+// text and the data files it keeps (names and contents' hashes, migration 024: the contents are in
+// kept-file-store.ts), both fixed once saved. The store only keeps them; checking that the text is a
+// valid scenario whose name is the entry's, and that its files are data, is the engine's job
+// (engine/library/), so nothing here knows the scenario format.
 
 export interface LibraryVersionRef {
   id: number;
@@ -49,14 +53,20 @@ function entryFromRow(r: Row): LibraryEntry {
   };
 }
 
+const fileKey = (files: readonly KeptFileRef[]) => JSON.stringify([...files].map((f) => [f.name, f.hash]).sort());
+const sameFiles = (a: readonly KeptFileRef[], b: readonly KeptFileRef[]) => fileKey(a) === fileKey(b);
+
 export class ScenarioLibrary {
   private readonly stmt;
+  /** the contents of the data files its versions keep (and uploads not saved yet) */
+  readonly keptFiles: KeptFileStore;
 
   constructor(
     private readonly db: Database.Database,
     /** the store's write guard: every write of the library goes through it */
     private readonly write: StoreWrite,
   ) {
+    this.keptFiles = new KeptFileStore(db, write);
     this.stmt = {
       list: db.prepare(`${ENTRY_SQL} ORDER BY s.name`),
       byName: db.prepare(`${ENTRY_SQL} WHERE s.name = ?`),
@@ -74,6 +84,9 @@ export class ScenarioLibrary {
          JOIN library_scenarios s ON s.id = v.scenario_id WHERE v.id = ?`,
       ),
       delete: db.prepare('DELETE FROM library_scenarios WHERE id = ?'),
+      insertFile: db.prepare('INSERT INTO library_version_files (version_id, name, hash) VALUES (?, ?, ?)'),
+      files: db.prepare('SELECT name, hash FROM library_version_files WHERE version_id = ? ORDER BY name'),
+      hashes: db.prepare('SELECT DISTINCT f.hash FROM library_version_files f JOIN library_versions v ON v.id = f.version_id WHERE v.scenario_id = ?').pluck(),
     };
   }
 
@@ -93,10 +106,12 @@ export class ScenarioLibrary {
   }
 
   /**
-   * A new scenario (no id) or a new version of one (its name may change: a rename). An unchanged
-   * text under an unchanged name adds no version. A name another library scenario has is refused.
+   * A new scenario (no id) or a new version of one (its name may change: a rename). `files`: the
+   * data files the version keeps, each content already stored (kept-file-store.ts); absent, those of
+   * the version before. An unchanged text, name and files add no version. A name another library
+   * scenario has is refused.
    */
-  save(input: { id?: number; name: string; text: string }): LibraryVersionRef {
+  save(input: { id?: number; name: string; text: string; files?: readonly KeptFileRef[] }): LibraryVersionRef {
     return this.write(this.db.transaction((): LibraryVersionRef => {
       const now = new Date().toISOString();
       const found: unknown = this.stmt.idByName.get(input.name);
@@ -104,18 +119,35 @@ export class ScenarioLibrary {
       if (holder !== null && holder !== input.id) {
         throw new LoadscopeError('LS_ERR_SCENARIO_CONFLICT', `the library already has a scenario named '${input.name}'; choose another name`);
       }
+      const keep = (versionId: number, files: readonly KeptFileRef[]) => {
+        for (const f of files) this.stmt.insertFile.run(versionId, f.name, f.hash);
+      };
       if (input.id === undefined) {
         const id = Number(this.stmt.insertScenario.run(input.name, now, now).lastInsertRowid);
         const versionId = Number(this.stmt.insertVersion.run(id, 1, input.text, now).lastInsertRowid);
+        keep(versionId, input.files ?? []);
         return { id, name: input.name, version: 1, versionId };
       }
       const current = this.get(input.id);
-      if (current.text === input.text && current.name === input.name) return current;
+      const before = this.files(current.versionId);
+      const files = input.files ?? before;
+      if (current.text === input.text && current.name === input.name && sameFiles(before, files)) return current;
       const version = current.version + 1;
       const versionId = Number(this.stmt.insertVersion.run(input.id, version, input.text, now).lastInsertRowid);
+      keep(versionId, files);
       this.stmt.touch.run(input.name, now, input.id);
       return { id: input.id, name: input.name, version, versionId };
     }));
+  }
+
+  /** The data files a version keeps, by name. */
+  files(versionId: number): KeptFileRef[] {
+    return rows(this.stmt.files.all(versionId), 'library file').map((r) => ({ name: str(r, 'name', 'library file'), hash: str(r, 'hash', 'library file') }));
+  }
+
+  /** Every content any version of the scenario keeps (what its deletion may leave unnamed). */
+  fileHashes(id: number): string[] {
+    return this.stmt.hashes.all(id).filter((h): h is string => typeof h === 'string');
   }
 
   versions(id: number): LibraryVersion[] {

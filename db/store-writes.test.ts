@@ -15,12 +15,13 @@ import { newRun } from './test-support/factories.js';
 const dbDir = dirname(fileURLToPath(import.meta.url));
 // The parts of the store that write, each holding the guard (as `write`); and the facade, which
 // builds them with it and writes nothing itself.
-const GUARDED = ['run-writer.ts', 'scenario-library.ts', 'baseline-store.ts', 'verdict-store.ts'];
+const GUARDED = ['run-writer.ts', 'scenario-library.ts', 'kept-file-store.ts', 'baseline-store.ts', 'verdict-store.ts'];
 const FACADE = 'store.ts';
 const GUARD_CALLS = ['this.write'];
 // what builds a writing part, and the argument that hands it the guard
-const WRITING_PARTS = ['ScenarioLibrary', 'BaselineStore', 'VerdictStore', 'SqliteRunWriter'];
-const GUARD_ARGS = ['guard', 'guard.write'];
+const WRITING_PARTS = ['ScenarioLibrary', 'KeptFileStore', 'BaselineStore', 'VerdictStore', 'SqliteRunWriter'];
+// the library hands its own guard (`write`) to the kept files' contents
+const GUARD_ARGS = ['guard', 'guard.write', 'write'];
 
 const WRITE_SQL = /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i;
 
@@ -98,8 +99,8 @@ describe("the store's one write guard", () => {
     const text = readFileSync(join(dbDir, FACADE), 'utf8');
     expect(writeStatements(ts.createSourceFile(FACADE, text, ts.ScriptTarget.Latest, true)).size).toBe(0);
     expect(unguardedWrites(text)).toEqual([]);
-    // each writing part is built there
-    for (const part of WRITING_PARTS.filter((p) => p !== 'VerdictStore')) expect(text, part).toContain(`new ${part}(`);
+    // each writing part is built there (verdicts by the run writer and kept files by the library, each with the guard it was handed)
+    for (const part of WRITING_PARTS.filter((p) => p !== 'VerdictStore' && p !== 'KeptFileStore')) expect(text, part).toContain(`new ${part}(`);
   });
 
   it('the scan sees a write past the guard (planted)', () => {

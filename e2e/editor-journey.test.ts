@@ -142,6 +142,9 @@ describe('a journey built in the form, in Chromium', () => {
     await field('data[0].file').fill('people.jsonl');
     await field('data[0].format').selectOption('jsonl');
     await field('data[0].order').selectOption('unique');
+    // a relative file is one kept with the scenario (issue 39): uploaded here, it makes the entry valid
+    await byTestId('kept-upload-input').setInputFiles({ name: 'people.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from('{"name":"ann"}\n') });
+    await byTestId('kept-file-people.jsonl').waitFor();
     await field('phases[0].data').selectOption('people');
     // a header name with JSON's own characters in it
     const hostile = 'x-"},{"a":"b';

@@ -1,4 +1,6 @@
 import { startEngineProcess, type EngineProcess } from '../engine/host/engine-process.js';
+import type { OpenRecording } from '../engine/record/record-session.js';
+import { withDesktopRecording } from './desktop-recording.js';
 import { engineLaunch, type DesktopHost, type EngineLaunch } from './engine-launch.js';
 import { wireIpc, type EventSink, type IpcMainPort } from './ipc-wiring.js';
 
@@ -12,6 +14,8 @@ export interface DesktopEngineDeps<E> {
   ipcMain: IpcMainPort<E>;
   isTrustedSender: (event: E) => boolean;
   sink: () => EventSink | undefined;
+  /** opens a recording's browser (main.ts: a window of the app's own); the record calls are answered in this process */
+  record?: OpenRecording;
 }
 
 export interface DesktopEngine {
@@ -25,7 +29,8 @@ export function startDesktopEngine<E>(deps: DesktopEngineDeps<E>): DesktopEngine
   const launch = engineLaunch(deps.host);
   console.log(`loadscope: ${launch.describe}`);
   const engine = startEngineProcess(launch);
-  const unwire = wireIpc(deps.ipcMain, engine, deps.isTrustedSender, deps.sink);
+  const recording = deps.record ? withDesktopRecording(engine, deps.record) : undefined;
+  const unwire = wireIpc(deps.ipcMain, recording?.surface ?? engine, deps.isTrustedSender, deps.sink);
   let closing: Promise<void> | undefined;
   return {
     engine,
@@ -33,6 +38,7 @@ export function startDesktopEngine<E>(deps: DesktopEngineDeps<E>): DesktopEngine
     close: () =>
       (closing ??= (async () => {
         unwire();
+        await recording?.close();
         await engine.close();
       })()),
   };

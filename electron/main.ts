@@ -10,6 +10,7 @@ import { handleAppScheme, registerAppScheme } from './app-protocol.js';
 import { startDesktopEngine } from './desktop-engine.js';
 import { sendToRenderer } from './ipc-wiring.js';
 import { menuTemplate } from './menu.js';
+import { openRecordingWindow } from './record-window.js';
 import { confirmUnsavedChanges } from './unsaved-changes.js';
 import { APP_URL, hardenSession, hardenWindow, isTrustedSender, webPreferences } from './security.js';
 
@@ -54,6 +55,7 @@ function start(): void {
     ipcMain,
     isTrustedSender: (event) => isTrustedSender(event, win),
     sink: () => win?.webContents,
+    record: openRecordingWindow,
   });
   let closing = false;
   // An engine that cannot start (a better-sqlite3 built for another ABI, a database that will not

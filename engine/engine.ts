@@ -1,4 +1,3 @@
-import { dirname } from 'node:path';
 import type { EngineEvent, EngineHandlers } from '../contract/api.js';
 import { LoadscopeError } from '../contract/errors.js';
 import type { RunEngine } from '../contract/results.js';
@@ -9,11 +8,12 @@ import { lazyCalls } from './lazy-calls.js';
 import { watchRuns } from './watch-runs.js';
 import type { Orchestrator } from './run/orchestrator.js';
 import type { RunOptions, StartSource } from './run/prepare-run.js';
+import type { RecordSession } from './record/record-session.js';
 
 // Only the store is opened eagerly: the orchestrator (driver, supervisor, undici), the scenario
 // library (zod schemas), the exporters (ECharts, canvas) and k6 support are imported on first use,
 // so verbs that send no load start fast (docs/architecture.md, "Lazy loading").
-const LIBRARY_CALLS = ['scenarios:list', 'scenarios:get', 'library:save', 'library:import', 'library:rename', 'library:delete', 'library:versions', 'runs:scenario'] as const;
+const LIBRARY_CALLS = ['scenarios:list', 'scenarios:get', 'library:save', 'library:import', 'library:rename', 'library:delete', 'library:versions', 'runs:scenario', 'library:upload-data', 'library:bundle'] as const;
 
 /** The engine as every host sees it: the contract's handlers, its events, and an orderly close. */
 export interface Engine {
@@ -34,10 +34,7 @@ export interface Engine {
  * `watchRuns`: emit 'runs:changed' when another process stores a run (hosts that show History).
  */
 export function createEngine(options: { dbPath?: string; nativeBinding?: string; store?: StoreOptions; watchRuns?: boolean } = {}): Engine {
-  const dbPath = defaultDbPath(options.dbPath);
-  const store = openStore(dbPath, { ...options.store, nativeBinding: options.nativeBinding });
-  // beside the database: what the engine keeps for the person outside it (an import's credentials)
-  const dataFolder = dirname(dbPath);
+  const store = openStore(defaultDbPath(options.dbPath), { ...options.store, nativeBinding: options.nativeBinding });
   const bus = new EventBus();
   const stopWatching = options.watchRuns ? watchRuns(store, (event) => bus.emit(event)) : () => undefined;
   // A promise, so two calls racing to the first run share one orchestrator.
@@ -46,6 +43,19 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
   const theOrchestrator = () =>
     (orchestrator ??= import('./run/orchestrator.js').then((m) => (loaded = new m.Orchestrator(store, (event) => bus.emit(event)))));
   const running = new Map<number, Promise<unknown>>();
+  // tries in progress (scenarios:try): a close cancels them and waits until their servers stopped
+  const tries = new Map<AbortController, Promise<unknown>>();
+  // The browser recording (issue 39): playwright is loaded on the first record:* call only.
+  let recorder: Promise<RecordSession> | undefined;
+  const theRecorder = () =>
+    (recorder ??= Promise.all([import('./record/record-session.js'), import('./record/open-in-chromium.js')]).then(([session, chromium]) =>
+      session.recordSession(
+        (url, onProgress) => chromium.openInChromium(url, onProgress),
+        (event) => bus.emit(event),
+        // a recorded journey's credentials kept as the editor's upload is
+        async (name, csv) => handlers['library:upload-data']({ name, base64: Buffer.from(csv, 'utf8').toString('base64') }),
+      ),
+    ));
 
   const startRun = async (source: StartSource, opts: RunOptions & { engine?: RunEngine }): Promise<{ runId: number }> => {
     const [runner, { prepareRun }, k6] = await Promise.all([
@@ -62,7 +72,7 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
 
   const handlers: EngineHandlers = {
     ...lazyCalls(LIBRARY_CALLS, async () => (await import('./library/library-calls.js')).libraryHandlers(store)),
-    'scenarios:validate': async ({ text, quick }) => (await import('./run/prepare-run.js')).validateText(text, quick),
+    'scenarios:validate': async ({ text, quick, files }) => (await import('./run/prepare-run.js')).validateWithKept(store, text, quick, files),
     // A name is a built-in or a library scenario (engine/library/lookup.ts), never a host path.
     'runs:start': async ({ scenario, quick, set, allowRemote, allowCommands, allowFiles, engine }) =>
       startRun(scenario, { quick, set, engine, consent: { allowRemote: allowRemote ?? false, allowCommands: allowCommands ?? false, allowFiles: allowFiles ?? false } }),
@@ -90,10 +100,33 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
     'runs:trend': async (request) => (await import('./export/trend-data.js')).trendData(store, request),
     'runs:export': async ({ runId, format }) => (await import('./export/export-run.js')).exportRun(store, runId, format),
     'runs:exportCompare': async ({ runIds, format }) => (await import('./export/export-run.js')).exportCompare(store, runIds, format),
+    // one user through the journey, nothing stored (engine/run/try/)
+    'scenarios:try': async (request) => {
+      const abort = new AbortController();
+      const tried = (async () => (await import('./run/try/try-once.js')).tryOnce(store, request, abort.signal))();
+      tries.set(abort, tried);
+      return tried.finally(() => tries.delete(abort));
+    },
     'requests:add-curl': async ({ text, command, phase, keepSecrets }) =>
       (await import('./import-requests/add-curl.js')).addCurlToScenario(text, command, phase, { keepSecrets }),
-    'requests:import-har': async ({ text, name, correlate, keep }) => (await import('./import-requests/import-call.js')).importHarText(text, name, correlate, keep, dataFolder),
-    'requests:import-curl': async ({ command, keep }) => (await import('./import-requests/import-call.js')).importCurlCommand(command, keep, dataFolder),
+    // the credentials it moved out kept as the editor's upload is, once the person keeps the import (a preview keeps nothing)
+    'requests:import-har': async ({ text, name, correlate, keep }) => {
+      const [{ importHarText, journeyAnswer }, { keepUpload }] = await Promise.all([import('./import-requests/import-call.js'), import('./library/kept-data.js')]);
+      return journeyAnswer(importHarText(text, name, correlate), keep, (file, csv) => keepUpload(store.library, file, Buffer.from(csv, 'utf8')));
+    },
+    'requests:import-curl': async ({ command, keep }) => {
+      const [{ importCurlCommand, journeyAnswer }, { keepUpload }] = await Promise.all([import('./import-requests/import-call.js'), import('./library/kept-data.js')]);
+      return journeyAnswer(importCurlCommand(command), keep, (file, csv) => keepUpload(store.library, file, Buffer.from(csv, 'utf8')));
+    },
+    // its data file kept as the editor's upload is: the draft keeps it, a save keeps it with the scenario
+    'requests:import-description': async (upload) => {
+      const [{ importDescriptionUpload }, { keepUpload }] = await Promise.all([import('./import-requests/description-upload.js'), import('./library/kept-data.js')]);
+      const { text, notes, files } = await importDescriptionUpload(upload);
+      return { text, notes, files: files.map((f) => keepUpload(store.library, f.name, Buffer.from(f.text, 'utf8'))) };
+    },
+    'record:start': async (request) => (await theRecorder()).handlers['record:start'](request),
+    'record:stop': async (request) => (await theRecorder()).handlers['record:stop'](request),
+    'record:cancel': async (request) => (await theRecorder()).handlers['record:cancel'](request),
     'k6:status': async () => {
       const { available, version, hint } = (await import('./k6/k6-binary.js')).k6Status();
       return { available, version, hint };
@@ -117,6 +150,9 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
       if (closed) return;
       closed = true;
       stopWatching();
+      for (const abort of tries.keys()) abort.abort();
+      await Promise.allSettled(tries.values());
+      if (recorder) await (await recorder).close();
       if (orchestrator) await (await orchestrator).shutdown(reason);
       store.close();
     },

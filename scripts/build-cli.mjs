@@ -42,7 +42,7 @@ await build({
   // Bundled: what verbs that send no load parse at every start (commander, zod, yaml, env-paths).
   // External, loaded from node_modules as their authors ship them: native addons, packages that read
   // their own files at run time, and what only load and export paths import.
-  external: ['better-sqlite3', '@napi-rs/canvas', 'electron', 'echarts', 'undici', 'ws', 'pidusage', 'pidtree', 'hdr-histogram-js', 'csv-parse'],
+  external: ['better-sqlite3', '@napi-rs/canvas', 'electron', 'echarts', 'undici', 'ws', 'pidusage', 'pidtree', 'hdr-histogram-js', 'csv-parse', 'playwright-core'],
   // CommonJS packages (commander, ws, ...) call require(); an ES module has none of its own
   banner: { js: "import { createRequire as __lsCreateRequire } from 'node:module'; const require = __lsCreateRequire(import.meta.url);" },
   minifyWhitespace: true,

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { LoadscopeError } from '../../contract/errors.js';
 import { parseRegressionRules, type RegressionRule } from '../../contract/regression-rules.js';
 import { REGRESSION_FAILED_EXIT_CODE } from '../../contract/thresholds.js';
+import { checkRows } from '../../contract/report/check-table.js';
 import { compareJson, formatCompare } from '../format/compare.js';
 import { formatRegression, regressionJson } from '../format/regression.js';
 import { collectRule, writeCiFiles } from '../ci-output.js';
@@ -40,7 +41,7 @@ export async function compareOutputs(engine: Engine, runIds: readonly number[], 
   const [a, b] = [runIds[0]!, runIds[1]!];
   const regression = rules.length === 0 ? null : regressionData(engine.store, engine.store.baselines.standingFor(a), engine.store.baselines.standingFor(b), rules, comparison);
   const judged = regression ? regression.nowRunIds.map((id) => engine.store.getRun(id)) : [engine.store.getRun(b)];
-  writeCiFiles(opts, { scenarioName: judged[0]!.scenarioName, runs: judged, thresholds: judged.flatMap((r) => r.thresholds), regression });
+  writeCiFiles(opts, { scenarioName: judged[0]!.scenarioName, runs: judged, thresholds: judged.flatMap((r) => r.thresholds), regression, checks: judged.map((r) => ({ runId: r.id, rows: checkRows(r) })) });
   if (wantsTable || regression) {
     if (opts.json) process.stdout.write(JSON.stringify({ ...compareJson(comparison), ...(regression && { regression: regressionJson(regression) }) }, null, 2) + '\n');
     else process.stdout.write(formatCompare(comparison) + '\n' + (regression ? '\n' + formatRegression(regression) + '\n' : ''));

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { curlToScenario } from '../../engine/import-requests/curl.js';
-import { credentialsFileFor, writeImported } from './imported-output.js';
+import { credentialsFileFor, writeJourney } from './imported-output.js';
 
 export function registerImportCurl(program: Command): void {
   program
@@ -11,6 +11,6 @@ export function registerImportCurl(program: Command): void {
     .option('--force', 'replace --out and its credentials file if they exist', false)
     .action((command: string, opts: { out?: string; force: boolean }) => {
       const credentials = credentialsFileFor(opts.out);
-      writeImported(curlToScenario(command, { credentialsFile: credentials.named }), credentials.path, opts);
+      writeJourney(curlToScenario(command, { credentialsFile: credentials.named }), credentials.path, opts);
     });
 }

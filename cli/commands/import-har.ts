@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { importHarFile } from '../../engine/import-requests/har.js';
-import { correlateOption, credentialsFileFor, writeImported } from './imported-output.js';
+import { correlateOption, credentialsFileFor, writeJourney } from './imported-output.js';
 
 export function registerImportHar(program: Command): void {
   program
@@ -16,6 +16,6 @@ export function registerImportHar(program: Command): void {
     .action(async (file: string, opts: { out?: string; force: boolean; correlate: string; host?: string; allHosts: boolean; includeAssets: boolean }) => {
       const credentials = credentialsFileFor(opts.out);
       const result = await importHarFile(file, { ...opts, correlate: correlateOption(opts.correlate), credentialsFile: credentials.named });
-      writeImported(result, credentials.path, opts);
+      writeJourney(result, credentials.path, opts);
     });
 }

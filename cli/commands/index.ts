@@ -8,6 +8,7 @@ type Register = (program: Command) => void;
  */
 export const verbs: Readonly<Record<string, () => Promise<Register>>> = {
   run: async () => (await import('./run.js')).registerRun,
+  try: async () => (await import('./try.js')).registerTry,
   list: async () => (await import('./list.js')).registerList,
   show: async () => (await import('./show.js')).registerShow,
   compare: async () => (await import('./compare.js')).registerCompare,
@@ -18,6 +19,9 @@ export const verbs: Readonly<Record<string, () => Promise<Register>>> = {
   'import-k6': async () => (await import('./import-k6.js')).registerImportK6,
   'import-har': async () => (await import('./import-har.js')).registerImportHar,
   'import-curl': async () => (await import('./import-curl.js')).registerImportCurl,
+  'import-openapi': async () => (await import('./import-openapi.js')).registerImportOpenApi,
+  'import-postman': async () => (await import('./import-postman.js')).registerImportPostman,
+  record: async () => (await import('./record.js')).registerRecord,
   delete: async () => (await import('./delete.js')).registerDelete,
   annotate: async () => (await import('./annotate.js')).registerAnnotate,
   scenarios: async () => (await import('./scenarios.js')).registerScenarios,

@@ -23,6 +23,7 @@ import { attachProgress } from '../progress.js';
 import { cancelReason, onStopSignal, signalExitCode, type StopSignal } from '../signals.js';
 import type { Diagnosis } from '../../contract/diagnosis.js';
 import { diagnosisJson, formatDiagnosisTop } from '../format/diagnosis.js';
+import { checkRows } from '../../contract/report/check-table.js';
 
 interface RunCliOptions {
   quick: boolean;
@@ -182,7 +183,7 @@ export function registerRun(program: Command): void {
         }
         if (regression !== null && !opts.json) process.stdout.write('\n' + formatRegression(regression) + '\n');
         if (explanation !== null && !opts.json) process.stdout.write('\n' + formatExplanation(explanation).join('\n') + '\n');
-        if (runs.length > 0) writeCiFiles(opts, { scenarioName: runs[0]!.scenarioName, runs, thresholds: runs.flatMap((r) => r.thresholds), regression, diagnoses });
+        if (runs.length > 0) writeCiFiles(opts, { scenarioName: runs[0]!.scenarioName, runs, thresholds: runs.flatMap((r) => r.thresholds), regression, diagnoses, checks: runs.map((r) => ({ runId: r.id, rows: checkRows(r) })) });
         return { status: worst, thresholdsFailed: runs.some((r) => r.thresholds.some((t) => !t.passed)), regressionFailed: regression?.failed ?? false };
       });
       if (stoppedBy !== null) process.exitCode = signalExitCode(stoppedBy);

@@ -5,6 +5,10 @@ import { resolve } from 'node:path';
 import type { ScenarioListItem } from '../../contract/api.js';
 import { LoadscopeError } from '../../contract/errors.js';
 import type { Engine } from '../../engine/engine.js';
+import { BUNDLE_MAX_CHARS } from '../../contract/kept-files.js';
+import { looksLikeBundle, writeBundle } from '../../engine/library/bundle.js';
+import { dataFilesBeside } from '../../engine/library/files-beside.js';
+import { resolveScenarioFile } from '../../engine/scenario/load.js';
 import { MAX_SCENARIO_BYTES } from '../../engine/scenario/limits.js';
 import { dbOption, withEngine } from '../options.js';
 
@@ -39,32 +43,51 @@ async function libraryId(engine: Engine, name: string): Promise<number> {
   return found.id;
 }
 
-const tooBig = (path: string, size: number | null) => new LoadscopeError('LS_ERR_SCENARIO_INVALID', `${path} is ${size ?? `more than ${MAX_SCENARIO_BYTES}`} bytes; a scenario may have at most ${MAX_SCENARIO_BYTES}`);
+const tooBig = (path: string, size: number | null, limit: number) =>
+  new LoadscopeError('LS_ERR_SCENARIO_INVALID', `${path} is ${size ?? `more than ${limit}`} bytes; a scenario${limit === MAX_SCENARIO_BYTES ? '' : ' (or a bundle with its data files)'} may have at most ${limit}`);
 
 /**
  * A scenario file's text, never reading more than the limit allows: a regular file is refused by its
  * size before any byte is read; a pipe or device (no size: /dev/zero, a FIFO) by reading at most one
  * byte past the limit.
  */
-async function readScenarioFile(path: string): Promise<string> {
+async function readScenarioFile(path: string, limit = MAX_SCENARIO_BYTES): Promise<string> {
   const cannot = (err: unknown) => new LoadscopeError('LS_ERR_SCENARIO_NOT_FOUND', `cannot read ${path}: ${err instanceof Error ? err.message : String(err)}`);
   const fh = await open(path, 'r').catch((err: unknown) => Promise.reject(cannot(err)));
   try {
     const stat = await fh.stat();
     if (stat.isDirectory()) throw new LoadscopeError('LS_ERR_SCENARIO_NOT_FOUND', `${path} is a directory, not a scenario file`);
-    if (stat.isFile() && stat.size > MAX_SCENARIO_BYTES) throw tooBig(path, stat.size);
-    const buf = Buffer.alloc(MAX_SCENARIO_BYTES + 1);
+    if (stat.isFile() && stat.size > limit) throw tooBig(path, stat.size, limit);
+    const buf = Buffer.alloc(limit + 1);
     let n = 0;
     while (n < buf.length) {
       const { bytesRead } = await fh.read(buf, n, buf.length - n, null).catch((err: unknown) => Promise.reject(cannot(err)));
       if (bytesRead === 0) break;
       n += bytesRead;
     }
-    if (n > MAX_SCENARIO_BYTES) throw tooBig(path, null);
+    if (n > limit) throw tooBig(path, null, limit);
     return buf.toString('utf8', 0, n);
   } finally {
     await fh.close();
   }
+}
+
+/**
+ * What `scenarios export` writes: a scenario file with relative data files, or a library scenario
+ * that keeps some, as a bundle (engine/library/bundle.ts); anything else as its own text.
+ */
+async function exportText(ref: string, db: string | undefined): Promise<string> {
+  const path = resolveScenarioFile(ref);
+  if (path !== undefined) {
+    const text = await readScenarioFile(path);
+    const files = dataFilesBeside(path, text);
+    return files.length === 0 ? text : writeBundle(text, files);
+  }
+  return withEngine(db, async (engine) => {
+    const found = await engine.handlers['scenarios:get']({ name: ref });
+    if (found.files === undefined || found.files.length === 0) return found.text;
+    return (await engine.handlers['library:bundle']({ text: found.text, files: found.files.map(({ name, hash }) => ({ name, hash })) })).text;
+  });
 }
 
 /** --db is the parent's option (`loadscope scenarios import x.json --db d` and `scenarios --db d import x.json` alike). */
@@ -89,24 +112,26 @@ export function registerScenarios(program: Command): void {
 
   scenarios
     .command('import')
-    .description('add a scenario file to your library (checked first: a broken file stores nothing)')
-    .argument('<file>', 'a scenario .json file')
+    .description('add a scenario file to your library with the data files beside it, or a bundle exported with its data files (checked first: a broken file stores nothing)')
+    .argument('<file>', 'a scenario .json file, or a bundle `scenarios export` wrote')
     .action(async (file: string) => {
       const opts = dbOf(scenarios);
       const path = resolve(file);
-      const text = await readScenarioFile(path);
-      const saved = await withEngine(opts.db, (engine) => engine.handlers['library:import']({ text, source: path }));
-      process.stdout.write(`imported '${saved.name}' (library scenario ${saved.id}, version ${saved.version})\n`);
+      const text = await readScenarioFile(path, BUNDLE_MAX_CHARS);
+      // a scenario file's relative data files travel with it (a bundle holds its own)
+      const files = looksLikeBundle(text) ? [] : dataFilesBeside(path, text).map((f) => ({ name: f.name, base64: f.content.toString('base64') }));
+      const saved = await withEngine(opts.db, (engine) => engine.handlers['library:import']({ text, source: path, files }));
+      const kept = files.length > 0 ? ` with ${files.length} data file${files.length === 1 ? '' : 's'}` : '';
+      process.stdout.write(`imported '${saved.name}'${kept} (library scenario ${saved.id}, version ${saved.version})\n`);
     });
 
   scenarios
     .command('export')
-    .description("write a scenario's JSON (built-in or library) to a file, or to stdout")
-    .argument('<name>')
+    .description("write a scenario's JSON (built-in, library, or a file with the data files beside it) to a file, or to stdout; one with data files is written as a bundle that `scenarios import` takes back whole")
+    .argument('<name>', 'a built-in or library name, or a scenario .json file')
     .argument('[file]', 'where to write it; absent: stdout')
     .action(async (name: string, file: string | undefined) => {
-      const opts = dbOf(scenarios);
-      const { text } = await withEngine(opts.db, (engine) => engine.handlers['scenarios:get']({ name }));
+      const text = await exportText(name, dbOf(scenarios).db);
       if (file === undefined) process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
       else writeFileSync(file, text);
     });

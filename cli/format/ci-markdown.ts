@@ -6,6 +6,7 @@ import type { ThresholdResult } from '../../contract/thresholds.js';
 import { checkIntervalText, checkPlace, CONFIRM_WITH_REPEAT, ONE_RUN_NOISE, ruleChangeText, ruleValueText, sidesText, tooWideText } from '../../contract/regression-words.js';
 import { judgedWithOneRun } from '../../contract/run-verdict.js';
 import { diagnosisMarkdown } from './markdown-diagnosis.js';
+import { passRateText, type CheckRow } from '../../contract/report/check-table.js';
 
 // `--markdown FILE`: a summary fit for a pull-request comment or a GitHub job summary. Every string
 // a user wrote (scenario, server, phase and endpoint names, rules, checks) is data: see mdText.
@@ -22,6 +23,18 @@ export interface CiSummary {
   regression: RegressionResult | null;
   /** each run's diagnosis ("What happened"); absent (compare): no section */
   diagnoses?: readonly { runId: number; diagnosis: Diagnosis }[];
+  /** each run's checks per endpoint (contract/report/check-table.ts); absent or empty: no section */
+  checks?: readonly { runId: number; rows: readonly CheckRow[] }[];
+}
+
+/** The checks' table: each check of each endpoint with its passes, fails and pass rate (a failed one marked). */
+function checksMarkdown(checks: NonNullable<CiSummary['checks']>): string[] {
+  const several = checks.length > 1;
+  const all = checks.flatMap((c) => c.rows.map((r) => ({ runId: c.runId, ...r })));
+  if (all.length === 0) return [];
+  const out = ['', row([...(several ? ['run'] : []), 'server / phase', 'endpoint', 'check', 'passes', 'fails', 'pass rate']), row([...(several ? ['---'] : []), '---', '---', '---', '---:', '---:', '---:'])];
+  for (const r of all) out.push(row([...(several ? [`#${r.runId}`] : []), mdText(`${r.server} / ${r.phase}`), mdText(r.endpoint), mdText(r.check), String(r.passes), String(r.fails), r.fails > 0 ? `❌ ${passRateText(r.rate)}` : passRateText(r.rate)]));
+  return out;
 }
 
 export function ciMarkdown(s: CiSummary): string {
@@ -59,6 +72,7 @@ export function ciMarkdown(s: CiSummary): string {
       out.push(row([mdText(t.check), mdText(place), t.measured === null ? '-' : String(Number(t.measured.toPrecision(4))), t.passed ? VERDICT.pass : VERDICT.fail]));
     }
   }
+  out.push(...checksMarkdown(s.checks ?? []));
   const diagnoses = s.diagnoses ?? [];
   for (const { runId, diagnosis } of diagnoses) out.push('', ...diagnosisMarkdown(diagnosis, diagnoses.length > 1 ? runId : null));
   return out.join('\n') + '\n';

@@ -6,6 +6,7 @@ import { glossaryLines } from '../../contract/measurement.js';
 import { formatExplanation } from './compare-explanation.js';
 import { fmtMs, fmtNum, textTable } from './table.js';
 import { terminalSafeInline } from './terminal-safe.js';
+import { pairChecks, passRateText } from '../../contract/report/check-table.js';
 
 // `loadscope compare`: the same pairing and intervals as the UI's Compare view (contract/compare.ts).
 
@@ -49,7 +50,16 @@ export function formatCompare(result: CompareResult): string {
   const footer = ['', '"-": no such server run and phase (or endpoint) in that run (pairs are by server, matrix cell and phase name, and a split phase\'s endpoints by request name)', '"*": beyond run-to-run noise (the 95 % bootstrap interval of the ratio excludes 1)', `"?": too short / too variable to judge (no interval, or one that holds 1 and spans more than x${TOO_WIDE_SPAN}; --json says why)`, ...glossaryLines(['total', 'wait', 'processing', 'ttfb', 'transfer'])];
   // what moved and what moved with it, under the tables it reads from
   const changed = formatExplanation(result.explanation);
-  return [...heads, ...warnings, '', ...glance, ...sections, ...(changed.length > 0 ? ['', ...changed] : []), ...footer].join('\n');
+  return [...heads, ...warnings, '', ...glance, ...sections, ...checksTable(result), ...(changed.length > 0 ? ['', ...changed] : []), ...footer].join('\n');
+}
+
+/** Each check of each endpoint with every run's pass rate (contract/report/check-table.ts), after the phases; nothing when no run has checks. */
+function checksTable(result: CompareResult): string[] {
+  const pairs = pairChecks(result.runs);
+  if (pairs.length === 0) return [];
+  const header = ['server / phase / endpoint', 'check', ...result.runs.map((r) => `pass rate #${r.id}`)];
+  const rows = pairs.map((p) => [`${p.server} / ${p.phase} / ${p.endpoint}`, p.check, ...p.rows.map((r) => (r === null ? '-' : passRateText(r.rate)))]);
+  return ['', 'checks:', textTable(header, rows)];
 }
 
 const SHORT: Record<string, string> = { throughput: 'req/s', 'total.p50': 'p50 (ms)', 'total.p99': 'p99 (ms)', errors: 'errors' };

@@ -14,6 +14,8 @@ import { shownEndpoints } from '../../contract/endpoints.js';
 import { CONNECTIONS_TERM, connectionsText, connectionStats, multiplexingText, serverStreams } from '../../contract/connection-figures.js';
 import { ERROR_REASONS_TERM, errorReasonText } from '../../contract/error-reasons.js';
 import { requestsNotEnded, targetRequests } from '../../contract/stored-requests.js';
+import { checkRate } from '../../contract/figures.js';
+import { formatChecks } from './checks.js';
 
 const errorsText = (errors: ErrorCounts) =>
   Object.entries(errors)
@@ -85,8 +87,9 @@ export function formatRunSummary(run: RunSummary): string {
   const tls = phases.some((p) => p.connections !== undefined) ? [`TLS: ${CONNECTIONS_TERM}`] : [];
   const reasonTerm = phases.some((p) => (p.errorReasons ?? []).length > 0) ? [`errors: ${ERROR_REASONS_TERM}`] : [];
   const table = `${head}${grouped}\n${engine}${textTable(header, rows, reasons)}\n${said}${[...unmeasured, ...engineGlossaryLines(run.engine, ['total', 'wait', 'processing', 'server wait', 'client queue', 'ttfb', 'transfer']), ...tls, ...reasonTerm].join('\n')}`;
+  const checks = formatChecks(run);
   const thresholds = run.thresholds.length > 0 ? `\n\n${formatThresholds(run)}` : '';
-  return `${table}${thresholds}${run.regression == null ? '' : `\n\n${formatStoredVerdict(run.regression)}`}`;
+  return `${table}${checks === '' ? '' : `\n\n${checks}`}${thresholds}${run.regression == null ? '' : `\n\n${formatStoredVerdict(run.regression)}`}`;
 }
 
 /** A stored regression verdict (`run --baseline` kept it with the run), as `show` prints it under the thresholds. */
@@ -163,7 +166,8 @@ export function runSummaryJson(run: RunSummary) {
         // why its requests failed: {kind, reason, count}, most frequent first; [] where none had a reason (older runs, k6)
         errorReasons: p.errorReasons ?? [],
         // per endpoint (request template, by name), in template order; counts add up to the phase's
-        endpoints: phaseEndpoints(p).map((e) => ({ name: e.name, ...figuresJson(run.engine, e) })),
+        // each with its checks (expect): {name, passes, fails, rate}; [] where it has none
+        endpoints: phaseEndpoints(p).map((e) => ({ name: e.name, ...figuresJson(run.engine, e), checks: (e.checks ?? []).map((c) => ({ ...c, rate: checkRate({ checks: [c] }) })) })),
       })),
     })),
     report: run.report,

@@ -70,6 +70,7 @@ export function statusForCode(code: ErrorCode): number {
     case 'LS_ERR_SCENARIO_INVALID':
       return 422;
     case 'LS_ERR_K6_MISSING':
+    case 'LS_ERR_BROWSER_MISSING':
       return 424;
     case 'LS_ERR_SERVER_START':
     case 'LS_ERR_SERVER_CRASHED':

@@ -15,6 +15,7 @@ import type { RunVerdict } from '../run-verdict.js';
 import { readingCharts } from './reading-charts.js';
 import { notSampledNote, unsampledServers } from '../server-samples.js';
 import { diagnosisList, type Diagnosis, type Finding } from '../diagnosis.js';
+import { checkRows, type CheckRow } from './check-table.js';
 
 // The one report of a run: the figures and charts every export shows (HTML, PNG, CSV summary) and
 // the CLI prints, computed once from what the store holds. Pure: no Node, no DOM.
@@ -129,6 +130,8 @@ export interface RunReport {
   rows: PhaseRow[];
   tables: ReportTableResult[];
   thresholds: ThresholdRow[];
+  /** each check of each endpoint (expect, issue 39): passes, fails, pass rate; [] when it has none */
+  checks: CheckRow[];
   /** its regression verdict against a baseline (`run --baseline`), null when it was not judged */
   regression: RunVerdict | null;
   charts: ReportChart[];
@@ -320,6 +323,7 @@ export function buildRunReport(input: RunReportInput, p: Palette): RunReport {
     rows,
     tables: run.report,
     thresholds: thresholdsOf(run),
+    checks: checkRows(run),
     regression: run.regression ?? null,
     charts,
     capacity,

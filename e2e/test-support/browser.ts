@@ -18,7 +18,7 @@ export interface OpenBrowser {
 }
 
 /** The browser global-setup.ts found; without one, the one line saying what to install. */
-function chromiumPath(): string {
+export function chromiumPath(): string {
   const found = inject('chromium');
   if ('error' in found) throw new NoBrowserError(found.error);
   return found.path;

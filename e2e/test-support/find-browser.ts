@@ -1,9 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { CHROMIUM_INSTALL_HINT, isExecutableFile, usualChromiumLocations } from '../../engine/record/find-chromium.js';
 
 // Where the e2e tests get their Chromium. `npm test` must pass on a fresh machine with nothing
 // installed by hand, so the lookup goes: an explicit path (LOADSCOPE_CHROMIUM), then the usual
@@ -12,21 +11,8 @@ import { chromium } from 'playwright-core';
 // into its cache), and where none of that works it fails with one line saying what to install.
 // The e2e tests never pass by being skipped: no browser is a failure.
 
-export const INSTALL_HINT =
-  'install Chromium (Debian/Ubuntu: `apt-get install chromium`) or set LOADSCOPE_CHROMIUM=/path/to/chromium';
-
-/** The usual places, in order (Linux distributions, snap, Chrome, macOS), then playwright's cache. */
-export function usualLocations(): string[] {
-  const linux = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/snap/bin/chromium', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable', '/opt/google/chrome/chrome'];
-  const mac = ['/Applications/Chromium.app/Contents/MacOS/Chromium', '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome'];
-  let playwrights: string[] = [];
-  try {
-    playwrights = [chromium.executablePath()];
-  } catch {
-    // playwright-core knows no build for this platform: nothing of its own to look at
-  }
-  return [...linux, ...mac, ...playwrights];
-}
+/** The one line on what to install, the same as `loadscope record` says (engine/record/find-chromium.ts). */
+export const INSTALL_HINT = CHROMIUM_INSTALL_HINT;
 
 export interface InstallAttempt {
   /** what is being tried, said before it starts (an install takes a minute) */
@@ -73,15 +59,6 @@ export function findBrowser(lookup: BrowserLookup): string {
   throw new NoBrowserError(`e2e: no Chromium found (looked at LOADSCOPE_CHROMIUM and ${lookup.locations.length} usual locations); ${INSTALL_HINT}`);
 }
 
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function succeeds(command: string, args: string[], env?: NodeJS.ProcessEnv): boolean {
   const result = spawnSync(command, args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ...env }, timeout: 15 * 60_000 });
   return result.status === 0;
@@ -96,7 +73,7 @@ function playwrightCli(): string {
 export function machineInstalls(): InstallAttempt[] {
   const attempts: InstallAttempt[] = [];
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
-  if (process.platform === 'linux' && root && isExecutable('/usr/bin/apt-get')) {
+  if (process.platform === 'linux' && root && isExecutableFile('/usr/bin/apt-get')) {
     attempts.push({
       what: "installing the distribution's chromium package (apt-get, running as root; about a minute)",
       run: () => {
@@ -115,8 +92,9 @@ export function machineInstalls(): InstallAttempt[] {
 export function findBrowserOnThisMachine(): string {
   return findBrowser({
     env: process.env,
-    locations: usualLocations(),
-    isExecutable,
+    // the recorder's own list (engine/record/find-chromium.ts): both look in the same places
+    locations: usualChromiumLocations(),
+    isExecutable: isExecutableFile,
     installs: machineInstalls(),
     say: (line) => process.stderr.write(`${line}\n`),
   });

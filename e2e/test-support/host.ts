@@ -26,13 +26,16 @@ function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
-/** `dbPath`: a database that already holds runs (its owner removes it); a fresh one in the data folder otherwise. */
-export async function startHost(startTimeoutMs = 30_000, dbPath?: string): Promise<RunningHost> {
+/**
+ * `dbPath`: a database that already holds runs (its owner removes it); a fresh one in the data folder otherwise.
+ * `env`: more of the host's environment (a recording test names its Chromium and its page script).
+ */
+export async function startHost(startTimeoutMs = 30_000, dbPath?: string, env: Record<string, string> = {}): Promise<RunningHost> {
   const dataDir = mkdtempSync(join(tmpdir(), 'loadscope-e2e-'));
   const db = dbPath ?? join(dataDir, 'runs.db');
   const child = spawn(process.execPath, [rootPath('bin/loadscope.js'), 'ui', '--port', '0', '--db', db], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, LOADSCOPE_DB: db },
+    env: { ...process.env, ...env, LOADSCOPE_DB: db },
   });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

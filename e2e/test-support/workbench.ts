@@ -19,6 +19,8 @@ export interface Workbench {
 export interface WorkbenchOptions {
   /** runs once the page is open, before it waits for the Run view (e.g. to register a dialog handler) */
   onPage?: (page: Page) => void;
+  /** more of the host's environment, asked for when the host starts (inside the test's hooks) */
+  hostEnv?: () => Record<string, string>;
 }
 
 export function useWorkbench(options: WorkbenchOptions = {}): Workbench {
@@ -32,7 +34,7 @@ export function useWorkbench(options: WorkbenchOptions = {}): Workbench {
   const page = (): Page => browser().page;
 
   beforeAll(async () => {
-    host = await startHost();
+    host = await startHost(undefined, undefined, options.hostEnv?.());
     chromium = await openBrowser(host.url);
     options.onPage?.(chromium.page);
     await chromium.page.getByTestId('run-view').waitFor();

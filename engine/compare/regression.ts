@@ -1,4 +1,4 @@
-import { errorRate, errorTotal, figureOf } from '../../contract/figures.js';
+import { checkTotals, errorRate, errorTotal, figureOf } from '../../contract/figures.js';
 import { intervalKey, intervalWords, judgeInterval, pairPhases, TOO_WIDE_SPAN, type IntervalJudgement, type PhasePair, type RatioInterval } from '../../contract/compare.js';
 import { t95 } from '../../contract/group-stats.js';
 import { intervalFails, type RegressionResult, type RegressionRule, type RuleCheck, type RuleResult } from '../../contract/regression-rules.js';
@@ -10,7 +10,9 @@ import { compareIntervals, MIN_BLOCKS, type CompareSamples } from './compare-int
 // Judging regression rules against a baseline. The noise is Compare's own:
 //  - one run on each side: the within-run bootstrap intervals of engine/compare/compare-intervals.ts
 //    (widened by each run's drift); the error rate, which has no bootstrap there, gets a normal
-//    interval from its windows (each 250 ms window one observation, weighted by its requests);
+//    interval from its windows (each 250 ms window one observation, weighted by its requests); the
+//    checks' pass rate, which no window counts, the normal interval of a difference of two
+//    proportions (each check of each response one trial);
 //  - a repeated group on either side: between-run intervals, Student's t over the runs' figures
 //    (contract/group-stats.ts t95): Welch's for two groups; against a single run, the group's own
 //    spread stands for both sides (one run alone says nothing about how runs vary).
@@ -99,6 +101,19 @@ function errorRateInterval(base: readonly LiveWindow[], now: readonly LiveWindow
   return { low: b.rate - a.rate - half, high: b.rate - a.rate + half };
 }
 
+/** 95 % interval of now - base of the checks' pass rate: two proportions, each check of each response a trial. */
+function checkRateInterval(base: PhaseResult | undefined, now: PhaseResult | undefined): { low: number; high: number } | null {
+  const side = (p: PhaseResult | undefined) => {
+    const t = p === undefined ? null : checkTotals(p);
+    const n = t === null ? 0 : t.passes + t.fails;
+    return t === null || n === 0 ? null : { rate: t.passes / n, n };
+  };
+  const [a, b] = [side(base), side(now)];
+  if (!a || !b) return null;
+  const half = Z95 * Math.sqrt((a.rate * (1 - a.rate)) / a.n + (b.rate * (1 - b.rate)) / b.n);
+  return { low: b.rate - a.rate - half, high: b.rate - a.rate + half };
+}
+
 /** too wide to judge: the check is not judged, and its rule passes with a warning */
 const tooWide = (j: IntervalJudgement | null): j is 'too short' | 'too variable' => j === 'too short' || j === 'too variable';
 
@@ -148,12 +163,15 @@ function check(rule: RegressionRule, pair: PhasePair, input: RegressionInput, ra
 
   let diff: { low: number; high: number } | null;
   let noise: RuleCheck['noise'];
-  // the interval as Compare's ratio B/A, for its one rule of what is too wide to judge (not the error rate: Compare has no interval for it)
+  // the interval as Compare's ratio B/A, for its one rule of what is too wide to judge (not the error or check rate: Compare has no interval for them)
   let ratio: RatioInterval | { low: number; high: number } | undefined;
   if (input.baseline.length > 1 || input.now.length > 1) {
     diff = betweenRunsInterval(base, now);
     noise = 'between runs';
-    if (diff && rule.metric !== 'errors.rate' && a > 0) ratio = { low: 1 + diff.low / a, high: 1 + diff.high / a };
+    if (diff && rule.metric !== 'errors.rate' && rule.metric !== 'checks.rate' && a > 0) ratio = { low: 1 + diff.low / a, high: 1 + diff.high / a };
+  } else if (rule.metric === 'checks.rate') {
+    diff = checkRateInterval(pair.runs[0]?.phase, pair.runs[1]?.phase);
+    noise = 'within runs';
   } else if (rule.metric === 'errors.rate') {
     const windowsOf = (i: number) => {
       const p = pair.runs[i];
@@ -208,7 +226,7 @@ export function judgeRegression(rules: readonly RegressionRule[], input: Regress
   const pairs = pairPhases(runs);
   const single = input.baseline.length === 1 && input.now.length === 1;
   const ratios = new Map<string, RatioInterval>();
-  if (single && rules.some((r) => r.metric !== 'errors.rate')) {
+  if (single && rules.some((r) => r.metric !== 'errors.rate' && r.metric !== 'checks.rate')) {
     for (const r of input.intervals ?? compareIntervals(runs, input.samples)) ratios.set(intervalKey(r.pairKey, r.metric, r.run), r);
   }
   const results: RuleResult[] = rules.map((rule) => {

@@ -1,4 +1,5 @@
 import type { Finding } from '../../contract/diagnosis.js';
+import { lagMakesTail } from '../../contract/generator-lag.js';
 import { LATENCY_BUCKET_COUNT, latencyBucketHighMs, latencyBucketLowMs, latencyBucketOf } from '../../contract/latency-buckets.js';
 import { phaseEndpoints, type LiveWindow } from '../../contract/results.js';
 import { figureIn } from './figures-in.js';
@@ -104,6 +105,7 @@ export const bimodal: DiagnosisRule = {
       'an endpoint is named when its median lies in the slow band; a slow band made of a share of each endpoint\'s requests (a lock, a cache miss, a pause) names none',
       'a phase of one 250 ms window, or whose slow requests all came in its first windows (a slow start: cold connections, a cold server), is silent',
       'a slow band holding half the requests or more holds the median: p99 / p50 is then small and it is silent (the fast band is then the odd one)',
+      "silent where the generator's own lag is most of the p99 (generator-limited's condition): a stalled generator sends what it owed late, a band of its own lag, not of the server's",
     ],
   },
   check(stored) {
@@ -112,6 +114,8 @@ export const bimodal: DiagnosisRule = {
       const p50 = figureIn(run.engine, phase, 'total', 'p50');
       const p99 = figureIn(run.engine, phase, 'total', 'p99');
       if (p50 === null || p99 === null || !(p50 > 0) || !(p99 / p50 >= TAIL_RATIO)) return [];
+      // a slow band of the generator's own lag (it stalled, then sent what it owed) is generator-limited's
+      if (lagMakesTail(figureIn(run.engine, phase, 'lag', 'p99'), p99)) return [];
       const hist = phaseHistogram(windows);
       const all = sum(hist, 0, LATENCY_BUCKET_COUNT);
       // counts past any real run's that add up beyond a number: a damaged row, nothing to read

@@ -13,6 +13,7 @@ import { SLOW_EVERY, SLOW_MS, startEveryNthSlowServer } from './test-support/eve
 import type { FixtureServer } from './test-support/loopback-fixture.js';
 import { ADMITTED, startRefuseWhenBusyServer, WORK_MS } from './test-support/refuse-when-busy-server.js';
 import { CHUNK_BYTES, CHUNK_MS, CHUNKS, startSlowBodyServer } from './test-support/slow-body-server.js';
+import { runWithGeneratorStalled, STALL_AFTER, STALL_MS, startStallTarget, type StallTarget } from './test-support/stalled-generator.js';
 
 // The diagnosis's ground truth (issue 38): real runs whose cause is known, against the bundled
 // single server and a small fixture server on 127.0.0.1, each diagnosed from what was stored (the
@@ -28,11 +29,14 @@ let slowBody: FixtureServer;
 let everyNthSlow: FixtureServer;
 let refuseWhenBusy: FixtureServer;
 let lateAdmitting: LateAdmissionServer;
+let stallTarget: StallTarget;
 
 interface Case extends GroundCase {
   scenario: () => ScenarioInput;
   /** what else must hold of its findings (the endpoint named, ...) */
   holds?: (findings: Finding[]) => void;
+  /** how it is run and diagnosed, where not by the engine in this process */
+  run?: (scenario: ScenarioInput) => Promise<Diagnosis>;
 }
 
 const findingOf = (findings: Finding[], rule: string): Finding | undefined => findings.find((f) => f.rule === rule);
@@ -176,6 +180,16 @@ const CASES: Case[] = [
     expects: ['late-admission'],
     scenario: () => ({ name: 'dx-late-admission', servers: [{ architecture: 'external', url: lateAdmitting.url }], phases: [{ executor: 'closed', name: 'admitted', users: 30, preconnect: true, count: 600, requests: [{ path: '/' }] }] }),
   },
+  {
+    name: 'generator stalled',
+    // the generator, not the target, loses its core: the target is another process that answers at
+    // once throughout, so the arrivals owed during the stop are late against their intended time
+    // by up to the whole stop, far past anything a busy machine adds
+    setup: `\`loadscope run\` in its own process at 200 req/s for 3 s against a fixture server that answers at once (Server-Timing proc); once the server has answered ${STALL_AFTER} requests, the loadscope process is stopped (SIGSTOP) for ${STALL_MS} ms and let go on (SIGCONT), as a machine that takes the generator's core away would`,
+    expects: ['generator-limited'],
+    run: (scenario) => runWithGeneratorStalled(scenario, stallTarget, temp.dir),
+    scenario: () => ({ name: 'dx-stalled', servers: [{ architecture: 'external', url: stallTarget.url }], phases: [{ executor: 'rate', name: 'steady', rate: 200, durationMs: 3000, requests: [{ path: '/' }] }] }),
+  },
 ];
 
 const results = new Map<string, Diagnosis>();
@@ -193,17 +207,19 @@ beforeAll(async () => {
   plain = await startContentionServer({ serverTiming: false });
   [slowBody, everyNthSlow, refuseWhenBusy] = await Promise.all([startSlowBodyServer(), startEveryNthSlowServer(), startRefuseWhenBusyServer()]);
   lateAdmitting = await startLateAdmissionServer();
+  stallTarget = await startStallTarget();
 });
 afterAll(async () => {
   await contention.close();
   await plain.close();
   await Promise.all([slowBody, everyNthSlow, refuseWhenBusy].map((s) => s.close()));
   await lateAdmitting.close();
+  await stallTarget.close();
 });
 
 describe('the diagnosis on runs whose cause is known', () => {
   it.each(CASES.map((c) => [c.name, c] as const))('%s: the rules built for it fire, from what was stored', async (_name, c) => {
-    const d = await runAndDiagnose(c.scenario());
+    const d = await (c.run ?? runAndDiagnose)(c.scenario());
     results.set(c.name, d);
     const found = [...d.findings, ...d.cannotAnswer].map((f) => f.rule);
     for (const rule of c.expects) expect(found, `${rule} on ${c.name}`).toContain(rule);

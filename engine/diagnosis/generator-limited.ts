@@ -1,4 +1,4 @@
-import { LAG_FLOOR_MS, LAG_SHARE } from '../../contract/generator-lag.js';
+import { LAG_FLOOR_MS, LAG_SHARE, lagMakesTail } from '../../contract/generator-lag.js';
 import type { Finding } from '../../contract/diagnosis.js';
 import { figureIn } from './figures-in.js';
 import { MIN_CPU_WINDOWS, OWN_CPU_BUSY, ownCpuOf } from './generator-cpu.js';
@@ -24,7 +24,7 @@ export const generatorLimited: DiagnosisRule = {
       { name: 'MIN_CPU_WINDOWS', value: MIN_CPU_WINDOWS, why: 'live windows (250 ms) with the own CPU a phase needs for its mean: a second, so one busy window (a GC, a batch stored) is no finding' },
       { name: 'MIN_REQUESTS_FOR_P99', value: MIN_REQUESTS_FOR_P99, why: "too-little-data's: below it the finding is said with low confidence, since a p99 of fewer requests is often a phase's first few, sent while its connections open (seen: 20-30 ms lag on phases of 40-60 requests); silent would contradict the generator-tail note every view prints" },
     ],
-    blindSpots: ["the own CPU is the whole Loadscope process (the driver's thread and the store's writes): a driver thread at one core while the rest idles reads as about 100 %, two threads at half a core each read the same", 'runs stored before the own CPU was kept (migration 21) are judged by the lag alone', 'k6 runs have no intended time, so no lag, and k6 runs in its own process: its CPU is not measured, silent', "no bundled case (a pinned, overloaded generator): a machine with busy neighbours gives the generator too little CPU to cross 80 % decisively; unit tests only"],
+    blindSpots: ["the own CPU is the whole Loadscope process (the driver's thread and the store's writes): a driver thread at one core while the rest idles reads as about 100 %, two threads at half a core each read the same", 'runs stored before the own CPU was kept (migration 21) are judged by the lag alone', 'k6 runs have no intended time, so no lag, and k6 runs in its own process: its CPU is not measured, silent', "its ground-truth case stops the generator (SIGSTOP) to prove the lag part on any machine; the CPU part has unit tests only: a machine with busy neighbours gives the generator too little CPU to cross 80 % decisively", 'in a closed loop a stalled generator also reads its responses late: that stall shows as ttfb or transfer, not lag, and this rule cannot see it'],
   },
   check(stored) {
     const { run } = stored;
@@ -38,7 +38,7 @@ export const generatorLimited: DiagnosisRule = {
       // connections open (seen: 20-30 ms on phases of 40-60 requests): still the generator's lag, as
       // the note every view prints says, but said with low confidence and too-little-data beside it
       const few = phase.count < MIN_REQUESTS_FOR_P99;
-      const lagging = lag !== null && total !== null && total > 0 && lag >= LAG_FLOOR_MS && lag / total >= LAG_SHARE && !own.some((w) => w.queued > 0);
+      const lagging = lagMakesTail(lag, total) && !own.some((w) => w.queued > 0);
       if (!lagging && busy !== null) {
         return [{
           rule: 'generator-limited',

@@ -9,6 +9,7 @@ import { DEFAULT_WINDOW_MS, type DriverListener, type DriverPhaseResult, type Dr
 export type * from './types.js';
 export { admissionNote, type AdmissionWait } from './admission.js';
 export { COL, ROW_STRIDE, readRow, toRequestPoint, type RawRowBatch, type RequestRow } from './measure/raw-rows.js';
+export { probeTarget } from './transport/tls.js';
 
 // The driver's young generation, sized by what the plan asks of it (issue 29; docs/performance.md,
 // "The tail"). It allocates ~15 KB per request (mostly Node's own per event-loop turn) and keeps
@@ -48,21 +49,30 @@ const CANCEL_GRACE_MS = 3000;
 export const STALL_WINDOWS = 40;
 
 /**
+ * Why load may not go to `baseUrl`, or null: a literal address outside this machine, or a name other
+ * than localhost, without consent (every resolution is checked again at connect, on the address
+ * connected to). A try (engine/run/try/) asks it too.
+ */
+export function refusedTarget(baseUrl: string, allowRemote: boolean): LoadscopeError | null {
+  try {
+    checkLiteralTarget(baseUrl, allowRemote);
+    const remote = remoteHostOf(baseUrl);
+    if (remote !== null && !allowRemote) throw notLoopback(remote, remote);
+    return null;
+  } catch (err) {
+    return err instanceof LoadscopeError ? err : new LoadscopeError('LS_ERR_NOT_LOOPBACK', `not a target URL: ${baseUrl}`);
+  }
+}
+
+/**
  * Runs the plan's phases in a worker thread against a loopback target. The listener hears phase
  * starts/ends, live windows and raw row batches as they happen; the promise resolves with the
  * per-phase results. Aborting `signal` stops issuing, aborts in-flight requests and resolves with
  * what was measured (cancelled: true).
  */
 export function runDriver(plan: DriverPlan, listener: DriverListener, signal?: AbortSignal): Promise<DriverResult> {
-  try {
-    // A literal address is checked here, a name other than localhost needs consent too; every
-    // resolution is checked again in the worker, on the address connected to.
-    checkLiteralTarget(plan.baseUrl, plan.allowRemote ?? false);
-    const remote = remoteHostOf(plan.baseUrl);
-    if (remote !== null && !plan.allowRemote) throw notLoopback(remote, remote);
-  } catch (err) {
-    return Promise.reject(err instanceof LoadscopeError ? err : new LoadscopeError('LS_ERR_NOT_LOOPBACK', `not a target URL: ${plan.baseUrl}`));
-  }
+  const refused = refusedTarget(plan.baseUrl, plan.allowRemote ?? false);
+  if (refused !== null) return Promise.reject(refused);
   if (signal?.aborted) return Promise.resolve({ cancelled: true, t0EpochMs: Date.now(), durationMs: 0, phases: [] });
   // an https target whose certificate does not verify ends here, before any load (tls.ts)
   return probeTarget(plan.baseUrl, plan.tls, plan.protocol ?? 'h1', plan.allowRemote ?? false).then((protocol) => runInWorker(plan, listener, signal).then((result) => ({ ...result, protocol })));

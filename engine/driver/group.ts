@@ -2,7 +2,7 @@ import type { Phase } from '../../contract/scenario.js';
 import { phaseSlots } from '../../contract/phase.js';
 import { executorOf, type ExecutorState, type GroupPort } from './executors/index.js';
 import { PhaseInputs } from './requests/phase-inputs.js';
-import { responseCode } from './requests/compiled-request.js';
+import { checksReadHeaders } from './requests/compiled-request.js';
 import { RequestSource } from './requests/request-source.js';
 import { nowUs } from './clock.js';
 import { ERROR_CODE, NO_ERROR } from './measure/raw-rows.js';
@@ -59,7 +59,7 @@ export class ClientGroup implements Timed, GroupPort, SlotOwner {
     const crossed = owner.crossed ?? new BoundsCrossed();
     this.overBound = new OverBound(crossed, (slot, code) => this.settle(slot, code));
     this.source = new RequestSource(phase, phaseIndex, clientIndex, slots, inputs, crossed);
-    const readsHeaders = this.source.flow?.readsHeaders ?? false;
+    const readsHeaders = (this.source.flow?.readsHeaders ?? false) || checksReadHeaders(phase);
     this.traces = phase.traceparent === true ? (owner.traces ?? null) : null;
     this.transport = chooseTransport(target, phase, { slots, columns: inputs.data?.columns ?? [], connections: owner.connections ?? null, readsHeaders, warm, ...(this.traces !== null && { tracePrefix: this.traces.prefix }) });
     this.executor = executorOf(phase).create(phase, { startUs, seed: this.source.seed });
@@ -127,7 +127,7 @@ export class ClientGroup implements Timed, GroupPort, SlotOwner {
     // before a slot is taken: a unique data file that ran out ends the group instead
     if (request.variable !== null && !this.source.fill(request.variable)) return this.runOutOfData();
     const slot = this.slots.take();
-    slot.begin(intended, t, request.bodyIncludes, user !== null && flow!.keepsBody[t]!, this.traces === null ? NaN : this.traces.next());
+    slot.begin(intended, t, request.bodyIncludes, (user !== null && flow!.keepsBody[t]!) || request.checks?.readsBody === true, this.traces === null ? NaN : this.traces.next(), request.checks?.headers);
     if (user !== null) slot.step(user, flow!.header[t]!);
     this.inFlight++;
     // {{user}}: a flow's user, else the sending slot numbered across the phase's groups
@@ -147,7 +147,7 @@ export class ClientGroup implements Timed, GroupPort, SlotOwner {
     if (!slot.active) return;
     slot.active = false;
     const done = nowUs();
-    if (code === CHECK_RESPONSE) code = responseCode(this.transport.requests[slot.template]!, slot.status, slot.includes.found);
+    if (code === CHECK_RESPONSE) code = this.stats.responses.code(this.transport.requests[slot.template]!, slot, this.abortKind !== ABORT_CANCEL);
     const user = slot.user;
     if (user !== null) {
       slot.user = null;

@@ -6,6 +6,9 @@ import { classifyError } from './measure/errors.js';
 import { isServerTimingName, parseServerTiming } from './measure/server-timing.js';
 import type { RequestRecord } from './measure/stats.js';
 import type { RequestHandler } from './transport/index.js';
+import type { CheckedSlot } from './measure/response-checks.js';
+
+const NO_HEADERS: readonly string[] = [];
 
 // A slot is the handler of one request at a time, reused for the next: no per-request closures or
 // objects beyond what the connection itself allocates. It stamps the request's times as its
@@ -22,7 +25,7 @@ export interface SlotOwner {
   settle(slot: Slot, code: number): void;
 }
 
-export class Slot implements RequestHandler, RequestRecord, FlowResponse {
+export class Slot implements RequestHandler, RequestRecord, FlowResponse, CheckedSlot {
   readonly phase: number;
   readonly client: number;
   intended = 0;
@@ -52,6 +55,9 @@ export class Slot implements RequestHandler, RequestRecord, FlowResponse {
   /** the response header a flow's step extracts (lower case), and its value once seen */
   wantHeader: string | null = null;
   header: string | null = null;
+  /** the response headers the request's checks read (lower case), and their values once seen (null: absent) */
+  checkHeaders: readonly string[] = NO_HEADERS;
+  readonly checkValues: (string | null)[] = [];
   /** what ended the request when it failed, and its kind: the phase keeps its reason (stats.ts) */
   failure: Error | null = null;
   failureKind = -1;
@@ -64,7 +70,8 @@ export class Slot implements RequestHandler, RequestRecord, FlowResponse {
     this.client = owner.clientIndex;
   }
 
-  begin(intended: number, template: number, needle: Buffer | null, keepBody: boolean, seq: number): void {
+  /** keepBody: for a flow step's extract or the request's checks; checkHeaders: the headers its checks read (none: NO_HEADERS) */
+  begin(intended: number, template: number, needle: Buffer | null, keepBody: boolean, seq: number, checkHeaders: readonly string[] = NO_HEADERS): void {
     this.intended = intended;
     this.template = template;
     this.seq = seq;
@@ -79,6 +86,11 @@ export class Slot implements RequestHandler, RequestRecord, FlowResponse {
     this.keepBody = keepBody;
     if (keepBody) (this.body ??= new BodyPrefix()).begin();
     this.header = null;
+    this.checkHeaders = checkHeaders;
+    if (checkHeaders.length > 0) {
+      this.checkValues.length = checkHeaders.length;
+      this.checkValues.fill(null);
+    }
     this.failure = null;
     this.active = true;
   }
@@ -100,9 +112,15 @@ export class Slot implements RequestHandler, RequestRecord, FlowResponse {
     if (statusCode < 200) return true;
     this.firstByte = nowUs();
     this.status = statusCode;
+    const checked = this.checkHeaders;
     for (let i = 0; i < rawHeaders.length; i += 2) {
       if (isServerTimingName(rawHeaders[i]!)) parseServerTiming(rawHeaders[i + 1]!, this);
       else if (this.wantHeader !== null && this.header === null && rawHeaders[i]!.toString('latin1').toLowerCase() === this.wantHeader) this.header = rawHeaders[i + 1]!.toString();
+      if (checked.length > 0) {
+        // the first of each name a check reads (undici's pairs: the parser has bounded each header)
+        const at = checked.indexOf(rawHeaders[i]!.toString('latin1').toLowerCase());
+        if (at >= 0 && this.checkValues[at] === null) this.checkValues[at] = rawHeaders[i + 1]!.toString();
+      }
     }
     return true;
   }

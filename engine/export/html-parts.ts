@@ -6,6 +6,7 @@ import { ERROR_KINDS } from '../../contract/results.js';
 import { CONNECTIONS_TERM, connectionsText } from '../../contract/connection-figures.js';
 import { ERROR_REASONS_TERM, errorReasonText } from '../../contract/error-reasons.js';
 import { LATENCIES, STAT_KEYS, type PhaseRow, type RunReport } from '../../contract/report/run-report.js';
+import { CHECK_COLUMNS, pairCheckRows, passRateText } from '../../contract/report/check-table.js';
 
 // Pieces of the HTML reports. Every piece of text that came from a user (labels, names, reasons,
 // the scenario) goes through esc() (contract/html-text.ts); numbers carry their exact value in data-value for tests and
@@ -140,6 +141,31 @@ export function thresholdsBlock(report: RunReport): string {
     .join('');
   return `<h2>Thresholds <span class="muted">${failed === 0 ? `all ${report.thresholds.length} passed` : `${failed} of ${report.thresholds.length} failed`}</span></h2>
 <table class="data thresholds" data-failed="${failed}"><thead><tr><th class="left">server</th><th class="left">phase / endpoint</th><th class="left">check</th><th>measured</th><th class="left">result</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+/** Each check of each endpoint: passes, fails, pass rate (contract/report/check-table.ts); nothing when the run has none. */
+export function checksBlock(report: Pick<RunReport, 'checks'>): string {
+  if (report.checks.length === 0) return '';
+  const failed = report.checks.filter((c) => c.fails > 0).length;
+  const rows = report.checks
+    .map((c) => `<tr class="${c.fails === 0 ? 'pass' : 'fail'}" data-check="${esc(c.check)}"><td class="left">${esc(c.server)} / ${esc(c.phase)}</td><td class="left">${esc(c.endpoint)}</td><td class="left">${esc(c.check)}</td><td class="num" data-passes="${c.passes}">${c.passes}</td><td class="num" data-fails="${c.fails}">${c.fails}</td><td class="num"${c.rate === null ? '' : ` data-value="${c.rate}"`}>${esc(passRateText(c.rate))}</td></tr>`)
+    .join('');
+  return `<h2>Checks <span class="muted">${failed === 0 ? `all ${report.checks.length} always passed` : `${failed} of ${report.checks.length} failed at least once`}</span></h2>
+<table class="data checks" data-failed="${failed}"><thead><tr>${CHECK_COLUMNS.map((h, i) => `<th${i < 3 ? ' class="left"' : ''}>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+/** Compare's checks: each check of each endpoint with every run's pass rate (paired by server, phase, endpoint and check); nothing when no run has one. */
+export function compareChecksBlock(runs: readonly Pick<RunReport, 'runId' | 'checks'>[], tag: (i: number) => string): string {
+  const pairs = pairCheckRows(runs.map((r) => r.checks));
+  if (pairs.length === 0) return '';
+  const rows = pairs
+    .map((p) => {
+      const rates = p.rows.map((r) => `<td class="num"${r?.rate == null ? '' : ` data-value="${r.rate}"`} title="${r === null ? 'not in this run' : `${r.passes} passed, ${r.fails} failed`}">${r === null ? '-' : esc(passRateText(r.rate))}</td>`).join('');
+      return `<tr data-check="${esc(p.check)}"><td class="left">${esc(p.server)} / ${esc(p.phase)}</td><td class="left">${esc(p.endpoint)}</td><td class="left">${esc(p.check)}</td>${rates}</tr>`;
+    })
+    .join('');
+  return `<h2>Checks <span class="muted">(each run's pass rate; hover for its passes and fails)</span></h2>
+<table class="data checks compared"><thead><tr><th class="left">server / phase</th><th class="left">endpoint</th><th class="left">check</th>${runs.map((_, i) => `<th>${esc(tag(i))} pass rate</th>`).join('')}</tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 /** A capacity search's table: per server the sustainable load, its bracket, the limit, the knee and the USL fit. */

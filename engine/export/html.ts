@@ -11,7 +11,7 @@ import { escapeHtml as esc } from '../../contract/html-text.js';
 import { diagnosisBlock, DIAGNOSIS_STYLE } from './html-diagnosis.js';
 import { regressionBlock } from './html-verdict.js';
 import { summaryBlock, whatChangedBlock } from './html-compare-summary.js';
-import { capacityBlock, fmt, machineBlock, phaseTables, problemBlock, reportTablesBlock, scenarioBlock, STYLE, thresholdsBlock } from './html-parts.js';
+import { capacityBlock, checksBlock, compareChecksBlock, fmt, machineBlock, phaseTables, problemBlock, reportTablesBlock, scenarioBlock, STYLE, thresholdsBlock } from './html-parts.js';
 
 // The self-contained HTML report: one file with ECharts inlined, the charts' options embedded as
 // JSON, drawn in the browser (interactive: tooltips, legend toggles) with no network access; a
@@ -90,6 +90,7 @@ function runSection(report: RunReport, withCharts: boolean): string {
   return `${machineBlock(report)}
 ${scenarioBlock(report)}
 ${thresholdsBlock(report)}
+${checksBlock(report)}
 ${regressionBlock(report)}
 ${capacity === '' ? '' : `<section class="capacity" data-servers="${report.capacity?.length ?? 0}"><h2>Capacity <span class="muted">(${esc(CAPACITY_MEANS[modeOf(report.capacity ?? [])])})</span></h2>${capacity}${withCharts ? chartsBlock(report.charts.filter(isCapacityChart)) : ''}</section>`}
 <h2>Phases</h2>${report.rows.length === 0 ? '<p>No phase ran.</p>' : report.rows.map(phaseTables).join('\n')}
@@ -155,6 +156,7 @@ ${summaryBlock(report)}
 ${whatChangedBlock(report)}
 <h2>Paired phases <span class="muted">(paired by server label, matrix cell and phase name, and a split phase's endpoints by request name, as the compare view pairs them; ratios are each run against A, marked better/worse only where the 95 % bootstrap interval excludes 1; "too short" or "too variable" where it is too wide to judge, why on hover)</span></h2>
 ${report.pairs.map((p) => pairTable(report, p)).join('\n')}
+${compareChecksBlock(report.runs, (i) => runTag(i, { id: report.runs[i]!.runId }))}
 ${groupBlock(report)}
 <h2>Charts</h2>${chartsBlock(report.charts)}
 <h2>The runs side by side</h2>

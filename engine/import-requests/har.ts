@@ -84,7 +84,7 @@ function bodyOf(post: z.infer<typeof HarPostData> | undefined): string | undefin
   if (post.text !== undefined) return post.text;
   // a form without its text: encoded the way the browser sent it (a file part cannot be)
   if (post.params !== undefined && post.params.every((p) => p.fileName === undefined)) {
-    return new URLSearchParams(post.params.map((p) => [p.name, p.value ?? ''])).toString();
+    return new URLSearchParams(post.params.map((p): [string, string] => [p.name, p.value ?? ''])).toString();
   }
   return undefined;
 }

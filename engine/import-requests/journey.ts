@@ -1,21 +1,20 @@
 import type { CorrelateChoice, CorrelationProposal, ImportedJourney } from '../../contract/imported-journey.js';
 import { SCENARIO_LIMITS, type ScenarioInput } from '../../contract/scenario.js';
 import { DATA_LIMITS } from '../scenario/data-files.js';
-import { validateScenario } from '../scenario/validate.js';
 import { formatPath } from '../scenario/param-path.js';
 import type { Exchange } from './captured.js';
 import { applyCorrelations, findCorrelations, type Correlation } from './correlate.js';
 import { credentialsCsv, moveCredentials } from './credentials.js';
 import { stepOf, templateOf, type Step } from './journey-step.js';
 import { badImport, MAX_REQUESTS_BYTES, shown } from './limits.js';
+import { scenarioName, validImport } from './imported-scenario.js';
 import { stepName, uniqueStepName } from './step-names.js';
 
 // What a HAR or a curl command becomes (issue 39): a journey. The recorded origin as an external
 // server; one closed phase with "flow": true whose steps are the requests in recorded order (not
 // deduplicated, not weighted: a login comes before what it guards), named by endpoint; one user
 // going through it PASSES times. Correlations accepted (all by default) extract and send back the
-// values the server gives; credentials move to a data file; then it is validated, and an import
-// that does not validate is a bug of the import, said as such.
+// values the server gives; credentials move to a data file; then it is validated (validImport).
 
 /** How many times the one user goes through the journey by default: a replay, not a load. */
 export const PASSES = 3;
@@ -28,8 +27,8 @@ export interface JourneyOptions {
   credentialsFile: string;
 }
 
-/** The import's answer, with the credentials file's text for the caller to write (never shown). */
-export interface JourneyImport extends ImportedJourney {
+/** The import's answer, with the credentials file's text for the caller to write or keep (never shown). */
+export interface JourneyImport extends Omit<ImportedJourney, 'files'> {
   csv: string | null;
 }
 
@@ -123,22 +122,11 @@ export function journeyOf(exchanges: readonly Exchange[], origin: URL, kind: 'ha
     ...(credentials !== null ? { data: [{ name: CREDENTIALS, file: opts.credentialsFile }] } : {}),
     phases: [{ name: 'journey', executor: 'closed', users: 1, count: steps.length * PASSES, flow: true, ...(credentials !== null ? { data: CREDENTIALS } : {}), requests }],
   };
-  const checked = validateScenario(scenario);
-  if (!checked.ok) {
-    const first = checked.issues[0]!;
-    throw badImport(`the imported scenario does not validate (a bug in the import): ${first.path}: ${first.message}`);
-  }
   return {
-    text: `${JSON.stringify(scenario, null, 2)}\n`,
+    text: validImport(scenario, notes).text,
     notes,
     proposals: correlations.map((c) => proposalOf(c, steps, chosen.has(c.id))),
     credentials: credentials === null ? null : { file: opts.credentialsFile, columns: credentials.columns },
     csv: credentials === null ? null : credentialsCsv(credentials),
   };
-}
-
-/** A scenario name (lower-case letters, digits, dashes) from what it was imported from and the host. */
-function scenarioName(kind: 'har' | 'curl', host: string): string {
-  const slug = host.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);
-  return slug === '' ? kind : `${kind}-${slug}`;
 }

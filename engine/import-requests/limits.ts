@@ -15,6 +15,17 @@ export const MAX_CURL_CHARS = 256 * 1024;
 export const MAX_BODY_BYTES = 256 * 1024;
 /** The imported requests together (UTF-8 bytes of their JSON), leaving room below a scenario's limit. */
 export const MAX_REQUESTS_BYTES = MAX_SCENARIO_BYTES - 64 * 1024;
+/**
+ * An API description's bytes (OpenAPI, a Postman collection): read whole and parsed once, so bounded
+ * before reading. The largest published descriptions (GitHub's, Stripe's) are about 10 MB.
+ */
+export const MAX_DESCRIPTION_BYTES = 32 * 1024 * 1024;
+/** Objects and arrays inside each other in a description's JSON (schemas nest; a parser recurses). */
+export const MAX_DESCRIPTION_NESTING = 256;
+/** A body or parameter made from a schema stops this deep (a schema that refers to itself never ends). */
+export const MAX_EXAMPLE_DEPTH = 6;
+/** Values one body or parameter made from a schema holds at most (a wide schema is cut, with a note). */
+export const MAX_EXAMPLE_VALUES = 500;
 /** The characters of an endpoint name made from a path (the schema allows 200). */
 export const MAX_NAME_CHARS = 120;
 
@@ -24,3 +35,6 @@ export const badImport = (message: string): LoadscopeError => new LoadscopeError
 export function shown(text: string, max = 60): string {
   return JSON.stringify(text.length > max ? `${text.slice(0, max)}...` : text);
 }
+
+/** A user's name (an operationId, a collection's title) on one line: control characters as spaces. */
+export const oneLine = (text: string): string => text.replace(/[\x00-\x1f\x7f\u2028\u2029]+/g, ' ').trim();

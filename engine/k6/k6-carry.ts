@@ -5,7 +5,8 @@ import { isFlow } from '../../contract/flow.js';
 import { fixedText, templateFields } from '../../contract/variables.js';
 import { formatPath as pathText } from '../scenario/param-path.js';
 
-// What a k6 script cannot carry yet: placeholders, data files, flows and traceparent run only on Loadscope's own driver.
+// What a k6 script cannot carry yet: placeholders, data files, flows, traceparent and expect's checks
+// beyond one status and a body substring run only on Loadscope's own driver.
 // export-k6 and --engine k6 refuse such a scenario before anything runs, naming the first field, so
 // a k6 run never sends fixed text where the scenario asked for varying values.
 
@@ -19,6 +20,9 @@ export function k6Refusal(scenario: Scenario): string | null {
     if (phase.traceparent === true) return `${pathText(['phases', i, 'traceparent'])}: k6 does not carry traceparent yet; run it on Loadscope's own driver`;
     if (phase.data !== undefined) return `${pathText(['phases', i, 'data'])}: k6 does not carry data files yet; run it on Loadscope's own driver`;
     for (const [j, t] of phase.requests.entries()) {
+      // k6's own check() carries one status code and a body substring, the two keys expect had before
+      if (t.expect?.checks !== undefined) return `${pathText(['phases', i, 'requests', j, 'expect', 'checks'])}: k6 does not carry these checks yet; run it on Loadscope's own driver`;
+      if (t.expect?.status !== undefined && typeof t.expect.status !== 'number') return `${pathText(['phases', i, 'requests', j, 'expect', 'status'])}: k6 carries one status code, not a list, class or range; run it on Loadscope's own driver`;
       // escaped braces (\{{, an imported request's literal text) are fixed text k6 sends as it is
       const field = templateFields(t).find((f) => fixedText(f.text) === null);
       if (field !== undefined) return `${pathText(['phases', i, 'requests', j, ...field.key])}: k6 does not carry placeholders ({{...}}) yet; run it on Loadscope's own driver`;

@@ -52,7 +52,7 @@ function templates(p: Phase): PlanTemplate[] {
     const fixed = (text: string): string => fixedText(text) ?? text;
     const own = Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, fixed(v)]));
     const headers = p.keepAlive ? own : { ...own, Connection: 'close' };
-    return { name: templateName(r), method: r.method, path: fixed(r.path), headers, body: r.body === undefined ? undefined : fixed(r.body), status: r.expect?.status, bodyIncludes: r.expect?.bodyIncludes, upTo: acc };
+    return { name: templateName(r), method: r.method, path: fixed(r.path), headers, body: r.body === undefined ? undefined : fixed(r.body), status: typeof r.expect?.status === 'number' ? r.expect.status : undefined, bodyIncludes: r.expect?.bodyIncludes, upTo: acc };
   });
 }
 

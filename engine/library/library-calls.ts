@@ -1,28 +1,26 @@
 import type { EngineHandlers } from '../../contract/api.js';
-import { LoadscopeError } from '../../contract/errors.js';
 import type { Store } from '../../db/store.js';
-import { builtinScenarioNames } from '../scenario/builtin.js';
 import { parseScenarioText } from '../scenario/parse-text.js';
-import { prepareScenarioText } from '../scenario/prepare.js';
-import { findNamedScenario, listAllScenarios, lookupScenario } from './lookup.js';
+import { writeBundle } from './bundle.js';
+import { checkedName } from './checked-scenario.js';
+import { importScenario } from './import-scenario.js';
+import { checkKeptRefs, keptDataOf, keptFileInfo, uploadKeptFile } from './kept-data.js';
+import { listAllScenarios, lookupScenario } from './lookup.js';
 import { runScenarioSource } from './run-source.js';
 
 type LibraryHandlers = Pick<
   EngineHandlers,
-  'scenarios:list' | 'scenarios:get' | 'library:save' | 'library:import' | 'library:rename' | 'library:delete' | 'library:versions' | 'runs:scenario'
+  | 'scenarios:list'
+  | 'scenarios:get'
+  | 'library:save'
+  | 'library:import'
+  | 'library:rename'
+  | 'library:delete'
+  | 'library:versions'
+  | 'runs:scenario'
+  | 'library:upload-data'
+  | 'library:bundle'
 >;
-
-/**
- * The text checked before anything is stored: a valid scenario (every issue named, with `source`),
- * whose name no built-in has. Returns its name.
- */
-function checkedName(text: string, source: string): string {
-  const { scenario } = prepareScenarioText(text, source);
-  if (builtinScenarioNames().includes(scenario.name)) {
-    throw new LoadscopeError('LS_ERR_SCENARIO_CONFLICT', `${source}: '${scenario.name}' is a built-in scenario's name; give yours another name`);
-  }
-  return scenario.name;
-}
 
 /** The text with its `name` replaced (a rename), keeping the rest as written. */
 function withName(text: string, name: string): string {
@@ -35,20 +33,25 @@ export function libraryHandlers(store: Store): LibraryHandlers {
     'scenarios:list': async () => listAllScenarios(store),
     'scenarios:get': async ({ name }) => {
       const found = lookupScenario(store, name);
-      return found.source === 'builtin' ? found : { name, text: found.text, source: 'library', id: found.id, version: found.version };
+      if (found.source === 'builtin') return found;
+      const files = store.library.files(found.versionId).map((f) => keptFileInfo(store.library, f));
+      return { name, text: found.text, source: 'library', id: found.id, version: found.version, files };
     },
-    'library:save': async ({ id, text }) => {
-      const name = checkedName(text, id === undefined ? 'the new scenario' : `the scenario`);
-      const saved = store.library.save({ ...(id === undefined ? {} : { id }), name, text });
+    'library:save': async ({ id, text, files }) => {
+      // absent: the files of the version before (a save of the text alone keeps them)
+      const kept = files ?? (id === undefined ? [] : store.library.files(store.library.get(id).versionId));
+      checkKeptRefs(store.library, kept);
+      const name = checkedName(text, id === undefined ? 'the new scenario' : `the scenario`, keptDataOf(store.library, kept));
+      const saved = store.library.save({ ...(id === undefined ? {} : { id }), name, text, files: kept });
       return { id: saved.id, name: saved.name, version: saved.version };
     },
-    'library:import': async ({ text, source }) => {
-      const name = checkedName(text, source);
-      if (findNamedScenario(store, name)) {
-        throw new LoadscopeError('LS_ERR_SCENARIO_CONFLICT', `${source}: the library already has a scenario named '${name}'; rename it in the file or in the library first`);
-      }
-      const saved = store.library.save({ name, text });
-      return { id: saved.id, name: saved.name, version: saved.version };
+    'library:import': async ({ text, source, files }) => importScenario(store, text, source, files ?? []),
+    'library:upload-data': async ({ name, base64 }) => uploadKeptFile(store.library, name, base64),
+    'library:bundle': async ({ text, files }) => {
+      checkKeptRefs(store.library, files);
+      const name = checkedName(text, 'the scenario');
+      const contents = files.map((f) => ({ name: f.name, content: store.library.keptFiles.content(f.hash) ?? Buffer.alloc(0) }));
+      return { fileName: `${name}.bundle.json`, text: writeBundle(text, contents) };
     },
     'library:rename': async ({ id, name }) => {
       const text = withName(store.library.get(id).text, name);
@@ -56,9 +59,21 @@ export function libraryHandlers(store: Store): LibraryHandlers {
       const saved = store.library.save({ id, name: checked, text });
       return { id: saved.id, name: saved.name, version: saved.version };
     },
-    'library:delete': async ({ id, force }) => ({ deleted: true, runs: store.library.delete(id, force).runs }),
+    'library:delete': async ({ id, force }) => {
+      const hashes = store.library.fileHashes(id);
+      const { runs } = store.library.delete(id, force);
+      // its files go with it, unless a run that read them or another scenario still names them
+      store.library.keptFiles.dropUnnamed(hashes);
+      return { deleted: true, runs };
+    },
     'library:versions': async ({ id }) =>
-      store.library.versions(id).map(({ versionId, version, savedAt, runs }) => ({ version, savedAt, runs, text: store.library.version(versionId)?.text ?? '' })),
+      store.library.versions(id).map(({ versionId, version, savedAt, runs }) => ({
+        version,
+        savedAt,
+        runs,
+        text: store.library.version(versionId)?.text ?? '',
+        files: store.library.files(versionId).map((f) => keptFileInfo(store.library, f)),
+      })),
     'runs:scenario': async ({ runId }) => runScenarioSource(store, runId),
   };
 }

@@ -88,8 +88,47 @@ function rowsOfCsv(text: string): { columns: string[]; rows: string[][] } {
   return { columns: header, rows };
 }
 
-function readOne(d: DataFile, i: number, base: DataBase): DataSet | ScenarioIssue {
+/** A data file as a table of text, or its problem in our words (never quoting it). */
+export type DataTable = { columns: string[]; rows: string[][] } | { problem: string };
+
+/** A data file's text as a table, or the problem in our words (never quoting it). */
+export function dataTableOf(text: string, format: DataFile['format']): DataTable {
+  try {
+    return format === 'jsonl' ? rowsOfJsonl(text) : rowsOfCsv(text);
+  } catch (err) {
+    if (!(err instanceof DataProblem)) return { problem: `cannot be read as ${format === 'jsonl' ? 'JSON lines' : 'CSV'} (${err instanceof Error ? err.name : 'error'})` };
+    return { problem: err.message };
+  }
+}
+
+/**
+ * The data files kept with a library scenario (engine/library/kept-data.ts): its relative data
+ * paths name them, each read as a table in the format its entry says when asked. A name whose
+ * content is no longer stored (an upload never saved) maps to null.
+ */
+export type KeptData = ReadonlyMap<string, ((format: DataFile['format']) => DataTable) | null>;
+
+function setOf(d: DataFile, table: DataTable, where: string, at: string): DataSet | ScenarioIssue {
+  if ('problem' in table) return { path: at, message: `${where}: ${table.problem}` };
+  // a phase reading it could send nothing
+  if (table.rows.length === 0) return { path: at, message: `${where} has no rows${d.format === 'csv' ? ' below its header' : ''}` };
+  return { name: d.name, order: d.order, columns: table.columns, rows: table.rows };
+}
+
+function readKept(d: DataFile, at: string, kept: KeptData): DataSet | ScenarioIssue {
+  const read = kept.get(d.file);
+  if (read === undefined) {
+    const names = [...kept.keys()];
+    const has = names.length === 0 ? 'it keeps none' : `it keeps ${names.map((n) => `'${n}'`).join(', ')}`;
+    return { path: at, message: `'${d.file}' is not a data file kept with this scenario (${has}): upload it in the editor's Data files` };
+  }
+  if (read === null) return { path: at, message: `'${d.file}' was uploaded but is no longer stored (an upload not saved is kept for a day): upload it again` };
+  return setOf(d, read(d.format), `'${d.file}'`, at);
+}
+
+function readOne(d: DataFile, i: number, base: DataBase, kept: KeptData | null): DataSet | ScenarioIssue {
   const at = `data[${i}].file`;
+  if (!isAbsolute(d.file) && kept !== null) return readKept(d, at, kept);
   if (!isAbsolute(d.file) && base === null) {
     return { path: at, message: `'${d.file}' is relative, and this scenario has no folder to start from (run it from its file, or give an absolute path)` };
   }
@@ -97,28 +136,27 @@ function readOne(d: DataFile, i: number, base: DataBase): DataSet | ScenarioIssu
   // not read at all when too big (reading it is the memory problem the limit prevents) or not a regular file
   const read = readRegularFile(file, DATA_LIMITS.bytes, 'a data file');
   if ('refused' in read) return { path: at, message: `${file} ${read.refused}` };
-  try {
-    const { text } = read;
-    const { columns, rows } = d.format === 'jsonl' ? rowsOfJsonl(text) : rowsOfCsv(text);
-    // a phase reading it could send nothing
-    if (rows.length === 0) return { path: at, message: `${file} has no rows${d.format === 'csv' ? ' below its header' : ''}` };
-    return { name: d.name, order: d.order, columns, rows };
-  } catch (err) {
-    if (!(err instanceof DataProblem)) return { path: at, message: `${file} cannot be read as ${d.format === 'jsonl' ? 'JSON lines' : 'CSV'} (${err instanceof Error ? err.name : 'error'})` };
-    return { path: at, message: `${file}: ${err.message}` };
-  }
+  return setOf(d, dataTableOf(read.text, d.format), file, at);
+}
+
+/** Where a library scenario's data comes from: its kept files; keptOnly: its absolute paths are not read (a save or an editor's check, which no consent covers, never reads the disk). */
+export interface DataFrom {
+  kept?: KeptData | null;
+  keptOnly?: boolean;
 }
 
 /**
- * Reads every data file of the scenario and checks each `{{data.<column>}}` of every cell against
+ * Reads every data file of the scenario (a relative path from `from.kept` when the scenario keeps
+ * its files in the library, else beside `base`) and checks each `{{data.<column>}}` of every cell against
  * its file's columns, and each request's size with the values known; throws ScenarioInvalidError
  * naming each entry or field.
  */
-export function readDataFiles(scenario: Scenario, cells: readonly { scenario: Scenario }[], base: DataBase, sourceName: string): DataSet[] {
+export function readDataFiles(scenario: Scenario, cells: readonly { scenario: Scenario }[], base: DataBase, sourceName: string, from: DataFrom = {}): DataSet[] {
   const issues: ScenarioIssue[] = [];
   const sets: DataSet[] = [];
   (scenario.data ?? []).forEach((d, i) => {
-    const read = readOne(d, i, base);
+    if (from.kept && from.keptOnly && isAbsolute(d.file)) return;
+    const read = readOne(d, i, base, from.kept ?? null);
     if ('rows' in read) sets.push(read);
     else issues.push(read);
   });

@@ -11,7 +11,7 @@ export {
   SCHEMA_FILE_NAME,
   type BuiltinScenarioItem,
 } from './builtin.js';
-export { loadScenario, resolveScenarioRef, type LoadedScenario, type LoadOptions } from './load.js';
+export { loadScenario, resolveScenarioFile, resolveScenarioRef, type LoadedScenario, type LoadOptions } from './load.js';
 export { describeQuickProfile, prepareScenario, prepareScenarioText, validateScenarioText, type PreparedScenario } from './prepare.js';
 export { quickApplies, quickProfileOf } from './quick-profile.js';
 export { expandMatrix, labelValue, MAX_CELLS, tryExpandMatrix, type Cell } from './matrix.js';

@@ -11,6 +11,7 @@ import { CompareTable } from './CompareTable';
 import { CompareExportButtons } from '../results/ExportButtons';
 import { RunChips } from './RunChips';
 import { GroupTable } from './GroupTable';
+import { CheckTable } from '../results/CheckTable';
 import { ScenarioDifferences } from './ScenarioDifferences';
 import { WhatChanged } from './WhatChanged';
 import { useCompareData } from './useCompareData';
@@ -148,6 +149,7 @@ export function CompareView({ runIds, setRunIds }: { runIds: number[]; setRunIds
           </div>
           <h2 className="section-title">{data.runs.some((r) => r.targets.some((t) => t.phases.some((p) => shownEndpoints(p).length > 0))) ? 'Per server, phase and endpoint' : 'Per server and phase'}</h2>
           <GroupTable runs={data.runs} />
+          <CheckTable runs={data.runs} />
           {data.result ? <CompareTable result={data.result} /> : <Empty>Computing each ratio's interval from the stored requests…</Empty>}
         </>
       )}

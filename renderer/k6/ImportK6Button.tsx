@@ -1,13 +1,7 @@
 import { useRef, useState } from 'react';
 import { useApi } from '../ui/ApiContext';
+import { toBase64 } from '../ui/file-base64';
 import { errorMessage } from '../ui/format';
-
-function toBase64(buffer: ArrayBuffer): string {
-  const bytes = new Uint8Array(buffer);
-  let s = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(s);
-}
 
 /** Import k6 result files (JSON, CSV, gzipped or not; several merge into one run). */
 export function ImportK6Button({ onImported, onError }: { onImported: (runId: number) => void; onError: (message: string) => void }) {

@@ -13,6 +13,7 @@ import { PhaseTable } from './PhaseTable';
 import { ReportTables } from './ReportTables';
 import { RequestScatter } from './RequestScatter';
 import { SlowestTable } from './SlowestTable';
+import { CheckTable } from './CheckTable';
 import './run-view.css';
 
 function totals(summary: RunSummary) {
@@ -89,6 +90,7 @@ export function RunResults({ summary, showHeader, whatHappened }: { summary: Run
       ) : (
         <>
           <ThresholdList run={summary} />
+          <CheckTable runs={[summary]} />
           <RegressionList verdict={summary.regression} />
           <ReportTables tables={summary.report} />
           <div className="chart-grid">

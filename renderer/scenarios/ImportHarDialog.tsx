@@ -1,15 +1,23 @@
 import { useEffect, useRef, useState } from 'react';
 import type { CorrelationProposal, ImportedJourney } from '../../contract/imported-journey';
+import type { KeptFile } from '../../contract/kept-files';
 import { useApi } from '../ui/ApiContext';
 import { errorMessage } from '../ui/format';
 import { ErrorBox } from '../ui/widgets';
 import './paste-curl.css';
 
+/** The journey kept: its text, where it came from, what the import said, and its credentials file kept as an upload (the draft keeps it). */
+export interface HarImported {
+  text: string;
+  source: string;
+  notes: string[];
+  files: KeptFile[];
+}
+
 export interface ImportHarProps {
   /** a .har chosen through the view's Import…: read at once */
   initial?: { name: string; text: string } | undefined;
-  /** the journey kept: its text, where it came from and what the import said */
-  onImported: (text: string, source: string, notes: string[]) => void;
+  onImported: (imported: HarImported) => void;
   onClose: () => void;
 }
 
@@ -20,7 +28,7 @@ const proposalText = (p: CorrelationProposal): string => `{{vars.${p.var}}} = "$
  * "Import a HAR": a recording by file or paste becomes a journey made by the engine
  * (requests:import-har); this dialog shows the correlations it proposes, each with its preview and
  * every place it replaces, to accept all or tick one by one, then opens the journey in the editor.
- * Reading is a preview (nothing written); Open keeps it (the credentials file is written then).
+ * Reading is a preview (nothing kept); Open keeps it (its credentials file kept as an upload is).
  */
 export function ImportHarDialog({ initial, onImported, onClose }: ImportHarProps) {
   const api = useApi();
@@ -82,7 +90,7 @@ export function ImportHarDialog({ initial, onImported, onClose }: ImportHarProps
     setBusy(true);
     setError(null);
     api.invoke('requests:import-har', { text, name, correlate, keep: true }).then(
-      (r) => onImported(r.text, name, r.notes),
+      (r) => onImported({ text: r.text, source: name, notes: r.notes, files: r.files }),
       (err: unknown) => {
         setBusy(false);
         setError(errorMessage(err));

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import type { KeptFile } from '../../contract/kept-files';
 import { useApi } from '../ui/ApiContext';
 import { errorMessage } from '../ui/format';
 import { ErrorBox, Toggle } from '../ui/widgets';
@@ -17,8 +18,8 @@ export interface PasteCurlProps {
   /** the phases' names, in order (the request joins one of them) */
   phases: readonly string[];
   onAdded: (text: string, added: CurlAdded) => void;
-  /** "start a new scenario aimed at <origin>": the engine's journey of the one request */
-  onNew: (text: string, added: CurlAdded) => void;
+  /** "start a new scenario aimed at <origin>": the engine's journey of the one request, its credentials file kept as an upload */
+  onNew: (text: string, added: CurlAdded, files: KeptFile[]) => void;
   onClose: () => void;
 }
 
@@ -59,7 +60,7 @@ export function PasteCurlDialog({ text, phases, onAdded, onNew, onClose }: Paste
     setBusy(true);
     setError(null);
     if (fresh) {
-      api.invoke('requests:import-curl', { command, keep: true }).then((r) => onNew(r.text, { name: 'its one request', phase: 'a new scenario', notes: r.notes }), failed);
+      api.invoke('requests:import-curl', { command, keep: true }).then((r) => onNew(r.text, { name: 'its one request', phase: 'a new scenario', notes: r.notes }, r.files), failed);
       return;
     }
     api.invoke('requests:add-curl', { text, command, phase, keepSecrets }).then((r) => onAdded(r.text, { name: r.name, phase: phases[phase] ?? `phase ${phase + 1}`, notes: r.notes }), failed);

@@ -6,12 +6,17 @@ import { ErrorBox, Panel, Segmented } from '../ui/widgets';
 import { QuickToggle } from './QuickToggle';
 import { CodeView, type JumpRequest } from './editor/CodeView';
 import { formatDoc } from './editor/doc-path';
+import { LastTriedResponse } from './editor/form-checks';
 import { FormView } from './editor/FormView';
 import { focusFormField, IssueList } from './editor/IssueList';
 import type { EditorIssue } from './editor/issues';
-import { isDirty, type Draft } from './draft';
+import { isDirty, keptRefs, type Draft } from './draft';
+import { KeptFilesPanel } from './KeptFilesPanel';
 import { PasteCurlDialog, type CurlAdded } from './PasteCurlDialog';
 import { Timeline } from './Timeline';
+import { triedResponses } from './try/tried-responses';
+import { TryPanel } from './try/TryPanel';
+import { useTryOnce } from './try/useTryOnce';
 import { useValidation } from './useValidation';
 import { VersionList, type LibraryVersion } from './VersionList';
 
@@ -21,12 +26,12 @@ function saveText(text: string): string {
   return text.endsWith('\n') ? text : `${text}\n`;
 }
 
-/** A download of the editor's text as <name>.json (export). */
-function download(name: string, text: string): void {
+/** A download of the editor's text as `fileName` (export: <name>.json, or a bundle with its data files). */
+function download(fileName: string, text: string): void {
   const url = URL.createObjectURL(new Blob([saveText(text)], { type: 'application/json' }));
   const a = document.createElement('a');
   a.href = url;
-  a.download = `${name}.json`;
+  a.download = fileName;
   document.body.append(a);
   a.click();
   a.remove();
@@ -50,7 +55,10 @@ export function ScenarioEditor({ draft, setDraft, start, busy, onSaved }: Editor
   const [jump, setJump] = useState<JumpRequest | null>(null);
   const [pasting, setPasting] = useState(false);
   const [added, setAdded] = useState<CurlAdded | null>(null);
-  const v = useValidation(draft.text, quick);
+  const v = useValidation(draft.text, quick, keptRefs(draft));
+  const tries = useTryOnce();
+  // each check in the form judged live on the response the shown try got for its request
+  const lastTried = useMemo(() => (tries.state?.phase === 'done' ? triedResponses(tries.state.result) : null), [tries.state]);
   const text = draft.text;
   const setText = (t: string) => setDraft({ ...draft, text: t });
   const parsed = useMemo((): { ok: true; doc: unknown } | { ok: false } => {
@@ -73,11 +81,12 @@ export function ScenarioEditor({ draft, setDraft, start, busy, onSaved }: Editor
     : [];
   const name = parsed.ok && typeof (parsed.doc as { name?: unknown }).name === 'string' ? String((parsed.doc as { name: string }).name) : 'scenario';
 
-  const saveAs = (body: string) => {
+  // the data files kept with it are saved with it (and restored with an older version)
+  const saveAs = (body: string, files = draft.files ?? []) => {
     setSaveError(null);
-    api.invoke('library:save', { ...(draft.libraryId === null ? {} : { id: draft.libraryId }), text: body }).then(
+    api.invoke('library:save', { ...(draft.libraryId === null ? {} : { id: draft.libraryId }), text: body, files: keptRefs({ ...draft, files }) }).then(
       (saved) => {
-        setDraft({ text: body, baseline: body, libraryId: saved.id, origin: `library: ${saved.name} v${saved.version}`, version: saved.version });
+        setDraft({ text: body, baseline: body, libraryId: saved.id, origin: `library: ${saved.name} v${saved.version}`, version: saved.version, files, baselineFiles: files });
         onSaved();
       },
       (err: unknown) => setSaveError(errorMessage(err)),
@@ -88,11 +97,17 @@ export function ScenarioEditor({ draft, setDraft, start, busy, onSaved }: Editor
   const openVersion = (v: LibraryVersion, latest: boolean) => {
     if (!discardOk() || draft.libraryId === null) return;
     const origin = `library: ${name} v${v.version}${latest ? '' : ' (an older version: Save makes it the latest)'}`;
-    setDraft({ text: v.text, baseline: v.text, libraryId: draft.libraryId, origin, version: v.version, older: !latest });
+    setDraft({ text: v.text, baseline: v.text, libraryId: draft.libraryId, origin, version: v.version, older: !latest, files: v.files ?? [], baselineFiles: v.files ?? [] });
   };
-  const restoreVersion = (v: LibraryVersion) => discardOk() && saveAs(v.text);
+  const restoreVersion = (v: LibraryVersion) => discardOk() && saveAs(v.text, v.files ?? []);
   const pick = (issue: EditorIssue) => (mode === 'code' || !parsed.ok ? setJump((j) => ({ issue, seq: (j?.seq ?? 0) + 1 })) : focusFormField(issue));
-  const run = () => start({ scenario: !dirty && draft.libraryId !== null && draft.older !== true ? { name } : { text }, quick });
+  const source = () => (!dirty && draft.libraryId !== null && draft.older !== true ? { name } : { text, files: keptRefs(draft) });
+  const run = () => start({ scenario: source(), quick });
+  // with data files, one bundle that `Import…` (or `loadscope scenarios import`) takes back whole
+  const exportDraft = () => {
+    if ((draft.files ?? []).length === 0) return download(`${name}.json`, text);
+    api.invoke('library:bundle', { text, files: keptRefs(draft) }).then((b) => download(b.fileName, b.text), (err: unknown) => setSaveError(errorMessage(err)));
+  };
   const saveable = dirty || draft.libraryId === null || draft.older === true;
 
   return (
@@ -122,7 +137,7 @@ export function ScenarioEditor({ draft, setDraft, start, busy, onSaved }: Editor
           >
             Paste curl
           </button>
-          <button type="button" className="btn btn-small" onClick={() => download(name, text)}>
+          <button type="button" className="btn btn-small" onClick={exportDraft} data-testid="editor-export">
             Export
           </button>
         </>
@@ -138,10 +153,10 @@ export function ScenarioEditor({ draft, setDraft, start, busy, onSaved }: Editor
             setAdded(a);
             setPasting(false);
           }}
-          onNew={(t, a) => {
+          onNew={(t, a, files) => {
             setPasting(false);
             if (!discardOk()) return;
-            setDraft({ text: t, baseline: '', libraryId: null, origin: 'new, from a curl command' });
+            setDraft({ text: t, baseline: '', libraryId: null, origin: 'new, from a curl command', files });
             setAdded(a);
           }}
         />
@@ -167,8 +182,11 @@ export function ScenarioEditor({ draft, setDraft, start, busy, onSaved }: Editor
           <CodeView text={text} onChange={setText} issues={issues} jump={jump} />
         </>
       ) : (
-        <FormView doc={parsed.doc} onDoc={(doc) => setText(formatDoc(doc))} issues={issues ?? []} />
+        <LastTriedResponse.Provider value={lastTried}>
+          <FormView doc={parsed.doc} onDoc={(doc) => setText(formatDoc(doc))} issues={issues ?? []} />
+        </LastTriedResponse.Provider>
       )}
+      <KeptFilesPanel files={draft.files ?? []} text={text} onChange={(files, t) => setDraft({ ...draft, files, ...(t === undefined ? {} : { text: t }) })} />
       {v.state === 'checking' && <div className="validation muted">checking…</div>}
       {v.state === 'failed' && <div className="validation bad">Could not validate: {v.message}</div>}
       {issues !== null && issues.length > 0 && <IssueList issues={issues} text={text} onPick={pick} />}
@@ -189,10 +207,14 @@ export function ScenarioEditor({ draft, setDraft, start, busy, onSaved }: Editor
         <button type="button" className="btn" disabled={!valid || !saveable} onClick={save} data-testid="editor-save" title={saveable ? undefined : 'no unsaved changes'}>
           {draft.libraryId === null ? 'Save to library' : 'Save'}
         </button>
+        <button type="button" className="btn" disabled={!valid || tries.state?.phase === 'trying'} onClick={() => tries.start({ scenario: source(), quick })} data-testid="editor-try" title={valid ? 'send one user through the journey once and see every request and response (nothing is stored)' : 'fix the problems first'}>
+          Try once
+        </button>
         <button type="button" className="btn btn-primary" disabled={!valid || busy} onClick={run} data-testid="editor-run" title={busy ? 'a run is in progress' : valid ? undefined : 'fix the problems first'}>
           Run this scenario
         </button>
       </div>
+      {tries.state !== null && <TryPanel state={tries.state} onClose={tries.close} onShow={(path, message) => pick({ path, message })} />}
     </Panel>
   );
 }

@@ -1,13 +1,18 @@
 import { useRef, useState } from 'react';
 import './scenarios.css';
+import './import-description.css';
 import type { ScenarioListItem, StartRequest } from '../../contract/api';
+import { keptSizeProblem } from '../../contract/kept-files';
 import { useApi } from '../ui/ApiContext';
+import { toBase64 } from '../ui/file-base64';
 import { errorMessage } from '../ui/format';
 import { ErrorBox } from '../ui/widgets';
-import { draftOf, duplicateText, freshName, isDirty, templateText, type Draft } from './draft';
+import { draftOf, duplicateText, freshName, isDirty, templateText, withFiles, type Draft } from './draft';
+import { ImportDescriptionDialog, type DescriptionImported } from './ImportDescriptionDialog';
 import { ScenarioCard } from './ScenarioCard';
-import { ImportHarDialog } from './ImportHarDialog';
+import { ImportHarDialog, type HarImported } from './ImportHarDialog';
 import { ScenarioEditor } from './ScenarioEditor';
+import { RecordDialog, type Recorded } from './RecordDialog';
 import { useScenarioList } from './useScenarioList';
 
 export interface ScenariosViewProps {
@@ -27,6 +32,10 @@ export function ScenariosView({ draft, setDraft, start, busy }: ScenariosViewPro
   const fileInput = useRef<HTMLInputElement>(null);
   const [har, setHar] = useState<{ initial?: { name: string; text: string } } | null>(null);
   const [importNotes, setImportNotes] = useState<{ source: string; notes: string[] } | null>(null);
+  const [describing, setDescribing] = useState(false);
+  const [described, setDescribed] = useState<DescriptionImported | null>(null);
+  const [recording, setRecording] = useState(false);
+  const [recorded, setRecorded] = useState<Recorded | null>(null);
   const fail = (err: unknown) => setActionError(errorMessage(err));
   const library = list?.filter((s) => s.source === 'library') ?? [];
   const builtins = list?.filter((s) => s.source !== 'library') ?? [];
@@ -36,7 +45,7 @@ export function ScenariosView({ draft, setDraft, start, busy }: ScenariosViewPro
     setActionError(null);
     setImportNotes(null);
     api.invoke('scenarios:get', { name: s.name }).then((r) => {
-      if (r.id !== undefined) setDraft({ ...draftOf(r.text, `library: ${r.name} v${r.version ?? '?'}`, r.id, true), ...(r.version === undefined ? {} : { version: r.version }) });
+      if (r.id !== undefined) setDraft(withFiles({ ...draftOf(r.text, `library: ${r.name} v${r.version ?? '?'}`, r.id, true), ...(r.version === undefined ? {} : { version: r.version }) }, r.files));
       else setDraft(draftOf(duplicateText(r.text, freshName(list, `${r.name}-copy`)), `copy of built-in ${r.name}`, null, false));
     }, fail);
   };
@@ -45,21 +54,49 @@ export function ScenariosView({ draft, setDraft, start, busy }: ScenariosViewPro
     setImportNotes(null);
     setDraft(draftOf(templateText(freshName(list)), 'new, from the template', null, false));
   };
-  const importFile = (file: File | undefined) => {
-    if (file === undefined) return;
+  const openRecorded = (r: Recorded) => {
+    setRecording(false);
+    if (!discardOk(draft)) return;
+    setRecorded(r);
+    setDraft({ ...draftOf(r.text, `recorded at ${r.url}`, null, false), files: r.files });
+  };
+  // one scenario (.json, or a bundle exported with its data files) and the data files it names, chosen together
+  const importFiles = (list: FileList | null) => {
+    const chosen = [...(list ?? [])];
+    if (fileInput.current) fileInput.current.value = '';
+    if (chosen.length === 0) return;
     setActionError(null);
-    // a recording is not a scenario: it goes through the HAR import, which makes one
-    if (/\.har$/i.test(file.name)) {
-      file.text().then((text) => setHar({ initial: { name: file.name, text } }), fail);
+    // a recording (.har) is not a scenario: it goes through the HAR import, which makes a journey of it
+    const har = chosen.find((f) => /\.har$/i.test(f.name));
+    if (har !== undefined) {
+      if (chosen.length > 1) return setActionError('choose a .har on its own: it becomes a journey of its own');
+      har.text().then((text) => setHar({ initial: { name: har.name, text } }), fail);
       return;
     }
-    file.text().then((text) => api.invoke('library:import', { text, source: file.name })).then(() => refresh(), fail);
+    const scenario = chosen.filter((f) => /\.json$/i.test(f.name));
+    if (scenario.length !== 1) return setActionError('choose one scenario (.json, or a bundle) and, beside it, the data files it names (.csv, .jsonl)');
+    const data = chosen.filter((f) => f !== scenario[0]);
+    const tooBig = data.map((f) => keptSizeProblem(f.name, f.size)).find((p) => p !== null);
+    if (tooBig !== undefined) return setActionError(tooBig);
+    const files = Promise.all(data.map(async (f) => ({ name: f.name, base64: toBase64(await f.arrayBuffer()) })));
+    Promise.all([scenario[0]!.text(), files]).then(([text, fs]) => api.invoke('library:import', { text, source: scenario[0]!.name, files: fs })).then(() => refresh(), fail);
   };
-  const imported = (text: string, source: string, notes: string[]) => {
+  // an API description opens as a new, unsaved scenario keeping its data file (saved with it, as an
+  // upload is); what the import left out or needs stays shown above it
+  const describe = () => {
+    if (discardOk(draft)) setDescribing(true);
+  };
+  const imported = (d: DescriptionImported) => {
+    setDescribing(false);
+    setDescribed(d);
+    setDraft({ ...draftOf(d.text, `imported from ${d.source}`, null, false), files: d.files });
+  };
+  // a HAR opens as a new, unsaved journey keeping its credentials file (saved with it, as an upload is)
+  const harImported = (h: HarImported) => {
     setHar(null);
     if (!discardOk(draft)) return;
-    setDraft(draftOf(text, `new, imported from ${source}`, null, false));
-    setImportNotes({ source, notes });
+    setDraft({ ...draftOf(h.text, `new, imported from ${h.source}`, null, false), files: h.files });
+    setImportNotes({ source: h.source, notes: h.notes });
   };
   const rename = (s: ScenarioListItem) => {
     const name = window.prompt(`Rename '${s.name}' to:`, s.name);
@@ -94,10 +131,34 @@ export function ScenariosView({ draft, setDraft, start, busy }: ScenariosViewPro
         <button type="button" className="btn" onClick={() => setHar({})} data-testid="import-har-open" title="a recording of a browser session (developer tools: Save all as HAR) as a journey">
           Import HAR…
         </button>
-        <input ref={fileInput} type="file" accept=".json,.har,application/json" hidden data-testid="import-file" onChange={(e) => importFile(e.target.files?.[0])} />
+        <input ref={fileInput} type="file" multiple accept=".json,application/json,.csv,.jsonl,.ndjson,text/csv,.har" hidden data-testid="import-file" onChange={(e) => importFiles(e.target.files)} />
+        <button type="button" className="btn" onClick={describe} data-testid="import-description-open" title="an OpenAPI 3 description or a Postman collection v2.1 as a scenario">
+          Import API description…
+        </button>
+        <button type="button" className="btn" onClick={() => setRecording(true)} data-testid="record-open" title="open a browser at your service's URL, click through a journey, and get it as a scenario">
+          Record in browser…
+        </button>
       </div>
+      {recording && <RecordDialog onRecorded={openRecorded} onClose={() => setRecording(false)} />}
+      {describing && <ImportDescriptionDialog onImported={imported} onClose={() => setDescribing(false)} />}
+      {described !== null && (
+        <div className="notice describe-notes" data-testid="import-description-notes">
+          Imported <strong>{described.source}</strong>
+          {described.files.length > 0 && <> · its data file, kept with the scenario: {described.files.map((f) => f.name).join(', ')}</>}{' '}
+          <button type="button" className="btn btn-small" onClick={() => setDescribed(null)}>
+            Dismiss
+          </button>
+          {described.notes.length > 0 && (
+            <ul>
+              {described.notes.map((n, i) => (
+                <li key={i}>{n}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
       <ErrorBox message={error ?? actionError} onDismiss={() => setActionError(null)} />
-      {har !== null && <ImportHarDialog initial={har.initial} onImported={imported} onClose={() => setHar(null)} />}
+      {har !== null && <ImportHarDialog initial={har.initial} onImported={harImported} onClose={() => setHar(null)} />}
       {importNotes !== null && draft !== null && (
         <div className="notice curl-added" data-testid="import-notes">
           Imported <strong>{importNotes.source}</strong> as a journey: try it, then save it to the library.{' '}
@@ -109,6 +170,21 @@ export function ScenariosView({ draft, setDraft, start, busy }: ScenariosViewPro
               <li key={i}>{n}</li>
             ))}
           </ul>
+        </div>
+      )}
+      {recorded !== null && (
+        <div className="notice recorded-notice" data-testid="recorded">
+          Recorded {recorded.requests} request{recorded.requests === 1 ? '' : 's'} at <strong>{recorded.url}</strong>: the editor holds its journey (not saved yet).{' '}
+          <button type="button" className="btn btn-small" onClick={() => setRecorded(null)}>
+            Dismiss
+          </button>
+          {recorded.notes.length > 0 && (
+            <ul>
+              {recorded.notes.map((n, i) => (
+                <li key={i}>{n}</li>
+              ))}
+            </ul>
+          )}
         </div>
       )}
       <div className="scenarios-layout">

@@ -1,4 +1,5 @@
 import type { ScenarioListItem } from '../../contract/api';
+import type { KeptFile, KeptFileRef } from '../../contract/kept-files';
 import type { RunScenarioSource } from '../../contract/library';
 
 // What the editor holds, kept by the App so it survives leaving the Scenarios view: the text, the
@@ -16,9 +17,23 @@ export interface Draft {
   version?: number;
   /** an older library version is shown: Run sends its text (the name runs the latest), Save restores it */
   older?: boolean;
+  /** the data files kept with it (uploaded here, or as its library version keeps them); absent: none */
+  files?: readonly KeptFile[];
+  /** the files as last saved or opened: dirty while they differ */
+  baselineFiles?: readonly KeptFile[];
 }
 
-export const isDirty = (d: Draft | null): boolean => d !== null && d.text !== d.baseline;
+const filesKey = (files: readonly KeptFile[] | undefined) => (files ?? []).map((f) => `${f.name}\u0000${f.hash}`).sort().join('\n');
+
+export const isDirty = (d: Draft | null): boolean => d !== null && (d.text !== d.baseline || filesKey(d.files) !== filesKey(d.baselineFiles));
+
+/** What the engine is sent of a draft's kept files: names and contents' hashes. */
+export const keptRefs = (d: Draft): KeptFileRef[] => (d.files ?? []).map(({ name, hash }) => ({ name, hash }));
+
+/** A draft of saved (or opened) text and files: not dirty until one of them changes. */
+export function withFiles(d: Draft, files: readonly KeptFile[] | undefined): Draft {
+  return files === undefined || files.length === 0 ? d : { ...d, files, baselineFiles: files };
+}
 
 /** A name no scenario has yet: my-scenario, my-scenario-2, ... */
 export function freshName(list: readonly ScenarioListItem[] | null, base = 'my-scenario'): string {
@@ -64,8 +79,8 @@ export function draftOf(text: string, origin: string, libraryId: number | null, 
 export function runDraft(runId: number, s: RunScenarioSource): Draft {
   const o = s.origin;
   if (o.kind === 'library') {
-    return { ...draftOf(s.text, `run #${runId}: library ${o.name} v${o.version}${o.latest ? '' : ' (an older version)'}`, o.id, true), version: o.version, older: !o.latest };
+    return withFiles({ ...draftOf(s.text, `run #${runId}: library ${o.name} v${o.version}${o.latest ? '' : ' (an older version)'}`, o.id, true), version: o.version, older: !o.latest }, s.files);
   }
   // Opened as the run had it: not an unsaved change until edited (Save to library still offers itself).
-  return draftOf(s.text, `run #${runId}: ${o.kind === 'builtin' ? `built-in ${o.name}` : o.name} (a copy)`, null, true);
+  return withFiles(draftOf(s.text, `run #${runId}: ${o.kind === 'builtin' ? `built-in ${o.name}` : o.name} (a copy)`, null, true), s.files);
 }

@@ -1,6 +1,7 @@
 import type { HistogramSet } from '../../../contract/measurement.js';
 import type { EndpointResult, PhaseResult } from '../../../contract/results.js';
 import { PhaseAccumulator, type PhaseMeta } from './accumulators.js';
+import type { CheckCounts } from './check-counts.js';
 
 // A phase's endpoints (its request templates, by name) measured beside the phase: one
 // PhaseAccumulator each, the same code as the phase's own, so an endpoint's figures mean exactly
@@ -66,8 +67,12 @@ export class EndpointAccumulators {
   }
 }
 
-/** A phase's result with its endpoints, from its phase accumulator and its endpoints' accumulators. */
-export function phaseWithEndpoints(phase: PhaseAccumulator, endpoints: EndpointAccumulators, meta: PhaseMeta): { result: PhaseResult; histograms: HistogramSet } {
+/** A phase's result with its endpoints, from its phase accumulator and its endpoints' accumulators (each with its checks as counted). */
+export function phaseWithEndpoints(phase: PhaseAccumulator, endpoints: EndpointAccumulators, meta: PhaseMeta, checks?: CheckCounts): { result: PhaseResult; histograms: HistogramSet } {
   const out = phase.result(meta);
-  return { result: { ...out.result, endpoints: endpoints.results(meta, out.result) }, histograms: out.histograms };
+  const withChecks = (e: EndpointResult): EndpointResult => {
+    const counted = checks?.result(e.index);
+    return counted === undefined ? e : { ...e, checks: counted };
+  };
+  return { result: { ...out.result, endpoints: endpoints.results(meta, out.result).map(withChecks) }, histograms: out.histograms };
 }

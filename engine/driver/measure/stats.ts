@@ -2,10 +2,13 @@ import type { Phase } from '../../../contract/scenario.js';
 import { ErrorReasons, PhaseAccumulator, WindowAccumulator } from './accumulators.js';
 import { EndpointAccumulators, phaseWithEndpoints } from './endpoint-accumulators.js';
 import { EndpointWindows } from './endpoint-windows.js';
+import { CheckCounts } from './check-counts.js';
+import { ResponseChecks } from './response-checks.js';
 import { COL, ROW_BATCH_CAPACITY, ROW_STRIDE } from './raw-rows.js';
 import type { DriverPhaseResult, DriverWindow } from '../types.js';
 import { phaseName } from '../../../contract/phase.js';
 import { templateName } from '../../../contract/template-name.js';
+import { readChecks } from '../../../contract/checks.js';
 
 /** The fields of one finished request the aggregator reads (a Slot, or a never-sent queued arrival). */
 export interface RequestRecord {
@@ -103,18 +106,27 @@ export class PhaseStats {
   private readonly reasons = new ErrorReasons();
   private readonly endpoints: EndpointAccumulators;
 
-  /** endpointNames: the phase's endpoint names in template order (none: a phase of one endpoint, unnamed); endpointWindows: its live windows per endpoint */
+  /** a complete response judged by its template's checks, each counted (check-counts.ts) */
+  readonly responses: ResponseChecks;
+
+  /**
+   * endpointNames: the phase's endpoint names in template order (none: a phase of one endpoint,
+   * unnamed); endpointWindows: its live windows per endpoint; checks: its endpoints' checks counted
+   */
   constructor(
     private readonly rows: RowSink,
     endpointNames: readonly string[] = [],
     private readonly endpointWindows: EndpointWindows = new EndpointWindows(),
+    private readonly checks: CheckCounts = new CheckCounts(),
   ) {
     this.endpoints = new EndpointAccumulators(endpointNames);
+    this.responses = new ResponseChecks(checks);
   }
 
-  /** Measures a phase's requests, its endpoints named from its templates. */
+  /** Measures a phase's requests, its endpoints named from its templates, each with its checks. */
   static of(phase: Phase, rows: RowSink): PhaseStats {
-    return new PhaseStats(rows, phase.requests.map(templateName), new EndpointWindows(phase.requests));
+    const checks = new CheckCounts(phase.requests.map((t) => readChecks(t.expect).checks.map((c) => c.name)));
+    return new PhaseStats(rows, phase.requests.map(templateName), new EndpointWindows(phase.requests), checks);
   }
 
   get count(): number {
@@ -149,7 +161,7 @@ export class PhaseStats {
   result(index: number, phase: Phase, startUs: number, endUs: number, hitDeadline: boolean): DriverPhaseResult {
     const durationMs = Math.max(0, endUs - startUs) / 1000;
     const meta = { index, name: phaseName(phase, index), executor: phase.executor, clients: phase.clients, startedMs: startUs / 1000, durationMs };
-    const measured = phaseWithEndpoints(this.phase, this.endpoints, meta);
+    const measured = phaseWithEndpoints(this.phase, this.endpoints, meta, this.checks);
     const errorReasons = this.reasons.result();
     return { ...(errorReasons === undefined ? measured : { ...measured, result: { ...measured.result, errorReasons } }), hitDeadline };
   }

@@ -1,6 +1,9 @@
 import type { Phase, RequestTemplate } from '../../../contract/scenario.js';
+import { readChecks } from '../../../contract/checks.js';
+import { CompiledChecks } from '../../../contract/check-eval.js';
 import { ERROR_CODE, NO_ERROR } from '../measure/raw-rows.js';
 import { fixedTemplate, isVariable, VariableRequest } from './request-compile.js';
+import { linearRegExp } from './linear-regexp.js';
 
 // A phase's templates compiled once per client group, by the transport that sends them (its wire
 // form is built from these): what goes out (placeholders compiled), and what the response must be.
@@ -13,9 +16,21 @@ export interface CompiledRequest {
   readonly body: Buffer | null;
   /** placeholders: path, headers and body are built per request (request-compile.ts) */
   readonly variable: VariableRequest | null;
-  /** expect.status, or -1: any status under 400 */
-  readonly expectStatus: number;
+  /** expect.bodyIncludes, searched as the body streams (any size) */
   readonly bodyIncludes: Buffer | null;
+  /** expect's checks (contract/checks.ts), or null: no expect, any status under 400 (response-checks.ts) */
+  readonly checks: CompiledChecks | null;
+}
+
+/** The template's checks, patterns in V8's linear-time engine; null when it has none. */
+function compileChecks(t: RequestTemplate): CompiledChecks | null {
+  const { checks } = readChecks(t.expect);
+  return checks.length === 0 ? null : new CompiledChecks(checks, linearRegExp);
+}
+
+/** Some template of the phase has a check on a response header (the fast path hands over Server-Timing only). */
+export function checksReadHeaders(phase: Phase): boolean {
+  return phase.requests.some((t) => readChecks(t.expect).checks.some((c) => c.kind === 'header'));
 }
 
 /**
@@ -32,14 +47,13 @@ export function compileRequests(phase: Phase, columns: readonly string[], host: 
       headers: t.headers,
       body: t.body === undefined ? null : Buffer.from(t.body),
       variable,
-      expectStatus: t.expect?.status ?? -1,
       bodyIncludes: t.expect?.bodyIncludes === undefined ? null : Buffer.from(t.expect.bodyIncludes),
+      checks: compileChecks(t),
     };
   });
 }
 
-/** A complete response's code: its status against expect.status (or under 400), and expect.bodyIncludes found. */
-export function responseCode(r: CompiledRequest, status: number, found: boolean): number {
-  if (r.expectStatus >= 0 ? status !== r.expectStatus : status >= 400) return status >= 400 ? ERROR_CODE.http : ERROR_CODE.body;
-  return found ? NO_ERROR : ERROR_CODE.body;
+/** A complete response's code where its template has no checks: any status under 400. */
+export function uncheckedCode(status: number): number {
+  return status >= 400 ? ERROR_CODE.http : NO_ERROR;
 }

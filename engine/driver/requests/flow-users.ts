@@ -36,7 +36,7 @@ export class FlowUser {
 }
 
 /** One step's extraction, compiled once. */
-type StepExtract =
+export type StepExtract =
   | { var: string; kind: 'json'; keys: JsonKey[] }
   | { var: string; kind: 'header'; name: string; re: RegExp | null }
   | { var: string; kind: 'regex'; re: RegExp };
@@ -47,7 +47,8 @@ export interface FlowResponse {
   header: string | null;
 }
 
-function compile(e: Extract): StepExtract {
+/** A step's extract compiled (validated before the run); a try (engine/driver/try/) extracts with it too. */
+export function compileExtract(e: Extract): StepExtract {
   switch (e.from) {
     case 'json': {
       const keys = parseJsonPath(e.path);
@@ -69,7 +70,8 @@ function compile(e: Extract): StepExtract {
   }
 }
 
-function extractValue(x: StepExtract, response: FlowResponse): string | null {
+/** The value a step's extract takes from its response, or null when there is none. */
+export function extractValue(x: StepExtract, response: FlowResponse): string | null {
   if (x.kind === 'header') return x.re === null || response.header === null ? response.header : (x.re.exec(response.header)?.[1] ?? null);
   const text = response.body?.text() ?? '';
   if (x.kind === 'regex') return x.re.exec(text)?.[1] ?? null;
@@ -103,7 +105,7 @@ export class FlowUsers {
     private readonly crossed: BoundsCrossed = new BoundsCrossed(),
   ) {
     this.thinkUs = steps.map((s) => (s.thinkMs === undefined ? phaseThinkUs : s.thinkMs * 1000));
-    this.extracts = steps.map((s) => (s.extract === undefined ? null : compile(s.extract)));
+    this.extracts = steps.map((s) => (s.extract === undefined ? null : compileExtract(s.extract)));
     this.keepsBody = this.extracts.map((x) => x !== null && x.kind !== 'header');
     this.header = this.extracts.map((x) => (x !== null && x.kind === 'header' ? x.name : null));
   }

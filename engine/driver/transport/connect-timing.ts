@@ -10,14 +10,21 @@ import { protocolClientOptions, type Target } from './target.js';
 //
 //   connect() ──lookup + TCP── 'connect' ──TLS handshake── 'secureConnect' -> undici's callback
 //   |<------- connect ------->|<--------- handshake -------->|
+// A run times https connections only (a plain one's connect is in its first request's figures); a
+// try (issue 39) shows every request's split, so it asks for plain ones too (handshake 0).
+
+/** Where a timed connection's times go: a phase's ConnectionTimes, or a try's request. */
+export type ConnectRecorder = Pick<ConnectionTimes, 'record'>;
 
 /**
- * undici's `connect` option for a group's connections to the target: over https a timed connector
- * recording into `times`; otherwise the options undici builds its own connector from.
+ * undici's `connect` option for a group's connections to the target: over https (or any, with
+ * `timePlain`) a timed connector recording into `times`; otherwise the options undici builds its own
+ * connector from.
  */
-export function targetConnect(target: Target, timeoutMs: number, times: ConnectionTimes | null): Client.Options['connect'] {
+export function targetConnect(target: Target, timeoutMs: number, times: ConnectRecorder | null, timePlain = false): Client.Options['connect'] {
   const options = { lookup: target.lookup, ...target.tls };
-  if (times === null || !target.baseUrl.startsWith('https:')) return options;
+  const https = target.baseUrl.startsWith('https:');
+  if (times === null || !(https || timePlain)) return options;
   const { allowH2, useH2c } = protocolClientOptions(target);
   // what undici's Client passes buildConnector when `connect` is an object (connectTimeout is the timeout)
   const connector = buildConnector({ ...options, allowH2, useH2c, timeout: timeoutMs } as buildConnector.BuildOptions);
@@ -26,10 +33,10 @@ export function targetConnect(target: Target, timeoutMs: number, times: Connecti
     let connected = NaN;
     // buildConnector's connect returns the socket it made (its typings say void)
     const socket: unknown = (connector as (...args: Parameters<buildConnector.connector>) => unknown)(opts, (err, s) => {
-      if (err === null && connected === connected) {
-        const done = nowUs();
-        times.record(connected - start, done - connected, done);
-      }
+      const done = nowUs();
+      // plain http: undici's own 'connect' listener calls back before ours stamps it, so this is the connect
+      if (err === null && !https && connected !== connected) connected = done;
+      if (err === null && connected === connected) times.record(connected - start, done - connected, done);
       // the callback's two shapes, as undici gave them
       if (err === null) callback(null, s);
       else callback(err, null);

@@ -18,6 +18,7 @@ export { DEADLINE_ERROR } from './transport.js';
 export { targetOf, type Target } from './target.js';
 export { fastPathSuits } from './h1.js';
 export { TraceIds } from './traceparent.js';
+export { TryConnection, type BuiltRequest } from './try-connection.js';
 
 /** How a client group's requests go: h2 / h2c through undici, else the fast path when the phase suits it, else undici. */
 export function transportFor(target: Target, phase: Phase, ctx: TransportContext): Transport {

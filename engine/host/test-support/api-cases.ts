@@ -60,6 +60,8 @@ export function createFakeEngine(): FakeEngine {
     'requests:add-curl': async () => notFaked('requests:add-curl'),
     'requests:import-har': async () => notFaked('requests:import-har'),
     'requests:import-curl': async () => notFaked('requests:import-curl'),
+    'scenarios:try': async () => notFaked('scenarios:try'),
+    'requests:import-description': async () => notFaked('requests:import-description'),
     'k6:status': async () => notFaked('k6:status'),
     'runs:import-k6': async () => notFaked('runs:import-k6'),
     'runs:exportCompare': async () => notFaked('runs:exportCompare'),
@@ -72,6 +74,11 @@ export function createFakeEngine(): FakeEngine {
     },
     'library:versions': async () => notFaked('library:versions'),
     'runs:scenario': async () => notFaked('runs:scenario'),
+    'library:upload-data': async () => notFaked('library:upload-data'),
+    'library:bundle': async () => notFaked('library:bundle'),
+    'record:start': async () => notFaked('record:start'),
+    'record:stop': async () => notFaked('record:stop'),
+    'record:cancel': async () => notFaked('record:cancel'),
   };
   return { handlers, seen, subscribe: (listener) => bus.subscribe(listener), emit: (event) => bus.emit(event) };
 }

@@ -14,11 +14,11 @@ export function DataSection({ b }: { b: FormBinding }) {
   const add = () => b.update(['data', items.length], { name: items.length === 0 ? 'users' : `data${items.length + 1}`, file: 'users.csv', format: 'csv', order: 'sequential' });
   return (
     <Section title="Data files" addLabel="data file" path="data" b={b} onAdd={add}>
-      {items.length === 0 && <p className="muted small">CSV or JSON-lines files whose rows feed {'{{data.<column>}}'} in a phase that reads one; the path is relative to the scenario's file.</p>}
+      {items.length === 0 && <p className="muted small">CSV or JSON-lines files whose rows feed {'{{data.<column>}}'} in a phase that reads one: upload one under Data files kept with this scenario, or give an absolute path.</p>}
       {items.map((_, i) => (
         <Item key={i} title={`data file ${i + 1}`} path={`data[${i}]`} b={b} onRemove={() => b.update(items.length === 1 ? ['data'] : ['data', i], undefined)}>
           <Field b={b} path={['data', i, 'name']} label="name" placeholder="users" hint="a phase reads it by this name" />
-          <Field b={b} path={['data', i, 'file']} label="file" placeholder="users.csv" hint="relative to the scenario's file" />
+          <Field b={b} path={['data', i, 'file']} label="file" placeholder="users.csv" hint="a file kept with the scenario (uploaded below), or an absolute path" />
           <SelectField b={b} path={['data', i, 'format']} label="format" options={['csv', 'jsonl']} fallback="csv" />
           <SelectField b={b} path={['data', i, 'order']} label="order" options={['sequential', 'random', 'unique']} fallback="sequential" />
         </Item>

@@ -3,9 +3,10 @@ import { getAt, type Segment } from './doc-path';
 import { Field, SelectField, type FormBinding } from './form-fields';
 import { ExtractFields } from './form-flow';
 import { HeadersField } from './form-headers';
+import { ChecksField } from './form-checks';
 
-// One request template of a phase: its endpoint name, method, path, headers and body, what it
-// expects, and, as a flow's step, what it extracts and the pause after it.
+// One request template of a phase: its endpoint name, method, path, headers and body, as a flow's
+// step what it extracts and the pause after it, and what it expects (its checks: form-checks.tsx).
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
 
@@ -31,11 +32,10 @@ export function RequestEditor({ b, at, index, flow, onRemove }: { b: FormBinding
         <SelectField b={b} path={[...at, 'method']} label="method" options={METHODS} fallback="GET" />
         <Field b={b} path={[...at, 'path']} label="path" placeholder="/fib?n=30" wide />
         {!flow && <Field b={b} path={[...at, 'weight']} label="weight" kind="number" placeholder="1" />}
-        <Field b={b} path={[...at, 'expect', 'status']} label="expect status" kind="number" placeholder="any" />
-        <Field b={b} path={[...at, 'expect', 'bodyIncludes']} label="expect body has" />
         <HeadersField b={b} at={at} />
         <Field b={b} path={[...at, 'body']} label="body" multiline wide placeholder='{"user": "{{data.user}}"}' hint="placeholders like {{vars.token}} or {{uuid}} are filled in per request" />
         {flow && <ExtractFields b={b} at={at} />}
+        <ChecksField b={b} at={at} />
       </div>
     </div>
   );

@@ -1,6 +1,9 @@
 -- index baselines_run
 CREATE INDEX baselines_run ON baselines (run_id);
 
+-- index library_version_files_hash
+CREATE INDEX library_version_files_hash ON library_version_files (hash);
+
 -- index requests_phase_intended
 CREATE INDEX requests_phase_intended ON requests (target_id, phase_idx, intended_us);
 
@@ -50,12 +53,28 @@ CREATE TABLE compare_samples (
         rows      BLOB    NOT NULL
       );
 
+-- table data_blobs
+CREATE TABLE data_blobs (
+        hash       TEXT    PRIMARY KEY,
+        content    BLOB    NOT NULL,
+        bytes      INTEGER NOT NULL,
+        created_at TEXT    NOT NULL
+      );
+
 -- table library_scenarios
 CREATE TABLE library_scenarios (
         id         INTEGER PRIMARY KEY,
         name       TEXT    NOT NULL UNIQUE,
         created_at TEXT    NOT NULL,
         updated_at TEXT    NOT NULL
+      );
+
+-- table library_version_files
+CREATE TABLE library_version_files (
+        version_id INTEGER NOT NULL REFERENCES library_versions (id) ON DELETE CASCADE,
+        name       TEXT    NOT NULL,
+        hash       TEXT    NOT NULL REFERENCES data_blobs (hash),
+        PRIMARY KEY (version_id, name)
       );
 
 -- table library_versions
@@ -104,12 +123,13 @@ CREATE TABLE "requests" (
         done_us        INTEGER NOT NULL,
         status         INTEGER NOT NULL,
         bytes          INTEGER NOT NULL,
-        error          TEXT CHECK (error IN ('refused', 'reset', 'timeout', 'http', 'body', 'other', 'extract', 'protocol')),
+        error          TEXT CHECK (error IN ('refused', 'reset', 'timeout', 'http', 'body', 'other', 'extract', 'protocol', 'check')),
         server_wait_us INTEGER,
         server_proc_us INTEGER,
         lvl            INTEGER NOT NULL DEFAULT 0,
-        template_idx   INTEGER NOT NULL DEFAULT 0
-      , trace_seq INTEGER);
+        template_idx   INTEGER NOT NULL DEFAULT 0,
+        trace_seq      INTEGER
+      );
 
 -- table run_verdicts
 CREATE TABLE run_verdicts (
@@ -139,7 +159,7 @@ CREATE TABLE runs (
         owner_host    TEXT,
         owner_pid     INTEGER,
         owner_store   TEXT
-      , raw_level INTEGER NOT NULL DEFAULT 0, consent_json TEXT, source_text TEXT, source_set_json TEXT, library_version_id INTEGER REFERENCES library_versions (id) ON DELETE SET NULL, engine TEXT NOT NULL DEFAULT 'native' CHECK (engine IN ('native', 'k6')), engine_note TEXT, group_id INTEGER, group_index INTEGER, name TEXT, note TEXT, source_folder TEXT);
+      , raw_level INTEGER NOT NULL DEFAULT 0, consent_json TEXT, source_text TEXT, source_set_json TEXT, library_version_id INTEGER REFERENCES library_versions (id) ON DELETE SET NULL, engine TEXT NOT NULL DEFAULT 'native' CHECK (engine IN ('native', 'k6')), engine_note TEXT, group_id INTEGER, group_index INTEGER, name TEXT, note TEXT, source_folder TEXT, source_files_json TEXT);
 
 -- table samples
 CREATE TABLE samples (

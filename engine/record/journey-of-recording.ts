@@ -1,0 +1,14 @@
+import { harToScenario, parseHar } from '../import-requests/har.js';
+import type { JourneyImport } from '../import-requests/journey.js';
+
+// The one door from a recording to a journey: the captured HAR through the HAR importer (issue 39,
+// part A: steps in recorded order, every correlation it proposes taken, credentials moved to the
+// data file `credentialsFile` names), keeping only the recorded URL's origin (the importer leaves
+// other hosts and static assets out, each with its note).
+
+/** The journey of a recording: the scenario's text, its notes (the recording's own first), its proposals and the credentials' CSV. */
+export function journeyOfRecording(har: string, target: URL, recordingNotes: readonly string[], credentialsFile = 'credentials.csv'): JourneyImport {
+  const name = `recording of ${target.host}`;
+  const result = harToScenario(parseHar(har, name), name, { host: target.host, credentialsFile });
+  return { ...result, notes: [...recordingNotes, ...result.notes] };
+}
