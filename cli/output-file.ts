@@ -1,4 +1,4 @@
-import { createWriteStream, existsSync, writeFileSync, type WriteStream } from 'node:fs';
+import { chmodSync, createWriteStream, existsSync, writeFileSync, type WriteStream } from 'node:fs';
 import { LoadscopeError } from '../contract/errors.js';
 
 // Files the CLI writes: never over an existing file unless the user said --force. 'wx' makes the
@@ -12,10 +12,11 @@ export function refuseExisting(files: readonly (string | undefined)[], force: bo
   for (const file of files) if (file !== undefined && existsSync(file)) throw exists(file);
 }
 
-/** `mode`: a new file's permissions (0o600 for one holding credentials). */
+/** `mode`: for a new file (a file of credentials: 0o600); a replaced one is made so too. */
 export function writeOutput(file: string, bytes: Buffer | string, force: boolean, mode?: number): void {
   try {
     writeFileSync(file, bytes, { flag: force ? 'w' : 'wx', ...(mode === undefined ? {} : { mode }) });
+    if (mode !== undefined) chmodSync(file, mode);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw exists(file);
     throw err;

@@ -15,6 +15,7 @@ import {
   ServerSample,
   StoredWindows,
 } from './results.js';
+import { CorrelateChoice, ImportedJourney, MAX_HAR_CHARS } from './imported-journey.js';
 import { KeptFile, KeptFileRefs } from './kept-files.js';
 import { libraryCalls } from './library.js';
 import { recordCalls, recordEvents } from './record.js';
@@ -143,6 +144,19 @@ export const calls = {
       keepSecrets: z.boolean().default(false),
     }),
     response: z.object({ text: z.string(), name: z.string(), notes: z.array(z.string()) }),
+  },
+  /**
+   * The Scenarios view's HAR import and Paste curl's "start a new scenario" (issue 39): a journey
+   * made by the engine, with its correlation proposals. keep: the credentials it moved out kept as an
+   * editor's upload is (`files`: the draft keeps them); false: a preview, nothing kept.
+   */
+  'requests:import-har': {
+    request: z.strictObject({ text: z.string().min(1).max(MAX_HAR_CHARS), name: z.string().min(1).max(255), correlate: CorrelateChoice.default('all'), keep: z.boolean().default(false) }),
+    response: ImportedJourney,
+  },
+  'requests:import-curl': {
+    request: z.strictObject({ command: z.string().min(1).max(256 * 1024), keep: z.boolean().default(false) }),
+    response: ImportedJourney,
   },
   /**
    * The Scenarios view's "Import API description" (issue 39): an OpenAPI 3 description (JSON or YAML)

@@ -5,13 +5,14 @@ import { MAX_EXTRACT_BODY_BYTES, MAX_EXTRACT_PATTERN_CHARS, sizeText } from './r
 // how: zod-free, so the driver worker extracts with the same code the schema validates with.
 //   { "var": "token", "from": "json", "path": "data.items[0].id" }   a JSON field (text as is, else JSON)
 //   { "var": "sid",   "from": "header", "name": "X-Session" }        a response header (first of that name)
+//   { "var": "sid",   "from": "header", "name": "Set-Cookie", "pattern": "^sid=([^;]*)" }   the first group of it
 //   { "var": "csrf",  "from": "regex", "pattern": "csrf=(\\w+)" }    the first capture group of the body
 // A missing field, header or match (or a JSON null) is a failed extraction: an 'extract' error of the step;
 // so is a json or regex extract's body past MAX_EXTRACT_BODY_BYTES (contract/request-limits.ts).
 
 export type Extract =
   | { var: string; from: 'json'; path: string }
-  | { var: string; from: 'header'; name: string }
+  | { var: string; from: 'header'; name: string; pattern?: string | undefined }
   | { var: string; from: 'regex'; pattern: string };
 
 export type JsonKey = string | number;

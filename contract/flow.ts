@@ -25,11 +25,10 @@ function extractIssue(e: Extract): { key: string; message: string } | null {
     const keys = parseJsonPath(e.path);
     return typeof keys === 'string' ? { key: 'path', message: keys } : null;
   }
-  if (e.from === 'regex') {
-    const re = extractRegex(e.pattern);
-    return typeof re === 'string' ? { key: 'pattern', message: re } : null;
-  }
-  return null;
+  // a regex runs on the body; a header extract may run one on the header's value
+  if (e.pattern === undefined) return null;
+  const re = extractRegex(e.pattern);
+  return typeof re === 'string' ? { key: 'pattern', message: re } : null;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { KeptFile } from './kept-files.js';
 
 // Recording a journey in a browser (issue 39): the UI's Record button starts one at a URL, shows the
 // live count of captured requests, and Stop turns the capture into a scenario for the editor. One
@@ -27,7 +28,8 @@ export const recordCalls = {
   /** Stops the recording (or collects one that ended by itself): the journey's scenario text and its notes. */
   'record:stop': {
     request: z.strictObject({}),
-    response: z.object({ text: z.string(), notes: z.array(z.string()), requests: z.number() }),
+    /** files: the credentials the journey moved out, kept as an editor's upload is (the draft keeps them) */
+    response: z.object({ text: z.string(), notes: z.array(z.string()), requests: z.number(), files: z.array(KeptFile) }),
   },
   /** Closes the browser and drops what was captured. */
   'record:cancel': { request: z.strictObject({}), response: z.object({ cancelled: z.boolean() }) },

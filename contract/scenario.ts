@@ -90,7 +90,12 @@ export const RequestTemplate = z.strictObject({
   extract: z
     .discriminatedUnion('from', [
       z.strictObject({ var: VarName, from: z.literal('json'), path: z.string().describe('a JSON path like token or data.items[0].id') }),
-      z.strictObject({ var: VarName, from: z.literal('header'), name: z.string().min(1).describe('a response header name') }),
+      z.strictObject({
+        var: VarName,
+        from: z.literal('header'),
+        name: z.string().min(1).describe('a response header name'),
+        pattern: z.string().optional().describe("a regular expression on the header's value; its first group's text is the value (a cookie of Set-Cookie: ^sid=([^;]*))"),
+      }),
       z.strictObject({ var: VarName, from: z.literal('regex'), pattern: z.string().describe("a regular expression on the body; its first group's text is the value") }),
     ])
     .optional()

@@ -77,4 +77,27 @@ describe('Paste a curl command in the editor', () => {
     expect(await byTestId('paste-curl').count()).toBe(0);
     expect(await codeEditorText(page())).toBe(before);
   });
+
+  it("Start a new scenario: a journey aimed at the command's own server, its token moved out of the text", async () => {
+    await byTestId('paste-curl-open').click();
+    await byTestId('curl-command').fill("curl 'http://127.0.0.1:4567/api/items/7' -H 'authorization: Bearer t0ken-abcdefgh'");
+    const choice = page().getByText('start a new scenario aimed at http://127.0.0.1:4567');
+    await choice.waitFor();
+    await byTestId('curl-new-scenario').check();
+    // the editor holds unsaved changes from before: starting anew asks first
+    page().once('dialog', (d) => void d.accept());
+    await byTestId('curl-add').click();
+    await byTestId('curl-added').waitFor();
+    expect(await byTestId('paste-curl').count()).toBe(0);
+    await waitValid();
+    expect(await byTestId('scenario-editor-panel').innerText()).toContain('new, from a curl command');
+
+    await page().getByRole('radio', { name: 'Code' }).click();
+    const text = await codeEditorText(page());
+    expect(text).not.toContain('t0ken-abcdefgh');
+    const doc = JSON.parse(text) as Doc & { servers: { architecture: string; url: string }[] };
+    expect(doc.servers).toEqual([{ architecture: 'external', label: '127.0.0.1:4567', url: 'http://127.0.0.1:4567' }]);
+    expect(doc.phases[0]!.requests).toEqual([{ name: 'GET /api/items/{id}', method: 'GET', path: '/api/items/7', headers: { authorization: 'Bearer {{data.token}}' } }]);
+    await page().getByRole('radio', { name: 'Form' }).click();
+  });
 });

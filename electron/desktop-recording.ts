@@ -1,7 +1,8 @@
 import type { CallName, EngineEvent } from '../contract/api.js';
 import { recordCalls } from '../contract/record.js';
 import { EventBus } from '../engine/event-bus.js';
-import { dispatchCall, type EngineApiSurface } from '../engine/host/api-dispatch.js';
+import { KeptFile } from '../contract/kept-files.js';
+import { dispatchCall, dispatchTo, type EngineApiSurface } from '../engine/host/api-dispatch.js';
 import { recordSession, type OpenRecording } from '../engine/record/record-session.js';
 
 // On the desktop a recording's window is the main process's (only it can open one: the engine runs
@@ -21,7 +22,9 @@ export interface DesktopRecording {
 
 export function withDesktopRecording(engine: EngineApiSurface, open: OpenRecording): DesktopRecording {
   const bus = new EventBus();
-  const session = recordSession(open, (event: EngineEvent) => bus.emit(event));
+  // a recorded journey's credentials kept by the engine process, as the editor's upload is
+  const keep = async (name: string, csv: string) => KeptFile.parse(await dispatchTo(engine, 'library:upload-data', { name, base64: Buffer.from(csv, 'utf8').toString('base64') }));
+  const session = recordSession(open, (event: EngineEvent) => bus.emit(event), keep);
   const handlers = { ...engine.handlers, ...session.handlers };
   const isRecordCall = (name: CallName) => RECORD_CALLS.has(name);
   const surface: EngineApiSurface = {

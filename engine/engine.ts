@@ -34,8 +34,7 @@ export interface Engine {
  * `watchRuns`: emit 'runs:changed' when another process stores a run (hosts that show History).
  */
 export function createEngine(options: { dbPath?: string; nativeBinding?: string; store?: StoreOptions; watchRuns?: boolean } = {}): Engine {
-  const dbPath = defaultDbPath(options.dbPath);
-  const store = openStore(dbPath, { ...options.store, nativeBinding: options.nativeBinding });
+  const store = openStore(defaultDbPath(options.dbPath), { ...options.store, nativeBinding: options.nativeBinding });
   const bus = new EventBus();
   const stopWatching = options.watchRuns ? watchRuns(store, (event) => bus.emit(event)) : () => undefined;
   // A promise, so two calls racing to the first run share one orchestrator.
@@ -50,7 +49,12 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
   let recorder: Promise<RecordSession> | undefined;
   const theRecorder = () =>
     (recorder ??= Promise.all([import('./record/record-session.js'), import('./record/open-in-chromium.js')]).then(([session, chromium]) =>
-      session.recordSession((url, onProgress) => chromium.openInChromium(url, onProgress), (event) => bus.emit(event)),
+      session.recordSession(
+        (url, onProgress) => chromium.openInChromium(url, onProgress),
+        (event) => bus.emit(event),
+        // a recorded journey's credentials kept as the editor's upload is
+        async (name, csv) => handlers['library:upload-data']({ name, base64: Buffer.from(csv, 'utf8').toString('base64') }),
+      ),
     ));
 
   const startRun = async (source: StartSource, opts: RunOptions & { engine?: RunEngine }): Promise<{ runId: number }> => {
@@ -105,6 +109,15 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
     },
     'requests:add-curl': async ({ text, command, phase, keepSecrets }) =>
       (await import('./import-requests/add-curl.js')).addCurlToScenario(text, command, phase, { keepSecrets }),
+    // the credentials it moved out kept as the editor's upload is, once the person keeps the import (a preview keeps nothing)
+    'requests:import-har': async ({ text, name, correlate, keep }) => {
+      const [{ importHarText, journeyAnswer }, { keepUpload }] = await Promise.all([import('./import-requests/import-call.js'), import('./library/kept-data.js')]);
+      return journeyAnswer(importHarText(text, name, correlate), keep, (file, csv) => keepUpload(store.library, file, Buffer.from(csv, 'utf8')));
+    },
+    'requests:import-curl': async ({ command, keep }) => {
+      const [{ importCurlCommand, journeyAnswer }, { keepUpload }] = await Promise.all([import('./import-requests/import-call.js'), import('./library/kept-data.js')]);
+      return journeyAnswer(importCurlCommand(command), keep, (file, csv) => keepUpload(store.library, file, Buffer.from(csv, 'utf8')));
+    },
     // its data file kept as the editor's upload is: the draft keeps it, a save keeps it with the scenario
     'requests:import-description': async (upload) => {
       const [{ importDescriptionUpload }, { keepUpload }] = await Promise.all([import('./import-requests/description-upload.js'), import('./library/kept-data.js')]);

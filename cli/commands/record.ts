@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { refuseExisting, writeOutput } from '../output-file.js';
 import { onStopSignal } from '../signals.js';
 import { writeStatusLine } from '../terminal-out.js';
-import { writeImported } from './imported-output.js';
+import { credentialsFileFor, writeJourney } from './imported-output.js';
 
 // `loadscope record URL`: Chromium opens at the URL, the person clicks through the journey, and when
 // they stop (Enter or Ctrl-C here, or closing the browser window) what the browser sent becomes a
@@ -81,9 +81,9 @@ export function registerRecord(program: Command): void {
     .command('record')
     .description('record a journey in Chromium: it opens at URL, you click through, and what the browser sent becomes a scenario (stop with Enter, Ctrl-C or by closing the window)')
     .argument('<url>', "where the journey starts; its origin is the scenario's target (requests to other hosts are left out)")
-    .option('--out <file>', 'write the scenario here (default: print it)')
+    .option('--out <file>', 'write the scenario here (default: print it); credentials go beside it as <name>.credentials.csv')
     .option('--har <file>', 'also write what was captured as a HAR file (`loadscope import-har` reads it)')
-    .option('--force', 'replace --out and --har if they exist', false)
+    .option('--force', 'replace --out, --har and the credentials file if they exist', false)
     .option('--allow-remote', 'record a URL outside this machine (the journey sends load there)', false)
     .action(async (url: string, opts: RecordOptions) => {
       const [{ recordTarget }, { openInChromium }, { journeyOfRecording }] = await Promise.all([
@@ -92,7 +92,9 @@ export function registerRecord(program: Command): void {
         import('../../engine/record/journey-of-recording.js'),
       ]);
       const target = recordTarget(url, opts.allowRemote);
-      refuseExisting([opts.out, opts.har], opts.force);
+      // every file it may write is checked before the browser opens: a recording is not lost at the end
+      const credentials = credentialsFileFor(opts.out);
+      refuseExisting([opts.out, opts.har, credentials.path], opts.force);
       const printer = progressPrinter();
       const { recording, headless, notes, browser } = await openInChromium(target, (p) => printer.show(p.requests, p.bytes));
       process.stderr.write(`Recording ${target.href} in Chromium (${browser})${headless ? ', headless' : ''}.\n`);
@@ -104,6 +106,6 @@ export function registerRecord(program: Command): void {
       process.stderr.write(`stopping: ${why}\n`);
       const captured = await recording.stop();
       if (opts.har !== undefined) writeOutput(opts.har, captured.har, opts.force);
-      writeImported(journeyOfRecording(captured.har, target, [...notes, ...captured.notes]), opts);
+      writeJourney(journeyOfRecording(captured.har, target, [...notes, ...captured.notes], credentials.named), credentials.path, opts);
     });
 }

@@ -1,7 +1,8 @@
 import { parse, type ParseEntry } from 'shell-quote';
 import { remoteHostOf } from '../../contract/scenario.js';
+import { isMethod, type CapturedRequest } from './captured.js';
 import { headerNotes, keptHeaders, noHeaderDrops } from './headers.js';
-import { endpointName, importedScenario, isMethod, toTemplate, uniqueName, type CapturedRequest, type ImportResult } from './imported-scenario.js';
+import { journeyOf, type JourneyImport, type JourneyOptions } from './journey.js';
 import { badImport, MAX_BODY_BYTES, MAX_CURL_CHARS, shown } from './limits.js';
 
 // `loadscope import-curl` and the editor's "Paste a curl command": a curl command line as browsers'
@@ -9,6 +10,7 @@ import { badImport, MAX_BODY_BYTES, MAX_CURL_CHARS, shown } from './limits.js';
 // run). The flags that shape the request are read; the rest are named in a note, never fatal.
 
 export interface CurlOptions {
+  /** keep secret headers inline (the editor's "add to this scenario", when asked); an import moves them to its credentials file */
   keepSecrets?: boolean;
 }
 
@@ -206,12 +208,12 @@ export function parseCurl(command: string, opts: CurlOptions = {}): CurlRequest 
   return { request: { method: verb, url, headers: kept, body }, notes };
 }
 
-/** A scenario of the one request a curl command sends. */
-export function curlToScenario(command: string, opts: CurlOptions = {}): ImportResult {
-  const { request, notes } = parseCurl(command, opts);
+/** A journey of the one request a curl command sends, against the command's own origin. */
+export function curlToScenario(command: string, opts: Partial<JourneyOptions> = {}): JourneyImport {
+  // secrets are kept to be moved to the credentials file, never left inline
+  const { request, notes } = parseCurl(command, { keepSecrets: true });
   const remote = remoteHostOf(request.url.origin);
   if (remote !== null) notes.push(`${remote} is not this machine: running it needs --allow-remote`);
-  const template = toTemplate(request, uniqueName(endpointName(request), new Set()));
   const title = `Imported from a curl command: ${request.method} ${request.url.host}${request.url.pathname}`;
-  return importedScenario('curl', new URL(request.url.origin), [template], 10, title, notes);
+  return journeyOf([{ request, response: null }], new URL(request.url.origin), 'curl', title, notes, { correlate: 'none', credentialsFile: opts.credentialsFile ?? 'credentials.csv' });
 }

@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import { remoteHostOf, SCENARIO_LIMITS, type RequestTemplate, type ScenarioInput } from '../../contract/scenario.js';
 import { EXAMPLES_DATA, type DataColumns } from './data-columns.js';
 import { listed } from './described-url.js';
-import { scenarioName, uniqueName, validImport, type ImportKind, type ImportResult, type Method } from './imported-scenario.js';
+import type { Method } from './captured.js';
+import { scenarioName, uniqueName, validImport, type ImportKind, type ImportResult } from './imported-scenario.js';
 import { badImport, shown, MAX_NAME_CHARS, MAX_REQUESTS_BYTES, oneLine } from './limits.js';
 
 // What an API description (OpenAPI, a Postman collection) becomes: one phase in which one user sends

@@ -2,24 +2,26 @@ import { basename } from 'node:path';
 import type { Header, PostData } from 'har-format';
 import { z } from 'zod';
 import { otherHostsKeptNote } from '../../contract/imported-hosts.js';
+import { MAX_EXTRACT_BODY_BYTES } from '../../contract/request-limits.js';
 import { remoteHostOf } from '../../contract/scenario.js';
 import { readRegularFile } from '../regular-file.js';
 import { formatPath } from '../scenario/param-path.js';
 import { nestingOverflow } from '../scenario/limits.js';
+import { isMethod, type CapturedResponse, type Exchange } from './captured.js';
 import { headerNotes, keptHeaders, noHeaderDrops } from './headers.js';
-import { importedScenario, isMethod, templatesOf, type CapturedRequest, type ImportResult } from './imported-scenario.js';
+import { journeyOf, type JourneyImport, type JourneyOptions } from './journey.js';
 import { badImport, MAX_BODY_BYTES, MAX_HAR_BYTES, MAX_HAR_ENTRIES, shown } from './limits.js';
 
-// `loadscope import-har`: a browser's HAR 1.2 (developer tools, "Save all as HAR") as a scenario. The
-// main host's API requests become templates; static assets, other hosts and secrets are left out
+// `loadscope import-har` and the UI's HAR import: a browser's HAR 1.2 (developer tools, "Save all as
+// HAR", or a recording) as a journey (journey.ts): the main host's requests in recorded order, with
+// the responses they got (what correlation reads). Static assets and other hosts are left out
 // unless asked for, each with a note saying how many.
 
-export interface HarOptions {
+export interface HarOptions extends Partial<JourneyOptions> {
   /** the host to keep (hostname or host:port); default the most frequent */
   host?: string | undefined;
   allHosts?: boolean;
   includeAssets?: boolean;
-  keepSecrets?: boolean;
 }
 
 // Only the fields read are checked (HAR files carry much more); typed by @types/har-format.
@@ -30,12 +32,19 @@ const HarPostData: z.ZodType<Pick<PostData, 'mimeType' | 'text'> & { params?: { 
   params: z.array(z.object({ name: z.string(), value: z.string().optional(), fileName: z.string().optional() })).optional(),
 });
 const HarEntry = z.object({
+  startedDateTime: z.string().optional(),
   request: z.object({ method: z.string(), url: z.string(), headers: z.array(HarHeader), postData: HarPostData.optional() }),
-  response: z.object({ content: z.object({ mimeType: z.string().optional() }).optional() }).optional(),
+  response: z
+    .object({
+      status: z.number().optional(),
+      headers: z.array(HarHeader).optional(),
+      content: z.object({ mimeType: z.string().optional(), text: z.string().optional(), encoding: z.string().optional() }).optional(),
+    })
+    .optional(),
   /** Chromium's resource type: document, xhr, fetch, script, image... */
   _resourceType: z.string().optional(),
 });
-type HarEntry = z.infer<typeof HarEntry>;
+export type HarEntry = z.infer<typeof HarEntry>;
 const HarFile = z.object({ log: z.object({ entries: z.array(HarEntry).max(MAX_HAR_ENTRIES, `at most ${MAX_HAR_ENTRIES} entries`) }) });
 
 const ASSET_RESOURCE_TYPES = new Set(['stylesheet', 'script', 'image', 'font', 'media', 'texttrack', 'manifest']);
@@ -80,10 +89,32 @@ function bodyOf(post: z.infer<typeof HarPostData> | undefined): string | undefin
   return undefined;
 }
 
+/** The response as recorded; its body only as text of at most MAX_EXTRACT_BODY_BYTES (the most a replay's extract reads). */
+function responseOf(entry: HarEntry): CapturedResponse | null {
+  const r = entry.response;
+  if (r === undefined) return null;
+  const content = r.content;
+  let body: string | null = null;
+  const text = content?.text;
+  if (text !== undefined && text.length <= MAX_EXTRACT_BODY_BYTES * 2) {
+    const decoded = content?.encoding === 'base64' ? Buffer.from(text, 'base64').toString('utf8') : text;
+    if (Buffer.byteLength(decoded) <= MAX_EXTRACT_BODY_BYTES) body = decoded;
+  }
+  return { status: r.status ?? 0, headers: r.headers ?? [], body, mimeType: content?.mimeType ?? '' };
+}
+
+/** In the order they were sent: by start time where every entry has one (HAR writers mostly list them so). */
+function inRecordedOrder(entries: readonly HarEntry[]): readonly HarEntry[] {
+  const times = entries.map((e) => (e.startedDateTime === undefined ? NaN : Date.parse(e.startedDateTime)));
+  if (times.some((t) => Number.isNaN(t))) return entries;
+  return entries.map((e, i) => ({ e, t: times[i]!, i })).sort((a, b) => a.t - b.t || a.i - b.i).map((x) => x.e);
+}
+
 const hostMatches = (url: URL, host: string): boolean => url.host === host.toLowerCase() || url.hostname === host.toLowerCase();
 
-/** The scenario of a HAR's entries (the file's name only names it in the notes). */
-export function harToScenario(entries: readonly HarEntry[], fileName: string, opts: HarOptions = {}): ImportResult {
+/** The journey of a HAR's entries (the file's name only names it in the notes). */
+export function harToScenario(recorded: readonly HarEntry[], fileName: string, opts: HarOptions = {}): JourneyImport {
+  const entries = inRecordedOrder(recorded);
   const counts = { asset: 0, otherHost: 0, scheme: 0, method: new Map<string, number>(), bigBody: 0, formFile: 0 };
   const candidates: { entry: HarEntry; url: URL }[] = [];
   for (const entry of entries) {
@@ -114,7 +145,7 @@ export function harToScenario(entries: readonly HarEntry[], fileName: string, op
     );
   }
   const drops = noHeaderDrops();
-  const requests: CapturedRequest[] = [];
+  const exchanges: Exchange[] = [];
   for (const { entry, url } of candidates) {
     if (!opts.allHosts && url.origin !== main.origin) {
       counts.otherHost++;
@@ -131,14 +162,15 @@ export function harToScenario(entries: readonly HarEntry[], fileName: string, op
       counts.bigBody++;
       continue;
     }
-    const headers = keptHeaders(entry.request.headers, opts.keepSecrets ?? false, drops);
+    // secrets are kept here to be moved to the credentials file (journey.ts), never left inline
+    const headers = keptHeaders(entry.request.headers, true, drops);
     const mime = entry.request.postData?.mimeType;
     if (body !== undefined && mime !== undefined && mime !== '' && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
       headers['Content-Type'] = mime;
     }
-    requests.push({ method, url, headers, body });
+    exchanges.push({ request: { method, url, headers, body }, response: responseOf(entry) });
   }
-  if (requests.length === 0) throw badImport(`${shown(fileName)} has no request the scenario can send to ${main.host} (methods: ${[...counts.method.keys()].map((m) => shown(m)).join(', ') || 'none'})`);
+  if (exchanges.length === 0) throw badImport(`${shown(fileName)} has no request the scenario can send to ${main.host} (methods: ${[...counts.method.keys()].map((m) => shown(m)).join(', ') || 'none'})`);
 
   const notes: string[] = [];
   if (counts.asset > 0) notes.push(`left out ${counts.asset} static asset request(s) (images, CSS, scripts, fonts, media); --include-assets keeps them`);
@@ -148,20 +180,18 @@ export function harToScenario(entries: readonly HarEntry[], fileName: string, op
   for (const [method, n] of counts.method) notes.push(`left out ${n} ${shown(method, 20)} request(s): a scenario sends GET, POST, PUT, PATCH, DELETE and HEAD`);
   if (counts.bigBody > 0) notes.push(`left out ${counts.bigBody} request(s) with a body over ${MAX_BODY_BYTES / 1024} KiB`);
   if (counts.formFile > 0) notes.push(`${counts.formFile} request(s) uploaded a file the HAR does not hold: sent without a body`);
-  notes.push(...headerNotes(drops, opts.keepSecrets ?? false));
+  notes.push(...headerNotes(drops, true));
   const remote = remoteHostOf(main.origin);
   if (remote !== null) notes.push(`${remote} is not this machine: running it needs --allow-remote`);
-  const templates = templatesOf(requests, notes);
-  const count = templates.reduce((n, t) => n + (t.weight ?? 1), 0);
-  const title = `Imported from ${basename(fileName)}: ${requests.length} request(s) to ${main.host} as ${templates.length} endpoint(s)`;
-  return importedScenario('har', main, templates, count, title, notes);
+  const title = `Imported from ${basename(fileName)}: ${exchanges.length} request(s) to ${main.host} as a journey`;
+  return journeyOf(exchanges, main, 'har', title, notes, { correlate: opts.correlate, credentialsFile: opts.credentialsFile ?? 'credentials.csv' });
 }
 
 /**
- * Reads a HAR file and makes its scenario: a regular file of at most MAX_HAR_BYTES, or one line
+ * Reads a HAR file and makes its journey: a regular file of at most MAX_HAR_BYTES, or one line
  * saying why not (/dev/zero and a FIFO are refused before a byte is read, not read without end).
  */
-export async function importHarFile(path: string, opts: HarOptions = {}): Promise<ImportResult> {
+export async function importHarFile(path: string, opts: HarOptions = {}): Promise<JourneyImport> {
   const name = basename(path);
   const read = readRegularFile(path, MAX_HAR_BYTES, 'a HAR file');
   if ('refused' in read) throw badImport(`${shown(path, 200)} ${read.refused}`);

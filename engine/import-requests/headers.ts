@@ -1,11 +1,16 @@
 // Which of a captured request's headers a scenario keeps. Framing and pseudo headers are the
-// client's to write (the driver sets Host and Content-Length itself); secrets stay out of a scenario
-// file unless asked for, since it gets shared and committed; a header the HTTP grammar forbids
+// client's to write (the driver sets Host and Content-Length itself); browser noise describes the
+// browser, not the request (and a cache validator would turn a replay into 304s); secrets never stay
+// inline in a file that gets shared: an import moves them to its credentials file (credentials.ts),
+// the editor's "add a pasted curl" leaves them out unless asked; a header the HTTP grammar forbids
 // would make every request fail (or split it in two).
 
-export type HeaderVerdict = 'keep' | 'framing' | 'secret' | 'invalid';
+export type HeaderVerdict = 'keep' | 'framing' | 'noise' | 'secret' | 'invalid';
 
 const FRAMING = new Set(['host', 'content-length', 'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade']);
+/** What a browser adds about itself or its cache, not about the request. */
+const NOISE = new Set(['accept-language', 'dnt', 'sec-gpc', 'upgrade-insecure-requests', 'priority', 'purpose', 'x-client-data', 'if-none-match', 'if-modified-since', 'cache-control']);
+const NOISE_PREFIX = /^sec-(fetch|ch)-|^sec-purpose$/;
 const SECRETS = new Set(['cookie', 'set-cookie', 'authorization', 'proxy-authorization', 'x-api-key']);
 /** Named like a credential: X-Auth-Token, X-Session-Id, X-CSRF-Token, Api-Key, X-Client-Secret... */
 const SECRET_LIKE = /token|secret|session|passw|auth|api-?key|csrf|xsrf|credential|signature/i;
@@ -17,6 +22,7 @@ export function headerVerdict(name: string, value: string): HeaderVerdict {
   const lower = name.toLowerCase();
   if (name.startsWith(':') || FRAMING.has(lower)) return 'framing';
   if (!TOKEN.test(name) || !VALUE.test(value)) return 'invalid';
+  if (NOISE.has(lower) || NOISE_PREFIX.test(lower) || (lower === 'user-agent' && /headless/i.test(value))) return 'noise';
   if (SECRETS.has(lower) || SECRET_LIKE.test(lower)) return 'secret';
   return 'keep';
 }
@@ -24,14 +30,16 @@ export function headerVerdict(name: string, value: string): HeaderVerdict {
 /** Counts of what was left out, for the notes. */
 export interface HeaderDrops {
   secret: Set<string>;
+  noise: Set<string>;
   invalid: number;
 }
 
-export const noHeaderDrops = (): HeaderDrops => ({ secret: new Set(), invalid: 0 });
+export const noHeaderDrops = (): HeaderDrops => ({ secret: new Set(), noise: new Set(), invalid: 0 });
 
 /**
  * The headers a template keeps, one per name (case-insensitive, the first spelling): repeated
- * headers joined as HTTP joins them (Cookie with '; ', others with ', ').
+ * headers joined as HTTP joins them (Cookie with '; ', others with ', '). Secrets are kept only when
+ * `keepSecrets` (an import keeps them to move them to its credentials file).
  */
 export function keptHeaders(headers: readonly { name: string; value: string }[], keepSecrets: boolean, drops: HeaderDrops): Record<string, string> {
   const out = new Map<string, { name: string; value: string }>();
@@ -40,6 +48,10 @@ export function keptHeaders(headers: readonly { name: string; value: string }[],
     if (verdict === 'framing') continue;
     if (verdict === 'invalid') {
       drops.invalid++;
+      continue;
+    }
+    if (verdict === 'noise') {
+      drops.noise.add(name.toLowerCase());
       continue;
     }
     if (verdict === 'secret' && !keepSecrets) {
@@ -57,6 +69,7 @@ export function keptHeaders(headers: readonly { name: string; value: string }[],
 /** The notes of what was left out of the headers. */
 export function headerNotes(drops: HeaderDrops, keepSecrets: boolean): string[] {
   const notes: string[] = [];
+  if (drops.noise.size > 0) notes.push(`left out browser headers (${[...drops.noise].sort().join(', ')}): they describe the browser or its cache, not the request`);
   if (drops.secret.size > 0 && !keepSecrets) {
     notes.push(`left out secret headers (${[...drops.secret].sort().join(', ')}); --keep-secrets keeps them`);
   }

@@ -7,10 +7,12 @@ import { validateScenario } from '../scenario/validate.js';
 import { addCurlToScenario } from './add-curl.js';
 import { curlToScenario, parseCurl } from './curl.js';
 import { harToScenario, importHarFile, parseHar } from './har.js';
+import { PASSES } from './journey.js';
 import { MAX_HAR_BYTES } from './limits.js';
 
-// Bringing requests in (issue 28), in the engine: what a HAR or a curl command keeps and leaves out,
-// hostile input (quoting, line breaks, braces, huge files), and that every result validates.
+// Bringing requests in (issues 28, 39), in the engine: what a HAR or a curl command keeps, moves and
+// leaves out as a journey, hostile input (quoting, line breaks, braces, huge files, more requests than
+// a journey holds), and that every result validates.
 
 const FIXTURE = join(import.meta.dirname, 'fixtures', 'shop.har');
 const dir = mkdtempSync(join(tmpdir(), 'loadscope-import-requests-'));
@@ -20,7 +22,8 @@ interface Out {
   name: string;
   description: string;
   servers: { architecture: string; label: string; url: string }[];
-  phases: { count: number; requests: { name: string; method: string; path: string; headers?: Record<string, string>; body?: string; weight?: number }[] }[];
+  data?: { name: string; file: string }[];
+  phases: { executor: string; users: number; count: number; flow?: boolean; data?: string; requests: { name: string; method: string; path: string; headers?: Record<string, string>; body?: string; weight?: number }[] }[];
 }
 const harText = (port = 8080) => readFileSync(FIXTURE, 'utf8').replaceAll('__PORT__', String(port));
 const fromHar = (opts = {}, text = harText()) => {
@@ -36,39 +39,42 @@ const sent = (text: string): string => {
 };
 
 describe('import-har', () => {
-  it("keeps the main host's API and page requests as named endpoints and says what it left out", () => {
+  it("a browser's HAR: the main host's requests in recorded order as one journey, steps named by endpoint, what it left out said", () => {
     const { scenario, notes } = fromHar();
     expect(scenario.servers).toEqual([{ architecture: 'external', label: '127.0.0.1:8080', url: 'http://127.0.0.1:8080' }]);
-    const requests = scenario.phases[0]!.requests;
-    expect(requests.map((r) => r.name)).toEqual(['GET /fib?n=5', 'POST /api/login', 'POST /api/echo']);
-    // the same request twice is one endpoint sent twice as often
-    expect(requests[0]!.weight).toBe(2);
-    expect(scenario.phases[0]!.count).toBe(4);
+    const phase = scenario.phases[0]!;
+    expect(phase).toMatchObject({ executor: 'closed', users: 1, flow: true, count: 4 * PASSES });
+    // every request a step, in order, the same call twice twice (no weights)
+    expect(phase.requests.map((r) => r.name)).toEqual(['GET /fib', 'POST /api/login', 'POST /api/echo', 'GET /fib #2']);
+    expect(phase.requests.every((r) => r.weight === undefined)).toBe(true);
     expect(notes).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^left out 2 static asset request\(s\)/),
         expect.stringMatching(/^left out 1 request\(s\) to hosts other than 127\.0\.0\.1:8080/),
         expect.stringMatching(/^left out 1 request\(s\) that are not http\(s\)/),
         expect.stringMatching(/^left out 1 "OPTIONS" request\(s\)/),
-        'left out secret headers (authorization, cookie, x-csrf-token); --keep-secrets keeps them',
       ]),
     );
     for (const note of notes) expect(scenario.description).toContain(`${note.charAt(0).toUpperCase()}${note.slice(1)}.`);
   });
 
-  it('drops framing and pseudo headers always, and secrets unless asked', () => {
-    const plain = fromHar().scenario.phases[0]!.requests;
-    expect(plain[0]!.headers).toEqual({ Accept: 'text/html' });
-    expect(plain[1]!.headers).toEqual({ 'Content-Type': 'application/json' });
-    const kept = fromHar({ keepSecrets: true }).scenario.phases[0]!.requests;
-    expect(kept[0]!.headers).toEqual({ Accept: 'text/html', Cookie: 'session=abc' });
-    expect(kept[1]!.headers).toEqual({ 'Content-Type': 'application/json', 'X-CSRF-Token': 't0k' });
-    expect(kept[2]!.headers).toEqual({ 'Content-Type': 'application/json', Authorization: 'Bearer abc' });
+  it('framing and pseudo headers: left out; secrets: moved to the credentials file, never inline nor dropped', () => {
+    const { scenario, csv, credentials, notes } = fromHar({ credentialsFile: 'shop.credentials.csv' });
+    const [fib, login, echo] = scenario.phases[0]!.requests;
+    expect(fib!.headers).toEqual({ Accept: 'text/html', Cookie: 'session={{data.cookie_session}}' });
+    expect(login!.headers).toEqual({ 'Content-Type': 'application/json', 'X-CSRF-Token': '{{data.x_csrf_token}}' });
+    expect(login!.body).toBe('{"user":"{{data.user}}","password":"{{data.password}}"}');
+    expect(echo!.headers).toEqual({ 'Content-Type': 'application/json', Authorization: 'Bearer {{data.token}}' });
+    expect(scenario.data).toEqual([{ name: 'credentials', file: 'shop.credentials.csv' }]);
+    expect(scenario.phases[0]!.data).toBe('credentials');
+    expect(credentials).toEqual({ file: 'shop.credentials.csv', columns: ['cookie_session', 'x_csrf_token', 'user', 'password', 'token'] });
+    expect(csv).toBe('cookie_session,x_csrf_token,user,password,token\nabc,t0k,ada,secret,abc\n');
+    expect(notes).toContain('moved 5 credential(s) (cookie_session, x_csrf_token, user, password, token) out of the scenario to shop.credentials.csv, read as {{data.<column>}}: keep that file beside the scenario, out of what you share');
   });
 
   it('keeps assets and other hosts when asked, and --host picks the host', () => {
     const all = fromHar({ includeAssets: true, allHosts: true }).scenario.phases[0]!.requests.map((r) => r.name);
-    expect(all).toEqual(['GET /fib?n=5', 'GET /site.css', 'GET /logo.png', 'POST /api/login', 'POST /api/echo', 'GET /collect?x=1']);
+    expect(all).toEqual(['GET /fib', 'GET /site.css', 'GET /logo.png', 'POST /api/login', 'POST /api/echo', 'GET /fib #2', 'GET /collect']);
     const other = fromHar({ host: 'analytics.example.com' });
     expect(other.scenario.servers[0]!.url).toBe('https://analytics.example.com');
     expect(other.notes).toContain('analytics.example.com is not this machine: running it needs --allow-remote');
@@ -87,7 +93,7 @@ describe('import-har', () => {
     ] } };
     const { scenario, notes } = fromHar({}, JSON.stringify(har));
     const [a, b] = scenario.phases[0]!.requests;
-    expect(a!.name).toBe('GET /ab?q={{x}}');
+    expect(a!.name).toBe('GET /ab');
     expect(sent(a!.path)).toBe('/ab?q={{x}}');
     expect(a!.headers).toEqual({ 'X-Ok': 'fine' });
     expect(notes).toContain('left out 2 header(s) whose name or value HTTP does not allow (a line break, a control character)');
@@ -96,11 +102,9 @@ describe('import-har', () => {
     expect(b!.headers).toEqual({ 'Content-Type': 'application/x-www-form-urlencoded' });
   });
 
-  it('more distinct requests than a phase holds: the first 256 kept, the rest noted', () => {
+  it('more requests than a journey holds: refused in one line, nothing made', () => {
     const entries = Array.from({ length: 300 }, (_, i) => ({ request: { method: 'GET', url: `http://127.0.0.1:9/item/${i}`, headers: [] } }));
-    const { scenario, notes } = fromHar({}, JSON.stringify({ log: { entries } }));
-    expect(scenario.phases[0]!.requests).toHaveLength(256);
-    expect(notes).toContain('left out 44 more distinct request(s): a phase holds at most 256 requests and a scenario 1 MiB of text');
+    expect(() => fromHar({}, JSON.stringify({ log: { entries } }))).toThrow(/^300 requests to 127\.0\.0\.1:9; a journey holds at most 256 steps: record a shorter session \(or pick another host with --host\)$/);
   });
 
   it('a long path gets a readable name, and names stay unique', () => {
@@ -108,7 +112,7 @@ describe('import-har', () => {
     const entries = [1, 2].map((n) => ({ request: { method: 'POST', url: `http://127.0.0.1:9${long}`, headers: [], postData: { mimeType: 'text/plain', text: String(n) } } }));
     const names = fromHar({}, JSON.stringify({ log: { entries } })).scenario.phases[0]!.requests.map((r) => r.name);
     expect(names[0]).toHaveLength(120);
-    expect(names[1]).toBe(`${names[0]} (2)`);
+    expect(names[1]).toBe(`${names[0]} #2`);
   });
 
   it('a malformed HAR is one line naming the JSON path', () => {
@@ -150,8 +154,13 @@ describe('import-curl', () => {
     expect(request.headers).toEqual({ Accept: '*/*', 'content-type': 'application/json', 'Accept-Encoding': 'deflate, gzip, br, zstd' });
     expect(request.body).toBe('{"note":"it\'s\nfine"}');
     expect(notes).toEqual(['left out secret headers (cookie); --keep-secrets keeps them']);
-    const scenario = JSON.parse(curlToScenario(chrome).text) as Out;
-    expect(scenario.phases[0]!.requests[0]!.name).toBe('POST /api/echo?x=1');
+    const imported = curlToScenario(chrome);
+    const scenario = JSON.parse(imported.text) as Out;
+    expect(scenario.servers).toEqual([{ architecture: 'external', label: '127.0.0.1:8080', url: 'http://127.0.0.1:8080' }]);
+    expect(scenario.phases[0]).toMatchObject({ executor: 'closed', users: 1, flow: true, count: PASSES });
+    // an import of its own keeps no secret inline: the cookie moved to the credentials file
+    expect(scenario.phases[0]!.requests[0]).toMatchObject({ name: 'POST /api/echo', path: '/api/echo?x=1', headers: { Cookie: 'sid={{data.cookie_sid}}; theme={{data.cookie_theme}}' } });
+    expect(imported.csv).toBe('cookie_sid,cookie_theme\n1,dark\n');
   });
 
   it('-X, -d, --json, -G, -I, -u and --url', () => {

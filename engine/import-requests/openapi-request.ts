@@ -2,7 +2,7 @@ import { literalText } from '../../contract/variables.js';
 import { dataPlaceholder, type DataColumns } from './data-columns.js';
 import type { DescribedRequest } from './described-scenario.js';
 import { headerVerdict } from './headers.js';
-import type { Method } from './imported-scenario.js';
+import type { Method } from './captured.js';
 import { authParts, type AuthFindings } from './openapi-auth.js';
 import { encodeComponent, encodePathText } from './url-encode.js';
 import { fromExample, fromSchema, newMaking, schemaExample, type Made, type Making } from './openapi-values.js';

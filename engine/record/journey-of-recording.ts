@@ -1,14 +1,14 @@
 import { harToScenario, parseHar } from '../import-requests/har.js';
-import type { ImportResult } from '../import-requests/imported-scenario.js';
+import type { JourneyImport } from '../import-requests/journey.js';
 
-// The one door from a recording to a journey: the captured HAR through the HAR importer, keeping only
-// the recorded URL's origin (the importer leaves other hosts and static assets out, each with its
-// note). The importer is being rewritten to make flows with correlation (issue 39, part A); this is
-// the one call to change when its API does.
+// The one door from a recording to a journey: the captured HAR through the HAR importer (issue 39,
+// part A: steps in recorded order, every correlation it proposes taken, credentials moved to the
+// data file `credentialsFile` names), keeping only the recorded URL's origin (the importer leaves
+// other hosts and static assets out, each with its note).
 
-/** The journey of a recording: the scenario's text and its notes, the recording's own first. */
-export function journeyOfRecording(har: string, target: URL, recordingNotes: readonly string[]): ImportResult {
+/** The journey of a recording: the scenario's text, its notes (the recording's own first), its proposals and the credentials' CSV. */
+export function journeyOfRecording(har: string, target: URL, recordingNotes: readonly string[], credentialsFile = 'credentials.csv'): JourneyImport {
   const name = `recording of ${target.host}`;
-  const result = harToScenario(parseHar(har, name), name, { host: target.host });
-  return { text: result.text, notes: [...recordingNotes, ...result.notes] };
+  const result = harToScenario(parseHar(har, name), name, { host: target.host, credentialsFile });
+  return { ...result, notes: [...recordingNotes, ...result.notes] };
 }

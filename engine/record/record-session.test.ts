@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../contract/api.js';
 import type { CapturedRecording, Recording, RecordingProgress } from './recording.js';
-import { recordSession, type OpenRecording } from './record-session.js';
+import type { KeptFile } from '../../contract/kept-files.js';
+import { recordSession, type KeepCredentials, type OpenRecording } from './record-session.js';
 
 // The record:* calls a host answers (the browser host through the engine, the desktop through its main
 // process), over a stand-in browser: what is tried is what a page's buttons can send in any order
@@ -13,7 +14,7 @@ const HAR = (origin: string) =>
   JSON.stringify({
     log: {
       entries: [
-        { request: { method: 'POST', url: `${origin}/api/login`, headers: [{ name: 'content-type', value: 'application/json' }], postData: { mimeType: 'application/json', text: '{"a":1}' } } },
+        { request: { method: 'POST', url: `${origin}/api/login`, headers: [{ name: 'content-type', value: 'application/json' }], postData: { mimeType: 'application/json', text: '{"user":"ada","password":"pw-1234"}' } } },
         { request: { method: 'GET', url: `${origin}/api/items`, headers: [] } },
         { request: { method: 'GET', url: 'http://127.0.0.1:9/elsewhere', headers: [] } },
       ],
@@ -50,10 +51,22 @@ function standIn(): { open: OpenRecording; opened: URL[]; stopped: number; end(w
   };
 }
 
+/** Keeps what it is given, as library:upload-data would, and says what it kept. */
+function keeper(): { keep: KeepCredentials; kept: { name: string; csv: string }[] } {
+  const kept: { name: string; csv: string }[] = [];
+  const keep: KeepCredentials = async (name, csv): Promise<KeptFile> => {
+    kept.push({ name, csv });
+    return { name, hash: '0'.repeat(64), bytes: csv.length, format: 'csv', rows: 1, columns: csv.split('\n')[0]!.split(',') };
+  };
+  return { keep, kept };
+}
+const keepNothing = keeper().keep;
+
 describe('the record calls', () => {
-  it('Start then Stop: the journey is the recorded origin\'s requests in order, with the recording\'s notes first', async () => {
+  it('Start then Stop: the journey is the recorded origin\'s requests in order, with the recording\'s notes first; its credentials kept, not in the text', async () => {
     const browser = standIn();
-    const { handlers } = recordSession(browser.open, () => undefined);
+    const { keep, kept } = keeper();
+    const { handlers } = recordSession(browser.open, () => undefined, keep);
     expect(await handlers['record:start']({ url: 'http://127.0.0.1:4000/', allowRemote: false })).toEqual({ url: 'http://127.0.0.1:4000/', headless: true, notes: ['headless'] });
     const journey = await handlers['record:stop']({});
     const scenario = JSON.parse(journey.text) as { servers: { url: string }[]; phases: { requests: { name: string }[] }[] };
@@ -62,11 +75,14 @@ describe('the record calls', () => {
     expect(journey.notes.slice(0, 2)).toEqual(['headless', 'a note of the recording']);
     expect(journey.notes.join(' ')).toContain('left out 1 request(s) to hosts other than 127.0.0.1:4000');
     expect(journey.requests).toBe(3);
+    expect(journey.text).not.toContain('pw-1234');
+    expect(kept).toEqual([{ name: 'credentials.csv', csv: 'user,password\nada,pw-1234\n' }]);
+    expect(journey.files.map((f) => f.name)).toEqual(['credentials.csv']);
   });
 
   it('a second Start while one is open: refused, and no second browser opens', async () => {
     const browser = standIn();
-    const { handlers } = recordSession(browser.open, () => undefined);
+    const { handlers } = recordSession(browser.open, () => undefined, keepNothing);
     await handlers['record:start']({ url: 'http://127.0.0.1:4000/', allowRemote: false });
     await expect(handlers['record:start']({ url: 'http://127.0.0.1:4001/', allowRemote: false })).rejects.toThrow('a recording is already open: stop or cancel it first');
     expect(browser.opened).toHaveLength(1);
@@ -74,13 +90,13 @@ describe('the record calls', () => {
 
   it('a URL outside this machine without consent: refused before any browser opens', async () => {
     const browser = standIn();
-    const { handlers } = recordSession(browser.open, () => undefined);
+    const { handlers } = recordSession(browser.open, () => undefined, keepNothing);
     await expect(handlers['record:start']({ url: 'http://192.168.1.20/', allowRemote: false })).rejects.toMatchObject({ code: 'LS_ERR_NEEDS_CONSENT' });
     expect(browser.opened).toEqual([]);
   });
 
   it('Stop or Cancel with nothing open: one line, or false; nothing else happens', async () => {
-    const { handlers } = recordSession(standIn().open, () => undefined);
+    const { handlers } = recordSession(standIn().open, () => undefined, keepNothing);
     await expect(handlers['record:stop']({})).rejects.toThrow('no recording is open: start one first');
     expect(await handlers['record:cancel']({})).toEqual({ cancelled: false });
   });
@@ -88,7 +104,7 @@ describe('the record calls', () => {
   it('the window closed: one "ended" event with why, and Stop still collects the journey', async () => {
     const browser = standIn();
     const events: EngineEvent[] = [];
-    const { handlers } = recordSession(browser.open, (e) => events.push(e));
+    const { handlers } = recordSession(browser.open, (e) => events.push(e), keepNothing);
     await handlers['record:start']({ url: 'http://127.0.0.1:4000/', allowRemote: false });
     browser.end('the browser window was closed');
     await new Promise((resolve) => setImmediate(resolve));
@@ -98,7 +114,7 @@ describe('the record calls', () => {
 
   it('closing the host with a recording open: its browser is closed, nothing kept', async () => {
     const browser = standIn();
-    const session = recordSession(browser.open, () => undefined);
+    const session = recordSession(browser.open, () => undefined, keepNothing);
     await session.handlers['record:start']({ url: 'http://127.0.0.1:4000/', allowRemote: false });
     await session.close();
     expect(browser.stopped).toBe(1);

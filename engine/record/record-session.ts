@@ -1,5 +1,6 @@
 import type { EngineEvent, EngineHandlers } from '../../contract/api.js';
 import { LoadscopeError } from '../../contract/errors.js';
+import type { KeptFile } from '../../contract/kept-files.js';
 import type { Recording, RecordingProgress } from './recording.js';
 import { journeyOfRecording } from './journey-of-recording.js';
 import { recordTarget } from './record-target.js';
@@ -11,9 +12,14 @@ import { recordTarget } from './record-target.js';
 
 export type OpenRecording = (url: URL, onProgress: (p: RecordingProgress) => void) => Promise<{ recording: Recording; headless: boolean; notes: string[] }>;
 
+/** Keeps the credentials a journey moved out as an editor's upload of a data file is (library:upload-data), for the draft. */
+export type KeepCredentials = (name: string, csv: string) => Promise<KeptFile>;
+
 type RecordCalls = Pick<EngineHandlers, 'record:start' | 'record:stop' | 'record:cancel'>;
 
 const PROGRESS_EVERY_MS = 250;
+/** The data file a recorded journey's credentials go to: a plain name, as kept files are named. */
+const CREDENTIALS_FILE = 'credentials.csv';
 
 interface Open {
   recording: Recording;
@@ -27,7 +33,7 @@ export interface RecordSession {
   close(): Promise<void>;
 }
 
-export function recordSession(open: OpenRecording, emit: (event: EngineEvent) => void): RecordSession {
+export function recordSession(open: OpenRecording, emit: (event: EngineEvent) => void, keep: KeepCredentials): RecordSession {
   let current: Open | null = null;
   let opening = false;
   let timer: NodeJS.Timeout | undefined;
@@ -74,7 +80,10 @@ export function recordSession(open: OpenRecording, emit: (event: EngineEvent) =>
     'record:stop': async () => {
       const { recording, url, notes } = take();
       const captured = await recording.stop();
-      return { ...journeyOfRecording(captured.har, url, [...notes, ...captured.notes]), requests: captured.requests };
+      const journey = journeyOfRecording(captured.har, url, [...notes, ...captured.notes], CREDENTIALS_FILE);
+      // the credentials' values stay in the engine: the draft gets the kept file, never its text
+      const files = journey.csv === null ? [] : [await keep(CREDENTIALS_FILE, journey.csv)];
+      return { text: journey.text, notes: journey.notes, requests: captured.requests, files };
     },
     'record:cancel': async () => {
       if (current === null) return { cancelled: false };

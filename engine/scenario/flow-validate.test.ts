@@ -57,5 +57,10 @@ describe('flow validation', () => {
     ]);
     expect(issuesOf(step({ var: '1a', from: 'header', name: 'X-Id' }))[0]).toMatch(/^phases\[0\]\.requests\[0\]\.extract\.var: must be letters/);
     expect(issuesOf(step({ var: 'a', from: 'cookie', name: 'X-Id' }))[0]).toMatch(/^phases\[0\]\.requests\[0\]\.extract\.from/);
+    // a header extract's pattern is checked as a body's (issue 39: a cookie of Set-Cookie)
+    expect(issuesOf(step({ var: 'a', from: 'header', name: 'Set-Cookie', pattern: '^sid=[^;]*' }))).toEqual([
+      "phases[0].requests[0].extract.pattern: no capture group: the first group's text is the value, e.g. token=(\\w+), got \"^sid=[^;]*\"",
+    ]);
+    expect(validateScenario(step({ var: 'a', from: 'header', name: 'Set-Cookie', pattern: '^sid=([^;]*)' })).ok).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import type { KeptFile } from '../../contract/kept-files';
 import { useApi } from '../ui/ApiContext';
 import { errorMessage } from '../ui/format';
 import { ErrorBox } from '../ui/widgets';
@@ -11,6 +12,8 @@ export interface Recorded {
   notes: string[];
   url: string;
   requests: number;
+  /** the credentials the journey moved out, kept as an upload is (the draft keeps them) */
+  files: KeptFile[];
 }
 
 export interface RecordDialogProps {

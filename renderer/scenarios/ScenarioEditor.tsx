@@ -153,6 +153,12 @@ export function ScenarioEditor({ draft, setDraft, start, busy, onSaved }: Editor
             setAdded(a);
             setPasting(false);
           }}
+          onNew={(t, a, files) => {
+            setPasting(false);
+            if (!discardOk()) return;
+            setDraft({ text: t, baseline: '', libraryId: null, origin: 'new, from a curl command', files });
+            setAdded(a);
+          }}
         />
       )}
       {added !== null && (

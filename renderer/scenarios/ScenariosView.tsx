@@ -10,6 +10,7 @@ import { ErrorBox } from '../ui/widgets';
 import { draftOf, duplicateText, freshName, isDirty, templateText, withFiles, type Draft } from './draft';
 import { ImportDescriptionDialog, type DescriptionImported } from './ImportDescriptionDialog';
 import { ScenarioCard } from './ScenarioCard';
+import { ImportHarDialog, type HarImported } from './ImportHarDialog';
 import { ScenarioEditor } from './ScenarioEditor';
 import { RecordDialog, type Recorded } from './RecordDialog';
 import { useScenarioList } from './useScenarioList';
@@ -23,12 +24,14 @@ export interface ScenariosViewProps {
 
 const discardOk = (draft: Draft | null) => !isDirty(draft) || window.confirm('The editor has unsaved changes. Discard them?');
 
-/** Your scenarios and the built-ins, and the editor: New, Import, Duplicate, Edit, Rename, Delete. */
+/** Your scenarios and the built-ins, and the editor: New, Import (a scenario, or a HAR as a journey), Duplicate, Edit, Rename, Delete. */
 export function ScenariosView({ draft, setDraft, start, busy }: ScenariosViewProps) {
   const api = useApi();
   const { list, error, refresh } = useScenarioList();
   const [actionError, setActionError] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  const [har, setHar] = useState<{ initial?: { name: string; text: string } } | null>(null);
+  const [importNotes, setImportNotes] = useState<{ source: string; notes: string[] } | null>(null);
   const [describing, setDescribing] = useState(false);
   const [described, setDescribed] = useState<DescriptionImported | null>(null);
   const [recording, setRecording] = useState(false);
@@ -40,6 +43,7 @@ export function ScenariosView({ draft, setDraft, start, busy }: ScenariosViewPro
   const open = (s: ScenarioListItem) => {
     if (!discardOk(draft)) return;
     setActionError(null);
+    setImportNotes(null);
     api.invoke('scenarios:get', { name: s.name }).then((r) => {
       if (r.id !== undefined) setDraft(withFiles({ ...draftOf(r.text, `library: ${r.name} v${r.version ?? '?'}`, r.id, true), ...(r.version === undefined ? {} : { version: r.version }) }, r.files));
       else setDraft(draftOf(duplicateText(r.text, freshName(list, `${r.name}-copy`)), `copy of built-in ${r.name}`, null, false));
@@ -47,13 +51,14 @@ export function ScenariosView({ draft, setDraft, start, busy }: ScenariosViewPro
   };
   const create = () => {
     if (!discardOk(draft)) return;
+    setImportNotes(null);
     setDraft(draftOf(templateText(freshName(list)), 'new, from the template', null, false));
   };
   const openRecorded = (r: Recorded) => {
     setRecording(false);
     if (!discardOk(draft)) return;
     setRecorded(r);
-    setDraft(draftOf(r.text, `recorded at ${r.url}`, null, false));
+    setDraft({ ...draftOf(r.text, `recorded at ${r.url}`, null, false), files: r.files });
   };
   // one scenario (.json, or a bundle exported with its data files) and the data files it names, chosen together
   const importFiles = (list: FileList | null) => {
@@ -61,6 +66,13 @@ export function ScenariosView({ draft, setDraft, start, busy }: ScenariosViewPro
     if (fileInput.current) fileInput.current.value = '';
     if (chosen.length === 0) return;
     setActionError(null);
+    // a recording (.har) is not a scenario: it goes through the HAR import, which makes a journey of it
+    const har = chosen.find((f) => /\.har$/i.test(f.name));
+    if (har !== undefined) {
+      if (chosen.length > 1) return setActionError('choose a .har on its own: it becomes a journey of its own');
+      har.text().then((text) => setHar({ initial: { name: har.name, text } }), fail);
+      return;
+    }
     const scenario = chosen.filter((f) => /\.json$/i.test(f.name));
     if (scenario.length !== 1) return setActionError('choose one scenario (.json, or a bundle) and, beside it, the data files it names (.csv, .jsonl)');
     const data = chosen.filter((f) => f !== scenario[0]);
@@ -78,6 +90,13 @@ export function ScenariosView({ draft, setDraft, start, busy }: ScenariosViewPro
     setDescribing(false);
     setDescribed(d);
     setDraft({ ...draftOf(d.text, `imported from ${d.source}`, null, false), files: d.files });
+  };
+  // a HAR opens as a new, unsaved journey keeping its credentials file (saved with it, as an upload is)
+  const harImported = (h: HarImported) => {
+    setHar(null);
+    if (!discardOk(draft)) return;
+    setDraft({ ...draftOf(h.text, `new, imported from ${h.source}`, null, false), files: h.files });
+    setImportNotes({ source: h.source, notes: h.notes });
   };
   const rename = (s: ScenarioListItem) => {
     const name = window.prompt(`Rename '${s.name}' to:`, s.name);
@@ -109,7 +128,10 @@ export function ScenariosView({ draft, setDraft, start, busy }: ScenariosViewPro
         <button type="button" className="btn" onClick={() => fileInput.current?.click()}>
           Import…
         </button>
-        <input ref={fileInput} type="file" multiple accept=".json,application/json,.csv,.jsonl,.ndjson,text/csv" hidden data-testid="import-file" onChange={(e) => importFiles(e.target.files)} />
+        <button type="button" className="btn" onClick={() => setHar({})} data-testid="import-har-open" title="a recording of a browser session (developer tools: Save all as HAR) as a journey">
+          Import HAR…
+        </button>
+        <input ref={fileInput} type="file" multiple accept=".json,application/json,.csv,.jsonl,.ndjson,text/csv,.har" hidden data-testid="import-file" onChange={(e) => importFiles(e.target.files)} />
         <button type="button" className="btn" onClick={describe} data-testid="import-description-open" title="an OpenAPI 3 description or a Postman collection v2.1 as a scenario">
           Import API description…
         </button>
@@ -136,6 +158,20 @@ export function ScenariosView({ draft, setDraft, start, busy }: ScenariosViewPro
         </div>
       )}
       <ErrorBox message={error ?? actionError} onDismiss={() => setActionError(null)} />
+      {har !== null && <ImportHarDialog initial={har.initial} onImported={harImported} onClose={() => setHar(null)} />}
+      {importNotes !== null && draft !== null && (
+        <div className="notice curl-added" data-testid="import-notes">
+          Imported <strong>{importNotes.source}</strong> as a journey: try it, then save it to the library.{' '}
+          <button type="button" className="btn btn-small" onClick={() => setImportNotes(null)}>
+            Dismiss
+          </button>
+          <ul>
+            {importNotes.notes.map((n, i) => (
+              <li key={i}>{n}</li>
+            ))}
+          </ul>
+        </div>
+      )}
       {recorded !== null && (
         <div className="notice recorded-notice" data-testid="recorded">
           Recorded {recorded.requests} request{recorded.requests === 1 ? '' : 's'} at <strong>{recorded.url}</strong>: the editor holds its journey (not saved yet).{' '}

@@ -38,7 +38,7 @@ export class FlowUser {
 /** One step's extraction, compiled once. */
 export type StepExtract =
   | { var: string; kind: 'json'; keys: JsonKey[] }
-  | { var: string; kind: 'header'; name: string }
+  | { var: string; kind: 'header'; name: string; re: RegExp | null }
   | { var: string; kind: 'regex'; re: RegExp };
 
 /** What a settled request offers for extraction: its body (kept when the step extracts from it) and the header asked for. */
@@ -55,8 +55,12 @@ export function compileExtract(e: Extract): StepExtract {
       if (typeof keys === 'string') throw new Error(keys); // validated before the run
       return { var: e.var, kind: 'json', keys };
     }
-    case 'header':
-      return { var: e.var, kind: 'header', name: e.name.toLowerCase() };
+    case 'header': {
+      // a pattern runs on the header's value (checked at validation, linear-time like a body's)
+      const re = e.pattern === undefined ? null : extractRegex(e.pattern, linearRegExp);
+      if (typeof re === 'string') throw new Error(re); // validated before the run
+      return { var: e.var, kind: 'header', name: e.name.toLowerCase(), re };
+    }
     case 'regex': {
       // checked at validation (contract/regex-shape.ts); run in V8's linear-time engine
       const re = extractRegex(e.pattern, linearRegExp);
@@ -68,7 +72,7 @@ export function compileExtract(e: Extract): StepExtract {
 
 /** The value a step's extract takes from its response, or null when there is none. */
 export function extractValue(x: StepExtract, response: FlowResponse): string | null {
-  if (x.kind === 'header') return response.header;
+  if (x.kind === 'header') return x.re === null || response.header === null ? response.header : (x.re.exec(response.header)?.[1] ?? null);
   const text = response.body?.text() ?? '';
   if (x.kind === 'regex') return x.re.exec(text)?.[1] ?? null;
   let value: unknown;

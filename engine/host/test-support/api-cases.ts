@@ -58,6 +58,8 @@ export function createFakeEngine(): FakeEngine {
     'runs:trend': async () => notFaked('runs:trend'),
     'runs:export': async () => notFaked('runs:export'),
     'requests:add-curl': async () => notFaked('requests:add-curl'),
+    'requests:import-har': async () => notFaked('requests:import-har'),
+    'requests:import-curl': async () => notFaked('requests:import-curl'),
     'scenarios:try': async () => notFaked('scenarios:try'),
     'requests:import-description': async () => notFaked('requests:import-description'),
     'k6:status': async () => notFaked('k6:status'),

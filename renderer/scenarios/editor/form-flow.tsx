@@ -56,6 +56,7 @@ export function ExtractFields({ b, at }: { b: FormBinding; at: readonly Segment[
         <>
           <Field b={b} path={[...path, 'var']} label="into variable" placeholder="token" hint="read later as {{vars.<variable>}}" />
           <Field b={b} path={[...path, SOURCES[from]]} label={LABELS[from].label} placeholder={LABELS[from].placeholder} />
+          {from === 'header' && <Field b={b} path={[...path, 'pattern']} label="pattern on its value" placeholder="^sid=([^;]*)" hint="optional: the first group's text is the value (a cookie of Set-Cookie)" />}
         </>
       )}
       <Field b={b} path={[...at, 'thinkMs']} label="think after (ms)" kind="number" placeholder="phase's" hint="this user's pause after this step, instead of the phase's think time" />

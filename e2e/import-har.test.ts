@@ -1,0 +1,97 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HarRecorder } from '../engine/import-requests/test-support/har-recorder.js';
+import { startJsonServerAuth } from '../engine/test-support/json-server-auth.js';
+import { codeEditorText } from './test-support/code-editor.js';
+import { scenarioEditor } from './test-support/scenario-editor.js';
+import { useWorkbench } from './test-support/workbench.js';
+
+// The Scenarios view's HAR import (issue 39), in Chromium on the real host: a session recorded
+// against a real login service (json-server-auth) chosen through Import… (a .har used to be refused
+// as "unknown key log") shows the engine's correlation proposals with their previews; one is kept,
+// the other unticked; the journey opens in the editor valid, the kept token correlated and the
+// unticked id left as recorded, its password kept with the draft as a data file is, not in the text.
+
+const { page, byTestId } = useWorkbench();
+const { waitValid } = scenarioEditor(page);
+const USER = { email: 'grace@example.com', password: 'not-in-the-text-77' };
+let dir = '';
+let harFile = '';
+let token = '';
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'loadscope-e2e-har-'));
+  const service = await startJsonServerAuth({ users: [USER], items: [{ id: 1, name: 'seed' }] });
+  try {
+    const rec = new HarRecorder();
+    const json = { 'Content-Type': 'application/json', Accept: 'application/json' };
+    const login = await rec.send('POST', `${service.url}/login`, json, JSON.stringify(USER));
+    token = (JSON.parse(login.text) as { accessToken: string }).accessToken;
+    const auth = { Authorization: `Bearer ${token}`, Accept: 'application/json' };
+    const created = await rec.send('POST', `${service.url}/items`, { ...auth, 'Content-Type': 'application/json' }, JSON.stringify({ name: 'pen' }));
+    await rec.send('GET', `${service.url}/items/${(JSON.parse(created.text) as { id: number }).id}`, auth);
+    harFile = join(dir, 'session.har');
+    rec.write(harFile);
+  } finally {
+    await service.stop();
+  }
+}, 60_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Doc {
+  phases: { flow: boolean; requests: { name: string; path: string; headers?: Record<string, string>; body?: string; extract?: unknown }[] }[];
+}
+
+describe('Import a HAR in the Scenarios view', () => {
+  it('a .har through Import…: the proposals with their previews, one accepted and one unticked, the journey opened valid', async () => {
+    await byTestId('nav-scenarios').click();
+    await byTestId('import-file').setInputFiles(harFile);
+    const dialog = byTestId('import-har');
+    await byTestId('har-preview').waitFor();
+    const c1 = await byTestId('har-proposal-c1').innerText();
+    expect(c1).toContain('{{vars.accessToken}} = "eyJhbGci…"');
+    expect(c1).toContain('from step 1 POST /login, JSON accessToken');
+    expect(c1).toContain('replaces step 2 POST /items: headers.Authorization · step 3 GET /items/{id}: headers.Authorization');
+    expect(await byTestId('har-proposal-c2').innerText()).toContain('{{vars.items_id}} = "2" (1 chars) from step 2 POST /items, JSON id');
+    expect(await byTestId('har-notes').innerText()).toContain('left out browser headers');
+    expect(await dialog.innerText()).not.toContain(USER.password);
+
+    // tick one by one: the id is left as recorded, the token kept
+    await byTestId('har-proposal-c2').getByRole('checkbox').uncheck();
+    expect(await byTestId('har-accept-all').isChecked()).toBe(false);
+    await byTestId('har-open').click();
+    await byTestId('import-notes').waitFor();
+    expect(await byTestId('import-har').count()).toBe(0);
+    await waitValid();
+
+    await page().getByRole('radio', { name: 'Code' }).click();
+    const text = await codeEditorText(page());
+    const doc = JSON.parse(text) as Doc;
+    expect(doc.phases[0]!.flow).toBe(true);
+    expect(doc.phases[0]!.requests.map((r) => r.name)).toEqual(['POST /login', 'POST /items', 'GET /items/{id}']);
+    expect(doc.phases[0]!.requests[0]!.extract).toEqual({ var: 'accessToken', from: 'json', path: 'accessToken' });
+    expect(doc.phases[0]!.requests[2]!.headers!.Authorization).toBe('Bearer {{vars.accessToken}}');
+    expect(doc.phases[0]!.requests[2]!.path).toBe('/items/2');
+    expect(doc.phases[0]!.requests[0]!.body).toBe('{"email":"{{data.email}}","password":"{{data.password}}"}');
+    expect(text).not.toContain(USER.password);
+    expect(text).not.toContain(token);
+
+    // the credentials kept with the draft, as an upload is: valid only because the data file is there
+    expect(await byTestId('kept-file-credentials.csv').innerText()).toContain('credentials.csv');
+    expect(await byTestId('import-notes').innerText()).toContain('moved 2 credential(s) (email, password) out of the scenario to credentials.csv');
+    await page().getByRole('radio', { name: 'Form' }).click();
+  });
+
+  it('a pasted HAR that is not one: one line in the dialog, nothing opened', async () => {
+    await byTestId('import-har-open').click();
+    await byTestId('har-text').fill('{"entries": []}');
+    await byTestId('har-read').click();
+    const error = byTestId('import-har').locator('[role="alert"]');
+    await error.waitFor();
+    expect(await error.innerText()).toContain('"pasted.har" is not a HAR file: log:');
+    await page().keyboard.press('Escape');
+    expect(await byTestId('import-har').count()).toBe(0);
+  });
+});
