@@ -87,10 +87,11 @@ describe('Paste a curl command in the editor', () => {
     // the editor holds unsaved changes from before: starting anew asks first
     page().once('dialog', (d) => void d.accept());
     await byTestId('curl-add').click();
-    await byTestId('curl-added').waitFor();
-    expect(await byTestId('paste-curl').count()).toBe(0);
+    // the notice of the request added before is still up: wait for the dialog to go instead
+    await byTestId('paste-curl').waitFor({ state: 'detached' });
     await waitValid();
     expect(await byTestId('scenario-editor-panel').innerText()).toContain('new, from a curl command');
+    expect(await byTestId('kept-file-credentials.csv').count()).toBe(1);
 
     await page().getByRole('radio', { name: 'Code' }).click();
     const text = await codeEditorText(page());

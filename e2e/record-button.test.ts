@@ -37,7 +37,7 @@ interface Journey {
   servers: { url?: string }[];
   phases: { requests: { name?: string }[] }[];
 }
-const STEPS = ['GET /', 'POST /api/login', 'GET /api/items', 'GET /api/items/1'];
+const STEPS = ['GET /', 'POST /api/login', 'GET /api/items', 'GET /api/items/{id}'];
 
 async function editorJourney(): Promise<Journey> {
   await page().getByRole('radio', { name: 'Code' }).click();

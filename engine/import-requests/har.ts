@@ -184,7 +184,7 @@ export function harToScenario(recorded: readonly HarEntry[], fileName: string, o
   const remote = remoteHostOf(main.origin);
   if (remote !== null) notes.push(`${remote} is not this machine: running it needs --allow-remote`);
   const title = `Imported from ${basename(fileName)}: ${exchanges.length} request(s) to ${main.host} as a journey`;
-  return journeyOf(exchanges, main, 'har', title, notes, { correlate: opts.correlate, credentialsFile: opts.credentialsFile ?? 'credentials.csv' });
+  return journeyOf(exchanges, main, 'har', title, notes, { correlate: opts.correlate, overLimit: opts.overLimit, credentialsFile: opts.credentialsFile ?? 'credentials.csv' });
 }
 
 /**

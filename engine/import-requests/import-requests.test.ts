@@ -107,6 +107,13 @@ describe('import-har', () => {
     expect(() => fromHar({}, JSON.stringify({ log: { entries } }))).toThrow(/^300 requests to 127\.0\.0\.1:9; a journey holds at most 256 steps: record a shorter session \(or pick another host with --host\)$/);
   });
 
+  it('a recording longer than a journey, asked to keep what fits: its first 256 steps, noted', () => {
+    const entries = Array.from({ length: 300 }, (_, i) => ({ request: { method: 'GET', url: `http://127.0.0.1:9/item/${i}`, headers: [] } }));
+    const { scenario, notes } = fromHar({ overLimit: 'keep-first' }, JSON.stringify({ log: { entries } }));
+    expect(scenario.phases[0]!.requests.map((r) => r.path)).toEqual(entries.slice(0, 256).map((e) => new URL(e.request.url).pathname));
+    expect(notes).toContain('kept the first 256 of 300 requests to 127.0.0.1:9: a journey holds at most 256 steps');
+  });
+
   it('a long path gets a readable name, and names stay unique', () => {
     const long = `/x/${'a'.repeat(500)}`;
     const entries = [1, 2].map((n) => ({ request: { method: 'POST', url: `http://127.0.0.1:9${long}`, headers: [], postData: { mimeType: 'text/plain', text: String(n) } } }));

@@ -23,6 +23,8 @@ const CREDENTIALS = 'credentials';
 
 export interface JourneyOptions {
   correlate?: CorrelateChoice | undefined;
+  /** more requests than a journey holds: refused (a file given to import), or the first ones kept with a note (a recording: the person's clicks are not thrown away) */
+  overLimit?: 'refuse' | 'keep-first' | undefined;
   /** the credentials file's path as the scenario names it (relative to the scenario's file, or absolute) */
   credentialsFile: string;
 }
@@ -85,11 +87,12 @@ export function proposalLine(p: CorrelationProposal): string {
  */
 export function journeyOf(exchanges: readonly Exchange[], origin: URL, kind: 'har' | 'curl', title: string, notes: string[], opts: JourneyOptions): JourneyImport {
   const limit = SCENARIO_LIMITS.templates;
-  if (exchanges.length > limit) {
+  if (exchanges.length > limit && opts.overLimit !== 'keep-first') {
     throw badImport(`${exchanges.length} requests to ${origin.host}; a journey holds at most ${limit} steps: record a shorter session (or pick another host with --host)`);
   }
+  if (exchanges.length > limit) notes.push(`kept the first ${limit} of ${exchanges.length} requests to ${origin.host}: a journey holds at most ${limit} steps`);
   const taken = new Set<string>();
-  const steps = exchanges.map((e) => stepOf(e, uniqueStepName(stepName(e.request), taken)));
+  const steps = exchanges.slice(0, limit).map((e) => stepOf(e, uniqueStepName(stepName(e.request), taken)));
 
   const { correlations, left } = findCorrelations(steps);
   const chosen = accepted(correlations, opts.correlate ?? 'all');

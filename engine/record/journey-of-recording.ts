@@ -9,6 +9,7 @@ import type { JourneyImport } from '../import-requests/journey.js';
 /** The journey of a recording: the scenario's text, its notes (the recording's own first), its proposals and the credentials' CSV. */
 export function journeyOfRecording(har: string, target: URL, recordingNotes: readonly string[], credentialsFile = 'credentials.csv'): JourneyImport {
   const name = `recording of ${target.host}`;
-  const result = harToScenario(parseHar(har, name), name, { host: target.host, credentialsFile });
+  // a recording longer than a journey keeps its first steps (with a note): the person's clicks are not thrown away
+  const result = harToScenario(parseHar(har, name), name, { host: target.host, credentialsFile, overLimit: 'keep-first' });
   return { ...result, notes: [...recordingNotes, ...result.notes] };
 }
