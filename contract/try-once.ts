@@ -51,6 +51,8 @@ export const TriedTiming = z.object({
   connectMs: z.number().nullable(),
   /** its TLS handshake (https only) */
   handshakeMs: z.number().nullable(),
+  /** from the send's start to the request written (the connection opened, and Loadscope's own time): with ttfb and transfer it makes the total */
+  beforeSendMs: z.number().nullable(),
   ttfbMs: z.number().nullable(),
   transferMs: z.number().nullable(),
   totalMs: z.number(),

@@ -32,6 +32,7 @@ function timingLine(step: TriedStep): string | null {
   const parts = [
     t.connectMs === null ? 'connection reused' : `connect ${ms(t.connectMs)}`,
     t.handshakeMs === null ? null : `tls ${ms(t.handshakeMs)}`,
+    t.beforeSendMs === null ? null : `before sending ${ms(t.beforeSendMs)}`,
     t.ttfbMs === null ? null : `ttfb ${ms(t.ttfbMs)}`,
     t.transferMs === null ? null : `transfer ${ms(t.transferMs)}`,
     `total ${ms(t.totalMs)}`,

@@ -64,6 +64,7 @@ function timingOf(raw: RawStep, https: boolean): TriedTiming | null {
   return {
     connectMs: ms(x.connectUs),
     handshakeMs: https ? ms(x.handshakeUs) : null,
+    beforeSendMs: ms(t.lagUs),
     ttfbMs: ms(t.ttfbUs),
     transferMs: ms(t.transferUs),
     totalMs: ms(t.totalUs) ?? 0,

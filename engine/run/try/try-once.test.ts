@@ -56,6 +56,9 @@ describe('try once', () => {
     expect(first!.timing!.totalMs).toBeGreaterThan(0);
     expect(first!.timing!.connectMs, 'the first request opened the connection').not.toBeNull();
     expect(first!.timing!.ttfbMs).not.toBeNull();
+    // the parts shown make the total shown: what came before the request was written is said, not lost
+    const { beforeSendMs, ttfbMs, transferMs, totalMs } = first!.timing!;
+    expect(beforeSendMs! + ttfbMs! + transferMs!).toBeCloseTo(totalMs, 1);
     expect(first!.extracted).toMatchObject({ var: 'token' });
 
     // step 2: the extracted value used (the API answered 200 for ada only with ada's token), shown masked

@@ -43,6 +43,7 @@ function Timing({ step }: { step: TriedStep }) {
   const parts: [string, string | null][] = [
     ['connect', t.connectMs === null ? 'reused' : ms(t.connectMs)],
     ['tls', ms(t.handshakeMs)],
+    ['before sending', ms(t.beforeSendMs)],
     ['ttfb', ms(t.ttfbMs)],
     ['transfer', ms(t.transferMs)],
     ['total', ms(t.totalMs)],
