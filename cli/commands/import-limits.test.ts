@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -76,14 +76,14 @@ describe('import-k6 of hostile files', () => {
 });
 
 describe('scenarios import of an endless stream', () => {
-  it('refuses /dev/zero after reading at most one byte past 1 MiB', () => {
+  it('refuses /dev/zero after reading at most one byte past 48 MiB (a bundle with its data files)', () => {
     const r = cli('scenarios', 'import', '/dev/zero');
     expect(r.status, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(/^loadscope: \/dev\/zero is more than 1048576 bytes; a scenario may have at most 1048576 \(LS_ERR_SCENARIO_INVALID\)\n$/);
+    expect(r.stderr).toMatch(/^loadscope: \/dev\/zero is more than 50331648 bytes; a scenario \(or a bundle with its data files\) may have at most 50331648 \(LS_ERR_SCENARIO_INVALID\)\n$/);
     expect(r.peakMiB).toBeLessThan(300);
   });
 
-  it('refuses a FIFO a writer keeps filling, and a regular file over 1 MiB by its size', async () => {
+  it('refuses a FIFO a writer keeps filling, and a regular file over 48 MiB by its size', async () => {
     const fifo = join(dir, 'endless.json');
     expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
     // the writer is `yes`: endless, until the reader closes the pipe
@@ -98,11 +98,13 @@ describe('scenarios import of an endless stream', () => {
     await writerEnded;
     const r = parse(status, stdout, stderr);
     expect(r.status, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(/is more than 1048576 bytes; a scenario may have at most 1048576/);
+    expect(r.stderr).toMatch(/is more than 50331648 bytes; a scenario \(or a bundle with its data files\) may have at most 50331648/);
     expect(r.peakMiB).toBeLessThan(300);
 
     const big = join(dir, 'big.json');
-    writeFileSync(big, ' '.repeat(2 * 1024 * 1024));
-    expect(cli('scenarios', 'import', big).stderr).toMatch(/big\.json is 2097152 bytes; a scenario may have at most 1048576/);
+    // sparse: refused by its size, before a byte is read
+    writeFileSync(big, '');
+    truncateSync(big, 49 * 1024 * 1024);
+    expect(cli('scenarios', 'import', big).stderr).toMatch(/big\.json is 51380224 bytes; a scenario \(or a bundle with its data files\) may have at most 50331648/);
   });
 });

@@ -84,6 +84,11 @@ function validRequest(name: keyof typeof calls): unknown {
     { runId: 1, targetId: 1 },
     { runIds: [1, 2] },
     { files: [{ name: 'a.json', base64: '' }] },
+    { text: '{}', files: [] },
+    { name: 'a.csv', base64: '' },
+    { text: '{}', name: 'a.har' },
+    { command: 'curl http://127.0.0.1/' },
+    { url: 'http://127.0.0.1/' },
     ...['csv', 'json', 'html', 'png', 'svg'].flatMap((format) => [{ runId: 1, format }, { runIds: [1, 2], format }]),
   ];
   const found = candidates.find((c) => calls[name].request.safeParse(c).success);
