@@ -59,7 +59,7 @@ describe('loadscope try', () => {
     expect(out.stdout).toMatch(/^✓ 1\. journey · login {2}POST http:\/\/127\.0\.0\.1:\d+\/api\/login → 200$/m);
     expect(out.stdout).toMatch(/^✓ 2\. journey · me {2}GET http:\/\/127\.0\.0\.1:\d+\/api\/me → 200$/m);
     expect(out.stdout).toContain('       Authorization: •••• (');
-    expect(out.stdout).toMatch(/^ {5}time: connect [\d.]+ ms · ttfb/m);
+    expect(out.stdout).toMatch(/^ {5}time: connect [\d.]+ ms · before sending [\d.]+ ms · ttfb/m);
     expect(out.stdout).toContain('extracted: token = •••• (');
     expect(out.stdout).toContain('\n2 of 2 steps passed.\n');
     const list = await runCli(['list', '--json', '--db', db()]);
