@@ -9,7 +9,8 @@ import { k6Script } from './k6-script.js';
 import { refuseForK6 } from './k6-carry.js';
 import { k6TlsFor } from './k6-tls.js';
 import { k6Thresholds } from './k6-thresholds.js';
-import { k8sName, operatorYaml } from './k6-operator.js';
+import { DATA_DIR, k8sName, operatorYaml } from './k6-operator.js';
+import { operatorDataFiles } from './k6-operator-data.js';
 
 export interface ExportK6Options {
   quick?: boolean;
@@ -26,7 +27,7 @@ export interface ExportK6Options {
   clusterTarget?: string;
   /** --allow-remote: the script may send outside this machine (no k6 address block list) */
   allowRemote?: boolean;
-  /** --allow-files: the client certificate and key may be copied into the script from outside the scenario's folder */
+  /** --allow-files: the client certificate and key (and, for --operator, the data files) may be copied from outside the scenario's folder */
   allowFiles?: boolean;
 }
 
@@ -74,15 +75,17 @@ export function exportK6(ref: string, opts: ExportK6Options = {}): string {
   const { thresholds, notes } = k6Thresholds(cell.scenario, [label, server.architecture]);
   const allowRemote = opts.allowRemote ?? false;
   if (opts.operator !== undefined) {
-    if (!Number.isInteger(opts.operator) || opts.operator < 1) throw bad(`--operator ${opts.operator}: the parallelism must be a whole number >= 1`);
     if (opts.clusterTarget !== undefined && !/^https?:\/\/[^/]/.test(opts.clusterTarget)) throw bad(`--cluster-target ${JSON.stringify(opts.clusterTarget)}: must be an http(s) URL`);
     // The pods send to the cluster's address, which the block list of a script without consent refuses.
     if (opts.clusterTarget !== undefined && !allowRemote) {
       throw new LoadscopeError('LS_ERR_NEEDS_CONSENT', `--cluster-target sends load outside this machine (from the runner pods); pass --allow-remote`);
     }
   }
-  const script = k6Script(cell.scenario, { target, cell: cell.index, server: label, thresholds, thresholdNotes: notes, allowRemote, ...(tls && { tls }) });
+  // for the operator, the runners read the data files from the ConfigMaps mounted at DATA_DIR
+  const dataDir = opts.operator === undefined ? {} : { dataDir: DATA_DIR };
+  const script = k6Script(cell.scenario, { target, cell: cell.index, server: label, thresholds, thresholdNotes: notes, allowRemote, ...(tls && { tls }), ...dataDir });
   if (opts.operator === undefined) return script;
   const name = k8sName(`loadscope-${cell.scenario.name}${loaded.cells.length > 1 ? `-c${cell.index}` : ''}`);
-  return operatorYaml({ parallelism: opts.operator, name, target: opts.clusterTarget }, script);
+  const dataFiles = operatorDataFiles(cell.scenario, dirname(loaded.path), opts.allowFiles ?? false);
+  return operatorYaml({ parallelism: opts.operator, name, target: opts.clusterTarget, dataFiles }, script);
 }

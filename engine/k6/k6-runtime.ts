@@ -6,7 +6,8 @@
 // point metadata (st_wait, st_proc): one line per request in `--out json`, which is what
 // `loadscope import-k6` reads. The trends loadscope_wait / _proc / _server_wait are for k6's own
 // summary and thresholds, as are loadscope_requests (Counter), loadscope_error_count (Counter) and
-// loadscope_errors (Rate), one point each per request, for count and error thresholds.
+// loadscope_errors (Rate), one point each per request, for count and error thresholds. Every point of
+// a VU carries ls_instance, the k6 process (runner) that sent it: what import-k6 merges instances by.
 
 export const K6_RUNTIME = String.raw`
 const TARGET = String(__ENV.LOADSCOPE_TARGET || PLAN.target).replace(/\/+$/, '');
@@ -48,6 +49,31 @@ export const options = {
   discardResponseBodies: true,
   summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(99)', 'max'],
 };
+
+// The runner's instance, tag ls_instance on every point it writes: none of the script's own when k6
+// was given --tag ls_instance=K (loadscope run --instances: k6 tags every point), else the index
+// of its execution segment in the sequence (the k6-operator gives runner K the K-th segment; its own
+// tag instance_id is K + 1), else 0. Read once per VU: the test's options are not readable in init code.
+let INSTANCE = null;
+function fraction(text) {
+  const [n, d] = String(text).split('/');
+  return Number(n) / (d === undefined ? 1 : Number(d));
+}
+function instanceOf(o) {
+  if (o.tags && o.tags.ls_instance !== undefined) return '';
+  if (!o.executionSegment) return '0';
+  const bounds = String(o.executionSegment).split(':');
+  const from = bounds.length > 1 ? fraction(bounds[0]) : 0;
+  const to = fraction(bounds[bounds.length - 1]);
+  const sequence = o.executionSegmentSequence ? String(o.executionSegmentSequence).split(',').map(fraction) : [];
+  const at = sequence.findIndex((s) => Math.abs(s - from) < 1e-9);
+  // without a sequence, segments of equal width
+  return String(at >= 0 ? at : to > from ? Math.round(from / (to - from)) : 0);
+}
+function tagInstance() {
+  if (INSTANCE === null) INSTANCE = instanceOf(exec.test.options);
+  if (INSTANCE !== '') exec.vu.metrics.tags.ls_instance = INSTANCE;
+}
 
 const BY_SCENARIO = {};
 for (const s of PLAN.scenarios) BY_SCENARIO[s.key] = PLAN.phases[s.phaseIndex];
@@ -93,6 +119,7 @@ function classify(res, t) {
 }
 
 export function runPhase() {
+  tagInstance();
   const p = BY_SCENARIO[exec.scenario.name];
   const t = pick(p.templates);
   const params = {

@@ -22,6 +22,8 @@ export interface K6ScriptOptions {
   allowRemote?: boolean;
   /** an external https server's tls.insecure, and its client certificate (PEM text) */
   tls?: K6Tls;
+  /** the folder the script opens the data files in (their base names); the k6-operator's DATA_DIR */
+  dataDir?: string;
 }
 
 /** What k6 carries of a server's TLS settings (k6-carry.ts refuses what it cannot). */
