@@ -29,6 +29,9 @@ interface Strings {
   /** whitespace inside a threshold check (the regex allows any \s, U+2028 included) */
   checkSpace: string;
   clusterTarget: string;
+  /** a data file's name in the runners' folder, and its text (the operator's ConfigMap) */
+  dataName: string;
+  dataText: string;
 }
 
 const PLACEHOLDER: Strings = {
@@ -44,6 +47,8 @@ const PLACEHOLDER: Strings = {
   bodyIncludes: 'i',
   checkSpace: ' ',
   clusterTarget: 'http://x:1',
+  dataName: 'users.csv',
+  dataText: 'user\nann\n',
 };
 
 // What breaks out of a comment, a string, a template or a page, as fragments to mix with anything.
@@ -67,6 +72,8 @@ const strings: fc.Arbitrary<Strings> = fc.record({
   bodyIncludes: hostile,
   checkSpace: space,
   clusterTarget: hostile,
+  dataName: hostile,
+  dataText: hostile,
 });
 
 /** A scenario with every kind of phase and threshold note, then the strings put in (past validation: the generator must hold on its own). */
@@ -194,12 +201,18 @@ function checkScript(s: Strings): void {
     const t = p.templates[0]!;
     expect([t.method, t.path, t.body, t.bodyIncludes, Object.getOwnPropertyDescriptor(t.headers, s.headerName)?.value]).toEqual([s.method, s.path, s.body, s.bodyIncludes, s.headerValue]);
   }
-  // the operator's YAML: the script and the cluster target come back exactly
-  const o = { parallelism: 2, name: 'loadscope-x', target: s.clusterTarget };
-  const docs = parseAllDocuments(operatorYaml(o, script)).map((d) => d.toJS() as Record<string, unknown>);
-  expect(docs).toHaveLength(2);
-  expect((docs[0]!.data as Record<string, string>)['script.js']).toBe(script);
-  expect(docs[1]).toEqual(testRunObject(o));
+  // the operator's YAML, as YAML 1.1 (kubectl) and 1.2 read it: the data file's bytes, the script, the
+  // cluster target and the file's name come back exactly (a lone surrogate, which no YAML holds, as U+FFFD)
+  const data = Buffer.from(s.dataText, 'utf8');
+  const o = { parallelism: 2, name: 'loadscope-x', target: s.clusterTarget, dataFiles: [{ index: 0, name: s.dataName, bytes: data }] };
+  const yaml = operatorYaml(o, script);
+  for (const version of ['1.1', '1.2'] as const) {
+    const docs = parseAllDocuments(yaml, { version }).map((d) => d.toJS() as Record<string, Record<string, string>>);
+    expect(docs).toHaveLength(3);
+    expect(Buffer.from(docs[0]!.binaryData!['data-0']!, 'base64')).toEqual(data);
+    expect(docs[1]!.data!['script.js']).toBe(script);
+    expect(docs[2]).toEqual(JSON.parse(JSON.stringify(testRunObject(o)), (_, v: unknown) => (typeof v === 'string' ? v.toWellFormed() : v)));
+  }
 }
 
 describe('scenario strings in the generated k6 script', () => {
