@@ -21,10 +21,10 @@ export function registerExportK6(program: Command): void {
     .option('--target <url>', 'the base URL on this machine the script sends to (default: the external server\'s url, else http://127.0.0.1:8080)')
     .option('--quick', "use the scenario's quick profile", false)
     .option('--set <path=value>', 'override a scenario value (repeatable)', collectSet, {})
-    .option('--operator <n>', 'print a ConfigMap and a k6-operator TestRun with parallelism N instead', wholeNumber('--operator'))
+    .option('--operator <n>', 'print the ConfigMaps (script, one per data file) and a k6-operator TestRun with parallelism N (1-256) instead', wholeNumber('--operator'))
     .option('--cluster-target <url>', 'with --operator: the URL the runner pods send to (LOADSCOPE_TARGET; needs --allow-remote)')
     .option('--allow-remote', "consent to the script sending outside this machine (no k6 address block list)", false)
-    .option('--allow-files', "consent to copying a client certificate and key from outside the scenario's folder into the script", false)
+    .option('--allow-files', "consent to copying a client certificate and key (with --operator, data files too) from outside the scenario's folder into the output", false)
     .action((scenario: string, opts: { cell: number; server: number; target?: string; quick: boolean; set: Record<string, string>; operator?: number; clusterTarget?: string; allowRemote: boolean; allowFiles: boolean }) => {
       process.stdout.write(exportK6(scenario, opts));
     });

@@ -7,6 +7,7 @@ import { createScenario } from '../scenario/test-support/factories.js';
 import { operatorYaml, testRunObject } from './k6-operator.js';
 import { k6Plan, k6Script, type K6ScriptOptions } from './k6-script.js';
 import { k6Thresholds } from './k6-thresholds.js';
+import { wellFormedText } from './test-support/well-formed.js';
 
 // A scenario's strings are data: whatever they hold, the generated script is the same program (the
 // same tokens once string literals are masked, every comment in the header), its PLAN is a pure data
@@ -211,7 +212,7 @@ function checkScript(s: Strings): void {
     expect(docs).toHaveLength(3);
     expect(Buffer.from(docs[0]!.binaryData!['data-0']!, 'base64')).toEqual(data);
     expect(docs[1]!.data!['script.js']).toBe(script);
-    expect(docs[2]).toEqual(JSON.parse(JSON.stringify(testRunObject(o)), (_, v: unknown) => (typeof v === 'string' ? v.toWellFormed() : v)));
+    expect(docs[2]).toEqual(JSON.parse(JSON.stringify(testRunObject(o)), (_, v: unknown) => (typeof v === 'string' ? wellFormedText(v) : v)));
   }
 }
 

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { yamlStream, type YamlValue } from './k8s-yaml.js';
+import { wellFormedText } from './test-support/well-formed.js';
 
 // The manifests' strings are data to every YAML reader: kubectl's go-yaml reads YAML 1.1 (`on` is a
 // bool, U+2028 and U+0085 break a line even inside quotes), other tools 1.2. Whatever a string holds
@@ -22,9 +23,9 @@ function read(text: string, version: '1.1' | '1.2'): unknown[] {
 
 /** What a reader can get back: every string well-formed (a lone surrogate is U+FFFD). */
 function wellFormed(v: YamlValue): YamlValue {
-  if (typeof v === 'string') return v.toWellFormed();
+  if (typeof v === 'string') return wellFormedText(v);
   if (Array.isArray(v)) return (v as readonly YamlValue[]).map(wellFormed);
-  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k.toWellFormed(), wellFormed(x)]));
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [wellFormedText(k), wellFormed(x)]));
   return v;
 }
 
