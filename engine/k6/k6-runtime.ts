@@ -6,8 +6,9 @@
 // point metadata (st_wait, st_proc): one line per request in `--out json`, which is what
 // `loadscope import-k6` reads. The trends loadscope_wait / _proc / _server_wait are for k6's own
 // summary and thresholds, as are loadscope_requests (Counter), loadscope_error_count (Counter) and
-// loadscope_errors (Rate), one point each per request, for count and error thresholds. Every point of
-// a VU carries ls_instance, the k6 process (runner) that sent it: what import-k6 merges instances by.
+// loadscope_errors (Rate), one point each per request, for count and error thresholds. In a process
+// with an execution segment every point of a VU carries ls_instance, the k6 process (runner) that
+// sent it: what import-k6 tells instances apart by.
 
 export const K6_RUNTIME = String.raw`
 const TARGET = String(__ENV.LOADSCOPE_TARGET || PLAN.target).replace(/\/+$/, '');
@@ -53,7 +54,8 @@ export const options = {
 // The runner's instance, tag ls_instance on every point it writes: none of the script's own when k6
 // was given --tag ls_instance=K (loadscope run --instances: k6 tags every point), else the index
 // of its execution segment in the sequence (the k6-operator gives runner K the K-th segment; its own
-// tag instance_id is K + 1), else 0. Read once per VU: the test's options are not readable in init code.
+// tag instance_id is K + 1). A process without a segment is the only one: no tag, as before instances.
+// Read once per VU: the test's options are not readable in init code.
 let INSTANCE = null;
 function fraction(text) {
   const [n, d] = String(text).split('/');
@@ -61,7 +63,7 @@ function fraction(text) {
 }
 function instanceOf(o) {
   if (o.tags && o.tags.ls_instance !== undefined) return '';
-  if (!o.executionSegment) return '0';
+  if (!o.executionSegment) return '';
   const bounds = String(o.executionSegment).split(':');
   const from = bounds.length > 1 ? fraction(bounds[0]) : 0;
   const to = fraction(bounds[bounds.length - 1]);
