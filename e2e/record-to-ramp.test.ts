@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rootPath } from '../engine/paths.js';
 import { startJsonServerAuth, type JsonServerAuth } from '../engine/test-support/json-server-auth.js';
 import { chromiumPath } from './test-support/browser.js';
-import { ITEMS_PAGE, ITEMS_USER } from './test-support/items-page.js';
+import { ITEMS_PAGE, ITEMS_USER } from './test-support/record-items-page.js';
 import { until } from './test-support/poll.js';
 import { shots } from './test-support/run-view.js';
 import { scenarioEditor } from './test-support/scenario-editor.js';
@@ -21,7 +21,7 @@ import { useWorkbench } from './test-support/workbench.js';
 // One page, tests in order.
 
 const SHOTS = process.env.LOADSCOPE_E2E_SHOTS ?? '/tmp/shots-e2e';
-const SCRIPT = rootPath('dist/e2e/test-support/items-page-script.js');
+const SCRIPT = rootPath('dist/e2e/test-support/record-items-script.js');
 const STEPS = ['GET /', 'POST /login', 'GET /items', 'POST /items', 'GET /items/{id}', 'DELETE /items/{id}'];
 /** A JWT as json-server-auth signs it: three base64url parts, the first a JSON header ("eyJ"). */
 const JWT = /eyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,}/;

@@ -42,7 +42,7 @@ export function CorrelationReview({ proposals, ticked, onTicked }: CorrelationRe
               <input type="checkbox" checked={ticked.has(p.id)} onChange={() => toggle(p.id)} aria-label={`accept {{vars.${p.var}}}`} />{' '}
               <code>{`{{vars.${p.var}}} = "${p.value}" (${p.chars} chars)`}</code>
             </label>
-            <div className="muted small">
+            <div className="correlation-from muted small">
               from step {p.from.step + 1} {p.from.name}, {p.from.where}
             </div>
             <ul className="correlation-uses small">

@@ -3,7 +3,7 @@
 // with the token as a Bearer header, then adds one (POST /items answers it with its new id), opens it
 // and deletes it, each by that id. Every step after the login needs the token; the last two need the
 // id a response gave, so a replay that sends the recorded values back fails both ways.
-// items-page-script.ts is the person who clicks.
+// record-items-script.ts is the person who clicks.
 
 export const ITEMS_USER = { email: 'ada@example.test', password: 's3cret-pass' };
 
