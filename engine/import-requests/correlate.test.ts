@@ -189,6 +189,19 @@ describe('correlation of values a response gave and a later request sent', () =>
     expect(proposals[0]!.uses[0]!.shows).toBe('Bearer {{data.token}}');
   });
 
+  it('a short token (10 characters) named like a credential: the proposal and each preview show its first 4 only, taken or not', () => {
+    const entries = [
+      entry('POST', '/session', { body: '{"user":"ada"}', answer: '{"sessionToken":"tok-4f1c9a"}' }),
+      entry('GET', '/items', { headers: { 'X-Ref': 'tok-4f1c9a' } }),
+    ];
+    for (const correlate of ['all', 'none'] as const) {
+      const { proposals } = imported(entries, { correlate });
+      expect(proposals.map((p) => [p.var, p.value])).toEqual([['sessionToken', 'tok-…']]);
+      expect(proposals[0]!.uses[0]!.shows).toBe(correlate === 'all' ? '{{vars.sessionToken}}' : 'tok-…');
+      expect(JSON.stringify(proposals)).not.toContain('tok-4f1c9a');
+    }
+  });
+
   it('--correlate: none keeps recorded values (a token then moves to the credentials file), ids take only those named, an unknown id is one line', () => {
     const entries = [login, entry('POST', '/items', { headers: bearer, body: '{}', answer: '{"id":41}' }), entry('GET', '/items/41', { headers: bearer })];
     const none = imported(entries, { correlate: 'none' });

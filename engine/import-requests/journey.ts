@@ -61,13 +61,14 @@ function accepted(all: readonly Correlation[], choice: CorrelateChoice): Set<str
 const fieldPath = (step: number, key: readonly string[]): string => formatPath(['phases', 0, 'requests', step, ...key]);
 
 function proposalOf(c: Correlation, steps: readonly Step[], taken: boolean): CorrelationProposal {
+  const shown = previewValue(c.value, c.var);
   return {
     id: c.id,
     var: c.var,
-    value: previewValue(c.value),
+    value: shown,
     chars: c.value.length,
     from: { step: c.source.step, name: steps[c.source.step]!.name, where: c.source.where },
-    uses: c.uses.map((u) => ({ step: u.step, name: steps[u.step]!.name, field: fieldPath(u.step, u.key), shows: replacedText(steps[u.step]!, u.key, `{{vars.${c.var}}}`, c.value) })),
+    uses: c.uses.map((u) => ({ step: u.step, name: steps[u.step]!.name, field: fieldPath(u.step, u.key), shows: replacedText(steps[u.step]!, u.key, `{{vars.${c.var}}}`, c.value, shown) })),
     accepted: taken,
   };
 }
