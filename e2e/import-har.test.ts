@@ -6,6 +6,7 @@ import { HarRecorder } from '../engine/import-requests/test-support/har-recorder
 import { startJsonServerAuth } from '../engine/test-support/json-server-auth.js';
 import { codeEditorText } from './test-support/code-editor.js';
 import { scenarioEditor } from './test-support/scenario-editor.js';
+import { shots } from './test-support/run-view.js';
 import { useWorkbench } from './test-support/workbench.js';
 
 // The Scenarios view's HAR import (issue 39), in Chromium on the real host: a session recorded
@@ -61,6 +62,7 @@ describe('Import a HAR in the Scenarios view', () => {
     expect(c2).toContain('replaces in step 3 GET /items/{id}, path: /items/{{vars.items_id}}');
     expect(await byTestId('har-notes').innerText()).toContain('left out browser headers');
     expect(await dialog.innerText()).not.toContain(USER.password);
+    await shots(page(), 'har-review', { show: byTestId('har-preview'), dir: '/tmp/shots-har' });
 
     // tick one by one: the id is left as recorded, the token kept
     await byTestId('correlation-c2').getByRole('checkbox').uncheck();
