@@ -21,8 +21,8 @@ export const CorrelationProposal = z.object({
   chars: z.number(),
   /** the step that received it and where in its response */
   from: z.object({ step: z.number(), name: z.string(), where: z.string() }),
-  /** every place it replaces: the step and the field's JSON path in the scenario */
-  uses: z.array(z.object({ step: z.number(), name: z.string(), field: z.string() })),
+  /** every place it replaces: the step, the field's JSON path in the scenario, and the field as sent around the placeholder (credentials already moved out) */
+  uses: z.array(z.object({ step: z.number(), name: z.string(), field: z.string(), shows: z.string() })),
   accepted: z.boolean(),
 });
 export type CorrelationProposal = z.infer<typeof CorrelationProposal>;

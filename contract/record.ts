@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CorrelateChoice, CorrelationProposal } from './imported-journey.js';
 import { KeptFile } from './kept-files.js';
 
 // Recording a journey in a browser (issue 39): the UI's Record button starts one at a URL, shows the
@@ -19,19 +20,30 @@ export const RecordingState = z.object({
 });
 export type RecordingState = z.infer<typeof RecordingState>;
 
+/** A recording's journey. files: the credentials it moved out, kept as an editor's upload is (the draft keeps them). */
+const RecordedJourney = z.object({
+  text: z.string(),
+  notes: z.array(z.string()),
+  requests: z.number(),
+  files: z.array(KeptFile),
+  proposals: z.array(CorrelationProposal),
+});
+
 export const recordCalls = {
   /** Opens the browser at the URL and starts capturing (refused with LS_ERR_NEEDS_CONSENT for a host outside this machine unless allowRemote). */
   'record:start': {
     request: z.strictObject({ url: RecordUrl, allowRemote: z.boolean().default(false) }),
     response: z.object({ url: z.string(), headless: z.boolean(), notes: z.array(z.string()) }),
   },
-  /** Stops the recording (or collects one that ended by itself): the journey's scenario text and its notes. */
-  'record:stop': {
-    request: z.strictObject({}),
-    /** files: the credentials the journey moved out, kept as an editor's upload is (the draft keeps them) */
-    response: z.object({ text: z.string(), notes: z.array(z.string()), requests: z.number(), files: z.array(KeptFile) }),
-  },
-  /** Closes the browser and drops what was captured. */
+  /**
+   * Stops the recording (or collects one that ended by itself): the journey with every correlation
+   * the importer proposes taken, and the proposals for the person to review; the capture is held
+   * for record:correlate until the next start or cancel.
+   */
+  'record:stop': { request: z.strictObject({}), response: RecordedJourney },
+  /** The stopped recording's journey again with only the chosen correlations (the review's Open). */
+  'record:correlate': { request: z.strictObject({ correlate: CorrelateChoice }), response: RecordedJourney },
+  /** Closes the browser and drops what was captured (or the capture a stop held for record:correlate). */
   'record:cancel': { request: z.strictObject({}), response: z.object({ cancelled: z.boolean() }) },
 } as const;
 

@@ -6,6 +6,7 @@ import { HarRecorder } from '../engine/import-requests/test-support/har-recorder
 import { startJsonServerAuth } from '../engine/test-support/json-server-auth.js';
 import { codeEditorText } from './test-support/code-editor.js';
 import { scenarioEditor } from './test-support/scenario-editor.js';
+import { shots } from './test-support/run-view.js';
 import { useWorkbench } from './test-support/workbench.js';
 
 // The Scenarios view's HAR import (issue 39), in Chromium on the real host: a session recorded
@@ -50,17 +51,22 @@ describe('Import a HAR in the Scenarios view', () => {
     await byTestId('import-file').setInputFiles(harFile);
     const dialog = byTestId('import-har');
     await byTestId('har-preview').waitFor();
-    const c1 = await byTestId('har-proposal-c1').innerText();
+    const c1 = await byTestId('correlation-c1').innerText();
     expect(c1).toContain('{{vars.accessToken}} = "eyJhbGci…"');
     expect(c1).toContain('from step 1 POST /login, JSON accessToken');
-    expect(c1).toContain('replaces step 2 POST /items: headers.Authorization · step 3 GET /items/{id}: headers.Authorization');
-    expect(await byTestId('har-proposal-c2').innerText()).toContain('{{vars.items_id}} = "2" (1 chars) from step 2 POST /items, JSON id');
+    expect(c1).toContain('replaces in step 2 POST /items, headers.Authorization: Bearer {{vars.accessToken}}');
+    expect(c1).toContain('replaces in step 3 GET /items/{id}, headers.Authorization: Bearer {{vars.accessToken}}');
+    const c2 = await byTestId('correlation-c2').innerText();
+    expect(c2).toContain('{{vars.items_id}} = "2" (1 chars)');
+    expect(c2).toContain('from step 2 POST /items, JSON id');
+    expect(c2).toContain('replaces in step 3 GET /items/{id}, path: /items/{{vars.items_id}}');
     expect(await byTestId('har-notes').innerText()).toContain('left out browser headers');
     expect(await dialog.innerText()).not.toContain(USER.password);
+    await shots(page(), 'har-review', { show: byTestId('har-preview'), dir: '/tmp/shots-har' });
 
     // tick one by one: the id is left as recorded, the token kept
-    await byTestId('har-proposal-c2').getByRole('checkbox').uncheck();
-    expect(await byTestId('har-accept-all').isChecked()).toBe(false);
+    await byTestId('correlation-c2').getByRole('checkbox').uncheck();
+    expect(await byTestId('correlation-accept-all').isChecked()).toBe(false);
     await byTestId('har-open').click();
     await byTestId('import-notes').waitFor();
     expect(await byTestId('import-har').count()).toBe(0);

@@ -9,7 +9,7 @@ import { useWorkbench } from './test-support/workbench.js';
 
 // The workbench's "Record in browser" (issue 39), in Chromium on the real browser host: a URL, Start,
 // the live count of what the recording browser (a second, headless Chromium the host opens, its
-// person a page script) captured, Stop: the editor opens the journey, the site's requests in the
+// person a page script) captured, Stop, its correlations reviewed: the editor opens the journey, the site's requests in the
 // order sent, with what was left out said. A recording whose window is closed opens in the editor by
 // itself; a URL outside this machine asks first, and "no" opens no browser.
 
@@ -60,6 +60,10 @@ describe('Record in browser', () => {
     await page().locator('[data-testid="record-count"][data-requests="6"]').waitFor({ timeout: 60_000 });
     await shots(page(), 'record-dialog-recording', { show: byTestId('record-dialog'), dir: SHOTS });
     await byTestId('record-stop').click();
+    // the review of what it correlates (record-to-ramp.test.ts reads it), all accepted
+    await byTestId('record-review').waitFor({ timeout: 60_000 });
+    expect(await byTestId('correlation-accept-all').isChecked()).toBe(true);
+    await byTestId('record-open-journey').click();
     const notice = byTestId('recorded');
     await notice.waitFor({ timeout: 60_000 });
     expect(await byTestId('record-dialog').count()).toBe(0);
@@ -76,9 +80,11 @@ describe('Record in browser', () => {
     expect(await byTestId('scenario-editor-panel').innerText()).toContain(`recorded at ${site.url}/`);
   });
 
-  it('the recording browser is closed by its person: the journey opens in the editor without Stop', async () => {
+  it('the recording browser is closed by its person: the review comes without Stop, then the journey opens in the editor', async () => {
     await byTestId('recorded').getByRole('button', { name: 'Dismiss' }).click();
     await startAt(`${site.url}/#close-when-done`);
+    await byTestId('record-review').waitFor({ timeout: 60_000 });
+    await byTestId('record-open-journey').click();
     const notice = byTestId('recorded');
     await notice.waitFor({ timeout: 60_000 });
     expect(await notice.innerText()).toContain(`Recorded 6 requests at ${site.url}/#close-when-done`);

@@ -126,6 +126,7 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
     },
     'record:start': async (request) => (await theRecorder()).handlers['record:start'](request),
     'record:stop': async (request) => (await theRecorder()).handlers['record:stop'](request),
+    'record:correlate': async (request) => (await theRecorder()).handlers['record:correlate'](request),
     'record:cancel': async (request) => (await theRecorder()).handlers['record:cancel'](request),
     'k6:status': async () => {
       const { available, version, hint } = (await import('./k6/k6-binary.js')).k6Status();

@@ -89,6 +89,7 @@ function validRequest(name: keyof typeof calls): unknown {
     { text: '{}', name: 'a.har' },
     { command: 'curl http://127.0.0.1/' },
     { url: 'http://127.0.0.1/' },
+    { correlate: 'all' },
     ...['csv', 'json', 'html', 'png', 'svg'].flatMap((format) => [{ runId: 1, format }, { runIds: [1, 2], format }]),
   ];
   const found = candidates.find((c) => calls[name].request.safeParse(c).success);

@@ -60,8 +60,8 @@ describe('correlation of values a response gave and a later request sent', () =>
         chars: JWT.length,
         from: { step: 0, name: 'POST /login', where: 'JSON accessToken' },
         uses: [
-          { step: 1, name: 'GET /me', field: 'phases[0].requests[1].headers.Authorization' },
-          { step: 2, name: 'GET /items', field: 'phases[0].requests[2].headers.Authorization' },
+          { step: 1, name: 'GET /me', field: 'phases[0].requests[1].headers.Authorization', shows: 'Bearer {{vars.accessToken}}' },
+          { step: 2, name: 'GET /items', field: 'phases[0].requests[2].headers.Authorization', shows: 'Bearer {{vars.accessToken}}' },
         ],
         accepted: true,
       },
@@ -173,6 +173,33 @@ describe('correlation of values a response gave and a later request sent', () =>
     // a key holding a dot cannot be written as a JSON path the extract reads: not proposed
     expect(proposals.map((p) => p.var)).toEqual(['token']);
     expect(steps[2]!.headers!['X-Dotted']).toBe('dotted-key-value');
+  });
+
+  it('the preview of a replaced body: cut either side of the placeholder, a password beside it shown as its {{data}} column, never its value', () => {
+    const body = `{"comment":"${'long words '.repeat(8)}","ref":"${JWT}","password":"pw-secret-9","more":"${'tail '.repeat(10)}"}`;
+    const { proposals } = imported([login, entry('POST', '/profile', { body })]);
+    const shows = proposals[0]!.uses[0]!.shows;
+    expect(shows).toMatch(/^….*"ref":"\{\{vars\.accessToken\}\}","password":"\{\{data\.pa.*…$/);
+    expect(shows.length).toBeLessThanOrEqual('{{vars.accessToken}}'.length + 2 * 28 + 2);
+    expect(shows).not.toContain('pw-secret-9');
+  });
+
+  it('not taken (--correlate none): the preview shows the field as sent, the token read from the credentials file, never the token', () => {
+    const { proposals } = imported([login, entry('GET', '/me', { headers: bearer })], { correlate: 'none' });
+    expect(proposals[0]!.uses[0]!.shows).toBe('Bearer {{data.token}}');
+  });
+
+  it('a short token (10 characters) named like a credential: the proposal and each preview show its first 4 only, taken or not', () => {
+    const entries = [
+      entry('POST', '/session', { body: '{"user":"ada"}', answer: '{"sessionToken":"tok-4f1c9a"}' }),
+      entry('GET', '/items', { headers: { 'X-Ref': 'tok-4f1c9a' } }),
+    ];
+    for (const correlate of ['all', 'none'] as const) {
+      const { proposals } = imported(entries, { correlate });
+      expect(proposals.map((p) => [p.var, p.value])).toEqual([['sessionToken', 'tok-…']]);
+      expect(proposals[0]!.uses[0]!.shows).toBe(correlate === 'all' ? '{{vars.sessionToken}}' : 'tok-…');
+      expect(JSON.stringify(proposals)).not.toContain('tok-4f1c9a');
+    }
   });
 
   it('--correlate: none keeps recorded values (a token then moves to the credentials file), ids take only those named, an unknown id is one line', () => {

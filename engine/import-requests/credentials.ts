@@ -16,6 +16,8 @@ import type { Step } from './journey-step.js';
 /** A key that names a credential. */
 const CREDENTIAL_KEY = /passw|passphrase|secret|token|api[-_]?key|access[-_]?key|private[-_]?key|credential|session|^pin$|^otp$/i;
 const PASSWORD_KEY = /passw|passphrase|^pin$/i;
+/** Whether a key (a field, a header, a correlation's variable) names a credential. */
+export const namesCredential = (key: string): boolean => CREDENTIAL_KEY.test(key);
 /** The login name beside a password: it moves with it, so a row of the file is one user. */
 const LOGIN_KEY = /^(user|username|user_name|email|e-mail|login|account)$/i;
 

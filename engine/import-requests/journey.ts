@@ -8,6 +8,7 @@ import { credentialsCsv, moveCredentials } from './credentials.js';
 import { stepOf, templateOf, type Step } from './journey-step.js';
 import { badImport, MAX_REQUESTS_BYTES, shown } from './limits.js';
 import { scenarioName, validImport } from './imported-scenario.js';
+import { previewValue, replacedText } from './replaced-preview.js';
 import { stepName, uniqueStepName } from './step-names.js';
 
 // What a HAR or a curl command becomes (issue 39): a journey. The recorded origin as an external
@@ -46,9 +47,6 @@ function leaveUncompressed(steps: Step[]): number {
   return changed;
 }
 
-/** A recorded value as a preview shows it: short ones whole, long ones cut (a token's start identifies it). */
-const previewValue = (value: string): string => (value.length <= 12 ? value : `${value.slice(0, 8)}…`);
-
 function accepted(all: readonly Correlation[], choice: CorrelateChoice): Set<string> {
   if (choice === 'all') return new Set(all.map((c) => c.id));
   if (choice === 'none') return new Set();
@@ -63,13 +61,14 @@ function accepted(all: readonly Correlation[], choice: CorrelateChoice): Set<str
 const fieldPath = (step: number, key: readonly string[]): string => formatPath(['phases', 0, 'requests', step, ...key]);
 
 function proposalOf(c: Correlation, steps: readonly Step[], taken: boolean): CorrelationProposal {
+  const shown = previewValue(c.value, c.var);
   return {
     id: c.id,
     var: c.var,
-    value: previewValue(c.value),
+    value: shown,
     chars: c.value.length,
     from: { step: c.source.step, name: steps[c.source.step]!.name, where: c.source.where },
-    uses: c.uses.map((u) => ({ step: u.step, name: steps[u.step]!.name, field: fieldPath(u.step, u.key) })),
+    uses: c.uses.map((u) => ({ step: u.step, name: steps[u.step]!.name, field: fieldPath(u.step, u.key), shows: replacedText(steps[u.step]!, u.key, `{{vars.${c.var}}}`, c.value, shown) })),
     accepted: taken,
   };
 }

@@ -8,7 +8,8 @@ import { recordSession, type KeepCredentials, type OpenRecording } from './recor
 // process), over a stand-in browser: what is tried is what a page's buttons can send in any order
 // (two Starts, Stop with nothing open, a remote URL, a recording that ends by itself). What holds:
 // one recording at a time; a refused URL opens no browser; the journey comes out of Stop; a recording
-// that ended by itself says so once, and its capture is still collected by Stop.
+// that ended by itself says so once, and its capture is still collected by Stop; the correlations
+// Stop took are reviewed and record:correlate remakes the journey from the held capture.
 
 const HAR = (origin: string) =>
   JSON.stringify({
@@ -21,7 +22,26 @@ const HAR = (origin: string) =>
     },
   });
 
-function standIn(): { open: OpenRecording; opened: URL[]; stopped: number; end(why: string): void; progress(p: RecordingProgress): void } {
+/** A login answering a token that the next two requests send back as a Bearer header, and an item id the last one uses. */
+const TOKEN = 'tok-3b9e71c4d2aa';
+const TOKEN_HAR = (origin: string) =>
+  JSON.stringify({
+    log: {
+      entries: [
+        {
+          request: { method: 'POST', url: `${origin}/login`, headers: [{ name: 'content-type', value: 'application/json' }], postData: { mimeType: 'application/json', text: '{"email":"ada@example.test","password":"pw-1234"}' } },
+          response: { status: 200, headers: [{ name: 'content-type', value: 'application/json' }], content: { mimeType: 'application/json', text: `{"accessToken":"${TOKEN}"}` } },
+        },
+        {
+          request: { method: 'POST', url: `${origin}/items`, headers: [{ name: 'authorization', value: `Bearer ${TOKEN}` }, { name: 'content-type', value: 'application/json' }], postData: { mimeType: 'application/json', text: '{"name":"pen"}' } },
+          response: { status: 201, headers: [{ name: 'content-type', value: 'application/json' }], content: { mimeType: 'application/json', text: '{"name":"pen","id":7}' } },
+        },
+        { request: { method: 'GET', url: `${origin}/items/7`, headers: [{ name: 'authorization', value: `Bearer ${TOKEN}` }] }, response: { status: 200, headers: [], content: { mimeType: 'application/json', text: '{}' } } },
+      ],
+    },
+  });
+
+function standIn(har: (origin: string) => string = HAR): { open: OpenRecording; opened: URL[]; stopped: number; end(why: string): void; progress(p: RecordingProgress): void } {
   const state = { opened: [] as URL[], stopped: 0, end: (_why: string) => undefined as void, progress: (_p: RecordingProgress) => undefined as void };
   const open: OpenRecording = async (url, onProgress) => {
     state.opened.push(url);
@@ -31,7 +51,7 @@ function standIn(): { open: OpenRecording; opened: URL[]; stopped: number; end(w
       progress: () => ({ requests: 3, bytes: 7 }),
       stop: async (): Promise<CapturedRecording> => {
         state.stopped++;
-        return { har: HAR(url.origin), notes: ['a note of the recording'], requests: 3 };
+        return { har: har(url.origin), notes: ['a note of the recording'], requests: 3 };
       },
     };
     state.end = (why) => ended(why);
@@ -78,6 +98,34 @@ describe('the record calls', () => {
     expect(journey.text).not.toContain('pw-1234');
     expect(kept).toEqual([{ name: 'credentials.csv', csv: 'user,password\nada,pw-1234\n' }]);
     expect(journey.files.map((f) => f.name)).toEqual(['credentials.csv']);
+  });
+
+  it('Stop then record:correlate with one correlation of two unticked: Stop took both and lists them with what each replaces; the remade journey takes only the one kept', async () => {
+    const { handlers } = recordSession(standIn(TOKEN_HAR).open, () => undefined, keepNothing);
+    await handlers['record:start']({ url: 'http://127.0.0.1:4000/', allowRemote: false });
+    const stopped = await handlers['record:stop']({});
+    expect(stopped.proposals.map((p) => [p.id, p.var, p.accepted])).toEqual([['c1', 'accessToken', true], ['c2', 'items_id', true]]);
+    expect(stopped.proposals[0]!.uses.map((u) => [u.name, u.shows])).toEqual([['POST /items', 'Bearer {{vars.accessToken}}'], ['GET /items/{id}', 'Bearer {{vars.accessToken}}']]);
+    expect(stopped.proposals[1]!.uses.map((u) => u.shows)).toEqual(['/items/{{vars.items_id}}']);
+    expect(JSON.stringify(stopped.proposals)).not.toContain(TOKEN);
+
+    const remade = await handlers['record:correlate']({ correlate: ['c1'] });
+    const steps = (JSON.parse(remade.text) as { phases: { requests: { path: string; extract?: unknown }[] }[] }).phases[0]!.requests;
+    expect(steps.map((r) => r.path)).toEqual(['/login', '/items', '/items/7']);
+    expect(steps[0]!.extract).toEqual({ var: 'accessToken', from: 'json', path: 'accessToken' });
+    expect(steps[1]!.extract).toBeUndefined();
+    expect(remade.proposals.map((p) => p.accepted)).toEqual([true, false]);
+    // the recording's notes are kept in the remade journey too
+    expect(remade.notes.slice(0, 2)).toEqual(['headless', 'a note of the recording']);
+  });
+
+  it('record:correlate with no stopped recording, or after Cancel dropped it: one line, nothing made', async () => {
+    const { handlers } = recordSession(standIn(TOKEN_HAR).open, () => undefined, keepNothing);
+    await expect(handlers['record:correlate']({ correlate: 'all' })).rejects.toThrow('no stopped recording to correlate: record one and stop it first');
+    await handlers['record:start']({ url: 'http://127.0.0.1:4000/', allowRemote: false });
+    await handlers['record:stop']({});
+    expect(await handlers['record:cancel']({})).toEqual({ cancelled: false });
+    await expect(handlers['record:correlate']({ correlate: 'none' })).rejects.toThrow('no stopped recording to correlate');
   });
 
   it('a second Start while one is open: refused, and no second browser opens', async () => {

@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
-import type { CorrelationProposal, ImportedJourney } from '../../contract/imported-journey';
+import type { ImportedJourney } from '../../contract/imported-journey';
 import type { KeptFile } from '../../contract/kept-files';
 import { useApi } from '../ui/ApiContext';
 import { errorMessage } from '../ui/format';
 import { ErrorBox } from '../ui/widgets';
+import { choiceOf, CorrelationReview } from './CorrelationReview';
 import './paste-curl.css';
 
 /** The journey kept: its text, where it came from, what the import said, and its credentials file kept as an upload (the draft keeps it). */
@@ -21,13 +22,10 @@ export interface ImportHarProps {
   onClose: () => void;
 }
 
-/** A proposal's one-line preview: the variable, the value cut, where it comes from. */
-const proposalText = (p: CorrelationProposal): string => `{{vars.${p.var}}} = "${p.value}" (${p.chars} chars) from step ${p.from.step + 1} ${p.from.name}, ${p.from.where}`;
-
 /**
  * "Import a HAR": a recording by file or paste becomes a journey made by the engine
- * (requests:import-har); this dialog shows the correlations it proposes, each with its preview and
- * every place it replaces, to accept all or tick one by one, then opens the journey in the editor.
+ * (requests:import-har); this dialog shows the correlations it proposes (CorrelationReview, as a
+ * recording does), to accept all or tick one by one, then opens the journey in the editor.
  * Reading is a preview (nothing kept); Open keeps it (its credentials file kept as an upload is).
  */
 export function ImportHarDialog({ initial, onImported, onClose }: ImportHarProps) {
@@ -85,8 +83,7 @@ export function ImportHarDialog({ initial, onImported, onClose }: ImportHarProps
   };
   const open = () => {
     if (preview === null) return;
-    const all = preview.proposals.length;
-    const correlate = ticked.size === all ? 'all' : ticked.size === 0 ? 'none' : [...ticked];
+    const correlate = choiceOf(ticked, preview.proposals);
     setBusy(true);
     setError(null);
     api.invoke('requests:import-har', { text, name, correlate, keep: true }).then(
@@ -97,13 +94,6 @@ export function ImportHarDialog({ initial, onImported, onClose }: ImportHarProps
       },
     );
   };
-  const toggle = (id: string) => setTicked((t) => {
-    const next = new Set(t);
-    if (next.has(id)) next.delete(id);
-    else next.add(id);
-    return next;
-  });
-  const proposals = preview?.proposals ?? [];
 
   return (
     <div className="curl-backdrop" onClick={onClose}>
@@ -136,26 +126,7 @@ export function ImportHarDialog({ initial, onImported, onClose }: ImportHarProps
         />
         {preview !== null && (
           <div className="har-preview" data-testid="har-preview">
-            {proposals.length === 0 ? (
-              <p className="muted small">No value a response gave is sent back by a later request: nothing to correlate.</p>
-            ) : (
-              <>
-                <label className="har-all">
-                  <input type="checkbox" checked={ticked.size === proposals.length} onChange={(e) => setTicked(new Set(e.target.checked ? proposals.map((p) => p.id) : []))} data-testid="har-accept-all" /> accept
-                  all {proposals.length} correlation{proposals.length === 1 ? '' : 's'}
-                </label>
-                <ul className="har-proposals">
-                  {proposals.map((p) => (
-                    <li key={p.id} data-testid={`har-proposal-${p.id}`}>
-                      <label>
-                        <input type="checkbox" checked={ticked.has(p.id)} onChange={() => toggle(p.id)} /> <code>{proposalText(p)}</code>
-                      </label>
-                      <div className="muted small">replaces {p.uses.map((u) => `step ${u.step + 1} ${u.name}: ${u.field.replace(/^phases\[0\]\.requests\[\d+\]\./, '')}`).join(' · ')}</div>
-                    </li>
-                  ))}
-                </ul>
-              </>
-            )}
+            <CorrelationReview proposals={preview.proposals} ticked={ticked} onTicked={setTicked} />
             {preview.notes.length > 0 && (
               <ul className="muted small" data-testid="har-notes">
                 {preview.notes.map((n, i) => (

@@ -1,8 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import type { CallResponse } from '../../contract/api';
 import type { KeptFile } from '../../contract/kept-files';
 import { useApi } from '../ui/ApiContext';
 import { errorMessage } from '../ui/format';
 import { ErrorBox } from '../ui/widgets';
+import { choiceOf, CorrelationReview } from './CorrelationReview';
 import { startRecording } from './record-start';
 import './record.css';
 
@@ -21,13 +23,18 @@ export interface RecordDialogProps {
   onClose: () => void;
 }
 
-type Stage = { kind: 'idle' | 'starting' | 'stopping' } | { kind: 'recording'; url: string; notes: string[] };
+type Stopped = CallResponse<'record:stop'>;
+type Stage =
+  | { kind: 'idle' | 'starting' | 'stopping' }
+  | { kind: 'recording'; url: string; notes: string[] }
+  | { kind: 'review'; url: string; stopped: Stopped; opening: boolean };
 
 /**
  * "Record in browser" (issue 39): the host opens a browser at the URL (Chromium, or a window of the
  * desktop app), the live count of what it captured shows here, and Stop (or the person closing that
- * browser) makes the journey, which the editor then opens. The host does the capturing and the
- * importing; this dialog only starts, shows and stops.
+ * browser) makes the journey. Its correlations are then reviewed (CorrelationReview, as the HAR
+ * import shows them: accept all or one by one) before the editor opens the journey with the chosen
+ * ones. The host does the capturing and the importing; this dialog starts, shows, stops and chooses.
  */
 export function RecordDialog({ onRecorded, onClose }: RecordDialogProps) {
   const api = useApi();
@@ -35,7 +42,12 @@ export function RecordDialog({ onRecorded, onClose }: RecordDialogProps) {
   const [stage, setStage] = useState<Stage>({ kind: 'idle' });
   const [count, setCount] = useState({ requests: 0, bytes: 0 });
   const [error, setError] = useState<string | null>(null);
+  const [ticked, setTicked] = useState<Set<string>>(new Set());
   const recordingAt = useRef<string | null>(null);
+  // a stopped capture the host holds for record:correlate until the next start or cancel
+  const holding = useRef(false);
+
+  const recorded = useCallback((r: Stopped, url: string) => onRecorded({ text: r.text, notes: r.notes, url, requests: r.requests, files: r.files }), [onRecorded]);
 
   const stop = useCallback(() => {
     const at = recordingAt.current;
@@ -43,18 +55,40 @@ export function RecordDialog({ onRecorded, onClose }: RecordDialogProps) {
     recordingAt.current = null;
     setStage({ kind: 'stopping' });
     api.invoke('record:stop', {}).then(
-      (r) => onRecorded({ ...r, url: at }),
+      (r) => {
+        holding.current = true;
+        // nothing to choose: straight to the editor
+        if (r.proposals.length === 0) return recorded(r, at);
+        setTicked(new Set(r.proposals.map((p) => p.id)));
+        setStage({ kind: 'review', url: at, stopped: r, opening: false });
+      },
       (err: unknown) => {
         setError(errorMessage(err));
         setStage({ kind: 'idle' });
       },
     );
-  }, [api, onRecorded]);
+  }, [api, recorded]);
+
+  /** Opens the reviewed journey: as Stop made it when every correlation stays, else made again with the chosen ones. */
+  const open = (review: Extract<Stage, { kind: 'review' }>) => {
+    const correlate = choiceOf(ticked, review.stopped.proposals);
+    if (correlate === 'all') return recorded(review.stopped, review.url);
+    setError(null);
+    setStage({ ...review, opening: true });
+    api.invoke('record:correlate', { correlate }).then(
+      (r) => recorded(r, review.url),
+      (err: unknown) => {
+        setError(errorMessage(err));
+        setStage({ ...review, opening: false });
+      },
+    );
+  };
 
   const cancel = useCallback(() => {
-    // a recording left open would keep its browser: closing the dialog closes it
-    if (recordingAt.current !== null) void api.invoke('record:cancel', {}).catch(() => undefined);
+    // a recording left open would keep its browser, a held capture its memory: closing the dialog drops both
+    if (recordingAt.current !== null || holding.current) void api.invoke('record:cancel', {}).catch(() => undefined);
     recordingAt.current = null;
+    holding.current = false;
     onClose();
   }, [api, onClose]);
 
@@ -76,7 +110,8 @@ export function RecordDialog({ onRecorded, onClose }: RecordDialogProps) {
   }, [cancel]);
   useEffect(
     () => () => {
-      if (recordingAt.current !== null) void api.invoke('record:cancel', {}).catch(() => undefined);
+      // gone (the journey opened, or the view left): the browser closed, the held capture dropped
+      if (recordingAt.current !== null || holding.current) void api.invoke('record:cancel', {}).catch(() => undefined);
     },
     [api],
   );
@@ -137,6 +172,14 @@ export function RecordDialog({ onRecorded, onClose }: RecordDialogProps) {
               </ul>
             )}
           </>
+        ) : stage.kind === 'review' ? (
+          <div className="record-review" data-testid="record-review">
+            <div>
+              Recorded <strong>{stage.stopped.requests}</strong> request{stage.stopped.requests === 1 ? '' : 's'} at <strong>{stage.url}</strong>. Values the server gave and
+              later requests sent back, each extracted and sent as a variable when accepted:
+            </div>
+            <CorrelationReview proposals={stage.stopped.proposals} ticked={ticked} onTicked={setTicked} />
+          </div>
         ) : (
           <div className="muted">Making the scenario from {count.requests} captured requests…</div>
         )}
@@ -146,9 +189,15 @@ export function RecordDialog({ onRecorded, onClose }: RecordDialogProps) {
           <button type="button" className="btn" onClick={cancel} data-testid="record-cancel">
             Cancel
           </button>
-          <button type="button" className="btn btn-primary" disabled={stage.kind !== 'recording'} onClick={stop} data-testid="record-stop">
-            Stop
-          </button>
+          {stage.kind === 'review' ? (
+            <button type="button" className="btn btn-primary" disabled={stage.opening} onClick={() => open(stage)} data-testid="record-open-journey">
+              {stage.opening ? 'Opening…' : 'Open in the editor'}
+            </button>
+          ) : (
+            <button type="button" className="btn btn-primary" disabled={stage.kind !== 'recording'} onClick={stop} data-testid="record-stop">
+              Stop
+            </button>
+          )}
         </div>
       </div>
     </div>

@@ -15,8 +15,9 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SKIP = new Set(['node_modules', 'dist', 'release', 'coverage', 'test-results']);
 
 // Files whose exports a tool or a process reads by convention, not by an import in this repo (the
-// recording's page script is loaded by path from LOADSCOPE_TEST_RECORD_SCRIPT).
-const ENTRY_POINTS = [/^([^/]+\/)?[^/]+\.config\.(js|ts|mjs)$/, /^e2e\/test-support\/global-setup\.ts$/, /^engine\/test-support\/skipped-reporter\.ts$/, /^e2e\/test-support\/record-login-script\.ts$/];
+// recording's page scripts, e2e/test-support/record-*-script.ts, are loaded by path from
+// LOADSCOPE_TEST_RECORD_SCRIPT).
+const ENTRY_POINTS = [/^([^/]+\/)?[^/]+\.config\.(js|ts|mjs)$/, /^e2e\/test-support\/global-setup\.ts$/, /^engine\/test-support\/skipped-reporter\.ts$/, /^e2e\/test-support\/record-[a-z-]+-script\.ts$/];
 
 function sources(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -78,6 +78,7 @@ export function createFakeEngine(): FakeEngine {
     'library:bundle': async () => notFaked('library:bundle'),
     'record:start': async () => notFaked('record:start'),
     'record:stop': async () => notFaked('record:stop'),
+    'record:correlate': async () => notFaked('record:correlate'),
     'record:cancel': async () => notFaked('record:cancel'),
   };
   return { handlers, seen, subscribe: (listener) => bus.subscribe(listener), emit: (event) => bus.emit(event) };

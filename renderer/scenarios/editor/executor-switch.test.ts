@@ -23,6 +23,15 @@ describe('switching a phase’s executor in the form', () => {
     expect(back.quick).toEqual({ 'phases[0].durationMs': 1000 });
   });
 
+  it('a journey (closed, flow, think time) to ramping-users: still a flow with its think time; to rate, which has no users, neither', () => {
+    const journey = { ...template, phases: [{ name: 'journey', executor: 'closed', users: 1, count: 18, flow: true, thinkMs: 50, requests: [{ path: '/login', extract: { var: 't', from: 'json', path: 't' } }] }], quick: undefined };
+    const ramp = switchExecutor(journey, 0, 'ramping-users') as { phases: Record<string, unknown>[] };
+    expect(ramp.phases[0]).toMatchObject({ executor: 'ramping-users', flow: true, thinkMs: 50 });
+    const rate = switchExecutor(ramp, 0, 'rate') as { phases: Record<string, unknown>[] };
+    expect(rate.phases[0]).not.toHaveProperty('flow');
+    expect(rate.phases[0]).not.toHaveProperty('thinkMs');
+  });
+
   it('to a counted executor: the quick duration becomes the same fraction of the count; back to timed, of the duration', () => {
     const burst = switchExecutor(template, 0, 'burst') as { phases: Record<string, unknown>[]; quick: unknown };
     expect(burst.phases[0]).toMatchObject({ executor: 'burst', count: 20 });

@@ -1,5 +1,5 @@
 import { getAt, parseDocPath, setAt } from './doc-path';
-import { COMMON, phaseKeys } from './phase-fields';
+import { COMMON, FLOW_EXECUTORS, phaseKeys } from './phase-fields';
 
 // A phase switched to another executor in the form: it keeps what all phases share and its length
 // (a duration, a count, a ramp's time) where the new executor has one, gets that executor's other
@@ -50,11 +50,19 @@ function sizesFor(executor: string, old: Json): Json {
   return sizes[executor] ?? {};
 }
 
+/**
+ * A journey's users stay a journey's users: `flow` and the users' think time carry over between the
+ * executors that have users (closed, ramping-users). Dropped, the steps' extracts stood outside a
+ * flow and a recorded journey made a ramp in the form was invalid.
+ */
+const USERS_KEYS = ['flow', 'thinkMs'] as const;
+
 /** The phase as the new executor has it (the form's executor choice). */
 export function phaseSwitched(phase: unknown, executor: string): Json {
   const p = isRecord(phase) ? phase : {};
   const keep = Object.fromEntries([...COMMON].filter((k) => k !== 'executor' && p[k] !== undefined).map((k) => [k, p[k]]));
-  return { ...keep, executor, ...sizesFor(executor, p), requests: keep.requests ?? [{ path: '/fib?n=20' }] };
+  const users = FLOW_EXECUTORS.has(executor) ? Object.fromEntries(USERS_KEYS.filter((k) => p[k] !== undefined).map((k) => [k, p[k]])) : {};
+  return { ...keep, ...users, executor, ...sizesFor(executor, p), requests: keep.requests ?? [{ path: '/fib?n=20' }] };
 }
 
 /**
