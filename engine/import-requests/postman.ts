@@ -93,7 +93,7 @@ function requestOf(item: pc.Item, basePath: string, vars: PostmanVariables, foun
   const r = item.request;
   const method = text(r.method).toUpperCase() || 'GET';
   if (!isMethod(method)) return `${method} method`;
-  const body = postmanBody(r.body, vars);
+  const body = postmanBody(r.body, vars, found.credentials);
   if (typeof body === 'string') return body;
   const headers = postmanHeaders(r, item.getAuth(), vars, found.credentials);
   if (body !== undefined && body.contentType !== undefined && !Object.keys(headers.headers).some((h) => h.toLowerCase() === 'content-type')) headers.headers['Content-Type'] = body.contentType;
