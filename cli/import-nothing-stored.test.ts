@@ -83,7 +83,7 @@ describe('hostile imports through the CLI: one line, no file, no row', () => {
     expect(rowCounts(dbPath)).toEqual(before);
   });
 
-  it('a collection with secrets in a header, its auth, a JSON body and a form body: none in the scenario or the output; each in the 0600 data file', async () => {
+  it('a collection with secrets in a header, its auth, a JSON body, a form body and a query: none in the scenario or the output; each in the 0600 data file', async () => {
     const collection = {
       info: { name: 'secrets', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
       auth: { type: 'bearer', bearer: [{ key: 'token', value: SECRET, type: 'string' }] },
@@ -97,7 +97,7 @@ describe('hostile imports through the CLI: one line, no file, no row', () => {
             body: { mode: 'raw', raw: JSON.stringify({ user: 'ada', password: `${SECRET}-pw` }), options: { raw: { language: 'json' } } },
           },
         },
-        { name: 'token', request: { method: 'POST', url: 'http://127.0.0.1:4010/token', body: { mode: 'urlencoded', urlencoded: [{ key: 'client_secret', value: `${SECRET}-cs` }] } } },
+        { name: 'token', request: { method: 'POST', url: `http://127.0.0.1:4010/token?api_key=${SECRET}-q`, body: { mode: 'urlencoded', urlencoded: [{ key: 'client_secret', value: `${SECRET}-cs` }] } } },
       ],
     };
     writeFileSync(join(dir, 'secrets.postman.json'), JSON.stringify(collection));
@@ -108,7 +108,7 @@ describe('hostile imports through the CLI: one line, no file, no row', () => {
     const data = files().find((f) => f.endsWith('.data.jsonl'))!;
     expect(statSync(join(dir, data)).mode & 0o777).toBe(0o600);
     const row = JSON.parse(readFileSync(join(dir, data), 'utf8')) as Record<string, string>;
-    expect(row).toMatchObject({ 'auth.bearer': SECRET, 'header.X-Api-Key': `${SECRET}-key`, 'body.password': `${SECRET}-pw`, 'body.client_secret': `${SECRET}-cs` });
+    expect(row).toMatchObject({ 'auth.bearer': SECRET, 'header.X-Api-Key': `${SECRET}-key`, 'body.password': `${SECRET}-pw`, 'body.client_secret': `${SECRET}-cs`, 'query.api_key': `${SECRET}-q` });
     expect((await cli(['validate', 'secrets.json'])).status).toBe(0);
     expect(rowCounts(dbPath)).toEqual(before);
   });

@@ -197,7 +197,7 @@ describe('hostile imports through the host: a bounded one-line answer, nothing s
     expect(checked.ok).toBe(true);
   });
 
-  it('a collection with secrets in a header, its auth, a JSON body and a form body: none in the answer; each a data column of the kept file, the login beside its password too', async () => {
+  it('a collection with secrets in a header, its auth, a JSON body, a form body and a query: none in the answer; each a data column of the kept file, the login beside its password too', async () => {
     const collection = {
       info: { name: 'secrets', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
       auth: { type: 'bearer', bearer: [{ key: 'token', value: SECRET, type: 'string' }] },
@@ -215,7 +215,7 @@ describe('hostile imports through the host: a bounded one-line answer, nothing s
           name: 'token',
           request: {
             method: 'POST',
-            url: 'http://127.0.0.1:4010/oauth/token',
+            url: `http://127.0.0.1:4010/oauth/token?api_key=${SECRET}-q&page=1`,
             body: { mode: 'urlencoded', urlencoded: [{ key: 'grant_type', value: 'client_credentials' }, { key: 'client_secret', value: `${SECRET}-cs` }] },
           },
         },
@@ -223,11 +223,12 @@ describe('hostile imports through the host: a bounded one-line answer, nothing s
     };
     const answer = await api.invoke('requests:import-description', { text: JSON.stringify(collection), source: 'secrets.postman.json' });
     expect(JSON.stringify(answer)).not.toContain(SECRET);
-    const scenario = JSON.parse(answer.text) as { phases: { requests: { body?: string }[] }[] };
+    const scenario = JSON.parse(answer.text) as { phases: { requests: { path: string; body?: string }[] }[] };
+    expect(scenario.phases[0]!.requests[1]!.path).toBe('/oauth/token?api_key={{data.query.api_key}}&page=1');
     expect(scenario.phases[0]!.requests.map((r) => r.body)).toEqual(['{"user":"{{data.body.user}}","password":"{{data.body.password}}"}', 'grant_type=client_credentials&client_secret={{data.body.client_secret}}']);
     expect(answer.files).toHaveLength(1);
     const row = JSON.parse(engine.store.library.keptFiles.content(answer.files[0]!.hash)?.toString('utf8') ?? '{}') as Record<string, string>;
-    expect(row).toMatchObject({ 'auth.bearer': SECRET, 'header.X-Api-Key': `${SECRET}-key`, 'body.user': 'ada', 'body.password': `${SECRET}-pw`, 'body.client_secret': `${SECRET}-cs` });
+    expect(row).toMatchObject({ 'auth.bearer': SECRET, 'header.X-Api-Key': `${SECRET}-key`, 'body.user': 'ada', 'body.password': `${SECRET}-pw`, 'body.client_secret': `${SECRET}-cs`, 'query.api_key': `${SECRET}-q` });
     expect(written()).toEqual([]);
   });
 });

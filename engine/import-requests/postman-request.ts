@@ -1,7 +1,7 @@
 import type pc from 'postman-collection';
 import { dataPlaceholder } from './data-columns.js';
 import { headerVerdict } from './headers.js';
-import { formTemplate, rawJsonTemplate } from './postman-body-credentials.js';
+import { pairsTemplate, rawJsonTemplate } from './postman-literal-credentials.js';
 import type { PostmanVariables } from './postman-template.js';
 import { encodeComponent } from './url-encode.js';
 
@@ -41,7 +41,7 @@ export function postmanBody(body: pc.RequestBody | undefined, vars: PostmanVaria
     }
     case 'urlencoded': {
       const pairs = enabled(body.urlencoded).map((p) => ({ key: text(p.key), value: text(p.value) }));
-      return pairs.length === 0 ? undefined : { text: formTemplate(pairs, vars, encodeComponent, moved), contentType: 'application/x-www-form-urlencoded' };
+      return pairs.length === 0 ? undefined : { text: pairsTemplate(pairs, { prefix: 'body', what: 'a form body' }, vars, moved, encodeComponent, encodeComponent), contentType: 'application/x-www-form-urlencoded' };
     }
     case 'formdata': {
       const params = enabled(body.formdata);

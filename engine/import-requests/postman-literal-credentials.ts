@@ -2,10 +2,11 @@ import { isCredentialField, isLoginField, isPasswordField } from '../../contract
 import { dataPlaceholder } from './data-columns.js';
 import type { PostmanVariables } from './postman-template.js';
 
-// A credential a collection writes literally in a request's body (a login's password, a client
-// secret in a form) moves to the data file as its headers' credentials do: the body keeps
-// {{data.body.<field>}} where the value stood, the data file the value, and the note names the column
-// (issue 39). Before, a collection's raw JSON body went into the scenario as it was, password and all.
+// A credential a collection writes literally in a request's body or query (a login's password, a
+// client secret in a form, an api_key parameter) moves to the data file as its headers' credentials
+// do: the request keeps {{data.body.<field>}} (or query.<name>) where the value stood, the data file
+// the value, and the note names the column (issue 39). Before, a collection's raw JSON body went into
+// the scenario as it was, password and all.
 // The names are contract/secret-names.ts's; with a password, its login name moves with it (a row is
 // one user). A value that is a {{variable}} already went to the data file (postman-template.ts).
 
@@ -51,16 +52,31 @@ export function rawJsonTemplate(raw: string, vars: PostmanVariables, moved: Move
   return out + vars.template(raw.slice(at));
 }
 
-/** A form body's pairs as a template, each literal credential value a data placeholder (held URL-encoded, as sent). */
-export function formTemplate(pairs: readonly { key: string; value: string }[], vars: PostmanVariables, encode: (s: string) => string, moved: MovedCredential): string {
+/** Where name=value pairs stand: a form body or a URL's query (its column prefix and its wording). */
+export type PairsIn = { prefix: 'body'; what: 'a form body' } | { prefix: 'query'; what: 'the query' };
+
+/**
+ * name=value pairs (a form body, a query; a null value: a name alone) joined with &, fixed text
+ * through `encode`, a variable's value through `encodeVariable`; each literal credential value a data
+ * placeholder, its column holding it as it was sent (through `encode`).
+ */
+export function pairsTemplate(
+  pairs: readonly { key: string; value: string | null }[],
+  where: PairsIn,
+  vars: PostmanVariables,
+  moved: MovedCredential,
+  encode: (s: string) => string,
+  encodeVariable: (s: string) => string,
+): string {
   const password = pairs.some((p) => isPasswordField(p.key));
   return pairs
     .map(({ key, value }) => {
-      const name = vars.template(key, encode, encode);
-      if (value === '' || VARIABLE.test(value) || !moves(key, password)) return `${name}=${vars.template(value, encode, encode)}`;
-      const column = vars.columns.secret(`body.${key}`, encode(value));
+      const name = vars.template(key, encode, encodeVariable);
+      if (value === null) return name;
+      if (value === '' || VARIABLE.test(value) || !moves(key, password)) return `${name}=${vars.template(value, encode, encodeVariable)}`;
+      const column = vars.columns.secret(`${where.prefix}.${key}`, encode(value));
       if (column === null) return `${name}=`;
-      moved(column, `the ${key} field of a form body`);
+      moved(column, `the ${key} field of ${where.what}`);
       return `${name}=${dataPlaceholder(column)}`;
     })
     .join('&');
