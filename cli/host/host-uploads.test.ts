@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LoadscopeApi } from '../../contract/api.js';
-import { KEPT_FILE_MAX_BYTES } from '../../contract/kept-files.js';
+import { BUNDLE_MAX_CHARS, KEPT_FILE_MAX_BYTES } from '../../contract/kept-files.js';
 import { MAX_DESCRIPTION_BYTES, MAX_HAR_BYTES } from '../../contract/upload-limits.js';
 import { rowCounts } from '../../db/test-support/row-counts.js';
 import { createEngine, type Engine } from '../../engine/engine.js';
@@ -147,6 +147,15 @@ describe('the browser host takes a file as large as its importer does, and no la
   it('a call that carries no file, sent 5 MiB: still refused at 4 MiB, the file calls do not lend it their room', async () => {
     const line = await refusal(() => api.invoke('scenarios:validate', { text: `{"name":"${'a'.repeat(5 * 1024 * 1024)}"}` }));
     expect(line).toContain("a call's body may have at most 4 MiB");
+    await stillAnswers();
+  });
+
+  it("a bundle one character over 48 MiB from the Scenarios view's import: the engine's own line naming the limit, nothing stored", async () => {
+    const text = `{"loadscopeBundle":1,"x":"${'a'.repeat(BUNDLE_MAX_CHARS)}"}`;
+    const before = stored();
+    const line = await refusal(() => api.invoke('library:import', { text, source: 'big.bundle.json' }));
+    expect(line).toBe(`big.bundle.json: the bundle is ${text.length} characters; one may have at most ${BUNDLE_MAX_CHARS}`);
+    expect(stored()).toEqual(before);
     await stillAnswers();
   });
 
