@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,10 +38,17 @@ async function mockOf(name: string): Promise<OpenApiMock> {
   return mock;
 }
 
-/** Imports the collection aimed at the mock, validates it and runs it: the phase as the run reports it. */
-async function importAndRun(name: string, mock: OpenApiMock) {
+/**
+ * Imports the collection aimed at the mock, fills in the variables it leaves to the person (`fill`,
+ * as its note asks), validates it and runs it: the phase as the run reports it.
+ */
+async function importAndRun(name: string, mock: OpenApiMock, fill: Record<string, string> = {}) {
   const out = await cli(['import-postman', published!.collection(name), '--out', `${name}.json`, '--base-url', mock.url]);
   expect(out.status, out.stderr).toBe(0);
+  if (Object.keys(fill).length > 0) {
+    const data = join(dir, (JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8')) as { data: { file: string }[] }).data[0]!.file);
+    writeFileSync(data, `${JSON.stringify({ ...(JSON.parse(readFileSync(data, 'utf8')) as object), ...fill })}\n`);
+  }
   const valid = await cli(['validate', `${name}.json`]);
   expect(valid.status, valid.stderr).toBe(0);
   const from = mock.answered.length;
@@ -84,4 +91,28 @@ describe('a Postman collection published on the registry, run against the mock o
     const bare = await fetch(`${mock.url}/users`);
     expect(bare.status).toBe(401);
   });
+
+  // The rest of the package's collections, each with the description it publishes of it and the
+  // path variables the collection leaves undefined, filled in as the import's note asks. Left out:
+  // PostmantoOpenAPI, whose two documents disagree (the collection sends its note as text/plain, the
+  // description asks for JSON: the mock rightly answers 400), and DepthPathParams, one of whose paths
+  // ends in a slash (/user/{user_id}/desc/), which openapi-backend drops from a request but not from
+  // the description, so it cannot answer it.
+  const PAIRS: [collection: string, description: string, fill: Record<string, string>][] = [
+    ['GetMethods', 'GetMethods', {}],
+    ['Headers', 'Headers', {}],
+    ['PathParams', 'PathParams', { user_id: '7', 'customer-id': 'c-7' }],
+    ['AuthBasic', 'AuthBasic', {}],
+    ['DeleteOperation', 'DeleteOperation', {}],
+    ['ParseStatusCode', 'ParseStatus', {}],
+  ];
+  for (const [collection, description, fill] of PAIRS) {
+    it(`${collection}: every request it sends answered 2xx by the mock of ${description}.yml, 0 errors`, skipUnless(published !== null, notInstalled), async () => {
+      const mock = await mockOf(description);
+      const { phase, answered } = await importAndRun(collection, mock, fill);
+      expect(errorsOf(phase.errors)).toBe(0);
+      expect(answered.length).toBe(phase.endpoints.length);
+      expect(answered.filter((a) => a.status >= 300)).toEqual([]);
+    });
+  }
 });
