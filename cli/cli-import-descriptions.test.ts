@@ -66,7 +66,7 @@ describe('import-openapi and import-postman through the CLI', () => {
     const from = mock.answered.length;
     const run = await runJson('petstore.json');
     expect(errorsOf(run.servers[0]!.phases[0]!.errors)).toBeGreaterThan(0);
-    expect(answeredSince(mock, from)[0]).toEqual({ operationId: 'updatePet', status: 401, error: 'no credential' });
+    expect(answeredSince(mock, from)[0]).toEqual({ operationId: 'updatePet', route: 'PUT /pet', status: 401, error: 'no credential' });
   });
 
   it('the Petstore (JSON), its credentials filled in: every operation answered by the mock of the same description, 0 errors', async () => {

@@ -15,7 +15,7 @@ import {
   ServerSample,
   StoredWindows,
 } from './results.js';
-import { CorrelateChoice, ImportedJourney, MAX_HAR_CHARS } from './imported-journey.js';
+import { CorrelateChoice, ImportedJourney } from './imported-journey.js';
 import { KeptFile, KeptFileRefs } from './kept-files.js';
 import { libraryCalls } from './library.js';
 import { recordCalls, recordEvents } from './record.js';
@@ -24,6 +24,7 @@ import { SlowestGroup, SlowestRequest } from './slowest.js';
 import { ThresholdResult } from './thresholds.js';
 import { TimelinePlan } from './timeline.js';
 import { tryCalls } from './try-once.js';
+import { MAX_DESCRIPTION_BYTES, MAX_HAR_BYTES, uploadRoom } from './upload-limits.js';
 import { Trend, TrendRequest } from './trends.js';
 
 // The one API contract between the UI and the engine. Both hosts use it: Electron (ipcMain /
@@ -151,7 +152,7 @@ export const calls = {
    * editor's upload is (`files`: the draft keeps them); false: a preview, nothing kept.
    */
   'requests:import-har': {
-    request: z.strictObject({ text: z.string().min(1).max(MAX_HAR_CHARS), name: z.string().min(1).max(255), correlate: CorrelateChoice.default('all'), keep: z.boolean().default(false) }),
+    request: z.strictObject({ text: z.string().min(1).max(uploadRoom(MAX_HAR_BYTES)), name: z.string().min(1).max(255), correlate: CorrelateChoice.default('all'), keep: z.boolean().default(false) }),
     response: ImportedJourney,
   },
   'requests:import-curl': {
@@ -166,7 +167,7 @@ export const calls = {
    */
   'requests:import-description': {
     request: z.strictObject({
-      text: z.string().max(64 * 1024 * 1024),
+      text: z.string().max(uploadRoom(MAX_DESCRIPTION_BYTES)),
       /** the file's name: names it in notes and errors */
       source: z.string().min(1).max(1000),
       /** the server to send to instead of the description's */

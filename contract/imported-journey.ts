@@ -5,9 +5,6 @@ import { KeptFile } from './kept-files.js';
 // correlation it proposes with a preview, so a person accepts all or one by one before the journey
 // opens. The engine makes it (engine/import-requests/); the CLI prints it, the UI shows it.
 
-/** A HAR's text as the UI sends it (a HAR file may have 64 MiB). */
-export const MAX_HAR_CHARS = 64 * 1024 * 1024;
-
 /** Correlation proposals a person may accept: 'all', 'none' or their ids ("c1", "c2"). */
 export const CorrelateChoice = z.union([z.enum(['all', 'none']), z.array(z.string().regex(/^c\d{1,4}$/)).max(256)]);
 export type CorrelateChoice = z.infer<typeof CorrelateChoice>;

@@ -5,8 +5,8 @@ import { z } from 'zod';
 // text and saved with each version (library:save `files`); a relative `data[i].file` of a library
 // scenario is the name of one of them. The editor and the engine judge a name by the same rule here.
 
-/** A kept file's size at most (bytes): above it an upload is refused and nothing is stored. Sent as
- *  base64, it still fits one call of the browser host (a 4 MiB body). */
+/** A kept file's size at most (bytes): above it an upload is refused and nothing is stored. The
+ *  browser host gives an upload's body room for it (contract/upload-limits.ts). */
 export const KEPT_FILE_MAX_BYTES = 2 * 1024 * 1024;
 /** Files one version keeps: as many as its `data` list may name (contract/scenario.ts). */
 export const KEPT_FILES_MAX = 16;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BUNDLE_MAX_CHARS, KEPT_FILES_MAX, KEPT_FILE_MAX_BYTES, keptFileCalls, KeptFile, KeptFileRefs } from './kept-files.js';
+import { uploadRoom } from './upload-limits.js';
 
 // The scenario library's calls: the user's own scenarios, every saved version kept, next to the
 // read-only built-ins. A scenario's name is the `name` in its text (like a built-in's file name), so
@@ -40,7 +41,8 @@ export const libraryCalls = {
    */
   'library:import': {
     request: z.strictObject({
-      text: z.string().max(BUNDLE_MAX_CHARS),
+      // room past the bundle's limit: a bundle a little over gets the importer's one line, not the schema's
+      text: z.string().max(uploadRoom(BUNDLE_MAX_CHARS)),
       source: z.string().min(1).max(1000),
       files: z.array(z.strictObject({ name: z.string().min(1).max(1000), base64: z.string().max(2 * KEPT_FILE_MAX_BYTES) })).max(KEPT_FILES_MAX).optional(),
     }),

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import { toApiError } from '../../contract/errors.js';
+import { mib, uploadLimitOf, uploadRoom } from '../../contract/upload-limits.js';
 import { dispatchCall, type EngineApiSurface } from '../../engine/host/api-dispatch.js';
 import { rootPath } from '../../engine/paths.js';
 import { guardCall, holdCallGuard } from './call-guard.js';
@@ -23,7 +24,7 @@ export interface BrowserHostOptions {
   port?: number;
   host?: '127.0.0.1';
   staticDir?: string;
-  /** Request bodies above this are refused with 413. */
+  /** Request bodies above this are refused with 413, but those of calls that carry a file (bodyLimitOf). */
   maxBodyBytes?: number;
 }
 
@@ -38,6 +39,8 @@ export interface BrowserHost {
 }
 
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
+/** A file-carrying call's body past its file's room: its name, options, the rest of a bundle's files. */
+const UPLOAD_CALL_REST = 1024 * 1024;
 /** A socket this far behind is dropped (it reconnects) rather than buffering without bound. */
 const MAX_SOCKET_BACKLOG = 16 * 1024 * 1024;
 /** The largest message a page may send on the event socket (it sends none; this leaves room for pings). */
@@ -53,9 +56,27 @@ class HttpError extends Error {
   }
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<string> {
+/** A call's body bound, and the one line that refuses a body past it. */
+interface BodyLimit {
+  bytes: number;
+  refusal: string;
+}
+
+/**
+ * Every call's body is small, but a call that carries a file (a HAR, a description, a scenario
+ * bundle, a data file): its body may hold that file as JSON escapes it, bounded by the importer's own
+ * limit (contract/upload-limits.ts) and no more; the importer refuses a file over its limit that fits.
+ */
+function bodyLimitOf(call: string, small: number): BodyLimit {
+  const upload = uploadLimitOf(call);
+  if (upload === undefined) return { bytes: small, refusal: `a call's body may have at most ${mib(small)}` };
+  const bytes = uploadRoom(upload.bytes) + UPLOAD_CALL_REST;
+  return { bytes, refusal: `${call}: ${upload.what} may have at most ${mib(upload.bytes)}; this request's body is over ${mib(bytes)}` };
+}
+
+function readBody(req: IncomingMessage, { bytes: limit, refusal }: BodyLimit): Promise<string> {
   return new Promise((resolve, reject) => {
-    const tooBig = () => new HttpError(413, 'LS_ERR_BAD_REQUEST', `request body over ${limit} bytes`);
+    const tooBig = () => new HttpError(413, 'LS_ERR_BAD_REQUEST', refusal);
     const chunks: Buffer[] = [];
     let size = 0;
     if (Number(req.headers['content-length'] ?? 0) > limit) reject(tooBig());
@@ -101,7 +122,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     }
     const type = req.headers['content-type'] ?? '';
     if (!/^application\/json(;|$)/i.test(type)) return sendError(res, 415, 'LS_ERR_BAD_REQUEST', 'calls take application/json');
-    const text = await readBody(req, maxBody);
+    const text = await readBody(req, bodyLimitOf(name, maxBody));
     let request: unknown;
     try {
       request = text === '' ? undefined : JSON.parse(text);

@@ -1,3 +1,4 @@
+import { isCredentialField, isLoginField, isPasswordField } from '../../contract/secret-names.js';
 import { jsonStringText } from '../../contract/variables.js';
 import { headerVerdict } from './headers.js';
 import type { Step } from './journey-step.js';
@@ -9,17 +10,10 @@ import type { Step } from './journey-step.js';
 // would fail), never kept inline. Where each is found:
 //   headers   Authorization / Proxy-Authorization (the part after the scheme), each Cookie pair,
 //             any header named like a secret (X-Api-Key, X-Auth-Token...: headers.ts)
-//   query     a parameter named like a credential (api_key=, token=, password=)
+//   query     a parameter named like a credential (api_key=, token=, password=;
+//             the names: contract/secret-names.ts)
 //   body      a JSON string or form field named like one; with a password its login name goes too
 // A value sent again under the same name (a static key on every request) is one column.
-
-/** A key that names a credential. */
-const CREDENTIAL_KEY = /passw|passphrase|secret|token|api[-_]?key|access[-_]?key|private[-_]?key|credential|session|^pin$|^otp$/i;
-const PASSWORD_KEY = /passw|passphrase|^pin$/i;
-/** Whether a key (a field, a header, a correlation's variable) names a credential. */
-export const namesCredential = (key: string): boolean => CREDENTIAL_KEY.test(key);
-/** The login name beside a password: it moves with it, so a row of the file is one user. */
-const LOGIN_KEY = /^(user|username|user_name|email|e-mail|login|account)$/i;
 
 export interface Credentials {
   columns: string[];
@@ -108,7 +102,7 @@ function moveQuery(step: Step, cols: Columns): void {
   if (q < 0) return;
   for (const { key, raw, at } of pairsOf(path, q + 1)) {
     // the driver percent-encodes a value in the path: the column holds it decoded
-    if (raw !== '' && CREDENTIAL_KEY.test(key)) step.path.replace(raw, `{{data.${cols.of(key, decoded(raw))}}}`, exactlyAt(at));
+    if (raw !== '' && isCredentialField(key)) step.path.replace(raw, `{{data.${cols.of(key, decoded(raw))}}}`, exactlyAt(at));
   }
 }
 
@@ -129,11 +123,11 @@ function moveJsonBody(step: Step, cols: Columns): void {
     else if (typeof v === 'string' && v !== '') found.push({ key, value: v });
   };
   walk(doc, '', 0);
-  const password = found.some((f) => PASSWORD_KEY.test(f.key));
+  const password = found.some((f) => isPasswordField(f.key));
   const mask = step.jsonMask!;
   const inString = (t: string, at: number, n: number) => mask[at] === 1 && mask[at + n - 1] === 1 && t.charAt(at - 1) === '"' && t.charAt(at + n) === '"';
   for (const { key, value } of found) {
-    if (!CREDENTIAL_KEY.test(key) && !(password && LOGIN_KEY.test(key))) continue;
+    if (!isCredentialField(key) && !(password && isLoginField(key))) continue;
     const needle = jsonStringText(value);
     if (body.count(needle, inString) > 0) body.replace(needle, `{{data.${cols.of(key, value)}}}`, inString);
   }
@@ -142,10 +136,10 @@ function moveJsonBody(step: Step, cols: Columns): void {
 function moveFormBody(step: Step, cols: Columns): void {
   const body = step.body!;
   const pairs = pairsOf(body.recorded, 0);
-  const password = pairs.some((p) => PASSWORD_KEY.test(p.key));
+  const password = pairs.some((p) => isPasswordField(p.key));
   for (const { key, raw, at } of pairs) {
     // the driver writes a value in a form body as it is: the column holds it as it was sent
-    if (raw !== '' && (CREDENTIAL_KEY.test(key) || (password && LOGIN_KEY.test(key)))) body.replace(raw, `{{data.${cols.of(key, raw)}}}`, exactlyAt(at));
+    if (raw !== '' && (isCredentialField(key) || (password && isLoginField(key)))) body.replace(raw, `{{data.${cols.of(key, raw)}}}`, exactlyAt(at));
   }
 }
 

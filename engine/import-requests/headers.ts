@@ -1,3 +1,5 @@
+import { isSecretHeader } from '../../contract/secret-names.js';
+
 // Which of a captured request's headers a scenario keeps. Framing and pseudo headers are the
 // client's to write (the driver sets Host and Content-Length itself); browser noise describes the
 // browser, not the request (and a cache validator would turn a replay into 304s); secrets never stay
@@ -11,9 +13,6 @@ const FRAMING = new Set(['host', 'content-length', 'connection', 'keep-alive', '
 /** What a browser adds about itself or its cache, not about the request. */
 const NOISE = new Set(['accept-language', 'dnt', 'sec-gpc', 'upgrade-insecure-requests', 'priority', 'purpose', 'x-client-data', 'if-none-match', 'if-modified-since', 'cache-control']);
 const NOISE_PREFIX = /^sec-(fetch|ch)-|^sec-purpose$/;
-const SECRETS = new Set(['cookie', 'set-cookie', 'authorization', 'proxy-authorization', 'x-api-key']);
-/** Named like a credential: X-Auth-Token, X-Session-Id, X-CSRF-Token, Api-Key, X-Client-Secret... */
-const SECRET_LIKE = /token|secret|session|passw|auth|api-?key|csrf|xsrf|credential|signature/i;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Field values: visible ASCII, space, tab and obs-text; never CR, LF or NUL. */
 const VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
@@ -23,7 +22,7 @@ export function headerVerdict(name: string, value: string): HeaderVerdict {
   if (name.startsWith(':') || FRAMING.has(lower)) return 'framing';
   if (!TOKEN.test(name) || !VALUE.test(value)) return 'invalid';
   if (NOISE.has(lower) || NOISE_PREFIX.test(lower) || (lower === 'user-agent' && /headless/i.test(value))) return 'noise';
-  if (SECRETS.has(lower) || SECRET_LIKE.test(lower)) return 'secret';
+  if (isSecretHeader(lower)) return 'secret';
   return 'keep';
 }
 

@@ -3,6 +3,7 @@ import type { KeptFile } from '../../contract/kept-files.js';
 import { curlToScenario } from './curl.js';
 import { harToScenario, parseHar } from './har.js';
 import type { JourneyImport } from './journey.js';
+import { badImport, MAX_HAR_BYTES, shown } from './limits.js';
 
 // The UI's imports (contract calls requests:import-har and requests:import-curl). A scenario made in
 // the UI has no folder of its own: the credentials an import moved out are kept as an editor's
@@ -13,7 +14,10 @@ import type { JourneyImport } from './journey.js';
 /** The data file the scenario names: a plain name, as kept files are named. */
 const CREDENTIALS_FILE = 'credentials.csv';
 
+/** The HAR a person sent, refused in one line past the bound a HAR file has at the command line. */
 export function importHarText(text: string, name: string, correlate: CorrelateChoice): JourneyImport {
+  const bytes = Buffer.byteLength(text);
+  if (bytes > MAX_HAR_BYTES) throw badImport(`${shown(name)} is ${bytes} bytes; a HAR may have at most ${MAX_HAR_BYTES / (1024 * 1024)} MiB`);
   return harToScenario(parseHar(text, name), name, { correlate, credentialsFile: CREDENTIALS_FILE });
 }
 

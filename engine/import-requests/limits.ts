@@ -5,8 +5,8 @@ import { MAX_SCENARIO_BYTES } from '../scenario/limits.js';
 // long browsing session is tens of MB; what comes out must still be a scenario (1 MiB of text, 256
 // templates a phase), so the rest is left out with a note rather than refused.
 
-/** A HAR file's bytes: read whole and parsed once, so bounded before reading. */
-export const MAX_HAR_BYTES = 64 * 1024 * 1024;
+/** A HAR's bytes and an API description's: the contract's, which the UI's calls and the browser host share. */
+export { MAX_DESCRIPTION_BYTES, MAX_HAR_BYTES } from '../../contract/upload-limits.js';
 /** HAR entries looked at. */
 export const MAX_HAR_ENTRIES = 100_000;
 /** A pasted curl command's characters. */
@@ -15,11 +15,6 @@ export const MAX_CURL_CHARS = 256 * 1024;
 export const MAX_BODY_BYTES = 256 * 1024;
 /** The imported requests together (UTF-8 bytes of their JSON), leaving room below a scenario's limit. */
 export const MAX_REQUESTS_BYTES = MAX_SCENARIO_BYTES - 64 * 1024;
-/**
- * An API description's bytes (OpenAPI, a Postman collection): read whole and parsed once, so bounded
- * before reading. The largest published descriptions (GitHub's, Stripe's) are about 10 MB.
- */
-export const MAX_DESCRIPTION_BYTES = 32 * 1024 * 1024;
 /** Objects and arrays inside each other in a description's JSON (schemas nest; a parser recurses). */
 export const MAX_DESCRIPTION_NESTING = 256;
 /** A body or parameter made from a schema stops this deep (a schema that refers to itself never ends). */

@@ -1,11 +1,12 @@
 import type pc from 'postman-collection';
 import { dataPlaceholder } from './data-columns.js';
 import { headerVerdict } from './headers.js';
+import { pairsTemplate, rawJsonTemplate } from './postman-literal-credentials.js';
 import type { PostmanVariables } from './postman-template.js';
 import { encodeComponent } from './url-encode.js';
 
 // A Postman request's headers, auth and body as templates. A credential (its auth, a secret header
-// written literally) moves to the data file, its column named in a note; a body the scenario cannot
+// or a body's password written literally) moves to the data file, its column named in a note; a body the scenario cannot
 // send (a file) leaves the request out with the reason.
 
 type Obj = Record<string, unknown>;
@@ -26,19 +27,21 @@ const BOUNDARY = 'loadscope-form-boundary';
 const enabled = (list: { all(): unknown } | undefined): Obj[] => ((list?.all() ?? []) as unknown[]).filter((p): p is Obj => isRecord(p) && p.disabled !== true);
 
 /** The body as a template with its content type; undefined for none; a string: why it cannot be sent. */
-export function postmanBody(body: pc.RequestBody | undefined, vars: PostmanVariables): { text: string; contentType?: string } | undefined | string {
+export function postmanBody(body: pc.RequestBody | undefined, vars: PostmanVariables, credentials: Credentials): { text: string; contentType?: string } | undefined | string {
   if (body === undefined || body.disabled === true) return undefined;
+  const moved = (column: string, what: string) => credentials.columns.set(column, what);
   switch (body.mode) {
     case 'raw': {
       if (typeof body.raw !== 'string' || body.raw === '') return undefined;
       const options: unknown = body.options;
       const language = isRecord(options) && isRecord(options.raw) ? text(options.raw.language) : '';
       const contentType = RAW_TYPES[language];
-      return { text: vars.template(body.raw), ...(contentType === undefined ? {} : { contentType }) };
+      const json = language === 'json' || (language === '' && /^\s*\{/.test(body.raw));
+      return { text: json ? rawJsonTemplate(body.raw, vars, moved) : vars.template(body.raw), ...(contentType === undefined ? {} : { contentType }) };
     }
     case 'urlencoded': {
-      const pairs = enabled(body.urlencoded).map((p) => `${vars.template(text(p.key), encodeComponent, encodeComponent)}=${vars.template(text(p.value), encodeComponent, encodeComponent)}`);
-      return pairs.length === 0 ? undefined : { text: pairs.join('&'), contentType: 'application/x-www-form-urlencoded' };
+      const pairs = enabled(body.urlencoded).map((p) => ({ key: text(p.key), value: text(p.value) }));
+      return pairs.length === 0 ? undefined : { text: pairsTemplate(pairs, { prefix: 'body', what: 'a form body' }, vars, moved, encodeComponent, encodeComponent), contentType: 'application/x-www-form-urlencoded' };
     }
     case 'formdata': {
       const params = enabled(body.formdata);

@@ -9,6 +9,7 @@ import { parseDescription, readDescriptionFile } from './description-text.js';
 import { isMethod } from './captured.js';
 import type { ImportResult } from './imported-scenario.js';
 import { badImport, shown } from './limits.js';
+import { pairsTemplate } from './postman-literal-credentials.js';
 import { postmanBody, postmanHeaders, type Credentials } from './postman-request.js';
 import { PostmanVariables } from './postman-template.js';
 import { encodeComponent, encodePathText } from './url-encode.js';
@@ -68,7 +69,7 @@ interface Found {
 }
 
 /** The request's path and query as a template: :name path variables and {{variables}} as columns. */
-function pathOf(url: pc.Url, basePath: string, vars: PostmanVariables): string {
+function pathOf(url: pc.Url, basePath: string, vars: PostmanVariables, credentials: Credentials): string {
   const pathVariables = new Map<string, string>();
   for (const v of (url.variables?.all() ?? []) as unknown[]) if (isRecord(v) && typeof v.key === 'string') pathVariables.set(v.key, text(v.value));
   const segments = (url.path ?? []).map((segment) => {
@@ -82,22 +83,23 @@ function pathOf(url: pc.Url, basePath: string, vars: PostmanVariables): string {
     }
     return vars.template(s, encodePathText);
   });
-  const query = ((url.query?.all() ?? []) as unknown[])
+  const pairs = ((url.query?.all() ?? []) as unknown[])
     .filter((q): q is Obj => isRecord(q) && q.disabled !== true && typeof q.key === 'string')
-    .map((q) => `${vars.template(text(q.key), encodePathText)}${q.value === null || q.value === undefined ? '' : `=${vars.template(text(q.value), encodePathText)}`}`);
+    .map((q) => ({ key: text(q.key), value: q.value === null || q.value === undefined ? null : text(q.value) }));
   const path = `${basePath}/${segments.join('/')}`.replace(/^\/\//, '/');
-  return query.length === 0 ? path : `${path}?${query.join('&')}`;
+  if (pairs.length === 0) return path;
+  return `${path}?${pairsTemplate(pairs, { prefix: 'query', what: 'the query' }, vars, (column, what) => credentials.columns.set(column, what), encodePathText, (s) => s)}`;
 }
 
 function requestOf(item: pc.Item, basePath: string, vars: PostmanVariables, found: Found): DescribedRequest | string {
   const r = item.request;
   const method = text(r.method).toUpperCase() || 'GET';
   if (!isMethod(method)) return `${method} method`;
-  const body = postmanBody(r.body, vars);
+  const body = postmanBody(r.body, vars, found.credentials);
   if (typeof body === 'string') return body;
   const headers = postmanHeaders(r, item.getAuth(), vars, found.credentials);
   if (body !== undefined && body.contentType !== undefined && !Object.keys(headers.headers).some((h) => h.toLowerCase() === 'content-type')) headers.headers['Content-Type'] = body.contentType;
-  let path = pathOf(r.url, basePath, vars);
+  let path = pathOf(r.url, basePath, vars, found.credentials);
   if (headers.query.length > 0) path += `${path.includes('?') ? '&' : '?'}${headers.query.join('&')}`;
   return { name: text(item.name), method, path, headers: headers.headers, ...(body === undefined ? {} : { body: body.text }) };
 }

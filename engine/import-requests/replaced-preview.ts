@@ -1,4 +1,4 @@
-import { namesCredential } from './credentials.js';
+import { isCredentialField } from '../../contract/secret-names.js';
 import { fieldsOf, type Step } from './journey-step.js';
 
 // What a correlation proposal shows of each place it replaces (issue 39: "each shown with a preview
@@ -18,7 +18,7 @@ const SHORT = 12;
 /** A recorded value under `name` as a preview shows it. */
 export function previewValue(value: string, name: string): string {
   if (value.length > SHORT) return `${value.slice(0, 8)}…`;
-  return namesCredential(name) && value.length > 4 ? `${value.slice(0, 4)}…` : value;
+  return isCredentialField(name) && value.length > 4 ? `${value.slice(0, 4)}…` : value;
 }
 
 const sameKey = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((k, i) => k === b[i]);

@@ -7,5 +7,5 @@ const wellFormed = (text: string): string => text.replace(LONE_SURROGATE, '\ufff
 /** A query name or value, a path segment's value. */
 export const encodeComponent = (text: string): string => encodeURIComponent(wellFormed(text));
 
-/** A path's fixed text: / and %XX kept. */
-export const encodePathText = (text: string): string => encodeURI(wellFormed(text));
+/** A path's fixed text: / and %XX kept (encodeURI alone turned a written %2B into %252B). */
+export const encodePathText = (text: string): string => encodeURI(wellFormed(text)).replace(/%25([0-9A-Fa-f]{2})/g, '%$1');

@@ -1,7 +1,9 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { OpenAPIBackend, type Context } from 'openapi-backend';
+import { readFileSync } from 'node:fs';
+import { OpenAPIBackend, type Context, type Document } from 'openapi-backend';
+import { parse as parseYaml } from 'yaml';
 
 // A mock of no one here's making, driven by a published OpenAPI description: openapi-backend routes
 // and validates each request against the description (a request it does not describe, or one that
@@ -9,10 +11,14 @@ import { OpenAPIBackend, type Context } from 'openapi-backend';
 // security asks for and the request lacks, 401) and answers from the description's examples.
 // Wrapped in node:http on 127.0.0.1, port 0. One choice is ours: an operation the description gives
 // only error responses (the Petstore's POST /pet has only 405) is answered 200 when the request is
-// valid, since the errors it describes did not happen.
+// valid, since the errors it describes did not happen. Two: openapi-backend routes by operationId,
+// which OpenAPI leaves optional (postman-to-openapi's descriptions have none), so an operation without
+// one is given `<METHOD> <path>` before the description is handed over.
 
 export interface AnsweredRequest {
   operationId: string | null;
+  /** the operation answered as the description writes it ("GET /users/{id}"); null when none matched */
+  route: string | null;
   status: number;
   /** the validator's first error, when refused */
   error?: string;
@@ -74,12 +80,27 @@ function hasCredential(scheme: Record<string, unknown>, c: Context): boolean {
   return /^Bearer \S+/.test(auth);
 }
 
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/** The description in `file` (JSON or YAML; JSON is YAML), each operation named. */
+function withOperationIds(file: string): Document {
+  const doc = parseYaml(readFileSync(file, 'utf8'), { maxAliasCount: 100 }) as Document;
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const method of METHODS) {
+      const op = (item as Record<string, { operationId?: string } | undefined>)[method];
+      if (op !== undefined && op.operationId === undefined) op.operationId = `${method.toUpperCase()} ${path}`;
+    }
+  }
+  return doc;
+}
+
 /** The mock of the description in `file` (JSON or YAML); `apiRoot`: the path it serves under. */
 export async function startOpenApiMock(file: string, opts: { apiRoot?: string } = {}): Promise<OpenApiMock> {
   const answered: AnsweredRequest[] = [];
-  const api = new OpenAPIBackend({ definition: file, apiRoot: opts.apiRoot ?? '/', quick: false, validate: true });
+  const api = new OpenAPIBackend({ definition: withOperationIds(file), apiRoot: opts.apiRoot ?? '/', quick: false, validate: true });
   const send = (res: ServerResponse, c: Context | null, status: number, body: unknown, error?: string) => {
-    answered.push({ operationId: c?.operation?.operationId ?? null, status, ...(error === undefined ? {} : { error }) });
+    const op = c?.operation;
+    answered.push({ operationId: op?.operationId ?? null, route: op === undefined ? null : `${op.method.toUpperCase()} ${op.path}`, status, ...(error === undefined ? {} : { error }) });
     const text = body === undefined ? '' : JSON.stringify(body);
     res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
     res.end(text);

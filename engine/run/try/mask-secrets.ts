@@ -1,16 +1,15 @@
+import { isShownMasked } from '../../../contract/secret-names.js';
+
 // What a try shows never carries a secret (issue 39): it is printed on terminals, pasted into issues
 // and kept in screenshots. A value is a secret when its name says so (a header, a JSON or form
 // field, a query parameter, a data column, a variable: Authorization, Cookie, *token*, *key*,
-// *secret*, *passw*, ...); such a value is masked where it stands, and once seen, wherever else it
-// appears (a token a login returned is masked in the next step's header, the echo of a body, an
-// extracted value under a plain name). A masked value keeps only its length.
-
-const SECRET_NAME = /authorization|cookie|token|key|secret|passw|credential|session|csrf|xsrf|signature/i;
+// *secret*, *passw*, ...: contract/secret-names.ts); such a value is masked where it stands, and
+// once seen, wherever else it appears (a token a login returned is masked in the next step's
+// header, the echo of a body, an extracted value under a plain name). A masked value keeps only its
+// length.
 
 /** A value shorter than this is masked where it stands but not hunted elsewhere (it would hit digits and words everywhere). */
 const MIN_HUNTED = 6;
-
-export const isSecretName = (name: string): boolean => SECRET_NAME.test(name);
 
 const masked = (value: string): string => `•••• (${value.length} chars)`;
 
@@ -43,7 +42,7 @@ export class SecretMask {
 
   /** A named value (a header, a placeholder, a variable): masked whole when its name says secret. */
   value(name: string, value: string): string {
-    if (isSecretName(name) && value !== '') {
+    if (isShownMasked(name) && value !== '') {
       this.add(value);
       return masked(value);
     }
@@ -53,7 +52,7 @@ export class SecretMask {
   /** JSON text with each secret-named field's value masked. */
   json(text: string): string {
     const out = text.replace(JSON_FIELD, (all, key: string, colon: string, str: string | undefined, close: string | undefined, num: string | undefined) => {
-      if (!isSecretName(key)) return all;
+      if (!isShownMasked(key)) return all;
       const value = str ?? num ?? '';
       this.add(str !== undefined ? unescapeJson(str) : value);
       return str !== undefined ? `"${key}"${colon}"${masked(value)}${close ?? ''}` : `"${key}"${colon}"${masked(value)}"`;
@@ -64,7 +63,7 @@ export class SecretMask {
   /** A form body or a URL: each secret-named field's value masked. */
   form(text: string): string {
     const out = text.replace(FORM_FIELD, (all, lead: string, key: string, value: string) => {
-      if (!isSecretName(safeDecode(key)) || value === '') return all;
+      if (!isShownMasked(safeDecode(key)) || value === '') return all;
       this.add(value);
       this.add(safeDecode(value));
       return `${lead}${key}=${masked(value)}`;
