@@ -6,7 +6,7 @@ import { outsideOwnFolders } from '../run/consent-files.js';
 import { checkExportTarget } from './k6-target.js';
 import { loadScenario } from '../scenario/index.js';
 import { k6Script } from './k6-script.js';
-import { refuseForK6 } from './k6-carry.js';
+import { k6StdoutRefusal, refuseForK6 } from './k6-carry.js';
 import { k6TlsFor } from './k6-tls.js';
 import { k6Thresholds } from './k6-thresholds.js';
 import { k8sName, operatorYaml } from './k6-operator.js';
@@ -65,6 +65,8 @@ export function exportK6(ref: string, opts: ExportK6Options = {}): string {
   const loaded = loadScenario(ref, { quick: opts.quick ?? false, set: opts.set ?? {} });
   const { cell, server, label } = pickTarget(loaded.cells, opts.cell ?? 0, opts.server ?? 0);
   refuseForK6([cell.scenario]);
+  const alone = opts.operator === undefined ? k6StdoutRefusal(cell.scenario) : null;
+  if (alone !== null) throw bad(`k6 cannot run this scenario: ${alone}`);
   // tls.cert and tls.key are relative to the scenario's file, as when it runs
   const base = existsSync(ref) ? dirname(resolvePath(ref)) : null;
   refuseOutsideFiles(server, base, opts.allowFiles ?? false);

@@ -9,6 +9,7 @@ import { writeRows, type TargetSink } from './import/write-rows.js';
 import { K6_THRESHOLDS_CROSSED, runK6Process } from './k6-process.js';
 import { k6TlsFor } from './k6-tls.js';
 import { k6Script, segmentCount } from './k6-script.js';
+import { k6DataFiles } from './k6-data.js';
 import { LiveWindows } from './live-windows.js';
 import { k6LoopbackUrl } from './k6-target.js';
 import { probeTarget } from '../driver/transport/tls.js';
@@ -36,7 +37,10 @@ export function k6Generator(k6: string, runNote: { runId?: number; parts: string
       const script = join(dir, 'script.js');
       // the server's TLS files were made absolute when the run was prepared
       const tls = k6TlsFor(ctx.server, Math.max(0, ctx.scenario.servers.indexOf(ctx.server)), null);
-      writeFileSync(script, k6Script(ctx.scenario, { target: url, cell: 0, server: label, allowRemote: ctx.allowRemote ?? false, ...(tls && { tls }) }));
+      const data = ctx.data ?? [];
+      // the data files' rows beside the script, where it opens them (k6-data.ts)
+      for (const f of k6DataFiles(ctx.scenario, data)) writeFileSync(join(dir, f.name), f.text);
+      writeFileSync(script, k6Script(ctx.scenario, { target: url, cell: 0, server: label, allowRemote: ctx.allowRemote ?? false, data, ...(tls && { tls }) }));
       const t0Ms = Date.now();
       setT0(t0Ms);
       const phaseName = (i: number) => nameOfPhase(ctx.scenario.phases[i] ?? {}, i);
