@@ -26,29 +26,35 @@ export function k6StdoutRefusal(scenario: Scenario): string | null {
   return null;
 }
 
+/** Where a script goes: run here by Loadscope (which sets k6's environment), or written out for someone to run. */
+export type K6ScriptUse = 'run' | 'export';
+
 /**
- * What k6 cannot do for this server's TLS and protocol, as one line, or null. k6 verifies against the
- * system's CAs only (no CA file, so never a bundled server's own certificate), sets no SNI name of its
- * own and speaks no h2c; it does skip verification (insecureSkipTLSVerify), show a client
- * certificate (tlsAuth) and negotiate h2 over TLS by itself.
+ * What k6 cannot do for this server's TLS and protocol, as one line, or null. k6 speaks no h2c. It
+ * trusts a CA only through its environment (Go's SSL_CERT_FILE): `run --engine k6` sets it to the
+ * bundled server's own certificate or tls.ca, and sends tls.servername as the name k6 connects to
+ * (its `hosts` option maps it to the target's address); a script written out carries neither. It
+ * skips verification (insecureSkipTLSVerify), shows a client certificate (tlsAuth) and negotiates h2
+ * over TLS by ALPN by itself.
  */
-export function k6ServerRefusal(server: ServerSpec, index: number): string | null {
+export function k6ServerRefusal(server: ServerSpec, index: number, use: K6ScriptUse = 'export'): string | null {
   const at = (...key: string[]) => pathText(['servers', index, ...key]);
+  const runIt = "run it with loadscope run --engine k6, or on Loadscope's own driver";
   if (server.architecture !== 'external') {
     const protocol = server.options.protocol;
     if (protocol === 'h2c') return `${at('options', 'protocol')}: k6 does not speak h2c; run it on Loadscope's own driver`;
-    if (protocol !== undefined && frontUsesTls(protocol)) return `${at('options', 'protocol')}: k6 cannot be given the bundled server's own certificate to trust (it uses the system's CAs only); run it on Loadscope's own driver`;
+    if (use === 'export' && protocol !== undefined && frontUsesTls(protocol)) return `${at('options', 'protocol')}: a script written out cannot carry the bundled server's own certificate (k6 trusts a CA only from its environment's SSL_CERT_FILE); ${runIt}`;
     return null;
   }
   if (server.protocol === 'h2c') return `${at('protocol')}: k6 does not speak h2c; run it on Loadscope's own driver`;
-  if (server.tls?.ca !== undefined) return `${at('tls', 'ca')}: k6 cannot trust a CA file (it uses the system's CAs only); set tls.insecure, or run it on Loadscope's own driver`;
-  if (server.tls?.servername !== undefined) return `${at('tls', 'servername')}: k6 cannot send an SNI name of its own; run it on Loadscope's own driver`;
+  if (use === 'export' && server.tls?.ca !== undefined) return `${at('tls', 'ca')}: a script written out cannot carry a CA file (k6 trusts one only from its environment's SSL_CERT_FILE); set tls.insecure, or ${runIt}`;
+  if (use === 'export' && server.tls?.servername !== undefined) return `${at('tls', 'servername')}: a script written out cannot carry an SNI name of its own; ${runIt}`;
   return null;
 }
 
 /** Throws LS_ERR_BAD_REQUEST with k6ServerRefusal's line. */
-export function refuseServerForK6(server: ServerSpec, index: number): void {
-  const reason = k6ServerRefusal(server, index);
+export function refuseServerForK6(server: ServerSpec, index: number, use: K6ScriptUse = 'export'): void {
+  const reason = k6ServerRefusal(server, index, use);
   if (reason !== null) throw new LoadscopeError('LS_ERR_BAD_REQUEST', `k6 cannot run this scenario: ${reason}`);
 }
 

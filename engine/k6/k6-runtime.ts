@@ -42,6 +42,8 @@ export const options = {
   // connect to any address in PLAN.blockedIPs (everything off this machine, unless --allow-remote).
   maxRedirects: 0,
   blacklistIPs: PLAN.blockedIPs,
+  // tls.servername in a run here: the target URL names it, and it resolves to the target's address
+  hosts: PLAN.hosts,
   // the server's tls.insecure and client certificate, as the scenario says (h2 is negotiated by ALPN)
   insecureSkipTLSVerify: PLAN.tls.insecure,
   tlsAuth: PLAN.tls.auth,

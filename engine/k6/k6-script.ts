@@ -27,6 +27,8 @@ export interface K6ScriptOptions {
   tls?: K6Tls;
   /** the scenario's data files as read (their columns); k6 opens their rows (k6-data.ts) */
   data?: readonly DataSet[];
+  /** k6's `hosts`: a name the target URL uses mapped to its address (tls.servername in a run here) */
+  hosts?: Record<string, string>;
   /** the folder k6 opens the data files from ('': the script's own); LOADSCOPE_DATA_DIR overrides it */
   dataDir?: string;
 }
@@ -35,6 +37,10 @@ export interface K6ScriptOptions {
 export interface K6Tls {
   insecure: boolean;
   auth?: { domain: string; cert: string; key: string };
+  /** run here only: the CA k6 trusts (PEM), through its environment's SSL_CERT_FILE, not the script */
+  ca?: string;
+  /** run here only: the name k6 connects to (SNI and verification), mapped to the target's address by `hosts` */
+  servername?: string;
 }
 
 /** The plan a script carries: everything k6 needs, as data. */
@@ -57,6 +63,7 @@ export function k6Plan(scenario: Scenario, opts: K6ScriptOptions) {
     offsets: segmentOffsets(scenarios),
     // k6's blacklistIPs (see k6-block-list.ts); redirects are never followed (the runtime's maxRedirects: 0).
     blockedIPs: opts.allowRemote ? [] : [...OUTSIDE_LOOPBACK],
+    hosts: opts.hosts ?? {},
     // k6's insecureSkipTLSVerify and tlsAuth (the runtime's options)
     tls: { insecure: opts.tls?.insecure ?? false, auth: opts.tls?.auth === undefined ? [] : [{ domains: [opts.tls.auth.domain], cert: opts.tls.auth.cert, key: opts.tls.auth.key }] },
   };
