@@ -10,6 +10,7 @@ import { K6_THRESHOLDS_CROSSED, runK6Process } from './k6-process.js';
 import { k6TlsFor } from './k6-tls.js';
 import { k6Script, segmentCount } from './k6-script.js';
 import { k6DataFiles } from './k6-data.js';
+import { dataRanOutNotes } from './k6-data-out.js';
 import { LiveWindows } from './live-windows.js';
 import { k6LoopbackUrl } from './k6-target.js';
 import { probeTarget } from '../driver/transport/tls.js';
@@ -90,6 +91,8 @@ export function k6Generator(k6: string, runNote: { runId?: number; parts: string
         requests += [...acc.phases.values()].reduce((n, p) => n + p.count - p.dropped, 0);
       }
       await writeRows(files, sinks);
+      // a unique data file that ran out says so, as natively
+      for (const n of await dataRanOutNotes(files, ctx.scenario, data)) runNote.parts.push(`${label}: ${n}.`);
       const note = engineNote({ ...collected, files: 1 }, () => label).slice(K6_MEASUREMENT_NOTE.length).trim();
       if (note) runNote.parts.push(note);
       if (thresholds) runNote.parts.push(`k6 thresholds were crossed on ${label}.`);

@@ -19,6 +19,8 @@ const serverWait = new Trend('loadscope_server_wait', true);
 const requests = new Counter('loadscope_requests');
 const errorCount = new Counter('loadscope_error_count');
 const errors = new Rate('loadscope_errors');
+// a request not sent for want of a unique data row (k6-data-out.ts reads these for the run's note)
+const dataOut = new Counter('loadscope_data_out');
 
 function buildScenarios() {
   const out = {};
@@ -121,6 +123,7 @@ function flowStep(user, p, t, res, r, kind) {
 
 // no row left in a unique data file: nothing is sent; a closed loop's user idles to its phase's end
 function dataRanOut(p) {
+  dataOut.add(1);
   if (!p.idleWhenOut || p.lengthMs === null) return;
   const left = p.lengthMs - (Date.now() - exec.scenario.startTime);
   if (left > 0) sleep(left / 1000);
