@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Scenario } from '../../contract/scenario.js';
@@ -118,13 +118,16 @@ describe(`k6 ${k6.version ?? K6_PINNED} carries a journey with a data file`, ski
       }
     });
 
-    it('across two k6 instances, each with its execution segment: each row once in all', async () => {
+    it('across two k6 instances, each with its execution segment, the rows in a folder of their own (dataDir): each row once in all', async () => {
       recorder.seen.length = 0;
       const scenario = Scenario.parse(JSON.parse(scenarioText(recorder.url, file)));
       const data = [{ name: 'ids', order: 'unique' as const, columns: ['id'], rows: rows.map((r) => [r]) }];
-      for (const f of k6DataFiles(scenario, data)) writeFileSync(join(temp.dir, f.name), f.text);
+      // the rows where a cluster mounts them (a ConfigMap's folder), not beside the script
+      const mounted = join(temp.dir, 'mounted');
+      mkdirSync(mounted);
+      for (const f of k6DataFiles(scenario, data)) writeFileSync(join(mounted, f.name), f.text);
       const script = join(temp.dir, 'unique.js');
-      writeFileSync(script, k6Script(scenario, { target: recorder.url, cell: 0, server: 'rows', data }));
+      writeFileSync(script, k6Script(scenario, { target: recorder.url, cell: 0, server: 'rows', data, dataDir: mounted }));
       const instance = (segment: string) =>
         new Promise<number | null>((resolve, reject) => {
           const child = spawn(k6.path!, ['run', '--quiet', '--no-summary', '--execution-segment', segment, '--execution-segment-sequence', '0,1/2,1', script], { stdio: 'ignore', timeout: 120_000, env: { ...process.env, K6_NO_USAGE_REPORT: 'true' } });
