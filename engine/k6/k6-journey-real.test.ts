@@ -60,7 +60,7 @@ function journey(users: string): string {
 const errorsOf = (e: { errors: Record<string, number> }) => Object.fromEntries(Object.entries(e.errors).filter(([, n]) => n > 0));
 
 describe(`k6 ${k6.version ?? K6_PINNED} carries a journey with a data file`, skipUnless(k6.available, k6.hint), () => {
-  it('the login journey natively and through k6: endpoint counts add up to the phase, the failing check is a check error of its step on both', async () => {
+  it('the login journey natively and through k6: endpoint counts add up to the phase, the failing check is a check error of its step on both, every check counted by its native name', async () => {
     const users = join(temp.dir, 'users.csv');
     copyFileSync(rootPath('scenarios/assets/journey-users.csv'), users);
     const text = journey(users);
@@ -79,6 +79,12 @@ describe(`k6 ${k6.version ?? K6_PINNED} carries a journey with a data file`, ski
       expect([login!.count, item!.count, me!.count].every((n) => n >= 8), name).toBe(true);
       expect([errorsOf(login!), errorsOf(item!), errorsOf(me!)], name).toEqual([{}, {}, { check: me!.count }]);
       expect(errorsOf(phase), name).toEqual({ check: me!.count });
+      // each check counted under the native driver's name for it (k6: its check() points, imported)
+      expect(list.map((e) => e.checks), name).toEqual([
+        [{ name: 'status 200', passes: login!.count, fails: 0 }, { name: 'json token is string', passes: login!.count, fails: 0 }],
+        [{ name: 'status 2xx', passes: item!.count, fails: 0 }, { name: 'header content-type matches json', passes: item!.count, fails: 0 }],
+        [{ name: 'is nobody', passes: 0, fails: me!.count }],
+      ]);
     }
     endpoints.native!.forEach((n, i) => {
       const k = endpoints.k6![i]!;

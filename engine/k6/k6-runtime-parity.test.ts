@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CompiledChecks } from '../../contract/check-eval.js';
 import { readChecks, type CheckSpec } from '../../contract/checks.js';
-import { Scenario } from '../../contract/scenario.js';
+import { Scenario, type PhaseInput } from '../../contract/scenario.js';
 import { Prng } from '../driver/arrivals.js';
 import { VariableRequest } from '../driver/requests/request-compile.js';
 import { createScenario } from '../scenario/test-support/factories.js';
@@ -22,6 +22,9 @@ interface Runtime {
   passes(ch: PlanCheck, res: K6Response, r: unknown): boolean;
   checkFailure(t: Pick<PlanTemplate, 'checks' | 'hasStatus'>, status: number, passed: boolean[]): string;
 }
+
+/** expect as a scenario's JSON writes it */
+type ExpectInput = NonNullable<PhaseInput['requests'][number]['expect']>;
 
 interface K6Response {
   status: number;
@@ -85,13 +88,13 @@ describe("the k6 runtime's port of the native driver", () => {
     const response = fc.record({ status: fc.constantFrom(200, 201, 204, 302, 404, 500), header: fc.option(fc.constantFrom('ok', 'no', 'o'), { nil: null }), body: fc.constantFrom(...BODIES) });
     fc.assert(
       fc.property(spec, response, (expectSpec, r) => {
-        const phase = Scenario.parse(createScenario({ phases: [{ executor: 'burst', count: 1, requests: [{ path: '/', expect: expectSpec }] }] })).phases[0]!;
+        const phase = Scenario.parse(createScenario({ phases: [{ executor: 'burst', count: 1, requests: [{ path: '/', expect: expectSpec as ExpectInput }] }] })).phases[0]!;
         const [t] = planTemplates(phase, []);
         const compiled = new CompiledChecks(readChecks(phase.requests[0]!.expect).checks);
         const seen = { status: r.status, header: (name: string) => (name === 'x-a' ? r.header : null), body: r.body, bytes: Buffer.byteLength(r.body) };
         const want = compiled.checks.map((_, i) => compiled.pass(i, seen));
         // k6 names headers canonically (X-A); the runtime looks them up in lower case
-        const res = { status: r.status, headers: r.header === null ? {} : { 'X-A': r.header }, body: r.body };
+        const res: K6Response = { status: r.status, headers: r.header === null ? {} : { 'X-A': r.header }, body: r.body };
         const got = t!.checks.map((ch) => runtime.passes(ch, res, runtime.responseOf(res, t!)));
         expect(got).toEqual(want);
         expect(runtime.checkFailure(t!, r.status, got)).toBe(compiled.failure(r.status, want) ?? 'ok');
