@@ -86,6 +86,7 @@ function slotValue(s, c) {
 }
 
 function fill(parts, c) {
+  if (parts.length === 1 && typeof parts[0] === 'string') return parts[0];
   let out = '';
   for (const part of parts) out += typeof part === 'string' ? part : slotValue(part, c);
   return out;

@@ -129,6 +129,18 @@ function dataRanOut(p) {
   if (left > 0) sleep(left / 1000);
 }
 
+function headersOf(t, inputs) {
+  const headers = {};
+  for (const h of t.headers) Object.defineProperty(headers, h[0], { value: fill(h[1], inputs), enumerable: true, writable: true, configurable: true });
+  return headers;
+}
+
+// k6's own http_req_failed follows the first status check
+function statusCallback(t) {
+  const statuses = t.checks.find((ch) => ch.kind === 'status');
+  return statuses === undefined ? null : http.expectedStatuses.apply(null, statuses.ranges.map((range) => ({ min: range[0], max: range[1] })));
+}
+
 export function runPhase() {
   const key = exec.scenario.name;
   const p = BY_SCENARIO[key];
@@ -143,17 +155,18 @@ export function runPhase() {
     row = rowFor(p.data);
     if (row === null) return dataRanOut(p);
   }
-  const inputs = { counter: exec.scenario.iterationInTest + 1, user: exec.vu.idInTest, row: row, vars: user === null ? NO_VARS : user.vars, now: Date.now() };
-  const headers = {};
-  for (const h of t.headers) Object.defineProperty(headers, h[0], { value: fill(h[1], inputs), enumerable: true, writable: true, configurable: true });
+  // a template without placeholders is built once per VU (its headers and status callback kept on it)
+  const inputs = t.fixed ? null : { counter: exec.scenario.iterationInTest + 1, user: exec.vu.idInTest, row: row, vars: user === null ? NO_VARS : user.vars, now: Date.now() };
+  const headers = t.fixed && t.builtHeaders !== undefined ? t.builtHeaders : headersOf(t, inputs);
+  if (t.fixed) t.builtHeaders = headers;
   const params = {
     headers: headers,
     timeout: String(p.timeoutMs) + 'ms',
     tags: { name: t.name },
     responseType: t.readsBody ? 'text' : 'none',
   };
-  const statuses = t.checks.find((ch) => ch.kind === 'status');
-  if (statuses !== undefined) params.responseCallback = http.expectedStatuses.apply(null, statuses.ranges.map((range) => ({ min: range[0], max: range[1] })));
+  if (t.statusCallback === undefined) t.statusCallback = statusCallback(t);
+  if (t.statusCallback !== null) params.responseCallback = t.statusCallback;
   const res = http.request(t.method, TARGET + fill(t.path, inputs), t.body === null ? null : fill(t.body, inputs), params);
   const r = responseOf(res, t);
   let kind = judge(res, t, r);

@@ -52,6 +52,8 @@ export interface PlanTemplate {
   readsBody: boolean;
   /** some slot reads the data file's row */
   readsData: boolean;
+  /** no slot anywhere: the runtime builds it once */
+  fixed: boolean;
   extract: PlanExtract | null;
   /** a flow step's own pause after it, ms (null: the phase's) */
   thinkMs: number | null;
@@ -138,6 +140,7 @@ function planTemplate(r: RequestTemplate, keepAlive: boolean, columns: readonly 
     hasStatus: checks.some((c) => c.kind === 'status'),
     readsBody: checks.some((c) => c.kind === 'json' || c.kind === 'body' || c.kind === 'size') || (extract !== null && extract.kind !== 'header'),
     readsData: readsDataIn(path) || headers.some(([, v]) => readsDataIn(v)) || (body !== null && readsDataIn(body)),
+    fixed: [path, ...headers.map(([, v]) => v), ...(body === null ? [] : [body])].every((parts) => parts.every((p) => typeof p === 'string')),
     extract,
     thinkMs: r.thinkMs ?? null,
     upTo,
