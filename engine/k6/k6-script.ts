@@ -92,6 +92,9 @@ export function k6Script(scenario: Scenario, opts: K6ScriptOptions): string {
           "LOADSCOPE_TARGET's included. To send elsewhere, export with --allow-remote.",
         ]),
   ];
+  if (plan.phases.some((p) => p.data !== null)) {
+    notes.push(`Data files: ${[...new Set(plan.phases.flatMap((p) => (p.data === null ? [] : [p.data.file])))].join(', ')} (rows as JSON), opened from ${plan.dataDir === '' ? "the script's folder" : quoted(plan.dataDir)}; LOADSCOPE_DATA_DIR=<folder> overrides it.`);
+  }
   if (opts.tls?.insecure) notes.push("tls.insecure: k6 does not verify the server's certificate (insecureSkipTLSVerify).");
   if (opts.tls?.auth !== undefined) notes.push('tls.cert and tls.key: the client certificate and its private key are in this script (tlsAuth); keep it as private as the key.');
   if (scenario.phases.some((p) => p.executor === 'rate' && p.arrivals === 'poisson')) {
