@@ -5,6 +5,7 @@ import type { Scenario, ServerSpec } from '../../contract/scenario.js';
 import { outsideOwnFolders } from '../run/consent-files.js';
 import { checkExportTarget } from './k6-target.js';
 import { loadScenario } from '../scenario/index.js';
+import { readDataFiles } from '../scenario/data-files.js';
 import { k6Script } from './k6-script.js';
 import { k6StdoutRefusal, refuseForK6 } from './k6-carry.js';
 import { k6TlsFor } from './k6-tls.js';
@@ -83,7 +84,9 @@ export function exportK6(ref: string, opts: ExportK6Options = {}): string {
       throw new LoadscopeError('LS_ERR_NEEDS_CONSENT', `--cluster-target sends load outside this machine (from the runner pods); pass --allow-remote`);
     }
   }
-  const script = k6Script(cell.scenario, { target, cell: cell.index, server: label, thresholds, thresholdNotes: notes, allowRemote, ...(tls && { tls }) });
+  // the rows as a run reads them (k6-data.ts): the script's slots know their columns; --operator's ConfigMap carries the files
+  const data = (cell.scenario.data ?? []).length > 0 ? readDataFiles(cell.scenario, [cell], base, ref) : [];
+  const script = k6Script(cell.scenario, { target, cell: cell.index, server: label, thresholds, thresholdNotes: notes, allowRemote, data, ...(tls && { tls }) });
   if (opts.operator === undefined) return script;
   const name = k8sName(`loadscope-${cell.scenario.name}${loaded.cells.length > 1 ? `-c${cell.index}` : ''}`);
   return operatorYaml({ parallelism: opts.operator, name, target: opts.clusterTarget }, script);
