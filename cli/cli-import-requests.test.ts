@@ -62,12 +62,12 @@ describe('import-har and import-curl through the CLI', () => {
     expect(failed(phase.errors)).toBe(0);
   });
 
-  // a journey needs Loadscope's own driver: k6 refuses it in one line before anything starts
-  it("the HAR's journey on k6: refused in one line naming what k6 cannot carry", skipUnless(k6.available, k6.hint), () => {
-    const out = cli(['run', 'shop.json', '--engine', 'k6', '--db', join(dir, 'runs.db')]);
-    expect(out.status).toBe(2);
-    expect(out.stderr.trim().split('\n')).toHaveLength(1);
-    expect(out.stderr).toMatch(/k6 does not carry (data files|flows)/);
+  // k6 carries a journey (issue 40): the same steps, the credentials from the same data file
+  it("the HAR's journey on k6: runs as natively, every step answered", skipUnless(k6.available, k6.hint), () => {
+    const phase = runJson('shop.json', '--engine', 'k6').servers[0]!.phases[0]!;
+    expect(phase.endpoints.map((e) => e.name)).toEqual(['GET /fib', 'POST /api/login', 'POST /api/echo', 'GET /fib #2']);
+    expect(phase.count).toBe(4 * 3);
+    expect(failed(phase.errors)).toBe(0);
   });
 
   it('a curl command copied from developer tools becomes a journey aimed at its own server that runs', () => {

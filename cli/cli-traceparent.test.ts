@@ -120,6 +120,6 @@ describe('traceparent and show --slowest', () => {
     writeFileSync(file, JSON.stringify({ name: 'k6', servers: [{ architecture: 'single' }], phases: [{ executor: 'burst', count: 1, traceparent: true, requests: [{ path: '/' }] }] }));
     const exported = await runCli(['export-k6', file]);
     expect(exported.status).not.toBe(0);
-    expect(exported.stderr).toContain("k6 cannot run this scenario: phases[0].traceparent: k6 does not carry traceparent yet; run it on Loadscope's own driver");
+    expect(exported.stderr).toContain("k6 cannot run this scenario: phases[0].traceparent: k6 does not carry traceparent (its points have no request number to build the trace id from); run it on Loadscope's own driver");
   });
 });

@@ -41,7 +41,7 @@ export function errorRate(p: Pick<FigurePhase, 'count' | 'errors'>): number | nu
 
 /**
  * The checks passed and failed, every check of every response counted once: an endpoint's own, or a
- * phase's over its endpoints; null when it has none (no expect, k6, a run stored before checks).
+ * phase's over its endpoints; null when it has none (no expect, a run stored before checks were counted).
  */
 export function checkTotals(p: CheckSource): { passes: number; fails: number } | null {
   const lists = p.checks !== undefined ? [p.checks] : (p.endpoints ?? []).flatMap((e) => (e.checks === undefined ? [] : [e.checks]));

@@ -88,7 +88,7 @@ export const EndpointResult = z.object({
   /** the template's index in its phase's requests: the templateIdx of its request rows */
   index: z.number(),
   ...phaseFigures,
-  /** its checks, in its expect's order; absent: it has none (or k6, or a run stored before checks were counted) */
+  /** its checks, in its expect's order (k6: as k6 first reported them); absent: it has none (or a run stored before checks were counted) */
   checks: z.array(CheckCount).optional(),
 });
 export type EndpointResult = z.infer<typeof EndpointResult>;

@@ -43,13 +43,6 @@ export function literalText(text: string): string {
   return text.replaceAll('{{', '\\{{');
 }
 
-/** The text a template sends when it has no placeholder (escaped `{{` undone), else null. */
-export function fixedText(text: string): string | null {
-  if (!hasPlaceholders(text)) return text;
-  const parsed = parseTemplate(text);
-  return parsed.ok && parsed.parts.every((p) => typeof p === 'string') ? parsed.parts.join('') : null;
-}
-
 /** Cheap test before parsing: text without `{{` is fixed (the driver keeps its prebuilt bytes). */
 export function hasPlaceholders(text: string): boolean {
   return text.includes('{{');

@@ -5,12 +5,14 @@ import type { Scenario, ServerSpec } from '../../contract/scenario.js';
 import { outsideOwnFolders } from '../run/consent-files.js';
 import { checkExportTarget } from './k6-target.js';
 import { loadScenario } from '../scenario/index.js';
+import { readDataFiles } from '../scenario/data-files.js';
 import { k6Script } from './k6-script.js';
-import { refuseForK6 } from './k6-carry.js';
+import { k6StdoutRefusal, refuseForK6 } from './k6-carry.js';
 import { k6TlsFor } from './k6-tls.js';
 import { k6Thresholds } from './k6-thresholds.js';
 import { DATA_DIR, k8sName, operatorYaml } from './k6-operator.js';
-import { operatorDataFiles } from './k6-operator-data.js';
+import { operatorDataFiles, operatorRowFiles } from './k6-operator-data.js';
+import { k6DataFiles } from './k6-data.js';
 
 export interface ExportK6Options {
   quick?: boolean;
@@ -66,6 +68,8 @@ export function exportK6(ref: string, opts: ExportK6Options = {}): string {
   const loaded = loadScenario(ref, { quick: opts.quick ?? false, set: opts.set ?? {} });
   const { cell, server, label } = pickTarget(loaded.cells, opts.cell ?? 0, opts.server ?? 0);
   refuseForK6([cell.scenario]);
+  const alone = opts.operator === undefined ? k6StdoutRefusal(cell.scenario) : null;
+  if (alone !== null) throw bad(`k6 cannot run this scenario: ${alone}`);
   // tls.cert and tls.key are relative to the scenario's file, as when it runs
   const base = existsSync(ref) ? dirname(resolvePath(ref)) : null;
   refuseOutsideFiles(server, base, opts.allowFiles ?? false);
@@ -81,11 +85,13 @@ export function exportK6(ref: string, opts: ExportK6Options = {}): string {
       throw new LoadscopeError('LS_ERR_NEEDS_CONSENT', `--cluster-target sends load outside this machine (from the runner pods); pass --allow-remote`);
     }
   }
-  // for the operator, the runners read the data files from the ConfigMaps mounted at DATA_DIR
+  // the rows as a run reads them (k6-data.ts): the script's slots know their columns; for the operator
+  // the runners read them from the ConfigMaps mounted at DATA_DIR
+  const data = (cell.scenario.data ?? []).length > 0 ? readDataFiles(cell.scenario, [cell], base, ref) : [];
   const dataDir = opts.operator === undefined ? {} : { dataDir: DATA_DIR };
-  const script = k6Script(cell.scenario, { target, cell: cell.index, server: label, thresholds, thresholdNotes: notes, allowRemote, ...(tls && { tls }), ...dataDir });
+  const script = k6Script(cell.scenario, { target, cell: cell.index, server: label, thresholds, thresholdNotes: notes, allowRemote, data, ...(tls && { tls }), ...dataDir });
   if (opts.operator === undefined) return script;
   const name = k8sName(`loadscope-${cell.scenario.name}${loaded.cells.length > 1 ? `-c${cell.index}` : ''}`);
-  const dataFiles = operatorDataFiles(cell.scenario, dirname(loaded.path), opts.allowFiles ?? false);
+  const dataFiles = operatorRowFiles(operatorDataFiles(cell.scenario, dirname(loaded.path), opts.allowFiles ?? false), k6DataFiles(cell.scenario, data));
   return operatorYaml({ parallelism: opts.operator, name, target: opts.clusterTarget, dataFiles }, script);
 }

@@ -1,6 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { PhaseResult } from '../../contract/results.js';
 import type { LoadGenerator } from '../run/load-generator.js';
 import { collectK6, targetKey } from './import/collect.js';
@@ -9,6 +9,8 @@ import { writeRows, type TargetSink } from './import/write-rows.js';
 import { K6_THRESHOLDS_CROSSED, runK6Process } from './k6-process.js';
 import { k6TlsFor } from './k6-tls.js';
 import { k6Script, segmentCount } from './k6-script.js';
+import { k6DataFiles } from './k6-data.js';
+import { dataRanOutNotes } from './k6-data-out.js';
 import { LiveWindows } from './live-windows.js';
 import { k6LoopbackUrl } from './k6-target.js';
 import { probeTarget } from '../driver/transport/tls.js';
@@ -19,6 +21,15 @@ import { phaseName as nameOfPhase } from '../../contract/phase.js';
 // and this generator sends the load with a local k6 instead of the driver: the scenario's script for
 // that server, its segments one k6 process after another, points streamed to the live view and to a
 // file, which is then imported into the server run exactly as `import-k6` would.
+
+/** The target k6 is given and its `hosts`: with a servername, the URL names it and `hosts` maps it to the loopback address. */
+function servernameTarget(url: string, servername: string | undefined): { target: string; hosts: Record<string, string> } {
+  if (servername === undefined) return { target: url, hosts: {} };
+  const u = new URL(url);
+  const address = u.hostname.replace(/^\[|\]$/g, '');
+  u.hostname = servername;
+  return { target: u.toString().replace(/\/$/, ''), hosts: { [servername]: address } };
+}
 
 /** A generator for one run; it keeps the run's engine note (what k6 dropped, per server) up to date. */
 export function k6Generator(k6: string, runNote: { runId?: number; parts: string[] }): LoadGenerator {
@@ -35,8 +46,18 @@ export function k6Generator(k6: string, runNote: { runId?: number; parts: string
     try {
       const script = join(dir, 'script.js');
       // the server's TLS files were made absolute when the run was prepared
-      const tls = k6TlsFor(ctx.server, Math.max(0, ctx.scenario.servers.indexOf(ctx.server)), null);
-      writeFileSync(script, k6Script(ctx.scenario, { target: url, cell: 0, server: label, allowRemote: ctx.allowRemote ?? false, ...(tls && { tls }) }));
+      const tls = k6TlsFor(ctx.server, Math.max(0, ctx.scenario.servers.indexOf(ctx.server)), null, 'run', cert);
+      const data = ctx.data ?? [];
+      // the data files' rows beside the script, where it opens them (k6-data.ts)
+      for (const f of k6DataFiles(ctx.scenario, data)) writeFileSync(join(dir, f.name), f.text);
+      const caFile = tls?.ca === undefined ? undefined : join(dir, 'ca', 'ca.pem');
+      if (caFile !== undefined) {
+        mkdirSync(dirname(caFile));
+        writeFileSync(caFile, tls!.ca!);
+      }
+      // tls.servername: k6 connects to that name (its SNI and the name verified), which `hosts` maps to the address
+      const { target, hosts } = servernameTarget(url, tls?.servername);
+      writeFileSync(script, k6Script(ctx.scenario, { target, cell: 0, server: label, allowRemote: ctx.allowRemote ?? false, data, hosts, ...(tls && { tls }) }));
       const t0Ms = Date.now();
       setT0(t0Ms);
       const phaseName = (i: number) => nameOfPhase(ctx.scenario.phases[i] ?? {}, i);
@@ -47,7 +68,7 @@ export function k6Generator(k6: string, runNote: { runId?: number; parts: string
       for (let s = 0; s < segmentCount(ctx.scenario) && !signal.aborted; s++) {
         const outFile = join(dir, `segment-${s}.json`);
         files.push(outFile);
-        const exit = await runK6Process({ k6, script, outFile, env: { LOADSCOPE_TARGET: url, LOADSCOPE_SEGMENT: String(s) }, signal, onRequest: (r) => live.add(r) });
+        const exit = await runK6Process({ k6, script, outFile, env: { LOADSCOPE_TARGET: target, LOADSCOPE_SEGMENT: String(s) }, ...(caFile !== undefined && { caFile }), signal, onRequest: (r) => live.add(r) });
         if (exit.cancelled) break;
         if (exit.code === K6_THRESHOLDS_CROSSED) thresholds = true;
         else if (exit.code !== 0) failure = `k6 exited with code ${exit.code}: ${exit.stderrTail.slice(-3).join(' | ') || 'no output'}`;
@@ -70,6 +91,8 @@ export function k6Generator(k6: string, runNote: { runId?: number; parts: string
         requests += [...acc.phases.values()].reduce((n, p) => n + p.count - p.dropped, 0);
       }
       await writeRows(files, sinks);
+      // a unique data file that ran out says so, as natively
+      for (const n of await dataRanOutNotes(files, ctx.scenario, data)) runNote.parts.push(`${label}: ${n}.`);
       const note = engineNote({ ...collected, files: 1 }, () => label).slice(K6_MEASUREMENT_NOTE.length).trim();
       if (note) runNote.parts.push(note);
       if (thresholds) runNote.parts.push(`k6 thresholds were crossed on ${label}.`);

@@ -5,6 +5,7 @@ import { outsideOwnFolders } from '../run/consent-files.js';
 import { readRegularFile } from '../regular-file.js';
 import type { DataBase } from '../scenario/data-files.js';
 import { CONFIGMAP_MAX_BYTES, type OperatorDataFile } from './k6-operator.js';
+import { k6DataFileName } from './k6-data.js';
 
 // A scenario's data files for the k6-operator: each goes into a ConfigMap of its own (k6-operator.ts),
 // so each may be as big as a ConfigMap holds (1 MiB) rather than all of them together. A file is
@@ -48,5 +49,20 @@ export function operatorDataFiles(scenario: Pick<Scenario, 'data'>, base: DataBa
     // bytes that are not UTF-8 read as U+FFFD (3 bytes each): the text can outgrow the file
     if (bytes.length > CONFIGMAP_MAX_BYTES) throw bad(`${at}: ${path} is ${bytes.length} bytes as UTF-8 text; a data file in a ConfigMap may have at most 1 MiB`);
     return { index, name, bytes };
+  });
+}
+
+/**
+ * What the ConfigMaps carry: each checked file's rows as the script opens them (k6-data.ts's
+ * `data-<i>.json`, the rows Loadscope parsed, so runners read what the native driver reads), under
+ * that name. The files as written were checked above (consent, names, 1 MiB); the rows are bounded
+ * again by the ConfigMap (k6-operator.ts), since JSON can outgrow the CSV it came from.
+ */
+export function operatorRowFiles(checked: readonly OperatorDataFile[], rows: readonly { name: string; text: string }[]): OperatorDataFile[] {
+  return checked.map((f) => {
+    const name = k6DataFileName(f.index);
+    const text = rows.find((r) => r.name === name)?.text;
+    if (text === undefined) throw bad(`data[${f.index}]: no rows were read for it`);
+    return { index: f.index, name, bytes: Buffer.from(text, 'utf8') };
   });
 }

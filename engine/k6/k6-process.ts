@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pointFromJsonLine } from './import/read-points.js';
 import { isDropped, requestOfPoint, type K6Request } from './import/k6-request.js';
@@ -15,6 +16,8 @@ export interface K6ProcessOptions {
   script: string;
   outFile: string;
   env: Record<string, string>;
+  /** a CA file k6 trusts, alone (Go reads SSL_CERT_FILE and SSL_CERT_DIR): a bundled server's own certificate or tls.ca */
+  caFile?: string;
   signal: AbortSignal;
   onRequest: (r: K6Request) => void;
 }
@@ -33,7 +36,9 @@ export async function runK6Process(o: K6ProcessOptions): Promise<K6Exit> {
   const args = ['run', '--quiet', '--no-color', '--no-usage-report', '--summary-mode=disabled', '--out', 'json=-'];
   for (const [k, v] of Object.entries(o.env)) args.push('-e', `${k}=${v}`);
   args.push(o.script);
-  const child = spawn(o.k6, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // the CA's folder holds only it, so no system CA is trusted beside it (as the native driver trusts only it)
+  const trust = o.caFile === undefined ? {} : { SSL_CERT_FILE: o.caFile, SSL_CERT_DIR: dirname(o.caFile) };
+  const child = spawn(o.k6, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...trust } });
   const out = createWriteStream(o.outFile);
   const stderrTail: string[] = [];
   createInterface({ input: child.stderr, crlfDelay: Infinity }).on('line', (line) => {

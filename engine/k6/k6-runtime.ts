@@ -21,6 +21,8 @@ const serverWait = new Trend('loadscope_server_wait', true);
 const requests = new Counter('loadscope_requests');
 const errorCount = new Counter('loadscope_error_count');
 const errors = new Rate('loadscope_errors');
+// a request not sent for want of a unique data row (k6-data-out.ts reads these for the run's note)
+const dataOut = new Counter('loadscope_data_out');
 
 function buildScenarios() {
   const out = {};
@@ -44,6 +46,8 @@ export const options = {
   // connect to any address in PLAN.blockedIPs (everything off this machine, unless --allow-remote).
   maxRedirects: 0,
   blacklistIPs: PLAN.blockedIPs,
+  // tls.servername in a run here: the target URL names it, and it resolves to the target's address
+  hosts: PLAN.hosts,
   // the server's tls.insecure and client certificate, as the scenario says (h2 is negotiated by ALPN)
   insecureSkipTLSVerify: PLAN.tls.insecure,
   tlsAuth: PLAN.tls.auth,
@@ -103,40 +107,99 @@ function serverTiming(header) {
   return out;
 }
 
-// The native driver's error kinds (contract/results.ts ERROR_KINDS), from k6's error codes.
-function classify(res, t) {
+// The native driver's error kinds (contract/results.ts ERROR_KINDS): a transport error from k6's
+// error codes, else the response's checks (k6-runtime-request.ts); each check also a k6 check()
+// under the native driver's name for it, tagged with the endpoint.
+function transportError(res) {
   const code = res.error_code || 0;
-  if (code !== 0 && (code < 1400 || code >= 1600)) {
-    if (code === 1050 || code === 1210 || code === 1211) return 'timeout';
-    if (code === 1212) return 'refused';
-    if (code === 1220 || /reset|broken pipe/i.test(String(res.error))) return 'reset';
-    // Go's net/http refusing a malformed response (k6 has no code of its own for it: 1000)
-    if (/malformed|bad Content-Length|multiple Content-Length|chunk length|chunked encoding/i.test(String(res.error))) return 'protocol';
-    return 'other';
+  if (code === 0 || (code >= 1400 && code < 1600)) return null;
+  if (code === 1050 || code === 1210 || code === 1211) return 'timeout';
+  if (code === 1212) return 'refused';
+  if (code === 1220 || /reset|broken pipe/i.test(String(res.error))) return 'reset';
+  // Go's net/http refusing a malformed response (k6 has no code of its own for it: 1000)
+  if (/malformed|bad Content-Length|multiple Content-Length|chunk length|chunked encoding/i.test(String(res.error))) return 'protocol';
+  return 'other';
+}
+
+function judge(res, t, r) {
+  const failed = transportError(res);
+  if (failed !== null) return failed;
+  const passed = t.checks.map((ch) => passes(ch, res, r));
+  if (t.checks.length > 0) {
+    const named = {};
+    t.checks.forEach((ch, i) => Object.defineProperty(named, ch.name, { value: () => passed[i], enumerable: true }));
+    check(res, named, { name: t.name });
   }
-  const s = res.status;
-  if (t.status !== undefined ? s !== t.status : s >= 400) return s >= 400 ? 'http' : 'body';
-  if (t.bodyIncludes !== undefined && String(res.body).indexOf(t.bodyIncludes) < 0) return 'body';
-  return 'ok';
+  return checkFailure(t, res.status, passed);
+}
+
+// a flow's user (one per VU and phase): its step and variables, kept across iterations
+const FLOW_USERS = new Map();
+const NO_VARS = new Map();
+
+// a flow step ended: extract on success, then the next step; any error: the first step, no variables
+function flowStep(user, p, t, res, r, kind) {
+  if (kind === 'ok' && t.extract !== null) {
+    const value = extractValue(t.extract, res, r);
+    if (value === null) kind = 'extract';
+    else user.vars.set(t.extract.var, value);
+  }
+  if (kind === 'ok' && user.step + 1 < p.templates.length) user.step++;
+  else { user.step = 0; user.vars = new Map(); }
+  return kind;
+}
+
+// no row left in a unique data file: nothing is sent; a closed loop's user idles to its phase's end
+function dataRanOut(p) {
+  dataOut.add(1);
+  if (!p.idleWhenOut || p.lengthMs === null) return;
+  const left = p.lengthMs - (Date.now() - exec.scenario.startTime);
+  if (left > 0) sleep(left / 1000);
+}
+
+function headersOf(t, inputs) {
+  const headers = {};
+  for (const h of t.headers) Object.defineProperty(headers, h[0], { value: fill(h[1], inputs), enumerable: true, writable: true, configurable: true });
+  return headers;
+}
+
+// k6's own http_req_failed follows the first status check
+function statusCallback(t) {
+  const statuses = t.checks.find((ch) => ch.kind === 'status');
+  return statuses === undefined ? null : http.expectedStatuses.apply(null, statuses.ranges.map((range) => ({ min: range[0], max: range[1] })));
 }
 
 export function runPhase() {
   tagInstance();
-  const p = BY_SCENARIO[exec.scenario.name];
-  const t = pick(p.templates);
+  const key = exec.scenario.name;
+  const p = BY_SCENARIO[key];
+  let user = null;
+  if (p.flow) {
+    user = FLOW_USERS.get(key);
+    if (user === undefined) { user = { step: 0, vars: new Map() }; FLOW_USERS.set(key, user); }
+  }
+  const t = user === null ? pick(p.templates) : p.templates[user.step];
+  let row = null;
+  if (p.data !== null && t.readsData) {
+    row = rowFor(p.data);
+    if (row === null) return dataRanOut(p);
+  }
+  // a template without placeholders is built once per VU (its headers and status callback kept on it)
+  const inputs = t.fixed ? null : { counter: exec.scenario.iterationInTest + 1, user: exec.vu.idInTest, row: row, vars: user === null ? NO_VARS : user.vars, now: Date.now() };
+  const headers = t.fixed && t.builtHeaders !== undefined ? t.builtHeaders : headersOf(t, inputs);
+  if (t.fixed) t.builtHeaders = headers;
   const params = {
-    headers: t.headers,
+    headers: headers,
     timeout: String(p.timeoutMs) + 'ms',
     tags: { name: t.name },
-    responseType: t.bodyIncludes === undefined ? 'none' : 'text',
+    responseType: t.readsBody ? 'text' : 'none',
   };
-  if (t.status !== undefined) params.responseCallback = http.expectedStatuses(t.status);
-  const res = http.request(t.method, TARGET + t.path, t.body === undefined ? null : t.body, params);
-  const kind = classify(res, t);
-  const checks = {};
-  checks[t.status === undefined ? 'status < 400' : 'status is ' + t.status] = (r) => (t.status === undefined ? r.status > 0 && r.status < 400 : r.status === t.status);
-  if (t.bodyIncludes !== undefined) checks['body includes ' + JSON.stringify(t.bodyIncludes)] = () => kind !== 'body';
-  check(res, checks);
+  if (t.statusCallback === undefined) t.statusCallback = statusCallback(t);
+  if (t.statusCallback !== null) params.responseCallback = t.statusCallback;
+  const res = http.request(t.method, TARGET + fill(t.path, inputs), t.body === null ? null : fill(t.body, inputs), params);
+  const r = responseOf(res, t);
+  let kind = judge(res, t, r);
+  if (user !== null) kind = flowStep(user, p, t, res, r, kind);
 
   const tm = res.timings;
   // From the first attempt to get a connection to the last byte: what the native driver calls total,
@@ -157,6 +220,8 @@ export function runPhase() {
     if (st.proc !== null) proc.add(st.proc);
     if (st.wait !== null) serverWait.add(st.wait);
   }
-  if (p.thinkMs > 0) sleep(p.thinkMs / 1000);
+  // a flow step's own pause, else the phase's
+  const thinkMs = t.thinkMs !== null ? t.thinkMs : p.thinkMs;
+  if (thinkMs > 0) sleep(thinkMs / 1000);
 }
 `;

@@ -8,12 +8,32 @@ import { operatorYaml, testRunObject } from './k6-operator.js';
 import { k6Plan, k6Script, type K6ScriptOptions } from './k6-script.js';
 import { k6Thresholds } from './k6-thresholds.js';
 import { wellFormedText } from './test-support/well-formed.js';
+import { k6DataFiles } from './k6-data.js';
+import type { PlanParts } from './k6-templates.js';
+import { parseTemplate } from '../../contract/variables.js';
 
 // A scenario's strings are data: whatever they hold, the generated script is the same program (the
 // same tokens once string literals are masked, every comment in the header), its PLAN is a pure data
 // literal that evaluates back to the exact strings, and the operator's YAML holds the script as data.
 // acorn is a real ES parser (here through eslint's espree): it reads U+2028, `*/` and `<!--` as k6's
 // goja and a browser would.
+
+interface PlanTemplateText {
+  method: string;
+  path: PlanParts;
+  body: PlanParts;
+  headers: [string, PlanParts][];
+  checks: { name: string; value?: unknown; header?: string }[];
+  extract: unknown;
+}
+
+/** The fixed text of a field's parts (its slots left out). */
+const textOf = (parts: PlanParts): string => parts.filter((p) => typeof p === 'string').join('');
+/** The fixed text the scenario's own parser finds in a field (text that is no template is sent as it is). */
+function fixedPart(text: string): string {
+  const parsed = parseTemplate(text);
+  return parsed.ok ? parsed.parts.filter((p) => typeof p === 'string').join('') : text;
+}
 
 /** Every string field of a scenario that reaches the script. */
 interface Strings {
@@ -33,6 +53,16 @@ interface Strings {
   /** a data file's name in the runners' folder, and its text (the operator's ConfigMap) */
   dataName: string;
   dataText: string;
+  /** a check's own name, a header check's name and value, a json check's value */
+  checkName: string;
+  checkHeader: string;
+  checkValue: string;
+  jsonValue: string;
+  /** a flow step's extract: a header's name and a pattern */
+  extractHeader: string;
+  extractPattern: string;
+  /** a value in the data file */
+  dataCell: string;
 }
 
 const PLACEHOLDER: Strings = {
@@ -50,6 +80,13 @@ const PLACEHOLDER: Strings = {
   clusterTarget: 'http://x:1',
   dataName: 'users.csv',
   dataText: 'user\nann\n',
+  checkName: 'n',
+  checkHeader: 'x',
+  checkValue: 'v',
+  jsonValue: 'j',
+  extractHeader: 'e',
+  extractPattern: '(p)',
+  dataCell: 'd',
 };
 
 // What breaks out of a comment, a string, a template or a page, as fragments to mix with anything.
@@ -75,6 +112,13 @@ const strings: fc.Arbitrary<Strings> = fc.record({
   clusterTarget: hostile,
   dataName: hostile,
   dataText: hostile,
+  checkName: hostile,
+  checkHeader: hostile,
+  checkValue: hostile,
+  jsonValue: hostile,
+  extractHeader: hostile,
+  extractPattern: hostile,
+  dataCell: hostile,
 });
 
 /** A scenario with every kind of phase and threshold note, then the strings put in (past validation: the generator must hold on its own). */
@@ -83,10 +127,11 @@ function scenarioWith(s: Strings): { scenario: Scenario; opts: K6ScriptOptions }
   const requests = [{ method: 'GET' as const, path: '/x', headers: { h: 'v' }, body: 'b', expect: { status: 200, bodyIncludes: 'i' } }];
   const input: ScenarioInput = createScenario({
     phases: [
-      { name: 'a', executor: 'sequential', count: 2, requests },
-      { name: 'b', executor: 'rate', rate: 5, durationMs: 1000, arrivals: 'poisson', requests },
-      { name: 'c', executor: 'closed', users: 1, durationMs: 500, keepAlive: false, requests },
+      { name: 'a', executor: 'sequential', count: 2, data: 'rows', requests },
+      { name: 'b', executor: 'rate', rate: 5, durationMs: 1000, arrivals: 'poisson', data: 'rows', requests },
+      { name: 'c', executor: 'closed', users: 1, durationMs: 500, keepAlive: false, flow: true, data: 'rows', requests },
     ],
+    data: [{ name: 'rows', file: 'rows.csv', format: 'csv', order: 'unique' }],
     thresholds: [
       { check: 'durationMs < 9', phase: 'a' },
       { check: 'throughput > 1', phase: 'b' },
@@ -103,9 +148,11 @@ function scenarioWith(s: Strings): { scenario: Scenario; opts: K6ScriptOptions }
       // the schema allows a few methods; the generator must not rely on it
       (r as { method: string }).method = s.method;
       r.path = s.path;
-      r.headers = { [s.headerName]: s.headerValue };
+      // a placeholder beside each hostile string: the runtime fills the slot, the text stays data
+      r.headers = { [s.headerName]: s.headerValue, 'x-row': '{{data.c}}' };
       r.body = s.body;
-      r.expect = { status: 200, bodyIncludes: s.bodyIncludes };
+      r.expect = { status: 200, bodyIncludes: s.bodyIncludes, checks: [{ header: s.checkHeader, equals: s.checkValue, name: s.checkName }, { json: 'a[0].b', equals: s.jsonValue }] };
+      r.extract = { var: 'v', from: 'header', name: s.extractHeader, pattern: s.extractPattern };
     }
   });
   const names = [a, b, c];
@@ -116,7 +163,8 @@ function scenarioWith(s: Strings): { scenario: Scenario; opts: K6ScriptOptions }
     server: t.server === undefined ? undefined : s.label,
   }));
   const { thresholds, notes } = k6Thresholds(scenario, [s.label, 'single']);
-  return { scenario, opts: { target: s.target, cell: 0, server: s.label, thresholds, thresholdNotes: notes } };
+  const data = [{ name: 'rows', order: 'unique' as const, columns: ['c'], rows: [[s.dataCell]] }];
+  return { scenario, opts: { target: s.target, cell: 0, server: s.label, thresholds, thresholdNotes: notes, data } };
 }
 
 interface Parsed {
@@ -195,13 +243,21 @@ function checkScript(s: Strings): void {
   expect(script).not.toMatch(UNSAFE_ANYWHERE);
   // PLAN is the plan, to the exact string (JS semantics: U+2028, lone surrogates, `__proto__`)
   expect(got.plan).toEqual(JSON.parse(JSON.stringify(k6Plan(scenario, opts))));
-  const plan = got.plan as { scenario: string; server: string; target: string; phases: { name: string; templates: { method: string; path: string; headers: Record<string, string>; body: string; bodyIncludes: string }[] }[] };
+  const plan = got.plan as { scenario: string; server: string; target: string; phases: { name: string; templates: PlanTemplateText[] }[] };
   expect([plan.scenario, plan.server, plan.target]).toEqual([s.scenarioName, s.label, s.target]);
   expect(plan.phases.map((p) => p.name)).toEqual(s.phaseNames);
   for (const p of plan.phases) {
     const t = p.templates[0]!;
-    expect([t.method, t.path, t.body, t.bodyIncludes, Object.getOwnPropertyDescriptor(t.headers, s.headerName)?.value]).toEqual([s.method, s.path, s.body, s.bodyIncludes, s.headerValue]);
+    const header = t.headers.find(([name]) => name === s.headerName)?.[1];
+    expect([t.method, textOf(t.path), textOf(t.body), textOf(header!)]).toEqual([s.method, fixedPart(s.path), fixedPart(s.body), fixedPart(s.headerValue)]);
+    expect(t.headers.find(([name]) => name === 'x-row')?.[1]).toEqual([{ p: 'data', column: 0, at: 'header' }]);
+    const [status, body, own, json] = t.checks;
+    expect([status!.name, body!.value, own!.name, own!.header, own!.value, json!.value]).toEqual(['status 200', s.bodyIncludes, s.checkName.length <= 200 ? s.checkName : own!.name, s.checkHeader.toLowerCase(), s.checkValue, s.jsonValue]);
+    expect(t.extract).toEqual({ var: 'v', kind: 'header', name: s.extractHeader.toLowerCase(), pattern: s.extractPattern });
   }
+  // the data file is JSON k6 parses as data, giving back the exact value
+  const [file] = k6DataFiles(scenario, opts.data!);
+  expect((JSON.parse(file!.text) as { rows: string[][] }).rows).toEqual([[s.dataCell]]);
   // the operator's YAML, as YAML 1.1 (kubectl) and 1.2 read it: the data file's bytes, the script, the
   // cluster target and the file's name come back exactly (a lone surrogate, which no YAML holds, as U+FFFD)
   const data = Buffer.from(s.dataText, 'utf8');

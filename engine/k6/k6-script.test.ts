@@ -62,9 +62,15 @@ describe('the k6 script generator', () => {
       { executor: 'closed', users: 1, count: 4, keepAlive: false, requests: [{ path: '/a', weight: 3, expect: { status: 200, bodyIncludes: 'ok' } }, { path: '/b', method: 'POST', body: 'x' }] },
     ]);
     const plan = k6Plan(s, { ...opts, thresholds: { loadscope_total: ['p(99)<500'] } });
+    // expect's two old keys as the native driver names and counts them (contract/checks.ts)
+    const a = [
+      { name: 'status 200', failsAs: 'body', kind: 'status', ranges: [[200, 200]] },
+      { name: 'body includes ok', failsAs: 'body', kind: 'body', op: 'includes', value: 'ok', stream: true },
+    ];
+    const fixed = { readsData: false, fixed: true, extract: null, thinkMs: null };
     expect(plan.phases[0]!.templates).toEqual([
-      { name: 'GET /a', method: 'GET', path: '/a', headers: { Connection: 'close' }, body: undefined, status: 200, bodyIncludes: 'ok', upTo: 3 },
-      { name: 'POST /b', method: 'POST', path: '/b', headers: { Connection: 'close' }, body: 'x', status: undefined, bodyIncludes: undefined, upTo: 4 },
+      { name: 'GET /a', method: 'GET', path: ['/a'], headers: [['Connection', ['close']]], body: null, checks: a, hasStatus: true, readsBody: true, ...fixed, upTo: 3 },
+      { name: 'POST /b', method: 'POST', path: ['/b'], headers: [['Connection', ['close']]], body: ['x'], checks: [], hasStatus: false, readsBody: false, ...fixed, upTo: 4 },
     ]);
     expect(plan.thresholds).toEqual({ loadscope_total: ['p(99)<500'] });
     const text = k6Script(s, opts);

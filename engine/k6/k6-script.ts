@@ -1,11 +1,14 @@
-import type { Phase, Scenario } from '../../contract/scenario.js';
+import type { Scenario } from '../../contract/scenario.js';
 import { planK6, segmentOffsets, type K6Scenario } from './k6-plan.js';
 import { OUTSIDE_LOOPBACK } from './k6-block-list.js';
 import { commentLine, quoted, scriptJson } from './k6-literal.js';
 import { K6_RUNTIME } from './k6-runtime.js';
-import { phaseName, phaseThinkMs } from '../../contract/phase.js';
-import { templateName } from '../../contract/template-name.js';
-import { fixedText } from '../../contract/variables.js';
+import { K6_RUNTIME_REQUEST } from './k6-runtime-request.js';
+import { phaseName, phaseThinkMs, plannedMs } from '../../contract/phase.js';
+import { isFlow } from '../../contract/flow.js';
+import type { DataSet } from '../../contract/variables.js';
+import { PLAN_BOUNDS, planTemplates } from './k6-templates.js';
+import { planData } from './k6-data.js';
 
 export interface K6ScriptOptions {
   /** the base URL the script targets unless LOADSCOPE_TARGET overrides it */
@@ -22,7 +25,11 @@ export interface K6ScriptOptions {
   allowRemote?: boolean;
   /** an external https server's tls.insecure, and its client certificate (PEM text) */
   tls?: K6Tls;
-  /** the folder the script opens the data files in (their base names); the k6-operator's DATA_DIR */
+  /** the scenario's data files as read (their columns); k6 opens their rows (k6-data.ts) */
+  data?: readonly DataSet[];
+  /** k6's `hosts`: a name the target URL uses mapped to its address (tls.servername in a run here) */
+  hosts?: Record<string, string>;
+  /** the folder k6 opens the data files from ('': the script's own); LOADSCOPE_DATA_DIR overrides it */
   dataDir?: string;
 }
 
@@ -30,32 +37,10 @@ export interface K6ScriptOptions {
 export interface K6Tls {
   insecure: boolean;
   auth?: { domain: string; cert: string; key: string };
-}
-
-interface PlanTemplate {
-  /** the endpoint name, k6's `name` tag on its requests and points (import-k6 maps it back to endpoints) */
-  name: string;
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  body?: string;
-  status?: number;
-  bodyIncludes?: string;
-  /** cumulative weight: pick the first template with random * sum < upTo */
-  upTo: number;
-}
-
-function templates(p: Phase): PlanTemplate[] {
-  let acc = 0;
-  return p.requests.map((r) => {
-    acc += r.weight;
-    // keepAlive false: a connection per request. Go's client honours a request's `Connection: close`.
-    // k6-carry.ts refused real placeholders: what is left is fixed text, its escapes undone
-    const fixed = (text: string): string => fixedText(text) ?? text;
-    const own = Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, fixed(v)]));
-    const headers = p.keepAlive ? own : { ...own, Connection: 'close' };
-    return { name: templateName(r), method: r.method, path: fixed(r.path), headers, body: r.body === undefined ? undefined : fixed(r.body), status: typeof r.expect?.status === 'number' ? r.expect.status : undefined, bodyIncludes: r.expect?.bodyIncludes, upTo: acc };
-  });
+  /** run here only: the CA k6 trusts (PEM), through its environment's SSL_CERT_FILE, not the script */
+  ca?: string;
+  /** run here only: the name k6 connects to (SNI and verification), mapped to the target's address by `hosts` */
+  servername?: string;
 }
 
 /** The plan a script carries: everything k6 needs, as data. */
@@ -67,11 +52,18 @@ export function k6Plan(scenario: Scenario, opts: K6ScriptOptions) {
     cell: opts.cell,
     server: opts.server,
     thresholds: opts.thresholds ?? {},
-    phases: scenario.phases.map((p, i) => ({ name: phaseName(p, i), timeoutMs: p.timeoutMs, thinkMs: phaseThinkMs(p), templates: templates(p) })),
+    phases: scenario.phases.map((p, i) => {
+      const data = planData(scenario, p.data, opts.data ?? []);
+      // a closed loop's user with no unique row left idles to the phase's end instead of spinning
+      return { name: phaseName(p, i), timeoutMs: p.timeoutMs, thinkMs: phaseThinkMs(p), lengthMs: plannedMs(p), idleWhenOut: p.executor !== 'rate', flow: isFlow(p), data, templates: planTemplates(p, data?.columns ?? []) };
+    }),
+    dataDir: opts.dataDir ?? '',
+    bounds: PLAN_BOUNDS,
     scenarios: scenarios.map(({ key, phaseIndex, segment, startMs, options }) => ({ key, phaseIndex, segment, startMs, options })),
     offsets: segmentOffsets(scenarios),
     // k6's blacklistIPs (see k6-block-list.ts); redirects are never followed (the runtime's maxRedirects: 0).
     blockedIPs: opts.allowRemote ? [] : [...OUTSIDE_LOOPBACK],
+    hosts: opts.hosts ?? {},
     // k6's insecureSkipTLSVerify and tlsAuth (the runtime's options)
     tls: { insecure: opts.tls?.insecure ?? false, auth: opts.tls?.auth === undefined ? [] : [{ domains: [opts.tls.auth.domain], cert: opts.tls.auth.cert, key: opts.tls.auth.key }] },
   };
@@ -100,6 +92,9 @@ export function k6Script(scenario: Scenario, opts: K6ScriptOptions): string {
           "LOADSCOPE_TARGET's included. To send elsewhere, export with --allow-remote.",
         ]),
   ];
+  if (plan.phases.some((p) => p.data !== null)) {
+    notes.push(`Data files: ${[...new Set(plan.phases.flatMap((p) => (p.data === null ? [] : [p.data.file])))].join(', ')} (rows as JSON), opened from ${plan.dataDir === '' ? "the script's folder" : quoted(plan.dataDir)}; LOADSCOPE_DATA_DIR=<folder> overrides it.`);
+  }
   if (opts.tls?.insecure) notes.push("tls.insecure: k6 does not verify the server's certificate (insecureSkipTLSVerify).");
   if (opts.tls?.auth !== undefined) notes.push('tls.cert and tls.key: the client certificate and its private key are in this script (tlsAuth); keep it as private as the key.');
   if (scenario.phases.some((p) => p.executor === 'rate' && p.arrivals === 'poisson')) {
@@ -119,9 +114,11 @@ export function k6Script(scenario: Scenario, opts: K6ScriptOptions): string {
     "import http from 'k6/http';",
     "import exec from 'k6/execution';",
     "import { check, sleep } from 'k6';",
+    "import { SharedArray } from 'k6/data';",
     "import { Counter, Rate, Trend } from 'k6/metrics';",
     '',
     `const PLAN = ${scriptJson(plan, 2)};`,
+    K6_RUNTIME_REQUEST,
     K6_RUNTIME,
   ].join('\n');
 }

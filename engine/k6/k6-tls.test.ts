@@ -8,10 +8,13 @@ import { useTempEngine } from '../test-support/temp-engine.js';
 import { exportK6 } from './export-k6.js';
 import { k6Status } from './k6-binary.js';
 import { skipUnless } from '../test-support/skip.js';
+import { startBadCertServer } from './test-support/bad-cert-server.js';
 
 // The k6 export carries TLS where k6 can (insecureSkipTLSVerify, tlsAuth; h2 k6 negotiates itself)
-// and refuses, in one line naming the JSON path, what it cannot: a CA file, an SNI name, h2c, a
-// bundled server's own certificate. With real k6 (where installed): tls.insecure runs over https.
+// and refuses, in one line naming the JSON path, what a script written out cannot: a CA file, an SNI
+// name, h2c, a bundled server's own certificate. With real k6 (where installed): tls.insecure runs
+// over https, and a run here trusts a bundled server's own certificate (h2 by ALPN) and an external
+// server's tls.ca, reaching it by its tls.servername, as the native driver does.
 
 const temp = useTempEngine('k6-tls');
 const k6 = k6Status();
@@ -49,12 +52,12 @@ describe('k6 and TLS', () => {
   });
 
   it.each([
-    [{ architecture: 'single', options: { protocol: 'h2' } }, /servers\[0\]\.options\.protocol: k6 cannot be given the bundled server's own certificate/],
+    [{ architecture: 'single', options: { protocol: 'h2' } }, /servers\[0\]\.options\.protocol: a script written out cannot carry the bundled server's own certificate .*loadscope run --engine k6/],
     [{ architecture: 'single', options: { protocol: 'h2c' } }, /servers\[0\]\.options\.protocol: k6 does not speak h2c/],
     [{ architecture: 'external', url: 'http://127.0.0.1:8080', protocol: 'h2c' }, /servers\[0\]\.protocol: k6 does not speak h2c/],
-    [{ architecture: 'external', url: 'https://127.0.0.1:8443', tls: { ca: 'ca.pem' } }, /servers\[0\]\.tls\.ca: k6 cannot trust a CA file .*set tls\.insecure/],
-    [{ architecture: 'external', url: 'https://127.0.0.1:8443', tls: { servername: 'example.test' } }, /servers\[0\]\.tls\.servername: k6 cannot send an SNI name/],
-  ])('refuses what k6 cannot do, in one line naming the path (%o)', (server, reason) => {
+    [{ architecture: 'external', url: 'https://127.0.0.1:8443', tls: { ca: 'ca.pem' } }, /servers\[0\]\.tls\.ca: a script written out cannot carry a CA file .*set tls\.insecure/],
+    [{ architecture: 'external', url: 'https://127.0.0.1:8443', tls: { servername: 'example.test' } }, /servers\[0\]\.tls\.servername: a script written out cannot carry an SNI name/],
+  ])('refuses in a script written out what k6 cannot take there, in one line naming the path (%o)', (server, reason) => {
     writeFileSync(join(dir, 'ca.pem'), 'x');
     expect(() => exportK6(scenarioFile(server))).toThrow(reason);
   });
@@ -89,5 +92,31 @@ describe('k6 and TLS', () => {
     const run = await temp.engine.handlers['runs:get']({ runId });
     expect(run.status, run.reason ?? '').toBe('completed');
     expect(run.targets[0]!.phases[0]!.ok).toBe(10);
+  });
+
+  async function runK6(text: string) {
+    const { runId } = await temp.engine.handlers['runs:start']({ scenario: { text, origin: scenarioFile({}) }, quick: false, set: {}, engine: 'k6' });
+    await temp.engine.waitForRun(runId);
+    return temp.engine.handlers['runs:get']({ runId });
+  }
+
+  it("real k6, a bundled h2 server: trusts the server's own certificate only and speaks to it, every request answered", skipUnless(k6.available, k6.hint), async () => {
+    const run = await runK6(JSON.stringify({ name: 'k6-h2', servers: [{ architecture: 'single', options: { protocol: 'h2' } }], phases }));
+    expect(run.status, run.reason ?? '').toBe('completed');
+    expect(run.targets[0]!.phases[0]!.ok).toBe(10);
+  });
+
+  it('real k6, an external server whose certificate names only another host: tls.ca and tls.servername make every request verify', skipUnless(k6.available, k6.hint), async () => {
+    const server = await startBadCertServer('wrong-name');
+    try {
+      writeFileSync(join(dir, 'evil-ca.pem'), server.cert);
+      const tls = { ca: join(dir, 'evil-ca.pem'), servername: 'evil.example' };
+      const run = await runK6(JSON.stringify({ name: 'k6-servername', servers: [{ architecture: 'external', url: server.url, tls }], phases }));
+      expect(run.status, run.reason ?? '').toBe('completed');
+      expect(run.targets[0]!.phases[0]!.ok).toBe(10);
+      expect(server.requests('/fib?n=12')).toBe(10);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -8,7 +8,7 @@ import { refuseForK6, refuseServerForK6 } from './k6-carry.js';
 export function withK6(prepared: PreparedRun): PreparedRun {
   refuseForK6(prepared.cells.map((c) => c.scenario));
   // before anything runs: a server's TLS or protocol k6 cannot do
-  for (const cell of prepared.cells) cell.scenario.servers.forEach((server, i) => refuseServerForK6(server, i));
+  for (const cell of prepared.cells) cell.scenario.servers.forEach((server, i) => refuseServerForK6(server, i, 'run'));
   const k6 = requireK6();
   return { ...prepared, engine: 'k6', engineNote: K6_MEASUREMENT_NOTE, generator: k6Generator(k6, { parts: [] }) };
 }

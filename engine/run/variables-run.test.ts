@@ -5,12 +5,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exportK6 } from '../k6/export-k6.js';
 import { startRecorder, type Recorder } from '../driver/test-support/recorder.js';
 import { useTempEngine } from '../test-support/temp-engine.js';
+import { k6Status } from '../k6/k6-binary.js';
+import { skipUnless } from '../test-support/skip.js';
 
 // A whole run with placeholders and a data file, as `loadscope run file.json` starts it: the text
 // with its file's path as origin, a data file beside it, a real SQLite store, the driver's worker
-// (from dist/) against a recording server on 127.0.0.1. And k6's refusal of the same scenario.
+// (from dist/) against a recording server on 127.0.0.1. And through k6 (where installed): the very
+// same requests, escaped where each value lands.
 
 const temp = useTempEngine('variables');
+const k6 = k6Status();
 let dir = '';
 let target: Recorder | null = null;
 beforeEach(() => {
@@ -126,23 +130,29 @@ describe('a run with variables and a data file', () => {
   });
 });
 
-describe('k6 refuses what it cannot carry, naming the field', () => {
-  it('export-k6 and --engine k6: placeholders and data files', async () => {
-    const url = 'http://127.0.0.1:9';
+describe('k6 carries the placeholders and the data file', () => {
+  it('export-k6 printing one script: refused naming data (its rows cannot go along)', () => {
     writeUsers('user,password\nada,1\n');
-    const file = writeScenario(scenarioText(url, 'sequential'));
-    expect(() => exportK6(file)).toThrow("k6 cannot run this scenario: data: k6 does not carry data files yet; run it on Loadscope's own driver");
-    const plain = JSON.parse(scenarioText(url, 'sequential')) as { data?: unknown; phases: { data?: string; requests: { headers: Record<string, string> }[] }[] };
-    delete plain.data;
-    delete plain.phases[0]!.data;
-    plain.phases[0]!.requests = [{ headers: { 'x\ny': '{{uuid}}' } } as never];
-    (plain.phases[0]!.requests[0] as unknown as { path: string }).path = '/a';
-    const hostile = writeScenario(JSON.stringify(plain));
-    // the header's name is data in the message: its newline is escaped, the message stays one line
-    expect(() => exportK6(hostile)).toThrow('k6 cannot run this scenario: phases[0].requests[0].headers["x\\ny"]: k6 does not carry placeholders ({{...}}) yet');
-    const text = scenarioText(url, 'sequential');
-    await expect(temp.engine.handlers['runs:start']({ scenario: { text, origin: writeScenario(text) }, quick: false, set: {}, engine: 'k6' })).rejects.toThrow(
-      'k6 cannot run this scenario: data: k6 does not carry data files yet',
-    );
+    const file = writeScenario(scenarioText('http://127.0.0.1:9', 'sequential'));
+    expect(() => exportK6(file)).toThrow('k6 cannot run this scenario: data: a script printed alone cannot take its data files along');
+  });
+
+  it('--engine k6 with values that could break out of a path, a header or a JSON string: the same requests as natively', skipUnless(k6.available, k6.hint), async () => {
+    target = await startRecorder();
+    // a '/' and '?' in a path value, a quote and a backslash in a JSON string, a newline in a header value
+    writeUsers('user,password\n"a/b?c","p""1\\"\n"bob\n2",p2\n');
+    const text = scenarioText(target.url, 'sequential', { requests: [{ method: 'POST', path: '/login/{{data.user}}', headers: { 'x-user': '{{data.user}}' }, body: '{"user":"{{data.user}}","password":"{{data.password}}"}' }] });
+    const sent: Record<string, string[]> = {};
+    for (const engine of ['native', 'k6'] as const) {
+      target.requests.length = 0;
+      const { runId } = await temp.engine.handlers['runs:start']({ scenario: { text, origin: writeScenario(text) }, quick: false, set: {}, ...(engine === 'k6' && { engine }) });
+      await temp.engine.waitForRun(runId);
+      const run = await temp.engine.handlers['runs:get']({ runId });
+      expect(run.status, `${engine}: ${run.reason ?? ''}`).toBe('completed');
+      sent[engine] = target.requests.filter((r) => r.method === 'POST').map((r) => `${r.url} ${JSON.stringify(r.headers['x-user'])} ${r.body}`).sort();
+    }
+    expect(sent.native).toHaveLength(10);
+    expect(new Set(sent.native)).toEqual(new Set(['/login/a%2Fb%3Fc "a/b?c" {"user":"a/b?c","password":"p\\"1\\\\"}', '/login/bob%0A2 "bob 2" {"user":"bob\\n2","password":"p2"}']));
+    expect(sent.k6).toEqual(sent.native);
   });
 });

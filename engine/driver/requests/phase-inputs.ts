@@ -43,9 +43,14 @@ export class PhaseInputs {
     return null;
   }
 
-  /** The one wording of a phase cut short by its data (null when it was not). */
+  /** A phase cut short by its data, in its one wording (null when it was not). */
   exhaustedNote(phaseName: string): string | null {
     if (this.exhaustedAt < 0) return null;
-    return `${phaseName} ended early: data '${this.data!.name}' (order ${this.data!.order}) ran out after its ${this.exhaustedAt} rows`;
+    return dataRanOutNote(phaseName, this.data!, this.exhaustedAt);
   }
+}
+
+/** The one wording of a phase cut short by its data (a k6 run says it too: engine/k6/k6-data-out.ts). */
+export function dataRanOutNote(phaseName: string, data: Pick<DataSet, 'name' | 'order'>, rows: number): string {
+  return `${phaseName} ended early: data '${data.name}' (order ${data.order}) ran out after its ${rows} rows`;
 }

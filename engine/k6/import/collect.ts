@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { LoadscopeError } from '../../../contract/errors.js';
 import { MAX_NAME_CHARS, MAX_PHASE_RUNS, MAX_TARGETS, refuse } from './import-limits.js';
-import { isDropped, requestOfPoint } from './k6-request.js';
+import { checkOfPoint, isDropped, requestOfPoint } from './k6-request.js';
 import { TargetAcc } from './k6-accumulator.js';
 import { readPoints, type ReadStats } from './read-points.js';
 
@@ -52,10 +52,19 @@ export async function collectK6(files: readonly string[]): Promise<Collected> {
   const count = { targets: 0, phases: 0 };
   const bySource = { loadscope: new Accs(count), http: new Accs(count) };
   const dropped = new Accs(count);
+  const checked = new Accs(count);
   let scenarioName: string | null = null;
   for (const file of files) {
     const name = basename(file);
     for await (const point of readPoints(file, stats)) {
+      const c = checkOfPoint(point, name);
+      if (c !== null) {
+        const acc = checked.get(c.cell, c.server, `${name} line ${point.line ?? '?'}`);
+        const before = acc.phases.size;
+        acc.phase(c.phase).checks.add(c.endpoint, c.check, c.passed);
+        checked.counted(acc, before, `${name} line ${point.line ?? '?'}`);
+        continue;
+      }
       const r = requestOfPoint(point, name);
       if (r === null) continue;
       const where = `${name} line ${point.line ?? '?'}`;
@@ -76,6 +85,11 @@ export async function collectK6(files: readonly string[]): Promise<Collected> {
     let acc = chosen.get(key);
     if (!acc) chosen.set(key, (acc = new TargetAcc(d.cell, d.server)));
     for (const p of d.phases.values()) acc.phase(p.ref).addDropped({ cell: d.cell, server: d.server, phase: p.ref, count: p.dropped });
+  }
+  // checks count only where their server run's requests are
+  for (const [key, c] of checked.map) {
+    const acc = chosen.get(key);
+    if (acc) for (const p of c.phases.values()) acc.phase(p.ref).checks.merge(p.checks);
   }
   const targets = [...chosen.values()].sort((a, b) => a.cell - b.cell || a.firstStartUs - b.firstStartUs);
   return { targets, stats, scenarioName, files: files.length };

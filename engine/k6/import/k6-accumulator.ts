@@ -3,6 +3,7 @@ import { errorCode, type HistogramSet } from '../../../contract/measurement.js';
 import { PhaseAccumulator } from '../../driver/measure/accumulators.js';
 import { EndpointAccumulators, phaseWithEndpoints } from '../../driver/measure/endpoint-accumulators.js';
 import { MAX_ENDPOINTS } from './import-limits.js';
+import { EndpointChecks } from './k6-checks.js';
 import type { K6Dropped, K6Request, PhaseRef } from './k6-request.js';
 
 // Per server run (a cell and server), per phase: the native driver's phase accumulator
@@ -23,6 +24,8 @@ const TIMEOUT = errorCode('timeout');
 export class PhaseAcc {
   readonly acc = new PhaseAccumulator();
   readonly endpoints = new EndpointAccumulators();
+  /** its endpoints' checks, from k6's `checks` points */
+  readonly checks = new EndpointChecks();
   /** each name tag seen, by the endpoint it counts under (itself, or OTHER_ENDPOINT past the cap) */
   private readonly endpointOf = new Map<string, string>();
   private readonly endpointIdx = new Map<string, number>();
@@ -81,7 +84,12 @@ export class PhaseAcc {
   result(index: number, executor: string, clients: number, t0Us: number): { result: PhaseResult; histograms: HistogramSet } {
     const start = Number.isFinite(this.firstStartUs) ? this.firstStartUs : t0Us;
     const durationMs = Number.isFinite(this.lastEndUs) ? Math.max(0, this.lastEndUs - start) / 1000 : 0;
-    return phaseWithEndpoints(this.acc, this.endpoints, { index, name: this.ref.name, executor, clients, startedMs: (start - t0Us) / 1000, durationMs });
+    const out = phaseWithEndpoints(this.acc, this.endpoints, { index, name: this.ref.name, executor, clients, startedMs: (start - t0Us) / 1000, durationMs });
+    const endpoints = out.result.endpoints?.map((e) => {
+      const checks = this.checks.of(e.name);
+      return checks === undefined ? e : { ...e, checks };
+    });
+    return endpoints === undefined ? out : { ...out, result: { ...out.result, endpoints } };
   }
 }
 

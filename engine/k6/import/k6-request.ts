@@ -125,4 +125,21 @@ export function requestOfPoint(p: K6Point, file = 'k6 output'): K6Request | K6Dr
   return { source: 'http', ...whereOf(p.tags, where), endUs, totalMs, error: errorKindOfK6(p.tags), status, procMs: null, serverWaitMs: null, endpoint: name(where, 'tags.name', p.tags.name) ?? null };
 }
 
+/** One k6 check on one response: a `checks` point a Loadscope script tags with its request's name. */
+export interface K6Check {
+  cell: number;
+  server: string;
+  phase: PhaseRef;
+  endpoint: string;
+  check: string;
+  passed: boolean;
+}
+
+/** A `checks` point with its check's and its request's names, else null (a foreign script's checks carry no request name). */
+export function checkOfPoint(p: K6Point, file = 'k6 output'): K6Check | null {
+  if (p.metric !== 'checks' || p.tags.check === undefined || p.tags.name === undefined) return null;
+  const where = p.line === undefined ? file : at(file, p.line);
+  return { ...whereOf(p.tags, where), endpoint: name(where, 'tags.name', p.tags.name)!, check: p.tags.check, passed: p.value > 0 };
+}
+
 export const isDropped = (r: K6Request | K6Dropped): r is K6Dropped => 'count' in r;

@@ -11,6 +11,8 @@ export type BadCert = 'wrong-name' | 'expired';
 
 export interface BadCertServer {
   url: string;
+  /** its certificate (PEM): a CA a client may be told to trust */
+  cert: string;
   /** requests for this path that got through the handshake and were answered */
   requests: (path: string) => number;
   close: () => Promise<void>;
@@ -38,7 +40,8 @@ async function certificate(kind: BadCert): Promise<{ key: string; cert: string }
 
 export async function startBadCertServer(kind: BadCert): Promise<BadCertServer> {
   const answered = new Map<string, number>();
-  const server: Server = createServer(await certificate(kind), (req, res) => {
+  const pems = await certificate(kind);
+  const server: Server = createServer(pems, (req, res) => {
     const path = req.url ?? '';
     answered.set(path, (answered.get(path) ?? 0) + 1);
     res.end('ok');
@@ -47,6 +50,7 @@ export async function startBadCertServer(kind: BadCert): Promise<BadCertServer> 
   const { port } = server.address() as AddressInfo;
   return {
     url: `https://127.0.0.1:${port}`,
+    cert: pems.cert,
     requests: (path) => answered.get(path) ?? 0,
     close: () => {
       server.closeAllConnections();
