@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { pointFromJsonLine } from './import/read-points.js';
 import { isDropped, requestOfPoint, type K6Request } from './import/k6-request.js';
+import { watchCpu } from './process-cpu.js';
 
 // One `k6 run`: its points come on stdout (`--out json=-`), each line is written to `outFile` (what is
 // imported afterwards) and handed to `onRequest` for the live view. A cancel sends SIGINT, which k6
@@ -15,6 +16,8 @@ export interface K6ProcessOptions {
   script: string;
   outFile: string;
   env: Record<string, string>;
+  /** further `k6 run` flags (an instance's execution segment and tag) */
+  args?: readonly string[];
   signal: AbortSignal;
   onRequest: (r: K6Request) => void;
 }
@@ -24,6 +27,8 @@ export interface K6Exit {
   cancelled: boolean;
   /** the last lines k6 wrote to stderr (for a failure's reason) */
   stderrTail: string[];
+  /** its mean CPU, % of one core (process-cpu.ts); null where not known */
+  cpuPercent: number | null;
 }
 
 /** k6 exits 99 when thresholds were crossed: the run itself went fine. */
@@ -32,8 +37,9 @@ export const K6_THRESHOLDS_CROSSED = 99;
 export async function runK6Process(o: K6ProcessOptions): Promise<K6Exit> {
   const args = ['run', '--quiet', '--no-color', '--no-usage-report', '--summary-mode=disabled', '--out', 'json=-'];
   for (const [k, v] of Object.entries(o.env)) args.push('-e', `${k}=${v}`);
-  args.push(o.script);
+  args.push(...(o.args ?? []), o.script);
   const child = spawn(o.k6, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const cpu = watchCpu(child.pid);
   const out = createWriteStream(o.outFile);
   const stderrTail: string[] = [];
   createInterface({ input: child.stderr, crlfDelay: Infinity }).on('line', (line) => {
@@ -57,9 +63,11 @@ export async function runK6Process(o: K6ProcessOptions): Promise<K6Exit> {
       const r = requestOfPoint(p);
       if (r !== null && !isDropped(r)) o.onRequest(r);
     }
+    const cpuPercent = cpu.stop();
     const [code] = await exited;
-    return { code, cancelled: o.signal.aborted, stderrTail };
+    return { code, cancelled: o.signal.aborted, stderrTail, cpuPercent };
   } finally {
+    cpu.stop();
     o.signal.removeEventListener('abort', onAbort);
     clearTimeout(killTimer);
     out.end();

@@ -4,6 +4,7 @@ import { MAX_NAME_CHARS, MAX_PHASE_RUNS, MAX_TARGETS, refuse } from './import-li
 import { isDropped, requestOfPoint } from './k6-request.js';
 import { TargetAcc } from './k6-accumulator.js';
 import { readPoints, type ReadStats } from './read-points.js';
+import { MAX_STORED_INSTANCES } from '../../../contract/instances.js';
 
 // Pass 1 of an import: every file, one point at a time, into per-server-run accumulators. Several
 // files (k6-operator pods, or the segments of one run) merge by their tags: a pod's points carry the
@@ -47,14 +48,27 @@ class Accs {
 
 const tooMany = (where: string, what: string) => new LoadscopeError('LS_ERR_BAD_REQUEST', `${where}: more than ${what} in one import; nothing was stored`);
 
-export async function collectK6(files: readonly string[]): Promise<Collected> {
+export interface CollectOptions {
+  /**
+   * A point without an ls_instance tag counts for its file's instance (the file's index): an
+   * import of several k6-operator pods' or processes' files, one file each. A k6 run's own segment
+   * files (one process, one after another) leave it off.
+   */
+  instancePerFile?: boolean;
+}
+
+export async function collectK6(files: readonly string[], opts: CollectOptions = {}): Promise<Collected> {
+  if (opts.instancePerFile === true && files.length > MAX_STORED_INSTANCES) {
+    throw new LoadscopeError('LS_ERR_BAD_REQUEST', `${files.length} result files: an import takes at most ${MAX_STORED_INSTANCES} (one per k6 instance); nothing was stored`);
+  }
   const stats: ReadStats = { points: 0, skipped: 0 };
   const count = { targets: 0, phases: 0 };
   const bySource = { loadscope: new Accs(count), http: new Accs(count) };
   const dropped = new Accs(count);
   let scenarioName: string | null = null;
-  for (const file of files) {
+  for (const [fileIndex, file] of files.entries()) {
     const name = basename(file);
+    const fileInstance = opts.instancePerFile === true && files.length > 1 ? fileIndex : null;
     for await (const point of readPoints(file, stats)) {
       const r = requestOfPoint(point, name);
       if (r === null) continue;
@@ -65,8 +79,11 @@ export async function collectK6(files: readonly string[]): Promise<Collected> {
       const accs = isDropped(r) ? dropped : bySource[r.source];
       const acc = accs.get(r.cell, r.server, where);
       const before = acc.phases.size;
-      if (isDropped(r)) acc.phase(r.phase).addDropped(r);
-      else acc.add(r);
+      const instance = r.instance ?? fileInstance;
+      if (isDropped(r)) {
+        acc.phase(r.phase).addDropped(r);
+        if (instance !== null) acc.instances.addDropped(instance, r.count);
+      } else acc.add(r, instance);
       accs.counted(acc, before, where);
     }
   }
@@ -75,7 +92,8 @@ export async function collectK6(files: readonly string[]): Promise<Collected> {
   for (const [key, d] of dropped.map) {
     let acc = chosen.get(key);
     if (!acc) chosen.set(key, (acc = new TargetAcc(d.cell, d.server)));
-    for (const p of d.phases.values()) acc.phase(p.ref).addDropped({ cell: d.cell, server: d.server, phase: p.ref, count: p.dropped });
+    for (const p of d.phases.values()) acc.phase(p.ref).addDropped({ cell: d.cell, server: d.server, instance: null, phase: p.ref, count: p.dropped });
+    acc.instances.takeDropped(d.instances);
   }
   const targets = [...chosen.values()].sort((a, b) => a.cell - b.cell || a.firstStartUs - b.firstStartUs);
   return { targets, stats, scenarioName, files: files.length };

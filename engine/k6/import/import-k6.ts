@@ -76,7 +76,7 @@ function requestTotals(c: Collected): { requests: number; dropped: number } {
 /** `loadscope import-k6`: one new run (marked as a k6 run) from one or more k6 result files. */
 export async function importK6Files(store: RunWriter, files: readonly string[], opts: { scenario?: Scenario; title?: string } = {}): Promise<ImportSummary> {
   if (files.length === 0) throw new LoadscopeError('LS_ERR_BAD_REQUEST', 'import-k6 needs at least one k6 result file (--out json or --out csv)');
-  const c = await collectK6(files);
+  const c = await collectK6(files, { instancePerFile: true });
   const { requests, dropped } = requestTotals(c);
   if (requests + dropped === 0) {
     throw new LoadscopeError('LS_ERR_BAD_REQUEST', `no k6 request points in ${files.map((f) => basename(f)).join(', ')} (${c.stats.points} points, ${c.stats.skipped} other lines): write them with k6 run --out json=FILE or --out csv=FILE`);
@@ -105,6 +105,7 @@ export async function importK6Files(store: RunWriter, files: readonly string[], 
       const targetId = store.createTarget({ runId, cellIndex: acc.cell, serverIndex: Math.max(0, serverIndex), label: acc.server, architecture, status: 'running' });
       const sink = sinkFor(storeRowWrites(store, targetId), targetId, acc);
       savePhases((result, histograms) => store.savePhase(targetId, result, histograms), acc, scenario, sink.t0Us);
+      if (acc.instances.size > 0) store.setTargetInstances(targetId, acc.instances.facts(sink.t0Us));
       sinks.set(targetKey(acc.cell, acc.server), sink);
       const durationMs = Number.isFinite(acc.lastEndUs) ? Math.round((acc.lastEndUs - acc.firstStartUs) / 1000) : 0;
       const startedAt = Number.isFinite(acc.firstStartUs) ? new Date(acc.firstStartUs / 1000).toISOString() : null;
