@@ -48,3 +48,7 @@ export function instanceSkewMs(instance: InstanceFacts, all: readonly InstanceFa
   if (instance.firstMs === null || firsts.length === 0) return null;
   return instance.firstMs - Math.min(...firsts);
 }
+
+/** What the instance table means, once under it (the CLI's `show`, the Run view's panel). */
+export const INSTANCES_TERM =
+  "instances: the k6 processes that sent this server run's load, each its own execution segment; the figures above are the merge of all their points (one histogram, never percentiles averaged) and thresholds are judged on it. start skew: how much later than the earliest instance each sent its first request. CPU: the k6 process's mean, % of one core (not known for an import).";
