@@ -61,7 +61,8 @@ export async function runK6Process(o: K6ProcessOptions): Promise<K6Exit> {
       const p = pointFromJsonLine(line);
       if (p === null || p === 'skip') continue;
       const r = requestOfPoint(p);
-      if (r !== null && !isDropped(r)) o.onRequest(r);
+      // the script's loadscope_total only: k6's own http_req_duration for the same request would count it twice
+      if (r !== null && !isDropped(r) && r.source === 'loadscope') o.onRequest(r);
     }
     const cpuPercent = cpu.stop();
     const [code] = await exited;

@@ -1,0 +1,61 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MAX_STORED_INSTANCES } from '../../../contract/instances.js';
+import { requestLine, type FakeRequest } from '../test-support/k6-points.js';
+import { importK6Files } from './import-k6.js';
+import { useTempStore } from '../../../db/test-support/temp-store.js';
+
+// import-k6 of several k6 instances' files (issue 40: `run --instances`' processes, k6-operator
+// runners) yields one run with the instance dimension: from each point's ls_instance tag, or, where
+// the points carry none, one instance per file. The phase's figures are the merge of every
+// instance's points (one histogram, never percentiles averaged); a tag out of range is refused in
+// one line naming the file, line and field, and nothing is stored.
+
+const temp = useTempStore();
+const file = (name: string, requests: FakeRequest[]) => {
+  const path = join(temp.dir, name);
+  writeFileSync(path, requests.map(requestLine).join('\n') + '\n');
+  return path;
+};
+/** n requests of `totalMs` each, ending from `fromMs` on, 10 ms apart */
+const requests = (n: number, fromMs: number, totalMs: number, extra: Partial<FakeRequest> = {}): FakeRequest[] =>
+  Array.from({ length: n }, (_, i) => ({ endMs: fromMs + i * 10, totalMs, phase: 0, ...extra }));
+
+describe('import-k6 of several instances', () => {
+  it('points tagged ls_instance: one run, instance facts per tag, endpoint counts that add up to the phase, percentiles of the union', async () => {
+    // instance 0: 90 fast requests; instance 1: 10 slow ones, starting 250 ms later. Averaging the
+    // instances' p99 would give ~55 ms; the union's p90 is the fast one's and its p99 the slow one's.
+    const a = file('pod-a.json', [...requests(60, 0, 10, { instance: 0, name: 'fast' }), ...requests(30, 600, 10, { instance: 0, name: 'other' })]);
+    const b = file('pod-b.json', requests(10, 300, 100, { instance: 1, name: 'fast', result: 'http', status: 500 }));
+    const summary = await importK6Files(temp.store, [a, b]);
+    const target = temp.store.getRun(summary.runId).targets[0]!;
+    const phase = target.phases[0]!;
+    expect(phase.count).toBe(100);
+    expect(phase.total.p90).toBeCloseTo(10, 1);
+    expect(phase.total.p99).toBeCloseTo(100, 0);
+    const instances = target.instances ?? [];
+    expect(instances.map((i) => [i.instance, i.requests, i.errors, i.cpuPercent])).toEqual([[0, 90, 0, null], [1, 10, 10, null]]);
+    expect(instances[0]!.endpoints).toEqual([{ name: 'fast', count: 60 }, { name: 'other', count: 30 }]);
+    expect(instances[1]!.endpoints).toEqual([{ name: 'fast', count: 10 }]);
+    // the start skew: instance 1's first request began 250 ms after instance 0's (times from the run's t0)
+    expect(instances[1]!.firstMs! - instances[0]!.firstMs!).toBeCloseTo(250, 3);
+  });
+
+  it('files whose points carry no ls_instance tag (one file per runner): each file is an instance', async () => {
+    const summary = await importK6Files(temp.store, [file('runner-0.json', requests(4, 0, 5)), file('runner-1.json', requests(6, 5, 5))]);
+    const target = temp.store.getRun(summary.runId).targets[0]!;
+    expect((target.instances ?? []).map((i) => [i.instance, i.requests])).toEqual([[0, 4], [1, 6]]);
+  });
+
+  it('one file without the tag: no instance dimension (one generator)', async () => {
+    const summary = await importK6Files(temp.store, [file('one.json', requests(4, 0, 5))]);
+    expect(temp.store.getRun(summary.runId).targets[0]!.instances).toBeUndefined();
+  });
+
+  it(`an ls_instance tag past ${MAX_STORED_INSTANCES - 1}: refused in one line naming the file, line and field; nothing stored`, async () => {
+    const bad = file('bad.json', [...requests(2, 0, 5, { instance: 0 }), ...requests(1, 50, 5, { instance: MAX_STORED_INSTANCES })]);
+    await expect(importK6Files(temp.store, [bad])).rejects.toThrow(/^bad\.json line 3: tags\.ls_instance 256 is out of range \(a whole number from 0 to 255\); nothing was stored$/);
+    expect(temp.store.listRuns()).toEqual([]);
+  });
+});
