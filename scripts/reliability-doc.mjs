@@ -30,6 +30,7 @@ export const RELIABILITY_TESTS = [
   ['Try once: hostile targets, secrets and bad input', ['engine/run/try/try-hostile.test.ts', 'engine/run/try/try-once.test.ts', 'cli/cli-try.test.ts']],
   ['Hostile responses: framing', ['engine/driver/transport/h1-framing.test.ts', 'engine/driver/transport/h1-desync.test.ts', 'cli/cli-error-reasons.test.ts']],
   ['Generated code: k6 scripts and manifests', ['engine/k6/k6-script-injection.test.ts', 'engine/k6/k6-real-guard.test.ts', 'engine/k6/k6-block-list.test.ts', 'engine/k6/k6-tls.test.ts']],
+  ['Several k6 instances: bad counts, foreign tags, late and stalled instances', ['cli/cli-instances.test.ts', 'engine/k6/import/import-instances.test.ts', 'engine/k6/live-windows.test.ts']],
   ['Generated files: CI summaries and reports', ['cli/ci-files.test.ts', 'engine/export/endpoint-exports.test.ts', 'engine/export/run-name-exports.test.ts', 'engine/export/verdict-exports.test.ts', 'engine/report/render-report.test.ts', 'reproduce/written-files.test.ts', 'engine/export/diagnosis-exports.test.ts', 'cli/format/markdown-diagnosis.test.ts', 'reproduce/reproduction-diagnosis.test.ts']],
   ['Terminal output', ['cli/terminal-text.test.ts', 'cli/format/terminal-safe.test.ts', 'cli/closed-output.test.ts']],
   ['Load only to this machine, commands only with consent', ['engine/net/target-guard.test.ts', 'engine/run/consent.test.ts', 'engine/run/consent-files.test.ts', 'engine/k6/k6-consent.test.ts', 'renderer/run/start-with-consent.test.ts', 'cli/k6-stays-on-loopback.test.ts']],

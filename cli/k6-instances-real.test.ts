@@ -1,12 +1,12 @@
 import { build } from 'hdr-histogram-js';
 import { describe, expect, it } from 'vitest';
-import type { EngineEvent } from '../../contract/api.js';
-import { startSkewMs } from '../../contract/instances.js';
-import { phaseEndpoints, type RunSummary } from '../../contract/results.js';
-import { formatRunSummary } from '../../cli/format/run-summary.js';
-import { useTempEngine } from '../test-support/temp-engine.js';
-import { K6_PINNED, k6Status } from './k6-binary.js';
-import { skipUnless } from '../test-support/skip.js';
+import type { EngineEvent } from '../contract/api.js';
+import { startSkewMs } from '../contract/instances.js';
+import { phaseEndpoints, type RunSummary } from '../contract/results.js';
+import { formatRunSummary } from './format/run-summary.js';
+import { useTempEngine } from '../engine/test-support/temp-engine.js';
+import { K6_PINNED, k6Status } from '../engine/k6/k6-binary.js';
+import { skipUnless } from '../engine/test-support/skip.js';
 
 // `run --engine k6 --instances 2` against a bundled server with a real k6 (issue 40): two k6
 // processes at once, each with its execution segment, stored as ONE run whose phases are the merge
