@@ -1,6 +1,7 @@
 import { INSTANCES_TERM, instanceSkewMs, startSkewMs } from '../../contract/instances';
 import type { RunSummary } from '../../contract/results';
 import { count, formatMs, num } from '../ui/format';
+import { Panel } from '../ui/widgets';
 
 // The per-instance panel (issue 40): for each server run whose load several k6 processes sent
 // (`run --engine k6 --instances N`, or an import of several pods' files), one row per instance:
@@ -11,19 +12,16 @@ export function InstancePanel({ run }: { run: RunSummary }) {
   const targets = run.targets.filter((t) => (t.instances ?? []).length > 0);
   if (targets.length === 0) return null;
   return (
-    <section className="instances" data-testid="instance-panel">
-      <h3>
-        Instances <span className="muted small">the k6 processes that sent the load; every figure on this page is their merge</span>
-      </h3>
+    <Panel title={<>Instances <span className="muted">the k6 processes that sent the load; every figure on this page is their merge</span></>} testId="instance-panel">
       {targets.map((t) => {
         const all = t.instances ?? [];
         const skew = startSkewMs(all);
         return (
           <div key={t.id} data-testid="instance-target" data-target-id={t.id}>
-            <div className="small">
+            <div className="small instance-head">
               {t.name}: {all.length} instances, start skew <span data-testid="start-skew">{skew === null ? 'not known' : formatMs(skew)}</span>
             </div>
-            <table className="data compact">
+            <table className="data compact instance-table">
               <thead>
                 <tr>
                   <th className="left">instance</th>
@@ -52,7 +50,7 @@ export function InstancePanel({ run }: { run: RunSummary }) {
           </div>
         );
       })}
-      <p className="muted small">{INSTANCES_TERM}</p>
-    </section>
+      <div className="muted small">{INSTANCES_TERM}</div>
+    </Panel>
   );
 }
