@@ -4,13 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { MAX_STORED_INSTANCES } from '../../../contract/instances.js';
 import { requestLine, type FakeRequest } from '../test-support/k6-points.js';
 import { importK6Files } from './import-k6.js';
+import { validateScenario } from '../../scenario/validate.js';
 import { useTempStore } from '../../../db/test-support/temp-store.js';
 
 // import-k6 of several k6 instances' files (issue 40: `run --instances`' processes, k6-operator
 // runners) yields one run with the instance dimension: from each point's ls_instance tag, or, where
 // the points carry none, one instance per file. The phase's figures are the merge of every
 // instance's points (one histogram, never percentiles averaged); a tag out of range is refused in
-// one line naming the file, line and field, and nothing is stored.
+// one line naming the file, line and field, and nothing is stored. With the scenario given, its
+// thresholds are judged on the merge, as `run --instances` judges them.
 
 const temp = useTempStore();
 const file = (name: string, requests: FakeRequest[]) => {
@@ -46,6 +48,14 @@ describe('import-k6 of several instances', () => {
     const summary = await importK6Files(temp.store, [file('runner-0.json', requests(4, 0, 5)), file('runner-1.json', requests(6, 5, 5))]);
     const target = temp.store.getRun(summary.runId).targets[0]!;
     expect((target.instances ?? []).map((i) => [i.instance, i.requests])).toEqual([[0, 4], [1, 6]]);
+  });
+
+  it("with the scenario known: its thresholds judged on the merged phase, as a k6 run's are (each instance's half would fail)", async () => {
+    const v = validateScenario({ name: 'judged', servers: [{ architecture: 'single' }], thresholds: [{ check: 'count >= 60' }], phases: [{ executor: 'rate', rate: 20, durationMs: 3000, requests: [{ path: '/a' }] }] });
+    if (!v.ok) throw new Error(JSON.stringify(v.issues));
+    const files = [file('judged-0.json', requests(30, 0, 5, { instance: 0 })), file('judged-1.json', requests(30, 5, 5, { instance: 1 }))];
+    const summary = await importK6Files(temp.store, files, { scenario: v.scenario });
+    expect(temp.store.getRun(summary.runId).thresholds.map((t) => [t.check, t.passed, t.measured])).toEqual([['count >= 60', true, 60]]);
   });
 
   it('one file without the tag: no instance dimension (one generator)', async () => {
