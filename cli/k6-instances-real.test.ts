@@ -55,6 +55,8 @@ describe(`k6 ${k6.version ?? K6_PINNED} in 2 instances`, skipUnless(k6.available
       const perInstance = instances.map((i) => i.endpoints.find((x) => x.name === e.name)?.count ?? 0);
       expect(perInstance.reduce((a, b) => a + b, 0), e.name).toBe(e.count);
     }
+    // each k6 process's CPU, read from /proc where there is one
+    if (process.platform === 'linux') expect(instances.every((i) => i.cpuPercent !== null && i.cpuPercent >= 0)).toBe(true);
     // started at once, not one after the other: each began before the other ended
     const [a, b] = instances;
     expect(a!.firstMs!).toBeLessThan(b!.lastMs!);
