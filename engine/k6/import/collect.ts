@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { LoadscopeError } from '../../../contract/errors.js';
 import { MAX_NAME_CHARS, MAX_PHASE_RUNS, MAX_TARGETS, refuse } from './import-limits.js';
-import { isDropped, requestOfPoint } from './k6-request.js';
+import { isDropped, requestOfPoint, UNKNOWN_SERVER } from './k6-request.js';
 import { TargetAcc } from './k6-accumulator.js';
 import { readPoints, type ReadStats } from './read-points.js';
 import { MAX_STORED_INSTANCES } from '../../../contract/instances.js';
@@ -89,8 +89,11 @@ export async function collectK6(files: readonly string[], opts: CollectOptions =
   }
   const chosen = new Map(bySource.http.map);
   for (const [key, acc] of bySource.loadscope.map) chosen.set(key, acc);
+  // k6 tags dropped_iterations with their k6 scenario only (no server or cell tag, whatever the
+  // script's scenario tags say): where the files hold one server run, they are its own
+  const only = chosen.size === 1 ? [...chosen.values()][0]! : undefined;
   for (const [key, d] of dropped.map) {
-    let acc = chosen.get(key);
+    let acc = chosen.get(key) ?? (d.server === UNKNOWN_SERVER ? only : undefined);
     if (!acc) chosen.set(key, (acc = new TargetAcc(d.cell, d.server)));
     for (const p of d.phases.values()) acc.phase(p.ref).addDropped({ cell: d.cell, server: d.server, instance: null, phase: p.ref, count: p.dropped });
     acc.instances.takeDropped(d.instances);

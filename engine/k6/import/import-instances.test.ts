@@ -58,6 +58,18 @@ describe('import-k6 of several instances', () => {
     expect(temp.store.getRun(summary.runId).thresholds.map((t) => [t.check, t.passed, t.measured])).toEqual([['count >= 60', true, 60]]);
   });
 
+  it("k6's own dropped_iterations (tagged with the k6 scenario and ls_instance only): counted in the one server run's phase and their instance, not a server run of their own", async () => {
+    const dropped = (endMs: number, instance: number) =>
+      JSON.stringify({ metric: 'dropped_iterations', type: 'Point', data: { time: new Date(Date.parse('2026-01-01T00:00:00Z') + endMs).toISOString(), value: 1, tags: { scenario: 'p0_phase_1', ls_instance: String(instance) } } });
+    const path = join(temp.dir, 'dropping.json');
+    writeFileSync(path, [...requests(5, 0, 5, { instance: 0 }), ...requests(5, 3, 5, { instance: 1 })].map(requestLine).concat([dropped(20, 0), dropped(30, 1), dropped(40, 1)]).join('\n') + '\n');
+    const summary = await importK6Files(temp.store, [path]);
+    const run = temp.store.getRun(summary.runId);
+    expect(run.targets.map((t) => t.label)).toEqual(['single']);
+    expect(run.targets[0]!.phases.map((p) => [p.name, p.count, p.errors.timeout])).toEqual([['phase 1', 13, 3]]);
+    expect((run.targets[0]!.instances ?? []).map((i) => [i.instance, i.requests, i.dropped])).toEqual([[0, 5, 1], [1, 5, 2]]);
+  });
+
   it('one file without the tag: no instance dimension (one generator)', async () => {
     const summary = await importK6Files(temp.store, [file('one.json', requests(4, 0, 5))]);
     expect(temp.store.getRun(summary.runId).targets[0]!.instances).toBeUndefined();
