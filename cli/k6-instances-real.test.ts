@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../contract/api.js';
 import { startSkewMs } from '../contract/instances.js';
 import { phaseEndpoints, type RunSummary } from '../contract/results.js';
-import { formatRunSummary } from './format/run-summary.js';
+import { formatRunSummary, runSummaryJson } from './format/run-summary.js';
 import { useTempEngine } from '../engine/test-support/temp-engine.js';
 import { K6_PINNED, k6Status } from '../engine/k6/k6-binary.js';
 import { skipUnless } from '../engine/test-support/skip.js';
@@ -89,5 +89,7 @@ describe(`k6 ${k6.version ?? K6_PINNED} in 2 instances`, skipUnless(k6.available
     expect(startSkewMs(instances)).not.toBeNull();
     expect(shown).toMatch(/Instances of single: 2 k6 processes, start skew \d+(\.\d+)? ms/);
     expect(shown).toMatch(/start skew \(ms\)/);
+    // and `show --json` carries them
+    expect(runSummaryJson(run).servers[0]!.instances.map((i) => i.requests)).toEqual(instances.map((i) => i.requests));
   }, 180_000);
 });
