@@ -25,7 +25,7 @@ import type { Diagnosis } from '../../contract/diagnosis.js';
 import { diagnosisJson, formatDiagnosisTop } from '../format/diagnosis.js';
 import { checkRows } from '../../contract/report/check-table.js';
 import { MAX_RUN_INSTANCES } from '../../contract/instances.js';
-import { checkedInstances } from '../../engine/k6/k6-instances.js';
+import { checkedInstances } from '../../engine/k6/instance-segments.js';
 
 interface RunCliOptions {
   quick: boolean;

@@ -10,7 +10,7 @@ import { K6_THRESHOLDS_CROSSED, runK6Process } from './k6-process.js';
 import { k6TlsFor } from './k6-tls.js';
 import { k6Script, segmentCount } from './k6-script.js';
 import { LiveWindows } from './live-windows.js';
-import { instanceArgs } from './k6-instances.js';
+import { instanceArgs } from './instance-segments.js';
 import { k6LoopbackUrl } from './k6-target.js';
 import { probeTarget } from '../driver/transport/tls.js';
 import { driverProtocol, driverTls } from '../run/target-tls.js';
@@ -32,7 +32,7 @@ function meanOf(readings: readonly (number | null)[]): number | null {
 /**
  * A generator for one run; it keeps the run's engine note (what k6 dropped, per server) up to date.
  * `instances`: k6 processes per segment, started at once, each with its execution segment
- * (k6-instances.ts); their points merge in the live windows and in the one accumulator per phase.
+ * (instance-segments.ts); their points merge in the live windows and in the one accumulator per phase.
  */
 export function k6Generator(k6: string, runNote: { runId?: number; parts: string[] }, instances = 1): LoadGenerator {
   return async ({ ctx, url: serverUrl, cert, signal, setT0, writes, phaseEnded }) => {

@@ -3,7 +3,7 @@ import { K6_MEASUREMENT_NOTE } from './import/import-k6.js';
 import { requireK6 } from './k6-binary.js';
 import { k6Generator } from './k6-generator.js';
 import { refuseForK6, refuseServerForK6 } from './k6-carry.js';
-import { checkedInstances } from './k6-instances.js';
+import { checkedInstances } from './instance-segments.js';
 
 /**
  * A prepared run whose load a local k6 sends (`instances` k6 processes at once, each with its

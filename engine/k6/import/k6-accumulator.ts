@@ -3,7 +3,7 @@ import { errorCode, type HistogramSet } from '../../../contract/measurement.js';
 import { PhaseAccumulator } from '../../driver/measure/accumulators.js';
 import { EndpointAccumulators, phaseWithEndpoints } from '../../driver/measure/endpoint-accumulators.js';
 import { MAX_ENDPOINTS, OTHER_ENDPOINT } from './import-limits.js';
-import { InstanceAccs } from './k6-instances.js';
+import { InstanceAccs } from './instance-facts.js';
 import type { K6Dropped, K6Request, PhaseRef } from './k6-request.js';
 
 // Per server run (a cell and server), per phase: the native driver's phase accumulator
@@ -90,7 +90,7 @@ export class TargetAcc {
   readonly phases = new Map<string, PhaseAcc>();
   /** where its requests came from (see collect.ts); null while it has only dropped iterations */
   source: K6Request['source'] | null = null;
-  /** who sent its requests, where several k6 processes did (k6-instances.ts) */
+  /** who sent its requests, where several k6 processes did (instance-facts.ts) */
   readonly instances = new InstanceAccs();
   firstStartUs = Infinity;
   lastEndUs = -Infinity;
