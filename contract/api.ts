@@ -16,6 +16,7 @@ import {
   StoredWindows,
 } from './results.js';
 import { CorrelateChoice, ImportedJourney } from './imported-journey.js';
+import { MAX_RUN_INSTANCES } from './instances.js';
 import { KeptFile, KeptFileRefs } from './kept-files.js';
 import { libraryCalls } from './library.js';
 import { recordCalls, recordEvents } from './record.js';
@@ -124,6 +125,8 @@ export const calls = {
       set: z.record(z.string(), z.string()).default({}),
       /** who sends the load: Loadscope's driver (absent), or a local k6 (see k6:status) */
       engine: RunEngine.optional(),
+      /** engine k6: this many k6 processes at once, each with its execution segment (contract/instances.ts) */
+      instances: z.number().int().min(1).max(MAX_RUN_INSTANCES).optional(),
       /** the person confirmed load outside this machine (the UI names the host first) */
       allowRemote: z.boolean().optional(),
       /** the person confirmed running the scenario's external commands (the UI shows argv and cwd first) */

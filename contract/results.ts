@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { InstanceList } from './instances.js';
 import { ERROR_KINDS, MAX_ERROR_REASONS } from './error-kinds.js';
 import { PROTOCOLS } from './protocol.js';
 import { ThresholdResult, ThresholdTally } from './thresholds.js';
@@ -165,6 +166,8 @@ export const TargetResult = z.object({
   rawSampled: z.boolean(),
   /** what the load spoke to the target (contract/protocol.ts: h1, h1-tls, h2, h2c; 'unknown': a stored word that is none); null or absent: not known (k6, older runs) */
   protocol: z.enum([...PROTOCOLS, 'unknown']).nullable().optional(),
+  /** the k6 instances that sent its load (contract/instances.ts); absent: one generator */
+  instances: InstanceList.optional(),
 });
 export type TargetResult = z.infer<typeof TargetResult>;
 

@@ -294,6 +294,8 @@ export class SqliteRunReader implements RunReader {
           rawRows: num(t, 'raw_rows', tw),
           rawSampled: num(t, 'raw_sampled', tw) === 1,
           protocol: readStoredProtocol(optStr(t, 'protocol', tw)),
+          // parsed with the run by RunSummary's schema (contract/instances.ts)
+          ...(t['instances_json'] === null || t['instances_json'] === undefined ? {} : { instances: json(t, 'instances_json', tw) }),
         };
       }),
       report: json(r, 'report_json', where) ?? [],

@@ -6,6 +6,7 @@ import type { CellInfo, LiveWindow, MachineInfo, PhaseResult, ReportTableResult,
 import type { ThresholdResult } from '../contract/thresholds.js';
 import type { HistogramSet } from '../contract/measurement.js';
 import type { RunVerdict } from '../contract/run-verdict.js';
+import type { InstanceFacts } from '../contract/instances.js';
 import { HISTOGRAM_COLUMNS, histogramColumnList, storedHistograms } from './histogram-columns.js';
 import { ThresholdStore } from './threshold-store.js';
 import { VerdictStore } from './verdict-store.js';
@@ -100,6 +101,8 @@ export interface RunWriter {
   setEngineNote(runId: number, note: string | null): void;
   /** what a server run's load spoke to its target (contract/protocol.ts: h1, h1-tls, h2, h2c) */
   setTargetProtocol(targetId: number, protocol: Protocol | null): void;
+  /** the k6 instances that sent a server run's load (contract/instances.ts), replacing any before */
+  setTargetInstances(targetId: number, instances: readonly InstanceFacts[]): void;
   /** Sets a run's user-given name and/or note (undefined: unchanged; null or blank: cleared). */
   annotateRun(runId: number, annotation: RunAnnotation): { name: string | null; note: string | null };
   /** Threshold results of a server run, appended (one call per phase as it ends). */
@@ -152,6 +155,7 @@ function prepareStatements(db: Database.Database) {
     deleteRun: db.prepare('DELETE FROM runs WHERE id = ?'),
     setEngineNote: db.prepare('UPDATE runs SET engine_note = ? WHERE id = ?'),
     setTargetProtocol: db.prepare('UPDATE targets SET protocol = ? WHERE id = ?'),
+    setTargetInstances: db.prepare('UPDATE targets SET instances_json = ? WHERE id = ?'),
     annotate: db.prepare<[{ name: string | null; setName: number; note: string | null; setNote: number; id: number }], { name: string | null; note: string | null }>(
       'UPDATE runs SET name = CASE WHEN @setName THEN @name ELSE name END, note = CASE WHEN @setNote THEN @note ELSE note END WHERE id = @id RETURNING name, note',
     ),
@@ -303,6 +307,10 @@ export class SqliteRunWriter implements RunWriter {
 
   setTargetProtocol(targetId: number, protocol: Protocol | null): void {
     this.write(() => this.stmt.setTargetProtocol.run(protocol, targetId));
+  }
+
+  setTargetInstances(targetId: number, instances: readonly InstanceFacts[]): void {
+    this.write(() => this.stmt.setTargetInstances.run(instances.length === 0 ? null : JSON.stringify(instances), targetId));
   }
 
   annotateRun(runId: number, annotation: RunAnnotation): { name: string | null; note: string | null } {

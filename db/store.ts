@@ -8,6 +8,7 @@ import type { CellInfo, PhaseHistograms, PhaseResult, ReportTableResult, Request
 import type { HistogramSet } from '../contract/measurement.js';
 import type { ThresholdResult } from '../contract/thresholds.js';
 import type { RunVerdict } from '../contract/run-verdict.js';
+import type { InstanceFacts } from '../contract/instances.js';
 import { migrate } from './migrate.js';
 import { BaselineStore } from './baseline-store.js';
 import { TrendReader } from './trend-read.js';
@@ -130,6 +131,7 @@ class SqliteStore implements Store {
   savePhase(targetId: number, phase: PhaseResult, histograms: HistogramSet): void { this.writer.savePhase(targetId, phase, histograms); }
   setEngineNote(runId: number, note: string | null): void { this.writer.setEngineNote(runId, note); }
   setTargetProtocol(targetId: number, protocol: Protocol | null): void { this.writer.setTargetProtocol(targetId, protocol); }
+  setTargetInstances(targetId: number, instances: readonly InstanceFacts[]): void { this.writer.setTargetInstances(targetId, instances); }
   annotateRun(runId: number, annotation: RunAnnotation): { name: string | null; note: string | null } { return this.writer.annotateRun(runId, annotation); }
   saveThresholds(targetId: number, results: readonly ThresholdResult[]): void { this.writer.saveThresholds(targetId, results); }
   saveVerdict(verdict: RunVerdict): void { this.writer.saveVerdict(verdict); }

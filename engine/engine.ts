@@ -26,7 +26,7 @@ export interface Engine {
   readonly store: Store;
   /** Like runs:start, with consent given in-process (the CLI reads files itself and sends their text).
    *  engine 'k6': a local k6 sends the load (LS_ERR_K6_MISSING where none is installed). */
-  startRun(source: StartSource, opts: RunOptions & { engine?: RunEngine }): Promise<{ runId: number }>;
+  startRun(source: StartSource, opts: RunOptions & { engine?: RunEngine; instances?: number }): Promise<{ runId: number }>;
 }
 
 /**
@@ -57,14 +57,15 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
       ),
     ));
 
-  const startRun = async (source: StartSource, opts: RunOptions & { engine?: RunEngine }): Promise<{ runId: number }> => {
+  const startRun = async (source: StartSource, opts: RunOptions & { engine?: RunEngine; instances?: number }): Promise<{ runId: number }> => {
     const [runner, { prepareRun }, k6] = await Promise.all([
       theOrchestrator(),
       import('./run/prepare-run.js'),
       opts.engine === 'k6' ? import('./k6/with-k6.js') : undefined,
     ]);
     const prepared = prepareRun(store, source, opts);
-    const { runId, done } = runner.start(k6 ? k6.withK6(prepared) : prepared);
+    if (!k6 && opts.instances !== undefined && opts.instances !== 1) throw new LoadscopeError('LS_ERR_BAD_REQUEST', `instances: ${opts.instances} k6 processes need the k6 engine (--engine k6)`);
+    const { runId, done } = runner.start(k6 ? k6.withK6(prepared, opts.instances) : prepared);
     running.set(runId, done);
     void done.finally(() => running.delete(runId));
     return { runId };
@@ -74,8 +75,8 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
     ...lazyCalls(LIBRARY_CALLS, async () => (await import('./library/library-calls.js')).libraryHandlers(store)),
     'scenarios:validate': async ({ text, quick, files }) => (await import('./run/prepare-run.js')).validateWithKept(store, text, quick, files),
     // A name is a built-in or a library scenario (engine/library/lookup.ts), never a host path.
-    'runs:start': async ({ scenario, quick, set, allowRemote, allowCommands, allowFiles, engine }) =>
-      startRun(scenario, { quick, set, engine, consent: { allowRemote: allowRemote ?? false, allowCommands: allowCommands ?? false, allowFiles: allowFiles ?? false } }),
+    'runs:start': async ({ scenario, quick, set, allowRemote, allowCommands, allowFiles, engine, instances }) =>
+      startRun(scenario, { quick, set, engine, ...(instances !== undefined && { instances }), consent: { allowRemote: allowRemote ?? false, allowCommands: allowCommands ?? false, allowFiles: allowFiles ?? false } }),
     // no orchestrator yet: no run was ever started by this engine, so none is active
     'runs:cancel': async ({ runId, reason }) => ({ cancelled: loaded?.cancel(runId, reason) ?? false }),
     'runs:list': async (filter) => store.listRuns(filter),

@@ -33,7 +33,7 @@ function sqlWrites(text: string): string[] {
 }
 
 // Every member of db/store.ts's Store interface (its RunReader and RunWriter halves included) is one of these; a new one must be placed.
-const STORE_WRITES = ['createRun', 'addCells', 'createTarget', 'updateTarget', 'finishRun', 'savePhase', 'setEngineNote', 'annotateRun', 'saveThresholds', 'saveVerdict', 'insertWindows', 'insertSamples', 'insertRequests', 'deleteRun', 'groupRuns', 'setTargetProtocol'];
+const STORE_WRITES = ['createRun', 'addCells', 'createTarget', 'updateTarget', 'finishRun', 'savePhase', 'setEngineNote', 'annotateRun', 'saveThresholds', 'saveVerdict', 'insertWindows', 'insertSamples', 'insertRequests', 'deleteRun', 'groupRuns', 'setTargetProtocol', 'setTargetInstances'];
 const STORE_OTHERS = ['path', 'listRuns', 'runsChangeMark', 'getRun', 'getWindows', 'getRequests', 'getCompareRows', 'getHistograms', 'getSlowest', 'getFirstRequests', 'iterateRequests', 'storedRows', 'getRunSource', 'library', 'baselines', 'trends', 'close', 'readOnly'];
 
 // Who may call them in the engine, and why.

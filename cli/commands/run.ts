@@ -24,6 +24,8 @@ import { cancelReason, onStopSignal, signalExitCode, type StopSignal } from '../
 import type { Diagnosis } from '../../contract/diagnosis.js';
 import { diagnosisJson, formatDiagnosisTop } from '../format/diagnosis.js';
 import { checkRows } from '../../contract/report/check-table.js';
+import { MAX_RUN_INSTANCES } from '../../contract/instances.js';
+import { checkedInstances } from '../../engine/k6/instance-segments.js';
 
 interface RunCliOptions {
   quick: boolean;
@@ -33,6 +35,8 @@ interface RunCliOptions {
   allowCommands: boolean;
   allowFiles: boolean;
   engine: RunEngine;
+  /** --engine k6: k6 processes at once, each with its execution segment */
+  instances?: number;
   db?: string;
   fromRun?: number;
   example?: string;
@@ -47,6 +51,11 @@ interface RunCliOptions {
 
 /** The rules `--baseline` judges when no --fail-on is given: the issue's own three. */
 export const DEFAULT_RULES = ['total.p99 > +10%', 'throughput < -5%', 'errors.rate > +0.01'] as const;
+
+/** `--instances N`: a whole number from 1 to MAX_RUN_INSTANCES, else one line saying so. */
+function parseInstances(value: string): number {
+  return checkedInstances(/^\d{1,3}$/.test(value.trim()) ? Number(value) : NaN, value);
+}
 
 function parseBaselineOption(value: string): number {
   return parseRunId(value);
@@ -102,10 +111,12 @@ export function registerRun(program: Command): void {
     .option('--junit <file>', 'write a JUnit XML file: each threshold and rule a test case')
     .option('--force', 'replace --markdown / --junit files that already exist', false)
     .addOption(new Option('--engine <engine>', 'who sends the load: native (Loadscope\'s driver) or k6 (a local k6 binary)').choices(RUN_ENGINES).default('native'))
+    .option('--instances <n>', `with --engine k6: run the load in N k6 processes at once (1 to ${MAX_RUN_INSTANCES}), each with its execution segment; figures merged, thresholds judged on the merge`, parseInstances)
     .addOption(dbOption())
     .addHelpText('after', EXIT_CODES_HELP)
     .action(async (scenario: string | undefined, opts: RunCliOptions) => {
       const source = runSource(scenario, opts);
+      if (opts.instances !== undefined && opts.engine !== 'k6') throw new LoadscopeError('LS_ERR_BAD_REQUEST', '--instances runs several k6 processes: add --engine k6');
       if (opts.failOn.length > 0 && opts.baseline === undefined) throw new LoadscopeError('LS_ERR_BAD_REQUEST', '--fail-on judges against a baseline: add --baseline (the pinned one) or --baseline RUN');
       const rules = opts.baseline === undefined ? [] : parseRegressionRules(opts.failOn.length > 0 ? opts.failOn : DEFAULT_RULES);
       refuseExisting([opts.markdown, opts.junit], opts.force);
@@ -121,7 +132,7 @@ export function registerRun(program: Command): void {
           let runId: number;
           try {
             const consent = { allowRemote: opts.allowRemote, allowCommands: opts.allowCommands, allowFiles: opts.allowFiles };
-            ({ runId } = await engine.startRun(source, { quick: opts.quick, set: opts.set, consent, engine: opts.engine }));
+            ({ runId } = await engine.startRun(source, { quick: opts.quick, set: opts.set, consent, engine: opts.engine, ...(opts.instances !== undefined && { instances: opts.instances }) }));
           } catch (err) {
             detach();
             throw err;

@@ -16,6 +16,7 @@ import { ERROR_REASONS_TERM, errorReasonText } from '../../contract/error-reason
 import { requestsNotEnded, targetRequests } from '../../contract/stored-requests.js';
 import { checkRate } from '../../contract/figures.js';
 import { formatChecks } from './checks.js';
+import { formatInstances } from './instances.js';
 
 const errorsText = (errors: ErrorCounts) =>
   Object.entries(errors)
@@ -88,8 +89,9 @@ export function formatRunSummary(run: RunSummary): string {
   const reasonTerm = phases.some((p) => (p.errorReasons ?? []).length > 0) ? [`errors: ${ERROR_REASONS_TERM}`] : [];
   const table = `${head}${grouped}\n${engine}${textTable(header, rows, reasons)}\n${said}${[...unmeasured, ...engineGlossaryLines(run.engine, ['total', 'wait', 'processing', 'server wait', 'client queue', 'ttfb', 'transfer']), ...tls, ...reasonTerm].join('\n')}`;
   const checks = formatChecks(run);
+  const instances = formatInstances(run);
   const thresholds = run.thresholds.length > 0 ? `\n\n${formatThresholds(run)}` : '';
-  return `${table}${checks === '' ? '' : `\n\n${checks}`}${thresholds}${run.regression == null ? '' : `\n\n${formatStoredVerdict(run.regression)}`}`;
+  return `${table}${instances === '' ? '' : `\n\n${instances}`}${checks === '' ? '' : `\n\n${checks}`}${thresholds}${run.regression == null ? '' : `\n\n${formatStoredVerdict(run.regression)}`}`;
 }
 
 /** A stored regression verdict (`run --baseline` kept it with the run), as `show` prints it under the thresholds. */
@@ -155,6 +157,8 @@ export function runSummaryJson(run: RunSummary) {
       streams: serverStreams(run.scenario, t.serverIndex),
       // its requests as stored: more than its phases' counts when a phase did not end (an interrupted run)
       requests: targetRequests(t),
+      // the k6 processes that sent its load (`run --instances`, several pods' files): contract/instances.ts; [] for one generator
+      instances: t.instances ?? [],
       phases: t.phases.map((p) => ({
         name: p.name,
         executor: p.executor,

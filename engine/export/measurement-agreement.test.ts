@@ -93,6 +93,7 @@ function throughK6(rows: RequestRow[], runId: number) {
     source: 'loadscope',
     cell: 0,
     server: 'k6',
+    instance: null,
     phase,
     endUs: T0_US + r.doneUs,
     totalMs: (r.doneUs - r.intendedUs) / 1000,

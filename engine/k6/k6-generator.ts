@@ -12,6 +12,7 @@ import { k6Script, segmentCount } from './k6-script.js';
 import { k6DataFiles } from './k6-data.js';
 import { dataRanOutNotes } from './k6-data-out.js';
 import { LiveWindows } from './live-windows.js';
+import { instanceArgs } from './instance-segments.js';
 import { k6LoopbackUrl } from './k6-target.js';
 import { probeTarget } from '../driver/transport/tls.js';
 import { driverProtocol, driverTls } from '../run/target-tls.js';
@@ -19,8 +20,10 @@ import { phaseName as nameOfPhase } from '../../contract/phase.js';
 
 // `loadscope run --engine k6`: the orchestrator starts and watches each server as for a native run,
 // and this generator sends the load with a local k6 instead of the driver: the scenario's script for
-// that server, its segments one k6 process after another, points streamed to the live view and to a
-// file, which is then imported into the server run exactly as `import-k6` would.
+// that server, its segments one after another (each by one k6 process, or N at once with
+// `--instances N`), points streamed to the live view and to a file per process, which are then
+// imported into the server run exactly as `import-k6` would: one phase accumulator fed by every
+// instance's points (histograms merged, never percentiles averaged), and the instance dimension.
 
 /** The target k6 is given and its `hosts`: with a servername, the URL names it and `hosts` maps it to the loopback address. */
 function servernameTarget(url: string, servername: string | undefined): { target: string; hosts: Record<string, string> } {
@@ -31,8 +34,18 @@ function servernameTarget(url: string, servername: string | undefined): { target
   return { target: u.toString().replace(/\/$/, ''), hosts: { [servername]: address } };
 }
 
-/** A generator for one run; it keeps the run's engine note (what k6 dropped, per server) up to date. */
-export function k6Generator(k6: string, runNote: { runId?: number; parts: string[] }): LoadGenerator {
+/** The mean of the readings there are, or null. */
+function meanOf(readings: readonly (number | null)[]): number | null {
+  const known = readings.filter((r): r is number => r !== null);
+  return known.length === 0 ? null : Math.round((known.reduce((a, b) => a + b, 0) / known.length) * 10) / 10;
+}
+
+/**
+ * A generator for one run; it keeps the run's engine note (what k6 dropped, per server) up to date.
+ * `instances`: k6 processes per segment, started at once, each with its execution segment
+ * (instance-segments.ts); their points merge in the live windows and in the one accumulator per phase.
+ */
+export function k6Generator(k6: string, runNote: { runId?: number; parts: string[] }, instances = 1): LoadGenerator {
   return async ({ ctx, url: serverUrl, cert, signal, setT0, writes, phaseEnded }) => {
     // k6 is only ever pointed at this machine, whatever the run's consent; without consent its
     // block list also keeps whatever it connects to there (k6-block-list.ts).
@@ -61,18 +74,37 @@ export function k6Generator(k6: string, runNote: { runId?: number; parts: string
       const t0Ms = Date.now();
       setT0(t0Ms);
       const phaseName = (i: number) => nameOfPhase(ctx.scenario.phases[i] ?? {}, i);
-      const live = new LiveWindows(ctx.runId, ctx.targetId, ctx.emit, t0Ms * 1000, phaseName);
+      const live = new LiveWindows(ctx.runId, ctx.targetId, ctx.emit, t0Ms * 1000, phaseName, instances);
       const files: string[] = [];
+      const cpu: (number | null)[][] = Array.from({ length: instances }, () => []);
       let thresholds = false;
       let failure: string | null = null;
       for (let s = 0; s < segmentCount(ctx.scenario) && !signal.aborted; s++) {
-        const outFile = join(dir, `segment-${s}.json`);
-        files.push(outFile);
-        const exit = await runK6Process({ k6, script, outFile, env: { LOADSCOPE_TARGET: target, LOADSCOPE_SEGMENT: String(s) }, ...(caFile !== undefined && { caFile }), signal, onRequest: (r) => live.add(r) });
-        if (exit.cancelled) break;
-        if (exit.code === K6_THRESHOLDS_CROSSED) thresholds = true;
-        else if (exit.code !== 0) failure = `k6 exited with code ${exit.code}: ${exit.stderrTail.slice(-3).join(' | ') || 'no output'}`;
-        if (failure !== null) break;
+        // the instances of a segment start at once; one that fails stops its siblings
+        const segment = new AbortController();
+        const stopSegment = () => segment.abort();
+        signal.addEventListener('abort', stopSegment, { once: true });
+        const exits = await Promise.all(
+          Array.from({ length: instances }, async (_, i) => {
+            const outFile = join(dir, instances === 1 ? `segment-${s}.json` : `segment-${s}-instance-${i}.json`);
+            files.push(outFile);
+            live.instanceStarted(i);
+            const exit = await runK6Process({ k6, script, outFile, env: { LOADSCOPE_TARGET: target, LOADSCOPE_SEGMENT: String(s) }, args: instanceArgs(i, instances), ...(caFile !== undefined && { caFile }), signal: segment.signal, onRequest: (r) => live.add(r, i) });
+            live.instanceEnded(i);
+            cpu[i]!.push(exit.cpuPercent);
+            if (!exit.cancelled && exit.code !== 0 && exit.code !== K6_THRESHOLDS_CROSSED) segment.abort();
+            return { i, exit };
+          }),
+        );
+        signal.removeEventListener('abort', stopSegment);
+        for (const { i, exit } of exits) {
+          if (exit.code === K6_THRESHOLDS_CROSSED) thresholds = true;
+          else if (exit.code !== 0 && !exit.cancelled && failure === null) {
+            const who = instances === 1 ? 'k6' : `k6 instance ${i}`;
+            failure = `${who} exited with code ${exit.code}: ${exit.stderrTail.slice(-3).join(' | ') || 'no output'}`;
+          }
+        }
+        if (failure !== null || exits.some((e) => e.exit.cancelled)) break;
       }
       live.finish(Date.now() - t0Ms);
 
@@ -88,6 +120,7 @@ export function k6Generator(k6: string, runNote: { runId?: number; parts: string
           phaseEnded(phase);
         }
         sinks.set(targetKey(acc.cell, acc.server), sink);
+        if (instances > 1) writes.instances(acc.instances.facts(sink.t0Us, (i) => meanOf(cpu[i] ?? []), instances));
         requests += [...acc.phases.values()].reduce((n, p) => n + p.count - p.dropped, 0);
       }
       await writeRows(files, sinks);

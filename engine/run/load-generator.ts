@@ -3,6 +3,7 @@
 import type { EngineEvent } from '../../contract/api.js';
 import type { HistogramSet } from '../../contract/measurement.js';
 import type { Protocol } from '../../contract/protocol.js';
+import type { InstanceFacts } from '../../contract/instances.js';
 import type { PhaseResult } from '../../contract/results.js';
 import type { Scenario, ServerSpec } from '../../contract/scenario.js';
 import type { DataSet } from '../../contract/variables.js';
@@ -44,6 +45,8 @@ export interface GeneratorWrites {
   engineNote(note: string | null): void;
   /** what the load spoke to the target (contract/protocol.ts: h1, h1-tls, h2, h2c), learnt as it started */
   protocol(protocol: Protocol | null): void;
+  /** the k6 instances that sent its load (contract/instances.ts), learnt at its end */
+  instances(instances: readonly InstanceFacts[]): void;
 }
 
 export interface GeneratorContext {

@@ -104,6 +104,7 @@ export async function runTarget(ctx: TargetContext): Promise<TargetOutcome> {
     phase: (phase, histograms) => keep(() => store.savePhase(targetId, phase, histograms)),
     engineNote: (note) => keep(() => store.setEngineNote(runId, note)),
     protocol: (protocol) => keep(() => store.setTargetProtocol(targetId, protocol)),
+    instances: (instances) => keep(() => store.setTargetInstances(targetId, instances)),
   };
   // the generator sees its server run without the store, at run time as in its type
   const { store: _store, ...target } = ctx;

@@ -14,6 +14,7 @@ import { ReportTables } from './ReportTables';
 import { RequestScatter } from './RequestScatter';
 import { SlowestTable } from './SlowestTable';
 import { CheckTable } from './CheckTable';
+import { InstancePanel } from './InstancePanel';
 import './run-view.css';
 
 function totals(summary: RunSummary) {
@@ -98,6 +99,7 @@ export function RunResults({ summary, showHeader, whatHappened }: { summary: Run
             <RequestScatter runId={summary.id} targets={summary.targets} engine={summary.engine} cells={summary.cells} />
           </div>
           <PhaseTable targets={summary.targets} engine={summary.engine} cells={summary.cells} scenario={summary.scenario} />
+          <InstancePanel run={summary} />
           <SlowestTable runId={summary.id} />
         </>
       )}

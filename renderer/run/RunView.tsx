@@ -43,8 +43,8 @@ export interface RunViewProps {
   openInEditor: (text: string) => void;
 }
 
-export function startRequest(source: ScenarioSource, quick: boolean, engine: RunEngine = 'native'): StartRequest {
-  return { scenario: source.kind === 'builtin' ? { name: source.name } : { text: source.text, origin: source.fileName }, quick, ...(engine === 'k6' ? { engine } : {}) };
+export function startRequest(source: ScenarioSource, quick: boolean, engine: RunEngine = 'native', instances = 1): StartRequest {
+  return { scenario: source.kind === 'builtin' ? { name: source.name } : { text: source.text, origin: source.fileName }, quick, ...(engine === 'k6' ? { engine, ...(instances > 1 && { instances }) } : {}) };
 }
 
 /** Pick a scenario, start it, watch it live, and read its results when it ends. */
@@ -54,6 +54,7 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
   const { quick, setQuick } = setup;
   const [cancelError, setCancelError] = useState<string | null>(null);
   const [engine, setEngine] = useState<RunEngine>('native');
+  const [instances, setInstances] = useState(1);
   const first = scenarios.list?.find((s) => s.name === FIRST_TRY) ?? scenarios.list?.[0];
   const source: ScenarioSource | null = setup.source ?? (first !== undefined ? { kind: 'builtin', name: first.name } : null);
   const builtin = useScenarioText(source?.kind === 'builtin' ? source.name : null);
@@ -74,7 +75,7 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
     setCancelError(null);
     // the setting as the person left it: the engine runs a scenario without a profile full (and the
     // setting stays for the next scenario that has one)
-    start(startRequest(source, quick, engine));
+    start(startRequest(source, quick, engine, instances));
   };
   const onCancel = () => {
     cancel().catch((err: unknown) => setCancelError(errorMessage(err)));
@@ -102,7 +103,7 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
           askOpenFile={setup.askOpenFile}
           openFileAsked={setup.openFileAsked}
         />
-        <K6Toggle engine={engine} onEngine={setEngine} disabled={running} />
+        <K6Toggle engine={engine} onEngine={setEngine} instances={instances} onInstances={setInstances} disabled={running} />
         <ErrorBox message={scenarios.error ?? builtin.error} />
         {parsed?.ok === false && <ErrorBox message={`This scenario does not validate: ${parsed.message}`} />}
         {parsed?.ok === true && previewPick && (

@@ -1,9 +1,10 @@
 import { basename } from 'node:path';
 import { LoadscopeError } from '../../../contract/errors.js';
 import { MAX_NAME_CHARS, MAX_PHASE_RUNS, MAX_TARGETS, refuse } from './import-limits.js';
-import { checkOfPoint, isDropped, requestOfPoint } from './k6-request.js';
+import { checkOfPoint, isDropped, requestOfPoint, UNKNOWN_SERVER } from './k6-request.js';
 import { TargetAcc } from './k6-accumulator.js';
 import { readPoints, type ReadStats } from './read-points.js';
+import { MAX_STORED_INSTANCES } from '../../../contract/instances.js';
 
 // Pass 1 of an import: every file, one point at a time, into per-server-run accumulators. Several
 // files (k6-operator pods, or the segments of one run) merge by their tags: a pod's points carry the
@@ -47,15 +48,28 @@ class Accs {
 
 const tooMany = (where: string, what: string) => new LoadscopeError('LS_ERR_BAD_REQUEST', `${where}: more than ${what} in one import; nothing was stored`);
 
-export async function collectK6(files: readonly string[]): Promise<Collected> {
+export interface CollectOptions {
+  /**
+   * A point without an ls_instance tag counts for its file's instance (the file's index): an
+   * import of several k6-operator pods' or processes' files, one file each. A k6 run's own segment
+   * files (one process, one after another) leave it off.
+   */
+  instancePerFile?: boolean;
+}
+
+export async function collectK6(files: readonly string[], opts: CollectOptions = {}): Promise<Collected> {
+  if (opts.instancePerFile === true && files.length > MAX_STORED_INSTANCES) {
+    throw new LoadscopeError('LS_ERR_BAD_REQUEST', `${files.length} result files: an import takes at most ${MAX_STORED_INSTANCES} (one per k6 instance); nothing was stored`);
+  }
   const stats: ReadStats = { points: 0, skipped: 0 };
   const count = { targets: 0, phases: 0 };
   const bySource = { loadscope: new Accs(count), http: new Accs(count) };
   const dropped = new Accs(count);
   const checked = new Accs(count);
   let scenarioName: string | null = null;
-  for (const file of files) {
+  for (const [fileIndex, file] of files.entries()) {
     const name = basename(file);
+    const fileInstance = opts.instancePerFile === true && files.length > 1 ? fileIndex : null;
     for await (const point of readPoints(file, stats)) {
       const c = checkOfPoint(point, name);
       if (c !== null) {
@@ -74,17 +88,24 @@ export async function collectK6(files: readonly string[]): Promise<Collected> {
       const accs = isDropped(r) ? dropped : bySource[r.source];
       const acc = accs.get(r.cell, r.server, where);
       const before = acc.phases.size;
-      if (isDropped(r)) acc.phase(r.phase).addDropped(r);
-      else acc.add(r);
+      const instance = r.instance ?? fileInstance;
+      if (isDropped(r)) {
+        acc.phase(r.phase).addDropped(r);
+        if (instance !== null) acc.instances.addDropped(instance, r.count);
+      } else acc.add(r, instance);
       accs.counted(acc, before, where);
     }
   }
   const chosen = new Map(bySource.http.map);
   for (const [key, acc] of bySource.loadscope.map) chosen.set(key, acc);
+  // k6 tags dropped_iterations with their k6 scenario only (no server or cell tag, whatever the
+  // script's scenario tags say): where the files hold one server run, they are its own
+  const only = chosen.size === 1 ? [...chosen.values()][0]! : undefined;
   for (const [key, d] of dropped.map) {
-    let acc = chosen.get(key);
+    let acc = chosen.get(key) ?? (d.server === UNKNOWN_SERVER ? only : undefined);
     if (!acc) chosen.set(key, (acc = new TargetAcc(d.cell, d.server)));
-    for (const p of d.phases.values()) acc.phase(p.ref).addDropped({ cell: d.cell, server: d.server, phase: p.ref, count: p.dropped });
+    for (const p of d.phases.values()) acc.phase(p.ref).addDropped({ cell: d.cell, server: d.server, instance: null, phase: p.ref, count: p.dropped });
+    acc.instances.takeDropped(d.instances);
   }
   // checks count only where their server run's requests are
   for (const [key, c] of checked.map) {

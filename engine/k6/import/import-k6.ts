@@ -5,6 +5,7 @@ import type { PhaseResult } from '../../../contract/results.js';
 import type { Scenario } from '../../../contract/scenario.js';
 import { templateName } from '../../../contract/template-name.js';
 import type { RunWriter } from '../../../db/store.js';
+import { checkThresholds } from '../../run/thresholds.js';
 import { collectK6, targetKey, type Collected } from './collect.js';
 import type { TargetAcc } from './k6-accumulator.js';
 import { storeRowWrites, TargetSink, writeRows, type RowWrites } from './write-rows.js';
@@ -76,7 +77,7 @@ function requestTotals(c: Collected): { requests: number; dropped: number } {
 /** `loadscope import-k6`: one new run (marked as a k6 run) from one or more k6 result files. */
 export async function importK6Files(store: RunWriter, files: readonly string[], opts: { scenario?: Scenario; title?: string } = {}): Promise<ImportSummary> {
   if (files.length === 0) throw new LoadscopeError('LS_ERR_BAD_REQUEST', 'import-k6 needs at least one k6 result file (--out json or --out csv)');
-  const c = await collectK6(files);
+  const c = await collectK6(files, { instancePerFile: true });
   const { requests, dropped } = requestTotals(c);
   if (requests + dropped === 0) {
     throw new LoadscopeError('LS_ERR_BAD_REQUEST', `no k6 request points in ${files.map((f) => basename(f)).join(', ')} (${c.stats.points} points, ${c.stats.skipped} other lines): write them with k6 run --out json=FILE or --out csv=FILE`);
@@ -104,7 +105,16 @@ export async function importK6Files(store: RunWriter, files: readonly string[], 
       const architecture = serverIndex >= 0 ? scenario!.servers[serverIndex]!.architecture : 'k6';
       const targetId = store.createTarget({ runId, cellIndex: acc.cell, serverIndex: Math.max(0, serverIndex), label: acc.server, architecture, status: 'running' });
       const sink = sinkFor(storeRowWrites(store, targetId), targetId, acc);
-      savePhases((result, histograms) => store.savePhase(targetId, result, histograms), acc, scenario, sink.t0Us);
+      const phases = savePhases((result, histograms) => store.savePhase(targetId, result, histograms), acc, scenario, sink.t0Us);
+      // the scenario's thresholds, judged by Loadscope on the merged phases as a k6 run's are (never by each instance)
+      if (scenario !== null) {
+        const target = { targetId, cellIndex: acc.cell, server: acc.server, architecture };
+        for (const phase of phases) {
+          const results = checkThresholds(scenario, target, phase);
+          if (results.length > 0) store.saveThresholds(targetId, results);
+        }
+      }
+      if (acc.instances.size > 0) store.setTargetInstances(targetId, acc.instances.facts(sink.t0Us));
       sinks.set(targetKey(acc.cell, acc.server), sink);
       const durationMs = Number.isFinite(acc.lastEndUs) ? Math.round((acc.lastEndUs - acc.firstStartUs) / 1000) : 0;
       const startedAt = Number.isFinite(acc.firstStartUs) ? new Date(acc.firstStartUs / 1000).toISOString() : null;

@@ -29,6 +29,8 @@ export const MAX_TARGETS = MAX_SERVER_RUNS;
 export const MAX_PHASE_RUNS = MAX_SERVER_RUNS;
 /** Endpoints (k6 `name` tags) of one phase with figures of their own; further names share one (k6-accumulator.ts). */
 export const MAX_ENDPOINTS = SCENARIO_LIMITS.templates;
+/** The endpoint a phase's (or an instance's) names past MAX_ENDPOINTS are counted under. */
+export const OTHER_ENDPOINT = `other names (over ${MAX_ENDPOINTS})`;
 
 export const MIB = (bytes: number): string => (bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`);
 

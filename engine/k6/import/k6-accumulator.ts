@@ -2,8 +2,9 @@ import type { PhaseResult } from '../../../contract/results.js';
 import { errorCode, type HistogramSet } from '../../../contract/measurement.js';
 import { PhaseAccumulator } from '../../driver/measure/accumulators.js';
 import { EndpointAccumulators, phaseWithEndpoints } from '../../driver/measure/endpoint-accumulators.js';
-import { MAX_ENDPOINTS } from './import-limits.js';
+import { MAX_ENDPOINTS, OTHER_ENDPOINT } from './import-limits.js';
 import { EndpointChecks } from './k6-checks.js';
+import { InstanceAccs } from './instance-facts.js';
 import type { K6Dropped, K6Request, PhaseRef } from './k6-request.js';
 
 // Per server run (a cell and server), per phase: the native driver's phase accumulator
@@ -16,8 +17,7 @@ import type { K6Dropped, K6Request, PhaseRef } from './k6-request.js';
 // the URL): each name gets the same accumulator as the phase. A foreign script's URLs with ids in
 // them would make an endpoint per id, so past MAX_ENDPOINTS names a phase's further names share one.
 
-/** The endpoint a phase's names past MAX_ENDPOINTS are counted under. */
-export const OTHER_ENDPOINT = `other names (over ${MAX_ENDPOINTS})`;
+export { OTHER_ENDPOINT };
 
 const TIMEOUT = errorCode('timeout');
 
@@ -98,6 +98,8 @@ export class TargetAcc {
   readonly phases = new Map<string, PhaseAcc>();
   /** where its requests came from (see collect.ts); null while it has only dropped iterations */
   source: K6Request['source'] | null = null;
+  /** who sent its requests, where several k6 processes did (instance-facts.ts) */
+  readonly instances = new InstanceAccs();
   firstStartUs = Infinity;
   lastEndUs = -Infinity;
 
@@ -115,8 +117,10 @@ export class TargetAcc {
     return acc;
   }
 
-  add(r: K6Request): void {
+  /** `instance`: the k6 process that sent it (its tag, or its file's index), null when not known */
+  add(r: K6Request, instance: number | null = r.instance): void {
     this.source ??= r.source;
+    if (instance !== null) this.instances.add(instance, r);
     this.phase(r.phase).add(r);
     this.firstStartUs = Math.min(this.firstStartUs, r.endUs - r.totalMs * 1000);
     this.lastEndUs = Math.max(this.lastEndUs, r.endUs);

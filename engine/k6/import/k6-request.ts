@@ -2,6 +2,7 @@ import type { ErrorKind } from '../../../contract/results.js';
 import { ERROR_KINDS } from '../../../contract/results.js';
 import { MAX_CELLS, MAX_DROPPED, MAX_DURATION_MS, MAX_NAME_CHARS, MAX_PHASE_INDEX, MAX_TIME_US, MIN_TIME_US, at, inRange, refuse } from './import-limits.js';
 import type { K6Point } from './read-points.js';
+import { MAX_STORED_INSTANCES } from '../../../contract/instances.js';
 
 // What one k6 point says about requests. A script from `loadscope export-k6` adds one
 // `loadscope_total` point per request (outcome, status and Server-Timing on it); any other k6 script
@@ -13,6 +14,8 @@ export interface K6Request {
   source: 'loadscope' | 'http';
   cell: number;
   server: string;
+  /** the k6 process that sent it (tag ls_instance: `run --instances`, a k6-operator runner), null without the tag */
+  instance: number | null;
   phase: PhaseRef;
   /** epoch µs when the response was complete (k6 stamps a request's points with its end) */
   endUs: number;
@@ -37,6 +40,7 @@ export interface PhaseRef {
 export interface K6Dropped {
   cell: number;
   server: string;
+  instance: number | null;
   phase: PhaseRef;
   count: number;
 }
@@ -76,6 +80,7 @@ export function phaseRef(tags: Record<string, string>, where = 'k6 output'): Pha
 const whereOf = (tags: Record<string, string>, at: string) => ({
   cell: checkedNum(at, 'tags.cell', tags.cell, 0, MAX_CELLS - 1, true) ?? 0,
   server: name(at, 'tags.server', tags.server) ?? UNKNOWN_SERVER,
+  instance: checkedNum(at, 'tags.ls_instance', tags.ls_instance, 0, MAX_STORED_INSTANCES - 1, true),
   phase: phaseRef(tags, at),
 });
 

@@ -14,6 +14,8 @@ export interface FakeRequest {
   wait?: number;
   /** the request's name tag (the script's endpoint name) */
   name?: string;
+  /** the k6 process's ls_instance tag (`run --instances`, a k6-operator runner) */
+  instance?: number | string;
 }
 
 const BASE = Date.parse('2026-01-01T00:00:00Z');
@@ -29,7 +31,7 @@ export function requestLine(r: FakeRequest): string {
   return JSON.stringify({
     metric: 'loadscope_total',
     type: 'Point',
-    data: { time: time(r.endMs), value: r.totalMs, tags: { ...tags(r.phase, r.server ?? 'single'), ls_result: r.result ?? 'ok', status: String(r.status ?? 200), ...(r.name !== undefined && { name: r.name }) }, metadata },
+    data: { time: time(r.endMs), value: r.totalMs, tags: { ...tags(r.phase, r.server ?? 'single'), ls_result: r.result ?? 'ok', status: String(r.status ?? 200), ...(r.name !== undefined && { name: r.name }), ...(r.instance !== undefined && { ls_instance: String(r.instance) }) }, metadata },
   });
 }
 

@@ -190,7 +190,7 @@ CREATE TABLE targets (
         -- raw_rows: requests the driver recorded; fewer are stored when raw_sampled = 1
         raw_rows       INTEGER NOT NULL DEFAULT 0,
         raw_sampled    INTEGER NOT NULL DEFAULT 0 CHECK (raw_sampled IN (0, 1))
-      , protocol TEXT, trace_prefix TEXT);
+      , protocol TEXT, trace_prefix TEXT, instances_json TEXT);
 
 -- table thresholds
 CREATE TABLE thresholds (
