@@ -27,8 +27,8 @@ const temp = useTempEngine('k6-journey', 'all');
  */
 const STEP_SLACK = 2;
 
-async function run(engineName: 'native' | 'k6', text: string): Promise<RunSummary> {
-  const { runId } = await temp.engine.handlers['runs:start']({ scenario: { text }, quick: false, set: {}, engine: engineName, allowFiles: true });
+async function run(engineName: 'native' | 'k6', text: string, instances = 1): Promise<RunSummary> {
+  const { runId } = await temp.engine.handlers['runs:start']({ scenario: { text }, quick: false, set: {}, engine: engineName, allowFiles: true, ...(instances > 1 && { instances }) });
   await temp.engine.waitForRun(runId);
   return temp.engine.handlers['runs:get']({ runId });
 }
@@ -60,11 +60,11 @@ function journey(users: string): string {
 const errorsOf = (e: { errors: Record<string, number> }) => Object.fromEntries(Object.entries(e.errors).filter(([, n]) => n > 0));
 
 describe(`k6 ${k6.version ?? K6_PINNED} carries a journey with a data file`, skipUnless(k6.available, k6.hint), () => {
-  it('the login journey natively and through k6: endpoint counts add up to the phase, the failing check is a check error of its step on both, every check counted by its native name', async () => {
+  it('the login journey natively, through k6 and through k6 in 2 instances: endpoint counts add up to the phase, the failing check is a check error of its step on both, every check counted by its native name', async () => {
     const users = join(temp.dir, 'users.csv');
     copyFileSync(rootPath('scenarios/assets/journey-users.csv'), users);
     const text = journey(users);
-    const results = { native: await run('native', text), k6: await run('k6', text) };
+    const results = { native: await run('native', text), k6: await run('k6', text), 'k6 in 2 instances': await run('k6', text, 2) };
     const endpoints: Record<string, EndpointResult[]> = {};
     for (const [name, r] of Object.entries(results)) {
       expect(r.status, `${name}: ${r.reason ?? ''}`).toBe('completed');
@@ -87,11 +87,18 @@ describe(`k6 ${k6.version ?? K6_PINNED} carries a journey with a data file`, ski
       ]);
     }
     endpoints.native!.forEach((n, i) => {
-      const k = endpoints.k6![i]!;
       // times are not compared here: the API answers in about a millisecond, so a busy machine's
       // stalls decide a median (the tolerance measured on a quiet machine: docs/scale-out.md)
-      expect(Math.abs(k.count - n.count), n.name).toBeLessThanOrEqual(STEP_SLACK);
+      for (const k6Run of ['k6', 'k6 in 2 instances']) expect(Math.abs(endpoints[k6Run]![i]!.count - n.count), `${k6Run}: ${n.name}`).toBeLessThanOrEqual(STEP_SLACK);
     });
+    // the 2-instance run is one stored run: both instances sent load, and each endpoint's count is
+    // the sum of the instances' counts of it
+    const instances = results['k6 in 2 instances'].targets[0]!.instances ?? [];
+    expect(instances.map((i) => i.instance)).toEqual([0, 1]);
+    expect(instances.every((i) => i.requests > 0)).toBe(true);
+    for (const e of endpoints['k6 in 2 instances']!) {
+      expect(instances.reduce((sum, i) => sum + (i.endpoints.find((x) => x.name === e.name)?.count ?? 0), 0), e.name).toBe(e.count);
+    }
   });
 
   describe('a unique data file', () => {
@@ -113,12 +120,12 @@ describe(`k6 ${k6.version ?? K6_PINNED} carries a journey with a data file`, ski
     });
     afterAll(() => recorder.stop());
 
-    it('natively and through k6: each row goes out in exactly one request, none twice, none made up, and the run says the rows ran out', async () => {
-      for (const engineName of ['native', 'k6'] as const) {
+    it('natively, through k6 and through `run --engine k6 --instances 2`: each row goes out in exactly one request, none twice, none made up, and the run says the rows ran out', async () => {
+      for (const [engineName, instances] of [['native', 1], ['k6', 1], ['k6', 2]] as const) {
         recorder.seen.length = 0;
-        const r = await run(engineName, scenarioText(recorder.url, file));
+        const r = await run(engineName, scenarioText(recorder.url, file), instances);
         expect(r.status, `${engineName}: ${r.reason ?? ''}`).toBe('completed');
-        expect([...recorder.seen].sort(), engineName).toEqual([...rows].sort());
+        expect([...recorder.seen].sort(), `${engineName} x${instances}`).toEqual([...rows].sort());
         // and the run says the phase's rows ran out, in the native driver's words
         expect(r.engineNote, engineName).toContain("phase 'rows' ended early: data 'ids' (order unique) ran out after its 12 rows");
       }
