@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -8,6 +8,7 @@ import { CDP_NETWORK_EVENTS, CdpCapture } from './cdp-capture.js';
 import { LAUNCH_TIMEOUT_MS, OPEN_TIMEOUT_MS, RECORDING_BOUNDS, RecordingMeter, STOP_TIMEOUT_MS, withDeadline, type RecordingBounds } from './recording-bounds.js';
 import type { CapturedRecording, Recording, RecordingProgress } from './recording.js';
 import type { PageScript } from './test-page-script.js';
+import { removeProfile } from './profile-folder.js';
 
 // A recording in Chromium driven by playwright-core (the CLI's `record` and the browser host's Record
 // button): a fresh profile (nothing of the person's own browser: no cookies, no extensions), the URL
@@ -68,7 +69,7 @@ export async function startRecording(opts: RecorderOptions): Promise<Recording> 
   try {
     context = await launch(profile, opts);
   } catch (err) {
-    rmSync(profile, { recursive: true, force: true });
+    removeProfile(profile);
     throw err;
   }
   const attach = async (page: Page): Promise<void> => {
@@ -92,8 +93,8 @@ export async function startRecording(opts: RecorderOptions): Promise<Recording> 
       capture.close();
       await capture.settle(STOP_TIMEOUT_MS);
       await withDeadline(context.close().catch(() => undefined), STOP_TIMEOUT_MS);
-      rmSync(profile, { recursive: true, force: true });
-      const notes = [...(meter.crossed === null ? [] : [meter.crossed]), ...capture.notes(), ...scriptNotes];
+      const leftBehind = removeProfile(profile);
+      const notes = [...(meter.crossed === null ? [] : [meter.crossed]), ...capture.notes(), ...scriptNotes, ...(leftBehind === null ? [] : [leftBehind])];
       return { har: capture.har({ name: 'Loadscope', version: version() }), notes, requests: capture.entries().length };
     })());
 
