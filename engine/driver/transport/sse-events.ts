@@ -3,7 +3,8 @@
 // costs a few numbers. Lines end in CRLF, LF or CR (a CR at a chunk's end may be a CRLF's half);
 // a blank line ends an event, which counts when one of its lines was a `data` field (an event
 // without data is not dispatched, as EventSource does); a line starting with ':' is a comment (a
-// keep-alive, not an event). A line, or an event, over `maxBytes` stops the reader (over()).
+// keep-alive, not an event). An event's size is its lines with their ends, its closing blank line
+// not counted. A line, or an event, over `maxBytes` stops the reader (`over`).
 //
 //   bytes ─▶ feed ─▶ line ends ─▶ blank? ── yes ─▶ event had data? ─▶ onEvent(bytes)
 //                        │ no: field name "data"? (first 5 bytes: "data:" or "data" then EOL)
@@ -26,6 +27,8 @@ export class EventReader {
   private hasData = false;
   /** the last byte read was a CR: an LF right after is the same line end */
   private afterCR = false;
+  /** the line that just ended was blank (an event's end): a CRLF's LF then belongs to no event */
+  private blank = false;
   /** the bound a line or an event crossed, once crossed (the reader then reads nothing more) */
   over: 'line' | 'event' | null = null;
 
@@ -43,7 +46,7 @@ export class EventReader {
       if (b === LF && this.afterCR) {
         // the LF of a CRLF: its line already ended at the CR
         this.afterCR = false;
-        this.event++;
+        if (!this.blank) this.event++;
         continue;
       }
       this.afterCR = b === CR;
@@ -63,7 +66,8 @@ export class EventReader {
   }
 
   private endLine(): void {
-    if (this.line === 0) {
+    this.blank = this.line === 0;
+    if (this.blank) {
       if (this.hasData) this.onEvent(this.event);
       this.event = 0;
       this.hasData = false;
