@@ -1,0 +1,229 @@
+import type { LookupFunction } from 'node:net';
+import type { ConnectionOptions } from 'node:tls';
+import WebSocket from 'ws';
+import { jsonAt, parseJsonPath, type JsonKey } from '../../../contract/extract.js';
+
+// One WebSocket session of one virtual user: the upgrade, then a script of steps (send, wait for a
+// reply that matches, ping), then receiving only until the session's hold ends. What it measures goes
+// to an observer as it happens (no per-session arrays: a flood costs counters, not memory).
+//
+//   new WebSocket ─ open (connectMs) ─ step 1 ─ step 2 ─ … ─ hold: receive only ─ close ─ end(error|null)
+//                   └── any time: a deadline, a frame over maxPayload, maxMessages, a close ─ end(error)
+//
+// Bounds: the upgrade has connectTimeoutMs; every wait (a reply, a pong, the gap between messages
+// while holding) has its own deadline; a message over maxPayload is refused by ws itself before it is
+// buffered (close 1009); a session ends after maxMessages received or at sessionMs, whichever first.
+// Errors carry codes measure/errors.ts classifies (WS_CODES).
+
+/** What a reply must hold to match: text it includes, and/or the text at a JSON path (equal to `equals` when given). */
+export interface WsMatch {
+  readonly includes?: string;
+  readonly path?: string;
+  readonly equals?: string;
+}
+
+export type WsStep =
+  /** sends `send` (text); with `expect`, waits for the first message that matches and times the round trip */
+  | { readonly send: string; readonly expect?: WsMatch; readonly timeoutMs?: number }
+  /** waits for a message that matches, sending nothing (a subscription's first event) */
+  | { readonly expect: WsMatch; readonly timeoutMs?: number }
+  /** a ping; the round trip to its pong is timed */
+  | { readonly ping: true; readonly timeoutMs?: number };
+
+export interface WsSessionSpec {
+  /** ws:// or wss:// */
+  readonly url: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** node:tls options for wss (tls.ts tlsConnectOptions) */
+  readonly tls?: ConnectionOptions;
+  /** the guarded lookup (engine/net/target-guard.ts): load goes to loopback only unless allowed */
+  readonly lookup?: LookupFunction;
+  readonly connectTimeoutMs: number;
+  /** the default deadline of a step's wait */
+  readonly replyTimeoutMs: number;
+  readonly steps: readonly WsStep[];
+  /** after the script, the session stays open receiving for this long (0: closes at once) */
+  readonly holdMs: number;
+  /** while holding, a gap between messages over this fails the session (absent: gaps are not limited) */
+  readonly gapLimitMs?: number;
+  /** the largest message ws accepts (its maxPayload); a larger frame closes the session with 1009 */
+  readonly maxPayload: number;
+  /** received messages after which the session ends as a flood */
+  readonly maxMessages: number;
+}
+
+/** What a session reports as it runs. Times in ms. */
+export interface WsObserver {
+  onOpen(connectMs: number): void;
+  /** a matched reply (or pong): send to match */
+  onRoundTrip(ms: number): void;
+  /** a message received; `gapMs` since the previous one (NaN for the session's first) */
+  onMessage(bytes: number, gapMs: number): void;
+  onSent(bytes: number): void;
+}
+
+/** The codes a session fails with; measure/errors.ts classifies them as the kinds beside. */
+export const WS_CODES = {
+  /** a reply, a pong or the next message did not come within its deadline (timeout) */
+  wait: 'LS_WS_TIMEOUT',
+  /** the server closed or cut the session before the script and hold ended (reset) */
+  closed: 'LS_WS_CLOSED',
+  /** more messages than maxMessages (protocol: the peer floods) */
+  flood: 'LS_WS_FLOOD',
+  /** the upgrade was answered with another status (http) */
+  upgrade: 'LS_WS_UPGRADE',
+} as const;
+
+function wsError(code: string, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+interface CompiledMatch {
+  readonly includes: string | undefined;
+  readonly path: readonly JsonKey[] | undefined;
+  readonly equals: string | undefined;
+}
+
+/** A match's JSON path parsed once; throws on a path that is not one (the contract's schema refuses it first). */
+export function compileMatch(m: WsMatch): CompiledMatch {
+  let path: JsonKey[] | undefined;
+  if (m.path !== undefined) {
+    const keys = parseJsonPath(m.path);
+    if (typeof keys === 'string') throw new Error(`ws expect.path ${JSON.stringify(m.path)}: ${keys}`);
+    path = keys;
+  }
+  return { includes: m.includes, path, equals: m.equals };
+}
+
+/** Whether a message's text matches. JSON is parsed only when the match reads a path. */
+export function matches(m: CompiledMatch, text: string): boolean {
+  if (m.includes !== undefined && !text.includes(m.includes)) return false;
+  if (m.path === undefined) return true;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  const at = jsonAt(value, m.path);
+  return at !== null && (m.equals === undefined || at === m.equals);
+}
+
+/**
+ * Runs one session; resolves with null when the script and hold ended well, else the error it ended
+ * with (never rejects). `signal` ends it early (a stop): resolved with null, the socket dropped.
+ */
+export function runWsSession(spec: WsSessionSpec, observer: WsObserver, signal?: AbortSignal): Promise<Error | null> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const steps = spec.steps.map((s) => ('expect' in s && s.expect !== undefined ? { step: s, match: compileMatch(s.expect) } : { step: s, match: null }));
+    let ended = false;
+    let timer: NodeJS.Timeout | undefined;
+    let stepAt = -1;
+    let waiting: { match: CompiledMatch | null; since: number; pong: boolean } | null = null;
+    let holding = false;
+    let gapTimer: NodeJS.Timeout | undefined;
+    let lastMessage = Number.NaN;
+    let received = 0;
+
+    const ws = new WebSocket(spec.url, {
+      maxPayload: spec.maxPayload,
+      perMessageDeflate: false,
+      followRedirects: false,
+      headers: { ...spec.headers },
+      ...(spec.lookup !== undefined && { lookup: spec.lookup }),
+      ...spec.tls,
+    });
+
+    const end = (err: Error | null): void => {
+      if (ended) return;
+      ended = true;
+      clearTimeout(timer);
+      clearTimeout(gapTimer);
+      signal?.removeEventListener('abort', onAbort);
+      if (err === null && ws.readyState === WebSocket.OPEN) ws.close(1000);
+      else ws.terminate();
+      resolve(err);
+    };
+    const onAbort = (): void => end(null);
+    if (signal?.aborted) return end(null);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const deadline = (ms: number, what: string): void => {
+      clearTimeout(timer);
+      timer = setTimeout(() => end(wsError(WS_CODES.wait, `${what} did not come within ${ms} ms`)), ms);
+    };
+
+    // the upgrade's deadline: TCP, TLS and the 101 together
+    deadline(spec.connectTimeoutMs, 'the upgrade (101)');
+
+    const next = (): void => {
+      stepAt++;
+      const entry = steps[stepAt];
+      if (entry === undefined) return hold();
+      const { step, match } = entry;
+      const ms = step.timeoutMs ?? spec.replyTimeoutMs;
+      if ('ping' in step) {
+        waiting = { match: null, since: performance.now(), pong: true };
+        ws.ping();
+        deadline(ms, `the pong of step ${stepAt + 1}`);
+        return;
+      }
+      if ('send' in step) {
+        ws.send(step.send);
+        observer.onSent(Buffer.byteLength(step.send));
+      }
+      if (match === null) return next();
+      waiting = { match, since: performance.now(), pong: false };
+      deadline(ms, `a reply matching step ${stepAt + 1}`);
+    };
+
+    const hold = (): void => {
+      holding = true;
+      if (spec.holdMs <= 0) return end(null);
+      clearTimeout(timer);
+      timer = setTimeout(() => end(null), spec.holdMs);
+      if (spec.gapLimitMs !== undefined) armGap();
+    };
+    const armGap = (): void => {
+      clearTimeout(gapTimer);
+      const limit = spec.gapLimitMs!;
+      gapTimer = setTimeout(() => end(wsError(WS_CODES.wait, `no message within ${limit} ms (gapLimitMs)`)), limit);
+    };
+
+    ws.on('open', () => {
+      clearTimeout(timer);
+      observer.onOpen(performance.now() - started);
+      next();
+    });
+    ws.on('message', (data: WebSocket.RawData, isBinary: boolean) => {
+      if (ended) return;
+      const now = performance.now();
+      const bytes = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : data.byteLength;
+      observer.onMessage(bytes, now - lastMessage);
+      lastMessage = now;
+      if (++received > spec.maxMessages) return end(wsError(WS_CODES.flood, `more than ${spec.maxMessages} messages in one session (maxMessages)`));
+      if (holding && spec.gapLimitMs !== undefined) armGap();
+      if (waiting === null || waiting.match === null) return;
+      const text = isBinary ? '' : data.toString();
+      if (!matches(waiting.match, text)) return;
+      observer.onRoundTrip(now - waiting.since);
+      waiting = null;
+      next();
+    });
+    ws.on('pong', () => {
+      if (ended || waiting === null || !waiting.pong) return;
+      observer.onRoundTrip(performance.now() - waiting.since);
+      waiting = null;
+      next();
+    });
+    ws.on('unexpected-response', (_req, res) => {
+      res.resume();
+      end(wsError(WS_CODES.upgrade, `the upgrade was answered ${res.statusCode ?? 0}, not 101`));
+    });
+    // ws's own codes (WS_ERR_*: a frame over maxPayload, bad UTF-8, bad framing) and node's (ECONNREFUSED, ...) pass through
+    ws.on('error', (err) => end(err));
+    ws.on('close', (code) => {
+      end(wsError(WS_CODES.closed, `the server closed the session (${code}) before it ended`));
+    });
+  });
+}
