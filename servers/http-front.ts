@@ -10,6 +10,7 @@ import { textResult } from './work.js';
 import { API_PREFIX, MAX_API_BODY } from './api-request.js';
 import { parseWorkRequest, type RequestContent } from './work-request.js';
 import type { FrontTransport } from './front-transport.js';
+import { attachWebSockets } from './ws-front.js';
 
 // The HTTP side every architecture shares: parse the request into Work, hand it to the architecture's
 // dispatcher with the accept time, answer with the result and its Server-Timing header. /__stats asks
@@ -113,7 +114,9 @@ export function createFront(dispatcher: Dispatcher, transport: FrontTransport = 
     http.requestTimeout = 0; // sleep may legitimately run for two minutes
     server = http;
   }
-  // closeFront ends kept-alive connections and h2 sessions alike by their TCP sockets
+  // every architecture answers WebSocket on its front, beside its HTTP (ws-front.ts)
+  attachWebSockets(server);
+  // closeFront ends kept-alive connections, h2 sessions and WebSocket sessions alike by their TCP sockets
   const sockets = new Set<Socket>();
   openSockets.set(server, sockets);
   server.on('connection', (socket: Socket) => {
