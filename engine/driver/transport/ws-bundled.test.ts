@@ -17,11 +17,12 @@ class Counts implements WsObserver {
   onOpen(): void {
     this.opened++;
   }
-  onRoundTrip(): void {
+  onPong(): void {
     this.roundTrips++;
   }
-  onMessage(): void {
+  onMessage(_bytes: number, rttMs: number): void {
     this.messages++;
+    if (!Number.isNaN(rttMs)) this.roundTrips++;
   }
   onSent(): void {}
 }
@@ -60,7 +61,7 @@ describe('the bundled WebSocket endpoints', () => {
     // the listener waits for the broadcast; the sender starts once the listener is connected
     let listening!: () => void;
     const connected = new Promise<void>((resolve) => (listening = resolve));
-    const heard = runWsSession({ ...base, url, steps: [{ expect: { includes: 'to all' } }] }, { ...listener, onOpen: () => listening(), onRoundTrip: () => listener.roundTrips++, onMessage: () => listener.messages++, onSent: () => {} });
+    const heard = runWsSession({ ...base, url, steps: [{ expect: { includes: 'to all' } }] }, { onOpen: () => listening(), onPong: () => {}, onMessage: (bytes, rtt) => listener.onMessage(bytes, rtt), onSent: () => {} });
     await connected;
     const sender = new Counts();
     expect(await runWsSession({ ...base, url, steps: [{ send: 'to all', expect: { includes: 'to all' } }] }, sender)).toBeNull();

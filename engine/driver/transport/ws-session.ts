@@ -42,9 +42,9 @@ export interface WsSessionSpec {
   /** the default deadline of a step's wait */
   readonly replyTimeoutMs: number;
   readonly steps: readonly WsStep[];
-  /** after the script, the session stays open receiving for this long (0: closes at once) */
+  /** the session stays open receiving until this long after its upgrade, or until its script ends if later (0: closes when the script ends) */
   readonly holdMs: number;
-  /** while holding, a gap between messages over this fails the session (absent: gaps are not limited) */
+  /** after the script, a gap between messages over this fails the session (absent: gaps are not limited: an idle session is fine) */
   readonly gapLimitMs?: number;
   /** the largest message ws accepts (its maxPayload); a larger frame closes the session with 1009 */
   readonly maxPayload: number;
@@ -54,11 +54,12 @@ export interface WsSessionSpec {
 
 /** What a session reports as it runs. Times in ms. */
 export interface WsObserver {
+  /** the upgrade was answered 101, connectMs after the session started */
   onOpen(connectMs: number): void;
-  /** a matched reply (or pong): send to match */
-  onRoundTrip(ms: number): void;
-  /** a message received; `gapMs` since the previous one (NaN for the session's first) */
-  onMessage(bytes: number, gapMs: number): void;
+  /** a message arrived now; `rttMs` from the send it answers when it matched a step's expect, else NaN */
+  onMessage(bytes: number, rttMs: number): void;
+  /** a step's ping was answered, rttMs after it went */
+  onPong(rttMs: number): void;
   onSent(bytes: number): void;
 }
 
@@ -123,7 +124,6 @@ export function runWsSession(spec: WsSessionSpec, observer: WsObserver, signal?:
     let waiting: { match: CompiledMatch | null; since: number; pong: boolean } | null = null;
     let holding = false;
     let gapTimer: NodeJS.Timeout | undefined;
-    let lastMessage = Number.NaN;
     let received = 0;
 
     const ws = new WebSocket(spec.url, {
@@ -179,9 +179,10 @@ export function runWsSession(spec: WsSessionSpec, observer: WsObserver, signal?:
 
     const hold = (): void => {
       holding = true;
-      if (spec.holdMs <= 0) return end(null);
+      const left = openedAt + spec.holdMs - performance.now();
+      if (left <= 0) return end(null);
       clearTimeout(timer);
-      timer = setTimeout(() => end(null), spec.holdMs);
+      timer = setTimeout(() => end(null), left);
       if (spec.gapLimitMs !== undefined) armGap();
     };
     const armGap = (): void => {
@@ -190,29 +191,29 @@ export function runWsSession(spec: WsSessionSpec, observer: WsObserver, signal?:
       gapTimer = setTimeout(() => end(wsError(WS_CODES.wait, `no message within ${limit} ms (gapLimitMs)`)), limit);
     };
 
+    let openedAt = Number.NaN;
     ws.on('open', () => {
       clearTimeout(timer);
-      observer.onOpen(performance.now() - started);
+      openedAt = performance.now();
+      observer.onOpen(openedAt - started);
       next();
     });
     ws.on('message', (data: WebSocket.RawData, isBinary: boolean) => {
       if (ended) return;
       const now = performance.now();
       const bytes = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : data.byteLength;
-      observer.onMessage(bytes, now - lastMessage);
-      lastMessage = now;
       if (++received > spec.maxMessages) return end(wsError(WS_CODES.flood, `more than ${spec.maxMessages} messages in one session (maxMessages)`));
       if (holding && spec.gapLimitMs !== undefined) armGap();
-      if (waiting === null || waiting.match === null) return;
-      const text = isBinary ? '' : data.toString();
-      if (!matches(waiting.match, text)) return;
-      observer.onRoundTrip(now - waiting.since);
+      // binary messages are counted; only text is matched
+      const matched = waiting?.match != null && !isBinary && matches(waiting.match, data.toString());
+      observer.onMessage(bytes, matched ? now - waiting!.since : Number.NaN);
+      if (!matched) return;
       waiting = null;
       next();
     });
     ws.on('pong', () => {
       if (ended || waiting === null || !waiting.pong) return;
-      observer.onRoundTrip(performance.now() - waiting.since);
+      observer.onPong(performance.now() - waiting.since);
       waiting = null;
       next();
     });
