@@ -28,10 +28,18 @@ const MAX_GAP_MS = 60_000;
 /** a session whose unsent messages pass this is too slow a reader: it is dropped, not buffered for */
 export const MAX_WS_BUFFERED = 8 << 20;
 
+/** What /__stats says of this process's sessions (contract/servers.ts ServerStats.webSockets). */
+export interface WsCounts {
+  open: number;
+  received: number;
+  sent: number;
+}
+
 /** Sends, or drops a session that has stopped reading (its backlog would grow without bound). */
-function sendBounded(ws: WebSocket, data: WebSocket.RawData | string, binary: boolean): void {
+function sendBounded(counts: WsCounts, ws: WebSocket, data: WebSocket.RawData | string, binary: boolean): void {
   if (ws.readyState !== ws.OPEN) return;
   if (ws.bufferedAmount > MAX_WS_BUFFERED) return ws.terminate();
+  counts.sent++;
   ws.send(data, { binary });
 }
 
@@ -47,20 +55,20 @@ function param(url: URL, name: string, fallback: number, max: number): number | 
   return Number.isInteger(n) && n >= 0 && n <= max ? n : `${name} must be an integer from 0 to ${max}`;
 }
 
-function startTicks(ws: WebSocket, count: number, gapMs: number, size: number): void {
+function startTicks(counts: WsCounts, ws: WebSocket, count: number, gapMs: number, size: number): void {
   let seq = 0;
   const tick = (): void => {
     if (seq >= count || ws.readyState !== ws.OPEN) return;
     const text = JSON.stringify({ seq: seq++, ms: performance.now() });
-    sendBounded(ws, text.length >= size ? text : text + ' '.repeat(size - text.length), false);
+    sendBounded(counts, ws, text.length >= size ? text : text + ' '.repeat(size - text.length), false);
     timer = setTimeout(tick, gapMs);
   };
   let timer = setTimeout(tick, gapMs);
   ws.once('close', () => clearTimeout(timer));
 }
 
-/** Answers WebSocket upgrades on /ws/echo and /ws/broadcast; any other upgrade is answered 404. */
-export function attachWebSockets(server: NetServer): void {
+/** Answers WebSocket upgrades on /ws/echo and /ws/broadcast (any other upgrade: 404), keeping `counts`. */
+export function attachWebSockets(server: NetServer, counts: WsCounts): void {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_WS_MESSAGE, perMessageDeflate: false });
   const broadcast = new Set<WebSocket>();
   server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
@@ -74,17 +82,20 @@ export function attachWebSockets(server: NetServer): void {
     const bad = [ticks, gapMs, size].find((p) => typeof p === 'string');
     if (bad !== undefined) return refuse(socket, '400 Bad Request', bad as string);
     wss.handleUpgrade(req, socket, head, (ws) => {
+      counts.open++;
+      ws.once('close', () => counts.open--);
       ws.on('error', () => ws.terminate());
+      ws.on('message', () => counts.received++);
       if (url.pathname === WS_ECHO_PATH) {
-        ws.on('message', (data, isBinary) => sendBounded(ws, data, isBinary));
+        ws.on('message', (data, isBinary) => sendBounded(counts, ws, data, isBinary));
         return;
       }
       broadcast.add(ws);
       ws.once('close', () => broadcast.delete(ws));
       ws.on('message', (data, isBinary) => {
-        for (const peer of broadcast) sendBounded(peer, data, isBinary);
+        for (const peer of broadcast) sendBounded(counts, peer, data, isBinary);
       });
-      if ((ticks as number) > 0) startTicks(ws, ticks as number, gapMs as number, size as number);
+      if ((ticks as number) > 0) startTicks(counts, ws, ticks as number, gapMs as number, size as number);
     });
   });
 }
