@@ -8,9 +8,8 @@ export function classifyError(err: unknown): number {
   let code = (err as { code?: unknown } | null)?.code;
   if (code === undefined && err instanceof AggregateError) code = (err.errors[0] as { code?: unknown } | undefined)?.code;
   // a response the parser refused: llhttp's HPE_* codes (undici 7 loses its parser error's code, so its class name too)
-  // ws's framing errors (WS_ERR_*: a frame over maxPayload, bad UTF-8, a bad opcode) and a flood past maxMessages: the peer broke the protocol
-  if (typeof code === 'string' && (code.startsWith('WS_ERR_') || code === 'LS_WS_FLOOD')) return ERROR_CODE.protocol;
-  if ((typeof code === 'string' && code.startsWith('HPE_')) || (err as { name?: unknown } | null)?.name === 'HTTPParserError') return ERROR_CODE.protocol;
+  // ws's framing errors (WS_ERR_*: a frame over the session's maxPayload, bad UTF-8, a bad opcode): the peer broke the protocol
+  if ((typeof code === 'string' && (code.startsWith('HPE_') || code.startsWith('WS_ERR_'))) || (err as { name?: unknown } | null)?.name === 'HTTPParserError') return ERROR_CODE.protocol;
   switch (code) {
     case 'ECONNREFUSED':
       return ERROR_CODE.refused;
@@ -22,12 +21,8 @@ export function classifyError(err: unknown): number {
     case 'UND_ERR_BODY_TIMEOUT':
     case 'UND_ERR_CONNECT_TIMEOUT':
     case 'ETIMEDOUT':
-    case 'LS_WS_TIMEOUT':
       return ERROR_CODE.timeout;
-    // a WebSocket session the server ended before its script and hold did (transport/ws-session.ts)
-    case 'LS_WS_CLOSED':
-      return ERROR_CODE.reset;
-    // the upgrade answered with a status other than 101
+    // a WebSocket upgrade answered with a status other than 101 (transport/ws-session.ts)
     case 'LS_WS_UPGRADE':
       return ERROR_CODE.http;
     // a body that does not match its Content-Length, a head past the parser's bound

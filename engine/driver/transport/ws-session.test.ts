@@ -77,14 +77,14 @@ describe('a WebSocket session', () => {
     expect(rec.roundTrips).toHaveLength(1);
   });
 
-  it('a server that never replies: the step fails at its deadline as a timeout', async () => {
+  it('a server that never replies: the step fails at its wait as an idle stream', async () => {
     peer = await wsPeer();
     const err = await runWsSession({ ...base, url: `${peer.url}/silent`, steps: [{ send: 'anyone?', expect: { includes: 'x' }, timeoutMs: 300 }] }, new Recorder());
     expect((err as { code?: string } | null)?.code).toBe(WS_CODES.wait);
-    expect(classifyError(err)).toBe(ERROR_CODE.timeout);
+    expect(classifyError(err)).toBe(ERROR_CODE.idle);
   });
 
-  it('a held subscription whose server goes silent: the gap limit ends it as a timeout', async () => {
+  it('a held subscription whose server goes silent: the gap limit ends it as an idle stream', async () => {
     peer = await wsPeer();
     const err = await runWsSession({ ...base, url: `${peer.url}/silent`, steps: [], holdMs: 60_000, gapLimitMs: 300 }, new Recorder());
     expect((err as { code?: string } | null)?.code).toBe(WS_CODES.wait);
@@ -109,14 +109,14 @@ describe('a WebSocket session', () => {
     expect(giant.written()).toBeLessThan(GIANT_FRAME_BYTES);
   });
 
-  it('a server that cuts the session mid-script: counted as a reset, not a success', async () => {
+  it('a server that cuts the session mid-script: counted as a stream cut short, not a success', async () => {
     peer = await wsPeer();
     const steps = [
       { send: 'one', expect: { includes: 'one' } },
       { send: 'two', expect: { includes: 'two' } },
     ];
     const err = await runWsSession({ ...base, url: `${peer.url}/cut-after-1`, steps }, new Recorder());
-    expect(classifyError(err)).toBe(ERROR_CODE.reset);
+    expect(classifyError(err)).toBe(ERROR_CODE.stream);
   });
 
   it('an upgrade answered 404: an http error, one line', async () => {

@@ -2,6 +2,7 @@ import type { LookupFunction } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
 import WebSocket from 'ws';
 import { jsonAt, parseJsonPath, type JsonKey } from '../../../contract/extract.js';
+import { STREAM_ERROR_CODES } from './stream.js';
 
 // One WebSocket session of one virtual user: the upgrade, then a script of steps (send, wait for a
 // reply that matches, ping), then receiving only until the session's hold ends. What it measures goes
@@ -63,14 +64,14 @@ export interface WsObserver {
   onSent(bytes: number): void;
 }
 
-/** The codes a session fails with; measure/errors.ts classifies them as the kinds beside. */
+/** The codes a session fails with; measure/errors.ts classifies them as the kinds beside (a stream's own, transport/stream.ts). */
 export const WS_CODES = {
-  /** a reply, a pong or the next message did not come within its deadline (timeout) */
-  wait: 'LS_WS_TIMEOUT',
-  /** the server closed or cut the session before the script and hold ended (reset) */
-  closed: 'LS_WS_CLOSED',
+  /** the upgrade, a reply, a pong or the next message did not come within its wait (idle) */
+  wait: STREAM_ERROR_CODES.idle,
+  /** the server closed or cut the session before the script and hold ended (stream) */
+  closed: STREAM_ERROR_CODES.cut,
   /** more messages than maxMessages (protocol: the peer floods) */
-  flood: 'LS_WS_FLOOD',
+  flood: STREAM_ERROR_CODES.overBound,
   /** the upgrade was answered with another status (http) */
   upgrade: 'LS_WS_UPGRADE',
 } as const;
