@@ -37,12 +37,26 @@ describe('loadscope run --example', () => {
     expect((JSON.parse(out.stdout) as RunJson).status).toBe('completed');
   });
 
+  it('the WebSocket example from a folder outside the project: both servers answer its sessions, none fails', () => {
+    const set = ['phases[0].durationMs=300', 'phases[1].durationMs=300', 'phases[1].requests[0].stream.durationMs=300'].flatMap((s) => ['--set', s]);
+    const out = cli(['run', '--example', 'websocket', '--json', ...set]);
+    expect(out.status, out.stderr).toBe(0);
+    const run = JSON.parse(out.stdout) as RunJson;
+    expect(run.status).toBe('completed');
+    const phases = run.servers.flatMap((s) => s.phases);
+    expect(phases).toHaveLength(4);
+    for (const p of phases) {
+      expect(p.count).toBeGreaterThan(0);
+      expect(Object.values(p.errors).reduce((a, n) => a + (n ?? 0), 0)).toBe(0);
+    }
+  });
+
   it('an unknown name or a path as the name: one line listing the examples, exit 2, nothing stored', () => {
     for (const name of ['nope', '../seed-002-sequential', '../examples/tiny']) {
       const out = cli(['run', '--example', name]);
       expect(out.status, out.stderr).toBe(2);
       expect(out.stderr.trim().split('\n')).toHaveLength(1);
-      expect(out.stderr).toMatch(new RegExp(`no example '${name.replace(/[.]/g, '\\.')}'; examples: capacity-users, journey, matrix, tiny`));
+      expect(out.stderr).toMatch(new RegExp(`no example '${name.replace(/[.]/g, '\\.')}'; examples: capacity-users, journey, matrix, tiny, websocket`));
     }
     expect(cli(['list']).stdout).toMatch(/^no runs stored yet/);
   });
