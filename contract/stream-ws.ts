@@ -38,11 +38,14 @@ export const WsMatch = z
   .refine((m) => m.includes !== undefined || m.path !== undefined, { message: 'an expect needs includes or path' })
   .refine((m) => m.equals === undefined || m.path !== undefined, { message: 'equals compares the value at path: give path too' });
 
-export const WsStep = z.union([
-  z.strictObject({ send: z.string().max(MAX_WS_TEXT).describe('a text message to send'), expect: WsMatch.optional(), timeoutMs: stepTimeout }),
-  z.strictObject({ expect: WsMatch.describe('wait for a message that matches, sending nothing'), timeoutMs: stepTimeout }),
-  z.strictObject({ ping: z.literal(true).describe('a ping; the session waits for its pong'), timeoutMs: stepTimeout }),
-]);
+export const WsStep = z
+  .strictObject({
+    send: z.string().max(MAX_WS_TEXT).optional().describe('a text message to send'),
+    expect: WsMatch.optional().describe('wait for a message that matches (after the send, if any): its round trip from the send is an rtt'),
+    ping: z.literal(true).optional().describe('a ping; the session waits for its pong'),
+    timeoutMs: stepTimeout,
+  })
+  .refine((s) => (s.ping === true) !== (s.send !== undefined || s.expect !== undefined), { message: 'a step is a send (with or without expect), an expect alone, or a ping alone' });
 
 export const WsStream = z.strictObject({
   protocol: z.literal('ws'),

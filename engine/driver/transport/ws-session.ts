@@ -23,13 +23,17 @@ export interface WsMatch {
   readonly equals?: string;
 }
 
-export type WsStep =
-  /** sends `send` (text); with `expect`, waits for the first message that matches and times the round trip */
-  | { readonly send: string; readonly expect?: WsMatch; readonly timeoutMs?: number }
-  /** waits for a message that matches, sending nothing (a subscription's first event) */
-  | { readonly expect: WsMatch; readonly timeoutMs?: number }
-  /** a ping; the round trip to its pong is timed */
-  | { readonly ping: true; readonly timeoutMs?: number };
+/**
+ * One step of a session's script: a `send` (text), then with `expect` the wait for the first message
+ * that matches (its round trip timed); an `expect` alone (a subscription's first event); or a `ping`
+ * whose pong is waited for. contract/stream-ws.ts checks that a step is one of these.
+ */
+export interface WsStep {
+  readonly send?: string | undefined;
+  readonly expect?: WsMatch | undefined;
+  readonly ping?: true | undefined;
+  readonly timeoutMs?: number | undefined;
+}
 
 export interface WsSessionSpec {
   /** ws:// or wss:// */
@@ -118,7 +122,7 @@ export function matches(m: CompiledMatch, text: string): boolean {
 export function runWsSession(spec: WsSessionSpec, observer: WsObserver, signal?: AbortSignal): Promise<Error | null> {
   return new Promise((resolve) => {
     const started = performance.now();
-    const steps = spec.steps.map((s) => ('expect' in s && s.expect !== undefined ? { step: s, match: compileMatch(s.expect) } : { step: s, match: null }));
+    const steps = spec.steps.map((s) => ({ step: s, match: s.expect === undefined ? null : compileMatch(s.expect) }));
     let ended = false;
     let timer: NodeJS.Timeout | undefined;
     let stepAt = -1;
@@ -163,13 +167,13 @@ export function runWsSession(spec: WsSessionSpec, observer: WsObserver, signal?:
       if (entry === undefined) return hold();
       const { step, match } = entry;
       const ms = step.timeoutMs ?? spec.replyTimeoutMs;
-      if ('ping' in step) {
+      if (step.ping === true) {
         waiting = { match: null, since: performance.now(), pong: true };
         ws.ping();
         deadline(ms, `the pong of step ${stepAt + 1}`);
         return;
       }
-      if ('send' in step) {
+      if (step.send !== undefined) {
         ws.send(step.send);
         observer.onSent(Buffer.byteLength(step.send));
       }
