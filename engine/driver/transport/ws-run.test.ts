@@ -37,6 +37,14 @@ describe('WebSocket sessions under the driver', () => {
     expect(p.stream?.ttfe?.count).toBe(8);
   });
 
+  it('a path that would name another host (//127.0.0.1:1/echo): sent to the target as a path, never to that host', async () => {
+    peer = await wsPeer();
+    const phase = burst(2, '/echo', { requests: [req('//127.0.0.1:1/echo', { stream: ws({ script: [{ send: 'here', expect: { includes: 'here' } }] }) })] });
+    const { result } = await collect(httpOf(peer), [phase]);
+    expect(errorsOf(result.phases[0]!.result.errors)).toEqual({});
+    expect(peer.counts.received).toBe(2);
+  });
+
   it('closed users holding subscriptions: every tick the server sent is counted, with its gaps', async () => {
     peer = await wsPeer();
     const phase = closed(3, { durationMs: 300, requests: [req('/ticks?n=10&gapMs=5', { stream: ws({ script: [{ expect: { path: 'seq', equals: '9' } }] }) })] });

@@ -30,11 +30,13 @@ function upgradeHeaders(headers: Record<string, string>): Record<string, string>
 }
 
 /** The session a stream request asks for: the template's path on the target, its ws block's script and bounds. */
-export function wsSessionSpec(target: Target, request: StreamRequest, ws: WsStream): WsSessionSpec {
-  const url = new URL(request.path, target.baseUrl);
-  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+function wsSessionSpec(target: Target, request: StreamRequest, ws: WsStream): WsSessionSpec {
+  // the path is appended to the target's origin, never resolved against it: a path like //host/x
+  // (or one a placeholder filled) must not name another host than the one the run consented to
+  const origin = new URL(target.baseUrl).origin;
+  const url = (origin.startsWith('https:') ? 'wss:' : 'ws:') + origin.slice(origin.indexOf('//')) + request.path;
   return {
-    url: url.href,
+    url,
     headers: upgradeHeaders(request.headers),
     tls: target.tls,
     lookup: target.lookup,
