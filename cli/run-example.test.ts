@@ -37,18 +37,42 @@ describe('loadscope run --example', () => {
     expect((JSON.parse(out.stdout) as RunJson).status).toBe('completed');
   });
 
-  it('the WebSocket example from a folder outside the project: both servers answer its sessions, none fails', () => {
+  it('the WebSocket example from a folder outside the project: both servers answer every session, each echo a round trip, each feed its ticks', () => {
     const set = ['phases[0].durationMs=300', 'phases[1].durationMs=300', 'phases[1].requests[0].stream.durationMs=300'].flatMap((s) => ['--set', s]);
     const out = cli(['run', '--example', 'websocket', '--json', ...set]);
     expect(out.status, out.stderr).toBe(0);
     const run = JSON.parse(out.stdout) as RunJson;
     expect(run.status).toBe('completed');
-    const phases = run.servers.flatMap((s) => s.phases);
-    expect(phases).toHaveLength(4);
-    for (const p of phases) {
-      expect(p.count).toBeGreaterThan(0);
-      expect(Object.values(p.errors).reduce((a, n) => a + (n ?? 0), 0)).toBe(0);
+    expect(run.servers).toHaveLength(2);
+    for (const server of run.servers) {
+      const [echo, feed] = server.phases;
+      for (const p of [echo!, feed!]) expect(Object.values(p.errors).reduce((a, n) => a + (n ?? 0), 0)).toBe(0);
+      // three sends a session, each matched by its reply
+      expect(echo!.stream!.sent).toBe(3 * echo!.count);
+      expect(echo!.stream!.messages).toBe(echo!.stream!.sent);
+      expect(echo!.stream!.rtt).not.toBeNull();
+      expect(feed!.stream!.messages).toBeGreaterThan(feed!.count);
+      expect(feed!.stream!.gap).not.toBeNull();
     }
+  });
+
+  it('the SSE example (issue 41) from a folder outside the project: its streams run beside /fib on both servers, each with events, ttfe and gaps, and its gap threshold is measured', () => {
+    const out = cli(['run', '--example', 'sse-streams', '--quick', '--json']);
+    expect(out.status, out.stderr).toBe(0);
+    const run = JSON.parse(out.stdout) as RunJson;
+    expect(run.status).toBe('completed');
+    expect(run.servers).toHaveLength(2);
+    for (const server of run.servers) {
+      const [streams, fib] = server.phases;
+      expect(streams!.stream!.streams).toBe(20);
+      expect(streams!.stream!.messages).toBeGreaterThan(20);
+      expect(streams!.stream!.ttfe).not.toBeNull();
+      expect(streams!.stream!.gap).not.toBeNull();
+      expect(fib!.stream).toBeNull();
+    }
+    const gaps = run.thresholds.results.filter((r) => r.metric === 'gap.p99');
+    expect(gaps).toHaveLength(2);
+    for (const g of gaps) expect(g.measured).toBeGreaterThan(0);
   });
 
   it('an unknown name or a path as the name: one line listing the examples, exit 2, nothing stored', () => {
@@ -56,7 +80,7 @@ describe('loadscope run --example', () => {
       const out = cli(['run', '--example', name]);
       expect(out.status, out.stderr).toBe(2);
       expect(out.stderr.trim().split('\n')).toHaveLength(1);
-      expect(out.stderr).toMatch(new RegExp(`no example '${name.replace(/[.]/g, '\\.')}'; examples: capacity-users, journey, matrix, tiny, websocket`));
+      expect(out.stderr).toMatch(new RegExp(`no example '${name.replace(/[.]/g, '\\.')}'; examples: capacity-users, journey, matrix, sse-streams, tiny, websocket`));
     }
     expect(cli(['list']).stdout).toMatch(/^no runs stored yet/);
   });

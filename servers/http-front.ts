@@ -10,6 +10,7 @@ import { textResult } from './work.js';
 import { API_PREFIX, MAX_API_BODY } from './api-request.js';
 import { parseWorkRequest, type RequestContent } from './work-request.js';
 import type { FrontTransport } from './front-transport.js';
+import { EVENTS_PATH, parseEvents, serveEvents } from './events.js';
 import { attachWebSockets, type WsCounts } from './ws-front.js';
 
 // The HTTP side every architecture shares: parse the request into Work, hand it to the architecture's
@@ -62,6 +63,13 @@ async function handle(dispatcher: Dispatcher, req: Request, res: Response, webSo
   const acceptedMs = nowMs();
   if (content === null) {
     send(req, res, textResult(413, `request body over ${MAX_API_BODY} bytes`), 0, 0);
+    return;
+  }
+  if (req.url === EVENTS_PATH || req.url?.startsWith(`${EVENTS_PATH}?`)) {
+    // a stream of the front's own (events.ts): no work dispatched
+    const spec = parseEvents(new URLSearchParams(req.url.slice(EVENTS_PATH.length)));
+    if (typeof spec === 'string') send(req, res, textResult(400, spec), 0, 0);
+    else serveEvents(req, res, spec);
     return;
   }
   if (req.url === STATS_PATH || req.url?.startsWith(`${STATS_PATH}?`)) {

@@ -8,6 +8,7 @@ import { H2Transport } from './undici-h2.js';
 import { withTraceparent } from './traceparent.js';
 import type { StreamProtocol } from '../../../contract/stream.js';
 import { StreamTransport, type StreamOpenerFactory } from './stream.js';
+import { SseOpener } from './sse.js';
 import { wsOpener } from './ws.js';
 
 // The transport room's door: which transport a client group gets, chosen once from the Target and
@@ -37,6 +38,8 @@ export function transportFor(target: Target, phase: Phase, ctx: TransportContext
 /** Each stream protocol's opener (stream.ts): where WebSocket and gRPC plug in, a line each. */
 export function streamOpenerFor(protocol: StreamProtocol): StreamOpenerFactory {
   switch (protocol) {
+    case 'sse':
+      return (target, phase, ctx) => new SseOpener(target, phase, ctx);
     case 'ws':
       return wsOpener;
     default:
