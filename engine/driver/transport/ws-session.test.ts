@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { guardedLookup } from '../../net/target-guard.js';
 import { classifyError } from '../measure/errors.js';
 import { ERROR_CODE } from '../measure/raw-rows.js';
 import { GIANT_FRAME_BYTES, giantFramePeer, wsPeer, type GiantFramePeer, type WsPeer } from './test-support/ws-peers.js';
@@ -125,6 +126,14 @@ describe('a WebSocket session', () => {
     expect((err as { code?: string } | null)?.code).toBe(WS_CODES.upgrade);
     expect(classifyError(err)).toBe(ERROR_CODE.http);
     expect(err?.message).toBe('the upgrade was answered 404, not 101');
+  });
+
+  it('a host that resolves outside this machine: refused by the guarded lookup, no connection made', async () => {
+    // a resolver that says the name is at 10.1.2.3: the guard must refuse it before any packet leaves
+    const lookup = guardedLookup(false, (_host, _options, callback) => callback(null, [{ address: '10.1.2.3', family: 4 }]));
+    const err = await runWsSession({ ...base, url: 'ws://far.example:9/echo', lookup, steps: [] }, new Recorder());
+    expect(err?.message).toMatch(/10\.1\.2\.3/);
+    expect((err as { code?: string } | null)?.code).toBe('LS_ERR_NOT_LOOPBACK');
   });
 
   it('a port nothing listens on: refused, within the connect deadline', async () => {
