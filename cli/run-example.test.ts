@@ -37,22 +37,28 @@ describe('loadscope run --example', () => {
     expect((JSON.parse(out.stdout) as RunJson).status).toBe('completed');
   });
 
-  it('the WebSocket example from a folder outside the project: both servers answer every session, each echo a round trip, each feed its ticks', () => {
-    const set = ['phases[0].durationMs=300', 'phases[1].durationMs=300', 'phases[1].requests[0].stream.durationMs=300'].flatMap((s) => ['--set', s]);
-    const out = cli(['run', '--example', 'websocket', '--json', ...set]);
+  it('the WebSocket example (issue 41) from a folder outside the project: echo sessions and held subscriptions beside /fib on all three servers, a matched reply per send, its rtt and gap thresholds measured', () => {
+    const out = cli(['run', '--example', 'websocket', '--quick', '--json']);
     expect(out.status, out.stderr).toBe(0);
     const run = JSON.parse(out.stdout) as RunJson;
     expect(run.status).toBe('completed');
-    expect(run.servers).toHaveLength(2);
+    expect(run.servers).toHaveLength(3);
     for (const server of run.servers) {
-      const [echo, feed] = server.phases;
-      for (const p of [echo!, feed!]) expect(Object.values(p.errors).reduce((a, n) => a + (n ?? 0), 0)).toBe(0);
+      const [echo, feed, fib] = server.phases;
+      for (const p of [echo!, feed!, fib!]) expect(Object.values(p.errors).reduce((a, n) => a + (n ?? 0), 0)).toBe(0);
       // three sends a session, each matched by its reply
       expect(echo!.stream!.sent).toBe(3 * echo!.count);
       expect(echo!.stream!.messages).toBe(echo!.stream!.sent);
       expect(echo!.stream!.rtt).not.toBeNull();
-      expect(feed!.stream!.messages).toBeGreaterThan(feed!.count);
+      expect(feed!.stream!.streams).toBe(20);
+      expect(feed!.stream!.messages).toBeGreaterThan(20);
       expect(feed!.stream!.gap).not.toBeNull();
+      expect(fib!.stream).toBeNull();
+    }
+    for (const metric of ['rtt.p99', 'gap.p99']) {
+      const results = run.thresholds.results.filter((r) => r.metric === metric);
+      expect(results).toHaveLength(3);
+      for (const r of results) expect(r.measured).toBeGreaterThan(0);
     }
   });
 
