@@ -53,6 +53,7 @@ export const WsStream = z.strictObject({
   durationMs: z.number().int().min(1).max(24 * 3_600_000).optional().describe('hold the session open (receiving) until this long after its upgrade, then close it (a clean end); absent: it closes when its script ends'),
   replyTimeoutMs: z.number().int().min(1).max(3_600_000).default(10_000).describe('the upgrade, each awaited reply and each pong must come within this: else an idle error'),
   idleTimeoutMs: z.number().int().min(1).max(3_600_000).optional().describe('after the script, each message must come within this of the last: else an idle error; absent: a quiet session is fine'),
+  pingEveryMs: z.number().int().min(10).max(3_600_000).optional().describe('while the session holds, a ping this often; its pong must come within replyTimeoutMs, else an idle error (a keep-alive that finds a dead peer)'),
   maxMessages: z.number().int().min(1).max(100_000_000).default(1_000_000).describe('more messages than this in one session is a protocol error (a flooding server)'),
   maxMessageBytes: z
     .number()

@@ -91,6 +91,15 @@ describe('a WebSocket session', () => {
     expect((err as { code?: string } | null)?.code).toBe(WS_CODES.wait);
   });
 
+  it('a held session with keep-alive pings: answered, it ends cleanly at its hold; a peer that never pongs: an idle error', async () => {
+    peer = await wsPeer();
+    const held = { ...base, steps: [], holdMs: 300, pingEveryMs: 20, replyTimeoutMs: 5000 };
+    expect(await runWsSession({ ...held, url: `${peer.url}/silent` }, new Recorder())).toBeNull();
+    const err = await runWsSession({ ...held, url: `${peer.url}/no-pong`, holdMs: 60_000, replyTimeoutMs: 200 }, new Recorder());
+    expect(err?.message).toBe('no pong within 200 ms of a keep-alive ping');
+    expect(classifyError(err)).toBe(ERROR_CODE.idle);
+  });
+
   it('a server that floods messages: the session ends at maxMessages as a protocol error', async () => {
     peer = await wsPeer();
     const rec = new Recorder();

@@ -51,6 +51,8 @@ export interface WsSessionSpec {
   readonly holdMs: number;
   /** after the script, a gap between messages over this fails the session (absent: gaps are not limited: an idle session is fine) */
   readonly gapLimitMs?: number;
+  /** while holding, a ping this often, its pong due within replyTimeoutMs (a keep-alive that also finds a dead peer) */
+  readonly pingEveryMs?: number;
   /** the largest message ws accepts (its maxPayload); a larger frame closes the session with 1009 */
   readonly maxPayload: number;
   /** received messages after which the session ends as a flood */
@@ -129,6 +131,8 @@ export function runWsSession(spec: WsSessionSpec, observer: WsObserver, signal?:
     let waiting: { match: CompiledMatch | null; since: number; pong: boolean } | null = null;
     let holding = false;
     let gapTimer: NodeJS.Timeout | undefined;
+    let keepAlive: NodeJS.Timeout | undefined;
+    let pongDue: NodeJS.Timeout | undefined;
     let received = 0;
 
     const ws = new WebSocket(spec.url, {
@@ -145,6 +149,8 @@ export function runWsSession(spec: WsSessionSpec, observer: WsObserver, signal?:
       ended = true;
       clearTimeout(timer);
       clearTimeout(gapTimer);
+      clearInterval(keepAlive);
+      clearTimeout(pongDue);
       signal?.removeEventListener('abort', onAbort);
       if (err === null && ws.readyState === WebSocket.OPEN) ws.close(1000);
       else ws.terminate();
@@ -189,6 +195,13 @@ export function runWsSession(spec: WsSessionSpec, observer: WsObserver, signal?:
       clearTimeout(timer);
       timer = setTimeout(() => end(null), left);
       if (spec.gapLimitMs !== undefined) armGap();
+      if (spec.pingEveryMs !== undefined) keepAlive = setInterval(holdPing, spec.pingEveryMs);
+    };
+    // one keep-alive ping at a time: the next waits for the last's pong
+    const holdPing = (): void => {
+      if (pongDue !== undefined) return;
+      ws.ping();
+      pongDue = setTimeout(() => end(wsError(WS_CODES.wait, `no pong within ${spec.replyTimeoutMs} ms of a keep-alive ping`)), spec.replyTimeoutMs);
     };
     const armGap = (): void => {
       clearTimeout(gapTimer);
@@ -217,6 +230,10 @@ export function runWsSession(spec: WsSessionSpec, observer: WsObserver, signal?:
       next();
     });
     ws.on('pong', () => {
+      if (holding) {
+        clearTimeout(pongDue);
+        pongDue = undefined;
+      }
       if (ended || waiting === null || !waiting.pong) return;
       observer.onPong(performance.now() - waiting.since);
       waiting = null;

@@ -45,6 +45,7 @@ function wsSessionSpec(target: Target, request: StreamRequest, ws: WsStream): Ws
     steps: ws.script,
     holdMs: ws.durationMs ?? 0,
     ...(ws.idleTimeoutMs !== undefined && { gapLimitMs: ws.idleTimeoutMs }),
+    ...(ws.pingEveryMs !== undefined && { pingEveryMs: ws.pingEveryMs }),
     maxPayload: ws.maxMessageBytes,
     maxMessages: ws.maxMessages,
   };

@@ -14,6 +14,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 //   /flood       sends messages until the client goes (a bounded loop: at most 1e6)
 //   /cut-after-1 answers the first message, then destroys the socket
 //   /missing     the upgrade is answered 404
+//   /no-pong     accepts, never sends, never answers a ping
 
 export interface WsPeer {
   readonly url: string;
@@ -44,10 +45,13 @@ export async function wsPeer(): Promise<WsPeer> {
   const http = createServer((_req, res) => res.writeHead(404).end());
   const sockets = tracked(http);
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1 << 20 });
+  // a peer that is there but dead to pings: ws answers pings itself unless told not to
+  const deaf = new WebSocketServer({ noServer: true, maxPayload: 1 << 20, autoPong: false });
   http.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     if (req.url === '/missing') return void socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+    const server = req.url === '/no-pong' ? deaf : wss;
+    server.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   });
   const counts = { received: 0, sent: 0 };
   const send = (ws: WebSocket, text: string): void => {
@@ -90,8 +94,9 @@ export async function wsPeer(): Promise<WsPeer> {
     url: `ws://127.0.0.1:${port}`,
     counts,
     close: () => {
-      for (const c of wss.clients) c.terminate();
+      for (const c of [...wss.clients, ...deaf.clients]) c.terminate();
       wss.close();
+      deaf.close();
       return closeServer(http, sockets);
     },
   };
