@@ -1,16 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { until } from './test-support/poll.js';
 import { openScenario, shots } from './test-support/run-view.js';
+import { scenarioEditor } from './test-support/scenario-editor.js';
 import { useWorkbench } from './test-support/workbench.js';
 
 // Streams in the UI (issue 41), in Chromium on the real browser host against a bundled server: a
 // run holding Server-Sent Events streams offers ttfe and gap on the live latency chart and draws the
 // gaps while the run goes on; its stored results carry a streams line under the phase (streams,
 // events, ttfe and gaps, as `show` prints it); Compare of two such runs has the stream rows
-// (ttfe, gap, messages per second) in the pair's table. Screenshots at 1440 and 1024 px.
+// (ttfe, gap, messages per second) in the pair's table; the scenario form makes a request a stream
+// (its protocol, then SSE's end and limits), written to the document, a bad limit named at its path.
+// Screenshots at 1440 and 1024 px.
 
 const SHOTS = process.env.LOADSCOPE_E2E_SHOTS ?? '/tmp/shots-sse';
 const { page, byTestId, browser } = useWorkbench();
+const { field, waitValid, docOf } = scenarioEditor(page);
 
 const SCENARIO = {
   name: 'live-streams',
@@ -76,6 +80,33 @@ describe('streams in the UI, in Chromium', () => {
     const rate = await pair.locator('tr[data-metric="messages.rate"] td.num').first().innerText();
     expect(Number(rate.replace(/,/g, ''))).toBeGreaterThan(50);
     await shots(page(), 'compare-streams', { show: pair.locator('tr[data-metric="gap.p99"]'), dir: SHOTS });
+    expect(browser().problems).toEqual([]);
+  });
+
+  it("the form: a request made an SSE stream, its events and hold written to the document; an event limit of 0 named at its path", async () => {
+    await byTestId('nav-scenarios').click();
+    await byTestId('new-scenario').click();
+    await waitValid();
+    await page().getByRole('radio', { name: 'Form' }).click();
+    const at = 'phases[0].requests[0].stream';
+    expect(await field(`${at}.events`).count(), 'no stream fields for a plain request').toBe(0);
+    await field(`${at}.protocol`).selectOption('sse');
+    await field(`${at}.events`).fill('50');
+    await field(`${at}.events`).blur();
+    await field(`${at}.durationMs`).fill('2000');
+    await field(`${at}.durationMs`).blur();
+    await waitValid();
+    await field(`${at}.eventTimeoutMs`).fill('0');
+    await field(`${at}.eventTimeoutMs`).blur();
+    const bad = page().locator(`[data-path="${at}.eventTimeoutMs"] [data-testid="field-error"]`);
+    await bad.waitFor({ timeout: 15_000 });
+    await shots(page(), 'form-stream', { show: page().locator(`[data-path="${at}.protocol"]`), dir: SHOTS });
+    await field(`${at}.eventTimeoutMs`).fill('');
+    await field(`${at}.eventTimeoutMs`).blur();
+    await waitValid();
+    await page().getByRole('radio', { name: 'Code' }).click();
+    const doc = await docOf<{ phases: Array<{ requests: Array<{ stream?: unknown }> }> }>();
+    expect(doc.phases[0]!.requests[0]!.stream).toEqual({ protocol: 'sse', events: 50, durationMs: 2000 });
     expect(browser().problems).toEqual([]);
   });
 });
