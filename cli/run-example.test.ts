@@ -37,6 +37,31 @@ describe('loadscope run --example', () => {
     expect((JSON.parse(out.stdout) as RunJson).status).toBe('completed');
   });
 
+  it('the WebSocket example (issue 41) from a folder outside the project: echo sessions and held subscriptions beside /fib on all three servers, a matched reply per send, its rtt and gap thresholds measured', () => {
+    const out = cli(['run', '--example', 'websocket', '--quick', '--json']);
+    expect(out.status, out.stderr).toBe(0);
+    const run = JSON.parse(out.stdout) as RunJson;
+    expect(run.status).toBe('completed');
+    expect(run.servers).toHaveLength(3);
+    for (const server of run.servers) {
+      const [echo, feed, fib] = server.phases;
+      for (const p of [echo!, feed!, fib!]) expect(Object.values(p.errors).reduce((a, n) => a + (n ?? 0), 0)).toBe(0);
+      // three sends a session, each matched by its reply
+      expect(echo!.stream!.sent).toBe(3 * echo!.count);
+      expect(echo!.stream!.messages).toBe(echo!.stream!.sent);
+      expect(echo!.stream!.rtt).not.toBeNull();
+      expect(feed!.stream!.streams).toBe(20);
+      expect(feed!.stream!.messages).toBeGreaterThan(20);
+      expect(feed!.stream!.gap).not.toBeNull();
+      expect(fib!.stream).toBeNull();
+    }
+    for (const metric of ['rtt.p99', 'gap.p99']) {
+      const results = run.thresholds.results.filter((r) => r.metric === metric);
+      expect(results).toHaveLength(3);
+      for (const r of results) expect(r.measured).toBeGreaterThan(0);
+    }
+  });
+
   it('the SSE example (issue 41) from a folder outside the project: its streams run beside /fib on both servers, each with events, ttfe and gaps, and its gap threshold is measured', () => {
     const out = cli(['run', '--example', 'sse-streams', '--quick', '--json']);
     expect(out.status, out.stderr).toBe(0);
@@ -61,7 +86,7 @@ describe('loadscope run --example', () => {
       const out = cli(['run', '--example', name]);
       expect(out.status, out.stderr).toBe(2);
       expect(out.stderr.trim().split('\n')).toHaveLength(1);
-      expect(out.stderr).toMatch(new RegExp(`no example '${name.replace(/[.]/g, '\\.')}'; examples: capacity-users, journey, matrix, sse-streams, tiny`));
+      expect(out.stderr).toMatch(new RegExp(`no example '${name.replace(/[.]/g, '\\.')}'; examples: capacity-users, journey, matrix, sse-streams, tiny, websocket`));
     }
     expect(cli(['list']).stdout).toMatch(/^no runs stored yet/);
   });

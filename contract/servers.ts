@@ -101,6 +101,8 @@ export const ServerStats = z.object({
   bucketTotal: z.number().optional(),
   /** The most requests ever worked on at once since start (shows whether a concurrency limit held). */
   maxBusy: z.number().optional(),
+  /** WebSocket sessions of the process that answered (servers/ws-front.ts; cluster, offload's HTTP workers: that worker's alone): open now, messages received and sent since start */
+  webSockets: z.object({ open: z.number(), received: z.number(), sent: z.number() }).optional(),
 });
 export type ServerStats = z.infer<typeof ServerStats>;
 

@@ -11,6 +11,7 @@ import { API_PREFIX, MAX_API_BODY } from './api-request.js';
 import { parseWorkRequest, type RequestContent } from './work-request.js';
 import type { FrontTransport } from './front-transport.js';
 import { EVENTS_PATH, parseEvents, serveEvents } from './events.js';
+import { attachWebSockets, type WsCounts } from './ws-front.js';
 
 // The HTTP side every architecture shares: parse the request into Work, hand it to the architecture's
 // dispatcher with the accept time, answer with the result and its Server-Timing header. /__stats asks
@@ -56,7 +57,7 @@ function readContent(req: Request): Promise<RequestContent | null> {
   });
 }
 
-async function handle(dispatcher: Dispatcher, req: Request, res: Response): Promise<void> {
+async function handle(dispatcher: Dispatcher, req: Request, res: Response, webSockets: WsCounts): Promise<void> {
   const content = await readContent(req);
   // accepted once the request is in: a slow upload is the client's time, not the server's queue
   const acceptedMs = nowMs();
@@ -73,7 +74,7 @@ async function handle(dispatcher: Dispatcher, req: Request, res: Response): Prom
   }
   if (req.url === STATS_PATH || req.url?.startsWith(`${STATS_PATH}?`)) {
     const stats = await dispatcher.stats();
-    send(req, res, { status: 200, contentType: 'application/json', body: JSON.stringify(stats) }, 0, 0);
+    send(req, res, { status: 200, contentType: 'application/json', body: JSON.stringify({ ...stats, webSockets }) }, 0, 0);
     return;
   }
   const parsed = parseWorkRequest(req.method, req.url, content);
@@ -102,8 +103,10 @@ const openSockets = new WeakMap<NetServer, Set<Socket>>();
  * h2 also answers HTTP/1.1 clients (ALPN), h2c only h2 with prior knowledge.
  */
 export function createFront(dispatcher: Dispatcher, transport: FrontTransport = { protocol: 'h1' }): FrontServer {
+  // the WebSocket sessions' counts (ws-front.ts keeps them), read by /__stats
+  const webSockets: WsCounts = { open: 0, received: 0, sent: 0 };
   const onRequest = (req: Request, res: Response): void => {
-    handle(dispatcher, req, res).catch((err: unknown) => {
+    handle(dispatcher, req, res, webSockets).catch((err: unknown) => {
       if (!res.headersSent) send(req, res, textResult(500, err instanceof Error ? err.message : String(err)), 0, 0);
       else if ('stream' in res) res.stream.destroy();
       else res.destroy();
@@ -121,7 +124,9 @@ export function createFront(dispatcher: Dispatcher, transport: FrontTransport = 
     http.requestTimeout = 0; // sleep may legitimately run for two minutes
     server = http;
   }
-  // closeFront ends kept-alive connections and h2 sessions alike by their TCP sockets
+  // every architecture answers WebSocket on its front, beside its HTTP (ws-front.ts)
+  attachWebSockets(server, webSockets);
+  // closeFront ends kept-alive connections, h2 sessions and WebSocket sessions alike by their TCP sockets
   const sockets = new Set<Socket>();
   openSockets.set(server, sockets);
   server.on('connection', (socket: Socket) => {

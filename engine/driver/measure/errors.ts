@@ -8,7 +8,8 @@ export function classifyError(err: unknown): number {
   let code = (err as { code?: unknown } | null)?.code;
   if (code === undefined && err instanceof AggregateError) code = (err.errors[0] as { code?: unknown } | undefined)?.code;
   // a response the parser refused: llhttp's HPE_* codes (undici 7 loses its parser error's code, so its class name too)
-  if ((typeof code === 'string' && code.startsWith('HPE_')) || (err as { name?: unknown } | null)?.name === 'HTTPParserError') return ERROR_CODE.protocol;
+  // ws's framing errors (WS_ERR_*: a frame over the session's maxPayload, bad UTF-8, a bad opcode): the peer broke the protocol
+  if ((typeof code === 'string' && (code.startsWith('HPE_') || code.startsWith('WS_ERR_'))) || (err as { name?: unknown } | null)?.name === 'HTTPParserError') return ERROR_CODE.protocol;
   switch (code) {
     case 'ECONNREFUSED':
       return ERROR_CODE.refused;
@@ -21,6 +22,9 @@ export function classifyError(err: unknown): number {
     case 'UND_ERR_CONNECT_TIMEOUT':
     case 'ETIMEDOUT':
       return ERROR_CODE.timeout;
+    // a WebSocket upgrade answered with a status other than 101 (transport/ws-session.ts)
+    case 'LS_WS_UPGRADE':
+      return ERROR_CODE.http;
     // a body that does not match its Content-Length, a head past the parser's bound
     case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
     case 'UND_ERR_HEADERS_OVERFLOW':

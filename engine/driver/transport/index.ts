@@ -9,6 +9,7 @@ import { withTraceparent } from './traceparent.js';
 import type { StreamProtocol } from '../../../contract/stream.js';
 import { StreamTransport, type StreamOpenerFactory } from './stream.js';
 import { SseOpener } from './sse.js';
+import { wsOpener } from './ws.js';
 
 // The transport room's door: which transport a client group gets, chosen once from the Target and
 // the phase, as undici's Client picks h1 or h2 once. Nothing outside transport/ imports undici,
@@ -39,6 +40,8 @@ export function streamOpenerFor(protocol: StreamProtocol): StreamOpenerFactory {
   switch (protocol) {
     case 'sse':
       return (target, phase, ctx) => new SseOpener(target, phase, ctx);
+    case 'ws':
+      return wsOpener;
     default:
       return notBuilt(protocol);
   }
