@@ -4,7 +4,7 @@ import { OUTSIDE_LOOPBACK } from './k6-block-list.js';
 import { commentLine, quoted, scriptJson } from './k6-literal.js';
 import { K6_RUNTIME } from './k6-runtime.js';
 import { K6_RUNTIME_REQUEST } from './k6-runtime-request.js';
-import { phaseName, phaseThinkMs, plannedMs } from '../../contract/phase.js';
+import { isOpenLoop, phaseName, phaseThinkMs, plannedMs } from '../../contract/phase.js';
 import { isFlow } from '../../contract/flow.js';
 import type { DataSet } from '../../contract/variables.js';
 import { PLAN_BOUNDS, planTemplates } from './k6-templates.js';
@@ -55,7 +55,7 @@ export function k6Plan(scenario: Scenario, opts: K6ScriptOptions) {
     phases: scenario.phases.map((p, i) => {
       const data = planData(scenario, p.data, opts.data ?? []);
       // a closed loop's user with no unique row left idles to the phase's end instead of spinning
-      return { name: phaseName(p, i), timeoutMs: p.timeoutMs, thinkMs: phaseThinkMs(p), lengthMs: plannedMs(p), idleWhenOut: p.executor !== 'rate', flow: isFlow(p), data, templates: planTemplates(p, data?.columns ?? []) };
+      return { name: phaseName(p, i), timeoutMs: p.timeoutMs, thinkMs: phaseThinkMs(p), lengthMs: plannedMs(p), idleWhenOut: !isOpenLoop(p), flow: isFlow(p), data, templates: planTemplates(p, data?.columns ?? []) };
     }),
     dataDir: opts.dataDir ?? '',
     bounds: PLAN_BOUNDS,
