@@ -1,0 +1,36 @@
+import { status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
+import { MAX_REASON_CHARS } from '../../../contract/error-kinds.js';
+
+// A gRPC call that ended with a status other than OK, as an error measure/errors.ts classifies like
+// every transport's: what is the connection's (a refused connect, a drop, a deadline, a message over
+// the bound) carries the code an HTTP transport gives the same event; a status the server answered
+// with carries GRPC_<NAME> (the 'grpc' kind, the HTTP status's analogue), its name in the reason.
+
+/** status number -> its name (grpc-js's enum, e.g. 5 -> NOT_FOUND) */
+const NAMES = new Map<number, string>(Object.entries(GrpcStatus).filter((e): e is [string, number] => typeof e[1] === 'number').map(([name, code]) => [code, name]));
+
+export function grpcStatusName(code: number): string {
+  return NAMES.get(code) ?? `STATUS_${code}`;
+}
+
+function codeOf(err: ServiceError): string {
+  const details = err.details ?? '';
+  switch (err.code) {
+    case GrpcStatus.DEADLINE_EXCEEDED:
+      return 'ETIMEDOUT';
+    case GrpcStatus.UNAVAILABLE:
+      // grpc-js says why the channel failed only in the details
+      return /ECONNREFUSED|connect ECONN|No connection established/i.test(details) && !/ECONNRESET/i.test(details) ? 'ECONNREFUSED' : 'ECONNRESET';
+    case GrpcStatus.RESOURCE_EXHAUSTED:
+      // the client refused a message over its bound (grpc.max_receive_message_length)
+      return /larger than max/i.test(details) ? 'GRPC_MESSAGE_OVER_BOUND' : 'GRPC_RESOURCE_EXHAUSTED';
+    default:
+      return `GRPC_${grpcStatusName(err.code)}`;
+  }
+}
+
+/** One line: the status's name and the server's details, cut to a reason's bound. */
+export function grpcCallError(err: ServiceError): Error {
+  const line = `grpc ${grpcStatusName(err.code)}: ${(err.details ?? '').split('\n')[0] ?? ''}`.slice(0, MAX_REASON_CHARS);
+  return Object.assign(new Error(line), { code: codeOf(err) });
+}
