@@ -40,7 +40,9 @@ function loadProto(protoPath: string): { definition: PackageDefinition } | { ref
   try {
     return { definition: loadSync(protoPath, { keepCase: true, longs: String, enums: String, defaults: true, oneofs: true, includeDirs: [dirname(protoPath)] }) };
   } catch (err) {
-    return { refused: `${protoPath} is not a .proto file grpc can read: ${firstLine(err)}` };
+    // the parser's words quote the file (it may be any file): say only where it stopped
+    const line = /line (\d+)/.exec(firstLine(err))?.[1];
+    return { refused: `${protoPath} is not a .proto file grpc can read${line === undefined ? '' : ` (stopped at line ${line})`}` };
   }
 }
 
