@@ -2,7 +2,7 @@ import { credentials, loadPackageDefinition, type ChannelCredentials, type Clien
 import { loadSync } from '@grpc/proto-loader';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ArchitectureOptions } from '../contract/servers.js';
-import { rootPath } from '../engine/paths.js';
+import { fileURLToPath } from 'node:url';
 import { startServer, stopAll, type ArchitectureCase } from './test-support/servers.js';
 
 // The bundled gRPC service (servers/grpc-front.ts) on every architecture's h2c front, started from
@@ -29,7 +29,7 @@ type Bench = Client & {
 };
 
 function benchClient(url: string, creds: ChannelCredentials = credentials.createInsecure()): Bench {
-  const definition = loadSync(rootPath('scenarios/examples/grpc-bench.proto'), { keepCase: true, defaults: true });
+  const definition = loadSync(fileURLToPath(new URL('../scenarios/examples/grpc-bench.proto', import.meta.url)), { keepCase: true, defaults: true });
   const loadscope = loadPackageDefinition(definition)['loadscope'] as unknown as { Bench: new (address: string, c: ChannelCredentials) => Bench };
   return new loadscope.Bench(new URL(url).host, creds);
 }
