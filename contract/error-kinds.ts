@@ -5,8 +5,12 @@
 // 'extract': a journey's step found nothing to extract (contract/extract.ts);
 // 'protocol': a response the client refused to parse (malformed framing, status line or headers: the
 // fast path's and undici's HPE_* parser errors, a Content-Length the body does not match);
-// 'check': a response that failed a check of its request's expect (contract/checks.ts).
-export const ERROR_KINDS = ['refused', 'reset', 'timeout', 'http', 'body', 'other', 'extract', 'protocol', 'check'] as const;
+// 'check': a response that failed a check of its request's expect (contract/checks.ts);
+// issue 41, streams (contract/stream.ts): 'stream': a stream the peer ended before its own end (its
+// events, messages or duration); 'idle': no event or message within the template's limit; 'grpc': a
+// gRPC call ended with a status other than OK (the reason names the status). An event, line or
+// message over its bound is a 'protocol' error, as a response the client refused to parse.
+export const ERROR_KINDS = ['refused', 'reset', 'timeout', 'http', 'body', 'other', 'extract', 'protocol', 'check', 'stream', 'idle', 'grpc'] as const;
 export type ErrorKindName = (typeof ERROR_KINDS)[number];
 
 /** Distinct kind-and-reason pairs a phase keeps (contract/results.ts ErrorReason). */

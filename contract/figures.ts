@@ -1,5 +1,6 @@
 import { PHASE_FIGURES, phaseFigures, type LatencyFigureSet, type PhaseFigure } from './engine-figures.js';
-import type { CheckCount, ErrorCounts, LatencyStats, RunEngine } from './results.js';
+import { STREAM_SAMPLES, type StreamCountName, type StreamSample } from './stream-names.js';
+import type { CheckCount, ErrorCounts, LatencyStats, RunEngine, StreamFigures } from './results.js';
 
 // A phase's named figures (issue 37): `total.p99`, `errors.rate`, `throughput`, ... resolved here
 // and nowhere else. Thresholds, regression rules, trends, a group's figures, Compare, reports and
@@ -11,12 +12,17 @@ import type { CheckCount, ErrorCounts, LatencyStats, RunEngine } from './results
 //        | checks.rate         the share of checks passed (issue 39: expect's checks, contract/checks.ts)
 //        | <sample>.<stat>     sample: total wait processing serverWait lag ttfb transfer
 //                             stat:   mean min max p50 p66 p75 p80 p90 p95 p98 p99 p999
+//        | <message>.<stat>    streams (issue 41, contract/stream.ts): ttfe gap rtt
+//        | messages.count | messages.rate | messages.bytes | streams.count
 
 export const FIGURE_STATS = ['mean', 'min', 'max', 'p50', 'p66', 'p75', 'p80', 'p90', 'p95', 'p98', 'p99', 'p999'] as const;
 export type FigureStat = (typeof FIGURE_STATS)[number];
 
 export type LatencyFigureName = `${PhaseFigure}.${FigureStat}`;
-export type FigureName = 'count' | 'errors' | 'errors.count' | 'errors.rate' | 'throughput' | 'durationMs' | 'checks.rate' | LatencyFigureName;
+
+export type StreamLatencyName = `${StreamSample}.${FigureStat}`;
+
+export type FigureName = 'count' | 'errors' | 'errors.count' | 'errors.rate' | 'throughput' | 'durationMs' | 'checks.rate' | LatencyFigureName | StreamLatencyName | StreamCountName;
 
 /** The checks a figure reads: an endpoint's own, or a phase's through its endpoints. */
 interface CheckSource {
@@ -25,7 +31,7 @@ interface CheckSource {
 }
 
 /** What a figure is read from: a phase, or one of its endpoints (which has no duration of its own). */
-export type FigurePhase = LatencyFigureSet & CheckSource & { count: number; errors: ErrorCounts; throughput: number; durationMs?: number };
+export type FigurePhase = LatencyFigureSet & CheckSource & { count: number; errors: ErrorCounts; throughput: number; durationMs?: number; stream?: StreamFigures | undefined };
 
 /** The requests that ended in an error of any kind. */
 export function errorTotal(errors: ErrorCounts): number {
@@ -86,8 +92,20 @@ export function figureOf(p: FigurePhase, name: FigureName, engine: RunEngine = '
   if (name === 'durationMs') return p.durationMs ?? null;
   if (name === 'checks.rate') return checkRate(p);
   const dot = name.indexOf('.');
-  const sample = name.slice(0, dot) as PhaseFigure;
-  return statOf(phaseFigures(engine, p).stats[sample], name.slice(dot + 1) as FigureStat);
+  const sample = name.slice(0, dot);
+  if (sample === 'messages' || sample === 'streams' || (STREAM_SAMPLES as readonly string[]).includes(sample)) return streamFigureOf(p.stream, name as StreamLatencyName | StreamCountName);
+  return statOf(phaseFigures(engine, p).stats[sample as PhaseFigure], name.slice(dot + 1) as FigureStat);
+}
+
+/** A stream figure: null where the phase opened no stream (or its streams timed nothing of that kind). */
+function streamFigureOf(s: StreamFigures | undefined, name: StreamLatencyName | StreamCountName): number | null {
+  if (s === undefined) return null;
+  if (name === 'messages.count') return s.messages;
+  if (name === 'messages.rate') return s.rate;
+  if (name === 'messages.bytes') return s.bytes;
+  if (name === 'streams.count') return s.streams;
+  const dot = name.indexOf('.');
+  return statOf(s[name.slice(0, dot) as StreamSample], name.slice(dot + 1) as FigureStat);
 }
 
 /** The latency figure a name reads (`wait.p99`: wait), null for a count or rate: where a view finds why it is "-". */
@@ -98,5 +116,5 @@ export function figureSample(name: string): PhaseFigure | null {
 
 /** How a figure adds up over several phases (a report table leaving a dimension out): counts add, the rest as `aggregateMetric` says. */
 export function isCountFigure(name: FigureName): boolean {
-  return name === 'count' || name === 'errors' || name === 'errors.count';
+  return name === 'count' || name === 'errors' || name === 'errors.count' || name === 'messages.count' || name === 'messages.bytes' || name === 'streams.count';
 }

@@ -66,6 +66,30 @@ export const LatencyFigures = {
 };
 
 /**
+ * What arrived on a phase's (or an endpoint's) streams (issue 41, contract/stream.ts): each stream is
+ * one of its requests (its total from the intended start to the stream's end); these time its
+ * messages (SSE events, WebSocket messages, gRPC responses). ttfe: first message - intended (coordinated
+ * omission free, like total); gap: between a stream's messages, a stream ending in an error while
+ * waiting counting its open gap; rtt: a sent message to its reply (WebSocket). Absent: no stream.
+ */
+export const StreamFigures = z.object({
+  /** stream requests ended (any outcome) */
+  streams: z.number(),
+  /** messages received */
+  messages: z.number(),
+  /** messages received per second over the phase's duration */
+  rate: z.number(),
+  /** bytes of the messages received (payload as framed: an SSE event's lines, a WebSocket message's data) */
+  bytes: z.number(),
+  /** messages sent (a WebSocket script's), 0 where none */
+  sent: z.number(),
+  ttfe: LatencyStats.nullable(),
+  gap: LatencyStats.nullable(),
+  rtt: LatencyStats.nullable(),
+});
+export type StreamFigures = z.infer<typeof StreamFigures>;
+
+/**
  * The figures of a phase, and of each of its endpoints over only that endpoint's requests (made by
  * the same accumulator code): a figure added here is measured per endpoint too.
  */
@@ -76,6 +100,8 @@ const phaseFigures = {
   /** completed requests per second over the phase's duration */
   throughput: z.number(),
   ...LatencyFigures,
+  /** its streams' messages (issue 41); absent: no stream request (and every run stored before) */
+  stream: StreamFigures.optional(),
 };
 
 /** One check of an endpoint's expect (contract/checks.ts) under load: the responses it passed and failed. */
@@ -271,6 +297,17 @@ export const EndpointWindow = z.object({
 export type EndpointWindow = z.infer<typeof EndpointWindow>;
 
 /** A live window (250 ms) of one server run. */
+/** A window's stream messages (issue 41): live and stored (windows.stream_json); absent: no stream message nor end in it. */
+export const StreamWindow = z.object({
+  messages: z.number(),
+  /** messages per second over the window */
+  rate: z.number(),
+  ttfe: WindowLatency.nullable(),
+  gap: WindowLatency.nullable(),
+  rtt: WindowLatency.nullable(),
+});
+export type StreamWindow = z.infer<typeof StreamWindow>;
+
 export const LiveWindow = z.object({
   runId: z.number(),
   targetId: z.number(),
@@ -296,6 +333,8 @@ export const LiveWindow = z.object({
    * thread, the store's writes), 100 = one core; absent in windows stored before it (migration 21)
    */
   ownCpu: z.number().nullable().optional(),
+  /** its streams' messages (issue 41); absent: none in it (and windows stored before migration 27) */
+  stream: StreamWindow.optional(),
   /** live only, a phase of two or more requests: the window per endpoint (bounded; see EndpointWindow) */
   endpoints: z.array(EndpointWindow).max(LIVE_ENDPOINTS).optional(),
 });

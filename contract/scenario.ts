@@ -7,6 +7,7 @@ import { flowIssues } from './flow.js';
 import { variableIssues } from './variables.js';
 import { Expect } from './expect.js';
 import { checkIssues } from './checks.js';
+import { Stream, streamIssues } from './stream.js';
 
 export { templateName };
 
@@ -101,6 +102,7 @@ export const RequestTemplate = z.strictObject({
     .optional()
     .describe("a flow's step: a value from the response into this user's {{vars.<var>}}; not found is an 'extract' error (contract/extract.ts)"),
   thinkMs: ms("a flow's step: this user's pause after it, instead of the phase's thinkMs").optional(),
+  stream: Stream.optional(),
 });
 export type RequestTemplate = z.output<typeof RequestTemplate>;
 
@@ -344,6 +346,7 @@ export const Scenario = z.strictObject({
   for (const issue of variableIssues(s)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
   for (const issue of flowIssues(s)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
   for (const issue of checkIssues(s)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+  for (const issue of streamIssues(s)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
 });
 export type Scenario = z.output<typeof Scenario>;
 export type ScenarioInput = z.input<typeof Scenario>;

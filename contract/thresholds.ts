@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { STREAM_COUNTS, STREAM_SAMPLES } from './stream-names.js';
 
 // Pass/fail thresholds, like k6's: `total.p99 < 250`, `errors.rate < 0.01`, `throughput > 900`.
 // Each is checked against every phase result it applies to (optionally only one phase, by name, or
@@ -18,6 +19,9 @@ export const THRESHOLD_METRICS = [
   'checks.rate',
   // ttfb and transfer: what the client measures itself, known with or without Server-Timing
   ...(['total', 'wait', 'processing', 'serverWait', 'ttfb', 'transfer'] as const).flatMap((m) => STATS.map((s) => `${m}.${s}` as const)),
+  // streams (issue 41): time to first event, gaps, round trips (ms), and their counts
+  ...STREAM_SAMPLES.flatMap((m) => STATS.map((s) => `${m}.${s}` as const)),
+  ...STREAM_COUNTS,
 ] as const;
 export type ThresholdMetric = (typeof THRESHOLD_METRICS)[number];
 
@@ -61,7 +65,7 @@ export function compareThreshold(measured: number, op: ThresholdOp, limit: numbe
 export const Threshold = z.strictObject({
   check: z
     .string()
-    .regex(CHECK_RE, `must be "<metric> <op> <number>", e.g. "total.p99 < 250"; metrics: ${THRESHOLD_METRICS.slice(0, 7).join(', ')}, total|wait|processing|serverWait|ttfb|transfer.<mean|min|max|p50..p999>; ops: < <= > >= ==`)
+    .regex(CHECK_RE, `must be "<metric> <op> <number>", e.g. "total.p99 < 250"; metrics: ${THRESHOLD_METRICS.slice(0, 7).join(', ')}, total|wait|processing|serverWait|ttfb|transfer|ttfe|gap|rtt.<mean|min|max|p50..p999>, ${STREAM_COUNTS.join(', ')}; ops: < <= > >= ==`)
     .describe('"<metric> <op> <number>", e.g. "total.p99 < 250", "errors.rate < 0.01", "throughput > 900", "checks.rate > 0.99" (times in ms)'),
   phase: z.string().min(1).optional().describe('only this phase (by name, or "phase N"); absent: every phase'),
   server: z.string().min(1).optional().describe('only this server (by label, or architecture); absent: every server'),
@@ -93,10 +97,14 @@ export const ThresholdTally = z.object({ passed: z.number(), failed: z.number() 
 export type ThresholdTally = z.infer<typeof ThresholdTally>;
 
 /** What a threshold metric's values are measured in: the one place the views and the CLI take it from. */
-export type ThresholdUnit = 'ms' | 'req/s' | 'ratio' | 'requests' | 'errors';
+export type ThresholdUnit = 'ms' | 'req/s' | 'ratio' | 'requests' | 'errors' | 'messages' | 'msg/s' | 'bytes' | 'streams';
 
 export function thresholdUnit(metric: ThresholdMetric): ThresholdUnit {
   if (metric === 'throughput') return 'req/s';
+  if (metric === 'messages.rate') return 'msg/s';
+  if (metric === 'messages.count') return 'messages';
+  if (metric === 'messages.bytes') return 'bytes';
+  if (metric === 'streams.count') return 'streams';
   if (metric === 'errors.rate' || metric === 'checks.rate') return 'ratio';
   if (metric === 'count') return 'requests';
   if (metric === 'errors' || metric === 'errors.count') return 'errors';
@@ -112,7 +120,7 @@ export function thresholdValueText(metric: ThresholdMetric, value: number): stri
   const v = unit === 'ratio' ? value * 100 : value;
   const abs = Math.abs(v);
   const digits = Number.isInteger(v) ? { maximumFractionDigits: 0 } : abs >= 100 ? { maximumFractionDigits: 0 } : abs >= 10 ? { maximumFractionDigits: 1 } : { maximumSignificantDigits: 3 };
-  const word = unit === 'ratio' ? '%' : v === 1 && (unit === 'requests' || unit === 'errors') ? unit.slice(0, -1) : unit;
+  const word = unit === 'ratio' ? '%' : v === 1 && (unit === 'requests' || unit === 'errors' || unit === 'messages' || unit === 'streams' || unit === 'bytes') ? unit.slice(0, -1) : unit;
   return `${v.toLocaleString('en-US', digits)} ${word}`;
 }
 

@@ -87,10 +87,13 @@ function phaseFromRow(r: Row, where: string): unknown {
   const connections = json(r, 'connections_json', where);
   // NULL: no error with a reason, or stored before migration 19
   const errorReasons = json(r, 'error_reasons_json', where);
+  // NULL: no stream, or stored before migration 27
+  const stream = json(r, 'stream_json', where);
   return {
     ...(endpoints !== null && { endpoints }),
     ...(connections !== null && { connections }),
     ...(errorReasons !== null && { errorReasons }),
+    ...(stream !== null && { stream }),
     index: num(r, 'idx', where),
     name: str(r, 'name', where),
     executor: str(r, 'executor', where),
@@ -342,6 +345,8 @@ export class SqliteRunReader implements RunReader {
       totalBuckets: w.total_buckets === null || w.total_buckets === undefined ? undefined : json(w, 'total_buckets', where),
       // NULL: stored before migration 21, or a generator that does not measure it (k6): absent
       ownCpu: optNum(w, 'own_cpu', where) ?? undefined,
+      // NULL: no stream message in it, or stored before migration 27: absent
+      ...(w.stream_json !== null && w.stream_json !== undefined && { stream: json(w, 'stream_json', where) }),
     }));
     const sw = `run ${runId} sample`;
     const samples = rows(this.samples.all(runId), sw).map((s) => ({

@@ -140,13 +140,13 @@ function prepareStatements(db: Database.Database) {
     skipTargets: db.prepare(`UPDATE targets SET status = 'skipped', reason = coalesce(reason, ?) WHERE run_id = ? AND status = 'pending'`),
     savePhase: db.prepare(
       `INSERT OR REPLACE INTO phases (target_id, idx, name, executor, clients, started_ms, duration_ms, count, ok, errors_json, throughput,
-         total_json, wait_json, processing_json, server_wait_json, lag_json, endpoints_json, ttfb_json, transfer_json, connections_json, error_reasons_json,
+         total_json, wait_json, processing_json, server_wait_json, lag_json, endpoints_json, ttfb_json, transfer_json, connections_json, error_reasons_json, stream_json,
          ${histogramColumnList()})
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${HISTOGRAM_COLUMNS.map(() => '?').join(', ')})`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${HISTOGRAM_COLUMNS.map(() => '?').join(', ')})`,
     ),
     insertWindow: db.prepare(
-      `INSERT INTO windows (target_id, t_ms, phase_idx, count, throughput, errors_json, in_flight, total_json, wait_json, processing_json, queued, ttfb_json, transfer_json, total_buckets, own_cpu)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO windows (target_id, t_ms, phase_idx, count, throughput, errors_json, in_flight, total_json, wait_json, processing_json, queued, ttfb_json, transfer_json, total_buckets, own_cpu, stream_json)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     insertSample: db.prepare('INSERT INTO samples (target_id, t_ms, cpu, rss, processes, busy, queue, top_cpu) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
     deleteRun: db.prepare('DELETE FROM runs WHERE id = ?'),
@@ -293,6 +293,8 @@ export class SqliteRunWriter implements RunWriter {
       p.connections === undefined ? null : toJson(p.connections),
       // NULL: no error with a reason (or stored before migration 19), read back as absent
       p.errorReasons === undefined ? null : toJson(p.errorReasons),
+      // NULL: no stream (or stored before migration 27), read back as absent
+      p.stream === undefined ? null : toJson(p.stream),
       ...storedHistograms(h),
     ));
   }
@@ -350,6 +352,7 @@ export class SqliteRunWriter implements RunWriter {
           w.transfer ? toJson(w.transfer) : null,
           w.totalBuckets === undefined ? null : toJson(w.totalBuckets),
           w.ownCpu ?? null,
+          w.stream === undefined ? null : toJson(w.stream),
         );
       }
     }));

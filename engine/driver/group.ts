@@ -30,7 +30,7 @@ export class ClientGroup implements Timed, GroupPort, SlotOwner {
   private readonly transport: Transport;
   private readonly source: RequestSource;
   private readonly executor: ExecutorState;
-  private readonly stats: PhaseStats;
+  readonly stats: PhaseStats;
   /** each request's deadline from its send (µs) */
   private readonly timeoutUs: number;
   private depth = 0;

@@ -5,7 +5,7 @@ import { nowUs } from './clock.js';
 import { classifyError } from './measure/errors.js';
 import { isServerTimingName, parseServerTiming } from './measure/server-timing.js';
 import type { RequestRecord } from './measure/stats.js';
-import type { RequestHandler } from './transport/index.js';
+import type { MessageHandler } from './transport/index.js';
 import type { CheckedSlot } from './measure/response-checks.js';
 
 const NO_HEADERS: readonly string[] = [];
@@ -17,15 +17,23 @@ const NO_HEADERS: readonly string[] = [];
 /** settle()'s code for a complete response, still to be checked against the template's expect */
 export const CHECK_RESPONSE = -2;
 
+/** Where a stream's messages are counted as they come (measure/stats.ts PhaseStats). */
+export interface MessageSink {
+  message(template: number, bytes: number, ttfeUs: number, gapUs: number, rttUs: number): void;
+  messageSent(template: number): void;
+}
+
 /** What a slot reports to. */
 export interface SlotOwner {
   readonly phaseIndex: number;
   readonly clientIndex: number;
+  /** where a stream's messages are counted as they come (issue 41) */
+  readonly stats: MessageSink;
   /** a request ended: a complete response (CHECK_RESPONSE) or an error code */
   settle(slot: Slot, code: number): void;
 }
 
-export class Slot implements RequestHandler, RequestRecord, FlowResponse, CheckedSlot {
+export class Slot implements MessageHandler, RequestRecord, FlowResponse, CheckedSlot {
   readonly phase: number;
   readonly client: number;
   intended = 0;
@@ -61,6 +69,10 @@ export class Slot implements RequestHandler, RequestRecord, FlowResponse, Checke
   /** what ended the request when it failed, and its kind: the phase keeps its reason (stats.ts) */
   failure: Error | null = null;
   failureKind = -1;
+  /** a stream (issue 41: its transport says so as it opens it), its messages so far and when the last came (µs, NaN before the first) */
+  stream = false;
+  messages = 0;
+  lastMessage = NaN;
 
   constructor(
     private readonly owner: SlotOwner,
@@ -92,6 +104,9 @@ export class Slot implements RequestHandler, RequestRecord, FlowResponse, Checke
       this.checkValues.fill(null);
     }
     this.failure = null;
+    this.stream = false;
+    this.messages = 0;
+    this.lastMessage = NaN;
     this.active = true;
   }
 
@@ -131,6 +146,21 @@ export class Slot implements RequestHandler, RequestRecord, FlowResponse, Checke
     this.includes.feed(chunk);
     if (this.keepBody) this.body!.append(chunk);
     return true;
+  }
+
+  onMessage(bytes: number, rttUs: number): void {
+    // a message after its stream's deadline is no longer its (the slot was renewed, this one is done)
+    if (!this.active) return;
+    const now = nowUs();
+    // coordinated omission free: the first counts from the intended start, as total does
+    const first = this.messages === 0;
+    this.owner.stats.message(this.template, bytes, first ? now - this.intended : NaN, first ? NaN : now - this.lastMessage, rttUs);
+    this.messages++;
+    this.lastMessage = now;
+  }
+
+  onMessageSent(): void {
+    if (this.active) this.owner.stats.messageSent(this.template);
   }
 
   onComplete(): void {

@@ -2,7 +2,7 @@ import type { HistogramSet } from '../../contract/measurement.js';
 import type { Protocol } from '../../contract/protocol.js';
 import type { ClientProtocol } from '../../contract/protocol.js';
 import type { Phase } from '../../contract/scenario.js';
-import type { EndpointWindow, ErrorCounts, PhaseResult, WindowLatency } from '../../contract/results.js';
+import type { EndpointWindow, ErrorCounts, PhaseResult, StreamWindow, WindowLatency } from '../../contract/results.js';
 import type { LatencyBuckets } from '../../contract/latency-buckets.js';
 import type { RawRowBatch } from './measure/raw-rows.js';
 import type { DataSet } from './requests/phase-inputs.js';
@@ -87,7 +87,10 @@ export interface DriverWindow {
   /** total times per heatmap bucket (contract/latency-buckets.ts) */
   totalBuckets: LatencyBuckets;
   /** the generator's own CPU over the window, 100 = one core (measure/own-cpu.ts); null before t0 */
-  ownCpu?: number | null;  /** a phase of two or more requests: the window per endpoint, bounded (measure/endpoint-windows.ts); live only */
+  ownCpu?: number | null;
+  /** its streams' messages (issue 41); absent: none in the window */
+  stream?: StreamWindow;
+  /** a phase of two or more requests: the window per endpoint, bounded (measure/endpoint-windows.ts); live only */
   endpoints?: EndpointWindow[];
 }
 

@@ -2,7 +2,7 @@ import { encodeIntoCompressedBase64, type Histogram } from 'hdr-histogram-js';
 import { ERROR_KINDS, MAX_ERROR_REASONS, MAX_REASON_CHARS } from '../../../contract/error-kinds.js';
 import { inLatencyHistograms, waitOf, type HistogramSet } from '../../../contract/measurement.js';
 import { LATENCY_BUCKET_COUNT, latencyBucketOf, type LatencyBuckets } from '../../../contract/latency-buckets.js';
-import type { ConnectionFigures, ErrorCounts, ErrorReason, PhaseResult, WindowLatency } from '../../../contract/results.js';
+import type { ConnectionFigures, ErrorCounts, ErrorReason, PhaseResult, StreamFigures, StreamWindow, WindowLatency } from '../../../contract/results.js';
 import { FastHistogram, latencyStats } from './fast-histogram.js';
 
 // The one measuring sink every load generator feeds (native driver, k6 live, k6 import): a phase's
@@ -44,6 +44,13 @@ export class PhaseAccumulator {
   /** requests never sent (k6's dropped iterations): counted and errors, not in throughput */
   unsent = 0;
   private readonly errors = new Float64Array(ERROR_KINDS.length);
+  /** what arrived on the phase's streams (issue 41); made by its first stream, so a phase without any pays nothing */
+  private streams: StreamTimes | null = null;
+
+  /** A phase's stream messages and ends, as stream transports report them (StreamTimes). */
+  get stream(): StreamTimes {
+    return (this.streams ??= new StreamTimes());
+  }
 
   /** One finished request; every time but total is NaN where not measured. */
   record(code: number, totalUs: number, procUs: number, serverWaitUs: number, lagUs: number, ttfbUs: number, transferUs: number): void {
@@ -114,8 +121,67 @@ export class PhaseAccumulator {
       lag: latencyStats(lag, this.lag.max, this.lag.moments()),
       ttfb: ttfb ? latencyStats(ttfb, this.ttfb.max, this.ttfb.moments()) : null,
       transfer: transfer ? latencyStats(transfer, this.transfer.max, this.transfer.moments()) : null,
+      ...(this.streams !== null && { stream: this.streams.figures(durationMs) }),
     };
     return { result, hdr: { total, wait, processing, serverWait, lag, ttfb, transfer } };
+  }
+}
+
+/**
+ * What arrived on streams (issue 41, contract/stream.ts): a stream is also one request (record()),
+ * and each message on it is timed here as it comes. ttfe counts from the stream's intended start,
+ * as total does, so a stream that waited at the client or at a stalled server shows it; a gap is
+ * between two messages of one stream, and a stream that ended in an error while waiting has its
+ * open gap counted (a stall cut by the deadline is not lost). Times in µs, NaN where not measured.
+ */
+export class StreamTimes {
+  readonly ttfe = new FastHistogram(3);
+  readonly gap = new FastHistogram(3);
+  readonly rtt = new FastHistogram(3);
+  streams = 0;
+  messages = 0;
+  bytes = 0;
+  sent = 0;
+
+  /** one message received: ttfeUs for a stream's first, else gapUs since its previous; rttUs where it answers one sent */
+  message(bytes: number, ttfeUs: number, gapUs: number, rttUs: number): void {
+    this.messages++;
+    this.bytes += bytes;
+    if (ttfeUs === ttfeUs) this.ttfe.record(ttfeUs);
+    if (gapUs === gapUs) this.gap.record(gapUs);
+    if (rttUs === rttUs) this.rtt.record(rttUs);
+  }
+
+  /** one stream ended; openGapUs: the gap it was in when an error ended it (NaN: none) */
+  ended(openGapUs: number): void {
+    this.streams++;
+    if (openGapUs === openGapUs) this.gap.record(openGapUs);
+  }
+
+  figures(durationMs: number): StreamFigures {
+    const stats = (h: FastHistogram) => (h.count > 0 ? latencyStats(h.toHdr(), h.max, h.moments()) : null);
+    return { streams: this.streams, messages: this.messages, rate: durationMs > 0 ? this.messages / (durationMs / 1000) : 0, bytes: this.bytes, sent: this.sent, ttfe: stats(this.ttfe), gap: stats(this.gap), rtt: stats(this.rtt) };
+  }
+}
+
+/** A window's stream messages (coarse histograms, as the window's own). */
+class StreamWindowTimes {
+  readonly ttfe = new FastHistogram(2);
+  readonly gap = new FastHistogram(2);
+  readonly rtt = new FastHistogram(2);
+  messages = 0;
+  /** streams ended in the window: a window with none and no message has no stream figures */
+  ends = 0;
+
+  take(windowMs: number): StreamWindow | undefined {
+    if (this.messages === 0 && this.ends === 0) return undefined;
+    const out: StreamWindow = { messages: this.messages, rate: windowMs > 0 ? this.messages / (windowMs / 1000) : 0, ttfe: this.ttfe.windowStats(), gap: this.gap.windowStats(), rtt: this.rtt.windowStats() };
+    this.messages = 0;
+    this.ends = 0;
+    this.ttfe.reset();
+    this.gap.reset();
+    this.rtt.reset();
+    return out;
   }
 }
 
@@ -130,6 +196,8 @@ export interface WindowFigures {
   transfer: WindowLatency | null;
   /** total times per heatmap bucket (contract/latency-buckets.ts) */
   totalBuckets: LatencyBuckets;
+  /** its streams' messages; absent: no stream message nor end in it */
+  stream?: StreamWindow;
 }
 
 /** The requests completed in one window (coarser histograms: a window only shows p50/p90/p99). */
@@ -141,6 +209,23 @@ export class WindowAccumulator {
   private readonly transfer = new FastHistogram(2);
   private count = 0;
   private readonly errors = new Float64Array(ERROR_KINDS.length);
+  private streams: StreamWindowTimes | null = null;
+
+  /** A stream message in the window (as StreamTimes.message takes it). */
+  message(ttfeUs: number, gapUs: number, rttUs: number): void {
+    const s = (this.streams ??= new StreamWindowTimes());
+    s.messages++;
+    if (ttfeUs === ttfeUs) s.ttfe.record(ttfeUs);
+    if (gapUs === gapUs) s.gap.record(gapUs);
+    if (rttUs === rttUs) s.rtt.record(rttUs);
+  }
+
+  /** A stream ended in the window (as StreamTimes.ended takes it). */
+  streamEnded(openGapUs: number): void {
+    const s = (this.streams ??= new StreamWindowTimes());
+    s.ends++;
+    if (openGapUs === openGapUs) s.gap.record(openGapUs);
+  }
 
   /** One finished request; every time but total is NaN where not measured (wait only with a processing time). */
   record(code: number, totalUs: number, procUs: number, ttfbUs: number, transferUs: number): void {
@@ -155,8 +240,8 @@ export class WindowAccumulator {
     this.wait.record(waitOf(totalUs, procUs));
   }
 
-  /** The window's figures; starts the next window. */
-  take(): WindowFigures {
+  /** The window's figures (windowMs: its length, for the message rate); starts the next window. */
+  take(windowMs = 0): WindowFigures {
     const errors: ErrorCounts = {};
     for (let code = 0; code < this.errors.length; code++) if (this.errors[code]! > 0) errors[ERROR_KINDS[code]!] = this.errors[code]!;
     const out: WindowFigures = {
@@ -169,6 +254,8 @@ export class WindowAccumulator {
       transfer: this.transfer.windowStats(),
       totalBuckets: heatmapBuckets(this.total),
     };
+    const stream = this.streams?.take(windowMs);
+    if (stream !== undefined) out.stream = stream;
     this.count = 0;
     this.errors.fill(0);
     this.total.reset();

@@ -25,6 +25,16 @@ export function classifyError(err: unknown): number {
     case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
     case 'UND_ERR_HEADERS_OVERFLOW':
       return ERROR_CODE.protocol;
+    // a stream's own endings (transport/stream.ts StreamError): cut short, idle, a message over its bound or badly framed, a gRPC status
+    case 'LS_STREAM_CUT':
+      return ERROR_CODE.stream;
+    case 'LS_STREAM_IDLE':
+      return ERROR_CODE.idle;
+    case 'LS_STREAM_OVER_BOUND':
+    case 'LS_STREAM_FRAMING':
+      return ERROR_CODE.protocol;
+    case 'LS_GRPC_STATUS':
+      return ERROR_CODE.grpc;
     default:
       return ERROR_CODE.other;
   }

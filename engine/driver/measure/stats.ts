@@ -29,6 +29,10 @@ export interface RequestRecord {
   readonly failure?: Error | null;
   /** the error kind classifyError gave `failure`: its reason is kept only under that kind (not, say, a destroy turned timeout at a deadline) */
   readonly failureKind?: number;
+  /** a stream (issue 41), with its messages so far and when the last came (µs); absent or false: a plain request */
+  readonly stream?: boolean;
+  readonly messages?: number;
+  readonly lastMessage?: number;
 }
 
 // Column offsets as plain numbers for the hot path (derived from contract/measurement.ts).
@@ -143,6 +147,8 @@ export class PhaseStats {
     const transfer = done - r.firstByte;
     const serverWait = r.stWait * 1000;
     const lag = r.sent - r.intended;
+    // a stream that an error ended while it waited for a message: that open gap is a gap too (CO-free)
+    if (r.stream === true) this.streamEnded(r.template, code >= 0 && r.messages! > 0 ? done - r.lastMessage! : NaN);
     this.phase.record(code, total, p, serverWait, lag, ttfb, transfer);
     this.endpoints.at(r.template)?.record(code, total, p, serverWait, lag, ttfb, transfer);
     this.window.record(code, total, p, ttfb, transfer);
@@ -151,11 +157,35 @@ export class PhaseStats {
     this.rows.write(r, done, code);
   }
 
+  /**
+   * A message arrived on a stream of template `template` (issue 41): ttfeUs for its stream's first
+   * (from the intended start), else gapUs since the previous; rttUs where it answers one sent; NaN where not.
+   */
+  message(template: number, bytes: number, ttfeUs: number, gapUs: number, rttUs: number): void {
+    this.phase.stream.message(bytes, ttfeUs, gapUs, rttUs);
+    this.endpoints.at(template)?.stream.message(bytes, ttfeUs, gapUs, rttUs);
+    this.window.message(ttfeUs, gapUs, rttUs);
+  }
+
+  /** A message sent on a stream of template `template` (a WebSocket script's). */
+  messageSent(template: number): void {
+    this.phase.stream.sent++;
+    const e = this.endpoints.at(template);
+    if (e !== null) e.stream.sent++;
+  }
+
+  /** A stream of template `template` ended (before its record()); openGapUs: the gap an error ended it in, else NaN. */
+  streamEnded(template: number, openGapUs: number): void {
+    this.phase.stream.ended(openGapUs);
+    this.endpoints.at(template)?.stream.ended(openGapUs);
+    this.window.streamEnded(openGapUs);
+  }
+
   /** The live window ending at tMs; resets the window's counters. */
   takeWindow(phaseIndex: number, tMs: number, windowMs: number, inFlight: number, queued: number): DriverWindow {
-    const w = this.window.take();
+    const w = this.window.take(windowMs);
     const endpoints = this.endpointWindows.take();
-    return { tMs, phaseIndex, count: w.count, throughput: w.count / (windowMs / 1000), errors: w.errors, inFlight, queued, total: w.total, wait: w.wait, processing: w.processing, ttfb: w.ttfb, transfer: w.transfer, totalBuckets: w.totalBuckets, ...(endpoints !== undefined && { endpoints }) };
+    return { tMs, phaseIndex, count: w.count, throughput: w.count / (windowMs / 1000), errors: w.errors, inFlight, queued, total: w.total, wait: w.wait, processing: w.processing, ttfb: w.ttfb, transfer: w.transfer, totalBuckets: w.totalBuckets, ...(w.stream !== undefined && { stream: w.stream }), ...(endpoints !== undefined && { endpoints }) };
   }
 
   result(index: number, phase: Phase, startUs: number, endUs: number, hitDeadline: boolean): DriverPhaseResult {

@@ -1,4 +1,5 @@
 import type { Phase, RequestTemplate } from '../../../contract/scenario.js';
+import type { Stream } from '../../../contract/stream.js';
 import { readChecks } from '../../../contract/checks.js';
 import { CompiledChecks } from '../../../contract/check-eval.js';
 import { ERROR_CODE, NO_ERROR } from '../measure/raw-rows.js';
@@ -20,6 +21,8 @@ export interface CompiledRequest {
   readonly bodyIncludes: Buffer | null;
   /** expect's checks (contract/checks.ts), or null: no expect, any status under 400 (response-checks.ts) */
   readonly checks: CompiledChecks | null;
+  /** the stream it opens (issue 41: a stream transport sends it), or null: one request, one response */
+  readonly stream: Stream | null;
 }
 
 /** The template's checks, patterns in V8's linear-time engine; null when it has none. */
@@ -49,6 +52,7 @@ export function compileRequests(phase: Phase, columns: readonly string[], host: 
       variable,
       bodyIncludes: t.expect?.bodyIncludes === undefined ? null : Buffer.from(t.expect.bodyIncludes),
       checks: compileChecks(t),
+      stream: template.stream ?? null,
     };
   });
 }

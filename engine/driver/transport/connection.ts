@@ -18,6 +18,19 @@ export interface RequestHandler {
   onError(err: Error): void;
 }
 
+/**
+ * What a stream transport tells of the one stream it was sent with (issue 41, stream.ts), besides
+ * the request's progress: each message as it arrives, each one it sends.
+ */
+export interface MessageHandler extends RequestHandler {
+  /** set by a stream transport as it opens the stream: its end is a stream's too (measure/stats.ts) */
+  stream: boolean;
+  /** a message of `bytes` arrived now; rttUs: the round trip of the message it answers (NaN: none) */
+  onMessage(bytes: number, rttUs: number): void;
+  /** a message was sent on the stream (a WebSocket script's) */
+  onMessageSent(): void;
+}
+
 /** One connection to the target; R is the request in its transport's own form (bytes, undici's options). */
 export interface Connection<R> {
   dispatch(request: R, handler: RequestHandler): void;

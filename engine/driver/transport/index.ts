@@ -6,22 +6,54 @@ import type { Transport, TransportContext, WarmConnection } from './transport.js
 import { UndiciTransport } from './undici-h1.js';
 import { H2Transport } from './undici-h2.js';
 import { withTraceparent } from './traceparent.js';
+import type { StreamProtocol } from '../../../contract/stream.js';
+import { StreamTransport, type StreamOpenerFactory } from './stream.js';
 
 // The transport room's door: which transport a client group gets, chosen once from the Target and
 // the phase, as undici's Client picks h1 or h2 once. Nothing outside transport/ imports undici,
 // node:http2 or the fast path's connection (driver-rules.test.ts). Adding a transport: see
 // docs/architecture.md (The driver's rooms), proven by transport/toy-transport.test.ts.
 
-export type { Connection, OpenAhead, RequestHandler } from './connection.js';
+export type { Connection, MessageHandler, OpenAhead, RequestHandler } from './connection.js';
 export type { Reset, Transport, TransportContext, WarmConnection } from './transport.js';
 export { DEADLINE_ERROR } from './transport.js';
 export { targetOf, type Target } from './target.js';
 export { fastPathSuits } from './h1.js';
 export { TraceIds } from './traceparent.js';
 export { TryConnection, type BuiltRequest } from './try-connection.js';
+export { StreamError, STREAM_ERROR_CODES, type StreamOpener, type StreamOpenerFactory, type StreamRequest, type StreamSession } from './stream.js';
 
-/** How a client group's requests go: h2 / h2c through undici, else the fast path when the phase suits it, else undici. */
+/**
+ * How a client group's requests go: a phase with a stream template through the stream transport
+ * (its other templates on the HTTP transport below), h2 / h2c through undici, else the fast path when
+ * the phase suits it, else undici.
+ */
 export function transportFor(target: Target, phase: Phase, ctx: TransportContext): Transport {
+  if (phase.requests.some((t) => t.stream !== undefined)) return new StreamTransport(target, phase, ctx, streamOpenerFor, () => httpTransportFor(target, phase, ctx));
+  return httpTransportFor(target, phase, ctx);
+}
+
+/** Each stream protocol's opener (stream.ts): where WebSocket and gRPC plug in, a line each. */
+export function streamOpenerFor(protocol: StreamProtocol): StreamOpenerFactory {
+  switch (protocol) {
+    default:
+      return notBuilt(protocol);
+  }
+}
+
+/** A protocol whose transport is not built yet: each of its streams fails at once, one line saying so. */
+function notBuilt(protocol: StreamProtocol): StreamOpenerFactory {
+  const err = Object.assign(new Error(`${protocol} streams are not built into this Loadscope yet (issue 41)`), { code: 'LS_STREAM_NOT_BUILT' });
+  return () => ({
+    open: (_request, handler) => {
+      setImmediate(() => handler.onError(err));
+      return { destroy: () => undefined };
+    },
+    close: () => undefined,
+  });
+}
+
+function httpTransportFor(target: Target, phase: Phase, ctx: TransportContext): Transport {
   // a tracing phase's templates carry the header as compiled; each transport writes the request's seq into it
   const p = ctx.tracePrefix === undefined ? phase : withTraceparent(phase, ctx.tracePrefix);
   if (target.protocol !== 'h1') return new H2Transport(target, p, ctx);

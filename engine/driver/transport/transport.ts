@@ -1,7 +1,7 @@
 import type { CompiledRequest } from '../requests/compiled-request.js';
 import type { RequestInputs } from '../requests/request-compile.js';
 import type { ConnectionTimes } from '../measure/accumulators.js';
-import type { Connection, OpenAhead, RequestHandler } from './connection.js';
+import type { Connection, MessageHandler, OpenAhead, RequestHandler } from './connection.js';
 import type { H1Request } from './h1.js';
 
 // A transport is how one client group reaches the target, chosen once per group from the Target
@@ -45,7 +45,7 @@ export interface Transport {
    * does not trace (traceparent.ts). False: the request as built is over MAX_REQUEST_BYTES, and
    * nothing was sent.
    */
-  send(slot: number, template: number, inputs: RequestInputs | null, handler: RequestHandler, seq: number): boolean;
+  send(slot: number, template: number, inputs: RequestInputs | null, handler: MessageHandler, seq: number): boolean;
   /**
    * The request on `slot` passed its deadline. Answers the reset to call once it is recorded (its
    * connection kept for other streams), or null having dropped the slot's connection (the slot's

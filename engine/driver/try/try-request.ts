@@ -1,7 +1,7 @@
 import { nowUs } from '../clock.js';
 import { classifyError } from '../measure/errors.js';
 import { NO_ERROR } from '../measure/raw-rows.js';
-import { CHECK_RESPONSE, Slot, type SlotOwner } from '../slot.js';
+import { CHECK_RESPONSE, Slot, type MessageSink, type SlotOwner } from '../slot.js';
 import { DEADLINE_ERROR, type BuiltRequest, type RequestHandler, type TryConnection } from '../transport/index.js';
 
 // One request of a try (issue 39): sent on the user's TryConnection and recorded by a run's own Slot
@@ -66,9 +66,13 @@ export class ConnectTimes {
   }
 }
 
+/** a try counts no stream messages: it shows one request's exchange */
+const NO_MESSAGES: MessageSink = { message: () => undefined, messageSent: () => undefined };
+
 class TryHandler implements RequestHandler, SlotOwner {
   readonly phaseIndex = 0;
   readonly clientIndex = 0;
+  readonly stats = NO_MESSAGES;
   readonly slot: Slot;
   readonly headers: [string, string][] = [];
   private readonly chunks: Buffer[] = [];

@@ -107,7 +107,7 @@ CREATE TABLE phases (
         lag_json          TEXT    NOT NULL,
         hist_total        TEXT    NOT NULL,
         hist_wait         TEXT    NOT NULL,
-        hist_processing   TEXT, hist_server_wait TEXT, hist_lag TEXT, endpoints_json TEXT, ttfb_json TEXT, transfer_json TEXT, hist_ttfb TEXT, hist_transfer TEXT, connections_json TEXT, error_reasons_json TEXT,
+        hist_processing   TEXT, hist_server_wait TEXT, hist_lag TEXT, endpoints_json TEXT, ttfb_json TEXT, transfer_json TEXT, hist_ttfb TEXT, hist_transfer TEXT, connections_json TEXT, error_reasons_json TEXT, stream_json TEXT,
         PRIMARY KEY (target_id, idx)
       ) WITHOUT ROWID;
 
@@ -123,7 +123,7 @@ CREATE TABLE "requests" (
         done_us        INTEGER NOT NULL,
         status         INTEGER NOT NULL,
         bytes          INTEGER NOT NULL,
-        error          TEXT CHECK (error IN ('refused', 'reset', 'timeout', 'http', 'body', 'other', 'extract', 'protocol', 'check')),
+        error          TEXT CHECK (error IN ('refused', 'reset', 'timeout', 'http', 'body', 'other', 'extract', 'protocol', 'check', 'stream', 'idle', 'grpc')),
         server_wait_us INTEGER,
         server_proc_us INTEGER,
         lvl            INTEGER NOT NULL DEFAULT 0,
@@ -190,7 +190,7 @@ CREATE TABLE targets (
         -- raw_rows: requests the driver recorded; fewer are stored when raw_sampled = 1
         raw_rows       INTEGER NOT NULL DEFAULT 0,
         raw_sampled    INTEGER NOT NULL DEFAULT 0 CHECK (raw_sampled IN (0, 1))
-      , protocol TEXT, trace_prefix TEXT);
+      , protocol TEXT, trace_prefix TEXT, instances_json TEXT);
 
 -- table thresholds
 CREATE TABLE thresholds (
@@ -219,5 +219,5 @@ CREATE TABLE windows (
         total_json      TEXT,
         wait_json       TEXT,
         processing_json TEXT
-      , queued INTEGER NOT NULL DEFAULT 0, ttfb_json TEXT, transfer_json TEXT, total_buckets TEXT, own_cpu REAL);
+      , queued INTEGER NOT NULL DEFAULT 0, ttfb_json TEXT, transfer_json TEXT, total_buckets TEXT, own_cpu REAL, stream_json TEXT);
 
