@@ -1,15 +1,17 @@
 import { status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
 import { MAX_REASON_CHARS } from '../../../contract/error-kinds.js';
+import { STREAM_ERROR_CODES } from './stream.js';
 
 // A gRPC call that ended with a status other than OK, as an error measure/errors.ts classifies like
-// every transport's: what is the connection's (a refused connect, a drop, a deadline, a message over
-// the bound) carries the code an HTTP transport gives the same event; a status the server answered
-// with carries GRPC_<NAME> (the 'grpc' kind, the HTTP status's analogue), its name in the reason.
+// every transport's: what is the connection's (a refused connect, a drop, a deadline) carries the
+// code an HTTP transport gives the same event, a message over the bound a stream's (a 'protocol'
+// error), and a status the server answered with the 'grpc' kind (the HTTP status's analogue), its
+// name first in the reason: "grpc NOT_FOUND: <the server's details>".
 
 /** status number -> its name (grpc-js's enum, e.g. 5 -> NOT_FOUND) */
 const NAMES = new Map<number, string>(Object.entries(GrpcStatus).filter((e): e is [string, number] => typeof e[1] === 'number').map(([name, code]) => [code, name]));
 
-export function grpcStatusName(code: number): string {
+function grpcStatusName(code: number): string {
   return NAMES.get(code) ?? `STATUS_${code}`;
 }
 
@@ -23,9 +25,9 @@ function codeOf(err: ServiceError): string {
       return /ECONNREFUSED|connect ECONN|No connection established/i.test(details) && !/ECONNRESET/i.test(details) ? 'ECONNREFUSED' : 'ECONNRESET';
     case GrpcStatus.RESOURCE_EXHAUSTED:
       // the client refused a message over its bound (grpc.max_receive_message_length)
-      return /larger than max/i.test(details) ? 'GRPC_MESSAGE_OVER_BOUND' : 'GRPC_RESOURCE_EXHAUSTED';
+      return /larger than max/i.test(details) ? STREAM_ERROR_CODES.overBound : STREAM_ERROR_CODES.grpc;
     default:
-      return `GRPC_${grpcStatusName(err.code)}`;
+      return STREAM_ERROR_CODES.grpc;
   }
 }
 
