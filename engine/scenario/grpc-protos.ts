@@ -52,11 +52,15 @@ function issuesOf(scenario: Scenario, base: DataBase, issues: ScenarioIssue[] | 
   return { ...scenario, phases };
 }
 
-/** A bundled server over HTTP/1.1 cannot carry gRPC (it needs HTTP/2's trailers): one issue per such server. */
+/** A server a gRPC scenario cannot reach over HTTP/2 (a bundled server over HTTP/1.1; an external http:// one not said to speak h2c): one issue each. */
 function serverIssues(scenario: Scenario): ScenarioIssue[] {
   if (!scenario.phases.some((p) => p.requests.some((t) => t.stream?.protocol === 'grpc'))) return [];
   return scenario.servers.flatMap((server, i) => {
-    if (server.architecture === 'external') return [];
+    if (server.architecture === 'external') {
+      // its readiness is asked in the protocol the load offers, and a gRPC server answers HTTP/2 only
+      if (server.url.startsWith('https:') || server.protocol === 'h2c') return [];
+      return [{ path: `servers[${i}].protocol`, message: "a gRPC server answers HTTP/2 only: give this http:// server protocol 'h2c', so its readiness is asked over HTTP/2" }];
+    }
     const protocol = (server.options as { protocol?: string }).protocol ?? 'h1';
     if (protocol === 'h2' || protocol === 'h2c') return [];
     return [{ path: `servers[${i}].options.protocol`, message: `gRPC needs HTTP/2, and this server speaks ${protocol === 'h1' ? 'HTTP/1.1' : 'HTTPS/1.1'}: give it protocol 'h2c' (or 'h2' over TLS)` }];

@@ -14,6 +14,18 @@ export const PEER_PATHS = {
   denied: '/hostile.Peer/Denied',
 } as const;
 
+/** The peers' service as a .proto a scenario names (the same as the JSON below). */
+export const HOSTILE_PROTO = `syntax = "proto3";
+package hostile;
+service Peer {
+  rpc Never (Blob) returns (Blob);
+  rpc Huge (Blob) returns (Blob);
+  rpc Endless (Blob) returns (stream Blob);
+  rpc Denied (Blob) returns (Blob);
+}
+message Blob { bytes data = 1; }
+`;
+
 const rpc = (responseStream = false) => ({ requestType: 'Blob', responseType: 'Blob', responseStream, comment: '' });
 const peerDefinition = fromJSON({
   nested: {
