@@ -1,5 +1,5 @@
+import { createRequire } from 'node:module';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
-import { fromJSON } from '@grpc/proto-loader';
 import { nowMs } from './clock.js';
 import type { Dispatcher } from './dispatcher.js';
 import { MAX_FIB_N } from './work-request.js';
@@ -23,7 +23,7 @@ const MAX_TICK_SIZE = 1024 * 1024;
 // the service as protobufjs JSON: the front needs no file at run time; servers/grpc-front.test.ts holds it to the example's .proto
 const u32 = (id: number) => ({ type: 'uint32', id });
 const rpc = (requestType: string, responseType: string, responseStream = false) => ({ requestType, responseType, responseStream, comment: '' });
-const BENCH = fromJSON({
+const benchDefinition = () => (createRequire(import.meta.url)('@grpc/proto-loader') as typeof import('@grpc/proto-loader')).fromJSON({
   nested: {
     loadscope: {
       nested: {
@@ -41,7 +41,10 @@ interface MethodCodec {
   requestDeserialize(bytes: Buffer): object;
   responseSerialize(value: object): Buffer;
 }
-const methods = BENCH['loadscope.Bench'] as unknown as Record<'Fib' | 'Ticks', MethodCodec>;
+type Methods = Record<'Fib' | 'Ticks', MethodCodec>;
+// proto-loader (and protobufjs) loaded at a front's first gRPC call: a server that never sees one does not pay for it
+let loaded: Methods | undefined;
+const methodsOf = (): Methods => (loaded ??= benchDefinition()['loadscope.Bench'] as unknown as Methods);
 
 /** gRPC status codes the front answers with (grpc's numbering). */
 const STATUS = { OK: 0, CANCELLED: 1, INVALID_ARGUMENT: 3, RESOURCE_EXHAUSTED: 8, UNIMPLEMENTED: 12, INTERNAL: 13 } as const;
@@ -91,19 +94,19 @@ function bounded(value: unknown, max: number): number | null {
 }
 
 async function fib(dispatcher: Dispatcher, message: Buffer, res: Http2ServerResponse): Promise<void> {
-  const { n } = methods.Fib.requestDeserialize(message) as { n?: number };
+  const { n } = methodsOf().Fib.requestDeserialize(message) as { n?: number };
   const valid = bounded(n, MAX_FIB_N);
   if (valid === null) return finish(res, STATUS.INVALID_ARGUMENT, `n must be 0 to ${MAX_FIB_N}`);
   const done = await dispatcher.dispatch({ kind: 'fib', n: valid }, nowMs());
   if (done.result.status !== 200) return finish(res, STATUS.INTERNAL, String(done.result.body).split('\n')[0]);
   const { value } = JSON.parse(String(done.result.body)) as { value: number };
   res.writeHead(200, { 'content-type': 'application/grpc' });
-  res.write(frame(methods.Fib.responseSerialize({ n: valid, value: String(value) })));
+  res.write(frame(methodsOf().Fib.responseSerialize({ n: valid, value: String(value) })));
   finish(res, STATUS.OK);
 }
 
 function ticks(message: Buffer, res: Http2ServerResponse): void {
-  const request = methods.Ticks.requestDeserialize(message) as { count?: number; gap_ms?: number; size?: number };
+  const request = methodsOf().Ticks.requestDeserialize(message) as { count?: number; gap_ms?: number; size?: number };
   const count = bounded(request.count, MAX_TICKS);
   const gap = bounded(request.gap_ms, MAX_TICK_GAP_MS);
   const size = bounded(request.size, MAX_TICK_SIZE);
@@ -118,7 +121,7 @@ function ticks(message: Buffer, res: Http2ServerResponse): void {
       return finish(res, STATUS.OK);
     }
     seq++;
-    res.write(frame(methods.Ticks.responseSerialize({ seq, sent_ms: nowMs(), pad })));
+    res.write(frame(methodsOf().Ticks.responseSerialize({ seq, sent_ms: nowMs(), pad })));
   }, Math.max(1, gap));
   res.stream.once('close', () => clearInterval(timer));
 }

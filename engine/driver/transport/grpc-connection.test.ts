@@ -1,3 +1,4 @@
+import { status } from '@grpc/grpc-js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFront, closeFront, listen, type FrontServer } from '../../../servers/http-front.js';
 import { InProcessDispatcher } from '../../../servers/in-process.js';
@@ -5,6 +6,7 @@ import { rootPath } from '../../paths.js';
 import { grpcMethodOf, type GrpcMethod } from '../../grpc-proto.js';
 import type { RequestHandler } from './connection.js';
 import { GrpcConnection, type GrpcCall } from './grpc-connection.js';
+import { GRPC_STATUS } from './grpc-errors.js';
 import { targetOf } from './target.js';
 import { HEALTH_PROTO, PEER_PATHS, startGrpcPeer, type GrpcPeer } from './test-support/grpc-peers.js';
 
@@ -71,6 +73,11 @@ async function peer(options: Parameters<typeof startGrpcPeer>[0] = {}): Promise<
   open.push(p);
   return p;
 }
+
+it("the status table the driver keeps without loading grpc-js: grpc-js's own numbers, all of them", () => {
+  const theirs = Object.fromEntries(Object.entries(status).filter(([, v]) => typeof v === 'number'));
+  expect(GRPC_STATUS).toEqual(theirs);
+});
 
 describe('the bundled gRPC service', () => {
   const BENCH = rootPath('scenarios/examples/grpc-bench.proto');

@@ -1,8 +1,9 @@
+import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
-import { Client, credentials, Metadata, status as GrpcStatus, type ChannelCredentials, type ClientReadableStream, type ServiceError } from '@grpc/grpc-js';
+import type { ChannelCredentials, Client, ClientReadableStream, ServiceError } from '@grpc/grpc-js';
 import type { Connection, RequestHandler } from './connection.js';
 import type { Target } from './target.js';
-import { grpcCallError } from './grpc-errors.js';
+import { GRPC_STATUS, grpcCallError } from './grpc-errors.js';
 
 // One gRPC channel (grpc-js: one HTTP/2 connection, calls as its streams) to the target, spoken
 // through the driver's connection interface, so a slot times a call as any request:
@@ -38,6 +39,9 @@ export interface GrpcChannelOptions {
   /** the largest message a reply may carry (grpc.max_receive_message_length) */
   readonly maxReceiveBytes: number;
 }
+
+/** grpc-js, loaded by the first gRPC connection only: a driver worker without one never pays its ~100 ms and ~15 MB */
+const grpcJs = (): typeof import('@grpc/grpc-js') => createRequire(import.meta.url)('@grpc/grpc-js') as typeof import('@grpc/grpc-js');
 
 const asBytes = (b: Buffer): Buffer => b;
 /** what a call cancelled by destroy() without a reason fails with (a reset, as a dropped socket) */
@@ -77,6 +81,7 @@ export class GrpcConnection implements Connection<GrpcCall> {
     if (this.closed) throw Object.assign(new Error('the connection was closed'), { code: 'UND_ERR_SOCKET' });
     const where = isIP(address) === 6 ? `ipv6:[${address}]:${port}` : `ipv4:${address}:${port}`;
     const tls = url.protocol === 'https:';
+    const { Client, credentials } = grpcJs();
     this.client = new Client(where, tls ? this.tlsCredentials() : credentials.createInsecure(), {
       'grpc.max_receive_message_length': this.options.maxReceiveBytes,
       'grpc.default_authority': url.host,
@@ -93,11 +98,11 @@ export class GrpcConnection implements Connection<GrpcCall> {
     const asBuffer = (v: unknown): Buffer | null => (typeof v === 'string' ? Buffer.from(v) : Buffer.isBuffer(v) ? v : null);
     // tls.insecure: no verification, as on the HTTP transports
     const verify = t.rejectUnauthorized === false ? { checkServerIdentity: () => undefined, rejectUnauthorized: false } : {};
-    return credentials.createSsl(asBuffer(t.ca), asBuffer(t.key), asBuffer(t.cert), verify);
+    return grpcJs().credentials.createSsl(asBuffer(t.ca), asBuffer(t.key), asBuffer(t.cert), verify);
   }
 
   private start(client: Client, call: GrpcCall, handler: RequestHandler): void {
-    const metadata = new Metadata();
+    const metadata = new (grpcJs().Metadata)();
     for (const [name, value] of call.metadata) metadata.add(name, value);
     const options = { deadline: Date.now() + call.deadlineMs };
     let ended = false;
@@ -107,8 +112,8 @@ export class GrpcConnection implements Connection<GrpcCall> {
       ended = true;
       if (timer !== null) clearTimeout(timer);
       this.calls.delete(running);
-      if (err === null || (stoppedByUs && err.code === GrpcStatus.CANCELLED)) handler.onComplete();
-      else handler.onError(err.code === GrpcStatus.CANCELLED && this.destroyedWith !== null ? this.destroyedWith : grpcCallError(err));
+      if (err === null || (stoppedByUs && err.code === GRPC_STATUS.CANCELLED)) handler.onComplete();
+      else handler.onError(err.code === GRPC_STATUS.CANCELLED && this.destroyedWith !== null ? this.destroyedWith : grpcCallError(err));
     };
     let stoppedByUs = false;
     const stop = (): void => {
@@ -126,7 +131,7 @@ export class GrpcConnection implements Connection<GrpcCall> {
       });
       stream.on('error', (err: ServiceError) => end(err));
       stream.on('status', (s: { code: number }) => {
-        if (s.code === GrpcStatus.OK) end(null);
+        if (s.code === GRPC_STATUS.OK) end(null);
       });
       if (call.holdMs > 0) timer = setTimeout(stop, call.holdMs);
       running = stream;

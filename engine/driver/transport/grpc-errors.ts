@@ -1,4 +1,4 @@
-import { status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
+import type { ServiceError } from '@grpc/grpc-js';
 import { MAX_REASON_CHARS } from '../../../contract/error-kinds.js';
 import { STREAM_ERROR_CODES } from './stream.js';
 
@@ -8,22 +8,23 @@ import { STREAM_ERROR_CODES } from './stream.js';
 // error), and a status the server answered with the 'grpc' kind (the HTTP status's analogue), its
 // name first in the reason: "grpc NOT_FOUND: <the server's details>".
 
-/** status number -> its name (grpc-js's enum, e.g. 5 -> NOT_FOUND) */
-const NAMES = new Map<number, string>(Object.entries(GrpcStatus).filter((e): e is [string, number] => typeof e[1] === 'number').map(([name, code]) => [code, name]));
+/** gRPC's status codes by number (fixed by the gRPC spec, doc/statuscodes.md); their own table so the driver loads grpc-js only for a gRPC phase */
+const NAMES = ['OK', 'CANCELLED', 'UNKNOWN', 'INVALID_ARGUMENT', 'DEADLINE_EXCEEDED', 'NOT_FOUND', 'ALREADY_EXISTS', 'PERMISSION_DENIED', 'RESOURCE_EXHAUSTED', 'FAILED_PRECONDITION', 'ABORTED', 'OUT_OF_RANGE', 'UNIMPLEMENTED', 'INTERNAL', 'UNAVAILABLE', 'DATA_LOSS', 'UNAUTHENTICATED'] as const;
+export const GRPC_STATUS = Object.fromEntries(NAMES.map((name, code) => [name, code])) as Readonly<Record<(typeof NAMES)[number], number>>;
 
 function grpcStatusName(code: number): string {
-  return NAMES.get(code) ?? `STATUS_${code}`;
+  return NAMES[code] ?? `STATUS_${code}`;
 }
 
 function codeOf(err: ServiceError): string {
   const details = err.details ?? '';
   switch (err.code) {
-    case GrpcStatus.DEADLINE_EXCEEDED:
+    case GRPC_STATUS.DEADLINE_EXCEEDED:
       return 'ETIMEDOUT';
-    case GrpcStatus.UNAVAILABLE:
+    case GRPC_STATUS.UNAVAILABLE:
       // grpc-js says why the channel failed only in the details
       return /ECONNREFUSED|connect ECONN|No connection established/i.test(details) && !/ECONNRESET/i.test(details) ? 'ECONNREFUSED' : 'ECONNRESET';
-    case GrpcStatus.RESOURCE_EXHAUSTED:
+    case GRPC_STATUS.RESOURCE_EXHAUSTED:
       // the client refused a message over its bound (grpc.max_receive_message_length)
       return /larger than max/i.test(details) ? STREAM_ERROR_CODES.overBound : STREAM_ERROR_CODES.grpc;
     default:

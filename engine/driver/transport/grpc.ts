@@ -1,6 +1,5 @@
 import type { Phase } from '../../../contract/scenario.js';
 import type { GrpcStream } from '../../../contract/stream-grpc.js';
-import { GRPC_DEFAULT_MAX_MESSAGE_BYTES } from '../../../contract/stream-grpc.js';
 import { grpcMethodOf, type GrpcMethod } from '../../grpc-proto.js';
 import type { MessageHandler, RequestHandler } from './connection.js';
 import { GrpcConnection, type GrpcCall } from './grpc-connection.js';
@@ -104,7 +103,7 @@ export class GrpcOpener implements StreamOpener {
       setImmediate(() => handler.onError(why));
       return { destroy: () => undefined };
     }
-    const channel = this.channelFor(stream.maxMessageBytes ?? GRPC_DEFAULT_MAX_MESSAGE_BYTES);
+    const channel = this.channelFor(stream.maxMessageBytes);
     channel.open++;
     const session = new GrpcCallSession(handler, channel);
     const call: GrpcCall = {
