@@ -37,12 +37,44 @@ describe('loadscope run --example', () => {
     expect((JSON.parse(out.stdout) as RunJson).status).toBe('completed');
   });
 
+  it('the SSE example (issue 41) from a folder outside the project: its streams run beside /fib on both servers, each with events, ttfe and gaps, and its gap threshold is measured', () => {
+    const out = cli(['run', '--example', 'sse-streams', '--quick', '--json']);
+    expect(out.status, out.stderr).toBe(0);
+    const run = JSON.parse(out.stdout) as RunJson;
+    expect(run.status).toBe('completed');
+    expect(run.servers).toHaveLength(2);
+    for (const server of run.servers) {
+      const [streams, fib] = server.phases;
+      expect(streams!.stream!.streams).toBe(20);
+      expect(streams!.stream!.messages).toBeGreaterThan(20);
+      expect(streams!.stream!.ttfe).not.toBeNull();
+      expect(streams!.stream!.gap).not.toBeNull();
+      expect(fib!.stream).toBeNull();
+    }
+    const gaps = run.thresholds.results.filter((r) => r.metric === 'gap.p99');
+    expect(gaps).toHaveLength(2);
+    for (const g of gaps) expect(g.measured).toBeGreaterThan(0);
+  });
+
+  it('the gRPC example (issue 41) from a folder outside the project: its .proto found beside it, Fib calls and tick streams named service/method, every tick a message with ttfe and gaps', () => {
+    const out = cli(['run', '--example', 'grpc', '--json']);
+    expect(out.status, out.stderr).toBe(0);
+    const run = JSON.parse(out.stdout) as RunJson;
+    expect(run.status).toBe('completed');
+    const [fib, ticks] = run.servers[0]!.phases;
+    expect(fib!.endpoints?.map((e) => e.name)).toEqual(['loadscope.Bench/Fib']);
+    expect(fib!.stream!.messages).toBe(fib!.count);
+    expect(ticks!.endpoints?.map((e) => e.name)).toEqual(['loadscope.Bench/Ticks']);
+    expect(ticks!.stream!.messages).toBe(20 * ticks!.stream!.streams);
+    expect(ticks!.stream!.gap).not.toBeNull();
+  });
+
   it('an unknown name or a path as the name: one line listing the examples, exit 2, nothing stored', () => {
     for (const name of ['nope', '../seed-002-sequential', '../examples/tiny']) {
       const out = cli(['run', '--example', name]);
       expect(out.status, out.stderr).toBe(2);
       expect(out.stderr.trim().split('\n')).toHaveLength(1);
-      expect(out.stderr).toMatch(new RegExp(`no example '${name.replace(/[.]/g, '\\.')}'; examples: capacity-users, journey, matrix, tiny`));
+      expect(out.stderr).toMatch(new RegExp(`no example '${name.replace(/[.]/g, '\\.')}'; examples: capacity-users, grpc, journey, matrix, sse-streams, tiny`));
     }
     expect(cli(['list']).stdout).toMatch(/^no runs stored yet/);
   });

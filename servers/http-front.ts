@@ -12,6 +12,7 @@ import { parseWorkRequest, type RequestContent } from './work-request.js';
 import type { FrontTransport } from './front-transport.js';
 import type { Dispatcher } from './dispatcher.js';
 import { handleGrpc, isGrpcRequest } from './grpc-front.js';
+import { EVENTS_PATH, parseEvents, serveEvents } from './events.js';
 
 // The HTTP side every architecture shares: parse the request into Work, hand it to the architecture's
 // dispatcher with the accept time, answer with the result and its Server-Timing header. /__stats asks
@@ -59,6 +60,13 @@ async function handle(dispatcher: Dispatcher, req: Request, res: Response): Prom
   const acceptedMs = nowMs();
   if (content === null) {
     send(req, res, textResult(413, `request body over ${MAX_API_BODY} bytes`), 0, 0);
+    return;
+  }
+  if (req.url === EVENTS_PATH || req.url?.startsWith(`${EVENTS_PATH}?`)) {
+    // a stream of the front's own (events.ts): no work dispatched
+    const spec = parseEvents(new URLSearchParams(req.url.slice(EVENTS_PATH.length)));
+    if (typeof spec === 'string') send(req, res, textResult(400, spec), 0, 0);
+    else serveEvents(req, res, spec);
     return;
   }
   if (req.url === STATS_PATH || req.url?.startsWith(`${STATS_PATH}?`)) {

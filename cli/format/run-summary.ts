@@ -16,6 +16,7 @@ import { ERROR_REASONS_TERM, errorReasonText } from '../../contract/error-reason
 import { requestsNotEnded, targetRequests } from '../../contract/stored-requests.js';
 import { checkRate } from '../../contract/figures.js';
 import { formatChecks } from './checks.js';
+import { STREAM_TERM, streamText } from '../../contract/stream-text.js';
 
 const errorsText = (errors: ErrorCounts) =>
   Object.entries(errors)
@@ -68,6 +69,8 @@ export function formatRunSummary(run: RunSummary): string {
       if (note) notes.push(terminalSafeInline(`note: ${name} / ${p.name}: ${note}`));
       // only a phase that opened connections over TLS has the figure (issue 28)
       if (p.connections !== undefined) notes.push(terminalSafeInline(`${name} / ${p.name}: ${connectionsText(p.connections)}`));
+      // a phase that opened streams (issue 41): what arrived on them
+      if (p.stream !== undefined) notes.push(terminalSafeInline(`streams: ${name} / ${p.name}: ${streamText(p.stream)}`));
       // why its requests failed, a line each (a reason is the server's text: escaped for the terminal)
       for (const r of p.errorReasons ?? []) notes.push(terminalSafeInline(`errors: ${name} / ${p.name}: ${errorReasonText(r)}`));
     }
@@ -86,6 +89,7 @@ export function formatRunSummary(run: RunSummary): string {
   // what a phase's TLS line and its error reasons mean, once, where some phase has them
   const tls = phases.some((p) => p.connections !== undefined) ? [`TLS: ${CONNECTIONS_TERM}`] : [];
   const reasonTerm = phases.some((p) => (p.errorReasons ?? []).length > 0) ? [`errors: ${ERROR_REASONS_TERM}`] : [];
+  if (phases.some((p) => p.stream !== undefined)) reasonTerm.push(`streams: ${STREAM_TERM}`);
   const table = `${head}${grouped}\n${engine}${textTable(header, rows, reasons)}\n${said}${[...unmeasured, ...engineGlossaryLines(run.engine, ['total', 'wait', 'processing', 'server wait', 'client queue', 'ttfb', 'transfer']), ...tls, ...reasonTerm].join('\n')}`;
   const checks = formatChecks(run);
   const thresholds = run.thresholds.length > 0 ? `\n\n${formatThresholds(run)}` : '';
@@ -127,6 +131,8 @@ function figuresJson(engine: RunEngine, p: PhaseResult | EndpointResult) {
     lag: pick(fig.lag),
     ttfb: pick(fig.ttfb),
     transfer: pick(fig.transfer),
+    // what arrived on its streams (issue 41), times in ms; null: it opened none
+    stream: p.stream === undefined ? null : { ...p.stream, ttfe: pick(p.stream.ttfe), gap: pick(p.stream.gap), rtt: pick(p.stream.rtt) },
   };
 }
 

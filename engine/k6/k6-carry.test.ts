@@ -6,7 +6,8 @@ import { rootPath } from '../paths.js';
 import { exportK6 } from './export-k6.js';
 
 // What k6 carries now (issue 40): flows, placeholders and expect's checks export as they are; what
-// it cannot carry is refused in one line naming the field: a request's traceparent, and data files
+// it cannot carry is refused in one line naming the field: a request's traceparent, an SSE stream
+// (issue 41: k6 has no SSE client), and data files
 // for a script printed alone (k6 opens them beside the script).
 
 let dir: string;
@@ -40,6 +41,11 @@ describe('export-k6 and what k6 carries', () => {
 
   it('traceparent: refused, naming phases[i].traceparent', () => {
     expect(exportOf([{ executor: 'burst', count: 1, traceparent: true, requests: [{ path: '/fib?n=1' }] }])).toThrow(/^k6 cannot run this scenario: phases\[0\]\.traceparent: k6 does not carry traceparent/);
+  });
+
+  it('an SSE stream: refused in one line naming phases[i].requests[j].stream.protocol, with why (k6 has no SSE client)', () => {
+    const requests = [{ path: '/fib?n=1' }, { path: '/events?n=3', stream: { protocol: 'sse', events: 3 } }];
+    expect(exportOf([{ executor: 'closed', users: 1, count: 1, requests }])).toThrow(/^k6 cannot run this scenario: phases\[0\]\.requests\[1\]\.stream\.protocol: k6 has no Server-Sent Events client \(k6 issue 746\)[^\n]*$/);
   });
 
   it('a scenario with data files printed alone: refused naming data (run --engine k6 takes them along); the journey example too', () => {

@@ -4,7 +4,8 @@ import type { Scenario, ServerSpec } from '../../contract/scenario.js';
 import { formatPath as pathText } from '../scenario/param-path.js';
 
 // What a k6 script cannot carry: a request's traceparent (k6's points come back without a
-// request's own number, so no trace id could be kept with its row). Placeholders, data files,
+// request's own number, so no trace id could be kept with its row), a Server-Sent Events stream
+// (k6 has no SSE client: k6 issue 746; issue 41). Placeholders, data files,
 // flows with extract and think times, and expect's checks all run in k6 as natively
 // (k6-templates.ts, k6-runtime-request.ts). export-k6 and --engine k6 refuse such a scenario before
 // anything runs, naming the field, so a k6 run never sends other requests than the scenario asks.
@@ -13,6 +14,12 @@ import { formatPath as pathText } from '../scenario/param-path.js';
 export function k6Refusal(scenario: Scenario): string | null {
   for (const [i, phase] of scenario.phases.entries()) {
     if (phase.traceparent === true) return `${pathText(['phases', i, 'traceparent'])}: k6 does not carry traceparent (its points have no request number to build the trace id from); run it on Loadscope's own driver`;
+    for (const [j, t] of phase.requests.entries()) {
+      const at = pathText(['phases', i, 'requests', j, 'stream', 'protocol']);
+      if (t.stream?.protocol === 'sse') return `${at}: k6 has no Server-Sent Events client (k6 issue 746), so it cannot time events; run it on Loadscope's own driver`;
+      // WebSocket (k6/websockets) and gRPC (k6/net/grpc) are carried once their scripts are written (issue 41, parts W and G)
+      if (t.stream !== undefined) return `${at}: k6 scripts for ${t.stream.protocol} streams are not written yet; run it on Loadscope's own driver`;
+    }
   }
   return null;
 }

@@ -9,6 +9,7 @@ import { withTraceparent } from './traceparent.js';
 import type { StreamProtocol } from '../../../contract/stream.js';
 import { StreamTransport, type StreamOpenerFactory } from './stream.js';
 import { GrpcOpener } from './grpc.js';
+import { SseOpener } from './sse.js';
 
 // The transport room's door: which transport a client group gets, chosen once from the Target and
 // the phase, as undici's Client picks h1 or h2 once. Nothing outside transport/ imports undici,
@@ -37,6 +38,8 @@ export function transportFor(target: Target, phase: Phase, ctx: TransportContext
 /** Each stream protocol's opener (stream.ts): where WebSocket and gRPC plug in, a line each. */
 export function streamOpenerFor(protocol: StreamProtocol): StreamOpenerFactory {
   switch (protocol) {
+    case 'sse':
+      return (target, phase, ctx) => new SseOpener(target, phase, ctx);
     case 'grpc':
       return (target, phase) => new GrpcOpener(target, phase);
     default:
