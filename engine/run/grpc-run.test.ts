@@ -100,7 +100,8 @@ describe('gRPC runs', () => {
   });
 
   it('a wrong .proto, method or message, and a bundled server over HTTP/1.1: refused before load, each at its JSON path', async () => {
-    writeFileSync(join(dir, 'bad.proto'), 'syntax = "proto3"; service {');
+    // not a .proto: its words must not come back in the error (a scenario may name any file)
+    writeFileSync(join(dir, 'bad.proto'), 'root:SECRET-HASH:0:0\nsyntax = "proto3"; service {');
     writeFileSync(join(dir, 'hostile.proto'), HOSTILE_PROTO);
     const result = run({
       servers: [{ architecture: 'single' }, { architecture: 'external', url: 'http://127.0.0.1:1' }],
@@ -129,7 +130,8 @@ describe('gRPC runs', () => {
     expect(err.issues?.[0]?.message).toMatch(/^gRPC needs HTTP\/2/);
     expect(err.issues?.[1]?.message).toMatch(/protocol 'h2c'/);
     expect(err.issues?.[2]?.message).toMatch(/missing\.proto does not exist$/);
-    expect(err.issues?.[3]?.message).toMatch(/bad\.proto is not a \.proto file grpc can read/);
+    expect(err.issues?.[3]?.message).toMatch(/bad\.proto is not a \.proto file grpc can read \(stopped at line 1\)$/);
+    expect(err.issues?.[3]?.message).not.toMatch(/SECRET|root/);
     expect(err.issues?.[4]?.message).toBe("service 'hostile.Peer' has no method 'Nope'; it has Never, Huge, Endless, Denied");
     expect(err.issues?.[5]?.message).toMatch(/is not JSON$/);
   });
