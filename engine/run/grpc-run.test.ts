@@ -11,7 +11,8 @@ import { useTempEngine } from '../test-support/temp-engine.js';
 // stream figures; grpc-health-check's Health service (a server no one here wrote), whose own count of
 // calls matches the run's; hostile peers (never answers, a huge reply, an endless stream, a status
 // other than OK) end the run cleanly with each failure counted under its kind; a scenario whose
-// .proto or method is wrong is refused before load with the JSON path.
+// .proto or method is wrong is refused before load with the JSON path; Try once, which speaks HTTP
+// only, leaves a gRPC call unsent with one line instead of sending it as HTTP (which crashed undici).
 
 const temp = useTempEngine('grpc');
 let dir = '';
@@ -134,5 +135,16 @@ describe('gRPC runs', () => {
     expect(err.issues?.[3]?.message).not.toMatch(/SECRET|root/);
     expect(err.issues?.[4]?.message).toBe("service 'hostile.Peer' has no method 'Nope'; it has Never, Huge, Endless, Denied");
     expect(err.issues?.[5]?.message).toMatch(/is not JSON$/);
+  });
+
+  it('Try once on a gRPC scenario: each gRPC call is not sent, with one line saying why, and nothing crashes', async () => {
+    const text = JSON.stringify({
+      name: 'grpc-try',
+      servers: [{ architecture: 'single', options: { protocol: 'h2c' } }],
+      phases: [{ executor: 'burst', count: 1, requests: [{ path: '/loadscope.Bench/Fib', body: '{"n": 5}', stream: grpc(join(process.cwd(), 'scenarios/examples/grpc-bench.proto')) }] }],
+    });
+    const tried = await temp.engine.handlers['scenarios:try']({ scenario: { text }, quick: false, set: {}, server: 0 });
+    expect(tried.steps.map((s) => s.notSent)).toEqual(['a gRPC call is not tried once (Try once sends HTTP requests); run the scenario to call it']);
+    expect(tried.passed).toBe(false);
   });
 });
