@@ -116,6 +116,8 @@ function ticks(message: Buffer, res: Http2ServerResponse): void {
   let seq = 0;
   const timer = setInterval(() => {
     if (res.stream.destroyed) return clearInterval(timer);
+    // a client that does not read holds the next tick back: the front buffers at most one (a bound, not a backlog)
+    if (res.stream.writableNeedDrain) return;
     if (seq >= count) {
       clearInterval(timer);
       return finish(res, STATUS.OK);

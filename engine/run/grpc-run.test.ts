@@ -115,6 +115,7 @@ describe('gRPC runs', () => {
             { name: 'bad', path: '/hostile.Peer/Never', stream: grpc('bad.proto') },
             { name: 'nope', path: '/hostile.Peer/Nope', stream: grpc('hostile.proto') },
             { name: 'not json', path: '/hostile.Peer/Huge', body: '{"data": 5', stream: grpc('hostile.proto') },
+            { name: 'bad metadata', path: '/hostile.Peer/Huge', headers: { 'x token': 'a' }, stream: grpc('hostile.proto') },
           ],
         },
       ],
@@ -127,6 +128,7 @@ describe('gRPC runs', () => {
       'phases[0].requests[1].stream.proto',
       'phases[0].requests[2].path',
       'phases[0].requests[3].body',
+      'phases[0].requests[4].headers.x token',
     ]);
     expect(err.issues?.[0]?.message).toMatch(/^gRPC needs HTTP\/2/);
     expect(err.issues?.[1]?.message).toMatch(/protocol 'h2c'/);

@@ -12,6 +12,9 @@ import type { PreparedScenario } from './prepare.js';
 // type refuses is a scenario error naming its JSON path before any load. The driver reads the same
 // file again by its absolute path (transport/grpc.ts).
 
+/** what grpc-js takes as a metadata key (its Metadata.add refuses anything else) */
+const METADATA_NAME = /^[0-9a-z_.-]+$/;
+
 function issuesOf(scenario: Scenario, base: DataBase, issues: ScenarioIssue[] | null): Scenario {
   const phases = scenario.phases.map((phase, i) => ({
     ...phase,
@@ -23,6 +26,10 @@ function issuesOf(scenario: Scenario, base: DataBase, issues: ScenarioIssue[] | 
       if (!isAbsolute(file) && base === null) {
         issues?.push({ path: `${at}.stream.proto`, message: `'${file}' is relative, and this scenario has no folder to start from (run it from its file, or give an absolute path)` });
         return t;
+      }
+      // its headers are the call's metadata: names grpc takes (lower case after folding, no binary -bin values)
+      for (const name of Object.keys(t.headers)) {
+        if (!METADATA_NAME.test(name.toLowerCase()) || name.toLowerCase().endsWith('-bin')) issues?.push({ path: `${at}.headers.${name}`, message: "a gRPC call's headers are its metadata: a name is letters, digits, '-', '_' and '.', and not a binary '-bin' one" });
       }
       const full = base === null ? file : resolve(base, file);
       const found = grpcMethodOf(full, t.path.slice(1));

@@ -196,6 +196,14 @@ describe('hostile gRPC peers', () => {
     expect(out.error?.message).toBe('grpc PERMISSION_DENIED: no entry');
   });
 
+  it('metadata grpc refuses (a name with a space): the call fails with one line, nothing thrown', async () => {
+    const p = await peer();
+    const out = await send(connectTo(p.url), { ...BLOB, path: PEER_PATHS.denied, metadata: [['x token', 'a']] });
+    expect(out.error?.code).toBe('LS_GRPC_CALL');
+    expect(out.error?.message).toMatch(/^metadata refused: /);
+    expect(p.calls()).toBe(0);
+  });
+
   it('a port nobody listens on: the call fails as ECONNREFUSED', async () => {
     const p = await peer();
     const url = p.url;

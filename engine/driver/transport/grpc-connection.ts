@@ -103,7 +103,13 @@ export class GrpcConnection implements Connection<GrpcCall> {
 
   private start(client: Client, call: GrpcCall, handler: RequestHandler): void {
     const metadata = new (grpcJs().Metadata)();
-    for (const [name, value] of call.metadata) metadata.add(name, value);
+    try {
+      for (const [name, value] of call.metadata) metadata.add(name, value);
+    } catch (err) {
+      // a header name grpc refuses as metadata (the scenario's check names it first: grpc-protos.ts)
+      const why = Object.assign(new Error(`metadata refused: ${err instanceof Error ? err.message : String(err)}`.slice(0, 200)), { code: 'LS_GRPC_CALL' });
+      return void setImmediate(() => handler.onError(why));
+    }
     const options = { deadline: Date.now() + call.deadlineMs };
     let ended = false;
     let timer: NodeJS.Timeout | null = null;
