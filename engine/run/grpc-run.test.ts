@@ -62,6 +62,17 @@ describe('gRPC runs', () => {
     expect(ticks!.stream?.gap?.count).toBe(24);
   });
 
+  it('the bundled service over h2 (TLS): each call verified against the certificate the server made, as the HTTP transports verify it', async () => {
+    const result = await run({
+      servers: [{ architecture: 'single', options: { protocol: 'h2' } }],
+      phases: [{ executor: 'burst', count: 5, requests: [{ path: '/loadscope.Bench/Fib', body: '{"n": 10}', stream: grpc(join(process.cwd(), 'scenarios/examples/grpc-bench.proto')) }] }],
+    });
+    expect(result.status, result.reason ?? '').toBe('completed');
+    const phase = result.targets[0]!.phases[0]!;
+    expect(phase.errorReasons ?? []).toEqual([]);
+    expect(phase.ok).toBe(5);
+  });
+
   it("grpc-health-check's Health service: 30 Check calls made, 30 counted by the server, 30 replies as messages", async () => {
     const p = await peer({ withHealth: true });
     const result = await run({
