@@ -81,6 +81,8 @@ export class GrpcOpener implements StreamOpener {
   private readonly channels = new Map<number, Channel[]>();
   /** each template's method, or why it has none, read once */
   private readonly methods = new Map<number, GrpcMethod | string>();
+  /** each template's last body and its encoding: a fixed body is the same Buffer every call (stream.ts) */
+  private readonly fixed = new Map<number, { body: Buffer | null; message: Buffer }>();
   private readonly deadlineMs: number;
 
   constructor(
@@ -97,7 +99,7 @@ export class GrpcOpener implements StreamOpener {
     let message: Buffer;
     try {
       if (typeof method === 'string') throw callError(method);
-      message = method.serialize(JSON.parse(request.body === null ? '{}' : request.body.toString()));
+      message = this.messageOf(request, method);
     } catch (err) {
       const why = err instanceof Error && (err as { code?: unknown }).code === 'LS_GRPC_CALL' ? err : callError(`the request message is not a ${request.path.slice(1)} message: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
       setImmediate(() => handler.onError(why));
@@ -117,6 +119,15 @@ export class GrpcOpener implements StreamOpener {
     };
     channel.conn.dispatch(call, session);
     return session;
+  }
+
+  /** The request message as protobuf; a template without placeholders (its body the same compiled bytes every time) is encoded once. */
+  private messageOf(request: StreamRequest, method: GrpcMethod): Buffer {
+    const fixed = this.fixed.get(request.template);
+    if (fixed !== undefined && fixed.body === request.body) return fixed.message;
+    const message = method.serialize(JSON.parse(request.body === null ? '{}' : request.body.toString()));
+    this.fixed.set(request.template, { body: request.body, message });
+    return message;
   }
 
   private methodOf(template: number, proto: string, path: string): GrpcMethod | string {
