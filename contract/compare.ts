@@ -27,6 +27,8 @@ export interface CompareMetric {
   isCount?: boolean;
   /** the per-window figure its interval is bootstrapped from; null: no interval, never coloured */
   interval: WindowFigure | null;
+  /** a stream's figure (issue 41): shown only for a pair where some run opened streams */
+  stream?: true;
 }
 
 const latency = (sample: Sample, stat: Stat | 'max'): CompareMetric => ({
@@ -52,7 +54,16 @@ export const COMPARE_METRICS: readonly CompareMetric[] = [
   latency('ttfb', 'mean'),
   latency('ttfb', 'p99'),
   latency('transfer', 'p99'),
+  // streams (issue 41): no interval yet (windows keep p50/p90/p99 of their messages, not per stream), never coloured
+  ...(['ttfe.p50', 'ttfe.p99', 'gap.p99', 'gap.max', 'rtt.p99'] as const).map((key): CompareMetric => ({ key, label: `${key.replace('.', ' ')} (ms)`, get: (p) => figureOf(p, key), higherIsBetter: false, interval: null, stream: true })),
+  { key: 'messages.rate', label: 'messages (/s)', get: (p) => figureOf(p, 'messages.rate'), higherIsBetter: true, interval: null, stream: true },
 ];
+
+/** The metrics a pair shows: a stream's only where some run of it opened streams. */
+export function compareMetricsOf(entries: readonly ({ phase: PhaseResult } | null)[]): readonly CompareMetric[] {
+  const streams = entries.some((e) => e?.phase.stream !== undefined);
+  return streams ? COMPARE_METRICS : COMPARE_METRICS.filter((m) => m.stream !== true);
+}
 
 export interface PairedPhase {
   targetId: number;

@@ -3,13 +3,25 @@ import { fitNames, NAME_SEP } from '../name-fit.js';
 import { estimatedIn } from './export-layout.js';
 import { ERROR_COLOR, FONT_FAMILY, METRIC_COLORS, type Palette } from './palette.js';
 import { errorsPerSecond, seconds, type SeriesGroup } from './series.js';
+import type { StreamSample } from '../stream-names.js';
+import type { WindowLatency } from '../results.js';
 
 // Every chart's ECharts option, as data (no functions), so the same option is drawn on screen, in
 // the HTML report (embedded as JSON) and in the PNGs (server-side). The screen adds its tooltip
 // formatters on top; colours, axis names with units and series are decided here only.
 
-/** A latency over time: the server's split (wait, processing) or what the client measured (ttfb, transfer). */
-export type LatencyMetric = 'total' | 'wait' | 'processing' | 'ttfb' | 'transfer';
+/**
+ * A latency over time: the server's split (wait, processing) or what the client measured (ttfb,
+ * transfer), or what arrived on streams (issue 41: ttfe, gap, rtt, from the window's stream figures).
+ */
+export type LatencyMetric = 'total' | 'wait' | 'processing' | 'ttfb' | 'transfer' | StreamSample;
+
+/** A window's figures of a latency metric, or null where it has none (no wait without processing: windows stored before that rule hold wait = total there). */
+export function windowMetric(w: SeriesGroup['windows'][number], metric: LatencyMetric): WindowLatency | null {
+  if (metric === 'ttfe' || metric === 'gap' || metric === 'rtt') return w.stream?.[metric] ?? null;
+  if (metric === 'wait' && w.processing === null) return null;
+  return w[metric] ?? null;
+}
 export type WindowPercentile = 'p50' | 'p90' | 'p99';
 export type ServerMetric = 'cpu' | 'memory';
 
@@ -122,8 +134,7 @@ export function latencyOption(input: LatencyInput, p: Palette): EChartsOption {
       if (percentiles !== undefined && !percentiles.includes(pc.key)) continue;
       const data: [number, number][] = [];
       for (const w of g.windows) {
-        // no wait without processing: windows stored before that rule hold wait = total there
-        const stats = metric === 'wait' && w.processing === null ? null : w[metric];
+        const stats = windowMetric(w, metric);
         if (!stats) continue;
         data.push([seconds(w.tMs), log ? Math.max(stats[pc.key], 0.01) : stats[pc.key]]);
       }

@@ -1,7 +1,7 @@
 import type { DifferenceFinding } from '../compare-explanation.js';
 import type { EChartsOption } from 'echarts';
 import { cellLabel } from '../cells.js';
-import { beyondNoise, COMPARE_METRICS, intervalKey, intervalWords, judgeInterval, pairPhases, type IntervalJudgement, type RatioInterval } from '../compare.js';
+import { beyondNoise, compareMetricsOf, intervalKey, intervalWords, judgeInterval, pairPhases, type IntervalJudgement, type RatioInterval } from '../compare.js';
 import { compareSummary, type SummaryRow } from '../compare-summary.js';
 import { commonGroup, groupFigures, type GroupFigure } from '../group-stats.js';
 import type { RunSummary } from '../results.js';
@@ -58,7 +58,7 @@ export function pairedTable(runs: readonly RunSummary[], intervals: readonly Rat
     ...labelAndCell(runs, pair.runs),
     phase: pair.phase,
     endpoint: pair.endpoint,
-    metrics: COMPARE_METRICS.map((m) => {
+    metrics: compareMetricsOf(pair.runs).map((m) => {
       const values = pair.runs.map((e) => (e === null ? null : (m.get(e.phase, e.engine) ?? null)));
       const ratios = values.map((v, i) => (i === 0 ? null : ratioOf(values[0] ?? null, v)));
       const full = values.map((_, i) => (i === 0 ? undefined : byKey.get(intervalKey(pair.key, m.key, i))));

@@ -33,6 +33,10 @@ describe('transfer-bound', () => {
   it('0.8 ms of a 1 ms request after the first byte (80 %, but under a millisecond): nobody\'s problem, silent', () => {
     expect(transferBound.check(createStoredRun([phase(0.8, 0.2)]))).toEqual([]);
   });
+  it('a phase of SSE streams held 5 s (its time after the first byte is its events): silent, not a slow body', () => {
+    const streams = { ...phase(5000, 20), stream: { streams: 20, messages: 2000, rate: 400, bytes: 80_000, sent: 0, ttfe: flatStats(50), gap: flatStats(50), rtt: null } };
+    expect(transferBound.check(createStoredRun([streams]))).toEqual([]);
+  });
   it('a run stored before transfer was measured: silent, not a 0 ms transfer', () => {
     expect(transferBound.check(createStoredRun([createPhase({ ttfb: undefined, transfer: undefined })]))).toEqual([]);
   });

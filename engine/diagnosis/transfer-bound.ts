@@ -25,11 +25,14 @@ export const transferBound: DiagnosisRule = {
       'cannot tell a large body on a thin link from a server that streams its body slowly (both are time after the first byte): the response sizes are in the request rows, not in what it reads',
       'a server that sends its headers only once the whole body is ready shows the body as time to first byte, not transfer: silent there',
       'means: a few large downloads among many small ones do not make it (runs stored before ttfb and transfer were measured: silent)',
+      "a phase that opened streams (issue 41): a stream's time after its first byte is its events arriving as planned, not a body: silent there",
     ],
   },
   check(stored) {
     const { run } = stored;
     return phaseCases(stored).flatMap(({ phase, place }): Finding[] => {
+      // a stream is meant to last: its transfer is its events, not a slow body
+      if (phase.stream !== undefined) return [];
       const total = figureIn(run.engine, phase, 'total', 'mean');
       const transfer = figureIn(run.engine, phase, 'transfer', 'mean');
       if (total === null || transfer === null || !(total > 0)) return [];

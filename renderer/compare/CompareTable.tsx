@@ -1,6 +1,6 @@
 import { cellTitle } from '../../contract/cells';
 import type { CompareResult } from '../../contract/api';
-import { beyondNoise, COMPARE_METRICS, intervalKey, judgeInterval, pairPhases } from '../../contract/compare';
+import { beyondNoise, compareMetricsOf, intervalKey, judgeInterval, pairPhases } from '../../contract/compare';
 import { phaseFigures } from '../../contract/engine-figures';
 import { figureSample } from '../../contract/figures';
 import { count, num, ratio } from '../ui/format';
@@ -57,7 +57,7 @@ export function CompareTable({ result }: { result: CompareResult }) {
               </tr>
             </thead>
             <tbody>
-              {COMPARE_METRICS.map((m) => {
+              {compareMetricsOf(pair.runs).map((m) => {
                 const values = pair.runs.map((e) => (e === null ? null : m.get(e.phase, e.engine)));
                 return (
                   <tr key={m.key} data-metric={m.key}>

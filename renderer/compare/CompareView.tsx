@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { shownEndpoints } from '../../contract/endpoints';
 import { timeExtentSec, type SeriesGroup } from '../charts/groups';
-import { LatencyChart, type LatencyMetric, type WindowPercentile } from '../charts/LatencyChart';
+import { LatencyChart, type WindowPercentile } from '../charts/LatencyChart';
 import { PercentileCurveChart } from '../charts/PercentileCurveChart';
 import { colorAt } from '../charts/theme';
 import { ThroughputChart } from '../charts/ThroughputChart';
@@ -57,7 +57,8 @@ function useRememberedRuns(runIds: readonly number[]): void {
 export function CompareView({ runIds, setRunIds }: { runIds: number[]; setRunIds: (ids: number[]) => void }) {
   useRememberedRuns(runIds);
   const { data, error, loading } = useCompareData(runIds);
-  const [metric, setMetric] = useState<LatencyMetric>('total');
+  // the stored histograms' metrics only (a stream's times are in the tables: contract/compare.ts)
+  const [metric, setMetric] = useState<(typeof METRICS)[number]['value']>('total');
   // one percentile by default: three lines per server of every run overlaid are hard to tell apart
   const [percentile, setPercentile] = useState<PercentileChoice>('p90');
   const percentiles = useMemo(() => (percentile === 'all' ? ALL_PERCENTILES : [percentile]), [percentile]);

@@ -5,6 +5,7 @@ import { clampPercentiles, GLOSSARY, type GlossaryTerm } from '../../contract/me
 import type { ReactNode } from 'react';
 import { endpointAsPhase, shownEndpoints } from '../../contract/endpoints';
 import { CONNECTIONS_TERM, connectionsText, multiplexingText, serverStreams } from '../../contract/connection-figures';
+import { STREAM_TERM, streamText } from '../../contract/stream-text';
 import { ERROR_REASONS_TERM, errorReasonText } from '../../contract/error-reasons';
 import type { CellInfo, LatencyStats, PhaseResult, RunEngine, TargetResult } from '../../contract/results';
 import { count, num } from '../ui/format';
@@ -113,6 +114,14 @@ export function PhaseTable({ targets, engine, cells = [], scenario }: { targets:
                       : [
                           <tr key={`${t.id}:${p.index}:connections`} className="connections-row" data-testid="connections-row" data-opened={p.connections.opened}>
                             <td className="left muted" colSpan={COLUMNS} title={CONNECTIONS_TERM}>{connectionsText(p.connections)}</td>
+                          </tr>,
+                        ]),
+                    // what arrived on its streams (issue 41), a line under the phase (only where it opened streams)
+                    ...(p.stream === undefined
+                      ? []
+                      : [
+                          <tr key={`${t.id}:${p.index}:stream`} className="stream-row" data-testid="stream-row" data-messages={p.stream.messages}>
+                            <td className="left muted" colSpan={COLUMNS} title={STREAM_TERM}>streams: {streamText(p.stream)}</td>
                           </tr>,
                         ]),
                     // why its requests failed, a line under the phase (only where an error had a reason)

@@ -2,6 +2,9 @@ import { useMemo, useState } from 'react';
 import { groupsOf, timeExtentSec } from '../charts/groups';
 import { InFlightChart } from '../charts/InFlightChart';
 import { LatencyChart, type LatencyMetric } from '../charts/LatencyChart';
+import { windowMetric } from '../../contract/report/chart-options';
+import { STREAM_SAMPLES } from '../../contract/stream-names';
+import { STREAM_NOT_MEASURED, STREAM_WORDS } from '../../contract/stream-text';
 import { LatencyHeatmapChart } from '../charts/LatencyHeatmapChart';
 import { RtThroughputChart } from '../charts/RtThroughputChart';
 import { ServerChart } from '../charts/ServerChart';
@@ -22,11 +25,16 @@ import { LIVE_ENDPOINTS } from '../../contract/live-endpoints';
 // each choice explained by the glossary the tables, CLI and docs share (on hover, and the chosen one below the chart)
 // (as it holds for the run's engine: k6 measures from when it sends)
 // total; the server's split (wait, processing: only with Server-Timing); what the client measured itself (ttfb, transfer)
-const metricsOf = (engine: RunEngine) => (['total', 'wait', 'processing', 'ttfb', 'transfer'] as const).map((m) => ({ value: m, label: m, title: `${m}: ${glossaryFor(engine)[m]}` }));
+// a run with streams (issue 41) adds what arrived on them: time to first event, gaps, round trips
+const metricsOf = (engine: RunEngine, streams: boolean) => [
+  ...(['total', 'wait', 'processing', 'ttfb', 'transfer'] as const).map((m) => ({ value: m as LatencyMetric, label: m, title: `${m}: ${glossaryFor(engine)[m]}` })),
+  ...(streams ? STREAM_SAMPLES.map((m) => ({ value: m as LatencyMetric, label: m, title: `${m}: ${STREAM_WORDS[m]}` })) : []),
+];
 
 /** Why the chosen metric has nothing to draw (every window lacks it), or null when it has. */
 function unmeasuredNote(engine: RunEngine, metric: LatencyMetric): string | null {
   if (metric === 'total') return null;
+  if (metric === 'ttfe' || metric === 'gap' || metric === 'rtt') return STREAM_NOT_MEASURED[metric];
   if (metric === 'ttfb' || metric === 'transfer') return engine === 'k6' ? NOT_MEASURED.k6ClientTimes : NOT_MEASURED.notStored;
   if (engine === 'k6' && metric === 'wait') return NOT_MEASURED.k6Wait;
   return metric === 'wait' ? NOT_MEASURED.noWait : NOT_MEASURED.noServerTiming;
@@ -66,7 +74,8 @@ export function RunCharts({ series, version, live, running = live, servers, engi
   );
   const errors = useMemo(() => groups.reduce((n, g) => n + g.windows.reduce((m, w) => m + errorsIn(w), 0), 0), [groups, version]);
   // nothing to draw (no Server-Timing: no wait nor processing; k6 or an older run: no ttfb): say why instead of an empty chart
-  const unmeasured = metric !== 'total' && windows > 0 && groups.every((g) => g.windows.every((w) => !w[metric] || (metric === 'wait' && w.processing === null)));
+  const unmeasured = metric !== 'total' && windows > 0 && groups.every((g) => g.windows.every((w) => windowMetric(w, metric) === null));
+  const streams = groups.some((g) => g.windows.some((w) => w.stream !== undefined));
   const serverSplit = metric === 'wait' || metric === 'processing';
   // a server Loadscope does not run has no CPU or memory samples: one line says so instead of empty frames
   const unsampled = unsampledServers(series.targets, (t) => t.label);
@@ -84,7 +93,7 @@ export function RunCharts({ series, version, live, running = live, servers, engi
         }
         actions={
           <>
-            <Segmented label="latency metric" value={metric} options={metricsOf(engine)} onChange={setMetric} />
+            <Segmented label="latency metric" value={metric} options={metricsOf(engine, streams)} onChange={setMetric} />
             {(splittable || liveSplittable) && <Toggle checked={byEndpoint} onChange={setByEndpoint} label="by endpoint" title={liveSplittable ? 'one line per endpoint (request name), from the live windows per endpoint' : 'one line per endpoint (request name), from the stored request rows'} />}
             <Toggle checked={log} onChange={setLog} label="log scale" />
           </>
@@ -92,7 +101,15 @@ export function RunCharts({ series, version, live, running = live, servers, engi
       >
         <LatencyChart groups={splitGroups ?? groups} metric={metric} log={log} version={version} maxSec={maxSec} servers={splitGroups === null ? servers : undefined} testId={live ? 'live-latency-chart' : 'run-latency-chart'} area={area} drawnText={!running} />
         <div className="chart-note metric-note" data-testid="latency-metric-note">
-          <Term name={metric} engine={engine} />: {glossaryFor(engine)[metric]}
+          {metric === 'ttfe' || metric === 'gap' || metric === 'rtt' ? (
+            <>
+              {metric}: {STREAM_WORDS[metric]}
+            </>
+          ) : (
+            <>
+              <Term name={metric} engine={engine} />: {glossaryFor(engine)[metric]}
+            </>
+          )}
         </div>
         {unmeasured && <div className="chart-note" data-testid="latency-not-measured">{unmeasuredNote(engine, metric)}</div>}
         {unmeasured && serverSplit && <div className="chart-note server-timing-hint" data-testid="latency-server-timing-hint">hint: {SERVER_TIMING_HINT}</div>}

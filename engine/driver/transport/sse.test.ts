@@ -101,6 +101,17 @@ describe('SSE streams against peers', () => {
     expect(phase.stream).toMatchObject({ streams: 2, messages: 0, ttfe: null });
   });
 
+  it("a stream that stalls after 2 events until its idle limit: the open wait is counted as a gap (not lost with the error)", async () => {
+    const s = await serve({ kind: 'stall', n: 2 });
+    const { result } = await collect(s.url, [streamsOf('/s', { eventTimeoutMs: 400 }, (p) => closed(1, { count: 1 }, p))]);
+    const phase = result.phases[0]!.result;
+    expect(errs(phase.errors)).toEqual({ idle: 1 });
+    expect(phase.stream!.messages).toBe(2);
+    // one gap between the two events, and the open one the idle limit cut
+    expect(phase.stream!.gap!.count).toBe(2);
+    expect(phase.stream!.gap!.max).toBeGreaterThanOrEqual(400);
+  });
+
   it('an endless event (one data line poured as fast as read): a protocol error at maxEventBytes; the client read a bounded amount', async () => {
     const s = await serve({ kind: 'endless' });
     const { result } = await collect(s.url, [streamsOf('/s', { maxEventBytes: 64 * 1024 }, (p) => closed(1, { count: 1 }, p))]);

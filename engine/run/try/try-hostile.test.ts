@@ -106,6 +106,17 @@ describe('a try against hostile targets', () => {
     expect(result.passed).toBe(false);
   });
 
+  it('a scenario with an SSE stream: refused in one line naming the stream, before any server starts or anything is sent', async () => {
+    const url = await closedPort();
+    const phases = [{ executor: 'sequential', count: 1, requests: [{ path: '/a' }, { path: '/events', stream: { protocol: 'sse', events: 3 } }] }];
+    const error = await tryText(external(url, phases, { timeoutMs: 500 })).then(
+      () => null,
+      (err: unknown) => err as { code: string; message: string },
+    );
+    expect(error?.code).toBe('LS_ERR_BAD_REQUEST');
+    expect(error?.message).toBe('phases[0].requests[1].stream: Try once shows one request and its response; a stream is timed by a run (its events, gaps and end), so run it instead');
+  });
+
   it('a target nothing listens on: one line from the start, as a run gets it, and nothing is sent', async () => {
     const url = await closedPort();
     const error = await tryText(external(url, [{ executor: 'sequential', count: 1, requests: [{ path: '/a' }] }], { timeoutMs: 500 })).then(

@@ -25,6 +25,11 @@ export async function tryOnce(store: Store, req: TryRequest, signal: AbortSignal
   const prepared = prepareRun(store, req.scenario, { quick: req.quick, set: req.set, consent });
   const cell = prepared.cells[0]!;
   const scenario = cell.scenario;
+  // a stream (issue 41) lasts until its events or duration: a try shows one request's response, a run times streams
+  for (const [i, phase] of scenario.phases.entries()) {
+    const j = phase.requests.findIndex((t) => t.stream !== undefined);
+    if (j >= 0) throw new LoadscopeError('LS_ERR_BAD_REQUEST', `phases[${i}].requests[${j}].stream: Try once shows one request and its response; a stream is timed by a run (its events, gaps and end), so run it instead`);
+  }
   const spec = scenario.servers[req.server];
   if (spec === undefined) throw new LoadscopeError('LS_ERR_BAD_REQUEST', `servers[${req.server}]: the scenario has ${scenario.servers.length} server${scenario.servers.length === 1 ? '' : 's'}`);
   const label = spec.label ?? spec.architecture;

@@ -4,9 +4,11 @@ import { Field, SelectField, type FormBinding } from './form-fields';
 import { ExtractFields } from './form-flow';
 import { HeadersField } from './form-headers';
 import { ChecksField } from './form-checks';
+import { StreamFields } from './form-stream';
 
 // One request template of a phase: its endpoint name, method, path, headers and body, as a flow's
-// step what it extracts and the pause after it, and what it expects (its checks: form-checks.tsx).
+// step what it extracts and the pause after it, what it expects (its checks: form-checks.tsx), and
+// whether it opens a stream (form-stream.tsx).
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
 
@@ -32,6 +34,7 @@ export function RequestEditor({ b, at, index, flow, onRemove }: { b: FormBinding
         <SelectField b={b} path={[...at, 'method']} label="method" options={METHODS} fallback="GET" />
         <Field b={b} path={[...at, 'path']} label="path" placeholder="/fib?n=30" wide />
         {!flow && <Field b={b} path={[...at, 'weight']} label="weight" kind="number" placeholder="1" />}
+        <StreamFields b={b} at={at} />
         <HeadersField b={b} at={at} />
         <Field b={b} path={[...at, 'body']} label="body" multiline wide placeholder='{"user": "{{data.user}}"}' hint="placeholders like {{vars.token}} or {{uuid}} are filled in per request" />
         {flow && <ExtractFields b={b} at={at} />}

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 //   events    n events of `size` bytes of data, gapMs apart, then the end (n = Infinity: until the client leaves)
 //   cut       `n` events, then the connection is destroyed mid-stream
 //   silent    the head, then nothing (never an event, never an end)
+//   stall     `n` events, then nothing (the stream stays open)
 //   endless   one data line that never ends, written as fast as the client takes it
 //   flood     events with no gap, as fast as the client takes them
 //   status    a 503 with a short text body (not an event stream)
@@ -15,6 +16,7 @@ export type Behaviour =
   | { kind: 'events'; n: number; gapMs: number; size?: number }
   | { kind: 'cut'; n: number }
   | { kind: 'silent' }
+  | { kind: 'stall'; n: number }
   | { kind: 'endless' }
   | { kind: 'flood' }
   | { kind: 'status' };
@@ -60,6 +62,12 @@ export async function startSseServer(behaviour: Behaviour): Promise<SseServer> {
     const event = (i: number, size = 8) => `id: ${i}\ndata: ${'e'.repeat(size)}\n\n`;
     switch (behaviour.kind) {
       case 'silent':
+        return;
+      case 'stall':
+        for (let i = 1; i <= behaviour.n; i++) {
+          state.events++;
+          write(res, event(i));
+        }
         return;
       case 'events': {
         let i = 0;
