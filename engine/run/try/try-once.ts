@@ -55,11 +55,6 @@ export async function tryOnce(store: Store, req: TryRequest, signal: AbortSignal
         raw.push(phase.requests.map((t, j) => notSentStep(i, j, templateName(t), 'the target could not be reached')));
         continue;
       }
-      // Try once speaks HTTP only: a gRPC call sent as one would go to an HTTP/2 front as a plain request (issue 41)
-      if (phase.requests.some((t) => t.stream?.protocol === 'grpc')) {
-        raw.push(phase.requests.map((t, j) => notSentStep(i, j, templateName(t), t.stream?.protocol === 'grpc' ? 'a gRPC call is not tried once (Try once sends HTTP requests); run the scenario to call it' : 'its phase has a gRPC call, which Try once does not send')));
-        continue;
-      }
       const data = prepared.data?.find((d) => d.name === phase.data) ?? null;
       const outcome = await tryPhase({ target, phase, phaseIndex: i, data, tracePrefix, budget, signal });
       raw.push(outcome.steps);
