@@ -3,7 +3,8 @@ import { Field, SelectField, type FormBinding } from './form-fields';
 
 // A request template's stream (issue 41, contract/stream.ts): none (one request, one response) or
 // a protocol, with the fields of its block; SSE's are its end (events, durationMs) and its limits
-// (eventTimeoutMs, maxEventBytes). WebSocket and gRPC add theirs where their blocks are built.
+// (eventTimeoutMs, maxEventBytes); gRPC's its .proto, its end (messages, durationMs) and its message bound.
+// WebSocket adds its own where its block is built.
 
 const CHOICES = ['none', 'sse', 'ws', 'grpc'] as const;
 
@@ -20,6 +21,14 @@ export function StreamFields({ b, at }: { b: FormBinding; at: readonly Segment[]
           <Field b={b} path={[...path, 'durationMs']} label="hold (ms)" kind="number" placeholder="until the server ends it" hint="hold the stream open this long, then close it; under the phase's timeoutMs" />
           <Field b={b} path={[...path, 'eventTimeoutMs']} label="event within (ms)" kind="number" placeholder="30000" hint="the first event, and each next one, must come within this: else an idle error" />
           <Field b={b} path={[...path, 'maxEventBytes']} label="event at most (bytes)" kind="number" placeholder="1048576" hint="an event or a line over this is a protocol error" />
+        </>
+      )}
+      {chosen === 'grpc' && (
+        <>
+          <Field b={b} path={[...path, 'proto']} label=".proto file" kind="text" placeholder="service.proto" hint="the .proto with the method, beside the scenario's file; the request's path is the method, /package.Service/Method, its body the message as JSON" />
+          <Field b={b} path={[...path, 'messages']} label="messages" kind="number" placeholder="until the server ends it" hint="a server-streaming call: end it cleanly after this many messages" />
+          <Field b={b} path={[...path, 'durationMs']} label="hold (ms)" kind="number" placeholder="until the server ends it" hint="a server-streaming call: hold it open this long, then cancel it; under the phase's timeoutMs" />
+          <Field b={b} path={[...path, 'maxMessageBytes']} label="message at most (bytes)" kind="number" placeholder="4194304" hint="a reply message over this is refused unread (a protocol error)" />
         </>
       )}
     </>
