@@ -34,7 +34,7 @@ export default tseslint.config(
         { type: 'db', pattern: 'db/**', mode: 'full' },
         { type: 'servers', pattern: 'servers/**', mode: 'full' },
         { type: 'engine-tests', pattern: ['engine/**/*.test.ts', 'engine/**/test-support/**'], mode: 'full' },
-        { type: 'engine-base', pattern: 'engine/{paths,version,machine-info,db-path,event-bus,regular-file}.ts', mode: 'full' },
+        { type: 'engine-base', pattern: 'engine/{paths,version,machine-info,db-path,event-bus,regular-file,grpc-proto}.ts', mode: 'full' },
         { type: 'engine-executors', pattern: 'engine/driver/executors/**', mode: 'full' },
         { type: 'engine-driver', pattern: 'engine/driver/**', mode: 'full' },
         { type: 'engine-supervisor', pattern: 'engine/supervisor/**', mode: 'full' },

@@ -81,12 +81,25 @@ describe('loadscope run --example', () => {
     for (const g of gaps) expect(g.measured).toBeGreaterThan(0);
   });
 
+  it('the gRPC example (issue 41) from a folder outside the project: its .proto found beside it, Fib calls and tick streams named service/method, every tick a message with ttfe and gaps', () => {
+    const out = cli(['run', '--example', 'grpc', '--json']);
+    expect(out.status, out.stderr).toBe(0);
+    const run = JSON.parse(out.stdout) as RunJson;
+    expect(run.status).toBe('completed');
+    const [fib, ticks] = run.servers[0]!.phases;
+    expect(fib!.endpoints?.map((e) => e.name)).toEqual(['loadscope.Bench/Fib']);
+    expect(fib!.stream!.messages).toBe(fib!.count);
+    expect(ticks!.endpoints?.map((e) => e.name)).toEqual(['loadscope.Bench/Ticks']);
+    expect(ticks!.stream!.messages).toBe(20 * ticks!.stream!.streams);
+    expect(ticks!.stream!.gap).not.toBeNull();
+  });
+
   it('an unknown name or a path as the name: one line listing the examples, exit 2, nothing stored', () => {
     for (const name of ['nope', '../seed-002-sequential', '../examples/tiny']) {
       const out = cli(['run', '--example', name]);
       expect(out.status, out.stderr).toBe(2);
       expect(out.stderr.trim().split('\n')).toHaveLength(1);
-      expect(out.stderr).toMatch(new RegExp(`no example '${name.replace(/[.]/g, '\\.')}'; examples: capacity-users, journey, matrix, sse-streams, tiny, websocket`));
+      expect(out.stderr).toMatch(new RegExp(`no example '${name.replace(/[.]/g, '\\.')}'; examples: capacity-users, grpc, journey, matrix, sse-streams, tiny, websocket`));
     }
     expect(cli(['list']).stdout).toMatch(/^no runs stored yet/);
   });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SseStream } from './stream-sse.js';
 import { WsStream } from './stream-ws.js';
-import { GrpcStream } from './stream-grpc.js';
+import { GrpcStream, grpcPathIssue } from './stream-grpc.js';
 
 // A request template that is a stream (issue 41): `"stream": {"protocol": "sse" | "ws" | "grpc", ...}`
 // beside its method, path, headers and body, each protocol's block in its own file. A stream is one
@@ -22,7 +22,8 @@ export type Stream = z.output<typeof Stream>;
 
 /** A template's stream as written (the schema has checked its own fields). */
 interface StreamTemplate {
-  readonly stream?: { readonly durationMs?: number | undefined } | undefined;
+  readonly path: string;
+  readonly stream?: { readonly protocol: StreamProtocol; readonly durationMs?: number | undefined } | undefined;
   readonly extract?: unknown;
 }
 
@@ -39,6 +40,8 @@ export function streamIssues(s: { phases: readonly { timeoutMs?: number | undefi
       if (t.stream === undefined) return;
       const at = ['phases', i, 'requests', j];
       if (t.extract !== undefined) out.push({ path: [...at, 'extract'], message: "a stream's messages are not extracted from: leave extract out of a stream request" });
+      const grpcPath = t.stream.protocol === 'grpc' ? grpcPathIssue(t.path) : null;
+      if (grpcPath !== null) out.push({ path: [...at, 'path'], message: grpcPath });
       const hold = t.stream.durationMs;
       // a stream is one request: the phase's deadline (timeoutMs from its send) would cut it first
       if (hold !== undefined && phase.timeoutMs !== undefined && hold >= phase.timeoutMs) {

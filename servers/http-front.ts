@@ -2,14 +2,16 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createHttpsServer } from 'node:https';
 import { createSecureServer, createServer as createH2cServer, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
 import type { Server as NetServer, Socket } from 'node:net';
-import { STATS_PATH, type ServerStats } from '../contract/servers.js';
+import { STATS_PATH } from '../contract/servers.js';
 import { nowMs } from './clock.js';
 import { formatServerTiming, SERVER_TIMING_HEADER } from './server-timing.js';
-import type { Work, WorkDone, WorkResult } from './work.js';
+import type { WorkDone, WorkResult } from './work.js';
 import { textResult } from './work.js';
 import { API_PREFIX, MAX_API_BODY } from './api-request.js';
 import { parseWorkRequest, type RequestContent } from './work-request.js';
 import type { FrontTransport } from './front-transport.js';
+import type { Dispatcher } from './dispatcher.js';
+import { handleGrpc, isGrpcRequest } from './grpc-front.js';
 import { EVENTS_PATH, parseEvents, serveEvents } from './events.js';
 import { attachWebSockets, type WsCounts } from './ws-front.js';
 
@@ -18,11 +20,7 @@ import { attachWebSockets, type WsCounts } from './ws-front.js';
 // the dispatcher for its counters. Bad requests get a 4xx with a one-line reason and zero timings.
 // The same handler serves HTTP/1.1, https and h2 (node:http2's compatibility request and response).
 
-export interface Dispatcher {
-  /** Runs the work somewhere; resolves when it is done. `acceptedMs` is on the shared clock. */
-  dispatch(work: Work, acceptedMs: number): Promise<WorkDone>;
-  stats(): ServerStats | Promise<ServerStats>;
-}
+export type { Dispatcher } from './dispatcher.js';
 
 type Request = IncomingMessage | Http2ServerRequest;
 type Response = ServerResponse | Http2ServerResponse;
@@ -116,7 +114,12 @@ export function createFront(dispatcher: Dispatcher, transport: FrontTransport = 
   if (transport.protocol === 'h2' || transport.protocol === 'h2c') {
     // no idle timeout, as for HTTP/1.1 below: sleep may legitimately run for two minutes
     const options = { allowHTTP1: true, ...transport.tls, settings: { maxConcurrentStreams: 1000 } };
-    server = transport.protocol === 'h2' ? createSecureServer(options, onRequest) : createH2cServer(options, onRequest);
+    // gRPC rides HTTP/2 only (its trailers): the bundled service (grpc-front.ts) beside the HTTP routes
+    const onH2Request = (req: Http2ServerRequest, res: Http2ServerResponse): void => {
+      if (isGrpcRequest(req)) void handleGrpc(dispatcher, req, res);
+      else onRequest(req, res);
+    };
+    server = transport.protocol === 'h2' ? createSecureServer(options, onH2Request) : createH2cServer(options, onH2Request);
   } else {
     const http: Server = transport.protocol === 'h1-tls' ? createHttpsServer({ ...transport.tls }, onRequest) : createServer(onRequest);
     http.keepAliveTimeout = 65_000;

@@ -24,4 +24,11 @@ describe("the driver worker's imports", () => {
     expect(inputs.filter((f) => f.includes('node_modules/zod/'))).toEqual([]);
     expect(inputs.filter((f) => /contract\/(results|scenario)\.ts$/.test(f))).toEqual([]);
   });
+
+  it('do not load grpc-js or proto-loader up front: only a gRPC phase pays their ~100 ms and ~15 MB (required on first use)', async () => {
+    const result = await build({ absWorkingDir: rootPath('.'), entryPoints: ['engine/driver/driver-worker.ts'], bundle: true, write: false, metafile: true, format: 'esm', platform: 'node', external: ['undici', 'ws'], logLevel: 'silent' });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.some((f) => f.includes('engine/driver/transport/grpc.ts'))).toBe(true); // the gRPC transport is in the graph
+    expect(inputs.filter((f) => /node_modules\/(@grpc|protobufjs)\//.test(f))).toEqual([]);
+  });
 });

@@ -10,6 +10,7 @@ import { packageRoot } from '../paths.js';
 import { prepareScenarioText, ScenarioInvalidError, validateScenarioText, type PreparedScenario } from '../scenario/index.js';
 import { readDataFiles, type DataBase, type KeptData } from '../scenario/data-files.js';
 import { resolveTlsFiles } from '../scenario/tls-files.js';
+import { resolveGrpcProtos } from '../scenario/grpc-protos.js';
 import { builtinScenarioPath } from '../scenario/builtin.js';
 import { checkConsent, commandsOf, consentNeeded, type ConsentGiven } from './consent.js';
 import { filesOutside } from './consent-files.js';
@@ -81,7 +82,7 @@ export function prepareRun(store: Store, from: StartSource, opts: RunOptions): P
     const p = prepareScenarioText(source.text, sourceName, { quick, set });
     return builtin ? commandsFromPackage(p) : p;
   };
-  const prepared = resolveTlsFiles(prepare(source.set), base, sourceName);
+  const prepared = resolveGrpcProtos(resolveTlsFiles(prepare(source.set), base, sourceName), base, sourceName);
   const given = opts.consent ?? { allowRemote: false, allowCommands: false, allowFiles: false };
   // A built-in's own commands are trusted: those its text runs with this profile and no overrides.
   // Whatever the overrides add or change is judged on the prepared cells, not on the keys' text.

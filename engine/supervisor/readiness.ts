@@ -1,4 +1,5 @@
 import http from 'node:http';
+import http2 from 'node:http2';
 import https from 'node:https';
 import type { ChildProcess } from 'node:child_process';
 import { LoadscopeError } from '../../contract/errors.js';
@@ -76,6 +77,53 @@ export function pollUrl(url: string, allowRemote = false, tls: ReadinessTls = {}
       cancelled = true;
       clearTimeout(timer);
       req?.destroy();
+    },
+  };
+}
+
+/**
+ * pollUrl for a target the load speaks h2c to (prior knowledge): any HTTP/2 answer at url means ready.
+ * A gRPC server answers HTTP/2 only, so an HTTP/1.1 probe would never see it ready. Same guard.
+ */
+export function pollH2c(url: string, allowRemote = false): Check<void> {
+  let cancelled = false;
+  let timer: NodeJS.Timeout | undefined;
+  let session: http2.ClientHttp2Session | undefined;
+  const lookup = guardedLookup(allowRemote);
+  const done = new Promise<void>((resolve, reject) => {
+    const attempt = () => {
+      if (cancelled) return;
+      const { origin, pathname, search } = new URL(url);
+      const s = http2.connect(origin, { lookup });
+      session = s;
+      const retry = (err?: Error & { code?: string }): void => {
+        s.destroy();
+        if (err?.code === 'LS_ERR_NOT_LOOPBACK') reject(err);
+        else if (!cancelled) timer = setTimeout(attempt, POLL_MS);
+      };
+      s.on('error', retry);
+      s.setTimeout(1000, () => retry());
+      const req = s.request({ ':path': `${pathname}${search}` });
+      req.on('response', () => {
+        s.destroy();
+        resolve();
+      });
+      req.on('error', () => undefined);
+      req.end();
+    };
+    try {
+      checkLiteralTarget(url, allowRemote);
+      attempt();
+    } catch (err) {
+      reject(err as Error);
+    }
+  });
+  return {
+    done,
+    cancel() {
+      cancelled = true;
+      clearTimeout(timer);
+      session?.destroy();
     },
   };
 }

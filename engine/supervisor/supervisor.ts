@@ -8,7 +8,7 @@ import { distPath } from '../paths.js';
 import { affinityFor, findExecutable, type Affinity } from './affinity.js';
 import { ServerSkippedError } from './errors.js';
 import type { LineListener } from './output.js';
-import { pollUrl, waitForLine, waitForReadyMessage, type Check, type ReadinessTls } from './readiness.js';
+import { pollH2c, pollUrl, waitForLine, waitForReadyMessage, type Check, type ReadinessTls } from './readiness.js';
 import { isReaperMessage } from './reaper-protocol.js';
 import { startSampler, type ServerSampleData, type StatsVia } from './sampler.js';
 import { ServerProcess, withTimeout, type ExitInfo } from './server-process.js';
@@ -189,7 +189,7 @@ async function startExternal(spec: ExternalServer, opts: StartOptions): Promise<
 
   const checks: Check<unknown>[] = [spawnCheck];
   if (pattern) checks.push(waitForLine(proc.output, pattern));
-  if (!pattern || spec.readiness?.url) checks.push(pollUrl(spec.readiness?.url ?? spec.url, opts.allowRemote, opts.readinessTls));
+  if (!pattern || spec.readiness?.url) checks.push(readinessPoll(spec, opts));
   await awaitReady(proc, checks, timeoutMs, opts.signal).catch(async (err: unknown) => {
     detachLines?.();
     // 127 is the shell's "command not found": a wrapper script (scenarios/assets/nginx-4k.mjs) says
@@ -302,10 +302,16 @@ function supervise(proc: ServerProcess, s: Supervised, opts: StartOptions): Runn
   };
 }
 
+/** The readiness probe of an external server: over h2c where the load speaks it (a gRPC server answers nothing else), else HTTP/1.1 or https. */
+function readinessPoll(spec: ExternalServer, opts: StartOptions): Check<void> {
+  const url = spec.readiness?.url ?? spec.url;
+  return spec.protocol === 'h2c' && url.startsWith('http:') ? pollH2c(url, opts.allowRemote) : pollUrl(url, opts.allowRemote, opts.readinessTls);
+}
+
 /** An external server that is already running: only its readiness is checked; stop() does nothing. */
 async function attach(spec: ExternalServer, label: string, timeoutMs: number, opts: StartOptions): Promise<RunningServer> {
   const url = spec.readiness?.url ?? spec.url;
-  const check = pollUrl(url, opts.allowRemote, opts.readinessTls);
+  const check = readinessPoll(spec, opts);
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   try {

@@ -8,6 +8,7 @@ import { H2Transport } from './undici-h2.js';
 import { withTraceparent } from './traceparent.js';
 import type { StreamProtocol } from '../../../contract/stream.js';
 import { StreamTransport, type StreamOpenerFactory } from './stream.js';
+import { GrpcOpener } from './grpc.js';
 import { SseOpener } from './sse.js';
 import { wsOpener } from './ws.js';
 
@@ -42,6 +43,8 @@ export function streamOpenerFor(protocol: StreamProtocol): StreamOpenerFactory {
       return (target, phase, ctx) => new SseOpener(target, phase, ctx);
     case 'ws':
       return wsOpener;
+    case 'grpc':
+      return (target, phase) => new GrpcOpener(target, phase);
     default:
       return notBuilt(protocol);
   }

@@ -4,7 +4,7 @@ import { Field, SelectField, type FormBinding } from './form-fields';
 // A request template's stream (issue 41, contract/stream.ts): none (one request, one response) or
 // a protocol, with the fields of its block; SSE's are its end (events, durationMs) and its limits
 // (eventTimeoutMs, maxEventBytes); WebSocket's its hold, waits and bounds (its script is written in the
-// code view: a list of steps). gRPC adds its own where its block is built.
+// code view: a list of steps); gRPC's its .proto, its end (messages, durationMs) and its message bound.
 
 const CHOICES = ['none', 'sse', 'ws', 'grpc'] as const;
 
@@ -31,6 +31,14 @@ export function StreamFields({ b, at }: { b: FormBinding; at: readonly Segment[]
           <Field b={b} path={[...path, 'pingEveryMs']} label="ping every (ms)" kind="number" placeholder="no keep-alive" hint="while it holds, a ping this often; its pong must come within the reply limit" />
           <Field b={b} path={[...path, 'maxMessages']} label="messages at most" kind="number" placeholder="1000000" hint="more messages than this in one session is a protocol error" />
           <Field b={b} path={[...path, 'maxMessageBytes']} label="message at most (bytes)" kind="number" placeholder="1048576" hint="a message over this is refused at its frame's header, a protocol error" />
+        </>
+      )}
+      {chosen === 'grpc' && (
+        <>
+          <Field b={b} path={[...path, 'proto']} label=".proto file" kind="text" placeholder="service.proto" hint="the .proto with the method, beside the scenario's file; the request's path is the method, /package.Service/Method, its body the message as JSON" />
+          <Field b={b} path={[...path, 'messages']} label="messages" kind="number" placeholder="until the server ends it" hint="a server-streaming call: end it cleanly after this many messages" />
+          <Field b={b} path={[...path, 'durationMs']} label="hold (ms)" kind="number" placeholder="until the server ends it" hint="a server-streaming call: hold it open this long, then cancel it; under the phase's timeoutMs" />
+          <Field b={b} path={[...path, 'maxMessageBytes']} label="message at most (bytes)" kind="number" placeholder="4194304" hint="a reply message over this is refused unread (a protocol error)" />
         </>
       )}
     </>
