@@ -194,7 +194,7 @@ export function intervalWords(interval: RatioInterval | undefined): string {
   if (j === 'too short' || j === 'too variable') {
     // the interval itself is not printed: it is too wide to mean anything; its span and why are
     const span = `its 95 % interval spans x${interval.low > 0 ? x(interval.high / interval.low) : '∞'} (over x${TOO_WIDE_SPAN}), so it cannot tell a change from none`;
-    if (j === 'too short') return `too short to judge: only ${Math.min(interval.blocks?.a ?? 0, interval.blocks?.b ?? 0)} blocks of 250 ms on a side; ${span}`;
+    if (j === 'too short') return `too short to judge${basis}: only ${Math.min(interval.blocks?.a ?? 0, interval.blocks?.b ?? 0)} blocks of 250 ms on a side; ${span}`;
     const why =
       widened >= 2
         ? `the interval is ${driftWords}${interval.basis === 'offered load' ? '' : '; a phase whose load changes by design drifts by design'}`

