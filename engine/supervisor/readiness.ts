@@ -43,42 +43,23 @@ function refusedHandshake(url: string, err: Error & { code?: string; reason?: st
  * certificate and SNI name, `tls`, so one that asks for them answers the probe).
  */
 export function pollUrl(url: string, allowRemote = false, tls: ReadinessTls = {}): Check<void> {
-  let cancelled = false;
-  let timer: NodeJS.Timeout | undefined;
-  let req: http.ClientRequest | undefined;
   const lookup = guardedLookup(allowRemote);
-  const done = new Promise<void>((resolve, reject) => {
-    const attempt = () => {
-      if (cancelled) return;
-      const onResponse = (res: http.IncomingMessage): void => {
-        res.resume();
-        resolve();
-      };
-      // an https target is ready once it answers: its certificate is judged by the load's own check
-      req = url.startsWith('https:') ? https.get(url, { agent: false, timeout: 1000, lookup, rejectUnauthorized: false, ...tls }, onResponse) : http.get(url, { agent: false, timeout: 1000, lookup }, onResponse);
-      req.on('timeout', () => req?.destroy());
-      req.on('error', (err: Error & { code?: string }) => {
-        const refused = refusedHandshake(url, err);
-        if (err.code === 'LS_ERR_NOT_LOOPBACK') reject(err);
-        else if (refused !== null) reject(refused);
-        else if (!cancelled) timer = setTimeout(attempt, POLL_MS);
-      });
+  return pollEvery(url, allowRemote, (ready, retry, fail) => {
+    const onResponse = (res: http.IncomingMessage): void => {
+      res.resume();
+      ready();
     };
-    try {
-      checkLiteralTarget(url, allowRemote);
-      attempt();
-    } catch (err) {
-      reject(err as Error);
-    }
+    // an https target is ready once it answers: its certificate is judged by the load's own check
+    const req = url.startsWith('https:') ? https.get(url, { agent: false, timeout: 1000, lookup, rejectUnauthorized: false, ...tls }, onResponse) : http.get(url, { agent: false, timeout: 1000, lookup }, onResponse);
+    req.on('timeout', () => req.destroy());
+    req.on('error', (err: Error & { code?: string }) => {
+      const refused = refusedHandshake(url, err);
+      if (err.code === 'LS_ERR_NOT_LOOPBACK') fail(err);
+      else if (refused !== null) fail(refused);
+      else retry();
+    });
+    return () => req.destroy();
   });
-  return {
-    done,
-    cancel() {
-      cancelled = true;
-      clearTimeout(timer);
-      req?.destroy();
-    },
-  };
 }
 
 /**
@@ -86,30 +67,42 @@ export function pollUrl(url: string, allowRemote = false, tls: ReadinessTls = {}
  * A gRPC server answers HTTP/2 only, so an HTTP/1.1 probe would never see it ready. Same guard.
  */
 export function pollH2c(url: string, allowRemote = false): Check<void> {
+  const lookup = guardedLookup(allowRemote);
+  return pollEvery(url, allowRemote, (ready, retry, fail) => {
+    const { origin, pathname, search } = new URL(url);
+    const s = http2.connect(origin, { lookup });
+    const again = (err?: Error & { code?: string }): void => {
+      s.destroy();
+      if (err?.code === 'LS_ERR_NOT_LOOPBACK') fail(err);
+      else retry();
+    };
+    s.on('error', again);
+    s.setTimeout(1000, () => again());
+    const req = s.request({ ':path': `${pathname}${search}` });
+    req.on('response', () => {
+      s.destroy();
+      ready();
+    });
+    req.on('error', () => undefined);
+    req.end();
+    return () => s.destroy();
+  });
+}
+
+/** One probe of a poll: calls `ready`, `retry` (probe again after POLL_MS) or `fail`; answers how to stop it. */
+type Probe = (ready: () => void, retry: () => void, fail: (err: Error) => void) => () => void;
+
+/** What pollUrl and pollH2c share: the literal target checked first, then a probe every POLL_MS until one answers or fails. */
+function pollEvery(url: string, allowRemote: boolean, probe: Probe): Check<void> {
   let cancelled = false;
   let timer: NodeJS.Timeout | undefined;
-  let session: http2.ClientHttp2Session | undefined;
-  const lookup = guardedLookup(allowRemote);
+  let stopProbe: () => void = () => undefined;
   const done = new Promise<void>((resolve, reject) => {
-    const attempt = () => {
+    const attempt = (): void => {
       if (cancelled) return;
-      const { origin, pathname, search } = new URL(url);
-      const s = http2.connect(origin, { lookup });
-      session = s;
-      const retry = (err?: Error & { code?: string }): void => {
-        s.destroy();
-        if (err?.code === 'LS_ERR_NOT_LOOPBACK') reject(err);
-        else if (!cancelled) timer = setTimeout(attempt, POLL_MS);
-      };
-      s.on('error', retry);
-      s.setTimeout(1000, () => retry());
-      const req = s.request({ ':path': `${pathname}${search}` });
-      req.on('response', () => {
-        s.destroy();
-        resolve();
-      });
-      req.on('error', () => undefined);
-      req.end();
+      stopProbe = probe(resolve, () => {
+        if (!cancelled) timer = setTimeout(attempt, POLL_MS);
+      }, reject);
     };
     try {
       checkLiteralTarget(url, allowRemote);
@@ -123,7 +116,7 @@ export function pollH2c(url: string, allowRemote = false): Check<void> {
     cancel() {
       cancelled = true;
       clearTimeout(timer);
-      session?.destroy();
+      stopProbe();
     },
   };
 }
