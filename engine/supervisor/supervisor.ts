@@ -302,10 +302,15 @@ function supervise(proc: ServerProcess, s: Supervised, opts: StartOptions): Runn
   };
 }
 
-/** The readiness probe of an external server: over h2c where the load speaks it (a gRPC server answers nothing else), else HTTP/1.1 or https. */
+/**
+ * The readiness probe of an external server: over h2c where the load speaks it to the origin probed (a
+ * gRPC server answers nothing else), else HTTP/1.1 or https: a readiness URL at another origin (a
+ * health port beside an h2c-only server) is asked over HTTP/1.1.
+ */
 function readinessPoll(spec: ExternalServer, opts: StartOptions): Check<void> {
   const url = spec.readiness?.url ?? spec.url;
-  return spec.protocol === 'h2c' && url.startsWith('http:') ? pollH2c(url, opts.allowRemote) : pollUrl(url, opts.allowRemote, opts.readinessTls);
+  const sameOrigin = new URL(url).origin === new URL(spec.url).origin;
+  return spec.protocol === 'h2c' && sameOrigin && url.startsWith('http:') ? pollH2c(url, opts.allowRemote) : pollUrl(url, opts.allowRemote, opts.readinessTls);
 }
 
 /** An external server that is already running: only its readiness is checked; stop() does nothing. */
