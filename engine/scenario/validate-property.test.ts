@@ -13,7 +13,7 @@ import { validateScenarioText } from './index.js';
 
 const scenarioFiles = [
   ...readdirSync(rootPath('scenarios')).filter((f) => f.endsWith('.json') && f !== 'scenario.schema.json').map((f) => rootPath(`scenarios/${f}`)),
-  ...readdirSync(rootPath('scenarios/examples')).map((f) => rootPath(`scenarios/examples/${f}`)),
+  ...readdirSync(rootPath('scenarios/examples')).filter((f) => f.endsWith('.json')).map((f) => rootPath(`scenarios/examples/${f}`)),
 ];
 const seeds = scenarioFiles.map((f) => readFileSync(f, 'utf8'));
 const seedValues = seeds.map((t) => JSON.parse(t) as unknown);
