@@ -11,6 +11,7 @@ import { prepareScenarioText, ScenarioInvalidError, validateScenarioText, type P
 import { readDataFiles, type DataBase, type KeptData } from '../scenario/data-files.js';
 import { resolveTlsFiles } from '../scenario/tls-files.js';
 import { resolveGrpcProtos } from '../scenario/grpc-protos.js';
+import { refuseGetBodiesOverH2 } from '../scenario/h2-get-bodies.js';
 import { builtinScenarioPath } from '../scenario/builtin.js';
 import { checkConsent, commandsOf, consentNeeded, type ConsentGiven } from './consent.js';
 import { filesOutside } from './consent-files.js';
@@ -83,6 +84,7 @@ export function prepareRun(store: Store, from: StartSource, opts: RunOptions): P
     return builtin ? commandsFromPackage(p) : p;
   };
   const prepared = resolveGrpcProtos(resolveTlsFiles(prepare(source.set), base, sourceName), base, sourceName);
+  refuseGetBodiesOverH2(prepared, sourceName);
   const given = opts.consent ?? { allowRemote: false, allowCommands: false, allowFiles: false };
   // A built-in's own commands are trusted: those its text runs with this profile and no overrides.
   // Whatever the overrides add or change is judged on the prepared cells, not on the keys' text.

@@ -117,6 +117,16 @@ describe('a try against hostile targets', () => {
     expect(error?.message).toBe('phases[0].requests[1].stream: Try once shows one request and its response; a stream is timed by a run (its events, gaps and end), so run it instead');
   });
 
+  it('a GET with a body to an h2c server: refused in one line naming the body, before any server starts (undici cannot send it, and the try once ended the process)', async () => {
+    const scenario = { name: 'h2c-get-body', servers: [{ architecture: 'single', options: { protocol: 'h2c' } }], phases: [{ executor: 'sequential', count: 1, requests: [{ path: '/fib?n=10', body: '{"n": 5}' }] }] };
+    const error = await tryText(scenario).then(
+      () => null,
+      (err: unknown) => err as { code: string; message: string },
+    );
+    expect(error?.code).toBe('LS_ERR_SCENARIO_INVALID');
+    expect(error?.message).toContain('phases[0].requests[0].body: a GET with a body cannot be sent over HTTP/2 (servers[0] speaks it)');
+  });
+
   it('a target nothing listens on: one line from the start, as a run gets it, and nothing is sent', async () => {
     const url = await closedPort();
     const error = await tryText(external(url, [{ executor: 'sequential', count: 1, requests: [{ path: '/a' }] }], { timeoutMs: 500 })).then(
