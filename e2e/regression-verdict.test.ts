@@ -6,7 +6,7 @@ import { openStoredRuns, reviewShot, type StoredWorkbench } from './test-support
 // A regression verdict reaches the UI (issue 36): `loadscope run --baseline --fail-on 'total.p99 >
 // +10%'` exited 98 while the run's page and History showed a green "completed, thresholds pass" and
 // Trends marked nothing. Two real runs of one scenario stored by the CLI (the second with its "slow"
-// endpoint slowed from 1 to 200 ms, a change no stall of a busy machine hides, judged against the
+// endpoint slowed from 1 to 600 ms, a change no stall of a busy machine hides, judged against the
 // first pinned as the baseline), then the real browser host at 1440 and 1024 px: History's row and the run's page say the regression failed and
 // that one run's noise judged it (confirm with --repeat), the page names the endpoint that moved
 // most, Trends marks the run and names the baseline band in its legend, its tooltip rounded.
@@ -15,11 +15,14 @@ let wb: StoredWorkbench | undefined;
 let base = 0;
 let judged = 0;
 
+// Why 600 ms and 6 users for 4 s: under a load average of 20 the baseline's p99 was 35-68 ms, its two
+// halves apart by up to x4.5, and a slowdown to 200 ms was rightly "too variable to judge"; at 1,500 ms
+// too few 250 ms windows held a completion to judge at all. 600 ms was judged a failure in each try.
 const doc = (slowMs: number) => ({
   name: 'judge-me',
   title: 'Judge me',
   servers: [{ label: 'one', architecture: 'single' }],
-  phases: [{ name: 'load', executor: 'closed', users: 4, durationMs: 3000, requests: [{ path: '/sleep?ms=1', name: 'fast' }, { path: `/sleep?ms=${slowMs}`, name: 'slow' }] }],
+  phases: [{ name: 'load', executor: 'closed', users: 6, durationMs: 4000, requests: [{ path: '/sleep?ms=1', name: 'fast' }, { path: `/sleep?ms=${slowMs}`, name: 'slow' }] }],
   thresholds: [{ check: 'errors.rate < 0.05' }],
 });
 
@@ -29,7 +32,7 @@ beforeAll(async () => {
     const pin = runs.cli(['baseline', 'set', String(base)]);
     expect(pin.status, pin.stderr).toBe(0);
     // exit 98: every threshold passed, the regression rule failed
-    const out = runs.run<{ runId: number; regression: { failed: boolean } }>('judge-me', doc(200), ['--baseline', '--fail-on', 'total.p99 > +10%'], 98);
+    const out = runs.run<{ runId: number; regression: { failed: boolean } }>('judge-me', doc(600), ['--baseline', '--fail-on', 'total.p99 > +10%'], 98);
     expect(out.regression.failed).toBe(true);
     judged = out.runId;
   });
@@ -85,7 +88,7 @@ describe('a regression verdict in the workbench (issue 36)', () => {
     expect(await rule.getAttribute('data-passed')).toBe('false');
     expect(await rule.textContent()).toContain('total.p99 > +10%');
     expect(await rule.textContent()).toContain('one / load');
-    expect(await section.getByTestId('regression-moved-most').innerText()).toMatch(/^moved most: slow \+[\d,.]+ % \([\d.]+ ms → [\d.]+ ms\)$/);
+    expect(await section.getByTestId('regression-moved-most').innerText()).toMatch(/^moved most: slow \+[\d,.]+ % \([\d,.]+ ms → [\d,.]+ ms\)$/);
     expect(await section.getByTestId('one-run-noise').innerText()).toMatch(/^Judged with one run's noise: .*; confirm with --repeat 3/);
     await bothWidths('verdict-run-page', 'regression');
   });

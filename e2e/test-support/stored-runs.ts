@@ -34,6 +34,15 @@ export interface StoredWorkbench extends RunStore {
   close(): Promise<void>;
 }
 
+/** A run's --json regression verdict as text, for a failed expectation's message. */
+function regressionOf(stdout: string): string {
+  try {
+    return JSON.stringify((JSON.parse(stdout) as { regression?: unknown }).regression ?? null).slice(0, 4000);
+  } catch {
+    return stdout.slice(0, 4000);
+  }
+}
+
 function runStore(dir: string): RunStore {
   const db = join(dir, 'runs.db');
   const cli = (args: readonly string[], timeoutMs = 120_000) =>
@@ -46,7 +55,8 @@ function runStore(dir: string): RunStore {
       const file = join(dir, `${name}.json`);
       writeFileSync(file, JSON.stringify(doc));
       const out = cli(['run', file, '--json', ...args]);
-      expect(out.status, out.stderr).toBe(exitCode);
+      // on a wrong exit, what the run said: its stderr, and its regression verdict (an unjudged rule says why)
+      expect(out.status, `${out.stderr}\n${regressionOf(out.stdout)}`).toBe(exitCode);
       return JSON.parse(out.stdout) as T;
     },
   };
