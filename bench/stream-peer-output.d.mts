@@ -7,4 +7,5 @@ export interface GeneratorFigures {
 }
 export function ghzFigures(jsonText: string): GeneratorFigures;
 export function k6EchoFigures(summaryText: string): GeneratorFigures;
-export function loadscopeStreamFigures(runText: string, protocol: 'grpc' | 'ws'): GeneratorFigures;
+/** loadscope's figures carry its phase's lag p99 (ms; null when none was measured). */
+export function loadscopeStreamFigures(runText: string, protocol: 'grpc' | 'ws'): GeneratorFigures & { lagP99Ms: number | null };

@@ -43,14 +43,19 @@ export function k6EchoFigures(summaryText) {
   return figures(replies, p99, failures);
 }
 
-/** `loadscope run --json` of one external server and one phase: a gRPC call's completed calls and total p99, or a WebSocket run's messages and rtt p99. */
+/**
+ * `loadscope run --json` of one external server and one phase: a gRPC call's completed calls and
+ * total p99, or a WebSocket run's messages and rtt p99; with the phase's lag p99 (sent − intended),
+ * so a tail that is the generator's own shows as such.
+ */
 export function loadscopeStreamFigures(runText, protocol) {
   const run = parsed(runText, 'loadscope run');
   if (run.status !== 'completed') throw new Error(`loadscope run ended ${run.status}: ${run.reason}`);
   const phase = run.servers?.[0]?.phases?.[0];
   if (phase?.stream === undefined || phase.stream === null) throw new Error('loadscope run: its phase has no stream figures');
   const errors = Object.values(phase.errors).reduce((a, b) => a + b, 0);
-  if (protocol === 'grpc') return figures(phase.count - errors, phase.total.p99, errors);
+  const lagP99Ms = phase.lag?.p99 ?? null;
+  if (protocol === 'grpc') return { ...figures(phase.count - errors, phase.total.p99, errors), lagP99Ms };
   if (phase.stream.rtt === null) throw new Error('loadscope run: no round trips timed (rtt)');
-  return figures(phase.stream.messages, phase.stream.rtt.p99, errors);
+  return { ...figures(phase.stream.messages, phase.stream.rtt.p99, errors), lagP99Ms };
 }

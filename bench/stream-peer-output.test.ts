@@ -47,12 +47,12 @@ describe("k6's summary data of bench/k6-ws-echo.js", () => {
 });
 
 describe('loadscope run --json', () => {
-  it('a gRPC unary phase: completed calls and the total p99', () => {
-    expect(loadscopeStreamFigures(sample('loadscope-grpc-run.json'), 'grpc')).toEqual({ done: 400, p99Ms: 125.247, errors: 0 });
+  it("a gRPC unary phase: completed calls, the total p99 and the phase's lag p99", () => {
+    expect(loadscopeStreamFigures(sample('loadscope-grpc-run.json'), 'grpc')).toEqual({ done: 400, p99Ms: 125.247, errors: 0, lagP99Ms: 54.207 });
   });
 
   it('a WebSocket echo phase: messages received and the rtt p99, not the sessions', () => {
-    expect(loadscopeStreamFigures(sample('loadscope-ws-run.json'), 'ws')).toEqual({ done: 10590, p99Ms: 32.895, errors: 0 });
+    expect(loadscopeStreamFigures(sample('loadscope-ws-run.json'), 'ws')).toEqual({ done: 10590, p99Ms: 32.895, errors: 0, lagP99Ms: 34.303 });
   });
 
   it('failed calls: subtracted from the completed ones and counted', () => {

@@ -219,7 +219,7 @@ export async function measureStreams(root, { seconds, rounds }) {
           `streams, ${load}, round ${round + 1}: ${list
             .map(({ name }) => {
               const f = figures[name];
-              return `${name} ${Math.round(f.perCpuS)}/CPU-s (${f.done} done, ${f.errors} errors, p99 ${f.p99Ms.toFixed(2)} ms, ${f.cpuS.toFixed(2)} CPU-s, ${f.wallS.toFixed(1)} s; server counted ${f.serverCount}, busy ${Math.round(f.serverBusy * 100)} %)`;
+              return `${name} ${Math.round(f.perCpuS)}/CPU-s (${f.done} done, ${f.errors} errors, p99 ${f.p99Ms.toFixed(2)} ms${f.lagP99Ms == null ? '' : ` (lag p99 ${f.lagP99Ms.toFixed(2)} ms)`}, ${f.cpuS.toFixed(2)} CPU-s, ${f.wallS.toFixed(1)} s; server counted ${f.serverCount}, busy ${Math.round(f.serverBusy * 100)} %)`;
             })
             .join(' | ')}`,
         );
@@ -257,7 +257,7 @@ export function streamsReport(r, { n, range }) {
         n(x.perCpuS[name]),
         range(rounds.map((f) => f.perCpuS)),
         ratioCell(x.cpuRatio[name]),
-        `${n(x.p99Ms[name], 2)} ms${rounds.length > 1 ? ` (${range(rounds.map((f) => f.p99Ms), 2)})` : ''}`,
+        `${n(x.p99Ms[name], 2)} ms${rounds.length > 1 ? ` (${range(rounds.map((f) => f.p99Ms), 2)})` : ''}${name === 'loadscope' ? `; its own lag p99 ${n(median(rounds.map((f) => f.lagP99Ms ?? NaN)), 2)} ms` : ''}`,
         ratioCell(x.p99Ratio[name]),
         `${n(sum((f) => f.serverCount))} / ${n(sum((f) => f.done))}; ${n(median(rounds.map((f) => f.serverBusy * 100)))} % of a core`,
         n(sum((f) => f.errors)),
@@ -269,7 +269,7 @@ export function streamsReport(r, { n, range }) {
   const notes = [
     `${r.rounds} round(s) of ${r.seconds} s per generator and load, order rotated each round and the loads alternated; each generator's whole process ${r.pinned ? 'pinned to core 0, the server to core 1' : 'unpinned (no taskset)'}; CPU = user + system time from /proc, start-up included. Done = gRPC calls completed OK, or WebSocket echoes received.`,
     'Servers: the bundled `single` architecture (dist/servers/main.js), one process per load that every tool hits: over h2c for gRPC (the loadscope.Bench service of scenarios/examples/grpc-bench.proto), over HTTP/1.1 for WebSocket. "Server counted" is its own /__stats count over each tool\'s run (Fib calls handled; WebSocket messages received), beside what the tool says completed: a call cut by a tool\'s end can make the server count one more.',
-    `gRPC: both open loop at ${GRPC.rate}/s, so both send about as many calls and calls per CPU-second is the inverse of each tool's cost per call. Loadscope times each call from its intended start (a late send counts as latency: no coordinated omission); ghz times from its own send, so a generator that falls behind shows in loadscope's p99 and not in ghz's. ghz's calls cut at its -z deadline ("the client connection is closing") are not errors.`,
+    `gRPC: both open loop at ${GRPC.rate}/s, so both send about as many calls and calls per CPU-second is the inverse of each tool's cost per call. Loadscope times each call from its intended start (a late send counts as latency: no coordinated omission); ghz times from its own send, so a generator that falls behind shows in loadscope's p99 and not in ghz's; loadscope's own lag p99 (sent − intended) beside its p99 says how much of it is the generator's. ghz's calls cut at its -z deadline ("the client connection is closing") are not errors.`,
     "WebSocket: both closed loops that send a session's next message once the last one's echo matched (loadscope: `expect` on the JSON path id; k6: the script compares id); loadscope's rtt is timed in microseconds, k6's with Date.now() (k6 scripts have no finer clock), so k6's p99 is whole milliseconds.",
     ...(r.missing.length ? [`Not installed here: ${r.missing.map((m) => `${m} (\`${INSTALL[m]}\`)`).join(', ')}; its row says so and the rest runs.`] : []),
   ];
