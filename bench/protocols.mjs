@@ -21,7 +21,7 @@ const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 const haveProc = existsSync('/proc/self/stat');
 
 /** A command on PATH, else where its installer puts it (cargo: ~/.cargo/bin, go: ~/go/bin); null when absent. */
-function find(cmd, fallback) {
+export function findTool(cmd, fallback) {
   const r = spawnSync('sh', ['-c', 'command -v "$1"', 'sh', cmd], { encoding: 'utf8' });
   if (r.status === 0) return r.stdout.trim();
   const file = join(os.homedir(), fallback, cmd);
@@ -202,7 +202,7 @@ function spoken(stats) {
  * protocols alternating too; medians of requests per CPU-second and the same-round ratios.
  */
 export async function measureProtocols(root, { seconds, rounds }) {
-  const peers = { oha: find('oha', '.cargo/bin'), k6: find('k6', 'go/bin') };
+  const peers = { oha: findTool('oha', '.cargo/bin'), k6: findTool('k6', 'go/bin') };
   const tmp = mkdtempSync(join(os.tmpdir(), 'loadscope-protocols-'));
   const tls = await certificate(root);
   const servers = {};

@@ -1,6 +1,7 @@
 // `npm run bench`: builds the Node code if dist/ is stale, then measures the tool as users meet it
 // (the start-up of verbs that send no load, bench/startup.mjs; `loadscope run` as a whole process
-// beside autocannon, wrk and oha, bench/whole-tool.mjs) and, as component figures, the driver and
+// beside autocannon, wrk and oha, bench/whole-tool.mjs; its gRPC and WebSocket loads beside ghz and
+// k6, bench/streams.mjs) and, as component figures, the driver and
 // the store alone (bench/driver.ts, bench/store-insert.ts, from dist/). Prints the tables with ratios
 // against peers measured in the same run and writes them to bench/results.md so they can be cited.
 // Asserts nothing: figures on a shared machine are noisy, which is why each is a median of rounds
@@ -20,6 +21,7 @@ import { issue29Rows } from './issue29-targets.mjs';
 import { LONG_RUN_TARGET_MB, measureLongRun } from './long-run-memory.mjs';
 import { measureProtocols, protocolsReport } from './protocols.mjs';
 import { measureStartup, STARTUP_TARGET_MS } from './startup.mjs';
+import { measureStreams, streamsReport } from './streams.mjs';
 import { markdown, n, range, verdict } from './table-format.mjs';
 import { FRAME_TARGET_MS, measureUiLive } from './ui-live.mjs';
 import { CONNECTIONS, measureWholeTool, USERS, VARIABLES, WHOLE_TARGETS } from './whole-tool.mjs';
@@ -100,6 +102,7 @@ for (const users of CONNECTIONS) wholeAt.push(await measureWholeTool(root, quick
 const whole = wholeAt.find((w) => w.users === USERS);
 const loadWhole = os.loadavg()[0];
 const protocols = await measureProtocols(root, quick ? { seconds: 3, rounds: 1 } : { seconds: 10, rounds: 3 });
+const streams = await measureStreams(root, quick ? { seconds: 3, rounds: 1 } : { seconds: 10, rounds: 3 });
 const agreement = await measureAgreement(root, quick ? { seconds: 3, rounds: 1 } : { seconds: 10, rounds: 3 });
 const uiLive = [];
 for (let i = 0; i < (quick ? 1 : 3); i++) {
@@ -167,6 +170,8 @@ if (longRun) {
 const table = markdown(rows);
 const protocolsOut = protocolsReport(protocols, { n, range });
 const protocolsTable = markdown(protocolsOut.rows);
+const streamsOut = streamsReport(streams, { n, range });
+const streamsTable = markdown(streamsOut.rows);
 const targets29 = markdown(issue29Rows({ wholeAt, agreement, bigVerbs }));
 
 const floor = startup[0];
@@ -304,6 +309,8 @@ console.log(`The whole tool:\n${wholeTable}\n`);
 for (const note of wholeNotes) console.log(note);
 console.log(`\nThe whole tool over HTTPS and HTTP/2 (issue 28):\n${protocolsTable}\n`);
 for (const note of protocolsOut.notes) console.log(note);
+console.log(`\nStreams beside their peers (issue 41):\n${streamsTable}\n`);
+for (const note of streamsOut.notes) console.log(note);
 console.log(`\nLatency agreement, open loop:\n${agreementTable}\n`);
 for (const note of agreementNotes) console.log(note);
 console.log(`\nThe live view while a run streams:\n${uiTable}\n`);
@@ -345,6 +352,14 @@ bench/protocols.mjs: the whole \`loadscope run\` over https and h2 beside oha an
 ${protocolsTable}
 
 ${protocolsOut.notes.map((x) => `- ${x}`).join('\n')}
+
+## Streams beside their peers (issue 41)
+
+bench/streams.mjs: the whole \`loadscope run\` of gRPC unary calls beside ghz and of WebSocket echo sessions beside k6 (bench/k6-ws-echo.js), against bundled servers; alone: \`node bench/streams.mjs [--short]\`.
+
+${streamsTable}
+
+${streamsOut.notes.map((x) => `- ${x}`).join('\n')}
 
 ## Latency agreement: open loop against nginx, beside oha
 
