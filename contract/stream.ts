@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SseStream } from './stream-sse.js';
 import { WsStream } from './stream-ws.js';
 import { GrpcStream, grpcPathIssue } from './stream-grpc.js';
+import type { StreamProtocol } from './stream-names.js';
 
 // A request template that is a stream (issue 41): `"stream": {"protocol": "sse" | "ws" | "grpc", ...}`
 // beside its method, path, headers and body, each protocol's block in its own file. A stream is one
@@ -12,8 +13,8 @@ import { GrpcStream, grpcPathIssue } from './stream-grpc.js';
 //
 //   "requests": [{"path": "/events?n=100&gapMs=10", "stream": {"protocol": "sse", "events": 100}}]
 
-export const STREAM_PROTOCOLS = ['sse', 'ws', 'grpc'] as const;
-export type StreamProtocol = (typeof STREAM_PROTOCOLS)[number];
+// the protocols' names live zod-free in stream-names.ts (the UI reads them there)
+export { STREAM_PROTOCOLS, type StreamProtocol } from './stream-names.js';
 
 export const Stream = z
   .discriminatedUnion('protocol', [SseStream, WsStream, GrpcStream])
@@ -50,4 +51,9 @@ export function streamIssues(s: { phases: readonly { timeoutMs?: number | undefi
     }),
   );
   return out;
+}
+
+/** The stream protocols a phase's templates open, each once in the order written ([] for a phase of plain requests). */
+export function phaseStreams(phase: { readonly requests: readonly { readonly stream?: { readonly protocol: StreamProtocol } | undefined }[] }): StreamProtocol[] {
+  return [...new Set(phase.requests.flatMap((t) => (t.stream === undefined ? [] : [t.stream.protocol])))];
 }

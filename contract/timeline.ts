@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { STREAM_PROTOCOLS } from './stream-names.js';
 
 // The timeline preview of a scenario, drawn before anything runs: per matrix cell, per server, its
 // phases on the server run's own time axis (each server run starts its clock at its first phase).
@@ -19,6 +20,8 @@ export const PlannedPhase = z.object({
   ramp: z
     .object({ unit: z.enum(['req/s', 'users']), points: z.array(z.object({ atMs: z.number(), value: z.number() })) })
     .optional(),
+  /** the stream protocols its templates open (contract/stream.ts phaseStreams): each such request is a stream, held until it ends */
+  streams: z.array(z.enum(STREAM_PROTOCOLS)).optional(),
   /** a flow phase: its steps' endpoint names, in the order each user does them */
   steps: z.array(z.string()).optional(),
 });

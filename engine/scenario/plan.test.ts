@@ -57,4 +57,17 @@ describe('the timeline plan', () => {
     const [phase] = planOf(text, false).cells[0]!.servers[0]!.phases;
     expect(phase!.ramp).toEqual({ unit: 'users', points: [{ atMs: 0, value: 2 }, { atMs: 1000, value: 10 }, { atMs: 1500, value: 4 }] });
   });
+
+  it('a phase with stream templates names their protocols once each, in the order written; a phase of plain requests names none', () => {
+    const text = JSON.stringify(createScenario({
+      servers: [{ architecture: 'single', label: 'one' }],
+      phases: [
+        { executor: 'closed', users: 2, durationMs: 1000, requests: [{ path: '/ws/echo', stream: { protocol: 'ws' } }, { path: '/events?n=3', stream: { protocol: 'sse' } }, { path: '/ws/echo', name: 'again', stream: { protocol: 'ws' } }, { path: '/' }] },
+        { executor: 'closed', users: 2, durationMs: 1000, requests: [{ path: '/' }] },
+      ],
+    }));
+    const phases = planOf(text, false).cells[0]!.servers[0]!.phases;
+    expect(phases[0]!.streams).toEqual(['ws', 'sse']);
+    expect(phases[1]!.streams).toBeUndefined();
+  });
 });

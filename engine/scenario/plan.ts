@@ -2,6 +2,7 @@ import { cellNames } from '../../contract/cells.js';
 import { isFlow } from '../../contract/flow.js';
 import { templateName, type Phase } from '../../contract/scenario.js';
 import type { PlannedPhase, TimelinePlan } from '../../contract/timeline.js';
+import { phaseStreams } from '../../contract/stream.js';
 import { describePhaseLoad, expectedRequests, phaseName, phaseRamp, plannedMs } from '../../contract/phase.js';
 import type { Cell } from './matrix.js';
 import { serverLabel } from './summary.js';
@@ -18,7 +19,8 @@ export function planPhases(phases: readonly Phase[]): PlannedPhase[] {
     // An open-ended phase ends when its requests do; the next one (without `at`) starts after it.
     cursor = startMs + (durationMs ?? 0);
     const shape = phaseRamp(p);
-    return { index, name: phaseName(p, index), executor: p.executor, startMs, durationMs, expectedRequests: expectedRequests(p), load: describePhaseLoad(p), ...(shape ? { ramp: shape } : {}), ...(isFlow(p) ? { steps: p.requests.map(templateName) } : {}) };
+    const streams = phaseStreams(p);
+    return { index, name: phaseName(p, index), executor: p.executor, startMs, durationMs, expectedRequests: expectedRequests(p), load: describePhaseLoad(p), ...(shape ? { ramp: shape } : {}), ...(streams.length > 0 ? { streams } : {}), ...(isFlow(p) ? { steps: p.requests.map(templateName) } : {}) };
   });
 }
 

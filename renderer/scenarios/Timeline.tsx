@@ -1,5 +1,7 @@
+import { STREAM_REQUEST_WORDS } from '../../contract/stream-names';
 import type { PlannedPhase, TimelinePlan } from '../../contract/timeline';
 import { count } from '../ui/format';
+import { timelineLanes } from './timeline-lanes';
 // the Run view draws it too, so its styles come with it
 import './scenarios.css';
 
@@ -17,6 +19,10 @@ function axisEnd(phases: readonly PlannedPhase[]): number {
   return known > 0 ? known / Math.max(0.3, 1 - OPEN_SHARE * open) : 1000;
 }
 
+/** One lane's height in px (the track's CSS height for one lane), and a block's margin inside it. */
+const LANE_PX = 54;
+const LANE_GAP_PX = 3;
+
 const sec = (ms: number) => `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s`;
 
 /** The ramp's area in a 100 × 100 box: x is time across the phase, y the load (top = its highest). */
@@ -30,23 +36,32 @@ function RampShape({ ramp, durationMs }: { ramp: NonNullable<PlannedPhase['ramp'
   );
 }
 
-function PhaseBar({ p, end }: { p: PlannedPhase; end: number }) {
+function PhaseBar({ p, end, lane }: { p: PlannedPhase; end: number; lane: number }) {
   const width = p.durationMs === null ? OPEN_SHARE * 100 : (p.durationMs / end) * 100;
   const title = `${p.name}: ${p.load}; starts at ${sec(p.startMs)}${p.durationMs === null ? ', lasts until its requests are done' : `, lasts ${sec(p.durationMs)}`}${p.expectedRequests === null ? '' : `; about ${count(p.expectedRequests)} requests`}`;
   const ramp = p.ramp !== undefined && p.durationMs !== null ? p.ramp : null;
+  // a stream template's request is a stream held open, not a request and its answer: say which
+  const streams = (p.streams ?? []).map((s) => STREAM_REQUEST_WORDS[s]).join(', ');
+  const streamsTitle = streams === '' ? '' : `; its requests include ${streams}, each held open until it ends`;
+  const fullTitle = title + streamsTitle;
   return (
     <div
       className={`tl-phase tl-${p.executor} ${p.durationMs === null ? 'tl-open' : ''} ${ramp ? 'tl-ramped' : ''}`}
-      style={{ left: `${(p.startMs / end) * 100}%`, width: `${Math.max(width, 2)}%` }}
-      title={title}
+      style={{ left: `${(p.startMs / end) * 100}%`, width: `${Math.max(width, 2)}%`, top: lane * LANE_PX + LANE_GAP_PX, height: LANE_PX - 2 * LANE_GAP_PX - 2, bottom: 'auto' }}
+      title={fullTitle}
       data-testid="timeline-phase"
       data-start={p.startMs}
+      data-lane={lane}
       data-requests={p.expectedRequests ?? ''}
+      data-streams={p.streams?.join(' ')}
     >
       {ramp && p.durationMs !== null && <RampShape ramp={ramp} durationMs={p.durationMs} />}
       <span className="tl-name">{p.name}</span>
       <span className="tl-load">{p.load}</span>
-      <span className="tl-count">{p.expectedRequests === null ? 'as fast as served' : `≈ ${count(p.expectedRequests)} req`}</span>
+      <span className="tl-count">
+        {p.expectedRequests === null ? 'as fast as served' : `≈ ${count(p.expectedRequests)} req`}
+        {streams !== '' && <span data-testid="timeline-streams"> · {streams}</span>}
+      </span>
     </div>
   );
 }
@@ -68,14 +83,15 @@ export function Timeline({ plan }: { plan: TimelinePlan }) {
           )}
           {cell.servers.map((server, s) => {
             const end = axisEnd(server.phases);
+            const { lane, lanes } = timelineLanes(server.phases, OPEN_SHARE * end);
             return (
               <div key={s} className="tl-row" data-testid="timeline-server">
                 <div className="tl-server small" title={server.label}>
                   {server.label}
                 </div>
-                <div className="tl-track">
-                  {server.phases.map((p) => (
-                    <PhaseBar key={p.index} p={p} end={end} />
+                <div className="tl-track" style={{ height: lanes * LANE_PX }} data-lanes={lanes}>
+                  {server.phases.map((p, i) => (
+                    <PhaseBar key={p.index} p={p} end={end} lane={lane[i] ?? 0} />
                   ))}
                 </div>
                 {/* its own column, beside the track: below it, the next row covered it */}

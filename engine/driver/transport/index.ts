@@ -6,7 +6,7 @@ import type { Transport, TransportContext, WarmConnection } from './transport.js
 import { UndiciTransport } from './undici-h1.js';
 import { H2Transport } from './undici-h2.js';
 import { withTraceparent } from './traceparent.js';
-import type { StreamProtocol } from '../../../contract/stream.js';
+import { phaseStreams, type StreamProtocol } from '../../../contract/stream.js';
 import { StreamTransport, type StreamOpenerFactory } from './stream.js';
 import { GrpcOpener } from './grpc.js';
 import { SseOpener } from './sse.js';
@@ -32,7 +32,7 @@ export { StreamError, STREAM_ERROR_CODES, type StreamOpener, type StreamOpenerFa
  * the phase suits it, else undici.
  */
 export function transportFor(target: Target, phase: Phase, ctx: TransportContext): Transport {
-  if (phase.requests.some((t) => t.stream !== undefined)) return new StreamTransport(target, phase, ctx, streamOpenerFor, () => httpTransportFor(target, phase, ctx));
+  if (phaseStreams(phase).length > 0) return new StreamTransport(target, phase, ctx, streamOpenerFor, () => httpTransportFor(target, phase, ctx));
   return httpTransportFor(target, phase, ctx);
 }
 
