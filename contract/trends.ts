@@ -10,8 +10,12 @@ import type { PhaseResult, RunStatus, RunSummary } from './results.js';
 // one row per server, phase and endpoint. Made from stored summaries only (never request rows), so a
 // trend over twenty runs of millions of requests reads twenty summaries.
 
-export const TREND_METRICS = ['total.p50', 'total.p90', 'total.p99', 'throughput', 'errors.rate', 'wait.p99', 'ttfb.p99'] as const;
+// stream figures (issue 41) after the request ones: a run or a phase without streams has no point there (figureOf: null), never a 0
+export const TREND_METRICS = ['total.p50', 'total.p90', 'total.p99', 'throughput', 'errors.rate', 'wait.p99', 'ttfb.p99', 'ttfe.p99', 'gap.p99', 'rtt.p99', 'messages.rate'] as const;
 export const TrendMetric = z.enum(TREND_METRICS);
+
+/** The stream figures among them: a trend of one has a row only where a phase or endpoint opened streams. */
+const STREAM_TREND_METRICS: ReadonlySet<string> = new Set<TrendMetric>(['ttfe.p99', 'gap.p99', 'rtt.p99', 'messages.rate']);
 export type TrendMetric = z.infer<typeof TrendMetric>;
 
 /** How each metric is named in tables, axes and the CLI. */
@@ -23,6 +27,10 @@ export const TREND_METRIC_LABELS: Record<TrendMetric, string> = {
   'errors.rate': 'error rate',
   'wait.p99': 'wait p99 (ms)',
   'ttfb.p99': 'ttfb p99 (ms)',
+  'ttfe.p99': 'time to first event p99 (ms)',
+  'gap.p99': 'gap between messages p99 (ms)',
+  'rtt.p99': 'round trip p99 (ms)',
+  'messages.rate': 'messages received (/s)',
 };
 
 export const TREND_LAST_MAX = 200;
@@ -165,7 +173,7 @@ export function trendOf(
       }
     }
   }
-  const rows = order.map((k) => {
+  const all = order.map((k) => {
     const [server, phase, endpoint] = JSON.parse(k) as [string, string, string | null];
     return {
       server,
@@ -175,5 +183,7 @@ export function trendOf(
       baseline: base === null ? null : columnValue(base, k, metric),
     };
   });
+  // /fib beside the streams is no row of rtt.p99: an empty line and table column would say nothing
+  const rows = STREAM_TREND_METRICS.has(metric) ? all.filter((r) => r.baseline !== null || r.values.some((v) => v !== null)) : all;
   return { scenarioName, metric, profile, columns: columns.map((c) => c.column), rows, baselineRunIds: baseline === null ? null : baseline.map((r) => r.id) };
 }
