@@ -10,13 +10,15 @@ import type { PhaseResult, RunStatus, RunSummary } from './results.js';
 // one row per server, phase and endpoint. Made from stored summaries only (never request rows), so a
 // trend over twenty runs of millions of requests reads twenty summaries.
 
-// stream figures (issue 41) after the request ones: a run or a phase without streams has no point there (figureOf: null), never a 0
-export const TREND_METRICS = ['total.p50', 'total.p90', 'total.p99', 'throughput', 'errors.rate', 'wait.p99', 'ttfb.p99', 'ttfe.p99', 'gap.p99', 'rtt.p99', 'messages.rate'] as const;
+/** A request's figures, then what arrived on streams (issue 41): a run or a phase without streams has no point there (figureOf: null), never a 0. */
+export const REQUEST_TREND_METRICS = ['total.p50', 'total.p90', 'total.p99', 'throughput', 'errors.rate', 'wait.p99', 'ttfb.p99'] as const;
+export const STREAM_TREND_METRICS = ['ttfe.p99', 'gap.p99', 'rtt.p99', 'messages.rate'] as const;
+export const TREND_METRICS = [...REQUEST_TREND_METRICS, ...STREAM_TREND_METRICS] as const;
 export const TrendMetric = z.enum(TREND_METRICS);
-
-/** The stream figures among them: a trend of one has a row only where a phase or endpoint opened streams. */
-const STREAM_TREND_METRICS: ReadonlySet<string> = new Set<TrendMetric>(['ttfe.p99', 'gap.p99', 'rtt.p99', 'messages.rate']);
 export type TrendMetric = z.infer<typeof TrendMetric>;
+
+/** A stream figure's trend has a row only where a phase or endpoint opened streams. */
+const isStreamMetric = (m: TrendMetric): boolean => (STREAM_TREND_METRICS as readonly string[]).includes(m);
 
 /** How each metric is named in tables, axes and the CLI. */
 export const TREND_METRIC_LABELS: Record<TrendMetric, string> = {
@@ -184,6 +186,6 @@ export function trendOf(
     };
   });
   // /fib beside the streams is no row of rtt.p99: an empty line and table column would say nothing
-  const rows = STREAM_TREND_METRICS.has(metric) ? all.filter((r) => r.baseline !== null || r.values.some((v) => v !== null)) : all;
+  const rows = isStreamMetric(metric) ? all.filter((r) => r.baseline !== null || r.values.some((v) => v !== null)) : all;
   return { scenarioName, metric, profile, columns: columns.map((c) => c.column), rows, baselineRunIds: baseline === null ? null : baseline.map((r) => r.id) };
 }
