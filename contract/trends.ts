@@ -152,6 +152,17 @@ function columnValue(figures: readonly Map<string, number | null>[], k: string, 
 }
 
 /**
+ * A stream figure's rows: /fib beside the streams is no row of rtt.p99 (an empty line and table
+ * column would say nothing), and a phase with one endpoint left is no row either: its figure is that
+ * endpoint's in every column, a second line drawn exactly under the endpoint's.
+ */
+function streamRowsOf(rows: readonly TrendRow[]): TrendRow[] {
+  const timed = rows.filter((r) => r.baseline !== null || r.values.some((v) => v !== null));
+  const endpointsOf = (r: TrendRow) => timed.filter((e) => e.endpoint !== null && e.server === r.server && e.phase === r.phase).length;
+  return timed.filter((r) => r.endpoint !== null || endpointsOf(r) !== 1);
+}
+
+/**
  * The trend of `metric` over `columns` (oldest first; each the summaries of one run or of a group's
  * runs) with the baseline's runs beside it. Rows are in order of first appearance.
  */
@@ -185,7 +196,6 @@ export function trendOf(
       baseline: base === null ? null : columnValue(base, k, metric),
     };
   });
-  // /fib beside the streams is no row of rtt.p99: an empty line and table column would say nothing
-  const rows = isStreamMetric(metric) ? all.filter((r) => r.baseline !== null || r.values.some((v) => v !== null)) : all;
+  const rows = isStreamMetric(metric) ? streamRowsOf(all) : all;
   return { scenarioName, metric, profile, columns: columns.map((c) => c.column), rows, baselineRunIds: baseline === null ? null : baseline.map((r) => r.id) };
 }
