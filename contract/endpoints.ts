@@ -16,9 +16,11 @@ export function shownEndpoints(phase: Pick<PhaseResult, 'endpoints'>): EndpointR
  * endpoint's the same way instead of through a copy.
  */
 export function endpointAsPhase(phase: PhaseResult, e: EndpointResult): PhaseResult {
-  // every figure the endpoint has replaces the phase's (new figures included); the phase keeps its own name and index
+  // every figure the endpoint has replaces the phase's (new figures included); the phase keeps its own name and index.
+  // An endpoint that opened no stream has none of its phase's: /fib beside a WebSocket endpoint has no rtt.
+  const { stream: _phaseStreams, ...phaseOwn } = phase;
   return {
-    ...phase,
+    ...phaseOwn,
     ...e,
     name: phase.name,
     index: phase.index,

@@ -10,9 +10,15 @@ import type { PhaseResult, RunStatus, RunSummary } from './results.js';
 // one row per server, phase and endpoint. Made from stored summaries only (never request rows), so a
 // trend over twenty runs of millions of requests reads twenty summaries.
 
-export const TREND_METRICS = ['total.p50', 'total.p90', 'total.p99', 'throughput', 'errors.rate', 'wait.p99', 'ttfb.p99'] as const;
+/** A request's figures, then what arrived on streams (issue 41): a run or a phase without streams has no point there (figureOf: null), never a 0. */
+export const REQUEST_TREND_METRICS = ['total.p50', 'total.p90', 'total.p99', 'throughput', 'errors.rate', 'wait.p99', 'ttfb.p99'] as const;
+export const STREAM_TREND_METRICS = ['ttfe.p99', 'gap.p99', 'rtt.p99', 'messages.rate'] as const;
+export const TREND_METRICS = [...REQUEST_TREND_METRICS, ...STREAM_TREND_METRICS] as const;
 export const TrendMetric = z.enum(TREND_METRICS);
 export type TrendMetric = z.infer<typeof TrendMetric>;
+
+/** A stream figure's trend has a row only where a phase or endpoint opened streams. */
+const isStreamMetric = (m: TrendMetric): boolean => (STREAM_TREND_METRICS as readonly string[]).includes(m);
 
 /** How each metric is named in tables, axes and the CLI. */
 export const TREND_METRIC_LABELS: Record<TrendMetric, string> = {
@@ -23,6 +29,10 @@ export const TREND_METRIC_LABELS: Record<TrendMetric, string> = {
   'errors.rate': 'error rate',
   'wait.p99': 'wait p99 (ms)',
   'ttfb.p99': 'ttfb p99 (ms)',
+  'ttfe.p99': 'time to first event p99 (ms)',
+  'gap.p99': 'gap between messages p99 (ms)',
+  'rtt.p99': 'round trip p99 (ms)',
+  'messages.rate': 'messages received (/s)',
 };
 
 export const TREND_LAST_MAX = 200;
@@ -142,6 +152,17 @@ function columnValue(figures: readonly Map<string, number | null>[], k: string, 
 }
 
 /**
+ * A stream figure's rows: /fib beside the streams is no row of rtt.p99 (an empty line and table
+ * column would say nothing), and a phase with one endpoint left is no row either: its figure is that
+ * endpoint's in every column, a second line drawn exactly under the endpoint's.
+ */
+function streamRowsOf(rows: readonly TrendRow[]): TrendRow[] {
+  const timed = rows.filter((r) => r.baseline !== null || r.values.some((v) => v !== null));
+  const endpointsOf = (r: TrendRow) => timed.filter((e) => e.endpoint !== null && e.server === r.server && e.phase === r.phase).length;
+  return timed.filter((r) => r.endpoint !== null || endpointsOf(r) !== 1);
+}
+
+/**
  * The trend of `metric` over `columns` (oldest first; each the summaries of one run or of a group's
  * runs) with the baseline's runs beside it. Rows are in order of first appearance.
  */
@@ -165,7 +186,7 @@ export function trendOf(
       }
     }
   }
-  const rows = order.map((k) => {
+  const all = order.map((k) => {
     const [server, phase, endpoint] = JSON.parse(k) as [string, string, string | null];
     return {
       server,
@@ -175,5 +196,6 @@ export function trendOf(
       baseline: base === null ? null : columnValue(base, k, metric),
     };
   });
+  const rows = isStreamMetric(metric) ? streamRowsOf(all) : all;
   return { scenarioName, metric, profile, columns: columns.map((c) => c.column), rows, baselineRunIds: baseline === null ? null : baseline.map((r) => r.id) };
 }

@@ -10,7 +10,7 @@ import { dbOption, withEngine } from '../options.js';
 // line, its mean with the interval between its runs; the pinned baseline last.
 
 function valueText(metric: TrendMetric, v: number): string {
-  if (metric === 'throughput') return fmtNum(v, 1);
+  if (metric === 'throughput' || metric === 'messages.rate') return fmtNum(v, 1);
   if (metric === 'errors.rate') return `${fmtNum(v * 100, 2)}%`;
   return fmtMs(v);
 }

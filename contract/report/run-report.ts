@@ -16,6 +16,7 @@ import { readingCharts } from './reading-charts.js';
 import { notSampledNote, unsampledServers } from '../server-samples.js';
 import { diagnosisList, type Diagnosis, type Finding } from '../diagnosis.js';
 import { checkRows, type CheckRow } from './check-table.js';
+import { streamRows, type StreamRow } from './stream-table.js';
 
 // The one report of a run: the figures and charts every export shows (HTML, PNG, CSV summary) and
 // the CLI prints, computed once from what the store holds. Pure: no Node, no DOM.
@@ -128,6 +129,8 @@ export interface RunReport {
   scenarioText: string;
   cells: { label: string; params: Record<string, unknown> }[];
   rows: PhaseRow[];
+  /** what arrived on its streams per server run, phase and endpoint (issue 41; contract/report/stream-table.ts); [] without streams */
+  streams: StreamRow[];
   tables: ReportTableResult[];
   thresholds: ThresholdRow[];
   /** each check of each endpoint (expect, issue 39): passes, fails, pass rate; [] when it has none */
@@ -321,6 +324,7 @@ export function buildRunReport(input: RunReportInput, p: Palette): RunReport {
     scenarioText: JSON.stringify(run.scenario, null, 2),
     cells: run.cells.map((c) => ({ label: c.label, params: c.params })),
     rows,
+    streams: streamRows(run.targets, run.engine, run.cells),
     tables: run.report,
     thresholds: thresholdsOf(run),
     checks: checkRows(run),

@@ -3,7 +3,7 @@ import { parse } from 'csv-parse/sync';
 import { LIGHT } from '../../contract/report/palette.js';
 import { buildRunReport } from '../../contract/report/run-report.js';
 import type { RunSummary } from '../../contract/results.js';
-import { machine, phaseResult } from '../../db/test-support/factories.js';
+import { machine, phaseResult, stats } from '../../db/test-support/factories.js';
 import { csvRow, csvText } from './csv-cell.js';
 import { runHtml } from './html.js';
 
@@ -35,6 +35,21 @@ describe('the HTML report escapes user text', () => {
     expect(html).toContain('This run failed: crashed &#60;/script&#62;');
     const data = html.slice(html.indexOf('id="loadscope-data">') + 20, html.indexOf('</script>'));
     expect(() => JSON.parse(data)).not.toThrow();
+  });
+});
+
+describe('the HTML report\'s streams table escapes user text', () => {
+  it('a stream endpoint named as markup: its row in the streams table is text, its figures beside it', () => {
+    const stream = { streams: 4, messages: 40, rate: 40, bytes: 640, sent: 0, ttfe: stats(3, 4), gap: stats(25, 36), rtt: null };
+    const endpoint = (index: number, name: string) => ({ ...phaseResult(0), name, index, count: 2, ok: 2, errors: {}, stream: { ...stream, streams: 2, messages: 20 } });
+    const phase = phaseResult(0, { name: 'feeds', stream, endpoints: [endpoint(0, EVIL), endpoint(1, 'plain')] });
+    const html = runHtml(buildRunReport({ run: run({ targets: [{ ...run().targets[0]!, phases: [phase] }] }), windows: [], samples: [], curves: [] }, LIGHT));
+    const table = html.slice(html.indexOf('<table class="data streams"'), html.indexOf('</table>', html.indexOf('<table class="data streams"')));
+    expect(table).toContain('data-rows="3"');
+    expect(table).not.toContain('<img src=x');
+    expect(table).toContain('<td class="left">&#60;/script&#62;&#60;img src=x onerror=alert(1)&#62;&#38;&#34;&#39;</td>');
+    expect(table).toMatch(/data-endpoint="&#60;\/script&#62;[^"]*">.*data-field="messages.count" data-value="20">20</);
+    expect(html.match(/<\/script>/g)).toHaveLength(3);
   });
 });
 

@@ -10,6 +10,7 @@ import { CAPACITY_MEANS, modeOf } from '../../contract/capacity/search.js';
 import { escapeHtml as esc } from '../../contract/html-text.js';
 import { diagnosisBlock, DIAGNOSIS_STYLE } from './html-diagnosis.js';
 import { regressionBlock } from './html-verdict.js';
+import { streamsBlock } from './html-streams.js';
 import { summaryBlock, whatChangedBlock } from './html-compare-summary.js';
 import { capacityBlock, checksBlock, compareChecksBlock, fmt, machineBlock, phaseTables, problemBlock, reportTablesBlock, scenarioBlock, STYLE, thresholdsBlock } from './html-parts.js';
 
@@ -94,6 +95,7 @@ ${checksBlock(report)}
 ${regressionBlock(report)}
 ${capacity === '' ? '' : `<section class="capacity" data-servers="${report.capacity?.length ?? 0}"><h2>Capacity <span class="muted">(${esc(CAPACITY_MEANS[modeOf(report.capacity ?? [])])})</span></h2>${capacity}${withCharts ? chartsBlock(report.charts.filter(isCapacityChart)) : ''}</section>`}
 <h2>Phases</h2>${report.rows.length === 0 ? '<p>No phase ran.</p>' : report.rows.map(phaseTables).join('\n')}
+${streamsBlock(report)}
 ${report.timingNotes.map((n) => `<p class="muted" data-timing-note>${esc(n)}</p>`).join('')}
 ${withCharts ? `<h2>Charts</h2>${serverSamplesBlock(report)}${chartsBlock(report.charts.filter((c) => !isCapacityChart(c)))}` : ''}
 ${reportTablesBlock(report)}`;

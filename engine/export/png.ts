@@ -12,7 +12,7 @@ import { fitNames } from '../../contract/name-fit.js';
 import { fitText, wrapText } from './canvas-text.js';
 import { pngDiagnosis } from './png-diagnosis.js';
 import { forPng, measure, PNG_FONT } from './png-fit.js';
-import { capacityCells, capacityColumns, summaryLines, SUMMARY_COLUMNS, type Column } from './summary-table.js';
+import { capacityCells, capacityColumns, streamLines, STREAM_TABLE_COLUMNS, summaryLines, SUMMARY_COLUMNS, type Column } from './summary-table.js';
 
 // PNGs without a window: ECharts renders the report's chart options to SVG on the server side and
 // @napi-rs/canvas rasterises them on white, with the title drawn into the image.
@@ -161,11 +161,14 @@ export async function runSummaryPng(report: RunReport, drawn?: DrawnText[]): Pro
   const lines = headerLines(measureCtx, report);
   const headerH = 16 + lines.reduce((h, l) => h + l.h, 0) + 14;
   const tableH = 10 + table.height + 10;
+  // what arrived on the run's streams (issue 41), under the phases
+  const streams = report.streams.length === 0 ? null : layTable(measureCtx, STREAM_TABLE_COLUMNS, streamLines(report.streams).slice(0, 40));
+  const streamsH = streams === null ? 0 : 50 + streams.height;
   const capacityTable = capacity === null ? null : layTable(measureCtx, capacityColumns(OFFERED_UNIT[modeOf(capacity)]), capacity.map(capacityCells));
   const capacityH = capacity === null || capacityTable === null ? 0 : 30 + capacityTable.height + 18 * (capacity.length + 1) + 16;
   const chartRows: number[] = [];
   for (let i = 0; i < charts.length; i += 2) chartRows.push(CHART_H + Math.max(...charts.slice(i, i + 2).map((c) => forPng(c.option, CHART_W).extra)));
-  const height = headerH + tableH + capacityH + chartRows.reduce((a, h) => a + h + 10, 0) + 20;
+  const height = headerH + tableH + streamsH + capacityH + chartRows.reduce((a, h) => a + h + 10, 0) + 20;
 
   const canvas = createCanvas(WIDTH, height);
   const ctx = canvas.getContext('2d');
@@ -186,6 +189,13 @@ export async function runSummaryPng(report: RunReport, drawn?: DrawnText[]): Pro
   }
 
   y = drawTable(ctx, put, table, headerH + 10);
+  if (streams !== null) {
+    y += 24;
+    ctx.font = `bold 16px ${FONT}`;
+    ctx.fillStyle = LIGHT.text;
+    put('Streams', PAD, y);
+    y = drawTable(ctx, put, streams, y + 26);
+  }
   if (capacity !== null && capacityTable !== null) {
     y += 24;
     const mode = modeOf(capacity);
@@ -206,7 +216,7 @@ export async function runSummaryPng(report: RunReport, drawn?: DrawnText[]): Pro
     }
   }
 
-  let top = headerH + tableH + capacityH;
+  let top = headerH + tableH + streamsH + capacityH;
   for (let i = 0; i < charts.length; i++) {
     const rowH = chartRows[Math.floor(i / 2)]!;
     await drawChart(ctx, charts[i]!, 10 + (i % 2) * CHART_W, top, CHART_W, rowH);

@@ -2,9 +2,10 @@ import type { ServerCapacity } from '../../contract/capacity/run-capacity.js';
 import { bracketText, sustainableText } from '../../contract/capacity/search.js';
 import { uslTrusted } from '../../contract/capacity/usl.js';
 import type { PhaseRow } from '../../contract/report/run-report.js';
+import { STREAM_COLUMNS, type StreamColumn, type StreamRow } from '../../contract/report/stream-table.js';
 
-// The short tables of the one-page PNG (the HTML report has the full ones): per phase, and a
-// capacity search's per-server figures, as the HTML's capacity table gives them.
+// The short tables of the one-page PNG (the HTML report has the full ones): per phase, a run's
+// streams (issue 41), and a capacity search's per-server figures, as the HTML's capacity table gives them.
 
 const f = (v: number | null | undefined, digits = 2): string => (v === null || v === undefined || !Number.isFinite(v) ? '-' : v.toFixed(digits));
 const sig = (v: number | null | undefined): string => (v === null || v === undefined ? '-' : Number.isFinite(v) ? Number(v.toPrecision(3)).toLocaleString('en-US') : '∞');
@@ -65,4 +66,29 @@ export function capacityCells({ name, capacity: { result, steps, ended, usl } }:
   // the cells the HTML, CLI and workbench show ('≥ 200', 'at least 200'); a poor fit predicts no peak
   const peak = usl === null ? '-' : uslTrusted(usl) ? sig(usl.peakX) : 'poor fit';
   return [name, sustainableText(result, sig), bracketText(result, sig), result.limitedBy, sig(knee), ended, peak, usl ? sig(usl.r2) : '-'];
+}
+
+/** The streams table's figures on the page (the HTML has every one of contract/report/stream-table.ts). */
+const STREAM_PNG: readonly { figure: StreamColumn['figure']; title: string; width: number; digits: number }[] = [
+  { figure: 'streams.count', title: 'streams', width: 90, digits: 0 },
+  { figure: 'messages.count', title: 'messages', width: 110, digits: 0 },
+  { figure: 'messages.rate', title: 'messages/s', width: 120, digits: 1 },
+  { figure: 'messages.bytes', title: 'bytes', width: 120, digits: 0 },
+  { figure: 'ttfe.p50', title: 'ttfe p50 (ms)', width: 130, digits: 2 },
+  { figure: 'ttfe.p99', title: 'ttfe p99 (ms)', width: 130, digits: 2 },
+  { figure: 'gap.p99', title: 'gap p99 (ms)', width: 130, digits: 2 },
+  { figure: 'gap.max', title: 'gap max (ms)', width: 130, digits: 2 },
+  { figure: 'rtt.p99', title: 'rtt p99 (ms)', width: 130, digits: 2 },
+];
+
+// 1,520 px in all, the phase table's first two columns
+export const STREAM_TABLE_COLUMNS: readonly Column[] = [SUMMARY_COLUMNS[0]!, SUMMARY_COLUMNS[1]!, ...STREAM_PNG.map((c) => ({ title: c.title, width: c.width, align: 'right' as const }))];
+
+/** Each phase that opened streams, its stream endpoints under it by name, as the streams table's cells. */
+export function streamLines(rows: readonly StreamRow[]): string[][] {
+  const at = STREAM_PNG.map((c) => STREAM_COLUMNS.findIndex((s) => s.figure === c.figure));
+  return rows.map((r) => [r.endpoint === null ? r.server : '', r.endpoint === null ? r.phase : `↳ ${r.endpoint}`, ...STREAM_PNG.map((c, i) => {
+    const v = r.values[at[i]!] ?? null;
+    return c.digits === 0 && v !== null ? v.toLocaleString('en-US') : f(v, c.digits);
+  })]);
 }

@@ -10,6 +10,7 @@ import { Stat } from '../ui/widgets';
 import { ExportButtons } from './ExportButtons';
 import { MeanBars } from './MeanBars';
 import { PhaseTable } from './PhaseTable';
+import { StreamTable } from './StreamTable';
 import { ReportTables } from './ReportTables';
 import { RequestScatter } from './RequestScatter';
 import { SlowestTable } from './SlowestTable';
@@ -99,6 +100,7 @@ export function RunResults({ summary, showHeader, whatHappened }: { summary: Run
             <RequestScatter runId={summary.id} targets={summary.targets} engine={summary.engine} cells={summary.cells} />
           </div>
           <PhaseTable targets={summary.targets} engine={summary.engine} cells={summary.cells} scenario={summary.scenario} />
+          <StreamTable targets={summary.targets} engine={summary.engine} cells={summary.cells} />
           <InstancePanel run={summary} />
           <SlowestTable runId={summary.id} />
         </>

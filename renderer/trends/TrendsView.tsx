@@ -3,7 +3,7 @@ import type { EChartsOption } from 'echarts';
 import { withTitle } from '../../contract/report/chart-options';
 import { DARK, LIGHT } from '../../contract/report/palette';
 import { trendColumnLabel, trendOption, trendSeriesName, UNFINISHED_ID } from '../../contract/report/trend-chart';
-import { TREND_METRIC_LABELS, TREND_METRICS, unfinishedStatus, type Trend, type TrendMetric, type TrendValue } from '../../contract/trends';
+import { REQUEST_TREND_METRICS, STREAM_TREND_METRICS, TREND_METRIC_LABELS, unfinishedStatus, type Trend, type TrendMetric, type TrendValue } from '../../contract/trends';
 import { EChart } from '../charts/EChart';
 import { sig3 } from '../charts/theme';
 import { useApi } from '../ui/ApiContext';
@@ -77,7 +77,9 @@ export function TrendsView({ scenarioName, back, openRun }: { scenarioName: stri
             title={<>{TREND_METRIC_LABELS[metric]} <span className="muted">a group: its mean and the 95 % interval between its runs · band or dashed line: the pinned baseline · red line: a run that failed a threshold or its verdict · red triangle: a run that did not complete</span></>}
             actions={
               <>
-                <Segmented label="trend metric" value={metric} options={TREND_METRICS.map((m) => ({ value: m, label: m }))} onChange={setMetric} />
+                {/* two groups, so the choices wrap as a whole at 1024 px: a request's figures, then what arrived on streams (issue 41) */}
+                <Segmented label="trend metric" value={metric} options={REQUEST_TREND_METRICS.map((m) => ({ value: m, label: m, title: TREND_METRIC_LABELS[m] }))} onChange={setMetric} />
+                <Segmented label="stream trend metric" value={metric} options={STREAM_TREND_METRICS.map((m) => ({ value: m, label: m, title: `${TREND_METRIC_LABELS[m]}: runs without streams have no point` }))} onChange={setMetric} />
                 <select aria-label="how many runs" value={last} onChange={(e) => setLast(Number(e.target.value))}>
                   {LASTS.map((n) => (
                     <option key={n} value={n}>
