@@ -21,7 +21,7 @@ const rttTrend = new Trend('loadscope_rtt', true);
 
 // milliseconds, as finely as k6 tells them
 const clock = typeof performance === 'object' && performance !== null && typeof performance.now === 'function' ? () => performance.now() : () => Date.now();
-const ORIGIN = (/^[a-z]+:\/\/[^\/?#]*/i.exec(TARGET) || [TARGET])[0];
+const ORIGIN = (/^[a-z]+:\/\/[^\/?#]+/i.exec(TARGET) || [TARGET])[0];
 const HOST_PORT = ORIGIN.replace(/^[a-z]+:\/\//i, '');
 const OVER_TLS = /^https:/i.test(ORIGIN);
 
