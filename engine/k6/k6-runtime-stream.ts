@@ -93,6 +93,8 @@ function wsMatches(m, text) {
 function wsErrorKind(text) {
   const s = String(text);
   if (/bad handshake/i.test(s)) return 'http';
+  // the peer dropped the session without a close frame (close 1006): cut short, as natively
+  if (/close \d+|abnormal closure/i.test(s)) return 'stream';
   if (/connection refused/i.test(s)) return 'refused';
   if (/reset|broken pipe|EOF/i.test(s)) return 'reset';
   if (/timeout|deadline/i.test(s)) return 'timeout';

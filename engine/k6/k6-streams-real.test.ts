@@ -7,20 +7,25 @@ import { startServer, type RunningServer } from '../supervisor/supervisor.js';
 import { useTempEngine } from '../test-support/temp-engine.js';
 import { skipUnless } from '../test-support/skip.js';
 import { K6_PINNED, k6Status } from './k6-binary.js';
+import { wsPeer, type WsPeer } from '../driver/transport/test-support/ws-peers.js';
 
 // WebSocket sessions and gRPC calls through a real k6 (issue 41; skipped with the reason where none
 // is installed), each scenario run through k6 and natively against the same bundled server: the
 // stored runs agree on streams, messages sent and received, and error kinds, and both agree with the
-// server's own count (its /__stats: WebSocket messages in and out, Fib calls worked). Counts only:
-// nothing here depends on how fast the machine is.
+// server's own count (its /__stats: WebSocket messages in and out, Fib calls worked). Hostile
+// WebSocket peers (ws's own server: silent, flooding, cutting the session) end each k6 session as the
+// native driver's kind, with the flood bounded at maxMessages. Counts only: nothing here depends on
+// how fast the machine is.
 
 const k6 = k6Status();
 const temp = useTempEngine('k6-streams', 'all');
 
 let servers: RunningServer[] = [];
+let peers: WsPeer[] = [];
 afterEach(async () => {
-  await Promise.all(servers.map((s) => s.stop()));
+  await Promise.all([...servers.map((s) => s.stop()), ...peers.map((p) => p.close())]);
   servers = [];
+  peers = [];
 });
 
 async function serve(spec: Parameters<typeof startServer>[0]): Promise<RunningServer> {
@@ -58,7 +63,7 @@ const phasesOf = (r: RunSummary) => r.targets[0]!.phases;
 
 describe(`k6 ${k6.version ?? K6_PINNED} and streams`, skipUnless(k6.available, k6.hint), () => {
   it('a WebSocket echo script and a subscription, through k6 and natively: equal sessions and messages, matching the server\'s own count; rtt measured per matched reply', async () => {
-    const server = await serve({ architecture: 'single' });
+    const server = await serve({ architecture: 'single', options: { concurrency: 0 } });
     const scenario = {
       name: 'ws-through-k6',
       servers: [{ architecture: 'external', url: server.url }],
@@ -98,8 +103,31 @@ describe(`k6 ${k6.version ?? K6_PINNED} and streams`, skipUnless(k6.available, k
     }
   });
 
+  it('hostile WebSocket peers through k6 and natively: a silent one ends each session as idle, a flood as protocol at maxMessages, a cut session as stream', async () => {
+    const peer = await wsPeer();
+    peers.push(peer);
+    const ws = (stream: object) => ({ protocol: 'ws', ...stream });
+    const scenario = {
+      name: 'ws-hostile-through-k6',
+      servers: [{ architecture: 'external', url: peer.url.replace(/^ws/, 'http') }],
+      phases: [
+        { name: 'silent', executor: 'closed', users: 2, count: 2, timeoutMs: 60_000, requests: [{ path: '/silent', stream: ws({ script: [{ send: 'hello?', expect: { includes: 'x' }, timeoutMs: 300 }] }) }] },
+        { name: 'flood', executor: 'closed', users: 2, count: 2, timeoutMs: 120_000, requests: [{ path: '/flood', stream: ws({ durationMs: 60_000, maxMessages: 200 }) }] },
+        { name: 'cut', executor: 'closed', users: 1, count: 2, timeoutMs: 60_000, requests: [{ path: '/cut-after-1', stream: ws({ script: [{ send: 'a', expect: { includes: 'a' } }, { send: 'b', expect: { includes: 'b' } }] }) }] },
+      ],
+    };
+    for (const engine of ['native', 'k6'] as const) {
+      const r = await run(engine, scenario);
+      expect(r.status, `${engine}: ${r.reason ?? ''}`).toBe('completed');
+      const [silent, flood, cut] = phasesOf(r);
+      expect([silent!.count, silent!.errors.idle], engine).toEqual([2, 2]);
+      expect([flood!.count, flood!.errors.protocol, flood!.stream?.messages], engine).toEqual([2, 2, 400]);
+      expect([cut!.count, cut!.errors.stream, cut!.stream?.messages], engine).toEqual([2, 2, 2]);
+    }
+  });
+
   it('gRPC unary and server-streaming calls and a status error, through k6 and natively: equal calls, messages and grpc errors, Fib calls matching the server\'s own count', async () => {
-    const server = await serve({ architecture: 'single', options: { protocol: 'h2c' } });
+    const server = await serve({ architecture: 'single', options: { concurrency: 0, protocol: 'h2c' } });
     const proto = rootPath('scenarios/examples/grpc-bench.proto');
     const scenario = {
       name: 'grpc-through-k6',
