@@ -90,7 +90,7 @@ export function k6Generator(k6: string, runNote: { runId?: number; parts: string
             const outFile = join(dir, instances === 1 ? `segment-${s}.json` : `segment-${s}-instance-${i}.json`);
             files.push(outFile);
             live.instanceStarted(i);
-            const exit = await runK6Process({ k6, script, outFile, env: { LOADSCOPE_TARGET: target, LOADSCOPE_SEGMENT: String(s) }, args: instanceArgs(i, instances), ...(caFile !== undefined && { caFile }), signal: segment.signal, onRequest: (r) => live.add(r, i) });
+            const exit = await runK6Process({ k6, script, outFile, env: { LOADSCOPE_TARGET: target, LOADSCOPE_SEGMENT: String(s) }, args: instanceArgs(i, instances), ...(caFile !== undefined && { caFile }), signal: segment.signal, onRequest: (r) => live.add(r, i), onStreamMessage: (m, atUs) => live.addStream(m, atUs, i) });
             live.instanceEnded(i);
             cpu[i]!.push(exit.cpuPercent);
             if (!exit.cancelled && exit.code !== 0 && exit.code !== K6_THRESHOLDS_CROSSED) segment.abort();

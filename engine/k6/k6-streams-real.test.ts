@@ -1,5 +1,6 @@
 import { connect } from 'node:http2';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { EngineEvent } from '../../contract/api.js';
 import type { RunSummary } from '../../contract/results.js';
 import { ServerStats } from '../../contract/servers.js';
 import { rootPath } from '../paths.js';
@@ -34,10 +35,15 @@ async function serve(spec: Parameters<typeof startServer>[0]): Promise<RunningSe
   return server;
 }
 
-async function run(engine: 'native' | 'k6', scenario: object): Promise<RunSummary> {
-  const { runId } = await temp.engine.handlers['runs:start']({ scenario: { text: JSON.stringify(scenario) }, quick: false, set: {}, engine });
-  await temp.engine.waitForRun(runId);
-  return temp.engine.handlers['runs:get']({ runId });
+async function run(engine: 'native' | 'k6', scenario: object, events: EngineEvent[] = []): Promise<RunSummary> {
+  const off = temp.engine.subscribe((e) => events.push(e));
+  try {
+    const { runId } = await temp.engine.handlers['runs:start']({ scenario: { text: JSON.stringify(scenario) }, quick: false, set: {}, engine });
+    await temp.engine.waitForRun(runId);
+    return await temp.engine.handlers['runs:get']({ runId });
+  } finally {
+    off();
+  }
 }
 
 /** The server's own count, asked over HTTP/1.1 or (an h2c front) HTTP/2. */
@@ -82,7 +88,8 @@ describe(`k6 ${k6.version ?? K6_PINNED} and streams`, skipUnless(k6.available, k
     };
     for (const engine of ['native', 'k6'] as const) {
       const before = (await statsOf(server.url)).webSockets!;
-      const r = await run(engine, scenario);
+      const events: EngineEvent[] = [];
+      const r = await run(engine, scenario, events);
       const after = (await statsOf(server.url)).webSockets!;
       expect(r.status, `${engine}: ${r.reason ?? ''}`).toBe('completed');
       const [echo, feed] = phasesOf(r);
@@ -100,6 +107,9 @@ describe(`k6 ${k6.version ?? K6_PINNED} and streams`, skipUnless(k6.available, k
       expect(feed!.stream?.gap?.count, engine).toBe(16);
       // per endpoint too
       expect(echo!.endpoints?.find((e) => e.name === 'echo')?.stream?.messages, engine).toBe(12);
+      // and live: the messages reached the run's windows as they came
+      const live = events.flatMap((e) => (e.event === 'run:window' && e.payload.runId === r.id ? [e.payload.stream?.messages ?? 0] : []));
+      expect(live.reduce((a, b) => a + b, 0), engine).toBe(32);
     }
   });
 
