@@ -68,7 +68,7 @@ async function statsOf(url: string, h2c = false): Promise<ServerStats> {
 const phasesOf = (r: RunSummary) => r.targets[0]!.phases;
 
 describe(`k6 ${k6.version ?? K6_PINNED} and streams`, skipUnless(k6.available, k6.hint), () => {
-  it('a WebSocket echo script and a subscription, through k6 and natively: equal sessions and messages, matching the server\'s own count; rtt measured per matched reply', async () => {
+  it('a WebSocket echo script and a subscription, through k6 and natively: equal sessions and messages, matching the server\'s own count, live and stored; rtt measured per matched reply', async () => {
     const server = await serve({ architecture: 'single', options: { concurrency: 0 } });
     const scenario = {
       name: 'ws-through-k6',
