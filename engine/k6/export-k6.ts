@@ -5,9 +5,10 @@ import type { Scenario, ServerSpec } from '../../contract/scenario.js';
 import { outsideOwnFolders } from '../run/consent-files.js';
 import { checkExportTarget } from './k6-target.js';
 import { loadScenario } from '../scenario/index.js';
+import { resolveGrpcProtos } from '../scenario/grpc-protos.js';
 import { readDataFiles } from '../scenario/data-files.js';
 import { k6Script } from './k6-script.js';
-import { k6StdoutRefusal, refuseForK6 } from './k6-carry.js';
+import { k6OperatorRefusal, k6StdoutRefusal, onlyGrpc, refuseForK6 } from './k6-carry.js';
 import { k6TlsFor } from './k6-tls.js';
 import { k6Thresholds } from './k6-thresholds.js';
 import { DATA_DIR, k8sName, operatorYaml } from './k6-operator.js';
@@ -65,15 +66,16 @@ function refuseOutsideFiles(server: ServerSpec, base: string | null, allowFiles:
 
 /** `loadscope export-k6`: a k6 script (or the operator's YAML) for one server of one cell. */
 export function exportK6(ref: string, opts: ExportK6Options = {}): string {
-  const loaded = loadScenario(ref, { quick: opts.quick ?? false, set: opts.set ?? {} });
+  const found = loadScenario(ref, { quick: opts.quick ?? false, set: opts.set ?? {} });
+  // tls.cert, tls.key and a gRPC template's .proto are relative to the scenario's file, as when it runs
+  const base = existsSync(ref) ? dirname(resolvePath(ref)) : null;
+  const loaded = resolveGrpcProtos(found, dirname(resolvePath(found.path)), found.path);
   const { cell, server, label } = pickTarget(loaded.cells, opts.cell ?? 0, opts.server ?? 0);
   refuseForK6([cell.scenario]);
-  const alone = opts.operator === undefined ? k6StdoutRefusal(cell.scenario) : null;
+  const alone = opts.operator === undefined ? k6StdoutRefusal(cell.scenario) : k6OperatorRefusal(cell.scenario);
   if (alone !== null) throw bad(`k6 cannot run this scenario: ${alone}`);
-  // tls.cert and tls.key are relative to the scenario's file, as when it runs
-  const base = existsSync(ref) ? dirname(resolvePath(ref)) : null;
   refuseOutsideFiles(server, base, opts.allowFiles ?? false);
-  const tls = k6TlsFor(server, opts.server ?? 0, base);
+  const tls = k6TlsFor(server, opts.server ?? 0, base, 'export', undefined, onlyGrpc(cell.scenario));
   // Only this machine (a cluster's target goes in --cluster-target with --operator).
   const target = checkExportTarget(opts.target ?? (server.architecture === 'external' ? server.url : DEFAULT_TARGET));
   const { thresholds, notes } = k6Thresholds(cell.scenario, [label, server.architecture]);

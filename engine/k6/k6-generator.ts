@@ -8,6 +8,7 @@ import { engineNote, K6_MEASUREMENT_NOTE, savePhases, sinkFor } from './import/i
 import { writeRows, type TargetSink } from './import/write-rows.js';
 import { K6_THRESHOLDS_CROSSED, runK6Process } from './k6-process.js';
 import { k6TlsFor } from './k6-tls.js';
+import { onlyGrpc } from './k6-carry.js';
 import { k6Script, segmentCount } from './k6-script.js';
 import { k6DataFiles } from './k6-data.js';
 import { dataRanOutNotes } from './k6-data-out.js';
@@ -59,7 +60,7 @@ export function k6Generator(k6: string, runNote: { runId?: number; parts: string
     try {
       const script = join(dir, 'script.js');
       // the server's TLS files were made absolute when the run was prepared
-      const tls = k6TlsFor(ctx.server, Math.max(0, ctx.scenario.servers.indexOf(ctx.server)), null, 'run', cert);
+      const tls = k6TlsFor(ctx.server, Math.max(0, ctx.scenario.servers.indexOf(ctx.server)), null, 'run', cert, onlyGrpc(ctx.scenario));
       const data = ctx.data ?? [];
       // the data files' rows beside the script, where it opens them (k6-data.ts)
       for (const f of k6DataFiles(ctx.scenario, data)) writeFileSync(join(dir, f.name), f.text);
@@ -89,7 +90,7 @@ export function k6Generator(k6: string, runNote: { runId?: number; parts: string
             const outFile = join(dir, instances === 1 ? `segment-${s}.json` : `segment-${s}-instance-${i}.json`);
             files.push(outFile);
             live.instanceStarted(i);
-            const exit = await runK6Process({ k6, script, outFile, env: { LOADSCOPE_TARGET: target, LOADSCOPE_SEGMENT: String(s) }, args: instanceArgs(i, instances), ...(caFile !== undefined && { caFile }), signal: segment.signal, onRequest: (r) => live.add(r, i) });
+            const exit = await runK6Process({ k6, script, outFile, env: { LOADSCOPE_TARGET: target, LOADSCOPE_SEGMENT: String(s) }, args: instanceArgs(i, instances), ...(caFile !== undefined && { caFile }), signal: segment.signal, onRequest: (r) => live.add(r, i), onStreamMessage: (m, atUs) => live.addStream(m, atUs, i) });
             live.instanceEnded(i);
             cpu[i]!.push(exit.cpuPercent);
             if (!exit.cancelled && exit.code !== 0 && exit.code !== K6_THRESHOLDS_CROSSED) segment.abort();

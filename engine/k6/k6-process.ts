@@ -5,6 +5,7 @@ import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pointFromJsonLine } from './import/read-points.js';
 import { isDropped, requestOfPoint, type K6Request } from './import/k6-request.js';
+import { streamOfPoint, type K6StreamPoint } from './import/k6-stream-point.js';
 import { watchCpu } from './process-cpu.js';
 
 // One `k6 run`: its points come on stdout (`--out json=-`), each line is written to `outFile` (what is
@@ -23,6 +24,8 @@ export interface K6ProcessOptions {
   args?: readonly string[];
   signal: AbortSignal;
   onRequest: (r: K6Request) => void;
+  /** a stream's message (issue 41), with the time k6 stamped it (epoch µs) */
+  onStreamMessage?: (m: K6StreamPoint, atUs: number) => void;
 }
 
 export interface K6Exit {
@@ -65,6 +68,11 @@ export async function runK6Process(o: K6ProcessOptions): Promise<K6Exit> {
       if (!out.write(line + '\n')) await once(out, 'drain');
       const p = pointFromJsonLine(line);
       if (p === null || p === 'skip') continue;
+      const m = streamOfPoint(p);
+      if (m !== null) {
+        o.onStreamMessage?.(m, p.timeUs);
+        continue;
+      }
       const r = requestOfPoint(p);
       // the script's loadscope_total only: k6's own http_req_duration for the same request would count it twice
       if (r !== null && !isDropped(r) && r.source === 'loadscope') o.onRequest(r);

@@ -23,7 +23,13 @@ describe('k6 thresholds on one request', () => {
     const out = k6Thresholds({ phases, thresholds: [{ check: 'count >= 1', request: 'login' }, { check: 'total.p99 < 200', request: 'GET /items/1?fields=a,b' }] }, 'single');
     expect(out.thresholds).toEqual({});
     expect(out.notes).toHaveLength(2);
-    expect(out.notes[0]).toMatch(/on request "login" of "steady" is exported only on total/);
+    expect(out.notes[0]).toMatch(/on request "login" of "steady" is exported only on total, ttfe, gap and rtt/);
     expect(out.notes[1]).toMatch(/on request "GET \/items\/1\?fields=a,b" of "steady" is not exported: k6 cannot tag a submetric with that name/);
+  });
+
+  it('on stream figures (ttfe, gap, rtt): on the script\'s stream trends, per phase and per request; gap with a note on the open gap k6 leaves out', () => {
+    const out = k6Thresholds({ phases, thresholds: [{ check: 'rtt.p99 < 500', phase: 'steady' }, { check: 'ttfe.max < 900', request: 'login' }, { check: 'gap.p50 < 50', phase: 'other' }] }, 'single');
+    expect(out.thresholds).toEqual({ 'loadscope_rtt{phase:steady}': ['p(99)<500'], 'loadscope_ttfe{phase:steady,name:login}': ['max<900'], 'loadscope_gap{phase:other}': ['p(50)<50'] });
+    expect(out.notes).toEqual(['gap.p50 on "other": k6\'s loadscope_gap leaves out the gap a stream\'s error cut, which Loadscope counts.']);
   });
 });

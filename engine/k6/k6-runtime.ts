@@ -186,6 +186,11 @@ export function runPhase() {
   }
   // a template without placeholders is built once per VU (its headers and status callback kept on it)
   const inputs = t.fixed ? null : { counter: exec.scenario.iterationInTest + 1, user: exec.vu.idInTest, row: row, vars: user === null ? NO_VARS : user.vars, now: Date.now() };
+  // a WebSocket session or gRPC call (k6-runtime-stream.ts); a flow goes on to its next step (a stream extracts nothing)
+  if (t.stream !== null) {
+    if (user !== null) user.step = (user.step + 1) % p.templates.length;
+    return runStream(p, t, inputs);
+  }
   const headers = t.fixed && t.builtHeaders !== undefined ? t.builtHeaders : headersOf(t, inputs);
   if (t.fixed) t.builtHeaders = headers;
   const params = {

@@ -11,12 +11,16 @@ import { wellFormedText } from './test-support/well-formed.js';
 import { k6DataFiles } from './k6-data.js';
 import type { PlanParts } from './k6-templates.js';
 import { parseTemplate } from '../../contract/variables.js';
+import { basename, dirname } from 'node:path';
+import type { PlanStream } from './k6-stream-plan.js';
+import { WS_UPGRADE_OWNED_HEADERS } from '../../contract/stream-ws.js';
 
 // A scenario's strings are data: whatever they hold, the generated script is the same program (the
 // same tokens once string literals are masked, every comment in the header), its PLAN is a pure data
 // literal that evaluates back to the exact strings, and the operator's YAML holds the script as data.
 // acorn is a real ES parser (here through eslint's espree): it reads U+2028, `*/` and `<!--` as k6's
-// goja and a browser would.
+// goja and a browser would. Stream templates too (issue 41): a WebSocket step's sends and matches, a
+// gRPC call's method, .proto path and message stay data.
 
 interface PlanTemplateText {
   method: string;
@@ -25,6 +29,7 @@ interface PlanTemplateText {
   headers: [string, PlanParts][];
   checks: { name: string; value?: unknown; header?: string }[];
   extract: unknown;
+  stream: PlanStream | null;
 }
 
 /** The fixed text of a field's parts (its slots left out). */
@@ -63,6 +68,12 @@ interface Strings {
   extractPattern: string;
   /** a value in the data file */
   dataCell: string;
+  /** a WebSocket step's send, and its expect's includes and equals */
+  wsSend: string;
+  wsIncludes: string;
+  wsEquals: string;
+  /** a gRPC template's .proto */
+  protoPath: string;
 }
 
 const PLACEHOLDER: Strings = {
@@ -87,6 +98,10 @@ const PLACEHOLDER: Strings = {
   extractHeader: 'e',
   extractPattern: '(p)',
   dataCell: 'd',
+  wsSend: 's',
+  wsIncludes: 'i',
+  wsEquals: 'e',
+  protoPath: '/p/x.proto',
 };
 
 // What breaks out of a comment, a string, a template or a page, as fragments to mix with anything.
@@ -119,6 +134,10 @@ const strings: fc.Arbitrary<Strings> = fc.record({
   extractHeader: hostile,
   extractPattern: hostile,
   dataCell: hostile,
+  wsSend: hostile,
+  wsIncludes: hostile,
+  wsEquals: hostile,
+  protoPath: hostile,
 });
 
 /** A scenario with every kind of phase and threshold note, then the strings put in (past validation: the generator must hold on its own). */
@@ -130,6 +149,9 @@ function scenarioWith(s: Strings): { scenario: Scenario; opts: K6ScriptOptions }
       { name: 'a', executor: 'sequential', count: 2, data: 'rows', requests },
       { name: 'b', executor: 'rate', rate: 5, durationMs: 1000, arrivals: 'poisson', data: 'rows', requests },
       { name: 'c', executor: 'closed', users: 1, durationMs: 500, keepAlive: false, flow: true, data: 'rows', requests },
+      // streams (issue 41): a WebSocket session's script and a gRPC call's .proto and method
+      { name: 'd', executor: 'closed', users: 1, count: 1, requests: [{ path: '/ws', headers: { h: 'v' }, stream: { protocol: 'ws', script: [{ send: 's', expect: { includes: 'i', path: 'a.b', equals: 'e' } }, { ping: true }] } }] },
+      { name: 'e', executor: 'closed', users: 1, count: 1, requests: [{ path: '/a.B/C', headers: { h: 'v' }, body: '{}', stream: { protocol: 'grpc', proto: '/p/x.proto' } }] },
     ],
     data: [{ name: 'rows', file: 'rows.csv', format: 'csv', order: 'unique' }],
     thresholds: [
@@ -143,6 +165,18 @@ function scenarioWith(s: Strings): { scenario: Scenario; opts: K6ScriptOptions }
   const scenario = Scenario.parse(input);
   scenario.name = s.scenarioName;
   scenario.phases.forEach((p, i) => {
+    if (i >= 3) {
+      for (const r of p.requests) {
+        r.path = s.path;
+        r.headers = { [s.headerName]: s.headerValue, 'x-row': '{{data.c}}' };
+        if (r.stream?.protocol === 'ws') r.stream.script = [{ send: s.wsSend, expect: { includes: s.wsIncludes, path: 'a.b', equals: s.wsEquals } }, { ping: true }];
+        if (r.stream?.protocol === 'grpc') {
+          r.stream.proto = s.protoPath;
+          r.body = s.body;
+        }
+      }
+      return;
+    }
     p.name = [a, b, c][i];
     for (const r of p.requests) {
       // the schema allows a few methods; the generator must not rely on it
@@ -219,6 +253,8 @@ function parse(script: string): Parsed {
   return { tokens, comments, firstToken, plan: evaluate(init) };
 }
 
+const WS_OWNED = WS_UPGRADE_OWNED_HEADERS;
+
 const reference = (() => {
   const { scenario, opts } = scenarioWith(PLACEHOLDER);
   return parse(k6Script(scenario, opts));
@@ -245,8 +281,14 @@ function checkScript(s: Strings): void {
   expect(got.plan).toEqual(JSON.parse(JSON.stringify(k6Plan(scenario, opts))));
   const plan = got.plan as { scenario: string; server: string; target: string; phases: { name: string; templates: PlanTemplateText[] }[] };
   expect([plan.scenario, plan.server, plan.target]).toEqual([s.scenarioName, s.label, s.target]);
-  expect(plan.phases.map((p) => p.name)).toEqual(s.phaseNames);
-  for (const p of plan.phases) {
+  expect(plan.phases.map((p) => p.name)).toEqual([...s.phaseNames, 'd', 'e']);
+  // a stream's strings come back exact: a WebSocket step's texts, a gRPC call's method and .proto
+  const [ws, grpc] = plan.phases.slice(3).map((p) => p.templates[0]!);
+  expect(ws!.stream).toMatchObject({ protocol: 'ws', script: [{ send: s.wsSend, expect: { includes: s.wsIncludes, keys: ['a', 'b'], equals: s.wsEquals } }, { ping: true, send: null }] });
+  expect(textOf(ws!.headers.find(([name]) => name === s.headerName)?.[1] ?? [])).toBe(WS_OWNED.has(s.headerName.toLowerCase()) ? '' : fixedPart(s.headerValue));
+  expect(grpc!.stream).toMatchObject({ protocol: 'grpc', method: s.path.slice(1), protoDir: dirname(s.protoPath), protoFile: basename(s.protoPath) });
+  expect(textOf(grpc!.body)).toBe(fixedPart(s.body));
+  for (const p of plan.phases.slice(0, 3)) {
     const t = p.templates[0]!;
     const header = t.headers.find(([name]) => name === s.headerName)?.[1];
     expect([t.method, textOf(t.path), textOf(t.body), textOf(header!)]).toEqual([s.method, fixedPart(s.path), fixedPart(s.body), fixedPart(s.headerValue)]);

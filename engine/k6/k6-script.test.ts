@@ -67,7 +67,7 @@ describe('the k6 script generator', () => {
       { name: 'status 200', failsAs: 'body', kind: 'status', ranges: [[200, 200]] },
       { name: 'body includes ok', failsAs: 'body', kind: 'body', op: 'includes', value: 'ok', stream: true },
     ];
-    const fixed = { readsData: false, fixed: true, extract: null, thinkMs: null };
+    const fixed = { readsData: false, fixed: true, extract: null, thinkMs: null, stream: null };
     expect(plan.phases[0]!.templates).toEqual([
       { name: 'GET /a', method: 'GET', path: ['/a'], headers: [['Connection', ['close']]], body: null, checks: a, hasStatus: true, readsBody: true, ...fixed, upTo: 3 },
       { name: 'POST /b', method: 'POST', path: ['/b'], headers: [['Connection', ['close']]], body: ['x'], checks: [], hasStatus: false, readsBody: false, ...fixed, upTo: 4 },

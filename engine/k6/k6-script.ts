@@ -4,6 +4,7 @@ import { OUTSIDE_LOOPBACK } from './k6-block-list.js';
 import { commentLine, quoted, scriptJson } from './k6-literal.js';
 import { K6_RUNTIME } from './k6-runtime.js';
 import { K6_RUNTIME_REQUEST } from './k6-runtime-request.js';
+import { K6_RUNTIME_STREAM } from './k6-runtime-stream.js';
 import { isOpenLoop, phaseName, phaseThinkMs, plannedMs } from '../../contract/phase.js';
 import { isFlow } from '../../contract/flow.js';
 import type { DataSet } from '../../contract/variables.js';
@@ -107,6 +108,13 @@ export function k6Script(scenario: Scenario, opts: K6ScriptOptions): string {
       "every segment runs in one k6 process, each starting after the previous one's hard stop.",
     );
   }
+  const protocols = new Set(plan.phases.flatMap((p) => p.templates.flatMap((t) => (t.stream === null ? [] : [t.stream.protocol]))));
+  if (protocols.size > 0) {
+    notes.push(
+      'Streams (WebSocket, gRPC): each is one iteration and one loadscope_total point; its messages are loadscope_ttfe (a',
+      "stream's first) and loadscope_gap points, a matched reply's round trip a loadscope_rtt point, timed from the iteration's start.",
+    );
+  }
   const thresholdNotes = opts.thresholdNotes ?? [];
   if (thresholdNotes.length > 0) notes.push("Thresholds: k6 judges these differently from Loadscope's check, or not at all:", ...thresholdNotes.map((n) => `  ${n}`));
   return [
@@ -116,9 +124,13 @@ export function k6Script(scenario: Scenario, opts: K6ScriptOptions): string {
     "import { check, sleep } from 'k6';",
     "import { SharedArray } from 'k6/data';",
     "import { Counter, Rate, Trend } from 'k6/metrics';",
+    // k6's stream modules only where a template streams (k6-runtime-stream.ts)
+    ...(protocols.has('ws') ? ["import { WebSocket } from 'k6/websockets';"] : []),
+    ...(protocols.has('grpc') ? ["import grpc from 'k6/net/grpc';"] : []),
     '',
     `const PLAN = ${scriptJson(plan, 2)};`,
     K6_RUNTIME_REQUEST,
     K6_RUNTIME,
+    ...(protocols.size > 0 ? [K6_RUNTIME_STREAM] : []),
   ].join('\n');
 }

@@ -5,6 +5,8 @@ import type { Phase, RequestTemplate } from '../../contract/scenario.js';
 import { templateName } from '../../contract/template-name.js';
 import { MAX_CHECK_BODY_BYTES, MAX_CHECK_HEADER_CHARS } from '../../contract/check-eval.js';
 import { MAX_EXTRACT_BODY_BYTES } from '../../contract/request-limits.js';
+import { WS_UPGRADE_OWNED_HEADERS } from '../../contract/stream-ws.js';
+import { planStream, type PlanStream } from './k6-stream-plan.js';
 
 // A scenario's requests as a k6 plan carries them: every user string is data in PLAN (k6-literal.ts
 // writes it), never code. A template is fixed text and placeholder slots, each slot knowing where
@@ -59,6 +61,8 @@ export interface PlanTemplate {
   thinkMs: number | null;
   /** cumulative weight: pick the first template with random * sum < upTo */
   upTo: number;
+  /** a WebSocket session or gRPC call (k6-stream-plan.ts), null for a plain request */
+  stream: PlanStream | null;
 }
 
 /** The bounds the native driver holds, as the runtime holds them. */
@@ -124,8 +128,12 @@ const readsDataIn = (parts: PlanParts): boolean => parts.some((p) => typeof p !=
 /** One request of a phase as the plan carries it; `columns`: the phase's data file's columns (empty without one). */
 function planTemplate(r: RequestTemplate, keepAlive: boolean, columns: readonly string[], upTo: number): PlanTemplate {
   // keepAlive false: a connection per request. Go's client honours a request's `Connection: close`.
-  const headers: [string, PlanParts][] = Object.entries(r.headers).map(([k, v]) => [k, partsOf(v, 'header', columns)]);
-  if (!keepAlive) headers.push(['Connection', ['close']]);
+  const stream = planStream(r);
+  // a WebSocket upgrade writes its own (contract/stream-ws.ts); a gRPC call's headers are its metadata
+  const headers: [string, PlanParts][] = Object.entries(r.headers)
+    .filter(([k]) => stream?.protocol !== 'ws' || !WS_UPGRADE_OWNED_HEADERS.has(k.toLowerCase()))
+    .map(([k, v]) => [k, partsOf(v, 'header', columns)]);
+  if (!keepAlive && stream === null) headers.push(['Connection', ['close']]);
   const path = partsOf(r.path, 'path', columns);
   const body = r.body === undefined ? null : bodyParts(r.body, r.headers, columns);
   const checks = readChecks(r.expect).checks.map(planCheck);
@@ -144,6 +152,7 @@ function planTemplate(r: RequestTemplate, keepAlive: boolean, columns: readonly 
     extract,
     thinkMs: r.thinkMs ?? null,
     upTo,
+    stream,
   };
 }
 

@@ -11,9 +11,12 @@ import { templateName } from '../../contract/template-name.js';
 // threshold per phase (an untagged k6 threshold would judge all phases pooled). Every k6 form that is
 // not exactly Loadscope's quantity, and every check left out, gets a note in the script's header.
 // A threshold on one request (endpoint) becomes a submetric of its name too, on loadscope_total
-// only: the one metric the script tags with the request's name (k6-runtime.ts).
+// and the stream trends: the metrics the script tags with the request's name (k6-runtime.ts,
+// k6-runtime-stream.ts).
 
-const TRENDS: Record<string, string> = { total: 'loadscope_total', wait: 'loadscope_wait', processing: 'loadscope_proc', serverWait: 'loadscope_server_wait' };
+const TRENDS: Record<string, string> = { total: 'loadscope_total', wait: 'loadscope_wait', processing: 'loadscope_proc', serverWait: 'loadscope_server_wait', ttfe: 'loadscope_ttfe', gap: 'loadscope_gap', rtt: 'loadscope_rtt' };
+/** The trends tagged with the request's name: a threshold on one request can be their submetric. */
+const NAMED_TRENDS = new Set([TRENDS.total, TRENDS.ttfe, TRENDS.gap, TRENDS.rtt]);
 /** The script's per-request counters (k6-runtime.ts): a Counter of requests, a Counter and a Rate of errors. */
 export const K6_COUNT_METRICS = { requests: 'loadscope_requests', errorCount: 'loadscope_error_count', errorRate: 'loadscope_errors' } as const;
 
@@ -62,7 +65,9 @@ function mapCheck(c: ParsedCheck, phase: Phases[number], name: string): Mapped {
       const trend = family === undefined ? undefined : TRENDS[family];
       const k6 = stat === undefined ? null : k6Stat(stat);
       if (trend === undefined || k6 === null) return { skip: `${c.metric} on ${phaseName} is not exported: no k6 metric` };
-      return { metric: trend, expr: `${k6}${c.op}${c.limit}` };
+      // the open gap a stream's error cut is a gap to Loadscope, metadata on its end to the script
+      const note = family === 'gap' ? `${c.metric} on ${phaseName}: k6's loadscope_gap leaves out the gap a stream's error cut, which Loadscope counts` : undefined;
+      return { metric: trend, expr: `${k6}${c.op}${c.limit}`, ...(note !== undefined && { note }) };
     }
   }
 }
@@ -70,7 +75,7 @@ function mapCheck(c: ParsedCheck, phase: Phases[number], name: string): Mapped {
 /** The name tag of a threshold on one request, or why k6 cannot judge it. */
 function requestTag(mapped: Mapped, request: string, phase: string): { tag: string } | { skip: string } {
   const where = `on request ${quoted(request)} of ${quoted(phase)}`;
-  if ('skip' in mapped || mapped.metric !== TRENDS.total) return { skip: `a check ${where} is exported only on total (the one metric the script tags with the request's name)` };
+  if ('skip' in mapped || !NAMED_TRENDS.has(mapped.metric)) return { skip: `a check ${where} is exported only on total, ttfe, gap and rtt (the metrics the script tags with the request's name)` };
   // k6 reads ',' ':' '}' and quotes in a tag list: such a name cannot be a submetric tag
   if (!/^[\w./ -]+$/.test(request) || request !== request.trim()) return { skip: `a check ${where} is not exported: k6 cannot tag a submetric with that name` };
   return { tag: `name:${request}` };

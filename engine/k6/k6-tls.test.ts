@@ -53,8 +53,8 @@ describe('k6 and TLS', () => {
 
   it.each([
     [{ architecture: 'single', options: { protocol: 'h2' } }, /servers\[0\]\.options\.protocol: a script written out cannot carry the bundled server's own certificate .*loadscope run --engine k6/],
-    [{ architecture: 'single', options: { protocol: 'h2c' } }, /servers\[0\]\.options\.protocol: k6 does not speak h2c/],
-    [{ architecture: 'external', url: 'http://127.0.0.1:8080', protocol: 'h2c' }, /servers\[0\]\.protocol: k6 does not speak h2c/],
+    [{ architecture: 'single', options: { protocol: 'h2c' } }, /servers\[0\]\.options\.protocol: k6 speaks h2c only in its gRPC client, and this scenario sends other requests/],
+    [{ architecture: 'external', url: 'http://127.0.0.1:8080', protocol: 'h2c' }, /servers\[0\]\.protocol: k6 speaks h2c only in its gRPC client, and this scenario sends other requests/],
     [{ architecture: 'external', url: 'https://127.0.0.1:8443', tls: { ca: 'ca.pem' } }, /servers\[0\]\.tls\.ca: a script written out cannot carry a CA file .*set tls\.insecure/],
     [{ architecture: 'external', url: 'https://127.0.0.1:8443', tls: { servername: 'example.test' } }, /servers\[0\]\.tls\.servername: a script written out cannot carry an SNI name/],
   ])('refuses in a script written out what k6 cannot take there, in one line naming the path (%o)', (server, reason) => {

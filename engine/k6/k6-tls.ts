@@ -14,10 +14,11 @@ function readPem(file: string, base: string | null, what: string): string {
 
 /**
  * k6's TLS settings for one server (undefined: none), or LS_ERR_BAD_REQUEST naming what k6 cannot
- * carry. `bundledCert`: a bundled server's own certificate, the CA a run here trusts for it.
+ * carry. `bundledCert`: a bundled server's own certificate, the CA a run here trusts for it;
+ * `grpcOnly`: the scenario sends only gRPC calls (k6-carry.ts onlyGrpc).
  */
-export function k6TlsFor(server: ServerSpec, index: number, base: string | null, use: K6ScriptUse = 'export', bundledCert?: string): K6Tls | undefined {
-  refuseServerForK6(server, index, use);
+export function k6TlsFor(server: ServerSpec, index: number, base: string | null, use: K6ScriptUse = 'export', bundledCert?: string, grpcOnly = false): K6Tls | undefined {
+  refuseServerForK6(server, index, use, grpcOnly);
   if (server.architecture !== 'external') return use === 'run' && bundledCert !== undefined ? { insecure: false, ca: bundledCert } : undefined;
   if (server.tls === undefined) return undefined;
   const { insecure, cert, key, ca, servername } = server.tls;

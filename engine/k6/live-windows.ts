@@ -3,6 +3,7 @@ import { errorCode } from '../../contract/measurement.js';
 import type { LiveWindow } from '../../contract/results.js';
 import { WindowAccumulator } from '../driver/measure/accumulators.js';
 import type { K6Request } from './import/k6-request.js';
+import type { K6StreamPoint } from './import/k6-stream-point.js';
 
 // k6's points as they arrive on its stdout (one k6 process, or the N of `run --instances N`, merged
 // into one stream of windows). k6 hands its outputs points in batches (about every second).
@@ -17,6 +18,7 @@ import type { K6Request } from './import/k6-request.js';
 // The stored timeline is rebuilt from the files afterwards (import), these are only for watching.
 // Wait and processing exist only where the server sent Server-Timing (the script's points carry it);
 // without it a window has none, rather than k6's whole time called wait (the driver's window accumulator).
+// A stream's messages (issue 41) go into the window of their own time, as the native driver's do.
 
 const WINDOW_MS = 500;
 const LAG_MS = 2000;
@@ -58,13 +60,25 @@ export class LiveWindows {
       this.phasesSeen.add(phaseIndex);
       this.emit({ event: 'run:phase', payload: { runId: this.runId, targetId: this.targetId, phaseIndex, name: this.phaseName(phaseIndex), state: 'started', tMs: Math.max(0, tMs - r.totalMs) } });
     }
+    const win = this.windowAt(tMs, phaseIndex, instance);
+    if (r.stream != null) win.acc.streamEnded(r.stream.openGapMs === null ? NaN : r.stream.openGapMs * 1000);
+    win.acc.record(errorCode(r.error), r.totalMs * 1000, r.procMs === null ? NaN : r.procMs * 1000, NaN, NaN);
+  }
+
+  /** A stream's message, `atUs` (epoch µs) when k6 stamped it. */
+  addStream(m: K6StreamPoint, atUs: number, instance = 0): void {
+    const us = m.ms * 1000;
+    this.windowAt((atUs - this.t0Us) / 1000, m.phase.index, instance).acc.message(m.figure === 'ttfe' ? us : NaN, m.figure === 'gap' ? us : NaN, m.rttMs === null ? NaN : m.rttMs * 1000);
+  }
+
+  private windowAt(tMs: number, phaseIndex: number | null, instance: number): Open {
     const latest = this.latestMs.get(instance);
     if (latest !== undefined && tMs > latest) this.latestMs.set(instance, tMs);
     const w = Math.max(this.sentBelow, Math.floor(tMs / WINDOW_MS));
     let win = this.open.get(w);
     if (!win) this.open.set(w, (win = { acc: new WindowAccumulator(), phaseIndex }));
     win.phaseIndex = phaseIndex;
-    win.acc.record(errorCode(r.error), r.totalMs * 1000, r.procMs === null ? NaN : r.procMs * 1000, NaN, NaN);
+    return win;
   }
 
   /** An instance's process started (each of a run's segments starts them all again). */

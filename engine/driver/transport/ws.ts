@@ -1,5 +1,5 @@
 import type { Phase } from '../../../contract/scenario.js';
-import type { WsStream } from '../../../contract/stream-ws.js';
+import { WS_UPGRADE_OWNED_HEADERS, type WsStream } from '../../../contract/stream-ws.js';
 import type { MessageHandler } from './connection.js';
 import type { StreamOpener, StreamRequest, StreamSession } from './stream.js';
 import type { Target } from './target.js';
@@ -20,12 +20,9 @@ import { runWsSession, type WsSessionSpec } from './ws-session.js';
 //   an upgrade answered non-101       http      (LS_WS_UPGRADE)
 //   the phase's timeoutMs             timeout   (the group's deadline: stream.ts expire)
 
-/** headers the upgrade writes itself: a template's own are not sent */
-const UPGRADE_OWNED = new Set(['host', 'connection', 'upgrade', 'content-length', 'transfer-encoding', 'sec-websocket-key', 'sec-websocket-version', 'sec-websocket-extensions']);
-
 function upgradeHeaders(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (!UPGRADE_OWNED.has(name.toLowerCase())) out[name] = value;
+  for (const [name, value] of Object.entries(headers)) if (!WS_UPGRADE_OWNED_HEADERS.has(name.toLowerCase())) out[name] = value;
   return out;
 }
 

@@ -4,6 +4,7 @@ import { MAX_NAME_CHARS, MAX_PHASE_RUNS, MAX_TARGETS, refuse } from './import-li
 import { checkOfPoint, isDropped, requestOfPoint, UNKNOWN_SERVER } from './k6-request.js';
 import { TargetAcc } from './k6-accumulator.js';
 import { readPoints, type ReadStats } from './read-points.js';
+import { streamOfPoint } from './k6-stream-point.js';
 import { MAX_STORED_INSTANCES } from '../../../contract/instances.js';
 
 // Pass 1 of an import: every file, one point at a time, into per-server-run accumulators. Several
@@ -77,6 +78,16 @@ export async function collectK6(files: readonly string[], opts: CollectOptions =
         const before = acc.phases.size;
         acc.phase(c.phase).checks.add(c.endpoint, c.check, c.passed);
         checked.counted(acc, before, `${name} line ${point.line ?? '?'}`);
+        continue;
+      }
+      const m = streamOfPoint(point, name);
+      if (m !== null) {
+        // a stream's messages count where its requests are: the script's own points
+        const where = `${name} line ${point.line ?? '?'}`;
+        const acc = bySource.loadscope.get(m.cell, m.server, where);
+        const before = acc.phases.size;
+        acc.addStream(m);
+        bySource.loadscope.counted(acc, before, where);
         continue;
       }
       const r = requestOfPoint(point, name);

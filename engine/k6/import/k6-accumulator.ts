@@ -6,6 +6,7 @@ import { MAX_ENDPOINTS, OTHER_ENDPOINT } from './import-limits.js';
 import { EndpointChecks } from './k6-checks.js';
 import { InstanceAccs } from './instance-facts.js';
 import type { K6Dropped, K6Request, PhaseRef } from './k6-request.js';
+import type { K6StreamPoint } from './k6-stream-point.js';
 
 // Per server run (a cell and server), per phase: the native driver's phase accumulator
 // (engine/driver/measure/accumulators.ts), filled from k6's points. Memory is per phase, not per request.
@@ -53,8 +54,26 @@ export class PhaseAcc {
     const code = errorCode(r.error);
     const procUs = r.procMs === null ? NaN : r.procMs * 1000;
     const serverWaitUs = r.serverWaitMs === null ? NaN : r.serverWaitMs * 1000;
+    const endpoint = r.endpoint === null ? null : this.endpoints.at(this.endpoint(r.endpoint));
+    // a stream's end, as the native driver counts it before its request (measure/stats.ts)
+    if (r.stream != null) {
+      const openGapUs = r.stream.openGapMs === null ? NaN : r.stream.openGapMs * 1000;
+      for (const a of endpoint === null ? [this.acc] : [this.acc, endpoint]) {
+        a.stream.ended(openGapUs);
+        a.stream.sent += r.stream.sent;
+      }
+    }
     this.acc.record(code, totalUs, procUs, serverWaitUs, NaN, NaN, NaN);
-    if (r.endpoint !== null) this.endpoints.at(this.endpoint(r.endpoint))?.record(code, totalUs, procUs, serverWaitUs, NaN, NaN, NaN);
+    endpoint?.record(code, totalUs, procUs, serverWaitUs, NaN, NaN, NaN);
+  }
+
+  /** A stream's message, as the native driver records one (measure/stats.ts message()). */
+  addStream(m: K6StreamPoint): void {
+    const endpoint = m.endpoint === null ? null : this.endpoints.at(this.endpoint(m.endpoint));
+    const us = m.ms * 1000;
+    const rttUs = m.rttMs === null ? NaN : m.rttMs * 1000;
+    this.acc.stream.message(m.bytes, m.figure === 'ttfe' ? us : NaN, m.figure === 'gap' ? us : NaN, rttUs);
+    endpoint?.stream.message(m.bytes, m.figure === 'ttfe' ? us : NaN, m.figure === 'gap' ? us : NaN, rttUs);
   }
 
   /** The index of an endpoint by name (its request rows' templateIdx), added when new. */
@@ -124,6 +143,10 @@ export class TargetAcc {
     this.phase(r.phase).add(r);
     this.firstStartUs = Math.min(this.firstStartUs, r.endUs - r.totalMs * 1000);
     this.lastEndUs = Math.max(this.lastEndUs, r.endUs);
+  }
+
+  addStream(m: K6StreamPoint): void {
+    this.phase(m.phase).addStream(m);
   }
 
   /** Phases in scenario order: by index, then foreign ones in the order they were first seen. */

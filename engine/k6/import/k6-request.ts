@@ -26,6 +26,15 @@ export interface K6Request {
   serverWaitMs: number | null;
   /** the endpoint: k6's `name` tag (a Loadscope script's request name; else the URL by k6's default), null without one */
   endpoint: string | null;
+  /** a stream's end (tag ls_stream: a WebSocket session or gRPC call), null for a plain request */
+  stream?: K6StreamEnd | null;
+}
+
+/** What a stream's own request point says besides its request: messages it sent, the gap an error ended it in. */
+export interface K6StreamEnd {
+  sent: number;
+  /** ms; null when it ended cleanly or before any message */
+  openGapMs: number | null;
 }
 
 export interface PhaseRef {
@@ -77,7 +86,7 @@ export function phaseRef(tags: Record<string, string>, where = 'k6 output'): Pha
   return { index, name: phase ?? scenario, tagged: phase !== undefined };
 }
 
-const whereOf = (tags: Record<string, string>, at: string) => ({
+export const whereOf = (tags: Record<string, string>, at: string) => ({
   cell: checkedNum(at, 'tags.cell', tags.cell, 0, MAX_CELLS - 1, true) ?? 0,
   server: name(at, 'tags.server', tags.server) ?? UNKNOWN_SERVER,
   instance: checkedNum(at, 'tags.ls_instance', tags.ls_instance, 0, MAX_STORED_INSTANCES - 1, true),
@@ -125,9 +134,19 @@ export function requestOfPoint(p: K6Point, file = 'k6 output'): K6Request | K6Dr
       procMs: checkedNum(where, 'metadata.st_proc (ms)', p.metadata.st_proc, 0, MAX_DURATION_MS, false),
       serverWaitMs: checkedNum(where, 'metadata.st_wait (ms)', p.metadata.st_wait, 0, MAX_DURATION_MS, false),
       endpoint: name(where, 'tags.name', p.tags.name) ?? null,
+      stream: streamEndOf(p, where),
     };
   }
-  return { source: 'http', ...whereOf(p.tags, where), endUs, totalMs, error: errorKindOfK6(p.tags), status, procMs: null, serverWaitMs: null, endpoint: name(where, 'tags.name', p.tags.name) ?? null };
+  return { source: 'http', ...whereOf(p.tags, where), endUs, totalMs, error: errorKindOfK6(p.tags), status, procMs: null, serverWaitMs: null, endpoint: name(where, 'tags.name', p.tags.name) ?? null, stream: null };
+}
+
+/** A loadscope_total point's stream end (k6-runtime-stream.ts), or null for a plain request. */
+export function streamEndOf(p: K6Point, where: string): K6StreamEnd | null {
+  if (p.tags.ls_stream === undefined) return null;
+  return {
+    sent: checkedNum(where, 'metadata.ls_sent', p.metadata.ls_sent, 0, Number.MAX_SAFE_INTEGER, true) ?? 0,
+    openGapMs: checkedNum(where, 'metadata.ls_open_gap (ms)', p.metadata.ls_open_gap, 0, MAX_DURATION_MS, false),
+  };
 }
 
 /** One k6 check on one response: a `checks` point a Loadscope script tags with its request's name. */

@@ -6,6 +6,7 @@ import type { TargetAcc } from './k6-accumulator.js';
 import { targetKey } from './collect.js';
 import { isDropped, requestOfPoint, type K6Request } from './k6-request.js';
 import { readPoints } from './read-points.js';
+import { streamOfPoint, type K6StreamPoint } from './k6-stream-point.js';
 
 // Pass 2 of an import: now that each server run's t0 (its first request's start) is known, the files
 // are read again and each request becomes a raw row (times from t0, as the native driver's) and part
@@ -81,11 +82,24 @@ export class TargetSink {
     b[o + COL.traceSeq] = NaN;
     if (++this.n === BATCH) this.flushRows();
 
-    const w = Math.floor(doneUs / 1000 / this.windowMs);
+    const win = this.windowAt(doneUs, phase);
+    if (r.stream != null) win.acc.streamEnded(r.stream.openGapMs === null ? NaN : r.stream.openGapMs * 1000);
+    win.acc.record(code, r.totalMs * 1000, procUs, NaN, NaN);
+  }
+
+  /** A stream's message, in the window of its time (`atUs`: epoch µs). */
+  addStream(m: K6StreamPoint, atUs: number): void {
+    const phase = this.phaseIndex.get(this.acc.phase(m.phase).key) ?? 0;
+    const us = m.ms * 1000;
+    this.windowAt(atUs - this.t0Us, phase).acc.message(m.figure === 'ttfe' ? us : NaN, m.figure === 'gap' ? us : NaN, m.rttMs === null ? NaN : m.rttMs * 1000);
+  }
+
+  private windowAt(doneUs: number, phase: number): Window {
+    const w = Math.max(0, Math.floor(doneUs / 1000 / this.windowMs));
     let win = this.windows.get(w);
     if (!win) this.windows.set(w, (win = { acc: new WindowAccumulator(), phaseIndex: phase }));
     win.phaseIndex = phase;
-    win.acc.record(code, r.totalMs * 1000, procUs, NaN, NaN);
+    return win;
   }
 
   private flushRows(): void {
@@ -113,6 +127,12 @@ export async function writeRows(files: readonly string[], sinks: ReadonlyMap<str
   const stats = { points: 0, skipped: 0 };
   for (const file of files) {
     for await (const point of readPoints(file, stats)) {
+      const m = streamOfPoint(point, basename(file));
+      if (m !== null) {
+        const sink = sinks.get(targetKey(m.cell, m.server));
+        if (sink && sink.acc.source === 'loadscope') sink.addStream(m, point.timeUs);
+        continue;
+      }
       const r = requestOfPoint(point, basename(file));
       if (r === null || isDropped(r)) continue;
       const sink = sinks.get(targetKey(r.cell, r.server));

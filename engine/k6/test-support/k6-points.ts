@@ -16,6 +16,21 @@ export interface FakeRequest {
   name?: string;
   /** the k6 process's ls_instance tag (`run --instances`, a k6-operator runner) */
   instance?: number | string;
+  /** a stream's end (tag ls_stream): messages it sent, the gap an error ended it in (ms) */
+  stream?: { sent: number; openGap?: number | string };
+}
+
+/** One message of a stream, as the script's loadscope_ttfe (its stream's first) or loadscope_gap point writes it. */
+export interface FakeMessage {
+  endMs: number;
+  phase: number;
+  name?: string;
+  first: boolean;
+  /** its ttfe or gap, ms */
+  ms: number;
+  bytes?: number | string;
+  /** the round trip of the send it answered, ms */
+  rtt?: number | string;
 }
 
 const BASE = Date.parse('2026-01-01T00:00:00Z');
@@ -28,11 +43,19 @@ export function requestLine(r: FakeRequest): string {
   const metadata: Record<string, string> = {};
   if (r.proc !== undefined) metadata.st_proc = String(r.proc);
   if (r.wait !== undefined) metadata.st_wait = String(r.wait);
+  if (r.stream !== undefined) metadata.ls_sent = String(r.stream.sent);
+  if (r.stream?.openGap !== undefined) metadata.ls_open_gap = String(r.stream.openGap);
   return JSON.stringify({
     metric: 'loadscope_total',
     type: 'Point',
-    data: { time: time(r.endMs), value: r.totalMs, tags: { ...tags(r.phase, r.server ?? 'single'), ls_result: r.result ?? 'ok', status: String(r.status ?? 200), ...(r.name !== undefined && { name: r.name }), ...(r.instance !== undefined && { ls_instance: String(r.instance) }) }, metadata },
+    data: { time: time(r.endMs), value: r.totalMs, tags: { ...tags(r.phase, r.server ?? 'single'), ls_result: r.result ?? 'ok', status: String(r.status ?? 200), ...(r.name !== undefined && { name: r.name }), ...(r.instance !== undefined && { ls_instance: String(r.instance) }), ...(r.stream !== undefined && { ls_stream: '1' }) }, metadata },
   });
+}
+
+export function messageLine(m: FakeMessage): string {
+  const metadata: Record<string, string> = { ls_bytes: String(m.bytes ?? 10) };
+  if (m.rtt !== undefined) metadata.ls_rtt = String(m.rtt);
+  return JSON.stringify({ metric: m.first ? 'loadscope_ttfe' : 'loadscope_gap', type: 'Point', data: { time: time(m.endMs), value: m.ms, tags: { ...tags(m.phase, 'single'), ...(m.name !== undefined && { name: m.name }) }, metadata } });
 }
 
 /** k6's own dropped_iterations carry the scenario's tags only (no per-request `phase` tag): `asK6` writes them so. */
