@@ -24,7 +24,7 @@ const SLOWER = ['--set', 'phases[0].requests[0].path=/events?n=5&gapMs=200&size=
 
 interface RunJson {
   runId: number;
-  regression?: { failed: boolean; rules: { rule: string; verdict: string; why: string; checks: { phase: string; verdict: string; why: string; interval: { low: number; high: number } | null; noise: string | null }[] }[] };
+  regression?: { failed: boolean; nowRunIds: number[]; rules: { rule: string; verdict: string; why: string; checks: { phase: string; verdict: string; why: string; interval: { low: number; high: number } | null; noise: string | null }[] }[] };
 }
 
 function runJson(args: string[], expectedExit: number): RunJson {
@@ -87,6 +87,16 @@ describe('--fail-on on stream figures through the CLI', () => {
       expect(only!.why).toMatch(/beyond the margin .* and the noise/);
     }
     // the interval is the change's, in the rule's terms: wholly past +10 % for a time five times longer
-    expect(slower.rules[0]!.checks[0]!.interval!.low).toBeGreaterThan(1);
+    const rtt = slower.rules[0]!.checks[0]!.interval!;
+    expect(rtt.low).toBeGreaterThan(1);
+
+    // Compare's rtt row has that very interval, as a ratio (one owner of a stream figure's interval), and calls it beyond the noise
+    const compared = cli(['compare', String(base), String(slower.nowRunIds[0]), '--json']);
+    expect(compared.status, compared.stderr).toBe(0);
+    const pairs = (JSON.parse(compared.stdout) as { pairs: { phase: string; figures: { metric: string; ratios: ({ low: number | null; high: number | null; judgement: string | null } | null)[] }[] }[] }).pairs;
+    const row = pairs.find((p) => p.phase === 'ws')!.figures.find((f) => f.metric === 'rtt.p99')!.ratios[0]!;
+    expect(row.judgement).toBe('beyond');
+    expect(row.low! - 1).toBeCloseTo(rtt.low, 9);
+    expect(row.high! - 1).toBeCloseTo(rtt.high, 9);
   }, 300_000);
 });
