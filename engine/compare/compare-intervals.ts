@@ -3,7 +3,7 @@ import { inLatencyHistograms } from '../../contract/measurement.js';
 import { Prng } from '../../contract/prng.js';
 import type { LiveWindow, RequestPoint, RunSummary } from '../../contract/results.js';
 import { offeredLoad } from './offered-load.js';
-import { fromWindows, windowBoot } from './window-intervals.js';
+import { fromWindowMeans, scaleTo, streamBlocks, windowBoot } from './window-intervals.js';
 
 // Whether a compared ratio is beyond run-to-run noise: a percentile bootstrap of B/A. The unit
 // resampled is a 250 ms block of time, not a request: requests next to each other share the
@@ -277,6 +277,9 @@ function levelIntervals(a: readonly LevelUnit[], b: readonly LevelUnit[], kind: 
   return out;
 }
 
+/** Whether a figure's interval is bootstrapped from raw rows (a request's times), not from the live windows. */
+const fromRows = (figure: WindowFigure): figure is { sample: Sample; stat: Stat } => figure.sample !== 'throughput' && figure.sample !== 'messages.rate' && figure.sample !== 'stream';
+
 /** A figure's name in the bootstrap's cache: a row sample's draws hold every stat, a window figure's one. */
 function figureId(figure: WindowFigure): string {
   return figure.sample === 'stream' ? `stream:${figure.of}:${figure.stat}` : figure.sample;
@@ -295,10 +298,14 @@ export function compareIntervals(runs: readonly RunSummary[], samples: CompareSa
     if (!boots.has(id)) {
       const seed = 1 + runIndex * 7919 + phaseIndex * 104729 + targetId * 31 + (templateIdx === null ? 0 : (templateIdx + 1) * 15485863);
       // the live windows are per phase: an endpoint's throughput and stream figures have no windows of their own, so no interval
-      if (fromWindows(figure) && templateIdx !== null) boots.set(id, null);
-      else if (fromWindows(figure)) {
+      if (!fromRows(figure) && templateIdx !== null) boots.set(id, null);
+      else if (fromWindowMeans(figure)) {
         const windows = samples.windows(runIndex).filter((w) => w.targetId === targetId && w.phaseIndex === phaseIndex);
         boots.set(id, windowBoot(windows, figure, point, new Prng(seed), RESAMPLES, MIN_BLOCKS));
+      } else if (figure.sample === 'stream') {
+        // a stream's times: its windows as blocks of pseudo-values, pooled as rows are (window-intervals.ts)
+        const blocks = streamBlocks(samples.windows(runIndex).filter((w) => w.targetId === targetId && w.phaseIndex === phaseIndex), figure);
+        boots.set(id, blocks.length < MIN_BLOCKS ? null : { n: blocks.length, values: scaleTo(blockBootstrap(blocks, new Prng(seed))[figure.stat], point, statsOf(pool(blocks))[figure.stat]), drift: blockDrift(blocks)[figure.stat] });
       } else {
         const blocks = blocksOf(samples.rows(runIndex, targetId), phaseIndex, templateIdx, figure.sample);
         boots.set(id, blocks.length < MIN_BLOCKS ? null : { n: blocks.length, values: blockBootstrap(blocks, new Prng(seed)), drift: blockDrift(blocks) });
@@ -307,7 +314,7 @@ export function compareIntervals(runs: readonly RunSummary[], samples: CompareSa
     const boot = boots.get(id) ?? null;
     if (boot === null) return null;
     if (boot.values instanceof Float64Array) return { n: boot.n, values: boot.values, drift: typeof boot.drift === 'number' ? boot.drift : 0 };
-    if (fromWindows(figure) || typeof boot.drift === 'number') return null;
+    if (!fromRows(figure) || typeof boot.drift === 'number') return null;
     return { n: boot.n, values: boot.values[figure.stat], drift: boot.drift[figure.stat] };
   };
   /** a side's units at their offered load, for a phase whose load changes by design */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { intervalKey } from '../../contract/compare.js';
+import { intervalKey, judgeInterval } from '../../contract/compare.js';
 import { parseRegressionRules } from '../../contract/regression-rules.js';
 import type { LatencyStats, LiveWindow, PhaseResult, RunSummary, StreamFigures, WindowLatency } from '../../contract/results.js';
 import { compareIntervals } from './compare-intervals.js';
@@ -9,7 +9,8 @@ import { comparedRun, partsEndpoint, partsPhase, QUIET } from './test-support/co
 // A stream figure's interval (issue 41) from the phase's live windows, by hand-made runs whose truth
 // is known. A window's p99 is not the phase's (the phase pools every message): the interval must be
 // the windows' spread around the phase's own ratio, or a gap.p99 that rose by half would be called
-// "within the noise" because its windows' p99s did not move. Windows are per phase, so an endpoint's
+// "within the noise" because its windows' p99s did not move; and it must move as the pooled p99
+// does when the windows holding the tail are drawn or not, or one stall would look like a change. Windows are per phase, so an endpoint's
 // stream figure has no interval, and a rule scoped to one says so instead of "too short".
 
 const flat = (ms: number, count: number): LatencyStats => ({ count, mean: ms, min: ms, max: ms, stddev: 0, p50: ms, p66: ms, p75: ms, p80: ms, p90: ms, p95: ms, p98: ms, p99: ms, p999: ms });
@@ -53,6 +54,20 @@ describe('stream figures: intervals from the live windows', () => {
       ['gap.p99 > +10%', 'fail', 'within runs'],
       ['gap.p50 > +10%', 'pass', 'within runs'],
     ]);
+  });
+
+  it('a phase whose rtt.p99 is two windows\' tail, against the same: the interval spans those windows drawn or not (too variable), not a mean of window p99s', () => {
+    // 14 quiet windows and two stalled, one in each half (no drift): the phase's p99 is the stalled
+    // windows', and a resample without them (one in eight) has a p99 of 50 ms; a row bootstrap
+    // would say as much. A mean of the windows' p99s moves far less and called this "within".
+    const rtt = (i: number): WindowLatency => (i === 3 || i === 11 ? { mean: 200, p50: 150, p90: 350, p99: 400, max: 450 } : { mean: 45, p50: 45, p90: 48, p99: 50, max: 55 });
+    const tailed = (run: RunSummary): LiveWindow[] => windowsOf(run).map((w, i) => ({ ...w, stream: { ...w.stream!, messages: 40, rtt: rtt(i) } }));
+    const phase = () => partsPhase(QUIET, { stream: { ...streamOf(200), rtt: { ...flat(50, 640), p90: 60, p99: 400, p999: 440, max: 450 } } });
+    const [a, b] = [runWith(1, phase()), runWith(2, phase())];
+    const r = compareIntervals([a, b], { windows: (i) => tailed(i === 0 ? a : b), rows: () => [] }).find((x) => x.metric === 'rtt.p99')!;
+    expect(r.ratio).toBe(1);
+    expect(judgeInterval(r)).toBe('too variable');
+    expect(r.high / r.low).toBeGreaterThan(10);
   });
 
   it('a phase split into two stream endpoints: the endpoints get no interval, and a rule scoped to one says why in one line', () => {

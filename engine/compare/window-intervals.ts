@@ -2,25 +2,55 @@ import type { WindowFigure } from '../../contract/compare.js';
 import type { Prng } from '../../contract/prng.js';
 import type { LiveWindow } from '../../contract/results.js';
 
-// The bootstrap of figures that only the live windows keep (engine/compare/compare-intervals.ts owns
-// the rest): a phase's throughput, and its streams' figures (issue 41). No raw row keeps a message's
-// time (a stream is one request row; its messages are counted in the 250 ms windows: ttfe, gap and
-// rtt's mean/p50/p90/p99 and the messages' rate), so the unit resampled is the window, as for
-// throughput. A window's p99 is not the phase's p99 (the phase pools every message), so a stream
-// latency's draws are scaled by phase figure / the windows' own estimate: the interval is then the
-// windows' relative spread around the figure that is compared, and holds the point ratio as the row
-// bootstrap's does. Windows are per phase: an endpoint's stream figures have no interval.
+// The figures that only the live windows keep (engine/compare/compare-intervals.ts owns the rest): a
+// phase's throughput, and its streams' figures (issue 41). No raw row keeps a message's time (a
+// stream is one request row; its messages are counted in the 250 ms windows: ttfe, gap and rtt's
+// mean/p50/p90/p99/max and the messages' rate), so the unit resampled is the window.
+//  - throughput and messages.rate: the weighted mean of the windows' values, bootstrapped here;
+//  - a stream's times: each window made a block of pseudo-values spread along its quantiles
+//    (streamBlocks), so the rows' block bootstrap pools them as it pools rows. A phase's p99 is
+//    set by the few windows that hold its tail: a mean of the windows' p99s would not move when
+//    those are drawn twice or not at all, and its interval would be far too narrow.
+// The draws are then scaled by phase figure / the pooled blocks' own (pseudo-values are not the
+// messages), so the interval is their relative spread around the figure compared and holds the
+// point ratio. Windows are per phase: an endpoint's stream figures have no interval.
 
 export interface Weighted {
   values: Float64Array;
   weights: Float64Array;
 }
 
-type WindowOnly = Extract<WindowFigure, { sample: 'throughput' | 'stream' | 'messages.rate' }>;
+type WindowOnly = Extract<WindowFigure, { sample: 'throughput' | 'messages.rate' }>;
+type StreamTimes = Extract<WindowFigure, { sample: 'stream' }>;
 
-/** Whether a figure's interval is made from the live windows rather than from raw rows. */
-export function fromWindows(figure: WindowFigure): figure is WindowOnly {
-  return figure.sample === 'throughput' || figure.sample === 'stream' || figure.sample === 'messages.rate';
+/** Whether a figure's interval is the weighted mean of window values (throughput, messages.rate). */
+export function fromWindowMeans(figure: WindowFigure): figure is WindowOnly {
+  return figure.sample === 'throughput' || figure.sample === 'messages.rate';
+}
+
+/** pseudo-values a window gives at most (the busiest window); the others in proportion to their messages, at least one */
+const BLOCK_POINTS = 32;
+
+/**
+ * A phase's windows as blocks of pseudo-values of one stream time: each window's values spread
+ * along its quantiles (min(mean, p50) at 0, p50, p90, p99, max at 1, linear between), as many as
+ * its messages allow in proportion (ttfe, one per stream and not counted per window: as many each).
+ */
+export function streamBlocks(windows: readonly LiveWindow[], figure: StreamTimes): Float64Array[] {
+  const used = windows.filter((w) => w.stream?.[figure.of]);
+  const most = Math.max(1, ...used.map((w) => w.stream!.messages));
+  return used.map((w) => {
+    const s = w.stream![figure.of]!;
+    const k = figure.of === 'ttfe' ? BLOCK_POINTS / 4 : Math.max(1, Math.round((BLOCK_POINTS * w.stream!.messages) / most));
+    const knots: [number, number][] = [[0, Math.min(s.mean, s.p50)], [0.5, s.p50], [0.9, s.p90], [0.99, s.p99], [1, s.max]];
+    return Float64Array.from({ length: k }, (_, j) => {
+      const q = (j + 0.5) / k;
+      let i = 1;
+      while (i < knots.length - 1 && q > knots[i]![0]) i++;
+      const [[q0, v0], [q1, v1]] = [knots[i - 1]!, knots[i]!];
+      return v0 + ((v1 - v0) * (q - q0)) / (q1 - q0);
+    });
+  });
 }
 
 /** A phase's windows as weighted values of one figure. */
@@ -32,17 +62,11 @@ function weightedOf(windows: readonly LiveWindow[], figure: WindowOnly): Weighte
       if (w.count <= 0) continue;
       values.push(w.throughput);
       weights.push(1);
-    } else if (figure.sample === 'messages.rate') {
+    } else {
       // every window of the phase weighs the same, one without a message at rate 0: a subscription
       // that stalls is a lower rate, not a missing window (a stream ends as a request only at its end)
       values.push(w.stream?.rate ?? 0);
       weights.push(1);
-    } else {
-      const stats = w.stream?.[figure.of];
-      if (!stats) continue;
-      values.push(stats[figure.stat]);
-      // gaps and round trips come with messages; a first event is one per stream, so each window alike
-      weights.push(figure.of === 'ttfe' ? 1 : Math.max(1, w.stream!.messages));
     }
   }
   return { values: Float64Array.from(values), weights: Float64Array.from(weights) };
@@ -84,8 +108,8 @@ function windowDrift(w: Weighted): number {
 }
 
 /**
- * One side's bootstrap of a window figure: its draws (scaled to `point`, the phase's own figure,
- * where the windows' estimate differs from it), drift and window count; null with fewer than
+ * One side's bootstrap of a window mean: its draws (messages.rate's scaled to `point`, the phase's
+ * own rate, where the windows' mean differs from it), drift and window count; null with fewer than
  * `minWindows` windows.
  */
 export function windowBoot(windows: readonly LiveWindow[], figure: WindowOnly, point: number, prng: Prng, resamples: number, minWindows: number): { n: number; values: Float64Array; drift: number } | null {
@@ -93,9 +117,12 @@ export function windowBoot(windows: readonly LiveWindow[], figure: WindowOnly, p
   if (w.values.length < minWindows) return null;
   const values = bootstrap(w, prng, resamples);
   const own = weightedMean(w);
-  if (figure.sample !== 'throughput' && own > 0 && point > 0) {
-    const scale = point / own;
-    for (let i = 0; i < values.length; i++) values[i] = values[i]! * scale;
-  }
+  if (figure.sample !== 'throughput') scaleTo(values, point, own);
   return { n: w.values.length, values, drift: windowDrift(w) };
+}
+
+/** Draws scaled by point / own: their spread kept, centred on the phase's own figure (unchanged where either is not positive). */
+export function scaleTo(draws: Float64Array, point: number, own: number): Float64Array {
+  if (own > 0 && point > 0) for (let i = 0; i < draws.length; i++) draws[i] = draws[i]! * (point / own);
+  return draws;
 }
