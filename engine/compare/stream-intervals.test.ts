@@ -70,6 +70,15 @@ describe('stream figures: intervals from the live windows', () => {
     expect(r.high / r.low).toBeGreaterThan(10);
   });
 
+  it('repeated groups: a stream figure is judged between runs (Student\'s t over the runs\' figures), windows or not', () => {
+    const runs = (from: number, p99s: number[]) => p99s.map((p99, i) => runWith(from + i, partsPhase(QUIET, { stream: streamOf(p99) })));
+    const none = { windows: () => [], rows: () => [] };
+    const slower = judgeRegression(parseRegressionRules(['gap.p99 > +10%']), { baseline: runs(1, [200, 210, 190]), now: runs(4, [300, 310, 290]), samples: none });
+    expect(slower.rules[0]!.checks.map((c) => [c.verdict, c.noise, c.baseline, c.now])).toEqual([['fail', 'between runs', 200, 300]]);
+    const same = judgeRegression(parseRegressionRules(['gap.p99 > +10%']), { baseline: runs(1, [200, 210, 190]), now: runs(4, [205, 195, 200]), samples: none });
+    expect(same.rules[0]!.verdict).toBe('pass');
+  });
+
   it('a phase split into two stream endpoints: the endpoints get no interval, and a rule scoped to one says why in one line', () => {
     const split = (id: number, gapP99: number) => {
       const endpoints = ['fast', 'slow'].map((name, i) => ({ ...partsEndpoint(name, i, QUIET), stream: streamOf(gapP99 * (i + 1)) }));
