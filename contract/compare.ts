@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { figureOf } from './figures.js';
 import { endpointAsPhase, shownEndpoints } from './endpoints.js';
 import { phaseEndpoints, type PhaseResult, type RunEngine, type RunSummary } from './results.js';
+import type { StreamSample } from './stream-names.js';
 
 // Comparing runs: what is paired with what, which figures are compared, and the interval that says
 // whether a ratio is beyond run-to-run noise. The UI, the CLI and the engine all use these, so the
@@ -14,8 +15,12 @@ import { phaseEndpoints, type PhaseResult, type RunEngine, type RunSummary } fro
 export type Stat = 'mean' | 'p50' | 'p90' | 'p99';
 /** a latency compared: the server's split (wait, processing, with Server-Timing) or the client's own (ttfb, transfer) */
 export type Sample = 'total' | 'wait' | 'processing' | 'ttfb' | 'transfer';
-/** what a window contributes to a compared figure's interval */
-export type WindowFigure = { sample: Sample; stat: Stat } | { sample: 'throughput' };
+/**
+ * what a compared figure's interval is bootstrapped from: a latency's 250 ms blocks of raw rows; the
+ * throughput's live windows; a stream's figures (issue 41) from its live windows too, since no raw row
+ * keeps a message's time (stored per phase: an endpoint's stream figures have none)
+ */
+export type WindowFigure = { sample: Sample; stat: Stat } | { sample: 'throughput' } | { sample: 'stream'; of: StreamSample; stat: Stat } | { sample: 'messages.rate' };
 
 export interface CompareMetric {
   key: string;
@@ -39,6 +44,13 @@ const latency = (sample: Sample, stat: Stat | 'max'): CompareMetric => ({
   interval: stat === 'max' ? null : { sample, stat },
 });
 
+function streamLatency(of: StreamSample, stat: Stat | 'max'): CompareMetric {
+  const key = `${of}.${stat}` as const;
+  return { key, label: `${of} ${stat} (ms)`, get: (p) => figureOf(p, key), higherIsBetter: false, interval: stat === 'max' ? null : { sample: 'stream', of, stat }, stream: true };
+}
+
+const MESSAGES_RATE: CompareMetric = { key: 'messages.rate', label: 'messages (/s)', get: (p) => figureOf(p, 'messages.rate'), higherIsBetter: true, interval: { sample: 'messages.rate' }, stream: true };
+
 export const COMPARE_METRICS: readonly CompareMetric[] = [
   { key: 'requests', label: 'requests', get: (p) => figureOf(p, 'count'), higherIsBetter: true, isCount: true, interval: null },
   { key: 'throughput', label: 'throughput (req/s)', get: (p) => figureOf(p, 'throughput'), higherIsBetter: true, interval: { sample: 'throughput' } },
@@ -54,10 +66,22 @@ export const COMPARE_METRICS: readonly CompareMetric[] = [
   latency('ttfb', 'mean'),
   latency('ttfb', 'p99'),
   latency('transfer', 'p99'),
-  // streams (issue 41): no interval yet (windows keep p50/p90/p99 of their messages, not per stream), never coloured
-  ...(['ttfe.p50', 'ttfe.p99', 'gap.p99', 'gap.max', 'rtt.p99'] as const).map((key): CompareMetric => ({ key, label: `${key.replace('.', ' ')} (ms)`, get: (p) => figureOf(p, key), higherIsBetter: false, interval: null, stream: true })),
-  { key: 'messages.rate', label: 'messages (/s)', get: (p) => figureOf(p, 'messages.rate'), higherIsBetter: true, interval: null, stream: true },
+  // streams (issue 41): intervals from the phase's live windows (engine/compare/window-intervals.ts); a max has none
+  streamLatency('ttfe', 'p50'),
+  streamLatency('ttfe', 'p99'),
+  streamLatency('gap', 'p99'),
+  streamLatency('gap', 'max'),
+  streamLatency('rtt', 'p99'),
+  MESSAGES_RATE,
 ];
+
+/**
+ * The stream figures a regression rule may name that Compare's table leaves out (to keep it short):
+ * their intervals are made by the same code when a rule names them (engine/compare/regression.ts).
+ */
+export const RULE_ONLY_METRICS: readonly CompareMetric[] = (['ttfe', 'gap', 'rtt'] as const).flatMap((of) =>
+  (['mean', 'p50', 'p90', 'p99'] as const).map((stat) => streamLatency(of, stat)).filter((m) => !COMPARE_METRICS.some((c) => c.key === m.key)),
+);
 
 /** The metrics a pair shows: a stream's only where some run of it opened streams. */
 export function compareMetricsOf(entries: readonly ({ phase: PhaseResult } | null)[]): readonly CompareMetric[] {

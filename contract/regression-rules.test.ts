@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { intervalFails, MAX_RULES, parseRegressionRule, parseRegressionRules } from './regression-rules.js';
+import { intervalFails, MAX_RULES, parseRegressionRule, parseRegressionRules, ruleUnit } from './regression-rules.js';
+import { ruleChangeText, ruleValueText } from './regression-words.js';
 
 // The --fail-on grammar: relative (%) and absolute margins, scopes with quoted values, and every
 // mistake refused with the rule and what is wrong (LS_ERR_BAD_REQUEST), never read as something else.
@@ -10,6 +11,19 @@ describe('regression rules: the grammar', () => {
     expect(parseRegressionRule('throughput < -5%')).toMatchObject({ metric: 'throughput', op: '<', margin: -0.05, relative: true });
     expect(parseRegressionRule('errors.rate > +0.01')).toMatchObject({ metric: 'errors.rate', op: '>', margin: 0.01, relative: false });
     expect(parseRegressionRule('  total.mean>2.5  ')).toMatchObject({ metric: 'total.mean', margin: 2.5, relative: false });
+  });
+
+  it('stream figures (issue 41): ttfe, gap and rtt mean/p50/p90/p99 and messages.rate are rules, in ms and msg/s; counts are not', () => {
+    for (const of of ['ttfe', 'gap', 'rtt']) {
+      for (const stat of ['mean', 'p50', 'p90', 'p99']) expect(parseRegressionRule(`${of}.${stat} > +10% phase=feed`)).toMatchObject({ metric: `${of}.${stat}`, op: '>', margin: 0.1, relative: true, scope: { phase: 'feed' } });
+    }
+    expect(parseRegressionRule('messages.rate < -20%')).toMatchObject({ metric: 'messages.rate', op: '<', margin: -0.2, relative: true });
+    expect(parseRegressionRule('rtt.p99 > +25')).toMatchObject({ metric: 'rtt.p99', margin: 25, relative: false });
+    expect([ruleUnit('gap.p99'), ruleUnit('messages.rate')]).toEqual(['ms', 'msg/s']);
+    expect(ruleValueText({ metric: 'messages.rate' }, 40)).toBe('40.0 msg/s');
+    expect(ruleChangeText({ metric: 'messages.rate', relative: false }, -4.5)).toBe('-4.5 msg/s');
+    // a count is the scenario's, not a measure with noise; a max has no interval
+    for (const text of ['streams.count > +10%', 'messages.count > +10%', 'gap.max > +10%', 'rtt.p95 > +10%']) expect(() => parseRegressionRule(text), text).toThrow(/unknown metric/);
   });
 
   it('scopes: bare words and double-quoted values with escapes, each key once', () => {

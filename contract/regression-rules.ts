@@ -8,10 +8,11 @@ import type { EndpointMove } from './run-verdict.js';
 //
 //   rule   = metric op margin [scope...]
 //   metric = throughput | errors.rate | checks.rate | total|wait|processing . mean|p50|p90|p99
+//          | ttfe|gap|rtt . mean|p50|p90|p99 | messages.rate      streams (issue 41; ms, messages/s)
 //   op     = > | <                      the direction that counts as worse
 //   margin = [+|-]number[%]             with %: a relative change (+10% = 1.10 x the baseline);
 //                                       without: an absolute difference in the metric's unit
-//                                       (ms, req/s, or a rate for errors.rate and checks.rate: +0.01 = 1 point)
+//                                       (ms, req/s, msg/s, or a rate for errors.rate and checks.rate: +0.01 = 1 point)
 //   scope  = server=VALUE | phase=VALUE | endpoint=VALUE
 //            VALUE: a word without spaces, or "double quoted" (\" and \\ inside)
 //
@@ -19,7 +20,12 @@ import type { EndpointMove } from './run-verdict.js';
 // A rule fails only when the change is beyond its margin AND beyond the noise: the change's 95 %
 // interval lies wholly past the margin and excludes no change at all.
 
-/** The figures a rule can name: those Compare has a noise interval for, the error rate and the checks' pass rate. */
+/**
+ * The figures a rule can name: those Compare has a noise interval for, the error rate and the checks'
+ * pass rate, and a stream's message times and rate (their interval from the live windows, made by the
+ * same code as Compare's stream rows). Not streams.count nor messages.count: a count is set by the
+ * scenario (users, count, events), not measured against a noise.
+ */
 export const RULE_METRICS = [
   'throughput',
   'errors.rate',
@@ -32,6 +38,8 @@ export const RULE_METRICS = [
   'wait.p99',
   'processing.mean',
   'processing.p99',
+  ...(['ttfe', 'gap', 'rtt'] as const).flatMap((of) => [`${of}.mean`, `${of}.p50`, `${of}.p90`, `${of}.p99`] as const),
+  'messages.rate',
 ] as const;
 export type RuleMetric = (typeof RULE_METRICS)[number];
 
@@ -56,8 +64,9 @@ export const MAX_RULES = 50;
 const MAX_RULE_LENGTH = 500;
 
 /** What a rule's values are measured in (absolute margins are in this unit); a stored verdict's metric is a plain string. */
-export function ruleUnit(metric: RuleMetric | string): 'ms' | 'req/s' | 'rate' {
+export function ruleUnit(metric: RuleMetric | string): 'ms' | 'req/s' | 'msg/s' | 'rate' {
   if (metric === 'throughput') return 'req/s';
+  if (metric === 'messages.rate') return 'msg/s';
   if (metric === 'errors.rate' || metric === 'checks.rate') return 'rate';
   return 'ms';
 }

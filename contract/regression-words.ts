@@ -9,12 +9,12 @@ import type { EndpointMove, RegressionTally, RunVerdict, VerdictRule } from './r
 type Metric = { metric: string };
 type Change = Metric & { relative: boolean };
 
-/** A rule's figure with its unit: "12.30 ms", "812.4 req/s", "1.20 %" (an error rate). */
+/** A rule's figure with its unit: "12.30 ms", "812.4 req/s", "40.0 msg/s", "1.20 %" (an error rate). */
 export function ruleValueText(rule: Metric, value: number | null): string {
   if (value === null) return '-';
   const unit = ruleUnit(rule.metric);
   if (unit === 'ms') return `${fmtMs(value)} ms`;
-  if (unit === 'req/s') return `${fmtNum(value, 1)} req/s`;
+  if (unit === 'req/s' || unit === 'msg/s') return `${fmtNum(value, 1)} ${unit}`;
   return `${fmtNum(value * 100, 2)} %`;
 }
 
@@ -25,7 +25,7 @@ export function ruleChangeText(rule: Change, change: number | null): string {
   if (rule.relative) return `${sign}${fmtNum(change * 100, 1)} %`;
   const unit = ruleUnit(rule.metric);
   if (unit === 'ms') return `${sign}${fmtMs(change)} ms`;
-  if (unit === 'req/s') return `${sign}${fmtNum(change, 1)} req/s`;
+  if (unit === 'req/s' || unit === 'msg/s') return `${sign}${fmtNum(change, 1)} ${unit}`;
   return `${sign}${fmtNum(change * 100, 2)} points`;
 }
 

@@ -11,6 +11,7 @@ import {
   type PreparedScenario,
 } from '../../engine/scenario/index.js';
 import { readDataFiles } from '../../engine/scenario/data-files.js';
+import { resolveGrpcProtos } from '../../engine/scenario/grpc-protos.js';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { defaultDbPath } from '../../engine/db-path.js';
@@ -29,14 +30,15 @@ interface ValidateOptions {
 /**
  * The scenario `ref` names, checked as `run` would read it: a file's or a built-in's data files
  * beside it; a library scenario's from the files it keeps (a relative path it does not keep is an
- * issue at its data[i].file, not a failure when the run starts).
+ * issue at its data[i].file, not a failure when the run starts); a gRPC template's .proto read and
+ * its service/method found (a missing or unreadable file is an issue at its stream.proto).
  */
 async function loadChecked(ref: string, opts: ValidateOptions): Promise<PreparedScenario & { label: string }> {
   const fromDisk = () => {
     const loaded = loadScenario(ref, { quick: opts.quick, set: opts.set });
     const label = loaded.source === 'builtin' ? `built-in scenario '${loaded.name}'` : loaded.path;
     readDataFiles(loaded.scenario, loaded.cells, dirname(loaded.path), label);
-    return { ...loaded, label };
+    return { ...resolveGrpcProtos(loaded, dirname(loaded.path), label), label };
   };
   // a name no built-in has may be a library scenario's; with no database there is no library (none is made to look)
   if (resolveScenarioFile(ref) !== undefined || builtinScenarioNames().includes(ref) || !existsSync(defaultDbPath(opts.db))) return fromDisk();
@@ -55,7 +57,8 @@ async function loadChecked(ref: string, opts: ValidateOptions): Promise<Prepared
     const prepared = prepareScenarioText(found.text, label, { quick: opts.quick, set: opts.set });
     const { keptDataOf } = await import('../../engine/library/kept-data.js');
     readDataFiles(prepared.scenario, prepared.cells, null, label, { kept: keptDataOf(engine.store.library, found.files ?? []) });
-    return { ...prepared, label };
+    // a library scenario has no folder: a relative .proto is an issue, as when it runs
+    return { ...resolveGrpcProtos(prepared, null, label), label };
   } finally {
     await engine.close();
   }

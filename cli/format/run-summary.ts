@@ -72,6 +72,8 @@ export function formatRunSummary(run: RunSummary): string {
       if (p.connections !== undefined) notes.push(terminalSafeInline(`${name} / ${p.name}: ${connectionsText(p.connections)}`));
       // a phase that opened streams (issue 41): what arrived on them
       if (p.stream !== undefined) notes.push(terminalSafeInline(`streams: ${name} / ${p.name}: ${streamText(p.stream)}`));
+      // and on each endpoint's, where the phase is split into several (stored per endpoint as the rest of its figures)
+      for (const e of shownEndpoints(p)) if (e.stream !== undefined) notes.push(terminalSafeInline(`streams: ${name} / ${p.name} · ${e.name}: ${streamText(e.stream)}`));
       // why its requests failed, a line each (a reason is the server's text: escaped for the terminal)
       for (const r of p.errorReasons ?? []) notes.push(terminalSafeInline(`errors: ${name} / ${p.name}: ${errorReasonText(r)}`));
     }

@@ -1,15 +1,17 @@
-import { COMPARE_METRICS, pairPhases, type PairedPhase, type PhasePair, type RatioInterval, type Sample, type Stat, type WindowFigure } from '../../contract/compare.js';
+import { COMPARE_METRICS, pairPhases, type CompareMetric, type PairedPhase, type PhasePair, type RatioInterval, type Sample, type Stat, type WindowFigure } from '../../contract/compare.js';
 import { inLatencyHistograms } from '../../contract/measurement.js';
 import { Prng } from '../../contract/prng.js';
 import type { LiveWindow, RequestPoint, RunSummary } from '../../contract/results.js';
 import { offeredLoad } from './offered-load.js';
+import { fromWindowMeans, scaleTo, streamBlocks, windowBoot } from './window-intervals.js';
 
 // Whether a compared ratio is beyond run-to-run noise: a percentile bootstrap of B/A. The unit
 // resampled is a 250 ms block of time, not a request: requests next to each other share the
 // machine's and the server's state (queues, GC, a busy neighbour), so resampling single requests
 // would make intervals far too narrow and colour noise. Latency figures (mean, p50, p90, p99)
 // resample blocks of the stored raw rows (by intended time) and compute the figure over the pooled
-// rows, as the phase's own figure is computed; throughput resamples the live windows. The
+// rows, as the phase's own figure is computed; throughput and the stream figures (issue 41) resample
+// the live windows (engine/compare/window-intervals.ts). The
 // generator is seeded, so the same runs always give the same intervals. Phases with fewer than
 // MIN_BLOCKS blocks get no interval (and so no colour).
 //
@@ -22,11 +24,6 @@ import { offeredLoad } from './offered-load.js';
 export const RESAMPLES = 400;
 export const MIN_BLOCKS = 4;
 const BLOCK_MS = 250;
-
-interface Weighted {
-  values: Float64Array;
-  weights: Float64Array;
-}
 
 /** One request's time of a compared sample (ms); null where it has none (wait without Server-Timing). */
 function pointValue(p: RequestPoint, sample: Sample): number | null {
@@ -162,41 +159,6 @@ function blockBootstrap(blocks: readonly Float64Array[], prng: Prng): Record<Sta
   return out;
 }
 
-function figureOf(windows: readonly LiveWindow[], figure: WindowFigure): Weighted {
-  const values: number[] = [];
-  const weights: number[] = [];
-  for (const w of windows) {
-    if (w.count <= 0) continue;
-    if (figure.sample === 'throughput') {
-      values.push(w.throughput);
-      weights.push(1);
-    } else {
-      const stats = w[figure.sample];
-      if (!stats) continue;
-      values.push(stats[figure.stat]);
-      weights.push(w.count);
-    }
-  }
-  return { values: Float64Array.from(values), weights: Float64Array.from(weights) };
-}
-
-/** RESAMPLES bootstrap values of the weighted mean. */
-function bootstrap({ values, weights }: Weighted, prng: Prng): Float64Array {
-  const n = values.length;
-  const out = new Float64Array(RESAMPLES);
-  for (let b = 0; b < RESAMPLES; b++) {
-    let sum = 0;
-    let weight = 0;
-    for (let j = 0; j < n; j++) {
-      const k = Math.floor(prng.next() * n);
-      sum += values[k]! * weights[k]!;
-      weight += weights[k]!;
-    }
-    out[b] = weight > 0 ? sum / weight : NaN;
-  }
-  return out;
-}
-
 function quantile(sorted: Float64Array, q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))))]!;
 }
@@ -209,23 +171,6 @@ function ratioInterval(a: Float64Array, b: Float64Array, driftA: number, driftB:
   const sorted = Float64Array.from(ratios).sort();
   const widen = Math.exp(Math.hypot(driftA, driftB));
   return { low: quantile(sorted, 0.025) / widen, high: quantile(sorted, 0.975) * widen };
-}
-
-/** |log(second half / first half)| of the windows' weighted mean. */
-function windowDrift({ values, weights }: Weighted): number {
-  const half = Math.floor(values.length / 2);
-  const mean = (from: number, to: number) => {
-    let s = 0;
-    let w = 0;
-    for (let i = from; i < to; i++) {
-      s += values[i]! * weights[i]!;
-      w += weights[i]!;
-    }
-    return w > 0 ? s / w : NaN;
-  };
-  const a = mean(0, half);
-  const b = mean(half, values.length);
-  return a > 0 && b > 0 ? Math.abs(Math.log(b / a)) : 0;
 }
 
 export interface CompareSamples {
@@ -332,20 +277,35 @@ function levelIntervals(a: readonly LevelUnit[], b: readonly LevelUnit[], kind: 
   return out;
 }
 
-/** Intervals for every paired phase, compared figure and run against A. */
-export function compareIntervals(runs: readonly RunSummary[], samples: CompareSamples): RatioInterval[] {
+/** Whether a figure's interval is bootstrapped from raw rows (a request's times), not from the live windows. */
+const fromRows = (figure: WindowFigure): figure is { sample: Sample; stat: Stat } => figure.sample !== 'throughput' && figure.sample !== 'messages.rate' && figure.sample !== 'stream';
+
+/** A figure's name in the bootstrap's cache: a row sample's draws hold every stat, a window figure's one. */
+function figureId(figure: WindowFigure): string {
+  return figure.sample === 'stream' ? `stream:${figure.of}:${figure.stat}` : figure.sample;
+}
+
+/**
+ * Intervals for every paired phase, compared figure and run against A: Compare's figures, or those
+ * given (a regression rule's figure that Compare's table leaves out, contract/compare.ts RULE_ONLY_METRICS).
+ */
+export function compareIntervals(runs: readonly RunSummary[], samples: CompareSamples, metrics: readonly CompareMetric[] = COMPARE_METRICS): RatioInterval[] {
   const out: RatioInterval[] = [];
   type Boot = { n: number } & ({ values: Float64Array; drift: number } | { values: Record<Stat, Float64Array>; drift: Record<Stat, number> });
   const boots = new Map<string, Boot | null>();
-  const bootOf = (runIndex: number, targetId: number, phaseIndex: number, templateIdx: number | null, figure: WindowFigure) => {
-    const id = `${runIndex}:${targetId}:${phaseIndex}:${templateIdx ?? ''}:${figure.sample}`;
+  const bootOf = (runIndex: number, targetId: number, phaseIndex: number, templateIdx: number | null, figure: WindowFigure, point: number) => {
+    const id = `${runIndex}:${targetId}:${phaseIndex}:${templateIdx ?? ''}:${figureId(figure)}`;
     if (!boots.has(id)) {
       const seed = 1 + runIndex * 7919 + phaseIndex * 104729 + targetId * 31 + (templateIdx === null ? 0 : (templateIdx + 1) * 15485863);
-      // the live windows are per phase: an endpoint's throughput has no windows of its own, so no interval
-      if (figure.sample === 'throughput' && templateIdx !== null) boots.set(id, null);
-      else if (figure.sample === 'throughput') {
-        const f = figureOf(samples.windows(runIndex).filter((w) => w.targetId === targetId && w.phaseIndex === phaseIndex), figure);
-        boots.set(id, f.values.length < MIN_BLOCKS ? null : { n: f.values.length, values: bootstrap(f, new Prng(seed)), drift: windowDrift(f) });
+      // the live windows are per phase: an endpoint's throughput and stream figures have no windows of their own, so no interval
+      if (!fromRows(figure) && templateIdx !== null) boots.set(id, null);
+      else if (fromWindowMeans(figure)) {
+        const windows = samples.windows(runIndex).filter((w) => w.targetId === targetId && w.phaseIndex === phaseIndex);
+        boots.set(id, windowBoot(windows, figure, point, new Prng(seed), RESAMPLES, MIN_BLOCKS));
+      } else if (figure.sample === 'stream') {
+        // a stream's times: its windows as blocks of pseudo-values, pooled as rows are (window-intervals.ts)
+        const blocks = streamBlocks(samples.windows(runIndex).filter((w) => w.targetId === targetId && w.phaseIndex === phaseIndex), figure);
+        boots.set(id, blocks.length < MIN_BLOCKS ? null : { n: blocks.length, values: scaleTo(blockBootstrap(blocks, new Prng(seed))[figure.stat], point, statsOf(pool(blocks))[figure.stat]), drift: blockDrift(blocks)[figure.stat] });
       } else {
         const blocks = blocksOf(samples.rows(runIndex, targetId), phaseIndex, templateIdx, figure.sample);
         boots.set(id, blocks.length < MIN_BLOCKS ? null : { n: blocks.length, values: blockBootstrap(blocks, new Prng(seed)), drift: blockDrift(blocks) });
@@ -354,11 +314,11 @@ export function compareIntervals(runs: readonly RunSummary[], samples: CompareSa
     const boot = boots.get(id) ?? null;
     if (boot === null) return null;
     if (boot.values instanceof Float64Array) return { n: boot.n, values: boot.values, drift: typeof boot.drift === 'number' ? boot.drift : 0 };
-    if (figure.sample === 'throughput' || typeof boot.drift === 'number') return null;
+    if (!fromRows(figure) || typeof boot.drift === 'number') return null;
     return { n: boot.n, values: boot.values[figure.stat], drift: boot.drift[figure.stat] };
   };
   /** a side's units at their offered load, for a phase whose load changes by design */
-  const unitsOf = (runIndex: number, entry: PairedPhase, figure: WindowFigure, at: (ms: number) => number): LevelUnit[] => {
+  const unitsOf = (runIndex: number, entry: PairedPhase, figure: Exclude<WindowFigure, { sample: 'stream' | 'messages.rate' }>, at: (ms: number) => number): LevelUnit[] => {
     if (figure.sample === 'throughput') {
       if (entry.templateIdx !== null) return [];
       const windows = samples.windows(runIndex).filter((w) => w.targetId === entry.targetId && w.phaseIndex === entry.phase.index && w.count > 0);
@@ -368,6 +328,8 @@ export function compareIntervals(runs: readonly RunSummary[], samples: CompareSa
   };
   const levelled = new Map<string, Map<string, LevelInterval> | null | undefined>();
   const levelIntervalOf = (pair: PhasePair, i: number, figure: WindowFigure): LevelInterval | null | undefined => {
+    // a stream's figures are judged over the whole phase: its windows are not cut into load levels
+    if (figure.sample === 'stream' || figure.sample === 'messages.rate') return undefined;
     const [base, other] = [pair.runs[0]!, pair.runs[i]!];
     const id = `${pair.key}|${i}|${figure.sample}`;
     if (!levelled.has(id)) {
@@ -390,7 +352,7 @@ export function compareIntervals(runs: readonly RunSummary[], samples: CompareSa
     for (let i = 1; i < pair.runs.length; i++) {
       const other = pair.runs[i];
       if (!other) continue;
-      for (const metric of COMPARE_METRICS) {
+      for (const metric of metrics) {
         const a = metric.get(base.phase, base.engine);
         const b = metric.get(other.phase, other.engine);
         if (!metric.interval || a === null || a === undefined || b === null || b === undefined || a === 0) continue;
@@ -401,8 +363,8 @@ export function compareIntervals(runs: readonly RunSummary[], samples: CompareSa
           out.push({ pairKey: pair.key, metric: metric.key, run: i, ...levels, resamples: RESAMPLES, basis: 'offered load' });
           continue;
         }
-        const ba = bootOf(0, base.targetId, base.phase.index, base.templateIdx, metric.interval);
-        const bb = bootOf(i, other.targetId, other.phase.index, other.templateIdx, metric.interval);
+        const ba = bootOf(0, base.targetId, base.phase.index, base.templateIdx, metric.interval, a);
+        const bb = bootOf(i, other.targetId, other.phase.index, other.templateIdx, metric.interval, b);
         if (!ba || !bb) continue;
         const interval = ratioInterval(ba.values, bb.values, ba.drift, bb.drift);
         if (interval) out.push({ pairKey: pair.key, metric: metric.key, run: i, ratio: b / a, ...interval, resamples: RESAMPLES, basis: 'whole phase', drift: { a: Math.exp(ba.drift), b: Math.exp(bb.drift) }, blocks: { a: ba.n, b: bb.n } });

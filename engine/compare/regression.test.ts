@@ -53,6 +53,15 @@ describe('regression rules against a baseline', () => {
 
   const RULES = ['total.p50 > +50%', 'total.mean > +5', 'throughput < -20%', 'errors.rate > +0.05', 'total.p50 > +50% phase=steady server=single'];
 
+  it('a stream figure named on a run that opened no stream: each check unjudged, saying no stream was opened; nothing judged, so the rule fails', () => {
+    const r = judge(['rtt.p99 > +10%', 'messages.rate < -10%'], a, a);
+    for (const rule of r.rules) {
+      expect(rule.checks.map((c) => [c.verdict, c.why])).toEqual([['unjudged', expect.stringMatching(/^the baseline opened no stream here: (rtt\.p99|messages\.rate) is measured only on SSE, WebSocket and gRPC requests/)]]);
+      expect(rule.verdict).toBe('fail');
+      expect(rule.why).toMatch(/^none of 1 could be judged: the baseline opened no stream here/);
+    }
+  });
+
   it('a run against its own measurements: every rule judged, none fails', () => {
     const r = judge(RULES, a, a);
     expect(r.failed, JSON.stringify(r.rules.map((x) => [x.rule.text, x.why]))).toBe(false);

@@ -1,5 +1,5 @@
 import { checkTotals, errorRate, errorTotal, figureOf } from '../../contract/figures.js';
-import { intervalKey, intervalWords, judgeInterval, pairPhases, TOO_WIDE_SPAN, type IntervalJudgement, type PhasePair, type RatioInterval } from '../../contract/compare.js';
+import { intervalKey, intervalWords, judgeInterval, pairPhases, RULE_ONLY_METRICS, TOO_WIDE_SPAN, type IntervalJudgement, type PhasePair, type RatioInterval } from '../../contract/compare.js';
 import { t95 } from '../../contract/group-stats.js';
 import { intervalFails, type RegressionResult, type RegressionRule, type RuleCheck, type RuleResult } from '../../contract/regression-rules.js';
 import type { LiveWindow, PhaseResult, RunEngine, RunSummary } from '../../contract/results.js';
@@ -9,7 +9,8 @@ import { compareIntervals, MIN_BLOCKS, type CompareSamples } from './compare-int
 
 // Judging regression rules against a baseline. The noise is Compare's own:
 //  - one run on each side: the within-run bootstrap intervals of engine/compare/compare-intervals.ts
-//    (widened by each run's drift); the error rate, which has no bootstrap there, gets a normal
+//    (widened by each run's drift; a stream's figures from the phase's live windows, so a rule
+//    scoped to one endpoint of a stream has none); the error rate, which has no bootstrap there, gets a normal
 //    interval from its windows (each 250 ms window one observation, weighted by its requests); the
 //    checks' pass rate, which no window counts, the normal interval of a difference of two
 //    proportions (each check of each response one trial);
@@ -146,6 +147,19 @@ function movedMost(rule: RegressionRule, phase: PhasePair, pairs: readonly Phase
   return best;
 }
 
+/** Whether a rule names a stream's figure (issue 41): measured only on SSE, WebSocket and gRPC requests. */
+const isStreamRule = (rule: RegressionRule): boolean => /^(ttfe|gap|rtt|messages)\./.test(rule.metric);
+
+/** Why one side has no value for a rule's figure: not in that run, no stream in that phase, or not measured. */
+function notMeasured(rule: RegressionRule, side: readonly (PhasePair['runs'][number])[], who: 'the baseline' | 'this run'): string {
+  const present = side.filter((p) => p !== null);
+  if (present.length === 0) return who === 'the baseline' ? 'not in the baseline' : 'not in this run';
+  if (isStreamRule(rule) && present.every((p) => p.phase.stream === undefined)) {
+    return `${who} opened no stream here: ${rule.metric} is measured only on SSE, WebSocket and gRPC requests (a template's stream)`;
+  }
+  return `${who} did not measure ${rule.metric}`;
+}
+
 /** Judges one rule on one paired phase. */
 function check(rule: RegressionRule, pair: PhasePair, input: RegressionInput, ratios: Map<string, RatioInterval>, pairs: readonly PhasePair[]): RuleCheck {
   const nA = input.baseline.length;
@@ -154,9 +168,9 @@ function check(rule: RegressionRule, pair: PhasePair, input: RegressionInput, ra
   const now = valuesOf(rule, pair, nA, runs.length);
   const head = { server: pair.server, phase: pair.phase, endpoint: pair.endpoint ?? null, movedMost: null };
   const none = (why: string, b: number | null = null, n: number | null = null): RuleCheck => ({ ...head, baseline: b, now: n, change: null, interval: null, noise: null, judgement: null, verdict: 'unjudged', why });
-  if (base.length === 0) return none(pair.runs.slice(0, nA).some((p) => p) ? `the baseline did not measure ${rule.metric}` : 'not in the baseline');
+  if (base.length === 0) return none(notMeasured(rule, pair.runs.slice(0, nA), 'the baseline'));
   const a = mean(base);
-  if (now.length === 0) return none(pair.runs.slice(nA).some((p) => p) ? `this run did not measure ${rule.metric}` : 'not in this run', a);
+  if (now.length === 0) return none(notMeasured(rule, pair.runs.slice(nA), 'this run'), a);
   const b = mean(now);
   if (rule.relative && a === 0) return none(`the baseline's ${rule.metric} is 0: a relative change has no meaning; give an absolute margin`, a, b);
   const change = rule.relative ? b / a - 1 : b - a;
@@ -180,6 +194,9 @@ function check(rule: RegressionRule, pair: PhasePair, input: RegressionInput, ra
     // the windows are per phase: an endpoint's error rate has none of its own
     diff = pair.endpoint ? null : errorRateInterval(windowsOf(0), windowsOf(1));
     noise = 'within runs';
+  } else if (isStreamRule(rule) && pair.endpoint !== null) {
+    const why = `${rule.metric} has no interval per endpoint: a stream's messages are timed in 250 ms windows per phase, not per endpoint (judge the phase, or --repeat for an interval between runs)`;
+    return { ...head, baseline: a, now: b, change, interval: null, noise: null, judgement: null, verdict: 'unjudged', why };
   } else {
     const r = ratios.get(intervalKey(pair.key, rule.metric, 1));
     diff = r ? { low: a * r.low - a, high: a * r.high - a } : null;
@@ -228,6 +245,9 @@ export function judgeRegression(rules: readonly RegressionRule[], input: Regress
   const ratios = new Map<string, RatioInterval>();
   if (single && rules.some((r) => r.metric !== 'errors.rate' && r.metric !== 'checks.rate')) {
     for (const r of input.intervals ?? compareIntervals(runs, input.samples)) ratios.set(intervalKey(r.pairKey, r.metric, r.run), r);
+    // a stream figure Compare's table leaves out: its interval made by the same code, only when a rule names it
+    const extra = RULE_ONLY_METRICS.filter((m) => rules.some((r) => r.metric === m.key));
+    if (extra.length > 0) for (const r of compareIntervals(runs, input.samples, extra)) ratios.set(intervalKey(r.pairKey, r.metric, r.run), r);
   }
   const results: RuleResult[] = rules.map((rule) => {
     const checks = pairs.filter((pair) => inScope(rule, pair, runs)).map((pair) => check(rule, pair, input, ratios, pairs));

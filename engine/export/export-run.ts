@@ -28,8 +28,9 @@ export function requestCsv(store: Store, runId: number): string {
 export async function runExport(store: Store, runId: number, format: ExportFormat): Promise<ExportFile> {
   const base = `loadscope-run-${runId}`;
   if (format === 'csv') return { fileName: `${base}.csv`, mimeType: 'text/csv', bytes: Buffer.from(requestCsv(store, runId)) };
-  const report = buildRunReport(reportInput(store, runId, true), LIGHT);
-  if (format === 'csv-summary') return { fileName: `${base}-summary.csv`, mimeType: 'text/csv', bytes: Buffer.from(summaryCsv({ id: runId, name: report.name, note: report.note }, report.rows)) };
+  const input = reportInput(store, runId, true);
+  const report = buildRunReport(input, LIGHT);
+  if (format === 'csv-summary') return { fileName: `${base}-summary.csv`, mimeType: 'text/csv', bytes: Buffer.from(summaryCsv({ id: runId, name: report.name, note: report.note, targets: input.run.targets }, report.rows)) };
   if (format === 'png') return { fileName: `${base}.png`, mimeType: 'image/png', bytes: await runSummaryPng(report) };
   return { fileName: `${base}.html`, mimeType: 'text/html', bytes: Buffer.from(runHtml(report)) };
 }

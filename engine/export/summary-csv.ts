@@ -1,5 +1,6 @@
-import { ERROR_KINDS } from '../../contract/results.js';
-import { LATENCIES, STAT_KEYS, type PhaseRow } from '../../contract/report/run-report.js';
+import { ERROR_KINDS, phaseEndpoints, type StreamFigures } from '../../contract/results.js';
+import { LATENCIES, STAT_KEYS, stats5, type PhaseRow } from '../../contract/report/run-report.js';
+import { STREAM_SAMPLES } from '../../contract/stream-names.js';
 import type { PhasePair } from '../../contract/report/compare-report.js';
 import type { RunSummary } from '../../contract/results.js';
 import { CSV_EOL, csvRow } from './csv-cell.js';
@@ -21,20 +22,36 @@ export function rounded(value: number | null | undefined, decimals: number): num
 }
 const ms = (v: number | null | undefined) => rounded(v, MS_DECIMALS);
 
+// a phase's (or an endpoint's) streams (issue 41): empty where it opened none
+const STREAM_COLUMNS = ['streams', 'messages', 'messages_rate_per_s', 'messages_bytes', ...STREAM_SAMPLES.flatMap((n) => STAT_KEYS.map((s) => `${n}_${s}_ms`))];
+
+/** The stream columns of a phase or an endpoint, in STREAM_COLUMNS' order. */
+function streamCells(s: StreamFigures | undefined): (number | null)[] {
+  if (s === undefined) return STREAM_COLUMNS.map(() => null);
+  return [s.streams, s.messages, rounded(s.rate, RATE_DECIMALS), s.bytes, ...STREAM_SAMPLES.flatMap((n) => STAT_KEYS.map((k) => ms(stats5(s[n])?.[k])))];
+}
+
 export const SUMMARY_HEADER = [
   'run_id', 'server', 'label', 'cell', 'phase', 'endpoint', 'executor', 'clients', 'duration_ms', 'requests', 'ok', 'errors',
   ...ERROR_KINDS.map((k) => `errors_${k}`),
   'throughput_rps',
   ...LATENCIES.flatMap((l) => STAT_KEYS.map((s) => `${l.csv}_${s}_ms`)),
+  ...STREAM_COLUMNS,
   'run_name', 'run_note',
 ];
 
 /**
  * One row per server run and phase (endpoint empty), each followed by a row per endpoint when the
  * phase has more than one (contract/endpoints.ts): the same columns over only that endpoint's requests.
+ * The stream columns are read from the run's phases and endpoints (`targets`), matched by target, phase and endpoint name.
  */
-export function summaryCsv(run: Pick<RunSummary, 'id' | 'name' | 'note'>, rows: readonly PhaseRow[]): string {
+export function summaryCsv(run: Pick<RunSummary, 'id' | 'name' | 'note' | 'targets'>, rows: readonly PhaseRow[]): string {
   const runId = run.id;
+  const phaseOf = (r: PhaseRow) => run.targets.find((t) => t.id === r.targetId)?.phases.find((p) => p.index === r.phaseIndex);
+  const endpointStream = (r: PhaseRow, endpoint: string) => {
+    const p = phaseOf(r);
+    return p === undefined ? undefined : phaseEndpoints(p).find((e) => e.name === endpoint)?.stream;
+  };
   const named = [runNameCell(run), runNoteCell(run)];
   const lines = [SUMMARY_HEADER.join(',')];
   const figures = (r: Pick<PhaseRow, 'count' | 'ok' | 'errorsTotal' | 'errors' | 'throughput' | 'latency'>) => [
@@ -45,8 +62,8 @@ export function summaryCsv(run: Pick<RunSummary, 'id' | 'name' | 'note'>, rows: 
   ];
   for (const r of rows) {
     const head = (endpoint: string) => [runId, r.label, r.label, r.cell, r.phase, endpoint, r.executor, r.clients, ms(r.durationMs)];
-    lines.push(csvRow([...head(''), ...figures(r), ...named]));
-    for (const e of r.endpoints) lines.push(csvRow([...head(e.endpoint), ...figures(e), ...named]));
+    lines.push(csvRow([...head(''), ...figures(r), ...streamCells(phaseOf(r)?.stream), ...named]));
+    for (const e of r.endpoints) lines.push(csvRow([...head(e.endpoint), ...figures(e), ...streamCells(endpointStream(r, e.endpoint)), ...named]));
   }
   return lines.join(CSV_EOL) + CSV_EOL;
 }
