@@ -24,7 +24,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['{contract,engine,db,servers,cli,reproduce,electron,renderer,scenarios,packaging}/**/*.test.ts'],
+          include: ['{contract,engine,db,servers,cli,reproduce,electron,renderer,scenarios,packaging,bench}/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           pool: 'forks',
