@@ -29,7 +29,7 @@ afterAll(() => tmp.remove());
 /**
  * The file URLs a run of the tsc-built CLI (clear module names, same structure as the bundle) loads,
  * and each call that starts ICU's number or date formatting (`icu`): the first such call in a
- * process costs 10-30 ms, as much as a module graph.
+ * process costs tens of ms, as much as a module graph.
  */
 function run(args: string[]): { modules: string[]; icu: string[]; status: number | null; stdout: string; stderr: string } {
   const log = join(tmp.dir, `modules-${args[0]}.txt`);

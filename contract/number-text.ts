@@ -18,7 +18,7 @@ export function fmtNum(value: number | null | undefined, digits = 0): string {
 /**
  * `value.toLocaleString('en-US', { minimumFractionDigits, maximumFractionDigits })`, character for
  * character, without ICU: the first toLocaleString in a process loads ICU's number formatting,
- * 10-30 ms that `loadscope list` or `show` would spend on thousands separators (issue 42's start-up
+ * tens of ms that `loadscope list` or `show` would spend on thousands separators (issue 42's start-up
  * target). As ICU does, it rounds the shortest decimal that reads back as `value` (so 1.005 gives
  * 1.01, where toFixed gives 1.00), half away from zero, and keeps the sign of a negative that
  * rounds to 0 ("-0"). Held equal to toLocaleString by number-text.test.ts.
