@@ -27,22 +27,26 @@ beforeAll(() => (tmp = tempDir()));
 afterAll(() => tmp.remove());
 
 /**
- * The file URLs a run of the tsc-built CLI (clear module names, same structure as the bundle) loads,
- * and each call that starts ICU's number or date formatting (`icu`): the first such call in a
- * process costs tens of ms, as much as a module graph.
+ * The file URLs a run of the tsc-built CLI (clear module names, same structure as the bundle) loads
+ * or requires, and each call that starts ICU's number or date formatting (`icu`): the first such
+ * call in a process costs tens of ms, as much as a module graph.
  */
 function run(args: string[]): { modules: string[]; icu: string[]; status: number | null; stdout: string; stderr: string } {
   const log = join(tmp.dir, `modules-${args[0]}.txt`);
   const icuLog = join(tmp.dir, `icu-${args[0]}.txt`);
   writeFileSync(icuLog, '');
   const hooks = `import { appendFileSync } from 'node:fs'; export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }`;
+  // CommonJS files a module requires (createRequire) pass no ESM hook: Module._load logs them alike
+  const required = `import Module from 'node:module'; import { pathToFileURL } from 'node:url';
+const load = Module._load;
+Module._load = function (request, parent, isMain) { try { const file = Module._resolveFilename(request, parent, isMain); if (file.startsWith('/')) appendFileSync(${JSON.stringify(log)}, pathToFileURL(file).href + '\\n'); } catch {} return load.call(this, request, parent, isMain); };`;
   const icu = `import { appendFileSync } from 'node:fs';
 const logged = (name, original) => function (...a) { appendFileSync(${JSON.stringify(icuLog)}, name + '\\n'); return new.target ? new original(...a) : original.apply(this, a); };
 Number.prototype.toLocaleString = logged('Number.prototype.toLocaleString', Number.prototype.toLocaleString);
 Date.prototype.toLocaleString = logged('Date.prototype.toLocaleString', Date.prototype.toLocaleString);
 Intl.NumberFormat = logged('Intl.NumberFormat', Intl.NumberFormat);
 Intl.DateTimeFormat = logged('Intl.DateTimeFormat', Intl.DateTimeFormat);`;
-  const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)}); ${icu}`;
+  const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)}); ${icu}\n${required}`;
   const result = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(register)}`, rootPath('dist/cli/main.js'), ...args], { encoding: 'utf8', timeout: 60_000 });
   const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
   return { modules: lines(log), icu: lines(icuLog), status: result.status, stdout: result.stdout, stderr: result.stderr };
@@ -61,9 +65,10 @@ function storeRuns(dbPath: string, runs: number, requests: number): void {
   store.close();
 }
 
-// What only load, export, k6 and the browser host need. The executors' phase definitions (pure
-// functions that the scenario checks and summaries use) are allowed; the driver that sends is not.
-const HEAVY = /\/dist\/(engine\/(driver\/(?!executors\/|arrivals\.js)|run|supervisor|export|k6)|cli\/host\/|servers\/(?!launch\.js)|reproduce\/)|node_modules\/(undici|ws|echarts|@napi-rs|pidusage)\//;
+// What only load, export, k6 and the browser host need, and csv-parse (only a scenario with a CSV
+// data file reads it). The executors' phase definitions (pure functions that the scenario checks and
+// summaries use) are allowed; the driver that sends is not.
+const HEAVY = /\/dist\/(engine\/(driver\/(?!executors\/|arrivals\.js)|run|supervisor|export|k6)|cli\/host\/|servers\/(?!launch\.js)|reproduce\/)|node_modules\/(undici|ws|echarts|@napi-rs|pidusage|csv-parse)\//;
 
 describe('verbs that send no load', () => {
   it.each([
