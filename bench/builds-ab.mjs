@@ -71,7 +71,7 @@ try {
       if (m.code !== 0) throw new Error(`${g.name} exited with ${m.code}: ${m.stderr.slice(-400)}`);
       const n = g.count(m.stdout);
       res[g.name].push({ perCpuS: n / m.cpuS, peakMB: m.peakMB });
-      said.push(`${g.name} ${Math.round(n / m.cpuS)} req/CPU-s (${n} req, ${m.cpuS.toFixed(2)} CPU-s, ${m.peakMB?.toFixed(0)} MB)`);
+      said.push(`${g.name} ${Math.round(n / m.cpuS)} req/CPU-s (${n} req, ${m.cpuS.toFixed(2)} CPU-s, ${m.peakMB?.toFixed(0)} MiB)`);
     }
     console.log(`round ${r + 1}: ${said.join(' | ')}`);
   }
@@ -82,5 +82,5 @@ try {
 const spread = (xs, digits) => `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)})`;
 for (const [name, xs] of Object.entries(res)) {
   const to = (peer) => (res[peer] ? `, / ${peer} ${spread(xs.map((x, i) => x.perCpuS / res[peer][i].perCpuS), 2)}` : '');
-  console.log(`${name}: ${Math.round(median(xs.map((x) => x.perCpuS)))} req/CPU-s${to('autocannon')}${to('wrk')}, peak ${spread(xs.map((x) => x.peakMB ?? NaN), 0)} MB`);
+  console.log(`${name}: ${Math.round(median(xs.map((x) => x.perCpuS)))} req/CPU-s${to('autocannon')}${to('wrk')}, peak ${spread(xs.map((x) => x.peakMB ?? NaN), 0)} MiB`);
 }

@@ -185,7 +185,7 @@ try {
   if (MEMORY) {
     const m = await runPinned(0, DRIVER(url, memoryPhase));
     memory = { requests: m.requests, peakRssMB: m.peakRssMB!, maxRssMB: m.maxRssMB!, perCpuS: perCpu(m) };
-    console.log(`memory: ${fmt(m.requests)} requests recorded, peak RSS ${m.peakRssMB!.toFixed(0)} MB (maxRSS ${m.maxRssMB!.toFixed(0)} MB), ${fmt(perCpu(m))} req/CPU-s`);
+    console.log(`memory: ${fmt(m.requests)} requests recorded, peak RSS ${m.peakRssMB!.toFixed(0)} MiB (maxRSS ${m.maxRssMB!.toFixed(0)} MiB), ${fmt(perCpu(m))} req/CPU-s`);
   }
 
   const per = (g: Generator): number => median(rounds.map((f) => perCpu(f[g])));

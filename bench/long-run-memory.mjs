@@ -42,7 +42,7 @@ export async function measureLongRun(root, { requests = LONG_RUN_REQUESTS } = {}
     const ph = run.servers[0].phases[0];
     const line = { requests: ph.count, peakMB: r.peakMB, cpuS: r.cpuS, wallS: r.wallS, perS: ph.count / (ph.durationMs / 1000), server: server.name, pinned: hasTaskset, targetMB: LONG_RUN_TARGET_MB };
     console.log(
-      `long run: ${line.requests.toLocaleString('en-US')} requests at ${Math.round(line.perS)} req/s, peak RSS ${line.peakMB === null ? '? (no /usr/bin/time)' : `${Math.round(line.peakMB)} MB`}, ` +
+      `long run: ${line.requests.toLocaleString('en-US')} requests at ${Math.round(line.perS)} req/s, peak RSS ${line.peakMB === null ? '? (no /usr/bin/time)' : `${Math.round(line.peakMB)} MiB`}, ` +
         `${line.cpuS?.toFixed(1)} CPU-s, ${line.wallS.toFixed(1)} s wall`,
     );
     return line;

@@ -2,7 +2,7 @@
 // closed-loop 50-user scenario (every request stored) against a hello server over TLS, beside peers
 // that speak TLS and h2 (oha, k6), measured side by side as bench/whole-tool.mjs does: each
 // generator's whole process pinned to core 0, the server on core 1, CPU from /proc, start-up
-// included. Two servers, each one process that every tool hits: 'https' offers only http/1.1 by ALPN
+// included. h2load (nghttp2's) joins them: over h2 by ALPN, and with --h1 over HTTP/1.1 in TLS. Two servers, each one process that every tool hits: 'https' offers only http/1.1 by ALPN
 // (so k6, whose Go client takes h2 whenever offered, speaks HTTP/1.1 there too) and 'h2' offers h2
 // and http/1.1. What each tool actually spoke is not taken on trust: the server counts, per tool,
 // its TLS connections by ALPN result, its requests by HTTP version and the most requests in flight
@@ -17,6 +17,9 @@ import { measureProcess, median } from './process-cost.mjs';
 import { storedRows, USERS } from './whole-tool.mjs';
 
 export const PROTOCOLS = ['https', 'h2'];
+const PEERS = ['oha', 'k6', 'h2load'];
+/** Issue 42's targets: loadscope's requests per CPU-second at least this many times the peer's, same rounds. */
+export const PROTOCOL_TARGETS = { https: { oha: 0.8 }, h2: { oha: 0.8, k6: 1.5 } };
 const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 const haveProc = existsSync('/proc/self/stat');
 
@@ -24,6 +27,7 @@ const haveProc = existsSync('/proc/self/stat');
 export function findTool(cmd, fallback) {
   const r = spawnSync('sh', ['-c', 'command -v "$1"', 'sh', cmd], { encoding: 'utf8' });
   if (r.status === 0) return r.stdout.trim();
+  if (fallback === undefined) return null;
   const file = join(os.homedir(), fallback, cmd);
   return spawnSync(file, ['--version']).status === 0 ? file : null;
 }
@@ -65,7 +69,7 @@ s.listen(0, '127.0.0.1', () => console.log(s.address().port));
 /** The certificate the bundled servers make (servers/front-transport.ts, from dist/): self-signed, in memory. */
 async function certificate(root) {
   const { makeTransport } = await import(pathToFileURL(join(root, 'dist/servers/front-transport.js')).href);
-  const { tls } = await makeTransport('https');
+  const { tls } = await makeTransport('h1-tls');
   return tls;
 }
 
@@ -137,6 +141,20 @@ export function ohaRequests(jsonText) {
   return ok;
 }
 
+/**
+ * Completed requests from h2load's report: its "requests:" line's succeeded count, every one a 2xx.
+ * Requests still in flight when -D's duration ends are neither done nor failed (started > done).
+ */
+export function h2loadRequests(text) {
+  const line = /^requests: (\d+) total, (\d+) started, (\d+) done, (\d+) succeeded, (\d+) failed, (\d+) errored, (\d+) timeout$/m.exec(text);
+  const codes = /^status codes: (\d+) 2xx, (\d+) 3xx, (\d+) 4xx, (\d+) 5xx$/m.exec(text);
+  if (line === null || codes === null) throw new Error(`h2load: no requests or status codes line in its report: ${text.slice(-300)}`);
+  const [succeeded, failed, errored, timeout] = line.slice(4).map(Number);
+  const other = codes.slice(2).map(Number).reduce((a, b) => a + b, 0);
+  if (failed + errored + timeout + other !== 0) throw new Error(`h2load: ${failed} failed, ${errored} errored, ${timeout} timed out, ${other} not 2xx`);
+  return succeeded;
+}
+
 /** Each generator for one protocol: how to run it and how to read its completed requests. */
 function generators(root, tmp, url, protocol, seconds, peers) {
   const scenarioFile = join(tmp, `protocols-${protocol}.json`);
@@ -162,6 +180,15 @@ function generators(root, tmp, url, protocol, seconds, peers) {
       command: peers.oha,
       args: () => ['-z', `${seconds}s`, '-c', String(USERS), '--no-tui', '--output-format', 'json', '--insecure', ...(protocol === 'h2' ? ['--http2'] : []), url],
       read: (out) => ({ requests: ohaRequests(out) }),
+    });
+  }
+  if (peers.h2load) {
+    list.push({
+      name: 'h2load',
+      command: peers.h2load,
+      // one stream a connection (-m 1) as oha's and k6's; one thread, as the others' process is pinned to one core
+      args: () => ['-D', String(seconds), '-c', String(USERS), '-m', '1', '-t', '1', ...(protocol === 'h2' ? [] : ['--h1']), url],
+      read: (out) => ({ requests: h2loadRequests(out) }),
     });
   }
   if (peers.k6) {
@@ -202,7 +229,7 @@ function spoken(stats) {
  * protocols alternating too; medians of requests per CPU-second and the same-round ratios.
  */
 export async function measureProtocols(root, { seconds, rounds }) {
-  const peers = { oha: findTool('oha', '.cargo/bin'), k6: findTool('k6', 'go/bin') };
+  const peers = { oha: findTool('oha', '.cargo/bin'), k6: findTool('k6', 'go/bin'), h2load: findTool('h2load') };
   const tmp = mkdtempSync(join(os.tmpdir(), 'loadscope-protocols-'));
   const tls = await certificate(root);
   const servers = {};
@@ -259,7 +286,7 @@ export async function measureProtocols(root, { seconds, rounds }) {
         return [p, { perCpuS, perRound: rs, ratios, spoke, said: [...new Set(rs.map((f) => f.loadscope.said))], allStored: rs.every((f) => f.stored === f.loadscope.requests) }];
       }),
     );
-    return { seconds, rounds, pinned: hasTaskset, names, protocols: results, missing: ['oha', 'k6'].filter((n) => !peers[n]) };
+    return { seconds, rounds, pinned: hasTaskset, names, protocols: results, missing: PEERS.filter((n) => !peers[n]) };
   } finally {
     for (const s of Object.values(servers)) s.child.kill();
     rmSync(tmp, { recursive: true, force: true });
@@ -270,33 +297,35 @@ const PROTOCOL_LABELS = {
   https: 'https: HTTP/1.1 over TLS (the server offers only http/1.1 by ALPN)',
   h2: 'h2 by ALPN (the server offers h2 and http/1.1)',
 };
-const INSTALL = { oha: '`cargo install oha --locked`', k6: '`go install go.k6.io/k6@latest`' };
+const INSTALL = { oha: '`cargo install oha --locked`', k6: '`go install go.k6.io/k6@latest`', h2load: '`apt-get install nghttp2-client`' };
 
-/** The table and notes bench/run.mjs prints and writes; its number formatters are passed in. */
-export function protocolsReport(r, { n, range }) {
-  const rows = [['Protocol', 'Generator (whole process, pinned to core 0)', 'Requests/CPU-s (median)', 'Rounds (min–max)', 'loadscope / this (same round)', 'Requests/s (wall); server CPU (medians)', 'What it spoke, as the server counted it (last round)']];
+/** The table and notes bench/run.mjs prints and writes; its number formatters and target text are passed in. */
+export function protocolsReport(r, { n, range, target }) {
+  const rows = [['Protocol', 'Generator (whole process, pinned to core 0)', 'Requests/CPU-s (median)', 'Rounds (min–max)', 'loadscope / this (same round)', 'Target', 'Requests/s (wall); server CPU (medians)', 'What it spoke, as the server counted it (last round)']];
   for (const p of PROTOCOLS) {
     const x = r.protocols[p];
     r.names.forEach((name, i) => {
       const ratio = x.ratios[name];
       const s = x.spoke[name];
-      const generator = { loadscope: '`loadscope run` (every request stored)', oha: `oha --insecure${p === 'h2' ? ' --http2' : ''}`, k6: 'k6 (constant-vus, insecureSkipTLSVerify)' }[name];
+      const generator = { loadscope: '`loadscope run` (every request stored)', oha: `oha --insecure${p === 'h2' ? ' --http2' : ''}`, k6: 'k6 (constant-vus, insecureSkipTLSVerify)', h2load: `h2load -m 1${p === 'h2' ? '' : ' --h1'}` }[name];
+      const goal = PROTOCOL_TARGETS[p][name];
       rows.push([
         i === 0 ? PROTOCOL_LABELS[p] : '',
         generator,
         n(x.perCpuS[name]),
         range(x.perRound.map((f) => f[name].perCpuS)),
         ratio ? `${n(ratio.median, 2)}${ratio.all.length > 1 ? ` (${range(ratio.all, 2)})` : ''}` : '',
+        goal === undefined ? '' : target(ratio?.median, '>=', goal, '×'),
         `${n(median(x.perRound.map((f) => f[name].requests / f[name].wallS)))}/s; ${n(median(x.perRound.map((f) => f[name].serverBusy * 100)))} % of a core`,
         `requests ${s.last.requests}; TLS connections by ALPN ${s.last.alpn}; at most ${s.maxInFlight} in flight on one connection${name === 'loadscope' ? `; its run stored "${x.said.join(', ')}"` : ''}`,
       ]);
     });
-    for (const m of r.missing) rows.push(['', m, 'not installed', '', '', '', '']);
+    for (const m of r.missing) rows.push(['', m, 'not installed', '', '', PROTOCOL_TARGETS[p][m] === undefined ? '' : target(null, '>=', PROTOCOL_TARGETS[p][m], '×'), '', '']);
   }
   const stored = PROTOCOLS.every((p) => r.protocols[p].allStored);
   const notes = [
     `${r.rounds} round(s) of ${r.seconds} s per generator and protocol, ${USERS} connections/users, closed loop; order rotated each round and the protocols alternated; each generator's whole process ${r.pinned ? 'pinned to core 0, the server to core 1' : 'unpinned (no taskset)'}; CPU = user + system time from /proc, start-up included.`,
-    "Server: the whole-tool bench's Node hello answer over node:https (ALPN offers only http/1.1, so k6's Go client, which takes h2 whenever offered, speaks HTTP/1.1 there) and over node:http2's secure server (h2 and http/1.1), one process per protocol that every tool hits, with a self-signed certificate made as the bundled servers make theirs; no tool verifies it (loadscope `tls.insecure`, oha `--insecure`, k6 `insecureSkipTLSVerify`); k6 discards response bodies.",
+    "Server: the whole-tool bench's Node hello answer over node:https (ALPN offers only http/1.1, so k6's Go client, which takes h2 whenever offered, speaks HTTP/1.1 there) and over node:http2's secure server (h2 and http/1.1), one process per protocol that every tool hits, with a self-signed certificate made as the bundled servers make theirs; no tool verifies it (loadscope `tls.insecure`, oha `--insecure`, k6 `insecureSkipTLSVerify`; h2load verifies none); k6 discards response bodies; h2load, one thread, one stream a connection as the others, `--h1` for https.",
     "Requests/s (wall) is over the whole process's life, start-up included; server CPU is the server process's user + system time over the same span: near 100 % of a core the server set the pace, and a generator's fixed costs (start-up, per-second work) weigh more in its requests per CPU-second.",
     "What each tool spoke is the server's own count for that tool's run: requests by HTTP version, TLS connections by the ALPN answer ('none': no ALPN), and the most requests in flight on one connection at once (over h2: streams per connection). Loadscope's two connections beyond its 50: the TLS probe before the load (ALPN, no request) and the external server's readiness check (one HTTP/1.1 request).",
     `Every request stored: ${stored ? "yes (request rows in the run's database = requests counted)" : '**no** (see the round lines)'}.`,

@@ -149,7 +149,7 @@ export async function measureWholeTool(root, { seconds, rounds, users = USERS, v
       }
       perRound.push(figures);
       console.log(
-        `whole tool, ${users} connections, round ${round + 1}: ${gens.map((g) => `${g.name} ${Math.round(figures[g.name].perCpuS)} req/CPU-s (${figures[g.name].requests} req, ${figures[g.name].cpuS.toFixed(2)} CPU-s${figures[g.name].peakMB === null ? '' : `, peak ${Math.round(figures[g.name].peakMB)} MB`})`).join(' | ')}` +
+        `whole tool, ${users} connections, round ${round + 1}: ${gens.map((g) => `${g.name} ${Math.round(figures[g.name].perCpuS)} req/CPU-s (${figures[g.name].requests} req, ${figures[g.name].cpuS.toFixed(2)} CPU-s${figures[g.name].peakMB === null ? '' : `, peak ${Math.round(figures[g.name].peakMB)} MiB`})`).join(' | ')}` +
           `; loadscope stored ${figures.stored} request rows`,
       );
     }

@@ -1,13 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../db/test-support/factories.js';
+import { openStore } from '../db/store.js';
+import { newRun, requestBatch, tempDir } from '../db/test-support/factories.js';
 import { rootPath } from '../engine/paths.js';
 import { verbs, verbsFor } from './commands/index.js';
 
-// Verbs that send no load import only what they use (the start-up target of issue 13). Checked by
-// the modules a real CLI process loads, logged by a module hook; never by timing.
+// Verbs that send no load import only what they use (the start-up targets of issues 13 and 42), and
+// list and show format their figures without starting ICU. Checked by the modules a real CLI process
+// loads, logged by a module hook, and by its ICU calls, logged by wrappers; never by timing.
 
 describe('verbsFor', () => {
   it('registers no verb for --version, the one named, and all for help or an unknown verb', () => {
@@ -24,18 +26,49 @@ let tmp: ReturnType<typeof tempDir>;
 beforeAll(() => (tmp = tempDir()));
 afterAll(() => tmp.remove());
 
-/** The file URLs a run of the tsc-built CLI (clear module names, same structure as the bundle) loads. */
-function run(args: string[]): { modules: string[]; status: number | null; stderr: string } {
+/**
+ * The file URLs a run of the tsc-built CLI (clear module names, same structure as the bundle) loads
+ * or requires, and each call that starts ICU's number or date formatting (`icu`): the first such
+ * call in a process costs tens of ms, as much as a module graph.
+ */
+function run(args: string[]): { modules: string[]; icu: string[]; status: number | null; stdout: string; stderr: string } {
   const log = join(tmp.dir, `modules-${args[0]}.txt`);
+  const icuLog = join(tmp.dir, `icu-${args[0]}.txt`);
+  writeFileSync(icuLog, '');
   const hooks = `import { appendFileSync } from 'node:fs'; export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }`;
-  const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
+  // CommonJS files a module requires (createRequire) pass no ESM hook: Module._load logs them alike
+  const required = `import Module from 'node:module'; import { pathToFileURL } from 'node:url';
+const load = Module._load;
+Module._load = function (request, parent, isMain) { try { const file = Module._resolveFilename(request, parent, isMain); if (file.startsWith('/')) appendFileSync(${JSON.stringify(log)}, pathToFileURL(file).href + '\\n'); } catch {} return load.call(this, request, parent, isMain); };`;
+  const icu = `import { appendFileSync } from 'node:fs';
+const logged = (name, original) => function (...a) { appendFileSync(${JSON.stringify(icuLog)}, name + '\\n'); return new.target ? new original(...a) : original.apply(this, a); };
+Number.prototype.toLocaleString = logged('Number.prototype.toLocaleString', Number.prototype.toLocaleString);
+Date.prototype.toLocaleString = logged('Date.prototype.toLocaleString', Date.prototype.toLocaleString);
+Intl.NumberFormat = logged('Intl.NumberFormat', Intl.NumberFormat);
+Intl.DateTimeFormat = logged('Intl.DateTimeFormat', Intl.DateTimeFormat);`;
+  const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)}); ${icu}\n${required}`;
   const result = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(register)}`, rootPath('dist/cli/main.js'), ...args], { encoding: 'utf8', timeout: 60_000 });
-  return { modules: readFileSync(log, 'utf8').trim().split('\n'), status: result.status, stderr: result.stderr };
+  const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
+  return { modules: lines(log), icu: lines(icuLog), status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-// What only load, export, k6 and the browser host need. The executors' phase definitions (pure
-// functions that the scenario checks and summaries use) are allowed; the driver that sends is not.
-const HEAVY = /\/dist\/(engine\/(driver\/(?!executors\/|arrivals\.js)|run|supervisor|export|k6)|cli\/host\/|servers\/(?!launch\.js)|reproduce\/)|node_modules\/(undici|ws|echarts|@napi-rs|pidusage)\//;
+/** `runs` completed runs of `requests` stored requests each, written through the real store. */
+function storeRuns(dbPath: string, runs: number, requests: number): void {
+  const store = openStore(dbPath);
+  for (let k = 0; k < runs; k++) {
+    const runId = store.createRun(newRun());
+    store.addCells(runId, [{ index: 0, label: 'cell', params: {} }]);
+    const targetId = store.createTarget({ runId, cellIndex: 0, serverIndex: 0, label: 'single', architecture: 'single' });
+    store.insertRequests(targetId, requestBatch(0, requests));
+    store.finishRun(runId, 'completed', null);
+  }
+  store.close();
+}
+
+// What only load, export, k6 and the browser host need, and csv-parse (only a scenario with a CSV
+// data file reads it). The executors' phase definitions (pure functions that the scenario checks and
+// summaries use) are allowed; the driver that sends is not.
+const HEAVY = /\/dist\/(engine\/(driver\/(?!executors\/|arrivals\.js)|run|supervisor|export|k6)|cli\/host\/|servers\/(?!launch\.js)|reproduce\/)|node_modules\/(undici|ws|echarts|@napi-rs|pidusage|csv-parse)\//;
 
 describe('verbs that send no load', () => {
   it.each([
@@ -55,23 +88,25 @@ describe('verbs that send no load', () => {
   });
 });
 
+describe('list and show of a stored run', () => {
+  it.each([['list'], ['show', '1']])('%s prints its figures with thousands separators without starting ICU', (...args) => {
+    const dbPath = join(tmp.dir, `one-run-${args[0]}.db`);
+    storeRuns(dbPath, 1, 1500);
+    const { icu, status, stdout, stderr } = run([...args, '--db', dbPath]);
+    expect(status, stderr).toBe(0);
+    // the figures were printed (1,500 requests), so a number was formatted
+    expect(stdout).toContain('1,500');
+    expect(icu).toEqual([]);
+  });
+});
+
 describe('compare', () => {
   // what only its --html and --csv files need (issue 29: a compare of big runs pays for its table only)
   const EXPORTERS = /\/dist\/engine\/export\/(export-run|html|png|csv)\.js|node_modules\/(echarts|canvas|@napi-rs)\//;
 
-  it('loads the exporters (HTML report, PNG, canvas) only for --html or --csv', async () => {
-    const { openStore } = await import('../db/store.js');
-    const { newRun, requestBatch } = await import('../db/test-support/factories.js');
+  it('loads the exporters (HTML report, PNG, canvas) only for --html or --csv', () => {
     const dbPath = join(tmp.dir, 'compare.db');
-    const store = openStore(dbPath);
-    for (let k = 0; k < 2; k++) {
-      const runId = store.createRun(newRun());
-      store.addCells(runId, [{ index: 0, label: 'cell', params: {} }]);
-      const targetId = store.createTarget({ runId, cellIndex: 0, serverIndex: 0, label: 'single', architecture: 'single' });
-      store.insertRequests(targetId, requestBatch(0, 100));
-      store.finishRun(runId, 'completed', null);
-    }
-    store.close();
+    storeRuns(dbPath, 2, 100);
     const table = run(['compare', '1', '2', '--db', dbPath]);
     expect(table.status, table.stderr).toBe(0);
     expect(table.modules.some((m) => m.endsWith('/dist/engine/export/compare-data.js'))).toBe(true);

@@ -1,6 +1,7 @@
 import { clampPercentiles, STARTUP_MS } from './measurement.js';
 import { sig3 } from './report/formatters.js';
 import type { ConnectionFigures, LatencyStats, PhaseResult } from './results.js';
+import { enUsNumber } from './number-text.js';
 
 // A phase's new TLS connections (issue 28: the handshake as its own figure) in the one line `run` /
 // `show`, the HTML report and the Run view print under the phase. Only phases that opened a
@@ -17,7 +18,7 @@ export function connectionsText(c: ConnectionFigures): string {
   const h = connectionStats(c.handshake);
   const t = connectionStats(c.connect);
   const plural = c.opened === 1 ? 'connection' : 'connections';
-  return `TLS: ${c.opened.toLocaleString('en-US')} new ${plural} · handshake mean ${sig3(h.mean)}, p50 ${sig3(h.p50)}, p99 ${sig3(h.p99)}, max ${sig3(h.max)} ms · connect mean ${sig3(t.mean)}, p99 ${sig3(t.p99)} ms${startupText(c)}`;
+  return `TLS: ${enUsNumber(c.opened)} new ${plural} · handshake mean ${sig3(h.mean)}, p50 ${sig3(h.p50)}, p99 ${sig3(h.p99)}, max ${sig3(h.max)} ms · connect mean ${sig3(t.mean)}, p99 ${sig3(t.p99)} ms${startupText(c)}`;
 }
 
 /**
@@ -28,8 +29,8 @@ export function connectionsText(c: ConnectionFigures): string {
  */
 function startupText(c: ConnectionFigures): string {
   if (c.atStartup === undefined || c.atStartup === 0) return '';
-  const n = c.atStartup.toLocaleString('en-US');
-  const which = c.atStartup === c.opened && c.opened > 1 ? `all ${n}` : `${n} of ${c.opened.toLocaleString('en-US')}`;
+  const n = enUsNumber(c.atStartup);
+  const which = c.atStartup === c.opened && c.opened > 1 ? `all ${n}` : `${n} of ${enUsNumber(c.opened)}`;
   return ` · ${which} at start-up (first ${STARTUP_MS / 1000} s): requests waited for their connection, counted in client queue`;
 }
 
@@ -74,8 +75,8 @@ export const STREAMS_HINT = '`streams` sets the requests in flight per connectio
 export function multiplexingText(protocol: string | null | undefined, streams: number, phases: readonly Pick<PhaseResult, 'connections'>[]): string | null {
   if (protocol !== 'h2' && protocol !== 'h2c') return null;
   const opened = targetHandshakes(phases)?.opened;
-  const connections = opened === undefined ? '' : ` ${opened.toLocaleString('en-US')} ${opened === 1 ? 'connection' : 'connections'},`;
-  const each = streams === 1 ? '1 stream each' : `up to ${streams.toLocaleString('en-US')} streams each`;
+  const connections = opened === undefined ? '' : ` ${enUsNumber(opened)} ${opened === 1 ? 'connection' : 'connections'},`;
+  const each = streams === 1 ? '1 stream each' : `up to ${enUsNumber(streams)} streams each`;
   return `${protocol}:${connections} ${each}; ${STREAMS_HINT}`;
 }
 

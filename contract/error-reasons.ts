@@ -1,4 +1,5 @@
 import type { ErrorReason } from './results.js';
+import { enUsNumber } from './number-text.js';
 
 // A phase's errors by reason (issue 35: a malformed answer says what was wrong with it) in the one
 // form `run` / `show`, the HTML report and the Run view give under the phase. A reason is a
@@ -6,7 +7,7 @@ import type { ErrorReason } from './results.js';
 
 /** "protocol 120: HPE_UNEXPECTED_CONTENT_LENGTH: Duplicate Content-Length" */
 export function errorReasonText(r: ErrorReason): string {
-  return `${r.kind} ${r.count.toLocaleString('en-US')}: ${r.reason}`;
+  return `${r.kind} ${enUsNumber(r.count)}: ${r.reason}`;
 }
 
 /** What the lines mean, for a hover and the CLI's glossary. */

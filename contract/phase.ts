@@ -1,5 +1,6 @@
 import type { BurstPhase, ClosedPhase, Executor, Phase, RampingUsersPhase, RatePhase, SequentialPhase } from './scenario.js';
 import { kindRegistry, type KindRegistry } from './kind-registry.js';
+import { enUsNumber } from './number-text.js';
 
 // The one owner of what a phase IS, worked out from its fields: its default name, its planned
 // length, the requests it is expected to make, when its arrivals end, when it ends at the latest
@@ -168,7 +169,7 @@ export const phaseName = (p: { name?: string | undefined }, index: number): stri
 
 const sec = (ms: number): string => (ms < 1000 ? `${ms} ms` : ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`);
 /** Plain words: one value per field. */
-export const PLAIN_WORDS: PhaseWords = { n: (_f, v) => v.toLocaleString('en-US'), ms: (_f, v) => sec(v) };
+export const PLAIN_WORDS: PhaseWords = { n: (_f, v) => enUsNumber(v), ms: (_f, v) => sec(v) };
 
 /** A phase's load in one line, client groups included: `100 → 500 req/s for 2 s (uniform) × 2 clients`. */
 export function describePhaseLoad(p: PhaseBase, w: PhaseWords = PLAIN_WORDS): string {

@@ -3,6 +3,7 @@ import { STARTUP_MS } from './measurement.js';
 import type { Protocol } from './protocol.js';
 import { sig3 } from './report/formatters.js';
 import type { PhaseResult, TargetResult } from './results.js';
+import { enUsNumber } from './number-text.js';
 
 // Paired server runs (by name) whose loads spoke different protocols (contract/protocol.ts: h1,
 // h1-tls, h2, h2c): their figures differ by that as well as by whatever else changed, so Compare says
@@ -26,8 +27,8 @@ const known = (p: TargetResult['protocol'] | undefined): Protocol | null => (p =
 /** "B's times include 29 TLS handshakes (mean 51.6 ms), 29 in its first 0.5 s" */
 function handshakeWords(who: string, h: Handshakes): string {
   const plural = h.opened === 1 ? 'handshake' : 'handshakes';
-  const early = h.atStartup === null ? '' : `, ${h.atStartup.toLocaleString('en-US')} in its first ${STARTUP_MS / 1000} s`;
-  return `${who}'s times include ${h.opened.toLocaleString('en-US')} TLS ${plural} (mean ${sig3(h.meanMs)} ms)${early}`;
+  const early = h.atStartup === null ? '' : `, ${enUsNumber(h.atStartup)} in its first ${STARTUP_MS / 1000} s`;
+  return `${who}'s times include ${enUsNumber(h.opened)} TLS ${plural} (mean ${sig3(h.meanMs)} ms)${early}`;
 }
 
 /** Mean total and mean sent-to-done (total less client queue) over a server run's phases, weighted by their requests; null: no request. */

@@ -4,6 +4,7 @@ import type { LiveWindow } from '../results.js';
 import { AXIS_NAMES, axisStyle, baseOption } from './chart-options.js';
 import type { Palette } from './palette.js';
 import { seconds } from './series.js';
+import { enUsNumber } from '../number-text.js';
 
 // The latency heatmap (issue 27): time across, total-time buckets up, how many requests as colour,
 // made from one server run's stored windows (each keeps its requests per bucket), never from request
@@ -118,7 +119,7 @@ export function latencyHeatmapOption(h: LatencyHeatmap, p: Palette): EChartsOpti
       right: 4,
       itemHeight: 120,
       itemWidth: 10,
-      text: [`${h.maxCount.toLocaleString('en-US')}`, '0 requests'],
+      text: [`${enUsNumber(h.maxCount)}`, '0 requests'],
       textStyle: { color: p.muted, fontSize: 11 },
       inRange: { color: [...HEATMAP_COLORS] },
     },

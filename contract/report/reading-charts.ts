@@ -7,6 +7,7 @@ import type { Palette } from './palette.js';
 import { rtThroughputOption } from './rt-throughput.js';
 import type { SeriesGroup } from './series.js';
 import { trendOption } from './trend-chart.js';
+import { enUsNumber } from '../number-text.js';
 
 // The report's charts for reading latency (issue 27), titled as the HTML report and the PNG draw
 // them: a heatmap per server run (the first is `heatmap`, which the PNG shows), response time vs
@@ -29,7 +30,7 @@ export function readingCharts(groups: readonly SeriesGroup[], p: Palette, trend:
     const h = latencyHeatmap(g.windows);
     if (h.requests === 0) return;
     const title = groups.length > 1 ? `${HEAT_TITLE}${names[i]}` : 'Latency heatmap';
-    charts.push({ id: i === 0 ? 'heatmap' : `heatmap-${i}`, title, option: withTitle(latencyHeatmapOption(h, p), title, p, `${h.requests.toLocaleString('en-US')} requests; colour: requests per cell`) });
+    charts.push({ id: i === 0 ? 'heatmap' : `heatmap-${i}`, title, option: withTitle(latencyHeatmapOption(h, p), title, p, `${enUsNumber(h.requests)} requests; colour: requests per cell`) });
   });
   if (groups.some((g) => g.windows.some((w) => w.total !== null && w.count > 0))) {
     const title = 'Response time (total p99) vs throughput';

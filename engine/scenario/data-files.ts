@@ -1,11 +1,18 @@
+import { createRequire } from 'node:module';
 import { isAbsolute, resolve } from 'node:path';
-import { parse } from 'csv-parse/sync';
 import type { DataFile, Scenario, ScenarioIssue } from '../../contract/scenario.js';
 import { variableIssues, type DataSet } from '../../contract/variables.js';
 import { readRegularFile } from '../regular-file.js';
 import { formatPath } from './param-path.js';
 import { ScenarioInvalidError } from './errors.js';
 import { requestSizeIssues } from './request-bounds.js';
+
+// csv-parse is loaded on the first CSV file read, not with this module: `validate` and `scenarios` of
+// scenarios without CSV data never parse its ~15 files (issue 42's start-up). Its CommonJS build, one
+// file, is the same parser; a synchronous require keeps dataTableOf synchronous.
+let csvParse: typeof import('csv-parse/sync').parse | undefined;
+const parse: typeof import('csv-parse/sync').parse = (...args: Parameters<typeof import('csv-parse/sync').parse>) =>
+  (csvParse ??= (createRequire(import.meta.url)('csv-parse/sync') as typeof import('csv-parse/sync')).parse)(...args);
 
 // A scenario's data files (its `data` list), read once at the run's start: CSV through csv-parse,
 // JSON lines one object a line. Every value is text (what a placeholder inserts). Limits keep a run
