@@ -7,10 +7,11 @@ import { createServer as createTlsServer } from 'node:tls';
 // kind: servers/front-transport.ts), so a client given that certificate as its CA trusts it.
 //
 //   handshake-cut   reads the ClientHello, then closes the connection: no handshake ever completes
+//   handshake-stall reads the ClientHello and never answers it
 //   slowloris       finishes the handshake, answers a request with a status line and half a header, then nothing
 //   h2-only         an HTTP/2 server that speaks no HTTP/1.1 (ALPN h2 only)
 
-export type TlsPeerKind = 'handshake-cut' | 'slowloris' | 'h2-only';
+export type TlsPeerKind = 'handshake-cut' | 'handshake-stall' | 'slowloris' | 'h2-only';
 
 export interface TlsPeer {
   readonly url: string;
@@ -34,6 +35,12 @@ export async function startTlsPeer(kind: TlsPeerKind, pem: { key: string; cert: 
       server = createTcpServer((s) => {
         track(s);
         s.once('data', () => s.destroy());
+      });
+      break;
+    case 'handshake-stall':
+      server = createTcpServer((s) => {
+        track(s);
+        s.resume();
       });
       break;
     case 'slowloris':
