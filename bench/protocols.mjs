@@ -65,7 +65,7 @@ s.listen(0, '127.0.0.1', () => console.log(s.address().port));
 /** The certificate the bundled servers make (servers/front-transport.ts, from dist/): self-signed, in memory. */
 async function certificate(root) {
   const { makeTransport } = await import(pathToFileURL(join(root, 'dist/servers/front-transport.js')).href);
-  const { tls } = await makeTransport('https');
+  const { tls } = await makeTransport('h1-tls');
   return tls;
 }
 
