@@ -8,9 +8,9 @@ import { SlotConnections, type TransportContext } from './transport.js';
 import type { ConnectionTimes } from '../measure/accumulators.js';
 import { stampSeq, traceLineAt } from './traceparent.js';
 
-// The HTTP/1.1 fast path (h1.ts), over TCP or TLS (h1-endpoint.ts): an H1Connection per slot, each template's bytes built once (or per
-// request from its placeholders, into the slot's own request object, which its connection holds
-// while the request is in flight). A tracing phase's request is a copy of its template's bytes (or
+// The HTTP/1.1 fast path (h1.ts), over TCP or TLS (h1-endpoint.ts): an H1Connection per slot, each
+// template's bytes built once (or per request from its placeholders, into the slot's own request
+// object, which its connection holds while the request is in flight). A tracing phase's request is a copy of its template's bytes (or
 // its built bytes) with the trace seq written in place (traceparent.ts).
 
 export class FastH1Transport extends SlotConnections<H1Request> {

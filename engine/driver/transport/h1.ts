@@ -13,7 +13,8 @@ import { h1EndpointOf, type H1Endpoint } from './h1-endpoint.js';
 // the response is parsed in place, as strictly as undici's llhttp (h1-response.ts). undici rebuilds
 // and re-validates every request and runs a general parser; that was most of the driver's CPU per
 // request. Anything unusual (keepAlive: false, odd headers, a flow reading response headers, h2)
-// still goes through undici (fastPathSuits, index.ts). Over https the socket is TLS (h1-endpoint.ts). Errors carry undici's / Node's / llhttp's codes, so classifyError treats both paths alike.
+// still goes through undici (fastPathSuits, index.ts). Over https the socket is TLS (h1-endpoint.ts).
+// Errors carry undici's / Node's / llhttp's codes, so classifyError treats both paths alike.
 //
 //   dispatch -> [connect (+ TLS handshake)] -> write(request) ─ onConnect
 //   data -> ResponseParser: head ─ onHeaders -> body (length | chunked | until close) ─ onData* -> onComplete
@@ -42,8 +43,9 @@ const PAYLOAD_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const PLACEHOLDER = /(?<!\\)\{\{.*?\}\}/g;
 
 /**
- * Whether a phase can go the fast path: http or https (HTTP/1.1 in TLS) to the origin, keep-alive, and every template's
- * path and headers ordinary (a placeholder stands for a value escaped where it lands). Else undici.
+ * Whether a phase can go the fast path: http or https (HTTP/1.1 in TLS) to the origin, keep-alive,
+ * and every template's path and headers ordinary (a placeholder stands for a value escaped where it
+ * lands). Else undici.
  */
 export function fastPathSuits(phase: Phase, baseUrl: string): boolean {
   const url = new URL(baseUrl);
