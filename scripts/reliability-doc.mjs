@@ -24,7 +24,7 @@ export const RELIABILITY_TESTS = [
   ['Hostile input: data files kept with library scenarios', ['engine/library/kept-files-hostile.test.ts', 'cli/cli-library-data.test.ts', 'db/kept-file-store.test.ts']],
   ['Hostile input: recording in a browser', ['engine/record/cdp-capture.test.ts', 'engine/record/record-target.test.ts', 'engine/record/record-session.test.ts', 'engine/record/profile-folder.test.ts', 'cli/cli-record.test.ts', 'renderer/scenarios/record-start.test.ts', 'electron/desktop-recording.test.ts']],
   ['Hostile input: files a scenario or a command reads', ['engine/regular-file.test.ts', 'engine/scenario/data-file-secrets.test.ts', 'engine/run/tls-file-input.test.ts', 'cli/file-inputs.test.ts', 'cli/run-example.test.ts', 'cli/cli-validate-grpc.test.ts']],
-  ['Hostile responses: Server-Timing and certificates', ['cli/honest-timing.test.ts', 'engine/run/tls-run.test.ts', 'engine/run/tls-client-cert.test.ts', 'engine/k6/k6-tls-probe.test.ts']],
+  ['Hostile responses: Server-Timing and certificates', ['cli/honest-timing.test.ts', 'engine/run/tls-run.test.ts', 'engine/run/tls-client-cert.test.ts', 'engine/k6/k6-tls-probe.test.ts', 'engine/driver/transport/h1-tls.test.ts']],
   ['Hostile responses: deadlines', ['engine/driver/deadlines.test.ts', 'engine/run/driver-watchdog.test.ts', 'engine/driver/admission.test.ts']],
   ['Hostile responses: bodies kept and patterns run', ['engine/driver/requests/body-bounds.test.ts', 'engine/driver/requests/body-includes.test.ts', 'engine/driver/requests/linear-regexp.test.ts', 'contract/check-eval.test.ts']],
   ['Try once: hostile targets, secrets and bad input', ['engine/run/try/try-hostile.test.ts', 'engine/run/try/try-once.test.ts', 'cli/cli-try.test.ts']],

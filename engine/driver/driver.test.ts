@@ -187,7 +187,9 @@ describe('warm-up before t0', () => {
 
   it('is skipped for tiny or closed-loop phases and for phases the fast path does not run', () => {
     expect(shouldWarm([burst(60), rate(200, 1000)], 'http://127.0.0.1:1')).toBe(false);
-    expect(shouldWarm([rate(5000, 5000)], 'https://127.0.0.1:1')).toBe(false);
+    expect(shouldWarm([rate(5000, 5000, '/ok', { keepAlive: false })], 'http://127.0.0.1:1')).toBe(false);
+    // https goes the fast path too (issue 42), so its parser is warmed as plain http's
+    expect(shouldWarm([rate(5000, 5000)], 'https://127.0.0.1:1')).toBe(true);
     expect(shouldWarm([closed(5, { durationMs: 1000 })], 'http://127.0.0.1:1')).toBe(false);
     expect(shouldWarm([closed(5, { durationMs: 1000 }), rate(5000, 5000)], 'http://127.0.0.1:1')).toBe(true);
   });

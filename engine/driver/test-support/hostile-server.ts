@@ -1,5 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
 
 // A raw TCP target on 127.0.0.1 (port 0) that answers each HTTP/1.1 request in one hostile way, for
 // the framing tests of the driver's fast path against undici (issue 35). Every answer names the
@@ -83,6 +84,8 @@ const MAX_REQUEST_HEAD = 16 * 1024;
 export interface HostileOptions {
   /** write each answer a byte at a time, a turn apart, so a client's parser sees every split */
   dribble?: boolean;
+  /** answer over TLS with this key and certificate (an https:// url; issue 42), the same bytes inside */
+  tls?: { key: string; cert: string };
 }
 
 /** A server answering as `mode` does, or with `answer(path)`'s bytes. */
@@ -95,7 +98,7 @@ export async function startHostileServer(mode: HostileMode | ((path: string) => 
   const closedAlready = new Set<number>();
   let accepted = 0;
   const onAccept = new Map<number, () => void>();
-  const server: Server = createServer((s: Socket) => {
+  const onConnection = (s: Socket): void => {
     const n = ++accepted;
     sockets.add(s);
     onAccept.get(n)?.();
@@ -118,10 +121,12 @@ export async function startHostileServer(mode: HostileMode | ((path: string) => 
         else s.write(answer(path), 'latin1');
       }
     });
-  });
+  };
+  // over TLS a connection counts from its handshake's end, where its bytes start
+  const server: Server = options.tls === undefined ? createServer(onConnection) : createTlsServer(options.tls, onConnection);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `${options.tls === undefined ? 'http' : 'https'}://127.0.0.1:${(server.address() as AddressInfo).port}`,
     paths,
     connectionOf,
     connections: () => accepted,

@@ -10,7 +10,8 @@ import { closed, rate } from '../test-support/phases.js';
 // 127.0.0.1 (from dist/: npx tsc -p tsconfig.node.json): a phase's new connections with their connect
 // and handshake times; keepAlive false opens one per request, keepAlive true one per user. Those done
 // in a phase's first 0.5 s are counted apart (issue 36: a keep-alive run's start-up storm, whose
-// requests wait for their connection in client queue).
+// requests wait for their connection in client queue). https keep-alive goes the fast path over TLS
+// (issue 42), which times its own handshakes and opens none ahead untimed.
 
 let h2Only: Http2SecureServer | null = null;
 let tcp: Server | null = null;
@@ -65,6 +66,17 @@ describe('connections and their TLS handshake per phase', () => {
     expect(phase.lag.max).toBeGreaterThanOrEqual(c.connect.min + c.handshake.min);
     expect(c.atStartup).toBeGreaterThanOrEqual(0);
     expect(c.atStartup).toBeLessThanOrEqual(c.opened);
+  });
+
+  it('https with preconnect (the fast path over TLS): no connection is opened ahead untimed; every user\'s connection has its handshake time in the phase', async () => {
+    const server = await startServer('single', { protocol: 'h1-tls' });
+    const result = await runDriver({ baseUrl: server.url, tls: { insecure: true }, phases: [closed(3, { count: 30, preconnect: true }, '/fib?n=5')] }, quiet);
+    const phase = result.phases[0]!.result;
+    expect(phase.ok).toBe(30);
+    // plain http's connections are opened before the phase (run.ts preconnect); an https one's handshake is the phase's own figure, as on undici
+    const c = phase.connections!;
+    expect(c.opened).toBeGreaterThanOrEqual(3);
+    expect(c.handshake.count).toBe(c.opened);
   });
 
   it('https at 40 req/s for 1 s without keep-alive: the handshakes of arrivals past 0.5 s are not counted at start-up', async () => {

@@ -4,9 +4,10 @@ import { nowUs } from '../clock.js';
 import type { ConnectionTimes } from '../measure/accumulators.js';
 import { protocolClientOptions, type Target } from './target.js';
 
-// The TLS handshake as its own figure (issue 28): where undici opens a connection to an https
-// target, the connector it would have built itself (same lookup, TLS options, ALPN by allowH2,
-// timeout, session cache) is wrapped to stamp the call, the TCP connect and the secure connection.
+// The TLS handshake as its own figure (issue 28; the fast path stamps its own, h1-endpoint.ts): where
+// undici opens a connection to an https target, the connector it would have built itself (same
+// lookup, TLS options, ALPN by allowH2, timeout, session cache) is wrapped to stamp the call, the TCP
+// connect and the secure connection.
 //
 //   connect() ──lookup + TCP── 'connect' ──TLS handshake── 'secureConnect' -> undici's callback
 //   |<------- connect ------->|<--------- handshake -------->|

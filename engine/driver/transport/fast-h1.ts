@@ -5,11 +5,12 @@ import type { Connection } from './connection.js';
 import { H1Connection, h1RequestOf, type H1Request } from './h1.js';
 import type { Target } from './target.js';
 import { SlotConnections, type TransportContext } from './transport.js';
+import type { ConnectionTimes } from '../measure/accumulators.js';
 import { stampSeq, traceLineAt } from './traceparent.js';
 
-// The HTTP/1.1 fast path (h1.ts): an H1Connection per slot, each template's bytes built once (or per
-// request from its placeholders, into the slot's own request object, which its connection holds
-// while the request is in flight). A tracing phase's request is a copy of its template's bytes (or
+// The HTTP/1.1 fast path (h1.ts), over TCP or TLS (h1-endpoint.ts): an H1Connection per slot, each
+// template's bytes built once (or per request from its placeholders, into the slot's own request
+// object, which its connection holds while the request is in flight). A tracing phase's request is a copy of its template's bytes (or
 // its built bytes) with the trace seq written in place (traceparent.ts).
 
 export class FastH1Transport extends SlotConnections<H1Request> {
@@ -18,6 +19,9 @@ export class FastH1Transport extends SlotConnections<H1Request> {
   /** where each prebuilt template's bytes hold the traceparent line (-1: the phase does not trace) */
   private readonly traceLines: number[];
 
+  /** where new https connections' connect and handshake times go (null: not measured) */
+  private readonly times: ConnectionTimes | null;
+
   constructor(
     private readonly target: Target,
     private readonly phase: Phase,
@@ -25,6 +29,7 @@ export class FastH1Transport extends SlotConnections<H1Request> {
   ) {
     const host = new URL(target.baseUrl).host;
     super(compileRequests(phase, ctx.columns, host), 1);
+    this.times = ctx.connections;
     this.wires = this.requests.map((r) => h1RequestOf(r, host));
     this.traceLines = this.wires.map((w) => (ctx.tracePrefix === undefined ? -1 : traceLineAt(w.bytes)));
     this.built = Array.from({ length: ctx.slots }, () => ({ bytes: Buffer.alloc(0), head: false, variable: null }));
@@ -33,7 +38,7 @@ export class FastH1Transport extends SlotConnections<H1Request> {
   }
 
   protected open(_k: number): Connection<H1Request> {
-    return new H1Connection(this.target, this.phase.timeoutMs);
+    return new H1Connection(this.target, this.phase.timeoutMs, this.times);
   }
 
   protected wire(template: number, inputs: RequestInputs | null, slot: number, seq: number): H1Request | null {

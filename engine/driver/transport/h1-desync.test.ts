@@ -1,12 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { closed, collect, req } from '../test-support/phases.js';
 import { startHostileServer, type HostileServer } from '../test-support/hostile-server.js';
+import { makeTransport } from '../../../servers/front-transport.js';
 
 // Whole phases in the driver's worker (from dist/: build first) against hostile answers (issue 35):
 // a server that follows each answer with a stray 201 no request asked for gets no stored success it
 // never sent (the fast path used to read each stray as the next request's answer: 117,187 stored
-// 201s), and a malformed answer is a 'protocol' error whose reason the phase keeps, over the fast
-// path and over undici alike.
+// 201s), over TCP and inside TLS, and a malformed answer is a 'protocol' error whose reason the
+// phase keeps, over the fast path and over undici alike.
 
 let server: HostileServer | null = null;
 afterEach(async () => {
@@ -15,9 +16,12 @@ afterEach(async () => {
 });
 
 describe('hostile answers through a whole phase', () => {
-  it('a stray answer after every real one: no request stores an answer the server did not send it', async () => {
-    server = await startHostileServer('extra-after-body');
-    const { result, rows } = await collect(server.url, [closed(4, { count: 400, requests: [req('/k')] })]);
+  it.each([
+    ['', false],
+    [', inside TLS (the fast path over https, issue 42)', true],
+  ])('a stray answer after every real one%s: no request stores an answer the server did not send it', async (_over, tls) => {
+    server = await startHostileServer('extra-after-body', tls ? { tls: (await makeTransport('h1-tls')).tls! } : {});
+    const { result, rows } = await collect(server.url, [closed(4, { count: 400, requests: [req('/k')] })], undefined, tls ? { tls: { insecure: true } } : {});
     const phase = result.phases[0]!.result;
     expect(phase.count).toBe(400);
     // every stored success is a 200 the server sent as an answer; the strays were 201s

@@ -1,5 +1,6 @@
 import type { RequestHandler } from './connection.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { makeTransport } from '../../../servers/front-transport.js';
 import { errorKindOf } from '../../../contract/measurement.js';
 import { classifyError } from '../measure/errors.js';
 import { UndiciTransport } from './undici-h1.js';
@@ -14,7 +15,8 @@ import { HOSTILE_MODES, answerTo, startHostileServer, type HostileMode, type Hos
 // the fast path and to an undici Client set up as the driver's slow path, and both must classify each
 // of two requests alike (ok, or the error kind), read no answer meant for another request, and close a
 // connection that carried bytes no request asked for. A malformed answer is a 'protocol' error
-// carrying llhttp's HPE_* code.
+// carrying llhttp's HPE_* code. The hostile answers are tried inside TLS too (the fast path over
+// https, issue 42).
 
 /** A deadline for a client that waits on a malformed answer (the failing case); correct clients answer at once. */
 const TIMEOUT_MS = 3000;
@@ -64,8 +66,11 @@ function collector(path: string, done: (o: Outcome) => void) {
   };
 }
 
+/** the TLS options of both clients towards a fixture over TLS (its certificate is self-signed; ignored over http) */
+const TLS = { insecure: true };
+
 function fastPath(url: string): Subject {
-  const conn = new H1Connection(targetOf({ baseUrl: url }), TIMEOUT_MS);
+  const conn = new H1Connection(targetOf({ baseUrl: url, tls: TLS }), TIMEOUT_MS);
   const requests = compileH1(PHASE, url)!;
   return {
     send(i, done) {
@@ -84,7 +89,7 @@ function fastPath(url: string): Subject {
 
 /** undici as the driver's slow path sets it up (undici-h1.ts: one Client per slot, pipelining 1, the phase's timeouts). */
 function undiciPath(url: string): Subject {
-  const transport = new UndiciTransport(targetOf({ baseUrl: url }), PHASE, { slots: 1, columns: [], connections: null, readsHeaders: false, warm: [] });
+  const transport = new UndiciTransport(targetOf({ baseUrl: url, tls: TLS }), PHASE, { slots: 1, columns: [], connections: null, readsHeaders: false, warm: [] });
   return {
     send(i, done) {
       const c = collector(PATHS[i]!, done);
@@ -176,6 +181,22 @@ describe('HTTP/1.1 framing: the fast path against undici, on the same hostile by
 });
 
 const kinds = (e: Exchange) => ({ first: e.first.outcome, second: e.second.outcome, secondOn: e.secondOn });
+
+describe('HTTP/1.1 framing over TLS: the fast path against undici, on the same hostile bytes inside TLS (issue 42)', () => {
+  let pem: { key: string; cert: string };
+  beforeAll(async () => {
+    pem = (await makeTransport('h1-tls')).tls!;
+  });
+
+  it.each([...HOSTILE_MODES])('%s over TLS: both paths classify each request alike, and a connection out of step is not reused', async (mode) => {
+    const fast = await exchange(mode, fastPath, { tls: pem });
+    const undici = await exchange(mode, undiciPath, { tls: pem });
+    const want = EXPECTED[mode];
+    expect(kinds(undici)).toEqual({ first: want.kind, second: want.kind, secondOn: want.secondOn });
+    expect(kinds(fast)).toEqual(kinds(undici));
+    expect([fast.first.code, fast.second.code]).toEqual([want.fastCode, want.fastCode]);
+  });
+});
 
 /**
  * More answers, each the same for every request (so 'ok' reads as "another answer": what matters is

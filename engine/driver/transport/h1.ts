@@ -1,20 +1,22 @@
-import { connect, type Socket } from 'node:net';
-import type { LookupFunction } from 'node:net';
+import type { Socket } from 'node:net';
 import type { Phase } from '../../../contract/scenario.js';
 import { ResponseParser, type ResponseSink } from './h1-response.js';
 import { fixedTemplate, isVariable, type VariableRequest } from '../requests/request-compile.js';
 import type { CompiledRequest } from '../requests/compiled-request.js';
 import type { OpenAhead, RequestHandler } from './connection.js';
 import type { Target } from './target.js';
+import type { ConnectRecorder } from './connect-timing.js';
+import { h1EndpointOf, type H1Endpoint } from './h1-endpoint.js';
 
-// A minimal HTTP/1.1 keep-alive connection for the driver's common case (plain http, keep-alive,
+// A minimal HTTP/1.1 keep-alive connection for the driver's common case (http or https, keep-alive,
 // ordinary headers): the request bytes are built once per template and written as one Buffer, and
 // the response is parsed in place, as strictly as undici's llhttp (h1-response.ts). undici rebuilds
 // and re-validates every request and runs a general parser; that was most of the driver's CPU per
-// request. Anything unusual (https, keepAlive: false, odd headers) still goes through undici (see
-// fast-h1.ts). Errors carry undici's / Node's / llhttp's codes, so classifyError treats both paths alike.
+// request. Anything unusual (keepAlive: false, odd headers, a flow reading response headers, h2)
+// still goes through undici (fastPathSuits, index.ts). Over https the socket is TLS (h1-endpoint.ts).
+// Errors carry undici's / Node's / llhttp's codes, so classifyError treats both paths alike.
 //
-//   dispatch -> [connect] -> write(request) ─ onConnect
+//   dispatch -> [connect (+ TLS handshake)] -> write(request) ─ onConnect
 //   data -> ResponseParser: head ─ onHeaders -> body (length | chunked | until close) ─ onData* -> onComplete
 //   error / close / inactivity timeout / a malformed response while a request is in flight -> onError(code)
 //   any byte with no request in flight, or after a response's end in the same read -> the connection closes
@@ -41,12 +43,13 @@ const PAYLOAD_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const PLACEHOLDER = /(?<!\\)\{\{.*?\}\}/g;
 
 /**
- * Whether a phase can go the fast path: plain http to the origin, keep-alive, and every template's
- * path and headers ordinary (a placeholder stands for a value escaped where it lands). Else undici.
+ * Whether a phase can go the fast path: http or https (HTTP/1.1 in TLS) to the origin, keep-alive,
+ * and every template's path and headers ordinary (a placeholder stands for a value escaped where it
+ * lands). Else undici.
  */
 export function fastPathSuits(phase: Phase, baseUrl: string): boolean {
   const url = new URL(baseUrl);
-  if (url.protocol !== 'http:' || !phase.keepAlive || (url.pathname !== '/' && url.pathname !== '')) return false;
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !phase.keepAlive || (url.pathname !== '/' && url.pathname !== '')) return false;
   return phase.requests.every((template) => {
     const t = isVariable(template) ? { path: template.path.replace(PLACEHOLDER, 'x'), headers: Object.fromEntries(Object.entries(template.headers).map(([n, v]) => [n, v.replace(PLACEHOLDER, 'x')])) } : fixedTemplate(template);
     return fastPathHeaders(t.path, t.headers);
@@ -87,31 +90,30 @@ export class H1Connection implements ResponseSink, OpenAhead<H1Request> {
   private request: H1Request | null = null;
   private state = S_IDLE;
   private readonly parser = new ResponseParser(this);
-  private readonly host: string;
-  private readonly port: number;
-  private readonly lookup: LookupFunction;
+  /** the socket is connected (and its TLS handshake done): requests are written to it, not held for its ready event */
+  private ready = false;
+  private readonly endpoint: H1Endpoint;
 
+  /** `times` hears each new TLS connection's connect and handshake (h1-endpoint.ts) */
   constructor(
-    target: Pick<Target, 'baseUrl' | 'lookup'>,
+    target: Pick<Target, 'baseUrl' | 'lookup' | 'tls'>,
     private readonly timeoutMs: number,
+    times: ConnectRecorder | null = null,
   ) {
-    this.lookup = target.lookup;
-    const url = new URL(target.baseUrl);
-    this.host = url.hostname.replace(/^\[|\]$/g, '');
-    this.port = Number(url.port || 80);
+    this.endpoint = h1EndpointOf(target, times);
   }
 
   dispatch(request: H1Request, handler: H1Handler): void {
     this.handler = handler;
     this.request = request;
     const s = this.socket;
-    if (s !== null && !s.destroyed && s.writable && !s.connecting) {
+    if (s !== null && this.ready && !s.destroyed && s.writable) {
       this.send(s);
       return;
     }
-    // still connecting (opened ahead by open()): the 'connect' listener sends; sent is stamped then
+    // still connecting or in its handshake (opened ahead by open()): the ready listener sends; sent is stamped then
     this.state = S_CONNECTING;
-    if (s === null || s.destroyed || !s.connecting) this.connect();
+    if (s === null || s.destroyed || this.ready) this.connect();
   }
 
   /**
@@ -123,21 +125,24 @@ export class H1Connection implements ResponseSink, OpenAhead<H1Request> {
     const socket = this.connect();
     return new Promise((resolve) => {
       const done = (): void => {
-        socket.off('connect', done);
+        socket.off(this.endpoint.ready, done);
         socket.off('close', done);
         resolve();
       };
-      socket.on('connect', done);
+      socket.on(this.endpoint.ready, done);
       socket.on('close', done);
     });
   }
 
   private connect(): Socket {
-    const socket = connect({ host: this.host, port: this.port, noDelay: true, lookup: this.lookup });
+    const socket = this.endpoint.connect();
     this.socket = socket;
+    this.ready = false;
     socket.setTimeout(this.timeoutMs);
-    socket.on('connect', () => {
-      if (this.socket === socket && this.state === S_CONNECTING) this.send(socket);
+    socket.on(this.endpoint.ready, () => {
+      if (this.socket !== socket) return;
+      this.ready = true;
+      if (this.state === S_CONNECTING) this.send(socket);
     });
     socket.on('data', (chunk: Buffer) => {
       if (this.socket === socket) this.onBytes(chunk);

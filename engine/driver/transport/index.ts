@@ -29,7 +29,8 @@ export { StreamError, STREAM_ERROR_CODES, type StreamOpener, type StreamOpenerFa
 /**
  * How a client group's requests go: a phase with a stream template through the stream transport
  * (its other templates on the HTTP transport below), h2 / h2c through undici, else the fast path when
- * the phase suits it, else undici.
+ * the phase suits it (http or https), else undici: keepAlive false, a framing header or an unusual
+ * path or value in a template (fastPathSuits), a flow step reading a response header.
  */
 export function transportFor(target: Target, phase: Phase, ctx: TransportContext): Transport {
   if (phaseStreams(phase).length > 0) return new StreamTransport(target, phase, ctx, streamOpenerFor, () => httpTransportFor(target, phase, ctx));
@@ -70,9 +71,13 @@ function httpTransportFor(target: Target, phase: Phase, ctx: TransportContext): 
   return new UndiciTransport(target, p, ctx);
 }
 
-/** Whether connections can be opened ahead for a phase: only the fast path's (h2 / h2c and undici open their own). */
+/**
+ * Whether connections can be opened ahead for a phase: only the fast path's over plain http (h2 / h2c
+ * and undici open their own; an https connection's handshake is the phase's own connection figure,
+ * and its wait client queue, as on undici: connect-timing.ts).
+ */
 export function opensAhead(target: Target, phase: Phase): boolean {
-  return target.protocol === 'h1' && fastPathSuits(phase, target.baseUrl);
+  return target.protocol === 'h1' && target.baseUrl.startsWith('http:') && fastPathSuits(phase, target.baseUrl);
 }
 
 /** A connection to open ahead for a phase whose transport opensAhead. */

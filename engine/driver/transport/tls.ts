@@ -6,11 +6,12 @@ import { guardedLookup } from '../../net/target-guard.js';
 import { spokenProtocol, type ClientProtocol, type Protocol } from '../../../contract/protocol.js';
 import type { DriverTls } from '../types.js';
 
-// TLS towards an https:// target: the options every connection is made with (undici's connect), and
-// one handshake before any load, so a certificate that does not verify ends the run at once with a
-// one-line error naming the fix, instead of every request failing as an 'other' error.
+// TLS towards an https:// target: the options every connection is made with (undici's connect, the
+// fast path's h1-endpoint.ts), and one handshake before any load, so a certificate that does not
+// verify ends the run at once with a one-line error naming the fix, instead of every request failing
+// as an 'other' error.
 
-/** The node:tls options of a connection to the target (undici passes them to tls.connect). */
+/** The node:tls options of a connection to the target (undici and h1-endpoint.ts pass them to tls.connect). */
 export function tlsConnectOptions(tls: DriverTls | undefined): ConnectionOptions {
   if (tls === undefined) return {};
   return {
