@@ -98,11 +98,13 @@ class Call {
   }
 }
 
-/** node:http2's errors as the kinds undici's give (measure/errors.ts classifies both alike). */
+/** a stream reset for breaking the protocol (by either side), as opposed to one the peer simply reset */
+const PROTOCOL_RESET = /NGHTTP2_(PROTOCOL_ERROR|COMPRESSION_ERROR|FRAME_SIZE_ERROR|FLOW_CONTROL_ERROR|ENHANCE_YOUR_CALM)/;
+
+/** node:http2's stream errors by kind (measure/errors.ts): a protocol breach, else a reset by the peer. */
 function streamError(err: Error): Error {
   const code = (err as { code?: string }).code;
-  // node refuses a header block over the session's bounds as ENHANCE_YOUR_CALM: a head too large
-  if (code === 'ERR_HTTP2_STREAM_ERROR' && /ENHANCE_YOUR_CALM|NGHTTP2_ENHANCE_YOUR_CALM/.test(err.message)) return codeError('UND_ERR_HEADERS_OVERFLOW', 'the response headers passed their bound');
+  if (code === 'ERR_HTTP2_STREAM_ERROR' && PROTOCOL_RESET.test(err.message)) return Object.assign(err, { code: 'LS_H2_PROTOCOL' });
   return err;
 }
 
@@ -138,7 +140,7 @@ export class NodeH2Session implements Connection<H2Request> {
     if (!this.open) return void process.nextTick(() => handler.onError(this.closedWith ?? SESSION_CLOSED()));
     const session = this.session;
     // a free stream and nobody ahead: sent at once, no waiting entry made
-    if (session !== null && !session.connecting && this.waiting.length === 0 && this.busy.size < this.limit) return this.start(session, request, handler);
+    if (session !== null && !session.connecting && !session.destroyed && this.waiting.length === 0 && this.busy.size < this.limit) return this.start(session, request, handler);
     this.waiting.push({ request, handler });
     if (session === null) this.connect();
   }
@@ -210,7 +212,7 @@ export class NodeH2Session implements Connection<H2Request> {
   /** Sends waiting requests while a stream is free. */
   private pump(): void {
     const session = this.session;
-    if (session === null || session.connecting || !this.open) return;
+    if (session === null || session.connecting || session.destroyed || !this.open) return;
     while (this.waiting.length > 0 && this.busy.size < this.limit) {
       const { request, handler } = this.waiting.shift()!;
       this.start(session, request, handler);
@@ -219,12 +221,15 @@ export class NodeH2Session implements Connection<H2Request> {
 
   /** Opens the request's stream now: HEADERS (and its body) written, onConnect told. */
   private start(session: ClientHttp2Session, request: H2Request, handler: RequestHandler): void {
+    // destroyed, its 'error' or 'close' still to come: the request waits here and fails with the session's reason
+    if (session.destroyed || session.closed) return void this.waiting.push({ request, handler });
     let stream: ClientHttp2Stream;
     try {
       stream = session.request(request.headers, { endStream: request.body === null });
     } catch (err) {
-      // the session went while we looked (destroyed, GOAWAY): a reset, as any request on a session that ended
-      return void process.nextTick(() => handler.onError(err instanceof Error ? Object.assign(err, { code: 'UND_ERR_SOCKET' }) : SESSION_CLOSED()));
+      // node refused the stream (the session went while we looked): a reset, as any request on a session that ended
+      const why = err instanceof Error ? Object.assign(err, { code: 'UND_ERR_SOCKET' }) : SESSION_CLOSED();
+      return void process.nextTick(() => handler.onError(why));
     }
     const call = this.idle.pop() ?? new Call(this);
     call.stream = stream;
@@ -251,17 +256,19 @@ export class NodeH2Session implements Connection<H2Request> {
     else if (this.closing && this.busy.size === 0) this.session?.close();
   }
 
-  /** The response headers the driver reads as undici's name/value pairs (only Server-Timing, unless asked for all). */
+  /**
+   * The response headers the driver reads as undici's name/value pairs, as undici's h2 client gives
+   * them: each name once, repeated fields joined by node (set-cookie apart). Only Server-Timing
+   * unless the phase reads others (the fast path's rule, h1.ts).
+   */
   headerPairs(headers: IncomingHttpHeaders): Buffer[] {
-    if (!this.allHeaders) {
-      const st = headers['server-timing'];
-      return st === undefined ? NO_PAIRS : [SERVER_TIMING, Buffer.from(Array.isArray(st) ? st.join(', ') : st, 'latin1')];
-    }
-    const pairs: Buffer[] = [];
-    for (const name of Object.keys(headers)) {
-      if (name.startsWith(':')) continue;
-      const v = headers[name];
-      for (const value of Array.isArray(v) ? v : [String(v)]) pairs.push(Buffer.from(name, 'latin1'), Buffer.from(value, 'latin1'));
+    let pairs = NO_PAIRS;
+    for (const name in headers) {
+      if (name.charCodeAt(0) === 0x3a || (!this.allHeaders && name !== 'server-timing')) continue;
+      if (pairs === NO_PAIRS) pairs = [];
+      const v = headers[name]!;
+      if (typeof v === 'string') pairs.push(Buffer.from(name, 'latin1'), Buffer.from(v, 'latin1'));
+      else for (const value of v) pairs.push(Buffer.from(name, 'latin1'), Buffer.from(value, 'latin1'));
     }
     return pairs;
   }
@@ -308,5 +315,5 @@ export class NodeH2Session implements Connection<H2Request> {
   }
 }
 
+/** no header the driver reads: shared, never written to */
 const NO_PAIRS: Buffer[] = [];
-const SERVER_TIMING = Buffer.from('server-timing', 'latin1');
