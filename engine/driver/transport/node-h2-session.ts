@@ -12,7 +12,7 @@ import type { Target } from './target.js';
 // `sent` at onConnect, when its HEADERS are written). Both flow-control windows start at 2^30-1:
 // node's 64 KiB defaults stall a busy session (nodejs/node#50972; oha fixed them the same).
 //
-//   dispatch -> [connect] -> waiting (FIFO, <= streams) -> request(): onConnect(reset) -> 'response' onHeaders -> 'data' onData* -> 'end' onComplete
+//   dispatch -> [connect, the server's SETTINGS] -> waiting (FIFO, <= streams) -> request(): onConnect(reset) -> 'response' onHeaders -> 'data' onData* -> 'end' onComplete
 //   stream error / RST_STREAM -> onError;  session error / close -> every request on it fails, the transport opens a new one
 //   GOAWAY -> the session takes no more requests (its waiting ones go back to the transport), those in flight end as the server lets them
 //
@@ -118,6 +118,8 @@ export class NodeH2Session implements Connection<H2Request> {
   /** streams at once: the scenario's, capped by the server's SETTINGS once known */
   private limit: number;
   private open = true;
+  /** the server's first SETTINGS came: its stream limit is known, so requests may go */
+  private ready = false;
   private closing = false;
   /** what the streams of a session that ended fail with */
   closedWith: Error | null = null;
@@ -140,7 +142,7 @@ export class NodeH2Session implements Connection<H2Request> {
     if (!this.open) return void process.nextTick(() => handler.onError(this.closedWith ?? SESSION_CLOSED()));
     const session = this.session;
     // a free stream and nobody ahead: sent at once, no waiting entry made
-    if (session !== null && !session.connecting && !session.destroyed && this.waiting.length === 0 && this.busy.size < this.limit) return this.start(session, request, handler);
+    if (session !== null && this.ready && !session.destroyed && this.waiting.length === 0 && this.busy.size < this.limit) return this.start(session, request, handler);
     this.waiting.push({ request, handler });
     if (session === null) this.connect();
   }
@@ -165,13 +167,12 @@ export class NodeH2Session implements Connection<H2Request> {
       maxSessionMemory: 10,
     });
     this.session = session;
-    this.connectTimer = setTimeout(() => this.end(codeError('UND_ERR_CONNECT_TIMEOUT', 'the HTTP/2 session did not connect in time')), this.timeoutMs);
-    session.once('connect', () => {
-      clearTimeout(this.connectTimer!);
-      session.setLocalWindowSize(H2_WINDOW);
-      this.pump();
-    });
+    this.connectTimer = setTimeout(() => this.end(codeError('UND_ERR_CONNECT_TIMEOUT', 'the HTTP/2 session did not connect (or the server sent no SETTINGS) in time')), this.timeoutMs);
+    session.once('connect', () => session.setLocalWindowSize(H2_WINDOW));
+    // nothing is sent before the server's SETTINGS: a stream over its limit would only be refused
     session.on('remoteSettings', (settings) => {
+      clearTimeout(this.connectTimer!);
+      this.ready = true;
       const max = settings.maxConcurrentStreams;
       this.limit = max === undefined ? this.streams : Math.max(1, Math.min(this.streams, max));
       this.pump();
@@ -212,7 +213,7 @@ export class NodeH2Session implements Connection<H2Request> {
   /** Sends waiting requests while a stream is free. */
   private pump(): void {
     const session = this.session;
-    if (session === null || session.connecting || session.destroyed || !this.open) return;
+    if (session === null || !this.ready || session.destroyed || !this.open) return;
     while (this.waiting.length > 0 && this.busy.size < this.limit) {
       const { request, handler } = this.waiting.shift()!;
       this.start(session, request, handler);
