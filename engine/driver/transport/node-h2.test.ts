@@ -17,6 +17,7 @@ afterEach(async () => {
 });
 
 const quiet = {};
+const errs = (e: Partial<Record<string, number>>) => Object.fromEntries(Object.entries(e).filter(([, n]) => (n ?? 0) > 0));
 
 async function listen(settings: { maxConcurrentStreams?: number }, onStream: (stream: import('node:http2').ServerHttp2Stream) => void, onSession: (s: ServerHttp2Session) => void = () => undefined): Promise<string> {
   h2c = createH2cServer({ settings });
@@ -50,6 +51,23 @@ describe('h2 on node:http2 sessions', () => {
     expect(refused).toBe(0);
     // the 4th user's first request waited for three answers of >= 100 ms each, unsent
     expect(p.lag.max).toBeGreaterThanOrEqual(299);
+  });
+
+  it('requests past their deadline on a shared session: just their streams are reset (CANCEL), the session is kept for the next ones', async () => {
+    let sessions = 0;
+    const resets: number[] = [];
+    const url = await listen(
+      {},
+      // never answered: each request ends at its deadline
+      (stream) => stream.on('close', () => resets.push(stream.rstCode ?? -1)),
+      () => sessions++,
+    );
+    const result = await runDriver({ baseUrl: url, protocol: 'h2c', streams: 2, phases: [closed(2, { count: 4, timeoutMs: 500 })] }, quiet);
+    expect(errs(result.phases[0]!.result.errors)).toEqual({ timeout: 4 });
+    // the probe's session, then one the two users shared for all four requests
+    expect(sessions).toBe(2);
+    // the streams were reset by the client with CANCEL (8); the last one's reset may race the end of the run
+    expect(resets.filter((c) => c === 8).length).toBeGreaterThanOrEqual(3);
   });
 
   it('both windows at 2^30-1: the server sees the stream window in SETTINGS and the connection window raised', async () => {
