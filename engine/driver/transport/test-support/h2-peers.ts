@@ -158,9 +158,3 @@ export function flood(c: PeerConnection, next: () => Buffer, cap: number): void 
   };
   loop();
 }
-
-/** An answer of 200 with `body` to stream `stream` */
-export function answer(c: PeerConnection, stream: number, body: string): void {
-  c.send(frame(FRAME.HEADERS, FLAG.END_HEADERS, stream, literalHeaders([[':status', '200']])));
-  c.send(frame(FRAME.DATA, FLAG.END_STREAM, stream, Buffer.from(body)));
-}
