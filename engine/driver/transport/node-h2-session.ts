@@ -16,8 +16,11 @@ import type { Target } from './target.js';
 //   stream error / RST_STREAM -> onError;  session error / close -> every request on it fails, the transport opens a new one
 //   GOAWAY -> the session takes no more requests (its waiting ones go back to the transport), those in flight end as the server lets them
 //
-// Bounds: a response's header block at most MAX_HEADER_LIST bytes and MAX_HEADER_PAIRS fields (node
-// refuses more as a stream error); node's session memory cap; bodies stream through, never kept.
+// Bounds: a response's header block at most MAX_HEADER_PAIRS fields, and at most a HEADERS frame and
+// 8 CONTINUATION frames of 16 KiB (~144 KiB: nghttp2 ends a session sent more, node-h2-hostile.test.ts;
+// node does not hold the server to the SETTINGS_MAX_HEADER_LIST_SIZE we advertise, measured with a
+// 100 KB block); node's session memory cap (floods of PING / SETTINGS); bodies stream through, never kept.
+// `waiting` holds at most `streams` requests (a session serves that many slots), so an array will do.
 
 /** One request in this transport's own form: the headers object is reused (node copies it per request). */
 export interface H2Request {
@@ -27,7 +30,7 @@ export interface H2Request {
 
 /** both windows, per nodejs/node#50972 and oha's 2^30-1 */
 export const H2_WINDOW = 2 ** 30 - 1;
-/** a response's header block, as the HTTP/1.1 path's MAX_HEAD */
+/** what we ask of the server's header blocks (advertised, as the HTTP/1.1 path's MAX_HEAD; not enforced by node) */
 const MAX_HEADER_LIST = 64 * 1024;
 const MAX_HEADER_PAIRS = 256;
 
