@@ -271,8 +271,10 @@ export class NodeH2Session implements Connection<H2Request> {
       if (name.charCodeAt(0) === 0x3a || (!this.allHeaders && name !== 'server-timing')) continue;
       if (pairs === NO_PAIRS) pairs = [];
       const v = headers[name]!;
-      if (typeof v === 'string') pairs.push(Buffer.from(name, 'latin1'), Buffer.from(v, 'latin1'));
-      else for (const value of v) pairs.push(Buffer.from(name, 'latin1'), Buffer.from(value, 'latin1'));
+      // the one name read on every response is shared (the slot only reads the pairs)
+      const key = name === 'server-timing' ? SERVER_TIMING : Buffer.from(name, 'latin1');
+      if (typeof v === 'string') pairs.push(key, Buffer.from(v, 'latin1'));
+      else for (const value of v) pairs.push(key, Buffer.from(value, 'latin1'));
     }
     return pairs;
   }
@@ -321,3 +323,4 @@ export class NodeH2Session implements Connection<H2Request> {
 
 /** no header the driver reads: shared, never written to */
 const NO_PAIRS: Buffer[] = [];
+const SERVER_TIMING = Buffer.from('server-timing', 'latin1');
