@@ -101,7 +101,7 @@ interface Ask {
 
 function viaNodeH2(baseUrl: string, ask: Ask): Promise<Outcome> {
   const target = targetOf({ baseUrl, protocol: 'h2c', streams: 1 });
-  const session = new NodeH2Session(target, 5000, 1, true, { retired: () => undefined }, null);
+  const session = new NodeH2Session(target, 5000, 1, true, { retired: () => undefined, ended: () => undefined }, null);
   const request: H2Request = { headers: { ':method': ask.method, ':path': ask.path, ':scheme': 'http', ':authority': new URL(baseUrl).host }, body: ask.body === null ? null : Buffer.from(ask.body) };
   return new Promise<Outcome>((resolve) => session.dispatch(request, recorder(resolve))).finally(() => session.destroy());
 }

@@ -42,6 +42,8 @@ const SESSION_CLOSED = (): Error => codeError('UND_ERR_SOCKET', 'the HTTP/2 sess
 export interface SessionOwner {
   /** the session takes no more requests (GOAWAY, error, close): `waiting` are requests never sent, to send elsewhere */
   retired(session: NodeH2Session, waiting: readonly Waiting[]): void;
+  /** the session is gone (after retired, or a GOAWAY's last stream ended) */
+  ended(session: NodeH2Session): void;
 }
 
 export interface Waiting {
@@ -299,6 +301,7 @@ export class NodeH2Session implements Connection<H2Request> {
     const waiting = this.waiting.splice(0);
     const calls = [...this.busy];
     if (wasOpen) this.owner.retired(this, []);
+    this.owner.ended(this);
     const fail = (): void => {
       for (const call of calls) call.finish(err);
       for (const w of waiting) w.handler.onError(err);

@@ -24,6 +24,8 @@ export class NodeH2Transport extends SlotConnections<H2Request> implements Sessi
   /** the handler each slot sent its last request with: a deadline finds its waiting request by it */
   private readonly handlers: (RequestHandler | undefined)[] = [];
   private readonly sessions: (NodeH2Session | undefined)[] = [];
+  /** sessions that took a GOAWAY and still finish their streams: a stop drops them too */
+  private readonly retiring = new Set<NodeH2Session>();
   private readonly tracePrefix: string | null;
   /** what every request's :authority and :scheme say */
   private readonly authority: string;
@@ -83,10 +85,20 @@ export class NodeH2Transport extends SlotConnections<H2Request> implements Sessi
     if (k < 0) return;
     this.sessions[k] = undefined;
     this.forget(k, session);
+    this.retiring.add(session);
     if (waiting.length === 0) return;
     const next = this.open(k);
     this.adopt(k, next);
     for (const w of waiting) next.dispatch(w.request, w.handler);
+  }
+
+  ended(session: NodeH2Session): void {
+    this.retiring.delete(session);
+  }
+
+  override destroyAll(): void {
+    super.destroyAll();
+    for (const s of this.retiring) s.destroy();
   }
 
   /**
