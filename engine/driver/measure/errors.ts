@@ -16,6 +16,10 @@ export function classifyError(err: unknown): number {
     case 'ECONNRESET':
     case 'EPIPE':
     case 'UND_ERR_SOCKET':
+    // node:http2 (transport/node-h2-session.ts): the peer reset the stream, or ended the session with an error code
+    case 'ERR_HTTP2_STREAM_ERROR':
+    case 'ERR_HTTP2_SESSION_ERROR':
+    case 'ERR_HTTP2_GOAWAY_SESSION':
       return ERROR_CODE.reset;
     case 'UND_ERR_HEADERS_TIMEOUT':
     case 'UND_ERR_BODY_TIMEOUT':
@@ -28,6 +32,9 @@ export function classifyError(err: unknown): number {
     // a body that does not match its Content-Length, a head past the parser's bound
     case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
     case 'UND_ERR_HEADERS_OVERFLOW':
+    // nghttp2 refused what the peer sent (a flood of frames, an endless header block), or the stream broke the protocol
+    case 'ERR_HTTP2_ERROR':
+    case 'LS_H2_PROTOCOL':
       return ERROR_CODE.protocol;
     // a stream's own endings (transport/stream.ts StreamError): cut short, idle, a message over its bound or badly framed, a gRPC status
     case 'LS_STREAM_CUT':

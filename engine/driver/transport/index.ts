@@ -4,7 +4,7 @@ import { fastPathSuits, H1Connection } from './h1.js';
 import type { Target } from './target.js';
 import type { Transport, TransportContext, WarmConnection } from './transport.js';
 import { UndiciTransport } from './undici-h1.js';
-import { H2Transport } from './undici-h2.js';
+import { NodeH2Transport } from './node-h2.js';
 import { withTraceparent } from './traceparent.js';
 import { phaseStreams, type StreamProtocol } from '../../../contract/stream.js';
 import { StreamTransport, type StreamOpenerFactory } from './stream.js';
@@ -28,9 +28,9 @@ export { StreamError, STREAM_ERROR_CODES, type StreamOpener, type StreamOpenerFa
 
 /**
  * How a client group's requests go: a phase with a stream template through the stream transport
- * (its other templates on the HTTP transport below), h2 / h2c through undici, else the fast path when
- * the phase suits it (http or https), else undici: keepAlive false, a framing header or an unusual
- * path or value in a template (fastPathSuits), a flow step reading a response header.
+ * (its other templates on the HTTP transport below), h2 / h2c on node:http2 sessions, else the fast
+ * path when the phase suits it (http or https), else undici: keepAlive false, a framing header or an
+ * unusual path or value in a template (fastPathSuits), a flow step reading a response header.
  */
 export function transportFor(target: Target, phase: Phase, ctx: TransportContext): Transport {
   if (phaseStreams(phase).length > 0) return new StreamTransport(target, phase, ctx, streamOpenerFor, () => httpTransportFor(target, phase, ctx));
@@ -66,7 +66,7 @@ function notBuilt(protocol: StreamProtocol): StreamOpenerFactory {
 function httpTransportFor(target: Target, phase: Phase, ctx: TransportContext): Transport {
   // a tracing phase's templates carry the header as compiled; each transport writes the request's seq into it
   const p = ctx.tracePrefix === undefined ? phase : withTraceparent(phase, ctx.tracePrefix);
-  if (target.protocol !== 'h1') return new H2Transport(target, p, ctx);
+  if (target.protocol !== 'h1') return new NodeH2Transport(target, p, ctx);
   if (!ctx.readsHeaders && fastPathSuits(p, target.baseUrl)) return new FastH1Transport(target, p, ctx);
   return new UndiciTransport(target, p, ctx);
 }

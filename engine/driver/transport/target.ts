@@ -9,8 +9,9 @@ import { tlsConnectOptions } from './tls.js';
 // Where the load goes and how to connect there: one value, made once per run from the plan (the
 // Runner), handed down to every client group and connection. Never a module variable: two runs in one
 // thread (tests, a capacity search's steps) would otherwise share one target (driver-rules.test.ts).
-// h2 and h2c go through undici (allowH2 by ALPN; useH2c by prior knowledge), never the HTTP/1.1 fast
-// path; `streams` slots share one connection, each slot's request a stream of it.
+// h2 and h2c go on node:http2 sessions (node-h2.ts; a try through undici: allowH2 by ALPN, useH2c by
+// prior knowledge), never the HTTP/1.1 fast path; `streams` slots share one connection, each slot's
+// request a stream of it.
 
 export interface Target {
   /** http(s)://host:port of the target */

@@ -85,6 +85,11 @@ export abstract class SlotConnections<R> implements Transport {
     this.conns[k] = conn;
   }
 
+  /** Forgets connection k if it is still `conn` (it ends itself): its slots open a new one on their next request. */
+  protected forget(k: number, conn: Connection<R>): void {
+    if (this.conns[k] === conn) this.conns[k] = undefined;
+  }
+
   /** Drops connection k if it is still `conn`: its slots open a new one on their next request; what is on it fails with `err`. */
   protected drop(k: number, conn: Connection<R>, err: Error): void {
     if (this.conns[k] !== conn) return;
