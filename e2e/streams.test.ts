@@ -83,6 +83,44 @@ describe('streams in the UI, in Chromium', () => {
     expect(browser().problems).toEqual([]);
   });
 
+  it('live, a stream beside plain requests in one phase: gap is drawn per phase, not split into empty lines per endpoint', async () => {
+    // the live chart splits a phase of several requests by endpoint while running; its windows per
+    // endpoint count requests, not messages, so a stream figure split that way drew nothing
+    const mixed = {
+      name: 'live-streams-mixed',
+      servers: [{ label: 'one', architecture: 'single' }],
+      phases: [
+        {
+          name: 'mixed',
+          executor: 'closed',
+          users: 6,
+          durationMs: 6000,
+          timeoutMs: 20_000,
+          requests: [
+            { name: 'events', path: '/events?n=0&gapMs=50&size=32', stream: { protocol: 'sse', durationMs: 1500 } },
+            { name: 'hello', path: '/sleep?ms=20' },
+          ],
+        },
+      ],
+    };
+    await byTestId('nav-run').click();
+    await openScenario(page(), mixed.name, mixed);
+    await byTestId('start-run').click();
+    await running().waitFor({ timeout: 60_000 });
+    // total is split by endpoint while running: the toggle is there
+    await byTestId('live-latency').getByText('by endpoint', { exact: true }).waitFor({ timeout: 60_000 });
+    const gap = byTestId('live-latency').getByRole('radio', { name: 'gap' });
+    await gap.waitFor({ timeout: 60_000 });
+    await gap.click();
+    await until(() => byTestId('live-latency-chart').getAttribute('data-series'), (n) => Number(n) >= 3, 'gap p50, p90, p99 drawn for the phase', 60_000);
+    expect(await byTestId('live-latency').getByText('by endpoint', { exact: true }).count(), 'no endpoint split for a stream figure').toBe(0);
+    expect(await byTestId('endpoint-split-note').count(), 'nor its note').toBe(0);
+    expect(await running().count(), 'read while the run was going on').toBe(1);
+    await shots(page(), 'live-gap-mixed', { show: byTestId('live-latency'), dir: SHOTS });
+    await finished().waitFor({ timeout: 90_000 });
+    expect(browser().problems).toEqual([]);
+  });
+
   it("the form: a request made an SSE stream, its events and hold written to the document; an event limit of 0 named at its path", async () => {
     await byTestId('nav-scenarios').click();
     await byTestId('new-scenario').click();
@@ -109,4 +147,5 @@ describe('streams in the UI, in Chromium', () => {
     expect(doc.phases[0]!.requests[0]!.stream).toEqual({ protocol: 'sse', events: 50, durationMs: 2000 });
     expect(browser().problems).toEqual([]);
   });
+
 });

@@ -63,7 +63,10 @@ export function RunCharts({ series, version, live, running = live, servers, engi
   // while running: from the endpoint windows the driver sends (a phase of several requests)
   const liveSplit = useMemo(() => (running ? liveEndpointGroups(series, plannedScenario) : null), [running, series, version, plannedScenario]);
   const liveSplittable = liveSplit !== null;
-  const splitGroups = splittable && byEndpoint && split.data !== null ? split.data.groups : liveSplittable && byEndpoint ? liveSplit : null;
+  // a stream figure has no windows per endpoint (those count requests, not messages): its per-endpoint
+  // figures are the Streams table's, so the chart is not split (an empty line per endpoint said nothing)
+  const streamMetric = (STREAM_SAMPLES as readonly string[]).includes(metric);
+  const splitGroups = streamMetric ? null : splittable && byEndpoint && split.data !== null ? split.data.groups : liveSplittable && byEndpoint ? liveSplit : null;
   const thinned = series.targets.some((t) => t.thinning > 1);
   const windows = groups.reduce((n, g) => n + g.windows.length, 0);
   const maxSec = useMemo(() => timeExtentSec(groups), [groups, version]);
@@ -94,7 +97,7 @@ export function RunCharts({ series, version, live, running = live, servers, engi
         actions={
           <>
             <Segmented label="latency metric" value={metric} options={metricsOf(engine, streams)} onChange={setMetric} />
-            {(splittable || liveSplittable) && <Toggle checked={byEndpoint} onChange={setByEndpoint} label="by endpoint" title={liveSplittable ? 'one line per endpoint (request name), from the live windows per endpoint' : 'one line per endpoint (request name), from the stored request rows'} />}
+            {(splittable || liveSplittable) && !streamMetric && <Toggle checked={byEndpoint} onChange={setByEndpoint} label="by endpoint" title={liveSplittable ? 'one line per endpoint (request name), from the live windows per endpoint' : 'one line per endpoint (request name), from the stored request rows'} />}
             <Toggle checked={log} onChange={setLog} label="log scale" />
           </>
         }
@@ -113,12 +116,12 @@ export function RunCharts({ series, version, live, running = live, servers, engi
         </div>
         {unmeasured && <div className="chart-note" data-testid="latency-not-measured">{unmeasuredNote(engine, metric)}</div>}
         {unmeasured && serverSplit && <div className="chart-note server-timing-hint" data-testid="latency-server-timing-hint">hint: {SERVER_TIMING_HINT}</div>}
-        {liveSplittable && byEndpoint && (
+        {liveSplittable && byEndpoint && !streamMetric && (
           <div className="chart-note" data-testid="endpoint-split-note">
             split by endpoint: live 250 ms windows per endpoint (at most {LIVE_ENDPOINTS} lines a phase, the lightest endpoints together as one &quot;other&quot; line)
           </div>
         )}
-        {splittable && byEndpoint && (
+        {splittable && byEndpoint && !streamMetric && (
           <div className="chart-note" data-testid="endpoint-split-note">
             <ErrorBox message={split.error} />
             {split.data === null
