@@ -21,6 +21,7 @@ import { likePattern, listItems, listSql, type ListRunsOptions } from './list-ru
 import { describeDbError } from './store-faults.js';
 import { runNotFound } from './not-found.js';
 import type { RequestPage, RequestReader, StoredRequestRow } from './request-reader.js';
+import type { RequestRows } from './request-rows.js';
 import type { CompareSampleStore } from './compare-sample.js';
 import { RunsChangeMark } from './runs-change-mark.js';
 import { FirstRequestReader } from './first-requests.js';
@@ -129,7 +130,6 @@ export class SqliteRunReader implements RunReader {
   private readonly list: Database.Statement;
   private readonly listOne: Database.Statement;
   private readonly runSource: Database.Statement;
-  private readonly rawRows: Database.Statement;
   private readonly thresholdStore: ThresholdStore;
   private readonly verdicts: VerdictReader;
   private readonly changeMark: RunsChangeMark;
@@ -138,12 +138,13 @@ export class SqliteRunReader implements RunReader {
 
   constructor(
     private readonly db: Database.Database,
+    private readonly rows: RequestRows,
     private readonly requests: RequestReader,
     private readonly compareSamples: CompareSampleStore,
   ) {
     this.changeMark = new RunsChangeMark(db);
-    this.firstRequests = new FirstRequestReader(db);
-    this.slowest = new SlowestRequests(db);
+    this.firstRequests = new FirstRequestReader(db, rows);
+    this.slowest = new SlowestRequests(db, rows);
     this.thresholdStore = new ThresholdStore(db);
     this.verdicts = new VerdictReader(db);
     this.run = db.prepare('SELECT * FROM runs WHERE id = ?');
@@ -168,7 +169,6 @@ export class SqliteRunReader implements RunReader {
     this.list = db.prepare(listSql(''));
     this.listOne = db.prepare(listSql('AND r.id = @id'));
     this.runSource = db.prepare('SELECT quick, source_text, source_set_json, library_version_id, source_folder, source_files_json FROM runs WHERE id = ?');
-    this.rawRows = db.prepare('SELECT count(*) FROM requests WHERE target_id = ?').pluck();
   }
 
   runsChangeMark(): string {
@@ -192,7 +192,7 @@ export class SqliteRunReader implements RunReader {
   }
 
   storedRows(targetId: number): number {
-    return Number(this.rawRows.get(targetId));
+    return this.rows.stored(targetId, `server run (target) ${targetId} request`);
   }
 
   getRunSource(runId: number): (RunSource & { quick: boolean }) | null {
