@@ -21,7 +21,6 @@ import { likePattern, listItems, listSql, type ListRunsOptions } from './list-ru
 import { describeDbError } from './store-faults.js';
 import { runNotFound } from './not-found.js';
 import type { RequestPage, RequestReader, StoredRequestRow } from './request-reader.js';
-import type { RequestRows } from './request-rows.js';
 import type { CompareSampleStore } from './compare-sample.js';
 import { RunsChangeMark } from './runs-change-mark.js';
 import { FirstRequestReader } from './first-requests.js';
@@ -138,13 +137,12 @@ export class SqliteRunReader implements RunReader {
 
   constructor(
     private readonly db: Database.Database,
-    private readonly rows: RequestRows,
     private readonly requests: RequestReader,
     private readonly compareSamples: CompareSampleStore,
   ) {
     this.changeMark = new RunsChangeMark(db);
-    this.firstRequests = new FirstRequestReader(db, rows);
-    this.slowest = new SlowestRequests(db, rows);
+    this.firstRequests = new FirstRequestReader(db, requests.rows);
+    this.slowest = new SlowestRequests(db, requests.rows);
     this.thresholdStore = new ThresholdStore(db);
     this.verdicts = new VerdictReader(db);
     this.run = db.prepare('SELECT * FROM runs WHERE id = ?');
@@ -192,7 +190,7 @@ export class SqliteRunReader implements RunReader {
   }
 
   storedRows(targetId: number): number {
-    return this.rows.stored(targetId, `server run (target) ${targetId} request`);
+    return this.requests.rows.stored(targetId, `server run (target) ${targetId} request`);
   }
 
   getRunSource(runId: number): (RunSource & { quick: boolean }) | null {

@@ -3,7 +3,7 @@ import type { RequestPoint } from '../contract/results.js';
 import { LoadscopeError } from '../contract/errors.js';
 import { requestPoint, type RequestRow } from '../contract/measurement.js';
 import { runNotFound } from './not-found.js';
-import type { RequestRows } from './request-rows.js';
+import { RequestRows } from './request-rows.js';
 import { damaged } from './sql-read.js';
 
 /** A stored row as iterateRequests gives it back. */
@@ -32,11 +32,11 @@ export class RequestReader {
   private readonly target: Database.Statement;
   private readonly runExists: Database.Statement;
   private readonly targetsOfRun: Database.Statement;
+  /** the one reader of stored rows, whatever their shape; the run reader's slowest and first requests read through it too */
+  readonly rows: RequestRows;
 
-  constructor(
-    db: Database.Database,
-    private readonly stored: RequestRows,
-  ) {
+  constructor(db: Database.Database) {
+    this.rows = new RequestRows(db);
     this.target = db.prepare('SELECT raw_rows FROM targets WHERE id = ? AND run_id = ?').pluck();
     this.runExists = db.prepare('SELECT 1 FROM runs WHERE id = ?').pluck();
     this.targetsOfRun = db.prepare('SELECT id FROM targets WHERE run_id = ? ORDER BY id').pluck();
@@ -58,7 +58,7 @@ export class RequestReader {
 
   /** At most `limit` of a server run's stored rows, evenly spaced over them in recorded order (all when fewer), and how many are stored. */
   evenRows(targetId: number, limit: number, where: string): { rows: RequestRow[]; stored: number } {
-    return this.stored.evenRows(targetId, limit, where);
+    return this.rows.evenRows(targetId, limit, where);
   }
 
   /** Every stored row of a run, target by target in recorded order, a page at a time. Throws at once for a missing run. */
@@ -70,7 +70,7 @@ export class RequestReader {
 
   private *pages(runId: number, targets: number[]): IterableIterator<StoredRequestRow> {
     for (const targetId of targets) {
-      for (const row of this.stored.rows(targetId, `run ${runId} target ${targetId} request`)) yield { targetId, ...row };
+      for (const row of this.rows.rows(targetId, `run ${runId} target ${targetId} request`)) yield { targetId, ...row };
     }
   }
 }
