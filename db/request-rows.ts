@@ -119,6 +119,11 @@ export class RequestRows {
 
   /** Every stored row of the server run, in the order recorded; a page or a batch held at a time. */
   *rows(targetId: number, where: string): IterableIterator<RequestRow> {
+    yield* this.tableRows(targetId, where);
+    for (const c of this.packedRows(targetId, where)) yield readRow(c.values, c.at);
+  }
+
+  private *tableRows(targetId: number, where: string): IterableIterator<RequestRow> {
     let after = 0;
     for (;;) {
       const page = this.tablePage.all(targetId, after);
@@ -130,7 +135,6 @@ export class RequestRows {
       }
       if (page.length < PAGE) break;
     }
-    yield* this.packedRows(targetId, where);
   }
 
   /** At most `limit` of a server run's stored rows, evenly spaced over them in recorded order (all when fewer), and how many are stored. */
@@ -140,9 +144,12 @@ export class RequestRows {
       const found = stored <= limit ? this.all.all(targetId) : this.evenlySpacedIds(targetId, limit, stored, where).map((id) => this.byId.get(id));
       return { rows: found.map((raw) => toRow(raw, where)), stored };
     }
+    // a row object only for a row kept
     const rows: RequestRow[] = [];
     let i = 0;
-    for (const row of this.rows(targetId, where)) if ((i++ * limit) % stored < limit || stored <= limit) rows.push(row);
+    const kept = () => stored <= limit || (i++ * limit) % stored < limit;
+    for (const row of this.tableRows(targetId, where)) if (kept()) rows.push(row);
+    for (const c of this.packedRows(targetId, where)) if (kept()) rows.push(readRow(c.values, c.at));
     return { rows, stored };
   }
 
@@ -222,7 +229,7 @@ export class RequestRows {
   }
 
   /** The packs' rows, PACK_PAGE packs a page; a batch's packs (one seq0, consecutive ids) merged back into recorded order. */
-  private *packedRows(targetId: number, where: string): IterableIterator<RequestRow> {
+  private *packedRows(targetId: number, where: string): IterableIterator<Cursor> {
     let after = 0;
     let batch: Pack[] = [];
     for (;;) {
@@ -242,8 +249,14 @@ export class RequestRows {
   }
 }
 
+/** Row `at` of a pack's `values`: one object, moved from row to row (no object made a row). */
+interface Cursor {
+  values: Float64Array;
+  at: number;
+}
+
 /** One batch's packs as its rows in recorded order: row i of the batch sits in the pack of level levelOf(seq0 + i). */
-function* merged(batch: Pack[], where: string): IterableIterator<RequestRow> {
+function* merged(batch: Pack[], where: string): IterableIterator<Cursor> {
   const { seq0, batchRows } = batch[0]!;
   const byLevel = new Map<number, { values: Float64Array; rows: number; next: number }>();
   for (const p of batch) {
@@ -259,8 +272,12 @@ function* merged(batch: Pack[], where: string): IterableIterator<RequestRow> {
     if (pack.next !== pack.rows) throw damaged(where, `the request pack of level ${lvl} of the batch from row ${seq0} holds ${pack.rows} rows; its level has ${pack.next}`);
     pack.next = 0;
   }
+  const cursor: Cursor = { values: new Float64Array(0), at: 0 };
   for (let i = 0; i < batchRows; i++) {
     const pack = byLevel.get(levelOf(seq0 + i));
-    if (pack !== undefined) yield readRow(pack.values, pack.next++);
+    if (pack === undefined) continue;
+    cursor.values = pack.values;
+    cursor.at = pack.next++;
+    yield cursor;
   }
 }
