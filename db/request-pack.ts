@@ -36,7 +36,8 @@ export function levelOf(rowNumber: number): number {
 }
 
 const { intendedUs, sentUs, firstByteUs, doneUs, error, serverWaitUs, serverProcUs } = COL;
-const ROUNDED = new Set([intendedUs, sentUs, firstByteUs, doneUs, serverWaitUs, serverProcUs]);
+/** per column: rounded to whole us when packed; may be NULL (NaN) */
+const ROUNDED = REQUEST_COLUMNS.map((_, k) => [intendedUs, sentUs, firstByteUs, doneUs, serverWaitUs, serverProcUs].includes(k));
 const NULLABLE = REQUEST_COLUMNS.map((c) => c.nullable);
 
 function badRow(row: number, why: string): LoadscopeError {
@@ -57,7 +58,7 @@ export function packRow(out: Float64Array, at: number, data: Float64Array, row: 
     } else if (!Number.isFinite(v)) {
       if (!NULLABLE[k]) throw badRow(row, `${REQUEST_COLUMNS[k]!.name} ${v}; it must be a finite number`);
       v = NaN;
-    } else if (ROUNDED.has(k)) v = Math.round(v);
+    } else if (ROUNDED[k]) v = Math.round(v);
     out[to + k] = v;
   }
 }
