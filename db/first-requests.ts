@@ -23,14 +23,21 @@ export class FirstRequestReader {
   /** Every stored phase of the run that has raw rows: its first requests. */
   read(runId: number): PhaseFirstRequests[] {
     const where = `run ${runId} first requests`;
-    const out: unknown[] = [];
+    // a server run's phases together: its packed rows are read once for all of them
+    const phasesOf = new Map<number, number[]>();
     for (const p of rows(this.phases.all(runId), where)) {
       const targetId = num(p, 'target_id', where);
-      const phaseIndex = num(p, 'idx', where);
-      const firsts = this.stored.firsts(targetId, phaseIndex, where);
-      if (firsts === null) continue;
-      const requests = firsts.rows.map((r) => ({ totalMs: (r.doneUs - r.intendedUs) / 1000, processingMs: r.serverProcUs === null ? null : r.serverProcUs / 1000 }));
-      out.push({ targetId, phaseIndex, stored: firsts.stored, requests });
+      phasesOf.set(targetId, [...(phasesOf.get(targetId) ?? []), num(p, 'idx', where)]);
+    }
+    const out: unknown[] = [];
+    for (const [targetId, phaseIdxs] of phasesOf) {
+      const firsts = this.stored.firsts(targetId, phaseIdxs, where);
+      for (const phaseIndex of phaseIdxs) {
+        const found = firsts.get(phaseIndex);
+        if (found === undefined) continue;
+        const requests = found.rows.map((r) => ({ totalMs: (r.doneUs - r.intendedUs) / 1000, processingMs: r.serverProcUs === null ? null : r.serverProcUs / 1000 }));
+        out.push({ targetId, phaseIndex, stored: found.stored, requests });
+      }
     }
     const parsed = PhaseFirstRequests.array().safeParse(out);
     if (!parsed.success) throw schemaError(where, parsed.error.issues);

@@ -72,6 +72,12 @@ function toPack(raw: unknown, where: string): Pack {
 
 const totalOf = (r: RequestRow) => r.doneUs - r.intendedUs;
 
+/** A phase's rows at its first intended time, and how many rows were intended then. */
+export interface FirstRows {
+  rows: RequestRow[];
+  stored: number;
+}
+
 export class RequestRows {
   private readonly tableCount: Database.Statement;
   private readonly packCount: Database.Statement;
@@ -153,49 +159,65 @@ export class RequestRows {
     return { rows, stored };
   }
 
-  /** A phase's `limit` slowest stored rows (total time), slowest first; with `traced`, only rows sent with a trace id. */
-  slowest(targetId: number, phaseIdx: number, limit: number, traced: boolean, where: string): RequestRow[] {
-    if (this.hasPacks.get(targetId) === undefined) return (traced ? this.slowTraced : this.slowAny).all(targetId, phaseIdx, limit).map((raw) => toRow(raw, where));
+  /**
+   * Each phase's `limit` slowest stored rows (total time), slowest first: among the rows sent with a
+   * trace id when `traced` and there are any, else among all; packed rows in one scan for all phases.
+   */
+  slowest(targetId: number, phaseIdxs: readonly number[], limit: number, traced: boolean, where: string): Map<number, RequestRow[]> {
+    const out = new Map<number, RequestRow[]>();
+    if (this.hasPacks.get(targetId) === undefined) {
+      for (const phaseIdx of phaseIdxs) {
+        const found = traced ? this.slowTraced.all(targetId, phaseIdx, limit) : [];
+        out.set(phaseIdx, (found.length > 0 ? found : this.slowAny.all(targetId, phaseIdx, limit)).map((raw) => toRow(raw, where)));
+      }
+      return out;
+    }
     // a pack at a time, no row object made for a row that is not among the slowest
-    const top: RequestRow[] = []; // slowest first, at most `limit`
+    const tops = new Map(phaseIdxs.map((p) => [p, { traced: [] as RequestRow[], any: [] as RequestRow[] }]));
     for (const values of this.packValues(targetId, where)) {
       for (let o = 0; o < values.length; o += REQUEST_STRIDE) {
-        if (values[o + COL.phaseIdx] !== phaseIdx || (traced && Number.isNaN(values[o + COL.traceSeq]))) continue;
+        const phase = tops.get(values[o + COL.phaseIdx]!);
+        if (phase === undefined) continue;
         const total = values[o + COL.doneUs]! - values[o + COL.intendedUs]!;
-        if (top.length === limit && total <= totalOf(top[limit - 1]!)) continue;
-        let at = top.length;
-        while (at > 0 && totalOf(top[at - 1]!) < total) at--;
-        top.splice(at, 0, readRow(values, o / REQUEST_STRIDE));
-        if (top.length > limit) top.pop();
+        keepSlowest(phase.any, limit, total, values, o);
+        if (traced && !Number.isNaN(values[o + COL.traceSeq])) keepSlowest(phase.traced, limit, total, values, o);
       }
     }
-    return top;
+    for (const [phaseIdx, top] of tops) out.set(phaseIdx, top.traced.length > 0 ? top.traced : top.any);
+    return out;
   }
 
-  /** A phase's rows at its first intended time (at most FIRST_REQUESTS_MAX) and how many are stored; null when the phase has none. */
-  firsts(targetId: number, phaseIdx: number, where: string): { rows: RequestRow[]; stored: number } | null {
+  /**
+   * Each phase's rows at its first intended time (at most FIRST_REQUESTS_MAX) and how many are stored,
+   * for the phases asked that have rows; packed rows in one scan for all of them.
+   */
+  firsts(targetId: number, phaseIdxs: readonly number[], where: string): Map<number, FirstRows> {
+    const out = new Map<number, FirstRows>();
     if (this.hasPacks.get(targetId) === undefined) {
-      const first: unknown = this.firstIntended.get(targetId, phaseIdx);
-      if (typeof first !== 'number') return null;
-      return { rows: this.firstRows.all(targetId, phaseIdx, first).map((raw) => toRow(raw, where)), stored: n(this.firstCount.get(targetId, phaseIdx, first), where) };
+      for (const phaseIdx of phaseIdxs) {
+        const first: unknown = this.firstIntended.get(targetId, phaseIdx);
+        if (typeof first !== 'number') continue;
+        out.set(phaseIdx, { rows: this.firstRows.all(targetId, phaseIdx, first).map((raw) => toRow(raw, where)), stored: n(this.firstCount.get(targetId, phaseIdx, first), where) });
+      }
+      return out;
     }
-    let first = Infinity;
-    let stored = 0;
-    let rows: RequestRow[] = [];
+    const state = new Map(phaseIdxs.map((p) => [p, { first: Infinity, rows: [] as RequestRow[], stored: 0 }]));
     for (const values of this.packValues(targetId, where)) {
       for (let o = 0; o < values.length; o += REQUEST_STRIDE) {
+        const phase = state.get(values[o + COL.phaseIdx]!);
         const intended = values[o + COL.intendedUs]!;
-        if (values[o + COL.phaseIdx] !== phaseIdx || intended > first) continue;
-        if (intended < first) {
-          first = intended;
-          stored = 0;
-          rows = [];
+        if (phase === undefined || intended > phase.first) continue;
+        if (intended < phase.first) {
+          phase.first = intended;
+          phase.stored = 0;
+          phase.rows = [];
         }
-        stored++;
-        if (rows.length < FIRST_REQUESTS_MAX) rows.push(readRow(values, o / REQUEST_STRIDE));
+        phase.stored++;
+        if (phase.rows.length < FIRST_REQUESTS_MAX) phase.rows.push(readRow(values, o / REQUEST_STRIDE));
       }
     }
-    return stored === 0 ? null : { rows, stored };
+    for (const [phaseIdx, { rows, stored }] of state) if (stored > 0) out.set(phaseIdx, { rows, stored });
+    return out;
   }
 
   /**
@@ -247,6 +269,15 @@ export class RequestRows {
     }
     if (batch.length > 0) yield* merged(batch, where);
   }
+}
+
+/** Puts the row at offset `o` of `values` into `top` (slowest first, at most `limit`) when it is slower than its last. */
+function keepSlowest(top: RequestRow[], limit: number, total: number, values: Float64Array, o: number): void {
+  if (top.length === limit && total <= totalOf(top[limit - 1]!)) return;
+  let at = top.length;
+  while (at > 0 && totalOf(top[at - 1]!) < total) at--;
+  top.splice(at, 0, readRow(values, o / REQUEST_STRIDE));
+  if (top.length > limit) top.pop();
 }
 
 /** Row `at` of a pack's `values`: one object, moved from row to row (no object made a row). */

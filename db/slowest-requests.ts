@@ -28,10 +28,9 @@ export class SlowestRequests {
     for (const target of run.targets) {
       const where = `run ${run.id} target ${target.id} request`;
       const prefix = this.prefixOf(target.id, where);
+      const slowest = this.stored.slowest(target.id, target.phases.map((p) => p.index), limit, prefix !== null, where);
       for (const phase of target.phases) {
-        const found = prefix === null ? [] : this.stored.slowest(target.id, phase.index, limit, true, where);
-        const rows = found.length > 0 ? found : this.stored.slowest(target.id, phase.index, limit, false, where);
-        const requests = rows.map((row): SlowRequest => {
+        const requests = (slowest.get(phase.index) ?? []).map((row): SlowRequest => {
           const p = requestPoint(row);
           return {
             endpoint: phase.endpoints?.[row.templateIdx]?.name ?? null,
