@@ -250,7 +250,7 @@ export async function measureProtocols(root, { seconds, rounds }) {
           if (r.code !== 0) throw new Error(`${g.name} over ${p} exited with ${r.code}: ${r.stderr.slice(-500)}`);
           const { requests, said } = g.read(r.stdout);
           figures[g.name] = { requests, cpuS: r.cpuS, wallS: r.wallS, perCpuS: requests / r.cpuS, serverBusy: (servers[p].cpuS() - serverBefore) / r.wallS, spoke: spoken(await servers[p].stats()), ...(said !== undefined && { said }) };
-          if (g.name === 'loadscope') figures.stored = storedRows(join(tmp, `runs-${p}-${round}.db`));
+          if (g.name === 'loadscope') figures.stored = await storedRows(join(tmp, `runs-${p}-${round}.db`));
         }
         perRound[p].push(figures);
         console.log(

@@ -18,7 +18,6 @@
 // then rarely take the two cores, which stands in for a quiet machine.
 // Needs nginx (`apt-get install nginx-light`) and taskset; Linux only. Build first
 // (npx tsc -p tsconfig.node.json && node scripts/build-cli.mjs).
-import Database from 'better-sqlite3';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -152,18 +151,27 @@ function during(samples, fromMs, toMs, driver) {
   return { ran, driverWaitMs: dw, serverWaitMs: serverWait };
 }
 
+/** The run's stored rows that were sent and got no error, read through the store (db/request-rows.ts owns their shape). */
+async function sentRows(db) {
+  const { openStore } = await import('../dist/db/store.js');
+  const store = openStore(db);
+  try {
+    const rows = [];
+    for (const run of store.listRuns({})) {
+      for (const r of store.iterateRequests(run.id)) if (r.error === null && r.sentUs !== null) rows.push({ i: r.intendedUs, s: r.sentUs, f: r.firstByteUs, e: r.doneUs });
+    }
+    return rows;
+  } finally {
+    store.close();
+  }
+}
+
 /**
  * The stored rows of the run's one phase: p99, max and the slow requests with a punctual send, each
  * put in one class by what the samples around it show (aligned through nginx's $msec log).
  */
-function requestFigures(db, logLines, samples, threads, gcs) {
-  const d = new Database(db, { readonly: true });
-  let rows;
-  try {
-    rows = d.prepare('SELECT intended_us AS i, sent_us AS s, first_byte_us AS f, done_us AS e FROM requests WHERE error IS NULL AND sent_us IS NOT NULL ORDER BY sent_us').all();
-  } finally {
-    d.close();
-  }
+async function requestFigures(db, logLines, samples, threads, gcs) {
+  const rows = (await sentRows(db)).sort((x, y) => x.s - y.s);
   const totals = rows.map((r) => r.e - r.i).sort((a, b) => a - b);
   const lags = rows.map((r) => r.s - r.i).sort((a, b) => a - b);
   const slow = rows.filter((r) => r.e - r.i > SLOW_US && r.s - r.i < OWN_LAG_US);
@@ -232,7 +240,7 @@ export async function measureTail(root, { rate = 1000, seconds = 10, rounds = 3,
         await new Promise((res) => setTimeout(res, 1500)); // nginx writes its log buffer every second
         const logLines = readFileSync(server.log).subarray(logFrom).toString('latin1').split('\n').filter((l) => l.endsWith(' /4k.html')).map((l) => Number(l.split(' ')[0]) * 1000);
         const th = threadTotals(r.pid, r.comms, r.samples);
-        const req = requestFigures(db, logLines, r.samples, th, gcs);
+        const req = await requestFigures(db, logLines, r.samples, th, gcs);
         results[variant].push(req);
         console.log(
           `tail ${rate} req/s, ${variant}, round ${round + 1}: p99 ${req.p99Ms.toFixed(3)} max ${req.maxMs.toFixed(2)} ms, lag p99 ${req.lagP99Ms.toFixed(3)} ms, over 0.5 ms ${req.overPct.toFixed(2)} %, ` +

@@ -114,14 +114,16 @@ function generators(root, tmp, url, seconds, users, withVariables) {
   return list;
 }
 
-/** Request rows in a run's database: that every request was stored, not sampled. */
-export function storedRows(db) {
-  const Database = require('better-sqlite3');
-  const conn = new Database(db, { readonly: true });
+/** Request rows in a run's database, counted by the store (db/request-rows.ts owns their shape): that every request was stored, not sampled. */
+export async function storedRows(db) {
+  const { openStore } = await import('../dist/db/store.js');
+  const store = openStore(db);
   try {
-    return conn.prepare('SELECT count(*) AS n FROM requests').get().n;
+    let n = 0;
+    for (const run of store.listRuns({})) for (const t of store.getRun(run.id).targets) n += store.storedRows(t.id);
+    return n;
   } finally {
-    conn.close();
+    store.close();
   }
 }
 
@@ -144,8 +146,8 @@ export async function measureWholeTool(root, { seconds, rounds, users = USERS, v
         if (r.code !== 0) throw new Error(`${g.name} exited with ${r.code}: ${r.stderr.slice(-500)}`);
         const requests = g.requests(r.stdout);
         figures[g.name] = { requests, cpuS: r.cpuS, wallS: r.wallS, perCpuS: requests / r.cpuS, peakMB: r.peakMB };
-        if (g.name === 'loadscope') figures.stored = storedRows(join(tmp, `runs-${round}.db`));
-        if (g.name === VARIABLES) figures.storedVariables = storedRows(join(tmp, `runs-variables-${round}.db`));
+        if (g.name === 'loadscope') figures.stored = await storedRows(join(tmp, `runs-${round}.db`));
+        if (g.name === VARIABLES) figures.storedVariables = await storedRows(join(tmp, `runs-variables-${round}.db`));
       }
       perRound.push(figures);
       console.log(

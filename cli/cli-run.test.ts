@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { STORED_ROWS_SQL } from '../db/test-support/stored-rows.js';
 import { openStore } from '../db/store.js';
 import { rootPath } from '../engine/paths.js';
 import { createScenario } from '../engine/scenario/test-support/factories.js';
@@ -78,12 +79,16 @@ describe('loadscope run', () => {
       expect(s.wait?.mean).toBe(p.wait?.mean);
       expect(s.processing?.mean).toBe(p.processing?.mean);
     }
-    // ...and straight from the file, raw rows included: one row per request, totals that agree.
-    const sql = new Database(db, { readonly: true });
-    const raw = sql
-      .prepare('SELECT phase_idx AS phase, COUNT(*) AS n, AVG(done_us - intended_us) / 1000.0 AS mean FROM requests GROUP BY phase_idx ORDER BY phase_idx')
-      .all() as Array<{ phase: number; n: number; mean: number }>;
-    sql.close();
+    // ...and the raw rows read back from the file: one row per request, totals that agree.
+    const rowsStore = openStore(db);
+    const byPhase: { n: number; sum: number }[] = [];
+    for (const row of rowsStore.iterateRequests(json.runId)) {
+      const p = (byPhase[row.phaseIdx] ??= { n: 0, sum: 0 });
+      p.n++;
+      p.sum += row.doneUs - row.intendedUs;
+    }
+    rowsStore.close();
+    const raw = byPhase.map((p) => ({ n: p.n, mean: p.sum / p.n / 1000 }));
     expect(raw.map((r) => r.n)).toEqual(phases.map((p) => p.count));
     for (const [i, r] of raw.entries()) expect(r.mean).toBeCloseTo(phases[i]!.total.mean, 0);
 
@@ -144,7 +149,7 @@ function countRows(db: string): number {
   try {
     const sql = new Database(db, { readonly: true, fileMustExist: true });
     try {
-      return (sql.prepare('SELECT COUNT(*) AS n FROM requests').get() as { n: number }).n;
+      return (sql.prepare(`SELECT ${STORED_ROWS_SQL} AS n`).get() as { n: number }).n;
     } finally {
       sql.close();
     }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { STORED_ROWS_SQL } from '../db/test-support/stored-rows.js';
 import { rootPath } from '../engine/paths.js';
 import { createScenario } from '../engine/scenario/test-support/factories.js';
 
@@ -71,7 +72,7 @@ function cli(args: string[]): string {
 
 describe('a run killed with SIGKILL', () => {
   it('in its first phase (no phase ended): list, show and show --json give the requests it stored', async () => {
-    const { db, stored } = await killedRun(createScenario({ name: 'killed', phases: [rate] }), (f) => readDb(f, 'SELECT count(*) FROM requests') > 20);
+    const { db, stored } = await killedRun(createScenario({ name: 'killed', phases: [rate] }), (f) => readDb(f, `SELECT ${STORED_ROWS_SQL}`) > 20);
     expect(stored).toBeGreaterThan(20);
     const [listed] = JSON.parse(cli(['list', '--json', '--db', db])) as { id: number; status: string; requests: number }[];
     expect(listed).toMatchObject({ status: 'interrupted', requests: stored });
@@ -86,7 +87,7 @@ describe('a run killed with SIGKILL', () => {
     // two matrix cells, one server run each: a second of load, then a minute; a server run's phase
     // figures are stored when it ends, so the first one's are in the file when the second is killed
     const scenario = createScenario({ name: 'killed-later', phases: [rate], matrix: { 'phases[0].durationMs': [1000, 60_000] } });
-    const secondRows = 'SELECT count(*) FROM requests WHERE target_id = (SELECT id FROM targets ORDER BY id LIMIT 1 OFFSET 1)';
+    const secondRows = 'SELECT raw_rows FROM targets ORDER BY id LIMIT 1 OFFSET 1';
     const { db, stored } = await killedRun(scenario, (f) => readDb(f, secondRows) > 20);
     const [listed] = JSON.parse(cli(['list', '--json', '--db', db])) as { id: number; status: string; requests: number }[];
     expect(listed).toMatchObject({ status: 'interrupted', requests: stored });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { STORED_ROWS_SQL } from '../db/test-support/stored-rows.js';
 import { rootPath } from '../engine/paths.js';
 import { createScenario } from '../engine/scenario/test-support/factories.js';
 
@@ -53,7 +54,7 @@ async function untilRowsStored(db: string, output: () => string): Promise<number
   for (;;) {
     expect(child?.exitCode, `the process ended before the signal: ${output()}`).toBeNull();
     expect(Date.now(), `no requests were stored: ${output()}`).toBeLessThan(deadline);
-    const n = readDb<{ n: number }>(db, 'SELECT COUNT(*) AS n FROM requests')?.n ?? 0;
+    const n = readDb<{ n: number }>(db, `SELECT ${STORED_ROWS_SQL} AS n`)?.n ?? 0;
     if (n > 10) return n;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -62,7 +63,7 @@ async function untilRowsStored(db: string, output: () => string): Promise<number
 function lastRun(db: string) {
   return readDb<{ status: string; reason: string; requests: number }>(
     db,
-    'SELECT status, reason, (SELECT COUNT(*) FROM requests) AS requests FROM runs ORDER BY id DESC LIMIT 1',
+    `SELECT status, reason, ${STORED_ROWS_SQL} AS requests FROM runs ORDER BY id DESC LIMIT 1`,
   );
 }
 

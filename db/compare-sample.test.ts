@@ -45,6 +45,7 @@ describe('compare sample', () => {
     const { targetId } = storedRun(20_000, 1_000_000);
     const before = temp.store.getCompareRows(targetId);
     rawSql(temp.dbPath, 'DELETE FROM requests WHERE target_id = ?', targetId);
+    rawSql(temp.dbPath, 'DELETE FROM request_packs WHERE target_id = ?', targetId);
     expect(temp.store.storedRows(targetId)).toBe(0);
     expect(temp.store.getCompareRows(targetId)).toEqual(before);
   });

@@ -18,6 +18,7 @@ export function isDamagedDelete(err: unknown): boolean {
 /** A run's measurements, by target: each table with the columns that find one row of it. */
 const CHILDREN = [
   { table: 'requests', key: 'rowid', index: 'requests_phase_intended' },
+  { table: 'request_packs', key: 'rowid', index: 'request_packs_target' },
   { table: 'windows', key: 'rowid', index: 'windows_target' },
   { table: 'samples', key: 'rowid', index: 'samples_target' },
   { table: 'phases', key: 'idx', index: null },

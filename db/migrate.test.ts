@@ -42,7 +42,7 @@ describe('migrations', () => {
     store.close();
     const db = raw();
     expect(schemaVersion(db)).toBe(SCHEMA_VERSION);
-    expect(tables(db)).toEqual(['baselines', 'cells', 'compare_samples', 'data_blobs', 'library_scenarios', 'library_version_files', 'library_versions', 'phases', 'requests', 'run_verdicts', 'runs', 'samples', 'targets', 'thresholds', 'windows']);
+    expect(tables(db)).toEqual(['baselines', 'cells', 'compare_samples', 'data_blobs', 'library_scenarios', 'library_version_files', 'library_versions', 'phases', 'request_packs', 'requests', 'run_verdicts', 'runs', 'samples', 'targets', 'thresholds', 'windows']);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     db.close();
   });

@@ -129,7 +129,6 @@ export class SqliteRunReader implements RunReader {
   private readonly list: Database.Statement;
   private readonly listOne: Database.Statement;
   private readonly runSource: Database.Statement;
-  private readonly rawRows: Database.Statement;
   private readonly thresholdStore: ThresholdStore;
   private readonly verdicts: VerdictReader;
   private readonly changeMark: RunsChangeMark;
@@ -142,8 +141,8 @@ export class SqliteRunReader implements RunReader {
     private readonly compareSamples: CompareSampleStore,
   ) {
     this.changeMark = new RunsChangeMark(db);
-    this.firstRequests = new FirstRequestReader(db);
-    this.slowest = new SlowestRequests(db);
+    this.firstRequests = new FirstRequestReader(db, requests.rows);
+    this.slowest = new SlowestRequests(db, requests.rows);
     this.thresholdStore = new ThresholdStore(db);
     this.verdicts = new VerdictReader(db);
     this.run = db.prepare('SELECT * FROM runs WHERE id = ?');
@@ -168,7 +167,6 @@ export class SqliteRunReader implements RunReader {
     this.list = db.prepare(listSql(''));
     this.listOne = db.prepare(listSql('AND r.id = @id'));
     this.runSource = db.prepare('SELECT quick, source_text, source_set_json, library_version_id, source_folder, source_files_json FROM runs WHERE id = ?');
-    this.rawRows = db.prepare('SELECT count(*) FROM requests WHERE target_id = ?').pluck();
   }
 
   runsChangeMark(): string {
@@ -192,7 +190,7 @@ export class SqliteRunReader implements RunReader {
   }
 
   storedRows(targetId: number): number {
-    return Number(this.rawRows.get(targetId));
+    return this.requests.rows.stored(targetId, `server run (target) ${targetId} request`);
   }
 
   getRunSource(runId: number): (RunSource & { quick: boolean }) | null {

@@ -1,8 +1,8 @@
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { LoadscopeError } from '../contract/errors.js';
 import { REQUEST_STRIDE } from '../contract/measurement.js';
 import { newRun, requestBatch } from './test-support/factories.js';
+import { storedRowCount } from './test-support/stored-rows.js';
 import { useTempStore } from './test-support/temp-store.js';
 
 const temp = useTempStore();
@@ -12,12 +12,7 @@ function target(runId: number, label = 'single'): number {
 }
 
 function storedCount(): number {
-  const db = new Database(temp.dbPath, { readonly: true });
-  try {
-    return Number(db.prepare('SELECT count(*) FROM requests').pluck().get());
-  } finally {
-    db.close();
-  }
+  return storedRowCount(temp.dbPath);
 }
 
 describe('insertRequests', () => {

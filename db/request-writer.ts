@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
-import { ERROR_KINDS } from '../contract/results.js';
 import { LoadscopeError } from '../contract/errors.js';
-import { COL, NO_ERROR, REQUEST_COLUMNS, REQUEST_STRIDE } from '../contract/measurement.js';
+import { REQUEST_STRIDE } from '../contract/measurement.js';
+import { levelOf, PACK_ROW_BYTES, packRow } from './request-pack.js';
 
 // Writes raw request batches (layout: contract/measurement.ts) under a per-run cap, append-only.
 //
@@ -9,7 +9,7 @@ import { COL, NO_ERROR, REQUEST_COLUMNS, REQUEST_STRIDE } from '../contract/meas
 // clz32(mix(s)), so P(level >= L) = 2^-L, independent of when it arrived. The run keeps exactly the
 // rows with level >= runs.raw_level. While the run is under its cap the level is 0 (every row kept);
 // when a batch takes it over, the level goes up one step at a time (each step drops about half the
-// stored rows, in one bulk DELETE in the same transaction) until it is back under the cap. So the
+// stored rows, deleting whole packs in the same transaction) until it is back under the cap. So the
 // stored rows are always a uniform sample of the whole run (early and late phases, every target
 // alike), between about cap/2 and cap of them; rows below the level are never written at all, and
 // the write path never updates rows in place (random updates fell behind the driver: docs/performance.md, "Figures behind the code").
@@ -21,16 +21,12 @@ import { COL, NO_ERROR, REQUEST_COLUMNS, REQUEST_STRIDE } from '../contract/meas
 // runs.raw_level, counts per level) and is dropped when a batch fails, so a rolled-back batch leaves
 // no trace in it. One writer per run is assumed (the engine that runs it).
 
-// Rows go in by multi-row INSERTs of these sizes, largest first (a batch of 600 rows: 2 x 256,
-// 2 x 32, 6 x 4): fewer statement runs than one size and its remainder row by row (per row, a
-// statement run costs about what binding its 15 values does). 256 x 15 values is far below SQLite's
-// 32,766 parameters.
-const CHUNKS = [256, 32, 4, 1] as const;
-const CHUNK = CHUNKS[0];
-// id, target_id, the request columns in their order, lvl: parameter k + 2 + COL[name] holds a column.
-const INSERT_COLUMNS = ['id', 'target_id', ...REQUEST_COLUMNS.map((c) => c.sql), 'lvl'].join(', ');
-const PER_ROW = REQUEST_STRIDE + 3;
+// A batch goes in as one pack per sampling level it has rows of (db/request-pack.ts; about log2 of
+// its size: half its rows are level 0, a quarter level 1, ...): one INSERT of a blob each instead of
+// one row each, so SQLite's per-row cost is paid per pack, and a purge still deletes whole packs.
 const LEVELS = 33;
+/** a row below the run's level: checked, not kept */
+const DROPPED = 255;
 
 interface RunSampling {
   cap: number;
@@ -41,84 +37,43 @@ interface RunSampling {
   counts: number[];
 }
 
-type Params = (number | string | null)[];
-
-/** murmur3's 32-bit finaliser: a well-mixed hash of the row number, so levels look random but are reproducible. */
-function mix(x: number): number {
-  let h = x >>> 0;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
-
-export function levelOf(rowNumber: number): number {
-  return Math.clz32(mix(rowNumber + 1));
-}
-
-function required(value: number, name: string, row: number): number {
-  if (!Number.isFinite(value)) throw new LoadscopeError('LS_ERR_INTERNAL', `raw request row ${row} of the batch has ${name} ${value}; it must be a finite number`);
-  return value;
-}
-
-function optionalUs(value: number): number | null {
-  return Number.isFinite(value) ? Math.round(value) : null;
-}
-
-const { phaseIdx, clientIdx, intendedUs, sentUs, firstByteUs, doneUs, status, bytes, error, serverWaitUs, serverProcUs, templateIdx, traceSeq } = COL;
-
-/** Writes row `row` of `data` into p[k..k+REQUEST_STRIDE]: target_id and the request columns; throws on a bad row. */
-function fill(p: Params, k: number, targetId: number, data: Float64Array, row: number): void {
-  const o = row * REQUEST_STRIDE;
-  const c = k + 1;
-  p[k] = targetId;
-  p[c + phaseIdx] = required(data[o + phaseIdx], 'phaseIdx', row);
-  p[c + clientIdx] = required(data[o + clientIdx], 'clientIdx', row);
-  p[c + intendedUs] = Math.round(required(data[o + intendedUs], 'intendedUs', row));
-  p[c + sentUs] = optionalUs(data[o + sentUs]);
-  p[c + firstByteUs] = optionalUs(data[o + firstByteUs]);
-  p[c + doneUs] = Math.round(required(data[o + doneUs], 'doneUs', row));
-  p[c + status] = required(data[o + status], 'status', row);
-  p[c + bytes] = required(data[o + bytes], 'bytes', row);
-  const code = data[o + error];
-  if (code === NO_ERROR) p[c + error] = null;
-  else if (Number.isInteger(code) && code >= 0 && code < ERROR_KINDS.length) p[c + error] = ERROR_KINDS[code];
-  else throw new LoadscopeError('LS_ERR_INTERNAL', `raw request row ${row} of the batch has error code ${code}; expected -1 or 0..${ERROR_KINDS.length - 1}`);
-  p[c + serverWaitUs] = optionalUs(data[o + serverWaitUs]);
-  p[c + serverProcUs] = optionalUs(data[o + serverProcUs]);
-  p[c + templateIdx] = required(data[o + templateIdx], 'templateIdx', row);
-  // NaN: its phase did not trace (contract/trace-context.ts)
-  p[c + traceSeq] = Number.isFinite(data[o + traceSeq]) ? data[o + traceSeq]! : null;
-}
-
 export class RequestWriter {
   private readonly runs = new Map<number, RunSampling>();
   private readonly targetRuns = new Map<number, number>();
-  /** one INSERT per size of CHUNKS, in that order, and its parameter array (reused) */
-  private readonly inserts: { rows: number; stmt: Database.Statement; params: Params }[];
-  private readonly maxId: Database.Statement;
+  private readonly insertPack: Database.Statement;
   private readonly runOfTarget: Database.Statement;
   private readonly runState: Database.Statement;
   private readonly levelCounts: Database.Statement;
-  private readonly purge: Database.Statement;
+  private readonly purgeRows: Database.Statement;
+  private readonly purgePacks: Database.Statement;
   private readonly setLevel: Database.Statement;
   private readonly addRaw: Database.Statement;
   private readonly markSampled: Database.Statement;
-  private readonly chunkParams: Params = new Array<number | string | null>(CHUNK * PER_ROW).fill(null);
-  private readonly scratch: Params = new Array<number | string | null>(PER_ROW).fill(null);
+  /** reused between batches, grown to the largest: each row's level, the rows per level, the packed rows */
+  private levels = new Uint8Array(0);
+  private readonly perLevel = new Int32Array(LEVELS);
+  private readonly nextAt = new Int32Array(LEVELS);
+  private packed = new Float64Array(0);
+  private readonly scratch = new Float64Array(REQUEST_STRIDE);
 
   constructor(private readonly db: Database.Database) {
-    const values = (n: number) => Array.from({ length: n }, () => `(${'?,'.repeat(PER_ROW - 1)}?)`).join(',');
-    this.inserts = CHUNKS.map((rows) => ({ rows, stmt: db.prepare(`INSERT INTO requests (${INSERT_COLUMNS}) VALUES ${values(rows)}`), params: rows === CHUNK ? this.chunkParams : new Array<number | string | null>(rows * PER_ROW).fill(null) }));
-    this.maxId = db.prepare('SELECT coalesce(max(id), 0) FROM requests').pluck();
+    this.insertPack = db.prepare('INSERT INTO request_packs (target_id, lvl, seq0, batch_rows, rows, data) VALUES (?, ?, ?, ?, ?, ?)');
     this.runOfTarget = db.prepare('SELECT run_id FROM targets WHERE id = ?').pluck();
     this.runState = db.prepare(
       'SELECT r.raw_cap AS cap, r.raw_level AS level, (SELECT coalesce(sum(raw_rows), 0) FROM targets WHERE run_id = r.id) AS seen FROM runs r WHERE r.id = ?',
     );
-    this.levelCounts = db.prepare('SELECT q.lvl, count(*) FROM requests q JOIN targets t ON t.id = q.target_id WHERE t.run_id = ? GROUP BY q.lvl').raw();
-    this.purge = db.prepare('DELETE FROM requests WHERE target_id IN (SELECT id FROM targets WHERE run_id = ?) AND lvl < ?');
+    // rows stored before migration 29 count with the packs (a run is written by one version, but a
+    // store must not depend on it)
+    this.levelCounts = db
+      .prepare(
+        `SELECT lvl, sum(n) FROM (
+           SELECT q.lvl AS lvl, count(*) AS n FROM requests q JOIN targets t ON t.id = q.target_id WHERE t.run_id = @run GROUP BY q.lvl
+           UNION ALL SELECT p.lvl, sum(p.rows) FROM request_packs p JOIN targets t ON t.id = p.target_id WHERE t.run_id = @run GROUP BY p.lvl)
+         GROUP BY lvl`,
+      )
+      .raw();
+    this.purgeRows = db.prepare('DELETE FROM requests WHERE target_id IN (SELECT id FROM targets WHERE run_id = ?) AND lvl < ?');
+    this.purgePacks = db.prepare('DELETE FROM request_packs WHERE target_id IN (SELECT id FROM targets WHERE run_id = ?) AND lvl < ?');
     this.setLevel = db.prepare('UPDATE runs SET raw_level = ? WHERE id = ?');
     this.addRaw = db.prepare('UPDATE targets SET raw_rows = raw_rows + ? WHERE id = ?');
     this.markSampled = db.prepare('UPDATE targets SET raw_sampled = 1 WHERE run_id = ? AND raw_rows > 0 AND raw_sampled = 0');
@@ -151,35 +106,42 @@ export class RequestWriter {
     const { cap } = before;
     const counts = before.counts.slice();
     let { seen, level } = before;
-    let id = Number(this.maxId.get()) + 1;
+    const seq0 = seen;
     let stored = counts.reduce((a, b) => a + b, 0);
-    const p = this.chunkParams;
-    let inChunk = 0;
+    if (this.levels.length < rowCount) this.levels = new Uint8Array(rowCount);
+    const { levels, perLevel, nextAt } = this;
+    perLevel.fill(0);
+    let kept = 0;
     for (let row = 0; row < rowCount; row++) {
       const lvl = levelOf(seen++);
       if (lvl < level || cap === 0) {
-        fill(this.scratch, 0, targetId, data, row); // checked even when not kept: a bad batch fails whatever its sample
+        packRow(this.scratch, 0, data, row); // checked even when not kept: a bad batch fails whatever its sample
+        levels[row] = DROPPED;
         continue;
       }
-      const k = inChunk * PER_ROW;
-      p[k] = id++;
-      fill(p, k + 1, targetId, data, row);
-      p[k + PER_ROW - 1] = lvl;
-      counts[lvl]++;
-      stored++;
-      if (++inChunk === CHUNK) {
-        this.inserts[0]!.stmt.run(p);
-        inChunk = 0;
-      }
+      levels[row] = lvl;
+      perLevel[lvl]++;
+      kept++;
     }
-    // the rest, in the smaller sizes
-    let from = 0;
-    for (const { rows, stmt, params } of this.inserts) {
-      if (rows === CHUNK) continue;
-      while (inChunk - from >= rows) {
-        for (let c = 0; c < rows * PER_ROW; c++) params[c] = p[from * PER_ROW + c];
-        stmt.run(params);
-        from += rows;
+    if (kept > 0) {
+      // the packs one after another in `packed`, level by level; each row goes to the next place of its level
+      if (this.packed.length < kept * REQUEST_STRIDE) this.packed = new Float64Array(kept * REQUEST_STRIDE);
+      const packed = this.packed;
+      for (let l = 0, at = 0; l < LEVELS; l++) {
+        nextAt[l] = at;
+        at += perLevel[l]!;
+      }
+      for (let row = 0; row < rowCount; row++) {
+        const lvl = levels[row]!;
+        if (lvl !== DROPPED) packRow(packed, nextAt[lvl]++, data, row);
+      }
+      for (let l = 0, at = 0; l < LEVELS; l++) {
+        const n = perLevel[l]!;
+        if (n === 0) continue;
+        this.insertPack.run(targetId, l, seq0, rowCount, n, Buffer.from(packed.buffer, packed.byteOffset + at * PACK_ROW_BYTES, n * PACK_ROW_BYTES));
+        at += n;
+        counts[l] += n;
+        stored += n;
       }
     }
     this.addRaw.run(rowCount, targetId);
@@ -191,7 +153,8 @@ export class RequestWriter {
         level++;
       }
       if (level > from) {
-        this.purge.run(runId, level);
+        this.purgeRows.run(runId, level);
+        this.purgePacks.run(runId, level);
         this.setLevel.run(level, runId);
       }
     }
@@ -213,7 +176,7 @@ export class RequestWriter {
     if (typeof row !== 'object' || row === null) throw new LoadscopeError('LS_ERR_RUN_NOT_FOUND', `no run ${runId}; \`loadscope list\` shows the stored runs`);
     const r = new Map(Object.entries(row));
     const counts = new Array<number>(LEVELS).fill(0);
-    for (const entry of this.levelCounts.all(runId)) {
+    for (const entry of this.levelCounts.all({ run: runId })) {
       if (Array.isArray(entry)) {
         const [lvl, n]: unknown[] = entry;
         if (typeof lvl === 'number' && lvl >= 0 && lvl < LEVELS) counts[lvl] = Number(n);

@@ -3,27 +3,22 @@ import { requestPoint } from '../contract/measurement.js';
 import type { RunSummary } from '../contract/results.js';
 import type { SlowestGroup, SlowRequest } from '../contract/slowest.js';
 import { TRACE_PREFIX, traceIdOf } from '../contract/trace-context.js';
-import { COLUMNS, toRow } from './request-reader.js';
+import type { RequestRows } from './request-rows.js';
 import { damaged } from './sql-read.js';
 
 // The N slowest stored requests of each server run and phase, with their trace ids (issue 38,
 // contract/slowest.ts). Bounded: N <= MAX_SLOWEST per phase, and a phase's rows are at most the
-// run's raw cap (request-writer.ts samples past it). A traced phase's rows are read through the
-// partial index of migration 22 (target, phase, total; only rows with a trace seq), walked from the
-// slowest end; a phase without the option scans its stored rows once with a top-N sort (no index:
-// every run's inserts would pay for one). A traced phase lists only requests that were sent with a
-// trace id (an arrival never sent has none, and no server saw it).
-
-const TOTAL = '(done_us - intended_us)';
+// run's raw cap (request-writer.ts samples past it); how they are found is db/request-rows.ts's. A
+// traced phase lists only requests that were sent with a trace id (an arrival never sent has none,
+// and no server saw it).
 
 export class SlowestRequests {
-  private readonly traced: Database.Statement;
-  private readonly any: Database.Statement;
   private readonly prefix: Database.Statement;
 
-  constructor(db: Database.Database) {
-    this.traced = db.prepare(`SELECT ${COLUMNS} FROM requests WHERE target_id = ? AND phase_idx = ? AND trace_seq IS NOT NULL ORDER BY ${TOTAL} DESC LIMIT ?`).raw();
-    this.any = db.prepare(`SELECT ${COLUMNS} FROM requests WHERE target_id = ? AND phase_idx = ? ORDER BY ${TOTAL} DESC LIMIT ?`).raw();
+  constructor(
+    db: Database.Database,
+    private readonly stored: RequestRows,
+  ) {
     this.prefix = db.prepare('SELECT trace_prefix FROM targets WHERE id = ?').pluck();
   }
 
@@ -33,11 +28,9 @@ export class SlowestRequests {
     for (const target of run.targets) {
       const where = `run ${run.id} target ${target.id} request`;
       const prefix = this.prefixOf(target.id, where);
+      const slowest = this.stored.slowest(target.id, target.phases.map((p) => p.index), limit, prefix !== null, where);
       for (const phase of target.phases) {
-        const args = [target.id, phase.index, limit] as const;
-        const found = prefix === null ? [] : this.traced.all(...args);
-        const rows = (found.length > 0 ? found : this.any.all(...args)).map((raw) => toRow(raw, where));
-        const requests = rows.map((row): SlowRequest => {
+        const requests = (slowest.get(phase.index) ?? []).map((row): SlowRequest => {
           const p = requestPoint(row);
           return {
             endpoint: phase.endpoints?.[row.templateIdx]?.name ?? null,

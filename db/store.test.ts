@@ -7,6 +7,7 @@ import { openStore, type Store } from './store.js';
 import { decodedMax, histograms, newRun, phaseResult, requestBatch, requestRow, stats } from './test-support/factories.js';
 import { packRequests } from '../contract/measurement.js';
 import { rawSql, useTempStore } from './test-support/temp-store.js';
+import { STORED_ROWS_SQL } from './test-support/stored-rows.js';
 
 const temp = useTempStore();
 
@@ -180,7 +181,7 @@ describe('deleteRun', () => {
     temp.reopen((dbPath) => {
       const raw = new Database(dbPath);
       const count = (table: string) => raw.prepare(`SELECT count(*) FROM ${table}`).pluck().get();
-      expect([count('cells'), count('targets'), count('phases'), count('windows'), count('samples'), count('requests')]).toEqual([2, 2, 0, 0, 0, 5]);
+      expect([count('cells'), count('targets'), count('phases'), count('windows'), count('samples'), Number(raw.prepare(`SELECT ${STORED_ROWS_SQL}`).pluck().get())]).toEqual([2, 2, 0, 0, 0, 5]);
       raw.close();
     });
   });

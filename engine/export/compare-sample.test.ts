@@ -41,6 +41,7 @@ describe('compare reads kept samples, not raw rows', () => {
     expect(before.verdict.rules.every((r) => r.checks.every((c) => c.interval !== null))).toBe(true);
     const db = new Database(temp.dbPath);
     db.prepare('DELETE FROM requests').run();
+    db.prepare('DELETE FROM request_packs').run();
     db.close();
     for (const t of store.getRun(ids[0]!).targets) expect(store.storedRows(t.id)).toBe(0);
     expect(compareData(store, ids)).toEqual(before.compare);

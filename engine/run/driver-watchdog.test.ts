@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { STORED_ROWS_SQL } from '../../db/test-support/stored-rows.js';
 import { STALL_WINDOWS } from '../driver/driver.js';
 import { runDriverInChild } from '../driver/test-support/child-driver.js';
 import { closed } from '../driver/test-support/phases.js';
@@ -71,7 +72,7 @@ describe("a driver worker stuck in a synchronous loop mid-phase (the watchdog's 
     const run = spawnSync(process.execPath, [rootPath('bin/loadscope.js'), 'run', file, '--db', db, '--json'], { encoding: 'utf8', env: { ...process.env, ...stallPreload() }, timeout: 85_000 });
     expect(run.signal, run.stderr).toBeNull();
     const read = new Database(db, { readonly: true });
-    const stored = read.prepare('SELECT count(*) FROM requests').pluck().get() as number;
+    const stored = read.prepare(`SELECT ${STORED_ROWS_SQL}`).pluck().get() as number;
     const target = read.prepare('SELECT status, reason FROM targets').get() as { status: string; reason: string };
     read.close();
     expect(stored).toBeGreaterThan(0);

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { toApiError } from '../../contract/errors.js';
 import { openStore } from '../../db/store.js';
 import { newRun } from '../../db/test-support/factories.js';
+import { STORED_ROWS_SQL } from '../../db/test-support/stored-rows.js';
 import { runDriver, type DriverWindow } from '../driver/driver.js';
 import { rate } from '../driver/test-support/phases.js';
 import { startTestServer, type TestServer } from '../driver/test-support/server.js';
@@ -133,7 +134,7 @@ describe('faults mid-run', () => {
     expect(run.status).toBe('failed');
     expect(run.targets[0]!.reason).toMatch(/^disk full: the store stopped taking writes \d+\.\d s after the start \(.*SQLITE_FULL.*\); [\d,]+ request rows? (was|were) kept$/);
     const db = new Database(dbPath, { readonly: true });
-    const kept = db.prepare('SELECT count(*) FROM requests').pluck().get() as number;
+    const kept = db.prepare(`SELECT ${STORED_ROWS_SQL}`).pluck().get() as number;
     const status = db.prepare('SELECT status FROM runs WHERE id = ?').pluck().get(runId);
     db.close();
     expect(kept).toBeGreaterThan(0);
@@ -184,7 +185,7 @@ describe('faults mid-run', () => {
       expect(listed).toMatchObject({ id: runId, status: 'failed' });
       expect(listed!.requests).toBeGreaterThan(0);
       const db = new Database(dbPath, { readonly: true });
-      const kept = db.prepare('SELECT count(*) FROM requests').pluck().get() as number;
+      const kept = db.prepare(`SELECT ${STORED_ROWS_SQL}`).pluck().get() as number;
       db.close();
       expect(kept).toBeGreaterThan(0);
       expect(Number(said![1]!.replace(/,/g, ''))).toBe(kept);

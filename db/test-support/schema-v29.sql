@@ -4,6 +4,9 @@ CREATE INDEX baselines_run ON baselines (run_id);
 -- index library_version_files_hash
 CREATE INDEX library_version_files_hash ON library_version_files (hash);
 
+-- index request_packs_target
+CREATE INDEX request_packs_target ON request_packs (target_id);
+
 -- index requests_phase_intended
 CREATE INDEX requests_phase_intended ON requests (target_id, phase_idx, intended_us);
 
@@ -110,6 +113,17 @@ CREATE TABLE phases (
         hist_processing   TEXT, hist_server_wait TEXT, hist_lag TEXT, endpoints_json TEXT, ttfb_json TEXT, transfer_json TEXT, hist_ttfb TEXT, hist_transfer TEXT, connections_json TEXT, error_reasons_json TEXT, stream_json TEXT,
         PRIMARY KEY (target_id, idx)
       ) WITHOUT ROWID;
+
+-- table request_packs
+CREATE TABLE request_packs (
+        id         INTEGER PRIMARY KEY,
+        target_id  INTEGER NOT NULL REFERENCES targets (id) ON DELETE CASCADE,
+        lvl        INTEGER NOT NULL CHECK (lvl >= 0 AND lvl <= 32),
+        seq0       INTEGER NOT NULL CHECK (seq0 >= 0),
+        batch_rows INTEGER NOT NULL CHECK (batch_rows > 0),
+        rows       INTEGER NOT NULL CHECK (rows > 0 AND rows <= batch_rows),
+        data       BLOB NOT NULL
+      );
 
 -- table requests
 CREATE TABLE "requests" (
