@@ -1,5 +1,5 @@
 // How fast the store writes raw request rows (db/request-writer.ts: batches of 5,000 rows, one
-// transaction each, a packed blob per sampling level since migration 29), against a peer measured in the same run: a plain
+// transaction each, a packed blob per sampling level since migration 28), against a peer measured in the same run: a plain
 // better-sqlite3 loop of one prepared single-row INSERT per row inside one transaction, into the
 // same schema, from the same batches. Budget (DESIGN.md): at least 3x the driver's ~40,000 req/s.
 // Also the database size per million rows (after a WAL checkpoint) and the sampled path (cap hit).

@@ -3,7 +3,7 @@ import { LoadscopeError } from '../contract/errors.js';
 import { COL, NO_ERROR, REQUEST_COLUMNS, REQUEST_STRIDE } from '../contract/measurement.js';
 import { damaged } from './sql-read.js';
 
-// The stored form of raw request rows since migration 29: a pack is one batch's rows at one sampling
+// The stored form of raw request rows since migration 28: a pack is one batch's rows at one sampling
 // level, REQUEST_STRIDE float64 a row in contract/measurement.ts's column order, as the driver lays
 // them out, normalised when packed:
 //

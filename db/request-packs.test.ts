@@ -12,7 +12,7 @@ import { useTempStore } from './test-support/temp-store.js';
 
 // Raw request rows stored packed (issue 42; db/request-pack.ts, db/request-rows.ts): a batch goes in
 // as a few blobs, one per sampling level, and comes back row for row in the order it was recorded,
-// every column and NULL as written; runs stored a row each before migration 29 stay readable through
+// every column and NULL as written; runs stored a row each before migration 28 stay readable through
 // the same reader; a pack torn short or holding values outside its columns is refused with one line
 // naming what is damaged, never read past or handed on.
 
@@ -87,7 +87,7 @@ describe('raw request rows stored packed', () => {
     const order = kept.map((r) => r.intendedUs);
     expect(order).toEqual([...order].sort((x, y) => x - y));
 
-    // the same rows a row each, as a run stored before migration 29 holds them
+    // the same rows a row each, as a run stored before migration 28 holds them
     const other = temp.store.createRun(newRun());
     const table = target(other);
     const db = new Database(temp.dbPath);

@@ -7,7 +7,7 @@ import { damaged } from './sql-read.js';
 
 // The one reader of stored raw request rows: every other reader (show, compare's sample, exports,
 // diagnosis, slowest, first requests) asks this module and never knows how rows are stored. Two
-// shapes live side by side: the requests table (a row each; every run stored before migration 29)
+// shapes live side by side: the requests table (a row each; every run stored before migration 28)
 // and request_packs (db/request-pack.ts; every run since). A server run's rows come back in the order
 // they were recorded: the table's in id order, then the packs', batch by batch.
 //

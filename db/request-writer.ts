@@ -62,7 +62,7 @@ export class RequestWriter {
     this.runState = db.prepare(
       'SELECT r.raw_cap AS cap, r.raw_level AS level, (SELECT coalesce(sum(raw_rows), 0) FROM targets WHERE run_id = r.id) AS seen FROM runs r WHERE r.id = ?',
     );
-    // rows stored before migration 29 count with the packs (a run is written by one version, but a
+    // rows stored before migration 28 count with the packs (a run is written by one version, but a
     // store must not depend on it)
     this.levelCounts = db
       .prepare(

@@ -25,13 +25,12 @@ import { migration024 } from './024-library-data-files.js';
 import { migration025 } from './025-check-errors.js';
 import { migration026 } from './026-target-instances.js';
 import { migration027 } from './027-streams.js';
-import { migration028 } from './028-reserved.js';
-import { migration029 } from './029-request-packs.js';
+import { migration028 } from './028-request-packs.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
 
 /** Every migration, in order: versions 1..n without gaps (checked when applied). */
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009, migration010, migration011, migration012, migration013, migration014, migration015, migration016, migration017, migration018, migration019, migration020, migration021, migration022, migration023, migration024, migration025, migration026, migration027, migration028, migration029];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009, migration010, migration011, migration012, migration013, migration014, migration015, migration016, migration017, migration018, migration019, migration020, migration021, migration022, migration023, migration024, migration025, migration026, migration027, migration028];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

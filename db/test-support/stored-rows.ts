@@ -14,7 +14,7 @@ export function storedRowCount(dbPath: string): number {
   }
 }
 
-/** Rows written a row each into the requests table, as every version before migration 29 stored them. */
+/** Rows written a row each into the requests table, as every version before migration 28 stored them. */
 export function insertTableRows(db: Database.Database, targetId: number, rows: readonly RequestRow[]): void {
   const columns = ['target_id', ...REQUEST_COLUMNS.map((c) => c.sql)];
   const insert = db.prepare(`INSERT INTO requests (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);

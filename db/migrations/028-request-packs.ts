@@ -7,8 +7,8 @@ import type { Migration } from './migration.js';
 // and how many rows it had) let a reader put a batch's packs back in the order they were recorded.
 // The requests table stays: runs stored before this keep their rows there, and db/request-rows.ts
 // reads both shapes for every reader.
-export const migration029: Migration = {
-  version: 29,
+export const migration028: Migration = {
+  version: 28,
   description: 'raw request rows stored as packed batches (request_packs)',
   up(db) {
     db.exec(`
