@@ -16,10 +16,17 @@ import { pathToFileURL } from 'node:url';
 import { measureProcess, median } from './process-cost.mjs';
 import { storedRows, USERS } from './whole-tool.mjs';
 
-export const PROTOCOLS = ['https', 'h2'];
+export const PROTOCOLS = ['https', 'h2', 'h2x10'];
+/**
+ * Each protocol's shape: the server it hits and its connections x streams a connection. 'h2x10' is
+ * issue 42's second h2 row, 10 connections of 10 streams each (k6 cannot share a connection between
+ * VUs, so it runs 100 VUs of a connection each there: the same requests in flight).
+ */
+const SHAPES = { https: { h2: false, connections: USERS, streams: 1 }, h2: { h2: true, connections: USERS, streams: 1 }, h2x10: { h2: true, connections: 10, streams: 10 } };
+const inFlight = (p) => SHAPES[p].connections * SHAPES[p].streams;
 const PEERS = ['oha', 'k6', 'h2load'];
 /** Issue 42's targets: loadscope's requests per CPU-second at least this many times the peer's, same rounds. */
-export const PROTOCOL_TARGETS = { https: { oha: 0.8 }, h2: { oha: 0.8, k6: 1.5 } };
+export const PROTOCOL_TARGETS = { https: { oha: 0.8 }, h2: { oha: 0.8, k6: 1.5 }, h2x10: { oha: 0.8, k6: 1.5 } };
 const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 const haveProc = existsSync('/proc/self/stat');
 
@@ -76,7 +83,7 @@ async function certificate(root) {
 async function startServer(protocol, tls) {
   const args = [process.execPath, '-e', SERVER];
   const argv = hasTaskset ? ['taskset', '-c', '1', ...args] : args;
-  const env = { ...process.env, BENCH_PROTOCOL: protocol, BENCH_TLS_KEY: tls.key, BENCH_TLS_CERT: tls.cert };
+  const env = { ...process.env, BENCH_PROTOCOL: SHAPES[protocol].h2 ? 'h2' : 'https', BENCH_TLS_KEY: tls.key, BENCH_TLS_CERT: tls.cert };
   const child = spawn(argv[0], argv.slice(1), { env, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   const [line] = await once(child.stdout, 'data');
   const stats = async () => {
@@ -97,21 +104,21 @@ async function startServer(protocol, tls) {
 function scenario(url, protocol, seconds) {
   return {
     name: 'bench-protocols',
-    title: `closed loop, ${USERS} users, ${seconds} s, ${protocol}, every request stored`,
+    title: `closed loop, ${inFlight(protocol)} users, ${seconds} s, ${protocol}, every request stored`,
     // the servers' certificate is self-signed: not verified, as a user's own self-signed target would be run
-    servers: [{ label: 'hello', architecture: 'external', url, tls: { insecure: true }, ...(protocol === 'h2' && { protocol: 'h2' }) }],
-    phases: [{ name: 'load', executor: 'closed', users: USERS, durationMs: seconds * 1000, requests: [{ path: '/' }] }],
+    servers: [{ label: 'hello', architecture: 'external', url, tls: { insecure: true }, ...(SHAPES[protocol].h2 && { protocol: 'h2', streams: SHAPES[protocol].streams }) }],
+    phases: [{ name: 'load', executor: 'closed', users: inFlight(protocol), durationMs: seconds * 1000, requests: [{ path: '/' }] }],
     rawRowCap: 100_000_000,
   };
 }
 
-/** A k6 script: USERS constant VUs, certificate not verified, bodies discarded (k6's cheapest honest setting); its counts go to a file. */
-export function k6Script(url, seconds, summaryFile) {
+/** A k6 script: `vus` constant VUs, certificate not verified, bodies discarded (k6's cheapest honest setting); its counts go to a file. */
+export function k6Script(url, seconds, summaryFile, vus = USERS) {
   return `import http from 'k6/http';
 export const options = {
   insecureSkipTLSVerify: true,
   discardResponseBodies: true,
-  scenarios: { load: { executor: 'constant-vus', vus: ${USERS}, duration: ${JSON.stringify(`${seconds}s`)} } },
+  scenarios: { load: { executor: 'constant-vus', vus: ${vus}, duration: ${JSON.stringify(`${seconds}s`)} } },
 };
 export default function () { http.get(${JSON.stringify(url)}); }
 export function handleSummary(data) {
@@ -178,7 +185,7 @@ function generators(root, tmp, url, protocol, seconds, peers) {
     list.push({
       name: 'oha',
       command: peers.oha,
-      args: () => ['-z', `${seconds}s`, '-c', String(USERS), '--no-tui', '--output-format', 'json', '--insecure', ...(protocol === 'h2' ? ['--http2'] : []), url],
+      args: () => ['-z', `${seconds}s`, '-c', String(SHAPES[protocol].connections), '--no-tui', '--output-format', 'json', '--insecure', ...(SHAPES[protocol].h2 ? ['--http2', '-p', String(SHAPES[protocol].streams)] : []), url],
       read: (out) => ({ requests: ohaRequests(out) }),
     });
   }
@@ -187,14 +194,14 @@ function generators(root, tmp, url, protocol, seconds, peers) {
       name: 'h2load',
       command: peers.h2load,
       // one stream a connection (-m 1) as oha's and k6's; one thread, as the others' process is pinned to one core
-      args: () => ['-D', String(seconds), '-c', String(USERS), '-m', '1', '-t', '1', ...(protocol === 'h2' ? [] : ['--h1']), url],
+      args: () => ['-D', String(seconds), '-c', String(SHAPES[protocol].connections), '-m', String(SHAPES[protocol].streams), '-t', '1', ...(SHAPES[protocol].h2 ? [] : ['--h1']), url],
       read: (out) => ({ requests: h2loadRequests(out) }),
     });
   }
   if (peers.k6) {
     const summaryFile = join(tmp, `k6-${protocol}-summary.json`);
     const script = join(tmp, `k6-${protocol}.js`);
-    writeFileSync(script, k6Script(url, seconds, summaryFile));
+    writeFileSync(script, k6Script(url, seconds, summaryFile, inFlight(protocol)));
     list.push({
       name: 'k6',
       command: peers.k6,
@@ -295,7 +302,8 @@ export async function measureProtocols(root, { seconds, rounds }) {
 
 const PROTOCOL_LABELS = {
   https: 'https: HTTP/1.1 over TLS (the server offers only http/1.1 by ALPN)',
-  h2: 'h2 by ALPN (the server offers h2 and http/1.1)',
+  h2: 'h2 by ALPN (the server offers h2 and http/1.1), 50 connections of one stream',
+  h2x10: 'h2 by ALPN, 10 connections of 10 streams each (k6: 100 VUs, a connection each)',
 };
 const INSTALL = { oha: '`cargo install oha --locked`', k6: '`go install go.k6.io/k6@latest`', h2load: '`apt-get install nghttp2-client`' };
 
@@ -307,7 +315,13 @@ export function protocolsReport(r, { n, range, target }) {
     r.names.forEach((name, i) => {
       const ratio = x.ratios[name];
       const s = x.spoke[name];
-      const generator = { loadscope: '`loadscope run` (every request stored)', oha: `oha --insecure${p === 'h2' ? ' --http2' : ''}`, k6: 'k6 (constant-vus, insecureSkipTLSVerify)', h2load: `h2load -m 1${p === 'h2' ? '' : ' --h1'}` }[name];
+      const { h2, connections, streams } = SHAPES[p];
+      const generator = {
+        loadscope: `\`loadscope run\` (every request stored)${streams > 1 ? `, ${inFlight(p)} users, streams ${streams}` : ''}`,
+        oha: `oha --insecure -c ${connections}${h2 ? ` --http2 -p ${streams}` : ''}`,
+        k6: `k6 (constant-vus ${inFlight(p)}, insecureSkipTLSVerify)`,
+        h2load: `h2load -c ${connections} -m ${streams}${h2 ? '' : ' --h1'}`,
+      }[name];
       const goal = PROTOCOL_TARGETS[p][name];
       rows.push([
         i === 0 ? PROTOCOL_LABELS[p] : '',
@@ -324,7 +338,7 @@ export function protocolsReport(r, { n, range, target }) {
   }
   const stored = PROTOCOLS.every((p) => r.protocols[p].allStored);
   const notes = [
-    `${r.rounds} round(s) of ${r.seconds} s per generator and protocol, ${USERS} connections/users, closed loop; order rotated each round and the protocols alternated; each generator's whole process ${r.pinned ? 'pinned to core 0, the server to core 1' : 'unpinned (no taskset)'}; CPU = user + system time from /proc, start-up included.`,
+    `${r.rounds} round(s) of ${r.seconds} s per generator and protocol, ${USERS} connections/users (h2x10: 10 connections x 10 streams), closed loop; order rotated each round and the protocols alternated; each generator's whole process ${r.pinned ? 'pinned to core 0, the server to core 1' : 'unpinned (no taskset)'}; CPU = user + system time from /proc, start-up included.`,
     "Server: the whole-tool bench's Node hello answer over node:https (ALPN offers only http/1.1, so k6's Go client, which takes h2 whenever offered, speaks HTTP/1.1 there) and over node:http2's secure server (h2 and http/1.1), one process per protocol that every tool hits, with a self-signed certificate made as the bundled servers make theirs; no tool verifies it (loadscope `tls.insecure`, oha `--insecure`, k6 `insecureSkipTLSVerify`; h2load verifies none); k6 discards response bodies; h2load, one thread, one stream a connection as the others, `--h1` for https.",
     "Requests/s (wall) is over the whole process's life, start-up included; server CPU is the server process's user + system time over the same span: near 100 % of a core the server set the pace, and a generator's fixed costs (start-up, per-second work) weigh more in its requests per CPU-second.",
     "What each tool spoke is the server's own count for that tool's run: requests by HTTP version, TLS connections by the ALPN answer ('none': no ALPN), and the most requests in flight on one connection at once (over h2: streams per connection). Loadscope's two connections beyond its 50: the TLS probe before the load (ALPN, no request) and the external server's readiness check (one HTTP/1.1 request).",

@@ -354,7 +354,7 @@ Per-round figures (req/CPU-s): ${wholeAt.map((w) => `${w.users} connections: ${w
 
 ## The whole tool over HTTPS and HTTP/2 (issue 28)
 
-bench/protocols.mjs: the whole \`loadscope run\` over https and h2 beside oha and k6, which speak both.
+bench/protocols.mjs: the whole \`loadscope run\` over https and h2 (50 connections of one stream, and 10 connections of 10 streams) beside oha, h2load and k6, which speak both.
 
 ${protocolsTable}
 

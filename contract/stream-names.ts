@@ -15,3 +15,11 @@ export type StreamSample = (typeof STREAM_SAMPLES)[number];
 /** A stream's counts: messages received, their rate (per second of the phase) and bytes, streams ended. */
 export const STREAM_COUNTS = ['messages.count', 'messages.rate', 'messages.bytes', 'streams.count'] as const;
 export type StreamCountName = (typeof STREAM_COUNTS)[number];
+
+/** The stream protocols a phase's templates open, each once in the order written ([] for a phase of plain requests). */
+export function phaseStreams(phase: { readonly requests: readonly { readonly stream?: { readonly protocol: StreamProtocol } | undefined }[] }): StreamProtocol[] {
+  return [...new Set(phase.requests.flatMap((t) => (t.stream === undefined ? [] : [t.stream.protocol])))];
+}
+
+/** Headers a WebSocket upgrade writes itself: a template's own of these names are not sent (natively and by k6). Zod-free here: the driver worker reads it. */
+export const WS_UPGRADE_OWNED_HEADERS: ReadonlySet<string> = new Set(['host', 'connection', 'upgrade', 'content-length', 'transfer-encoding', 'sec-websocket-key', 'sec-websocket-version', 'sec-websocket-extensions']);

@@ -15,8 +15,6 @@ import { sizeText } from './request-limits.js';
 
 /** The largest message a template may allow: every open session may hold one this size. */
 export const MAX_WS_MESSAGE_BYTES = 16 * 1024 * 1024;
-/** Headers the upgrade writes itself: a template's own of these names are not sent (natively and by k6). */
-export const WS_UPGRADE_OWNED_HEADERS: ReadonlySet<string> = new Set(['host', 'connection', 'upgrade', 'content-length', 'transfer-encoding', 'sec-websocket-key', 'sec-websocket-version', 'sec-websocket-extensions']);
 /** Steps of one script, and the text of one send or match. */
 export const MAX_WS_STEPS = 100;
 export const MAX_WS_TEXT = 64 * 1024;

@@ -52,8 +52,3 @@ export function streamIssues(s: { phases: readonly { timeoutMs?: number | undefi
   );
   return out;
 }
-
-/** The stream protocols a phase's templates open, each once in the order written ([] for a phase of plain requests). */
-export function phaseStreams(phase: { readonly requests: readonly { readonly stream?: { readonly protocol: StreamProtocol } | undefined }[] }): StreamProtocol[] {
-  return [...new Set(phase.requests.flatMap((t) => (t.stream === undefined ? [] : [t.stream.protocol])))];
-}

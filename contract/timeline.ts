@@ -20,7 +20,7 @@ export const PlannedPhase = z.object({
   ramp: z
     .object({ unit: z.enum(['req/s', 'users']), points: z.array(z.object({ atMs: z.number(), value: z.number() })) })
     .optional(),
-  /** the stream protocols its templates open (contract/stream.ts phaseStreams): each such request is a stream, held until it ends */
+  /** the stream protocols its templates open (contract/stream-names.ts phaseStreams): each such request is a stream, held until it ends */
   streams: z.array(z.enum(STREAM_PROTOCOLS)).optional(),
   /** a flow phase: its steps' endpoint names, in the order each user does them */
   steps: z.array(z.string()).optional(),

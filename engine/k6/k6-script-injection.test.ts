@@ -13,7 +13,7 @@ import type { PlanParts } from './k6-templates.js';
 import { parseTemplate } from '../../contract/variables.js';
 import { basename, dirname } from 'node:path';
 import type { PlanStream } from './k6-stream-plan.js';
-import { WS_UPGRADE_OWNED_HEADERS } from '../../contract/stream-ws.js';
+import { WS_UPGRADE_OWNED_HEADERS } from '../../contract/stream-names.js';
 
 // A scenario's strings are data: whatever they hold, the generated script is the same program (the
 // same tokens once string literals are masked, every comment in the header), its PLAN is a pure data

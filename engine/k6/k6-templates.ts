@@ -5,7 +5,7 @@ import type { Phase, RequestTemplate } from '../../contract/scenario.js';
 import { templateName } from '../../contract/template-name.js';
 import { MAX_CHECK_BODY_BYTES, MAX_CHECK_HEADER_CHARS } from '../../contract/check-eval.js';
 import { MAX_EXTRACT_BODY_BYTES } from '../../contract/request-limits.js';
-import { WS_UPGRADE_OWNED_HEADERS } from '../../contract/stream-ws.js';
+import { WS_UPGRADE_OWNED_HEADERS } from '../../contract/stream-names.js';
 import { planStream, type PlanStream } from './k6-stream-plan.js';
 
 // A scenario's requests as a k6 plan carries them: every user string is data in PLAN (k6-literal.ts
@@ -129,7 +129,7 @@ const readsDataIn = (parts: PlanParts): boolean => parts.some((p) => typeof p !=
 function planTemplate(r: RequestTemplate, keepAlive: boolean, columns: readonly string[], upTo: number): PlanTemplate {
   // keepAlive false: a connection per request. Go's client honours a request's `Connection: close`.
   const stream = planStream(r);
-  // a WebSocket upgrade writes its own (contract/stream-ws.ts); a gRPC call's headers are its metadata
+  // a WebSocket upgrade writes its own (contract/stream-names.ts); a gRPC call's headers are its metadata
   const headers: [string, PlanParts][] = Object.entries(r.headers)
     .filter(([k]) => stream?.protocol !== 'ws' || !WS_UPGRADE_OWNED_HEADERS.has(k.toLowerCase()))
     .map(([k, v]) => [k, partsOf(v, 'header', columns)]);

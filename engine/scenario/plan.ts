@@ -2,7 +2,7 @@ import { cellNames } from '../../contract/cells.js';
 import { isFlow } from '../../contract/flow.js';
 import { templateName, type Phase } from '../../contract/scenario.js';
 import type { PlannedPhase, TimelinePlan } from '../../contract/timeline.js';
-import { phaseStreams } from '../../contract/stream.js';
+import { phaseStreams } from '../../contract/stream-names.js';
 import { describePhaseLoad, expectedRequests, phaseName, phaseRamp, plannedMs } from '../../contract/phase.js';
 import type { Cell } from './matrix.js';
 import { serverLabel } from './summary.js';

@@ -6,7 +6,7 @@ import type { Transport, TransportContext, WarmConnection } from './transport.js
 import { UndiciTransport } from './undici-h1.js';
 import { NodeH2Transport } from './node-h2.js';
 import { withTraceparent } from './traceparent.js';
-import { phaseStreams, type StreamProtocol } from '../../../contract/stream.js';
+import { phaseStreams, type StreamProtocol } from '../../../contract/stream-names.js';
 import { StreamTransport, type StreamOpenerFactory } from './stream.js';
 import { GrpcOpener } from './grpc.js';
 import { SseOpener } from './sse.js';

@@ -10,7 +10,7 @@ import type { Target } from './target.js';
 // as streams, at most `streams` at once (fewer when the server's SETTINGS_MAX_CONCURRENT_STREAMS says
 // so); a request beyond that waits here unsent, so its wait shows as client queue (the slot stamps
 // `sent` at onConnect, when its HEADERS are written). Both flow-control windows start at 2^30-1:
-// node's 64 KiB defaults stall a busy session (nodejs/node#50972; oha fixed them the same).
+// node's 64 KiB defaults stall a busy session (nodejs/node#50972; docs/architecture.md says why).
 //
 //   dispatch -> [connect, the server's SETTINGS] -> waiting (FIFO, <= streams) -> request(): onConnect(reset) -> 'response' onHeaders -> 'data' onData* -> 'end' onComplete
 //   stream error / RST_STREAM -> onError;  session error / close -> every request on it fails, the transport opens a new one
@@ -18,8 +18,8 @@ import type { Target } from './target.js';
 //
 // Bounds: a response's header block at most MAX_HEADER_PAIRS fields, and at most a HEADERS frame and
 // 8 CONTINUATION frames of 16 KiB (~144 KiB: nghttp2 ends a session sent more, node-h2-hostile.test.ts;
-// node does not hold the server to the SETTINGS_MAX_HEADER_LIST_SIZE we advertise, measured with a
-// 100 KB block); node's session memory cap (floods of PING / SETTINGS); bodies stream through, never kept.
+// node does not hold the server to the SETTINGS_MAX_HEADER_LIST_SIZE we advertise: a larger block
+// was taken whole); node's session memory cap (floods of PING / SETTINGS); bodies stream through, never kept.
 // `waiting` holds at most `streams` requests (a session serves that many slots), so an array will do.
 
 /** One request in this transport's own form: the headers object is reused (node copies it per request). */

@@ -1,5 +1,6 @@
 import type { Phase } from '../../../contract/scenario.js';
-import { WS_UPGRADE_OWNED_HEADERS, type WsStream } from '../../../contract/stream-ws.js';
+import { WS_UPGRADE_OWNED_HEADERS } from '../../../contract/stream-names.js';
+import type { WsStream } from '../../../contract/stream-ws.js';
 import type { MessageHandler } from './connection.js';
 import type { StreamOpener, StreamRequest, StreamSession } from './stream.js';
 import type { Target } from './target.js';
