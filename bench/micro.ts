@@ -186,6 +186,8 @@ function queuePiece(): Piece {
 /** The TypeScript-private parts of H1Connection this bench drives instead of a socket. */
 interface H1Internals {
   socket: unknown;
+  /** the socket finished connecting (and its TLS handshake): dispatch sends at once */
+  ready: boolean;
   onBytes(chunk: Buffer): void;
 }
 
@@ -210,7 +212,8 @@ function h1Piece(): Piece {
   };
   const conn = new H1Connection(targetOf({ baseUrl: 'http://127.0.0.1:8080' }), 30_000);
   const internals = conn as unknown as H1Internals;
-  internals.socket = { destroyed: false, writable: true, connecting: false, write: (b: Buffer) => ((acc += b.length), true) };
+  internals.socket = { destroyed: false, writable: true, connecting: false, write: (b: Buffer) => ((acc += b.length), true), destroy: () => undefined };
+  internals.ready = true;
   return {
     name: 'driver.h1.response',
     what: `H1Connection dispatch + parse of one ${response.length}-byte response (6 headers, content-length)`,
