@@ -10,7 +10,7 @@ import { junitSchemaErrors } from './test-support/junit-schema.js';
 
 // Baselines and the verdict end to end through the real CLI, a real bundled server and a real
 // SQLite file. The scenario is a timer (/sleep): however slow the machine, a request takes at least
-// its sleep, so a target slowed from 40 ms to 240 ms per request is six times slower at the least,
+// its sleep, so a target slowed from 40 ms to 600 ms per request is fifteen times slower at the least,
 // while two reruns of the unchanged target must not be called a regression (the margins are wide
 // and a rule fails only beyond the noise: no false alarm on a loaded machine). Nothing here asserts
 // how fast the machine is.
@@ -22,7 +22,7 @@ let file: string;
 
 const cli = (args: string[]) => spawnSync(process.execPath, [BIN, ...args, '--db', db], { encoding: 'utf8', timeout: 240_000 });
 const RULES = ['--fail-on', 'total.p50 > +100%', '--fail-on', 'throughput < -40% phase=steady'];
-const SLOWER = ['--set', 'phases[0].requests[0].path=/sleep?ms=240'];
+const SLOWER = ['--set', 'phases[0].requests[0].path=/sleep?ms=600'];
 
 interface JsonRule {
   rule: string;
@@ -93,7 +93,7 @@ describe('baselines and regression rules through the CLI', () => {
       reruns.push(again.runId);
     }
 
-    // the slowed target: six times longer per request, whatever the machine
+    // the slowed target: fifteen times longer per request, whatever the machine (at six times, 240 ms, a run under four busy loops was rightly "too variable to judge")
     const md = join(dir, 'summary.md');
     const junit = join(dir, 'junit.xml');
     const slow = runJson(['--baseline', ...RULES, ...SLOWER, '--markdown', md, '--junit', junit], REGRESSION_FAILED_EXIT_CODE);
@@ -108,7 +108,7 @@ describe('baselines and regression rules through the CLI', () => {
       expect(c!.interval).not.toBeNull();
     }
     const p50 = slow.regression!.rules[0]!.checks[0]!;
-    expect(p50.now).toBeGreaterThanOrEqual(240);
+    expect(p50.now).toBeGreaterThanOrEqual(600);
     expect(p50.interval!.low).toBeGreaterThan(0.5);
 
     // the files CI posts
