@@ -42,16 +42,21 @@ export function h1EndpointOf(target: Pick<Target, 'baseUrl' | 'lookup' | 'tls'>,
   return { ready: 'secureConnect', connect: () => timed(tlsConnect(options), times) };
 }
 
-/** Stamps a TLS socket's TCP connect and handshake; a connection that fails records nothing (as undici's connector). */
 function timed(socket: Socket, times: ConnectRecorder | null): Socket {
   socket.setNoDelay(true);
-  if (times === null) return socket;
-  const start = nowUs();
+  if (times !== null) recordTlsConnect(socket, times, nowUs());
+  return socket;
+}
+
+/**
+ * Stamps a TLS socket's TCP connect and handshake from `startUs` (when it was asked for), for the
+ * fast path and the h2 sessions alike; a connection that fails records nothing (as undici's connector).
+ */
+export function recordTlsConnect(socket: Socket, times: ConnectRecorder, startUs: number): void {
   let connected = NaN;
   socket.once('connect', () => (connected = nowUs()));
   socket.once('secureConnect', () => {
     const done = nowUs();
-    times.record(connected - start, done - connected, done);
+    times.record(connected - startUs, done - connected, done);
   });
-  return socket;
 }

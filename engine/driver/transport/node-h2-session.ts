@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { nowUs } from '../clock.js';
 import type { ConnectRecorder } from './connect-timing.js';
+import { recordTlsConnect } from './h1-endpoint.js';
 import type { Connection, RequestHandler } from './connection.js';
 import type { Target } from './target.js';
 
@@ -203,15 +204,7 @@ export class NodeH2Session implements Connection<H2Request> {
       ...(isIP(host) === 0 && { servername: host }),
       ...this.target.tls,
     });
-    const times = this.times;
-    if (times !== null) {
-      let connected = NaN;
-      socket.once('connect', () => (connected = nowUs()));
-      socket.once('secureConnect', () => {
-        const done = nowUs();
-        times.record(connected - start, done - connected, done);
-      });
-    }
+    if (this.times !== null) recordTlsConnect(socket, this.times, start);
     return socket;
   }
 
