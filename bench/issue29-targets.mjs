@@ -3,72 +3,11 @@
 // computed (medians, same-round ratios), never measured or derived again here. A row whose figure
 // was not measured (a peer not installed, the 10M-request runs without --long) says so instead of a
 // verdict.
-import { AGREEMENT_TARGETS, RATES, SLOW } from './agreement.mjs';
+import { AGREEMENT_TARGETS, SLOW } from './agreement.mjs';
+import { agreementRow, NOT_MEASURED, rounds, slowRow, wholeRow } from './target-rows.mjs';
 import { BIG_TARGETS_MS } from './verbs-big.mjs';
-import { mib, n, range, verdict } from './table-format.mjs';
-import { CONNECTIONS, PEAK_MEMORY_TARGET_MB, USERS, WHOLE_TARGETS } from './whole-tool.mjs';
-
-const NOT_MEASURED = 'not measured';
-const ms = (x) => `${n(x, x < 10 ? 3 : 1)} ms`;
-/** "rounds a–b", or "one round" */
-const rounds = (xs, digits, unit) => (xs.length > 1 ? `rounds ${range(xs, digits, unit)}` : range(xs));
-const ratio = (median, all) => `${n(median, 2)}×${all.length > 1 ? ` (${range(all, 2)})` : ''}`;
-
-/** A verdict over several points (connection counts, rates): misses if one misses, else names what was not measured. */
-function overAll(points, ok) {
-  const measured = points.filter((p) => p.value !== undefined);
-  if (measured.length === 0) return NOT_MEASURED;
-  if (measured.some((p) => !ok(p.value))) return verdict(false);
-  const missing = points.filter((p) => p.value === undefined).map((p) => p.key);
-  return missing.length ? `${verdict(true)} where measured; ${NOT_MEASURED} at ${missing.join(', ')}` : verdict(true);
-}
-
-function wholeRow(wholeAt, peer) {
-  const at = CONNECTIONS.map((users) => ({ users, w: wholeAt.find((x) => x.users === users) }));
-  const points = at.map(({ users, w }) => ({ key: `${users} connections`, value: w?.ratios[peer]?.median }));
-  const target = WHOLE_TARGETS[peer];
-  const label = `whole tool / ${peer}, req per CPU-s, ${CONNECTIONS.join('/')} connections`;
-  if (points.every((p) => p.value === undefined)) return [label, '', `${peer}: ${NOT_MEASURED} (not installed?)`, '', `≥ ${target} at each`, NOT_MEASURED];
-  return [
-    label,
-    at.map(({ users, w }) => `${users}: ${w ? n(w.perCpuS.loadscope) : '—'}`).join(' / '),
-    `${peer} ${at.map(({ w }) => (w?.ratios[peer] ? n(w.perCpuS[peer]) : '—')).join(' / ')}`,
-    at.map(({ w }) => (w?.ratios[peer] ? ratio(w.ratios[peer].median, w.ratios[peer].all) : '—')).join(' / '),
-    `≥ ${target} at each`,
-    overAll(points, (v) => v >= target),
-  ];
-}
-
-function agreementRow(agreement, key, what) {
-  const at = RATES.map((rate) => ({ rate, r: agreement.results.find((x) => x.rate === rate) }));
-  const target = AGREEMENT_TARGETS[`${key}Ratio`];
-  const points = at.map(({ rate, r }) => ({ key: `${n(rate)}/s`, value: r?.oha ? r[`${key}Ratio`] : undefined }));
-  const label = `${what} / oha's at ${RATES.map((x) => n(x)).join(', ')} req/s on nginx`;
-  return [
-    label,
-    at.map(({ r }) => (r ? ms(r.loadscope[key]) : '—')).join(' / '),
-    agreement.oha ? `oha ${at.map(({ r }) => (r?.oha ? ms(r.oha[key]) : '—')).join(' / ')}` : `oha: ${NOT_MEASURED} (not installed)`,
-    at.map(({ r }) => (r?.oha ? ratio(r[`${key}Ratio`], r[`${key}Ratios`]) : '—')).join(' / '),
-    `≤ ${target}× at each`,
-    overAll(points, (v) => v <= target),
-  ];
-}
-
-function slowRow(agreement) {
-  const r = agreement.results.find((x) => x.rate === SLOW.rate);
-  const label = `requests over ${SLOW.totalMs} ms whose own lag was under ${SLOW.lagMs} ms, ${n(SLOW.rate)} req/s`;
-  const target = `< ${SLOW.targetPct} %`;
-  if (!r) return [label, '', '', '', target, NOT_MEASURED];
-  const l = r.loadscope;
-  return [
-    label,
-    `${n(l.slowOnTimePct, 2)} % of all requests`,
-    'none (oha keeps no per-request rows)',
-    `all over ${SLOW.totalMs} ms: ${n(l.slowPct, 2)} %; ${rounds(l.slowOnTimePctAll, 2, ' %')}${r.allStored ? '' : '; **not every request stored**'}`,
-    target,
-    r.allStored ? verdict(l.slowOnTimePct < SLOW.targetPct) : NOT_MEASURED,
-  ];
-}
+import { mib, n, verdict } from './table-format.mjs';
+import { PEAK_MEMORY_TARGET_MB, USERS, WHOLE_TARGETS } from './whole-tool.mjs';
 
 function memoryRow(wholeAt) {
   const w = wholeAt.find((x) => x.users === USERS);
@@ -109,11 +48,11 @@ function bigRow(bigVerbs, requests, verbs, before) {
 export function issue29Rows({ wholeAt, agreement, bigVerbs }) {
   return [
     ['Measure (issue 29 targets)', 'Loadscope', 'Peer (same run)', 'Ratio / figure (median, rounds min–max)', 'Target', 'Verdict'],
-    wholeRow(wholeAt, 'autocannon'),
-    wholeRow(wholeAt, 'wrk'),
-    agreementRow(agreement, 'p99', 'p99'),
-    agreementRow(agreement, 'max', 'max'),
-    slowRow(agreement),
+    wholeRow(wholeAt, 'autocannon', WHOLE_TARGETS.autocannon),
+    wholeRow(wholeAt, 'wrk', WHOLE_TARGETS.wrk),
+    agreementRow(agreement, 'p99', 'p99', AGREEMENT_TARGETS.p99Ratio),
+    agreementRow(agreement, 'max', 'max', AGREEMENT_TARGETS.maxRatio),
+    slowRow(agreement, SLOW.targetPct),
     memoryRow(wholeAt),
     bigRow(bigVerbs, 650_000, ['compare'], '3.0 s'),
     bigRow(bigVerbs, 10_000_000, ['compare', 'show', 'trend'], null),

@@ -18,6 +18,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AGREEMENT_TARGETS, measureAgreement, SLOW } from './agreement.mjs';
 import { issue29Rows } from './issue29-targets.mjs';
+import { issue42Rows } from './issue42-targets.mjs';
 import { LONG_RUN_TARGET_MB, measureLongRun } from './long-run-memory.mjs';
 import { measureProtocols, protocolsReport } from './protocols.mjs';
 import { measureStartup, STARTUP_TARGET_MS } from './startup.mjs';
@@ -173,6 +174,7 @@ const protocolsTable = markdown(protocolsOut.rows);
 const streamsOut = streamsReport(streams, { n, range });
 const streamsTable = markdown(streamsOut.rows);
 const targets29 = markdown(issue29Rows({ wholeAt, agreement, bigVerbs }));
+const targets42 = markdown(issue42Rows({ protocols, wholeAt, agreement, startup, uiLive }));
 
 const floor = startup[0];
 const startupTable = markdown([
@@ -310,6 +312,7 @@ const notes = [
   `Load average (1 min) on this shared machine: ${load0.toFixed(1)} at the start, ${load1.toFixed(1)} at the end; other jobs were running, so absolute figures are noisy (see the min–max column) and the same-run ratios are what to cite.`,
 ];
 
+console.log(`\nIssue 42 targets (each figure from the tables below; peers measured in the same run):\n${targets42}\n`);
 console.log(`\nIssue 29 targets (each figure from the tables below; peers measured in the same run):\n${targets29}\n`);
 console.log(`\nStart-up of verbs that send no load (median of ${quick ? 5 : 15} runs each, interleaved):\n${startupTable}\n`);
 console.log(`The whole tool:\n${wholeTable}\n`);
@@ -331,6 +334,12 @@ const md = `# Benchmark results
 Last run: ${started.toISOString()} (commit ${commit}${quick ? ', --quick' : ''}), \`npm run bench\`.
 
 Machine: ${machine}.
+
+## Issue 42 targets
+
+One line per row of issue 42's targets table, each figure taken from the tables below (medians; ratios are loadscope / the peer in the same rounds, median of the rounds' own ratios).
+
+${targets42}
 
 ## Issue 29 targets
 
