@@ -22,11 +22,14 @@ import { ABORT_CANCEL, ABORT_DATA, ABORT_DEADLINE, ABORT_NONE, type ChooseTransp
 // how it reaches the target is the group's transport's, chosen once from the Target (transport/).
 //   queue:  intended times waiting at the client (rate: arrivals with no free slot;
 //           closed: users due back from think time / a retry after an error), oldest first
+//   held:   requests the executor sent while the row batches were all out (measure/stats.ts
+//           RowSink, back-pressure), in order, each with its intended time: sent on resume()
 
 export class ClientGroup implements Timed, GroupPort, SlotOwner {
   private readonly slots: SlotPool;
   inFlight = 0;
   readonly queue = new NumberRing();
+  private readonly held = new NumberRing();
   private readonly transport: Transport;
   private readonly source: RequestSource;
   private readonly executor: ExecutorState;
@@ -120,6 +123,7 @@ export class ClientGroup implements Timed, GroupPort, SlotOwner {
 
   issue(intended: number): void {
     if (this.abortKind === ABORT_DATA) return;
+    if (this.stats.rowsHeld) return this.held.push(intended);
     const flow = this.source.flow;
     const t = this.source.next(intended);
     const user = this.source.user;
@@ -135,11 +139,26 @@ export class ClientGroup implements Timed, GroupPort, SlotOwner {
     if (!this.transport.send(slot.index, t, inputs, slot, slot.seq)) this.overBound.refuse(slot);
   }
 
+  /** Requests waiting at the client: queued by the executor or held for the row batches. */
+  get queued(): number {
+    return this.queue.length + this.held.length;
+  }
+
+  /** The row batches are back (run.ts): what was held goes out, oldest first, while they stay back. */
+  resume(): void {
+    if (this.finished || this.abortKind !== ABORT_NONE) return;
+    this.depth++;
+    while (this.held.length > 0 && !this.stats.rowsHeld && this.abortKind === ABORT_NONE) this.issue(this.held.shift());
+    this.depth--;
+    this.checkFinished();
+  }
+
   /** No row left in a unique data file: no more requests from this group; those in flight finish. */
   private runOutOfData(): void {
     this.abortKind = ABORT_DATA;
     this.executor.stop();
     this.queue.clear();
+    this.held.clear();
   }
 
   /** A request ended: a complete response (CHECK_RESPONSE) or an error code. */
@@ -186,22 +205,28 @@ export class ClientGroup implements Timed, GroupPort, SlotOwner {
     this.executor.stop();
     if (kind === ABORT_DEADLINE && this.executor.queueOwed) {
       const done = nowUs();
-      while (this.queue.length > 0) {
-        this.scratch.intended = this.queue.shift();
-        // the endpoint it would have been sent to, so endpoint counts add up to the phase's
-        this.scratch.template = this.source.picker.pick();
-        this.stats.record(this.scratch, done, ERROR_CODE.timeout);
+      for (const waiting of [this.held, this.queue]) {
+        while (waiting.length > 0) {
+          this.scratch.intended = waiting.shift();
+          // the endpoint it would have been sent to, so endpoint counts add up to the phase's
+          this.scratch.template = this.source.picker.pick();
+          this.stats.record(this.scratch, done, ERROR_CODE.timeout);
+        }
       }
     }
     this.queue.clear();
+    this.held.clear();
     if (this.inFlight > 0) this.transport.destroyAll();
     this.checkFinished();
   }
 
   private checkFinished(): void {
     // out of data, an executor still in its loop may have queued arrivals or left some pending: none are sent
-    if (this.abortKind === ABORT_DATA) this.queue.clear();
-    if (this.finished || this.depth > 0 || this.inFlight > 0 || this.queue.length > 0 || (this.abortKind === ABORT_NONE && this.executor.pending())) return;
+    if (this.abortKind === ABORT_DATA) {
+      this.queue.clear();
+      this.held.clear();
+    }
+    if (this.finished || this.depth > 0 || this.inFlight > 0 || this.queue.length > 0 || this.held.length > 0 || (this.abortKind === ABORT_NONE && this.executor.pending())) return;
     this.finished = true;
     this.scheduler.remove(this);
     this.transport.closeAll();
