@@ -7,7 +7,7 @@ import { RequestSource } from './requests/request-source.js';
 import { nowUs } from './clock.js';
 import { ERROR_CODE, NO_ERROR } from './measure/raw-rows.js';
 import { BoundsCrossed } from './measure/bounds-crossed.js';
-import type { PhaseStats, RequestRecord } from './measure/stats.js';
+import type { PhaseStats } from './measure/stats.js';
 import { NumberRing } from './ring.js';
 import type { Scheduler, Timed } from './scheduler.js';
 import { CHECK_RESPONSE, type Slot, type SlotOwner } from './slot.js';
@@ -22,14 +22,12 @@ import { ABORT_CANCEL, ABORT_DATA, ABORT_DEADLINE, ABORT_NONE, type ChooseTransp
 // how it reaches the target is the group's transport's, chosen once from the Target (transport/).
 //   queue:  intended times waiting at the client (rate: arrivals with no free slot;
 //           closed: users due back from think time / a retry after an error), oldest first
-//   held:   requests the executor sent while the row batches were all out (measure/stats.ts
-//           RowSink, back-pressure), in order, each with its intended time: sent on resume()
 
 export class ClientGroup implements Timed, GroupPort, SlotOwner {
   private readonly slots: SlotPool;
   inFlight = 0;
   readonly queue = new NumberRing();
-  private readonly held = new NumberRing();
+  readonly held = new NumberRing();
   private readonly transport: Transport;
   private readonly source: RequestSource;
   private readonly executor: ExecutorState;
@@ -39,7 +37,6 @@ export class ClientGroup implements Timed, GroupPort, SlotOwner {
   private depth = 0;
   finished = false;
   abortKind = ABORT_NONE;
-  private readonly scratch: RequestRecord;
   private readonly overBound: OverBound;
   /** the server run's trace seqs when the phase sends traceparent, else null (no per-request work) */
   private readonly traces: TraceIds | null;
@@ -67,7 +64,6 @@ export class ClientGroup implements Timed, GroupPort, SlotOwner {
     this.transport = chooseTransport(target, phase, { slots, columns: inputs.data?.columns ?? [], connections: owner.connections ?? null, readsHeaders, warm, ...(this.traces !== null && { tracePrefix: this.traces.prefix }) });
     this.executor = executorOf(phase).create(phase, { startUs, seed: this.source.seed });
     this.slots = new SlotPool(this, slots);
-    this.scratch = { phase: phaseIndex, client: clientIndex, intended: 0, sent: NaN, firstByte: NaN, status: 0, bytes: 0, stWait: NaN, stProc: NaN, template: 0, seq: NaN };
   }
 
   start(): void {
@@ -139,17 +135,9 @@ export class ClientGroup implements Timed, GroupPort, SlotOwner {
     if (!this.transport.send(slot.index, t, inputs, slot, slot.seq)) this.overBound.refuse(slot);
   }
 
-  /** Requests waiting at the client: queued by the executor or held for the row batches. */
-  get queued(): number {
-    return this.queue.length + this.held.length;
-  }
-
-  /** The row batches are back (run.ts): what was held goes out, oldest first, while they stay back. */
+  /** The row batches are back (RowSink's hold ended): what issue() held meanwhile (`held`, intended times) goes out in order. */
   resume(): void {
-    if (this.finished || this.abortKind !== ABORT_NONE) return;
-    this.depth++;
     while (this.held.length > 0 && !this.stats.rowsHeld && this.abortKind === ABORT_NONE) this.issue(this.held.shift());
-    this.depth--;
     this.checkFinished();
   }
 
@@ -203,17 +191,7 @@ export class ClientGroup implements Timed, GroupPort, SlotOwner {
     if (this.finished || (this.abortKind !== ABORT_NONE && this.abortKind !== ABORT_DATA)) return;
     this.abortKind = kind;
     this.executor.stop();
-    if (kind === ABORT_DEADLINE && this.executor.queueOwed) {
-      const done = nowUs();
-      for (const waiting of [this.held, this.queue]) {
-        while (waiting.length > 0) {
-          this.scratch.intended = waiting.shift();
-          // the endpoint it would have been sent to, so endpoint counts add up to the phase's
-          this.scratch.template = this.source.picker.pick();
-          this.stats.record(this.scratch, done, ERROR_CODE.timeout);
-        }
-      }
-    }
+    if (kind === ABORT_DEADLINE && this.executor.queueOwed) this.stats.recordOwed(this.phaseIndex, this.clientIndex, [this.held, this.queue], nowUs(), this.source.picker);
     this.queue.clear();
     this.held.clear();
     if (this.inFlight > 0) this.transport.destroyAll();
@@ -222,10 +200,7 @@ export class ClientGroup implements Timed, GroupPort, SlotOwner {
 
   private checkFinished(): void {
     // out of data, an executor still in its loop may have queued arrivals or left some pending: none are sent
-    if (this.abortKind === ABORT_DATA) {
-      this.queue.clear();
-      this.held.clear();
-    }
+    if (this.abortKind === ABORT_DATA) this.runOutOfData();
     if (this.finished || this.depth > 0 || this.inFlight > 0 || this.queue.length > 0 || this.held.length > 0 || (this.abortKind === ABORT_NONE && this.executor.pending())) return;
     this.finished = true;
     this.scheduler.remove(this);

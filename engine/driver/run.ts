@@ -107,7 +107,7 @@ class PhaseRun implements GroupOwner {
 
   get queued(): number {
     let n = 0;
-    for (const g of this.groups) n += g.queued;
+    for (const g of this.groups) n += g.queue.length + g.held.length;
     return n;
   }
 

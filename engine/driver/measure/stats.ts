@@ -4,7 +4,8 @@ import { EndpointAccumulators, phaseWithEndpoints } from './endpoint-accumulator
 import { EndpointWindows } from './endpoint-windows.js';
 import { CheckCounts } from './check-counts.js';
 import { ResponseChecks } from './response-checks.js';
-import { COL, ROW_BATCH_CAPACITY, ROW_STRIDE } from './raw-rows.js';
+import { COL, ERROR_CODE, ROW_BATCH_CAPACITY, ROW_STRIDE } from './raw-rows.js';
+import type { NumberRing } from '../ring.js';
 import type { DriverPhaseResult, DriverWindow } from '../types.js';
 import { phaseName } from '../../../contract/phase.js';
 import { templateName } from '../../../contract/template-name.js';
@@ -174,6 +175,22 @@ export class PhaseStats {
   }
 
   /** code: NO_ERROR (-1) or an error kind's index */
+  /**
+   * Requests a stopped open-loop group still owed (waiting at the client: `waiting`, oldest first
+   * each), emptied and recorded as timeouts at `done`, each at the endpoint `picker` gives it, so
+   * the endpoints' counts add up to the phase's.
+   */
+  recordOwed(phase: number, client: number, waiting: readonly NumberRing[], done: number, picker: { pick(): number }): void {
+    const r: RequestRecord = { phase, client, intended: 0, sent: NaN, firstByte: NaN, status: 0, bytes: 0, stWait: NaN, stProc: NaN, template: 0, seq: NaN };
+    for (const ring of waiting) {
+      while (ring.length > 0) {
+        r.intended = ring.shift();
+        r.template = picker.pick();
+        this.record(r, done, ERROR_CODE.timeout);
+      }
+    }
+  }
+
   record(r: RequestRecord, done: number, code: number): void {
     const total = done - r.intended;
     // The same µs the raw row holds (stProc * 1000), so histograms, CSV and scatter agree.
