@@ -21,6 +21,7 @@ import { WriteGuard } from './store-write.js';
 import { recoverInterrupted, registerStore, unregisterStore } from './recover.js';
 import { describeDbError, isCannotWrite, openReadOnly, probeWritable } from './store-faults.js';
 import { DiskReserve } from './disk-reserve.js';
+import { setUpConnection } from './connection.js';
 
 // The store's facade: opens the database and hands out its two halves, the run reader (read-run.ts)
 // and the run writer (run-writer.ts), with the library, baselines and trends. A consumer that only
@@ -64,8 +65,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     if (full !== ':memory:') mkdirSync(dirname(full), { recursive: true });
     // nativeBinding: the better-sqlite3 binary chosen for this runtime (engine/host/native-binding.ts)
     db = new Database(full, options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding });
-    for (const pragma of ['busy_timeout = 5000', 'journal_mode = WAL', 'synchronous = NORMAL', 'foreign_keys = ON']) db.pragma(pragma);
-    if (options.maxPageCount !== undefined) db.pragma(`max_page_count = ${Math.floor(options.maxPageCount)}`);
+    setUpConnection(db, options.maxPageCount);
     migrate(db, undefined, `the database at ${full}`);
     probeWritable(db);
     return new SqliteStore(db, new WriteGuard(db, full, null, new DiskReserve(full === ':memory:' ? null : `${full}-reserve`)));

@@ -41,6 +41,7 @@ export const RELIABILITY_TESTS = [
   ['Faults mid-run and in the store', ['engine/run/faults.test.ts', 'engine/run/store-damage.test.ts', 'cli/interrupted-run.test.ts', 'engine/run/orchestrator.test.ts', 'engine/supervisor/orphans.test.ts', 'db/compare-sample.test.ts', 'db/client-timing-store.test.ts', 'db/verdict-store.test.ts', 'engine/export/verdict-keep.test.ts', 'db/stored-protocol.test.ts', 'db/cpu-columns-store.test.ts', 'db/slowest-requests.test.ts', 'db/request-packs.test.ts']],
   ['Small inputs, exports and rendering', ['cli/small-inputs.test.ts', 'renderer/charts/tooltip-html.test.ts', 'renderer/ui/route.test.ts', 'engine/run/zero-request-endpoint.test.ts', 'contract/name-fit.test.ts', 'engine/export/server-samples-exports.test.ts', 'engine/diagnosis/odd-stored-runs.test.ts', 'engine/diagnosis/odd-samples.test.ts', 'renderer/results/evidence-highlight.test.ts', 'engine/diagnosis/import-rules.test.ts', 'engine/diagnosis/odd-shape-inputs.test.ts', 'engine/compare/odd-comparisons.test.ts', 'cli/format/compare-explanation.test.ts']],
   ['Bounded memory of the bundled servers', ['servers/workloads/leak.test.ts', 'servers/ws-front.test.ts']],
+  ['Bounded memory of a run: a store that falls behind, the SQLite page cache', ['engine/driver/measure/row-sink.test.ts', 'engine/run/slow-store.test.ts', 'db/store-page-cache.test.ts']],
   ['Electron', ['electron/electronegativity.test.ts', 'electron/shell.test.ts']],
 ];
 

@@ -7,7 +7,7 @@ import { RequestSource } from './requests/request-source.js';
 import { nowUs } from './clock.js';
 import { ERROR_CODE, NO_ERROR } from './measure/raw-rows.js';
 import { BoundsCrossed } from './measure/bounds-crossed.js';
-import type { PhaseStats, RequestRecord } from './measure/stats.js';
+import type { PhaseStats } from './measure/stats.js';
 import { NumberRing } from './ring.js';
 import type { Scheduler, Timed } from './scheduler.js';
 import { CHECK_RESPONSE, type Slot, type SlotOwner } from './slot.js';
@@ -27,6 +27,7 @@ export class ClientGroup implements Timed, GroupPort, SlotOwner {
   private readonly slots: SlotPool;
   inFlight = 0;
   readonly queue = new NumberRing();
+  readonly held = new NumberRing();
   private readonly transport: Transport;
   private readonly source: RequestSource;
   private readonly executor: ExecutorState;
@@ -36,7 +37,6 @@ export class ClientGroup implements Timed, GroupPort, SlotOwner {
   private depth = 0;
   finished = false;
   abortKind = ABORT_NONE;
-  private readonly scratch: RequestRecord;
   private readonly overBound: OverBound;
   /** the server run's trace seqs when the phase sends traceparent, else null (no per-request work) */
   private readonly traces: TraceIds | null;
@@ -64,7 +64,6 @@ export class ClientGroup implements Timed, GroupPort, SlotOwner {
     this.transport = chooseTransport(target, phase, { slots, columns: inputs.data?.columns ?? [], connections: owner.connections ?? null, readsHeaders, warm, ...(this.traces !== null && { tracePrefix: this.traces.prefix }) });
     this.executor = executorOf(phase).create(phase, { startUs, seed: this.source.seed });
     this.slots = new SlotPool(this, slots);
-    this.scratch = { phase: phaseIndex, client: clientIndex, intended: 0, sent: NaN, firstByte: NaN, status: 0, bytes: 0, stWait: NaN, stProc: NaN, template: 0, seq: NaN };
   }
 
   start(): void {
@@ -120,6 +119,7 @@ export class ClientGroup implements Timed, GroupPort, SlotOwner {
 
   issue(intended: number): void {
     if (this.abortKind === ABORT_DATA) return;
+    if (this.stats.rowsHeld) return this.held.push(intended);
     const flow = this.source.flow;
     const t = this.source.next(intended);
     const user = this.source.user;
@@ -135,11 +135,18 @@ export class ClientGroup implements Timed, GroupPort, SlotOwner {
     if (!this.transport.send(slot.index, t, inputs, slot, slot.seq)) this.overBound.refuse(slot);
   }
 
+  /** The row batches are back (RowSink's hold ended): what issue() held meanwhile (`held`, intended times) goes out in order. */
+  resume(): void {
+    while (this.held.length > 0 && !this.stats.rowsHeld && this.abortKind === ABORT_NONE) this.issue(this.held.shift());
+    this.checkFinished();
+  }
+
   /** No row left in a unique data file: no more requests from this group; those in flight finish. */
   private runOutOfData(): void {
     this.abortKind = ABORT_DATA;
     this.executor.stop();
     this.queue.clear();
+    this.held.clear();
   }
 
   /** A request ended: a complete response (CHECK_RESPONSE) or an error code. */
@@ -184,24 +191,17 @@ export class ClientGroup implements Timed, GroupPort, SlotOwner {
     if (this.finished || (this.abortKind !== ABORT_NONE && this.abortKind !== ABORT_DATA)) return;
     this.abortKind = kind;
     this.executor.stop();
-    if (kind === ABORT_DEADLINE && this.executor.queueOwed) {
-      const done = nowUs();
-      while (this.queue.length > 0) {
-        this.scratch.intended = this.queue.shift();
-        // the endpoint it would have been sent to, so endpoint counts add up to the phase's
-        this.scratch.template = this.source.picker.pick();
-        this.stats.record(this.scratch, done, ERROR_CODE.timeout);
-      }
-    }
+    if (kind === ABORT_DEADLINE && this.executor.queueOwed) this.stats.recordOwed(this.phaseIndex, this.clientIndex, [this.held, this.queue], nowUs(), this.source.picker);
     this.queue.clear();
+    this.held.clear();
     if (this.inFlight > 0) this.transport.destroyAll();
     this.checkFinished();
   }
 
   private checkFinished(): void {
     // out of data, an executor still in its loop may have queued arrivals or left some pending: none are sent
-    if (this.abortKind === ABORT_DATA) this.queue.clear();
-    if (this.finished || this.depth > 0 || this.inFlight > 0 || this.queue.length > 0 || (this.abortKind === ABORT_NONE && this.executor.pending())) return;
+    if (this.abortKind === ABORT_DATA) this.runOutOfData();
+    if (this.finished || this.depth > 0 || this.inFlight > 0 || this.queue.length > 0 || this.held.length > 0 || (this.abortKind === ABORT_NONE && this.executor.pending())) return;
     this.finished = true;
     this.scheduler.remove(this);
     this.transport.closeAll();

@@ -107,7 +107,7 @@ class PhaseRun implements GroupOwner {
 
   get queued(): number {
     let n = 0;
-    for (const g of this.groups) n += g.queue.length;
+    for (const g of this.groups) n += g.queue.length + g.held.length;
     return n;
   }
 
@@ -162,7 +162,7 @@ export class Runner {
     this.target = targetOf(plan);
     this.traces = plan.tracePrefix === undefined ? undefined : new TraceIds(plan.tracePrefix);
     this.windowMs = plan.windowMs ?? DEFAULT_WINDOW_MS;
-    this.rows = new RowSink(true, (rows, count) => post({ type: 'rows', rows, count }, [rows.buffer as ArrayBuffer]), plan.rowsLent === true);
+    this.rows = new RowSink(true, (rows, count) => post({ type: 'rows', rows, count }, [rows.buffer as ArrayBuffer]), plan.rowsLent === true, () => this.resumeGroups());
     this.runs = plan.phases.map(() => null);
     this.results = plan.phases.map(() => null);
     this.warm = plan.phases.map((p) => this.warmFor(p));
@@ -270,8 +270,13 @@ export class Runner {
     run.start();
   }
 
+  /** A row batch came back after a hold (RowSink): every running group sends what it held. */
+  private resumeGroups(): void {
+    for (const r of this.runs) if (r && r.endUs < 0) for (const g of r.groups) g.resume();
+  }
+
   phaseEnded(run: PhaseRun): void {
-    this.rows.flush();
+    this.rows.flush(true);
     const measured = run.stats.result(run.index, run.phase, run.startUs, run.endUs, run.hitDeadline);
     const name = `phase '${measured.result.name}'`;
     const notes = [run.inputs.exhaustedNote(name), run.crossed.note(name)].filter((n) => n !== null);
@@ -324,7 +329,7 @@ export class Runner {
     for (const byClient of this.warm) for (const c of (byClient ?? []).flat()) c.close();
     // the last, partial window
     if (this.endedSinceWindow.length > 0) this.emitWindows(Math.min(nowUs() / 1000, (this.windowIndex + 1) * this.windowMs));
-    this.rows.flush();
+    this.rows.flush(true);
     const lastEnd = Math.max(0, ...this.runs.map((r) => (r ? r.endUs : 0)));
     const result: DriverResult = {
       cancelled: this.cancelled,

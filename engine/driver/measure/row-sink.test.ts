@@ -1,12 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runDriver } from '../driver.js';
-import { COL, NO_ERROR, ROW_STRIDE, readRow, type RequestRow } from './raw-rows.js';
+import { COL, NO_ERROR, ROW_BATCH_CAPACITY, ROW_STRIDE, readRow, type RequestRow } from './raw-rows.js';
 import { RowSink, type RequestRecord } from './stats.js';
 import { closed } from '../test-support/phases.js';
 import { startTestServer, type TestServer } from '../test-support/server.js';
+import { startThreadServer, type ThreadServer } from '../test-support/thread-server.js';
 
 // Row batches lent to the listener (issue 29, peak memory): a listener that stores each batch before
 // onRows returns hands it back, and the worker fills it again, so a run allocates no batch per flush.
+// A listener that falls behind (a slow store) makes the worker hold once eight batches are out
+// (issue 42, back-pressure): rows never queue without bound, and none is lost.
 
 const record = (i: number): RequestRecord => ({ phase: 0, client: i % 7, intended: i * 10, sent: i * 10 + 1, firstByte: i * 10 + 5, status: 200, bytes: i, stWait: NaN, stProc: 0.02, template: 0 });
 
@@ -39,38 +42,60 @@ describe('RowSink', () => {
     expect(n).toBe(14);
   });
 
-  it('a listener that falls behind gets exact-size copies once four batches are out, not a whole batch each', () => {
+  it('a lent sink with eight batches out holds: a timed flush keeps its rows, a full batch and a final flush still go out, the batch back ends the hold', () => {
     const posted: Float64Array[] = [];
-    const sink = new RowSink(true, (rows) => posted.push(rows), true);
-    for (let b = 0; b < 6; b++) {
-      sink.write(record(b), b * 10 + 7, NO_ERROR);
+    let resumed = 0;
+    const sink = new RowSink(true, (rows) => posted.push(rows), true, () => resumed++);
+    let i = 0;
+    const write = (n: number) => {
+      for (let k = 0; k < n; k++, i++) sink.write(record(i), i * 10 + 7, NO_ERROR);
+    };
+    for (let b = 0; b < 8; b++) {
+      write(1);
       sink.flush();
     }
-    const whole = posted[0]!.buffer.byteLength;
-    expect(posted.slice(0, 4).every((rows) => rows.buffer.byteLength === whole)).toBe(true);
-    expect(posted.slice(4).map((rows) => rows.buffer.byteLength)).toEqual([ROW_STRIDE * 8, ROW_STRIDE * 8]);
-    // one handed back: one more batch is lent (then four are out again); the one handed back is filled next
-    const flushOne = (b: number) => {
-      sink.write(record(b), b * 10 + 7, NO_ERROR);
-      sink.flush();
-    };
-    sink.recycle(posted[1]!);
-    flushOne(6);
-    flushOne(7);
-    expect(posted[6]!.buffer.byteLength).toBe(whole);
-    expect(posted[7]!.buffer.byteLength).toBe(ROW_STRIDE * 8);
-    sink.recycle(posted[0]!);
-    flushOne(8);
-    expect(posted[8]!.buffer).toBe(posted[1]!.buffer);
+    expect(sink.holding).toBe(true);
+    // whole lent batches, never an exact-size copy made for a listener that falls behind
+    const whole = ROW_BATCH_CAPACITY * ROW_STRIDE * 8;
+    expect(posted.map((rows) => rows.buffer.byteLength)).toEqual(Array<number>(8).fill(whole));
+    // a timed flush while holding sends nothing: the row waits in the batch being filled
+    write(1);
+    sink.flush();
+    expect(posted).toHaveLength(8);
+    // a batch that fills (the requests still out) goes all the same, and so does a phase's end
+    write(ROW_BATCH_CAPACITY - 1);
+    expect(posted).toHaveLength(9);
     expect(posted[8]![COL.intendedUs]).toBe(80);
+    write(1);
+    sink.flush(true);
+    expect(posted).toHaveLength(10);
+    // ten out: the hold ends when eight are out again, not before
+    sink.recycle(posted[0]!);
+    expect(sink.holding).toBe(true);
+    sink.recycle(posted[1]!);
+    expect(sink.holding).toBe(true);
+    expect(resumed).toBe(0);
+    sink.recycle(posted[2]!);
+    expect(sink.holding).toBe(false);
+    expect(resumed).toBe(1);
+    write(1);
+    sink.flush();
+    expect(posted).toHaveLength(11);
+    // every row went out once, in order
+    let n = 0;
+    for (const b of posted) for (let r = 0; r < b.length / ROW_STRIDE; r++, n++) expect(b[r * ROW_STRIDE + COL.intendedUs]).toBe(n * 10);
+    expect(n).toBe(i);
   });
 });
 
 describe('rows lent through the worker', () => {
   let server: TestServer | null = null;
+  let stopThreadServer: (() => Promise<void>) | null = null;
   afterEach(async () => {
     await server?.close();
     server = null;
+    await stopThreadServer?.();
+    stopThreadServer = null;
   });
 
   it('a lending listener hands each batch back to the worker, and every request still arrives once, intact', async () => {
@@ -107,5 +132,47 @@ describe('rows lent through the worker', () => {
       expect(r.firstByteUs!).toBeGreaterThanOrEqual(r.sentUs!);
     }
     expect(server.received).toBe(5000);
+  });
+
+  it('a listener that stalls 2 s on a batch (a slow store): the worker holds, at most 9 batches of rows done meanwhile, not one per 25 ms flush, and every request arrives once', async () => {
+    const target: ThreadServer = await startThreadServer();
+    stopThreadServer = () => target.close();
+    const rows: RequestRow[] = [];
+    /** per batch: the driver-clock µs of its last row's end */
+    const lastDone: number[] = [];
+    let t0EpochMs = 0;
+    let stalled: { fromUs: number; toUs: number } | null = null;
+    const driverUs = () => (performance.timeOrigin + performance.now() - t0EpochMs) * 1000;
+    const result = await runDriver(
+      { baseUrl: target.url, phases: [closed(8, { count: 10_000 })] },
+      {
+        rowsLent: true,
+        onStart: (e) => (t0EpochMs = e.t0EpochMs),
+        onRows: (b) => {
+          let last = 0;
+          for (let i = 0; i < b.count; i++) {
+            const row = readRow(b.rows, i);
+            rows.push(row);
+            last = Math.max(last, row.doneUs);
+          }
+          lastDone.push(last);
+          if (lastDone.length === 3) {
+            // the store stalls: this thread does nothing for 2 s while the server's thread answers
+            const fromUs = driverUs();
+            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2000);
+            stalled = { fromUs, toUs: driverUs() };
+          }
+        },
+      },
+    );
+    const { fromUs, toUs } = stalled!;
+    // batches whose rows all ended during the stall: the seven more the worker may lend and the
+    // one the requests still out wrote into (without the hold: a batch per 25 ms flush, ~80)
+    expect(lastDone.slice(3).filter((us) => us > fromUs && us < toUs).length).toBeLessThanOrEqual(9);
+    // it held, then went on: every request answered is a row, once, whole
+    expect(result.phases[0]!.result.count).toBe(10_000);
+    expect(rows).toHaveLength(10_000);
+    expect(target.answered()).toBe(10_000);
+    expect(new Set(rows.map((r) => JSON.stringify(r))).size).toBe(10_000);
   });
 });

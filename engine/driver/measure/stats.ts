@@ -4,7 +4,8 @@ import { EndpointAccumulators, phaseWithEndpoints } from './endpoint-accumulator
 import { EndpointWindows } from './endpoint-windows.js';
 import { CheckCounts } from './check-counts.js';
 import { ResponseChecks } from './response-checks.js';
-import { COL, ROW_BATCH_CAPACITY, ROW_STRIDE } from './raw-rows.js';
+import { COL, ERROR_CODE, ROW_BATCH_CAPACITY, ROW_STRIDE } from './raw-rows.js';
+import type { NumberRing } from '../ring.js';
 import type { DriverPhaseResult, DriverWindow } from '../types.js';
 import { phaseName } from '../../../contract/phase.js';
 import { templateName } from '../../../contract/template-name.js';
@@ -38,33 +39,55 @@ export interface RequestRecord {
 // Column offsets as plain numbers for the hot path (derived from contract/measurement.ts).
 const { phaseIdx: C_PHASE, clientIdx: C_CLIENT, intendedUs: C_INTENDED, sentUs: C_SENT, firstByteUs: C_FIRST_BYTE, doneUs: C_DONE, status: C_STATUS, bytes: C_BYTES, error: C_ERROR, serverWaitUs: C_SERVER_WAIT, serverProcUs: C_SERVER_PROC, templateIdx: C_TEMPLATE, traceSeq: C_TRACE } = COL;
 
-/** Batches lent out at most (their memory is ROW_BATCH_CAPACITY rows each); beyond, a flush sends an exact-size copy. */
-const LENT_BATCHES = 4;
+/**
+ * Lent batches out at once before the worker holds (issue 42, back-pressure): 8 flushes of 25 ms,
+ * so a main thread that falls behind for longer stops the load instead of making rows queue
+ * without bound. Its memory: ROW_BATCH_CAPACITY rows a batch (426 KB), 3.8 MB with the one filling.
+ */
+const LENT_BATCHES = 8;
 
 /**
  * Raw rows of the whole worker, batched (see raw-rows.ts) and handed to `post` when full or flushed.
  * `lent`: the listener hands each batch back (recycle) once stored, so a flush sends the batch it
  * filled and goes on in a returned one: no new memory per flush on either thread. Otherwise a flush
  * sends an exact-size copy and keeps its buffer.
+ *
+ * Back-pressure (lent only): with LENT_BATCHES out and none handed back the sink is `holding`: the
+ * client groups send nothing new (group.ts holds each request it would have sent, its intended time
+ * kept), the timed flushes wait, and the requests already out still write their rows here; a batch
+ * that fills meanwhile goes out anyway (at most the requests in flight beyond the bound). The first
+ * batch handed back ends the hold and calls `resumed`.
+ *
+ *   worker:  [filling] ──flush──▶ lent out (≤ LENT_BATCHES) ──main stores it──▶ recycle ──▶ spare
+ *                                    └─ all out: holding, until one comes back
  */
 export class RowSink {
   private buf: Float64Array = new Float64Array(ROW_BATCH_CAPACITY * ROW_STRIDE);
   private n = 0;
   private readonly spare: Float64Array[] = [];
-  /** lent batches not handed back yet: a main thread that falls behind gets exact-size copies, not whole batches */
+  /** lent batches not handed back yet */
   private lentOut = 0;
 
+  /** resumed: called when a hold ends (the Runner sends what its groups held) */
   constructor(
     private readonly enabled: boolean,
     private readonly post: (rows: Float64Array, count: number) => void,
     private readonly lent = false,
+    private readonly resumed: () => void = () => undefined,
   ) {}
+
+  /** LENT_BATCHES are out and none came back: nothing new may be sent */
+  get holding(): boolean {
+    return this.lentOut >= LENT_BATCHES;
+  }
 
   /** A batch the listener is done with (its whole buffer, whatever view of it was sent). */
   recycle(rows: Float64Array): void {
     if (rows.buffer.byteLength !== this.buf.buffer.byteLength) return; // an exact-size copy
+    const held = this.holding;
     this.lentOut--;
     if (this.spare.length < LENT_BATCHES) this.spare.push(new Float64Array(rows.buffer));
+    if (held && !this.holding) this.resumed();
   }
 
   write(r: RequestRecord, done: number, code: number): void {
@@ -84,15 +107,24 @@ export class RowSink {
     b[o + C_SERVER_PROC] = r.stProc * 1000;
     b[o + C_TEMPLATE] = r.template;
     b[o + C_TRACE] = r.seq ?? NaN;
-    if (++this.n === ROW_BATCH_CAPACITY) this.flush();
+    if (++this.n === ROW_BATCH_CAPACITY) this.flush(true);
   }
 
-  /** Sends the rows so far (their buffer is transferred): the filled batch itself when lent (and not too many are out), else an exact-size copy. */
-  flush(): void {
+  /**
+   * Sends the rows so far (their buffer is transferred): the filled batch itself when lent, else an
+   * exact-size copy. While holding, only a full batch or a `final` flush (a phase's or the run's
+   * end: no row may stay behind) goes out.
+   */
+  flush(final = false): void {
     if (this.n === 0) return;
+    if (!this.lent) {
+      const count = this.n;
+      this.n = 0;
+      return this.post(this.buf.slice(0, count * ROW_STRIDE), count);
+    }
+    if (this.holding && !final) return;
     const count = this.n;
     this.n = 0;
-    if (!this.lent || (this.spare.length === 0 && this.lentOut >= LENT_BATCHES)) return this.post(this.buf.slice(0, count * ROW_STRIDE), count);
     this.lentOut++;
     const out = this.buf.subarray(0, count * ROW_STRIDE);
     this.buf = this.spare.pop() ?? new Float64Array(ROW_BATCH_CAPACITY * ROW_STRIDE);
@@ -127,6 +159,11 @@ export class PhaseStats {
     this.responses = new ResponseChecks(checks);
   }
 
+  /** the row batches are all out (RowSink.holding): a client group sends nothing new */
+  get rowsHeld(): boolean {
+    return this.rows.holding;
+  }
+
   /** Measures a phase's requests, its endpoints named from its templates, each with its checks. */
   static of(phase: Phase, rows: RowSink): PhaseStats {
     const checks = new CheckCounts(phase.requests.map((t) => readChecks(t.expect).checks.map((c) => c.name)));
@@ -138,6 +175,22 @@ export class PhaseStats {
   }
 
   /** code: NO_ERROR (-1) or an error kind's index */
+  /**
+   * Requests a stopped open-loop group still owed (waiting at the client: `waiting`, oldest first
+   * each), emptied and recorded as timeouts at `done`, each at the endpoint `picker` gives it, so
+   * the endpoints' counts add up to the phase's.
+   */
+  recordOwed(phase: number, client: number, waiting: readonly NumberRing[], done: number, picker: { pick(): number }): void {
+    const r: RequestRecord = { phase, client, intended: 0, sent: NaN, firstByte: NaN, status: 0, bytes: 0, stWait: NaN, stProc: NaN, template: 0, seq: NaN };
+    for (const ring of waiting) {
+      while (ring.length > 0) {
+        r.intended = ring.shift();
+        r.template = picker.pick();
+        this.record(r, done, ERROR_CODE.timeout);
+      }
+    }
+  }
+
   record(r: RequestRecord, done: number, code: number): void {
     const total = done - r.intended;
     // The same µs the raw row holds (stProc * 1000), so histograms, CSV and scatter agree.
