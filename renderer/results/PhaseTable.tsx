@@ -2,12 +2,13 @@ import { protocolWorthNoting } from '../../contract/protocol';
 import { missingReasons, needsServerTimingHint, phaseFigures, SERVER_TIMING_HINT, type PhaseFigure } from '../../contract/engine-figures';
 import { cellTitle } from '../../contract/cells';
 import { clampPercentiles, GLOSSARY, type GlossaryTerm } from '../../contract/measurement';
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { endpointAsPhase, shownEndpoints } from '../../contract/endpoints';
 import { CONNECTIONS_TERM, connectionsText, multiplexingText, serverStreams } from '../../contract/connection-figures';
 import { STREAM_TERM, streamText } from '../../contract/stream-text';
 import { ERROR_REASONS_TERM, errorReasonText } from '../../contract/error-reasons';
 import type { CellInfo, LatencyStats, PhaseResult, RunEngine, TargetResult } from '../../contract/results';
+import { useFitWidth } from '../ui/fit-width';
 import { count, num } from '../ui/format';
 import { Term } from '../ui/Term';
 import { Badge, Panel } from '../ui/widgets';
@@ -30,6 +31,8 @@ function FigureCell({ stats, missing, stat }: { stats: LatencyStats | null; miss
 
 /** Every phase of every server run: counts, throughput, and total / ttfb / transfer / wait / processing / server wait / client queue times. */
 export function PhaseTable({ targets, engine, cells = [], scenario }: { targets: readonly TargetResult[]; engine: RunEngine; /** the run's matrix cells: a name's full key=value path on hover */ cells?: readonly CellInfo[]; /** the scenario as run: an h2 server's `streams` */ scenario?: unknown }) {
+  const wrap = useRef<HTMLDivElement>(null);
+  useFitWidth(wrap, [targets, engine, cells]); // figures of thousands of ms widen every column: the type shrinks rather than cut the last ones
   // short names in the cell, the full path on hover (contract/cells.ts)
   const nameRow = (t: TargetResult) => (
     <tr key={`${t.id}:name`} className="name-row">
@@ -68,7 +71,7 @@ export function PhaseTable({ targets, engine, cells = [], scenario }: { targets:
   };
   return (
     <Panel title={<>Per server, per phase{targets.some((t) => t.phases.some((p) => shownEndpoints(p).length > 0)) ? ', per endpoint' : ''} <span className="muted">times in ms</span></>} testId="phase-table">
-      <div className="table-wrap">
+      <div className="table-wrap" ref={wrap} data-testid="phase-table-wrap">
         <table className="data compact phase-table">
           <thead>
             <tr>
