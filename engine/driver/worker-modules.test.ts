@@ -71,7 +71,7 @@ describe("the driver worker's packages", () => {
 
 describe("the driver worker's file", () => {
   it('after a build: the one-file bundle (~90 modules fewer to resolve and read at every start); LOADSCOPE_DRIVER_WORKER_FILE=tsc: the tsc output', async () => {
-    expect(driverWorkerFile()).toBe(rootPath('dist/worker-bundle/driver-worker.js'));
+    expect(driverWorkerFile(), 'the one-file worker is missing or older than the tsc output: build with `npm run build`, or `node scripts/build-cli.mjs` after tsc').toBe(rootPath('dist/worker-bundle/driver-worker.js'));
     expect(driverWorkerFile('tsc')).toBe(distPath('engine/driver/driver-worker.ts'));
     const bundled = (await workerRequires('bundle', [burst(3, '/ok')])).filter((l) => l.startsWith('entry '));
     expect(bundled).toEqual([`entry ${rootPath('dist/worker-bundle/driver-worker.js')}`]);
