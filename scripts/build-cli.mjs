@@ -4,6 +4,9 @@
 // file-reading packages stay external; worker threads and child processes still start from the tsc
 // output in dist/ (engine/paths.ts). bin/loadscope.js falls back to dist/cli/main.js when this
 // bundle is missing or older than it (a bare `tsc` rebuild must never run stale code).
+// Also the driver's worker as one file (dist/worker-bundle/driver-worker.js): a run starts it at once,
+// and ~90 modules resolved and read one by one cost ~30-40 ms of CPU there (issue 42); picked over
+// the tsc output by the same rule (engine/driver/worker-file.ts).
 //   node scripts/build-cli.mjs
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
@@ -49,5 +52,22 @@ await build({
   minifySyntax: true,
   keepNames: true,
   plugins: [englishOnlyZod],
+  logLevel: 'warning',
+});
+
+// The driver's worker: one file, its packages loaded from node_modules as their authors ship them
+// (undici, ws and grpc-js only when a phase needs them: engine/driver/transport/packages.ts).
+await build({
+  absWorkingDir: root,
+  entryPoints: ['engine/driver/driver-worker.ts'],
+  outfile: join(root, 'dist', 'worker-bundle', 'driver-worker.js'),
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  keepNames: true,
   logLevel: 'warning',
 });

@@ -3,6 +3,7 @@ import { isOpenLoop, phaseName, phaseSlots, phaseThinkMs } from '../../contract/
 import { remoteHostOf, type Phase } from '../../contract/scenario.js';
 import { checkLiteralTarget, notLoopback } from '../net/target-guard.js';
 import { startDistWorker } from '../paths.js';
+import { driverWorkerFile } from './worker-file.js';
 import { probeTarget } from './transport/tls.js';
 import { DEFAULT_WINDOW_MS, type DriverListener, type DriverPhaseResult, type DriverPlan, type DriverResult, type FromWorkerMessage, type ToWorkerMessage } from './types.js';
 
@@ -83,7 +84,7 @@ function runInWorker(plan: DriverPlan, listener: DriverListener, signal?: AbortS
   return new Promise<DriverResult>((resolve, reject) => {
     // a listener that chooses the next phase keeps the worker's plan open for it
     const open = listener.nextPhase !== undefined;
-    const worker = startDistWorker('engine/driver/driver-worker.ts', { workerData: { plan: { ...plan, open, rowsLent: listener.rowsLent === true } }, resourceLimits: { maxYoungGenerationSizeMb: driverYoungGenerationMb(plan.phases) } });
+    const worker = startDistWorker('engine/driver/driver-worker.ts', { workerData: { plan: { ...plan, open, rowsLent: listener.rowsLent === true } }, resourceLimits: { maxYoungGenerationSizeMb: driverYoungGenerationMb(plan.phases) } }, driverWorkerFile());
     const ended: DriverPhaseResult[] = [];
     let t0EpochMs = Date.now();
     let settled = false;

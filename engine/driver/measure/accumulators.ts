@@ -1,9 +1,10 @@
-import { encodeIntoCompressedBase64, type Histogram } from 'hdr-histogram-js';
+import type { Histogram } from 'hdr-histogram-js';
 import { ERROR_KINDS, MAX_ERROR_REASONS, MAX_REASON_CHARS } from '../../../contract/error-kinds.js';
 import { inLatencyHistograms, waitOf, type HistogramSet } from '../../../contract/measurement.js';
 import { LATENCY_BUCKET_COUNT, latencyBucketOf, type LatencyBuckets } from '../../../contract/latency-buckets.js';
 import type { ConnectionFigures, ErrorCounts, ErrorReason, PhaseResult, StreamFigures, StreamWindow, WindowLatency } from '../../../contract/results.js';
 import { FastHistogram, latencyStats } from './fast-histogram.js';
+import { encodeHdr } from './hdr.js';
 
 // The one measuring sink every load generator feeds (native driver, k6 live, k6 import): a phase's
 // seven histograms, counters and PhaseResult, and a live/stored window's. wait is recorded only for
@@ -78,15 +79,15 @@ export class PhaseAccumulator {
 
   result(meta: PhaseMeta): { result: PhaseResult; histograms: HistogramSet } {
     const { result, hdr } = this.measure(meta);
-    const encoded = (h: Histogram | null) => (h ? encodeIntoCompressedBase64(h) : null);
+    const encoded = (h: Histogram | null) => (h ? encodeHdr(h) : null);
     return {
       result,
       histograms: {
-        total: encodeIntoCompressedBase64(hdr.total),
+        total: encodeHdr(hdr.total),
         wait: encoded(hdr.wait),
         processing: encoded(hdr.processing),
         serverWait: encoded(hdr.serverWait),
-        lag: encodeIntoCompressedBase64(hdr.lag),
+        lag: encodeHdr(hdr.lag),
         ttfb: encoded(hdr.ttfb),
         transfer: encoded(hdr.transfer),
       },

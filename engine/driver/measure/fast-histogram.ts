@@ -1,4 +1,5 @@
-import { build, type Histogram } from 'hdr-histogram-js';
+import type { Histogram } from 'hdr-histogram-js';
+import { newJsHistogram } from './hdr.js';
 import { clampPercentiles } from '../../../contract/measurement.js';
 import type { LatencyStats, WindowLatency } from '../../../contract/results.js';
 
@@ -131,14 +132,7 @@ export class FastHistogram {
 }
 
 export function newHdr(digits: 2 | 3 = 3): Histogram {
-  return build({
-    useWebAssembly: false,
-    bitBucketSize: 32,
-    autoResize: false,
-    lowestDiscernibleValue: 1,
-    highestTrackableValue: HIGHEST_US,
-    numberOfSignificantValueDigits: digits,
-  });
+  return newJsHistogram(HIGHEST_US, digits);
 }
 
 /**

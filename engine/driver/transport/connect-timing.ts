@@ -1,7 +1,8 @@
 import { Socket } from 'node:net';
-import { buildConnector, type Client } from 'undici';
+import type { buildConnector, Client } from 'undici';
 import { nowUs } from '../clock.js';
 import type { ConnectionTimes } from '../measure/accumulators.js';
+import { undici } from './packages.js';
 import { protocolClientOptions, type Target } from './target.js';
 
 // The TLS handshake as its own figure (issue 28; the fast path stamps its own, h1-endpoint.ts): where
@@ -28,7 +29,7 @@ export function targetConnect(target: Target, timeoutMs: number, times: ConnectR
   if (times === null || !(https || timePlain)) return options;
   const { allowH2, useH2c } = protocolClientOptions(target);
   // what undici's Client passes buildConnector when `connect` is an object (connectTimeout is the timeout)
-  const connector = buildConnector({ ...options, allowH2, useH2c, timeout: timeoutMs } as buildConnector.BuildOptions);
+  const connector = undici().buildConnector({ ...options, allowH2, useH2c, timeout: timeoutMs } as buildConnector.BuildOptions);
   return (opts, callback) => {
     const start = nowUs();
     let connected = NaN;

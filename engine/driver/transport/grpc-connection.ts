@@ -1,9 +1,9 @@
-import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import type { ChannelCredentials, Client, ClientReadableStream, ServiceError } from '@grpc/grpc-js';
 import type { Connection, RequestHandler } from './connection.js';
 import type { Target } from './target.js';
 import { GRPC_STATUS, grpcCallError } from './grpc-errors.js';
+import { grpcJs } from './packages.js';
 
 // One gRPC channel (grpc-js: one HTTP/2 connection, calls as its streams) to the target, spoken
 // through the driver's connection interface, so a slot times a call as any request:
@@ -39,9 +39,6 @@ export interface GrpcChannelOptions {
   /** the largest message a reply may carry (grpc.max_receive_message_length) */
   readonly maxReceiveBytes: number;
 }
-
-/** grpc-js, loaded by the first gRPC connection only: a driver worker without one never pays its ~100 ms and ~15 MB */
-const grpcJs = (): typeof import('@grpc/grpc-js') => createRequire(import.meta.url)('@grpc/grpc-js') as typeof import('@grpc/grpc-js');
 
 const asBytes = (b: Buffer): Buffer => b;
 /** what a call cancelled by destroy() without a reason fails with (a reset, as a dropped socket) */

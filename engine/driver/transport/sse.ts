@@ -1,9 +1,10 @@
-import { Client } from 'undici';
+import type { Client } from 'undici';
 import type { Phase } from '../../../contract/scenario.js';
 import type { SseStream } from '../../../contract/stream-sse.js';
 import type { MessageHandler } from './connection.js';
 import { EventReader } from './sse-events.js';
 import { StreamError, STREAM_ERROR_CODES, type StreamOpener, type StreamRequest, type StreamSession } from './stream.js';
+import { undici } from './packages.js';
 import type { Target } from './target.js';
 import type { TransportContext } from './transport.js';
 import { phaseClientOptions, phaseDispatchOptions } from './undici-h1.js';
@@ -33,7 +34,7 @@ export class SseOpener implements StreamOpener {
   }
 
   open(request: StreamRequest, handler: MessageHandler): StreamSession {
-    const client = new Client(this.target.baseUrl, this.options);
+    const client = new (undici().Client)(this.target.baseUrl, this.options);
     const stream = new SseStreamHandler(request.stream as SseStream, handler, client);
     client.dispatch(phaseDispatchOptions(this.phase, { ...request, headers: withAccept(request.headers) }), stream);
     return stream;

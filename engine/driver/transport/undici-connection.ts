@@ -1,5 +1,6 @@
-import { Client, type Dispatcher } from 'undici';
+import type { Client, Dispatcher } from 'undici';
 import type { Connection, RequestHandler } from './connection.js';
+import { undici } from './packages.js';
 
 // undici's Client as a Connection: its promises are settled here (a close or destroy that fails has
 // nothing left to tell), and its 'disconnect' (the session ended) is the one event a transport hears.
@@ -8,7 +9,7 @@ export class UndiciConnection implements Connection<Dispatcher.DispatchOptions> 
   private readonly client: Client;
 
   constructor(baseUrl: string, options: Client.Options, onDisconnect: (() => void) | null) {
-    this.client = new Client(baseUrl, options);
+    this.client = new (undici().Client)(baseUrl, options);
     if (onDisconnect !== null) this.client.on('disconnect', onDisconnect);
   }
 

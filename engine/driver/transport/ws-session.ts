@@ -1,7 +1,8 @@
 import type { LookupFunction } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { jsonAt, parseJsonPath, type JsonKey } from '../../../contract/extract.js';
+import { ws as wsPackage } from './packages.js';
 import { STREAM_ERROR_CODES } from './stream.js';
 
 // One WebSocket session of one virtual user: the upgrade, then a script of steps (send, wait for a
@@ -135,7 +136,7 @@ export function runWsSession(spec: WsSessionSpec, observer: WsObserver, signal?:
     let pongDue: NodeJS.Timeout | undefined;
     let received = 0;
 
-    const ws = new WebSocket(spec.url, {
+    const ws = new (wsPackage())(spec.url, {
       maxPayload: spec.maxPayload,
       perMessageDeflate: false,
       followRedirects: false,
@@ -152,7 +153,7 @@ export function runWsSession(spec: WsSessionSpec, observer: WsObserver, signal?:
       clearInterval(keepAlive);
       clearTimeout(pongDue);
       signal?.removeEventListener('abort', onAbort);
-      if (err === null && ws.readyState === WebSocket.OPEN) ws.close(1000);
+      if (err === null && ws.readyState === ws.OPEN) ws.close(1000);
       else ws.terminate();
       resolve(err);
     };
