@@ -25,6 +25,12 @@ export interface EChartProps {
   fullNames?: ReadonlyMap<string, string>;
   /** expose the text drawn (labels, with where) as data-texts, for tests and inspection (may change after mount) */
   drawnText?: boolean;
+  /**
+   * What the option shows, in short (groups.ts drawnDataOf): each draw of a new option exposes it with
+   * the count of such draws as data-drawn="<draws>: <key>", so a redraw that showed no new data reads
+   * as two draws of one key (tests, inspection).
+   */
+  dataKey?: string;
 }
 
 /** How many of the option's series have data: exposed as data-series, so an empty chart shows. */
@@ -48,7 +54,7 @@ function showZoom(el: HTMLElement | null, instance: echarts.ECharts): void {
  * A thin ECharts wrapper: init on mount, setOption on change, resize with its box, dispose on
  * unmount. Updates are queued so that a view redrawing many charts spreads them over frames.
  */
-export function EChart({ option, height = 260, notMerge = true, testId, points, ariaLabel, png, fullNames, drawnText = false }: EChartProps) {
+export function EChart({ option, height = 260, notMerge = true, testId, points, ariaLabel, png, fullNames, drawnText = false, dataKey }: EChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
   // what was last drawn and at which width: a new width rewraps the legend, so it draws again
@@ -66,6 +72,8 @@ export function EChart({ option, height = 260, notMerge = true, testId, points, 
   exposeText.current = drawnText;
   // the box grows by the legend's extra rows, so the plot keeps its height however many server runs
   const [legendExtra, setLegendExtra] = useState(0);
+  // draws of a new option (not the redraws for a new width): data-drawn
+  const optionDraws = useRef(0);
 
   /** The option as drawn at the box's width: the legend wrapped, the plot below it, a person's zoom kept. */
   const draw = (instance: echarts.ECharts, el: HTMLElement, next: EChartsOption): void => {
@@ -112,6 +120,8 @@ export function EChart({ option, height = 260, notMerge = true, testId, points, 
       if (instance.isDisposed() || box.current === null) return;
       draw(instance, box.current, option);
       showZoom(box.current, instance);
+      optionDraws.current++;
+      if (dataKey !== undefined) box.current.dataset.drawn = `${optionDraws.current}: ${dataKey}`;
     });
   }, [option, notMerge]);
 

@@ -4,7 +4,7 @@ import { serverOption, withTitle, type ServerMetric } from '../../contract/repor
 import { DARK, LIGHT } from '../../contract/report/palette';
 import { EChart } from './EChart';
 import { withEvidenceArea, type EvidenceArea } from './evidence-area';
-import { fullNamesOf, type SeriesGroup } from './groups';
+import { drawnDataOf, fullNamesOf, type SeriesGroup } from './groups';
 import { baseOption, sig3 } from './theme';
 import { withTimeZoom } from './zoom';
 
@@ -25,6 +25,7 @@ export function ServerChart({ groups, metric, version, height = 240, maxSec, ser
     const [rss, procs] = o.yAxis as object[];
     return withTimeZoom({ ...o, series, yAxis: [rss!, { ...procs, max: (e: { max: number }) => Math.max(2, Math.ceil(e.max * 1.25)) }] } as EChartsOption);
   }, [input, area]);
+  const dataKey = useMemo(() => drawnDataOf(input.groups, 'samples', input.maxSec), [input]);
   const title = metric === 'cpu' ? 'Server CPU' : 'Server memory and processes';
-  return <EChart option={option} height={height} fullNames={fullNamesOf(groups)} ariaLabel={metric === 'cpu' ? 'server CPU over time' : 'server memory and processes over time'} png={{ title, option: () => withTitle(serverOption(input, LIGHT), title, LIGHT) }} />;
+  return <EChart option={option} dataKey={dataKey} height={height} fullNames={fullNamesOf(groups)} ariaLabel={metric === 'cpu' ? 'server CPU over time' : 'server memory and processes over time'} png={{ title, option: () => withTitle(serverOption(input, LIGHT), title, LIGHT) }} />;
 }

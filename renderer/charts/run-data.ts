@@ -41,6 +41,17 @@ export interface RunSeries {
   targets: TargetSeries[];
 }
 
+/**
+ * The versions of a series' parts, each moving when that part changed: a chart redraws on the parts
+ * it draws. `targets`: server runs added, renamed or given a phase (every chart); `windows`: a
+ * window appended (latency, throughput, in flight); `samples`: a server sample appended (CPU, memory).
+ */
+export interface SeriesVersions {
+  targets: number;
+  windows: number;
+  samples: number;
+}
+
 export function emptyTarget(targetId: number, label: string): TargetSeries {
   return { targetId, label, state: 'pending', reason: null, windows: [], samples: [], phases: [], thinning: 1 };
 }
