@@ -7,7 +7,9 @@
 //   - work: the time the main thread spent running tasks in that frame (what the view costs);
 //   - interval: the time from one frame to the next (what the user sees; 16.7 ms at 60 Hz).
 // The verdict is on the work's 95th percentile; intervals above 33 ms count as dropped frames.
-//   node bench/ui-live.mjs [run seconds] [traced seconds]     (defaults 20, 10)
+// --bundled <architecture>: the load goes to a bundled server instead, so its CPU and memory charts
+// draw too (the hello server is external: no samples).
+//   node bench/ui-live.mjs [run seconds] [traced seconds] [--bundled single]     (defaults 20, 10)
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -88,7 +90,7 @@ async function traceFor(cdp, ms) {
   return events;
 }
 
-export async function measureUiLive(root, { runSeconds = 20, tracedSeconds = 10 } = {}) {
+export async function measureUiLive(root, { runSeconds = 20, tracedSeconds = 10, bundled = null } = {}) {
   const executablePath = browserPath();
   if (executablePath === null) return { skipped: 'no Chromium found (apt-get install chromium)' };
   const tmp = mkdtempSync(join(os.tmpdir(), 'loadscope-ui-live-'));
@@ -98,6 +100,7 @@ export async function measureUiLive(root, { runSeconds = 20, tracedSeconds = 10 
   try {
     const scenario = join(tmp, 'streaming.json');
     writeHelloScenario(scenario, 'bench-ui-live', server.url, { durationMs: runSeconds * 1000 });
+    if (bundled !== null) writeFileSync(scenario, JSON.stringify({ name: 'bench-ui-live', servers: [{ architecture: bundled }], phases: [{ name: 'load', executor: 'closed', users: 50, requests: [{ path: '/' }], durationMs: runSeconds * 1000 }] }));
     host = await startHost(root, join(tmp, 'runs.db'));
     context = await launchBrowser(executablePath, join(tmp, 'profile'));
     const page = context.pages()[0] ?? (await context.newPage());
@@ -139,7 +142,10 @@ export async function measureUiLive(root, { runSeconds = 20, tracedSeconds = 10 
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const root = join(new URL('.', import.meta.url).pathname, '..');
-  const r = await measureUiLive(root, { runSeconds: Number(process.argv[2] ?? 20), tracedSeconds: Number(process.argv[3] ?? 10) });
+  const flag = process.argv.indexOf('--bundled');
+  const bundled = flag === -1 ? null : (process.argv[flag + 1] ?? 'single');
+  const [runSeconds = '20', tracedSeconds = '10'] = process.argv.slice(2).filter((a, i, all) => a !== '--bundled' && all[i - 1] !== '--bundled');
+  const r = await measureUiLive(root, { runSeconds: Number(runSeconds), tracedSeconds: Number(tracedSeconds), bundled });
   if (!r.skipped) {
     const ms = (x) => `${x.toFixed(1)} ms`;
     console.log(`ui-live: ${r.frames} frames traced over ${r.tracedSeconds} s while the run streamed${r.streamingThroughout ? '' : ' (the run ended inside the window)'}`);
