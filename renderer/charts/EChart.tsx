@@ -74,6 +74,8 @@ export function EChart({ option, height = 260, notMerge = true, testId, points, 
   const [legendExtra, setLegendExtra] = useState(0);
   // draws of a new option (not the redraws for a new width): data-drawn
   const optionDraws = useRef(0);
+  // what the legend read last was laid out from (width, names, legend option)
+  const legendRead = useRef<string | null>(null);
 
   /** The option as drawn at the box's width: the legend wrapped, the plot below it, a person's zoom kept. */
   const draw = (instance: echarts.ECharts, el: HTMLElement, next: EChartsOption): void => {
@@ -82,9 +84,16 @@ export function EChart({ option, height = 260, notMerge = true, testId, points, 
     el.dataset.legendRows = String(fitted.layout?.rows ?? 0);
     setLegendExtra(fitted.extra);
     instance.setOption(notMerge ? keepZoom(fitted.option, currentZoom(instance)) : fitted.option, { notMerge });
-    // the legend's entries as drawn (fitted, cut or wrapped), readable on the page: data-legend-drawn
-    const legend = JSON.stringify(drawnLegend(instance));
-    if (el.dataset.legendDrawn !== legend) el.dataset.legendDrawn = legend;
+    // the legend's entries as drawn (fitted, cut or wrapped), readable on the page: data-legend-drawn.
+    // Read again only when what lays them out changed (names, width, the legend's option): reading
+    // walks the chart's whole display list, a twentieth of a live draw, and a live chart's legend
+    // stays the same over most of its draws
+    const laidOut = `${el.clientWidth} ${JSON.stringify(legendNames(next))} ${JSON.stringify(fitted.option.legend ?? null)}`;
+    if (laidOut !== legendRead.current) {
+      legendRead.current = laidOut;
+      const legend = JSON.stringify(drawnLegend(instance));
+      if (el.dataset.legendDrawn !== legend) el.dataset.legendDrawn = legend;
+    }
   };
 
   useEffect(() => {
