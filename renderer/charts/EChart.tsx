@@ -79,8 +79,10 @@ export function EChart({ option, height = 260, notMerge = true, testId, points, 
 
   /** The option as drawn at the box's width: the legend wrapped, the plot below it, a person's zoom kept. */
   const draw = (instance: echarts.ECharts, el: HTMLElement, next: EChartsOption): void => {
-    const fitted = fitLegend(next, legendNames(next), el.clientWidth, (name) => legendTooltip(name, names.current));
-    drawn.current = { option: next, width: el.clientWidth };
+    // read once, before setOption: read after it, the width forced a layout of the page (setOption touches the DOM)
+    const width = el.clientWidth;
+    const fitted = fitLegend(next, legendNames(next), width, (name) => legendTooltip(name, names.current));
+    drawn.current = { option: next, width };
     el.dataset.legendRows = String(fitted.layout?.rows ?? 0);
     setLegendExtra(fitted.extra);
     instance.setOption(notMerge ? keepZoom(fitted.option, currentZoom(instance)) : fitted.option, { notMerge });
@@ -88,7 +90,7 @@ export function EChart({ option, height = 260, notMerge = true, testId, points, 
     // Read again only when what lays them out changed (names, width, the legend's option): reading
     // walks the chart's whole display list, a twentieth of a live draw, and a live chart's legend
     // stays the same over most of its draws
-    const laidOut = `${el.clientWidth} ${JSON.stringify(legendNames(next))} ${JSON.stringify(fitted.option.legend ?? null)}`;
+    const laidOut = `${width} ${JSON.stringify(legendNames(next))} ${JSON.stringify(fitted.option.legend ?? null)}`;
     if (laidOut !== legendRead.current) {
       legendRead.current = laidOut;
       const legend = JSON.stringify(drawnLegend(instance));

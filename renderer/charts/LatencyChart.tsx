@@ -15,7 +15,8 @@ export interface LatencyChartProps {
   groups: readonly SeriesGroup[];
   metric: LatencyMetric;
   log: boolean;
-  version?: number;
+  /** moves when the data changed (the arrays are appended in place) */
+  version?: number | string;
   height?: number;
   testId?: string;
   /** which percentile lines to draw (all three when absent); one is easier to read across many runs */

@@ -14,7 +14,7 @@ export type { ServerMetric } from '../../contract/report/chart-options';
  * The target's process tree as the supervisor samples it: CPU % (100 = one core), or RSS (MB) with
  * the process count on a second axis, where seed 000's auto-scaling pool shows as steps.
  */
-export function ServerChart({ groups, metric, version, height = 240, maxSec, servers, area }: { groups: readonly SeriesGroup[]; metric: ServerMetric; version?: number; height?: number; maxSec?: number; servers?: number; /** a finding's evidence range, shaded and named */ area?: EvidenceArea | null }) {
+export function ServerChart({ groups, metric, version, height = 240, maxSec, servers, area }: { groups: readonly SeriesGroup[]; metric: ServerMetric; /** moves when the data changed (the arrays are appended in place) */ version?: number | string; height?: number; maxSec?: number; servers?: number; /** a finding's evidence range, shaded and named */ area?: EvidenceArea | null }) {
   const input = useMemo(() => ({ groups, metric, maxSec, servers }), [groups, metric, version, maxSec, servers]);
   const option = useMemo<EChartsOption>(() => {
     const o = withEvidenceArea(serverOption(input, DARK), area);

@@ -16,7 +16,7 @@ import type { CellInfo, LiveWindow, RunEngine, RunSummary } from '../../contract
 import { count } from '../ui/format';
 import { Term } from '../ui/Term';
 import { ErrorBox, Panel, Segmented, Toggle } from '../ui/widgets';
-import { errorsIn, MAX_POINTS, type RunSeries, type SeriesVersions } from '../charts/run-data';
+import { errorsIn, MAX_POINTS, stampOf, type RunSeries, type SeriesVersions } from '../charts/run-data';
 import { ENDPOINT_ROWS_CAP, hasEndpoints, useEndpointGroups } from './useEndpointGroups';
 import { activeUsersOf, plannedUsersOf } from './planned-users';
 import { liveEndpointGroups } from './live-endpoint-groups';
@@ -54,12 +54,14 @@ export function RunCharts({ series, version, parts, live, running = live, server
   const [rtLog, setRtLog] = useState(false);
   const splittable = summary !== undefined && !running && hasEndpoints(summary);
   const split = useEndpointGroups(summary, splittable && byEndpoint);
-  // a chart's data version: its memo redraws it on this, not on every change of the series. Parts
-  // only grow, so a sum moves when either part does. The groups hold the store's arrays (appended in
+  // A chart's data version: its memo redraws it on this, not on every change of the series. Live, it
+  // is what the chart's arrays hold when the store's part versions move (stampOf): events keep
+  // arriving between the store's snapshot and this render, so a sample drawn early is not drawn again
+  // at the next snapshot, which only counted it. The groups hold the store's arrays (appended in
   // place), so only a change of the server runs themselves makes new groups.
   const targetsVersion = parts?.targets ?? version;
-  const windowsVersion = parts === undefined ? version : parts.targets + parts.windows;
-  const samplesVersion = parts === undefined ? version : parts.targets + parts.samples;
+  const windowsVersion = useMemo(() => (parts === undefined ? version : `${parts.targets} ${stampOf(series, 'windows')}`), [series, version, parts?.targets, parts?.windows]);
+  const samplesVersion = useMemo(() => (parts === undefined ? version : `${parts.targets} ${stampOf(series, 'samples')}`), [series, version, parts?.targets, parts?.samples]);
   const groups = useMemo(() => groupsOf(series), [series, targetsVersion]);
   const plannedScenario = scenario ?? summary?.scenario;
   const plannedCells = cells ?? summary?.cells;
