@@ -7,7 +7,9 @@
 //   - work: the time the main thread spent running tasks in that frame (what the view costs);
 //   - interval: the time from one frame to the next (what the user sees; 16.7 ms at 60 Hz).
 // The verdict is on the work's 95th percentile; intervals above 33 ms count as dropped frames.
-//   node bench/ui-live.mjs [run seconds] [traced seconds]     (defaults 20, 10)
+// --bundled <architecture>: the load goes to a bundled server instead, so its CPU and memory charts
+// draw too (the hello server is external: no samples).
+//   node bench/ui-live.mjs [run seconds] [traced seconds] [--bundled single]     (defaults 20, 10)
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -77,6 +79,31 @@ function drawCosts(times) {
   });
 }
 
+/**
+ * Of a CPU profile's time inside ECharts' setOption (the outermost call: a chart draw), the part in
+ * zrender's paint (`flush`, which setOption calls before it returns) and the rest (the option
+ * pipeline: models, component and series views, layout). Method names survive the bundle's minifier.
+ */
+function drawParts(profile) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map();
+  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  const name = (n) => n.callFrame.functionName;
+  let setOption = 0;
+  let paint = 0;
+  const walk = (id, inDraw, inPaint) => {
+    const n = byId.get(id);
+    const draw = inDraw || name(n).endsWith('.setOption');
+    const painting = inPaint || (draw && name(n).endsWith('.flush'));
+    const t = self.get(id) ?? 0;
+    if (draw) setOption += t;
+    if (painting) paint += t;
+    for (const c of n.children ?? []) walk(c, draw, painting);
+  };
+  walk(profile.nodes[0].id, false, false);
+  return { setOptionMs: setOption / 1000, paintMs: paint / 1000 };
+}
+
 async function traceFor(cdp, ms) {
   const events = [];
   cdp.on('Tracing.dataCollected', (p) => events.push(...p.value));
@@ -88,7 +115,7 @@ async function traceFor(cdp, ms) {
   return events;
 }
 
-export async function measureUiLive(root, { runSeconds = 20, tracedSeconds = 10 } = {}) {
+export async function measureUiLive(root, { runSeconds = 20, tracedSeconds = 10, bundled = null } = {}) {
   const executablePath = browserPath();
   if (executablePath === null) return { skipped: 'no Chromium found (apt-get install chromium)' };
   const tmp = mkdtempSync(join(os.tmpdir(), 'loadscope-ui-live-'));
@@ -98,6 +125,7 @@ export async function measureUiLive(root, { runSeconds = 20, tracedSeconds = 10 
   try {
     const scenario = join(tmp, 'streaming.json');
     writeHelloScenario(scenario, 'bench-ui-live', server.url, { durationMs: runSeconds * 1000 });
+    if (bundled !== null) writeFileSync(scenario, JSON.stringify({ name: 'bench-ui-live', servers: [{ architecture: bundled }], phases: [{ name: 'load', executor: 'closed', users: 50, requests: [{ path: '/' }], durationMs: runSeconds * 1000 }] }));
     host = await startHost(root, join(tmp, 'runs.db'));
     context = await launchBrowser(executablePath, join(tmp, 'profile'));
     const page = context.pages()[0] ?? (await context.newPage());
@@ -121,14 +149,19 @@ export async function measureUiLive(root, { runSeconds = 20, tracedSeconds = 10 
     // UI_LIVE_PROFILE=file.cpuprofile: the page's CPU profile over the same window, to see what costs
     if (process.env.UI_LIVE_PROFILE) await cdp.send('Profiler.enable').then(() => cdp.send('Profiler.start'));
     const events = await traceFor(cdp, tracedSeconds * 1000);
-    if (process.env.UI_LIVE_PROFILE) writeFileSync(process.env.UI_LIVE_PROFILE, JSON.stringify((await cdp.send('Profiler.stop')).profile));
+    let parts = null;
+    if (process.env.UI_LIVE_PROFILE) {
+      const { profile } = await cdp.send('Profiler.stop');
+      writeFileSync(process.env.UI_LIVE_PROFILE, JSON.stringify(profile));
+      parts = drawParts(profile);
+    }
     const draws = drawCosts(await page.evaluate(() => globalThis.__loadscopeDrawTimes.splice(0)));
     const phaseAfter = await page.locator('[data-testid="run-view"]').getAttribute('data-phase');
     if (process.env.UI_LIVE_TRACE) writeFileSync(process.env.UI_LIVE_TRACE, JSON.stringify(events));
     const frames = framesOf(events);
     await page.locator('[data-testid="run-view"][data-phase="finished"]').waitFor({ timeout: (runSeconds + 60) * 1000 });
     const rate = await page.evaluate(() => document.querySelector('[data-testid="run-results"]')?.textContent?.match(/([\d,.]+)\s*req\/s/)?.[1] ?? null);
-    return { runSeconds, tracedSeconds, streamingThroughout: phaseAfter === 'running', rate, ...frames, draws, targetMs: FRAME_TARGET_MS, meets: frames.workP95Ms < FRAME_TARGET_MS };
+    return { runSeconds, tracedSeconds, streamingThroughout: phaseAfter === 'running', rate, ...frames, draws, drawParts: parts, targetMs: FRAME_TARGET_MS, meets: frames.workP95Ms < FRAME_TARGET_MS };
   } finally {
     await context?.close();
     host?.child.kill();
@@ -139,12 +172,16 @@ export async function measureUiLive(root, { runSeconds = 20, tracedSeconds = 10 
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const root = join(new URL('.', import.meta.url).pathname, '..');
-  const r = await measureUiLive(root, { runSeconds: Number(process.argv[2] ?? 20), tracedSeconds: Number(process.argv[3] ?? 10) });
+  const flag = process.argv.indexOf('--bundled');
+  const bundled = flag === -1 ? null : (process.argv[flag + 1] ?? 'single');
+  const [runSeconds = '20', tracedSeconds = '10'] = process.argv.slice(2).filter((a, i, all) => a !== '--bundled' && all[i - 1] !== '--bundled');
+  const r = await measureUiLive(root, { runSeconds: Number(runSeconds), tracedSeconds: Number(tracedSeconds), bundled });
   if (!r.skipped) {
     const ms = (x) => `${x.toFixed(1)} ms`;
     console.log(`ui-live: ${r.frames} frames traced over ${r.tracedSeconds} s while the run streamed${r.streamingThroughout ? '' : ' (the run ended inside the window)'}`);
     console.log(`ui-live: main-thread work per frame p50 ${ms(r.workP50Ms)}, p95 ${ms(r.workP95Ms)}, max ${ms(r.workMaxMs)} (target p95 < ${r.targetMs} ms: ${r.meets ? 'meets' : 'misses'})`);
     for (const d of r.draws) console.log(`ui-live:   ${d.chart}: ${d.draws} draws, median ${ms(d.medianMs)}, max ${ms(d.maxMs)}`);
+    if (r.drawParts !== null) console.log(`ui-live: in the profile, ECharts setOption ${ms(r.drawParts.setOptionMs)}, of which zrender's paint ${ms(r.drawParts.paintMs)} (${((100 * r.drawParts.paintMs) / r.drawParts.setOptionMs).toFixed(0)} %; the profiler slows the page)`);
     console.log(`ui-live: frame interval p50 ${ms(r.intervalP50Ms)}, p95 ${ms(r.intervalP95Ms)}, max ${ms(r.intervalMaxMs)}; ${r.dropped} intervals over 33 ms`);
   }
   console.log(JSON.stringify(r));

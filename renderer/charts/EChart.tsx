@@ -25,6 +25,12 @@ export interface EChartProps {
   fullNames?: ReadonlyMap<string, string>;
   /** expose the text drawn (labels, with where) as data-texts, for tests and inspection (may change after mount) */
   drawnText?: boolean;
+  /**
+   * What the option shows, in short (groups.ts drawnDataOf): each draw of a new option exposes it with
+   * the count of such draws as data-drawn="<draws>: <key>", so a redraw that showed no new data reads
+   * as two draws of one key (tests, inspection).
+   */
+  dataKey?: string;
 }
 
 /** How many of the option's series have data: exposed as data-series, so an empty chart shows. */
@@ -48,7 +54,7 @@ function showZoom(el: HTMLElement | null, instance: echarts.ECharts): void {
  * A thin ECharts wrapper: init on mount, setOption on change, resize with its box, dispose on
  * unmount. Updates are queued so that a view redrawing many charts spreads them over frames.
  */
-export function EChart({ option, height = 260, notMerge = true, testId, points, ariaLabel, png, fullNames, drawnText = false }: EChartProps) {
+export function EChart({ option, height = 260, notMerge = true, testId, points, ariaLabel, png, fullNames, drawnText = false, dataKey }: EChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
   // what was last drawn and at which width: a new width rewraps the legend, so it draws again
@@ -66,17 +72,30 @@ export function EChart({ option, height = 260, notMerge = true, testId, points, 
   exposeText.current = drawnText;
   // the box grows by the legend's extra rows, so the plot keeps its height however many server runs
   const [legendExtra, setLegendExtra] = useState(0);
+  // draws of a new option (not the redraws for a new width): data-drawn
+  const optionDraws = useRef(0);
+  // what the legend read last was laid out from (width, names, legend option)
+  const legendRead = useRef<string | null>(null);
 
   /** The option as drawn at the box's width: the legend wrapped, the plot below it, a person's zoom kept. */
   const draw = (instance: echarts.ECharts, el: HTMLElement, next: EChartsOption): void => {
-    const fitted = fitLegend(next, legendNames(next), el.clientWidth, (name) => legendTooltip(name, names.current));
-    drawn.current = { option: next, width: el.clientWidth };
+    // read once, before setOption: read after it, the width forced a layout of the page (setOption touches the DOM)
+    const width = el.clientWidth;
+    const fitted = fitLegend(next, legendNames(next), width, (name) => legendTooltip(name, names.current));
+    drawn.current = { option: next, width };
     el.dataset.legendRows = String(fitted.layout?.rows ?? 0);
     setLegendExtra(fitted.extra);
     instance.setOption(notMerge ? keepZoom(fitted.option, currentZoom(instance)) : fitted.option, { notMerge });
-    // the legend's entries as drawn (fitted, cut or wrapped), readable on the page: data-legend-drawn
-    const legend = JSON.stringify(drawnLegend(instance));
-    if (el.dataset.legendDrawn !== legend) el.dataset.legendDrawn = legend;
+    // the legend's entries as drawn (fitted, cut or wrapped), readable on the page: data-legend-drawn.
+    // Read again only when what lays them out changed (names, width, the legend's option): reading
+    // walks the chart's whole display list, a twentieth of a live draw, and a live chart's legend
+    // stays the same over most of its draws
+    const laidOut = `${width} ${JSON.stringify(legendNames(next))} ${JSON.stringify(fitted.option.legend ?? null)}`;
+    if (laidOut !== legendRead.current) {
+      legendRead.current = laidOut;
+      const legend = JSON.stringify(drawnLegend(instance));
+      if (el.dataset.legendDrawn !== legend) el.dataset.legendDrawn = legend;
+    }
   };
 
   useEffect(() => {
@@ -112,6 +131,8 @@ export function EChart({ option, height = 260, notMerge = true, testId, points, 
       if (instance.isDisposed() || box.current === null) return;
       draw(instance, box.current, option);
       showZoom(box.current, instance);
+      optionDraws.current++;
+      if (dataKey !== undefined) box.current.dataset.drawn = `${optionDraws.current}: ${dataKey}`;
     });
   }, [option, notMerge]);
 

@@ -4,7 +4,7 @@ import { latencyOption, withTitle, type LatencyMetric, type WindowPercentile } f
 import { DARK, LIGHT } from '../../contract/report/palette';
 import { EChart } from './EChart';
 import { withEvidenceArea, type EvidenceArea } from './evidence-area';
-import { fullNamesOf, pointsIn, type SeriesGroup } from './groups';
+import { drawnDataOf, fullNamesOf, pointsIn, type SeriesGroup } from './groups';
 import { baseOption } from './theme';
 import { latencyTooltip } from './tooltip-html';
 import { withTimeZoom } from './zoom';
@@ -15,7 +15,8 @@ export interface LatencyChartProps {
   groups: readonly SeriesGroup[];
   metric: LatencyMetric;
   log: boolean;
-  version?: number;
+  /** moves when the data changed (the arrays are appended in place) */
+  version?: number | string;
   height?: number;
   testId?: string;
   /** which percentile lines to draw (all three when absent); one is easier to read across many runs */
@@ -43,6 +44,7 @@ export function LatencyChart({ groups, metric, log, version, height = 300, testI
       },
     });
   }, [input, area]);
+  const dataKey = useMemo(() => drawnDataOf(input.groups, 'windows', input.maxSec), [input]);
   const png = { title: `${metric} time per 250 ms window`, option: () => withTitle(latencyOption(input, LIGHT), `${metric} time per 250 ms window`, LIGHT) };
-  return <EChart option={option} height={height} testId={testId} fullNames={fullNamesOf(groups)} points={pointsIn(groups)} ariaLabel={`${metric} time percentiles over time`} png={png} drawnText={drawnText} />;
+  return <EChart option={option} dataKey={dataKey} height={height} testId={testId} fullNames={fullNamesOf(groups)} points={pointsIn(groups)} ariaLabel={`${metric} time percentiles over time`} png={png} drawnText={drawnText} />;
 }

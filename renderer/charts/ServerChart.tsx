@@ -4,7 +4,7 @@ import { serverOption, withTitle, type ServerMetric } from '../../contract/repor
 import { DARK, LIGHT } from '../../contract/report/palette';
 import { EChart } from './EChart';
 import { withEvidenceArea, type EvidenceArea } from './evidence-area';
-import { fullNamesOf, type SeriesGroup } from './groups';
+import { drawnDataOf, fullNamesOf, type SeriesGroup } from './groups';
 import { baseOption, sig3 } from './theme';
 import { withTimeZoom } from './zoom';
 
@@ -14,7 +14,7 @@ export type { ServerMetric } from '../../contract/report/chart-options';
  * The target's process tree as the supervisor samples it: CPU % (100 = one core), or RSS (MB) with
  * the process count on a second axis, where seed 000's auto-scaling pool shows as steps.
  */
-export function ServerChart({ groups, metric, version, height = 240, maxSec, servers, area }: { groups: readonly SeriesGroup[]; metric: ServerMetric; version?: number; height?: number; maxSec?: number; servers?: number; /** a finding's evidence range, shaded and named */ area?: EvidenceArea | null }) {
+export function ServerChart({ groups, metric, version, height = 240, maxSec, servers, area }: { groups: readonly SeriesGroup[]; metric: ServerMetric; /** moves when the data changed (the arrays are appended in place) */ version?: number | string; height?: number; maxSec?: number; servers?: number; /** a finding's evidence range, shaded and named */ area?: EvidenceArea | null }) {
   const input = useMemo(() => ({ groups, metric, maxSec, servers }), [groups, metric, version, maxSec, servers]);
   const option = useMemo<EChartsOption>(() => {
     const o = withEvidenceArea(serverOption(input, DARK), area);
@@ -25,6 +25,7 @@ export function ServerChart({ groups, metric, version, height = 240, maxSec, ser
     const [rss, procs] = o.yAxis as object[];
     return withTimeZoom({ ...o, series, yAxis: [rss!, { ...procs, max: (e: { max: number }) => Math.max(2, Math.ceil(e.max * 1.25)) }] } as EChartsOption);
   }, [input, area]);
+  const dataKey = useMemo(() => drawnDataOf(input.groups, 'samples', input.maxSec), [input]);
   const title = metric === 'cpu' ? 'Server CPU' : 'Server memory and processes';
-  return <EChart option={option} height={height} fullNames={fullNamesOf(groups)} ariaLabel={metric === 'cpu' ? 'server CPU over time' : 'server memory and processes over time'} png={{ title, option: () => withTitle(serverOption(input, LIGHT), title, LIGHT) }} />;
+  return <EChart option={option} dataKey={dataKey} height={height} fullNames={fullNamesOf(groups)} ariaLabel={metric === 'cpu' ? 'server CPU over time' : 'server memory and processes over time'} png={{ title, option: () => withTitle(serverOption(input, LIGHT), title, LIGHT) }} />;
 }

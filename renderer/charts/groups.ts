@@ -25,3 +25,17 @@ export function fullNamesOf(groups: readonly Pick<SeriesGroup, 'name' | 'title'>
 
 /** The phase starts as vertical dashed lines, labelled once even where several servers share them. */
 export const phaseMarkLine = (groups: readonly SeriesGroup[]) => markLine(groups, DARK);
+
+/**
+ * A time chart's data in short: its points (windows or server samples), phase marks, server runs and
+ * time axis end. Two draws with one key showed the same data (EChart's data-drawn).
+ */
+export function drawnDataOf(groups: readonly SeriesGroup[], points: 'windows' | 'samples', maxSec: number | undefined): string {
+  let n = 0;
+  let phases = 0;
+  for (const g of groups) {
+    n += g[points].length;
+    phases += g.phases.length;
+  }
+  return `${n} ${points}, ${phases} phases, ${groups.length} server runs, axis to ${maxSec ?? 'auto'} s`;
+}

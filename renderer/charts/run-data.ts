@@ -41,6 +41,27 @@ export interface RunSeries {
   targets: TargetSeries[];
 }
 
+/**
+ * The versions of a series' parts, each moving when that part changed: a chart redraws on the parts
+ * it draws. `targets`: server runs added, renamed or given a phase (every chart); `windows`: a
+ * window appended (latency, throughput, in flight); `samples`: a server sample appended (CPU, memory).
+ */
+export interface SeriesVersions {
+  targets: number;
+  windows: number;
+  samples: number;
+}
+
+/**
+ * A part of a live series in short: per server run, its points and its newest point's time. Points are
+ * only appended (thinning keeps the newest), so an append changes it and an equal stamp holds the same
+ * points. Read when a chart is given new data, it says what is in the arrays then, even what arrived
+ * after the store's version was read.
+ */
+export function stampOf(series: RunSeries, part: 'windows' | 'samples'): string {
+  return series.targets.map((t) => `${t[part].length}@${t[part].at(-1)?.tMs ?? ''}`).join(' ');
+}
+
 export function emptyTarget(targetId: number, label: string): TargetSeries {
   return { targetId, label, state: 'pending', reason: null, windows: [], samples: [], phases: [], thinning: 1 };
 }

@@ -31,11 +31,18 @@ export function withTimeZoom(option: EChartsOption): EChartsOption {
   return { ...option, grid: { ...grid, bottom: 44 + SLIDER_HEIGHT + 14 }, dataZoom: zoom };
 }
 
+/** The model ECharts keeps (typed loosely, as contract/report/drawn-legend.ts reads it: not in its types). */
+interface Modelled {
+  getModel(): { getComponent(type: string, index?: number): { option?: { start?: unknown; end?: unknown } } | null | undefined } | null | undefined;
+}
+
 /** The zoom a person set (start and end, %), to carry over a redraw that replaces the whole option. */
 export function currentZoom(instance: echarts.ECharts): { start: number; end: number } | null {
-  // before the first setOption there is no option at all
-  const zoom = (instance.getOption() as { dataZoom?: { start?: number; end?: number }[] } | undefined)?.dataZoom?.[0];
-  return zoom?.start === undefined || zoom.end === undefined ? null : { start: zoom.start, end: zoom.end };
+  // read from the first dataZoom's model, as getOption() would give it, without getOption's deep copy
+  // of the whole option and its data (twice a draw: a live chart paid it 4 times a second); before
+  // the first setOption there is no model at all
+  const zoom = (instance as unknown as Modelled).getModel()?.getComponent('dataZoom', 0)?.option;
+  return typeof zoom?.start !== 'number' || typeof zoom.end !== 'number' ? null : { start: zoom.start, end: zoom.end };
 }
 
 /** The option with the zoom kept (live charts replace their option every window). */

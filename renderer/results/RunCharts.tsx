@@ -16,7 +16,7 @@ import type { CellInfo, LiveWindow, RunEngine, RunSummary } from '../../contract
 import { count } from '../ui/format';
 import { Term } from '../ui/Term';
 import { ErrorBox, Panel, Segmented, Toggle } from '../ui/widgets';
-import { errorsIn, MAX_POINTS, type RunSeries } from '../charts/run-data';
+import { errorsIn, MAX_POINTS, stampOf, type RunSeries, type SeriesVersions } from '../charts/run-data';
 import { ENDPOINT_ROWS_CAP, hasEndpoints, useEndpointGroups } from './useEndpointGroups';
 import { activeUsersOf, plannedUsersOf } from './planned-users';
 import { liveEndpointGroups } from './live-endpoint-groups';
@@ -44,7 +44,7 @@ function unmeasuredNote(engine: RunEngine, metric: LatencyMetric): string | null
  * The over-time charts of one run, live or stored: latency percentiles, throughput and errors,
  * requests in flight, and the target's CPU, memory and process count. Phase starts are dashed lines.
  */
-export function RunCharts({ series, version, live, running = live, servers, engine = 'native', summary, storedWindows, scenario, cells, area = null }: { series: RunSeries; version: number; live: boolean; running?: boolean; /** server runs the run will have (live: known before they start) */ servers?: number; engine?: RunEngine; /** the run once it has ended: its latency chart can then be split by endpoint */ summary?: RunSummary; /** a stored run's every window: the heatmap counts from them, not from the thinned series */ storedWindows?: readonly LiveWindow[]; /** the scenario as it runs and its cells (live; else the summary's): a ramp's planned users */ scenario?: unknown; cells?: readonly CellInfo[]; /** a finding's evidence range (the What happened panel), shaded and named on every time chart */ area?: EvidenceArea | null }) {
+export function RunCharts({ series, version, parts, live, running = live, servers, engine = 'native', summary, storedWindows, scenario, cells, area = null }: { series: RunSeries; version: number; /** live: the versions of the series' parts at `version`, so a chart redraws only when what it draws moved (absent: every chart on `version`) */ parts?: SeriesVersions; live: boolean; running?: boolean; /** server runs the run will have (live: known before they start) */ servers?: number; engine?: RunEngine; /** the run once it has ended: its latency chart can then be split by endpoint */ summary?: RunSummary; /** a stored run's every window: the heatmap counts from them, not from the thinned series */ storedWindows?: readonly LiveWindow[]; /** the scenario as it runs and its cells (live; else the summary's): a ramp's planned users */ scenario?: unknown; cells?: readonly CellInfo[]; /** a finding's evidence range (the What happened panel), shaded and named on every time chart */ area?: EvidenceArea | null }) {
   const [metric, setMetric] = useState<LatencyMetric>('total');
   const [log, setLog] = useState(false);
   // null: as the view starts it (split while the run goes on, whole after: the stored split reads request rows)
@@ -54,14 +54,22 @@ export function RunCharts({ series, version, live, running = live, servers, engi
   const [rtLog, setRtLog] = useState(false);
   const splittable = summary !== undefined && !running && hasEndpoints(summary);
   const split = useEndpointGroups(summary, splittable && byEndpoint);
-  const groups = useMemo(() => groupsOf(series), [series, version]);
+  // A chart's data version: its memo redraws it on this, not on every change of the series. Live, it
+  // is what the chart's arrays hold when the store's part versions move (stampOf): events keep
+  // arriving between the store's snapshot and this render, so a sample drawn early is not drawn again
+  // at the next snapshot, which only counted it. The groups hold the store's arrays (appended in
+  // place), so only a change of the server runs themselves makes new groups.
+  const targetsVersion = parts?.targets ?? version;
+  const windowsVersion = useMemo(() => (parts === undefined ? version : `${parts.targets} ${stampOf(series, 'windows')}`), [series, version, parts?.targets, parts?.windows]);
+  const samplesVersion = useMemo(() => (parts === undefined ? version : `${parts.targets} ${stampOf(series, 'samples')}`), [series, version, parts?.targets, parts?.samples]);
+  const groups = useMemo(() => groupsOf(series), [series, targetsVersion]);
   const plannedScenario = scenario ?? summary?.scenario;
   const plannedCells = cells ?? summary?.cells;
-  const plannedUsers = useMemo(() => plannedUsersOf(series, plannedScenario, plannedCells ?? []), [series, version, plannedScenario, plannedCells]);
-  const activeUsers = useMemo(() => activeUsersOf(series, plannedScenario), [series, version, plannedScenario]);
+  const plannedUsers = useMemo(() => plannedUsersOf(series, plannedScenario, plannedCells ?? []), [series, windowsVersion, plannedScenario, plannedCells]);
+  const activeUsers = useMemo(() => activeUsersOf(series, plannedScenario), [series, windowsVersion, plannedScenario]);
   // split by endpoint: the latency chart's groups made from the stored request rows (the phase windows know no endpoints)
   // while running: from the endpoint windows the driver sends (a phase of several requests)
-  const liveSplit = useMemo(() => (running ? liveEndpointGroups(series, plannedScenario) : null), [running, series, version, plannedScenario]);
+  const liveSplit = useMemo(() => (running ? liveEndpointGroups(series, plannedScenario) : null), [running, series, windowsVersion, plannedScenario]);
   const liveSplittable = liveSplit !== null;
   // a stream figure has no windows per endpoint (those count requests, not messages): its per-endpoint
   // figures are the Streams table's, so the chart is not split (an empty line per endpoint said nothing)
@@ -75,7 +83,7 @@ export function RunCharts({ series, version, live, running = live, servers, engi
     () => (storedWindows === undefined ? groups : groups.map((g, i) => ({ ...g, windows: storedWindows.filter((w) => w.targetId === series.targets[i]?.targetId) }))),
     [groups, storedWindows, series],
   );
-  const errors = useMemo(() => groups.reduce((n, g) => n + g.windows.reduce((m, w) => m + errorsIn(w), 0), 0), [groups, version]);
+  const errors = useMemo(() => groups.reduce((n, g) => n + g.windows.reduce((m, w) => m + errorsIn(w), 0), 0), [groups, windowsVersion]);
   // nothing to draw (no Server-Timing: no wait nor processing; k6 or an older run: no ttfb): say why instead of an empty chart
   const unmeasured = metric !== 'total' && windows > 0 && groups.every((g) => g.windows.every((w) => windowMetric(w, metric) === null));
   const streams = groups.some((g) => g.windows.some((w) => w.stream !== undefined));
@@ -102,7 +110,7 @@ export function RunCharts({ series, version, live, running = live, servers, engi
           </>
         }
       >
-        <LatencyChart groups={splitGroups ?? groups} metric={metric} log={log} version={version} maxSec={maxSec} servers={splitGroups === null ? servers : undefined} testId={live ? 'live-latency-chart' : 'run-latency-chart'} area={area} drawnText={!running} />
+        <LatencyChart groups={splitGroups ?? groups} metric={metric} log={log} version={windowsVersion} maxSec={maxSec} servers={splitGroups === null ? servers : undefined} testId={live ? 'live-latency-chart' : 'run-latency-chart'} area={area} drawnText={!running} />
         <div className="chart-note metric-note" data-testid="latency-metric-note">
           {metric === 'ttfe' || metric === 'gap' || metric === 'rtt' ? (
             <>
@@ -135,10 +143,10 @@ export function RunCharts({ series, version, live, running = live, servers, engi
         </div>
       </Panel>
       <Panel title={<>Throughput and errors <span className="muted">{errors === 0 ? (running ? 'no errors so far' : 'no errors') : `${errors.toLocaleString('en-US')} errors`}</span></>}>
-        <ThroughputChart groups={groups} version={version} maxSec={maxSec} servers={servers} testId={live ? 'live-throughput-chart' : undefined} area={area} />
+        <ThroughputChart groups={groups} version={windowsVersion} maxSec={maxSec} servers={servers} testId={live ? 'live-throughput-chart' : undefined} area={area} />
       </Panel>
       <Panel title={<>Requests in flight <span className="muted">dashed: queued at the client{plannedUsers.size > 0 ? ' · dotted: users as the ramp plans them' : ''}{activeUsers.size > 0 ? ' · thick dash-dot: users active (in flight or waiting to go on)' : ''}</span></>} testId="in-flight">
-        <InFlightChart groups={groups} version={version} maxSec={maxSec} servers={servers} plannedUsers={plannedUsers} activeUsers={activeUsers} area={area} />
+        <InFlightChart groups={groups} version={windowsVersion} maxSec={maxSec} servers={servers} plannedUsers={plannedUsers} activeUsers={activeUsers} area={area} />
       </Panel>
       {!running && (
         <Panel className="span-2" testId="run-heatmap" title={<>Latency heatmap <span className="muted">time x total time, requests as colour</span></>}>
@@ -167,11 +175,11 @@ export function RunCharts({ series, version, live, running = live, servers, engi
       ) : (
         <>
           <Panel title="Server CPU" testId="server-charts">
-            <ServerChart groups={groups} metric="cpu" version={version} maxSec={maxSec} servers={servers} area={area} />
+            <ServerChart groups={groups} metric="cpu" version={samplesVersion} maxSec={maxSec} servers={servers} area={area} />
             {unsampledNote}
           </Panel>
           <Panel title={<>Server memory and processes <span className="muted">RSS solid · processes dashed</span></>}>
-            <ServerChart groups={groups} metric="memory" version={version} maxSec={maxSec} servers={servers} area={area} />
+            <ServerChart groups={groups} metric="memory" version={samplesVersion} maxSec={maxSec} servers={servers} area={area} />
           </Panel>
         </>
       )}

@@ -49,7 +49,7 @@ export function startRequest(source: ScenarioSource, quick: boolean, engine: Run
 
 /** Pick a scenario, start it, watch it live, and read its results when it ends. */
 export function RunView({ live, setup, start, cancel, openInEditor }: RunViewProps) {
-  const { store, chartVersion } = live;
+  const { store, chartVersion, chartParts } = live;
   const scenarios = useScenarioList();
   const { quick, setQuick } = setup;
   const [cancelError, setCancelError] = useState<string | null>(null);
@@ -135,7 +135,7 @@ export function RunView({ live, setup, start, cancel, openInEditor }: RunViewPro
       {store.phase !== 'idle' && !(finishedRun.run !== null && requestsIn(finishedRun.run.summary) === 0) && (
         <div className="over-time" ref={highlight.charts}>
           {finishedRun.run !== null && <h2 className="section-title">Over time</h2>}
-          <RunCharts series={store.series} version={chartVersion} live running={running} servers={store.totalTargets} engine={finishedRun.run?.summary.engine ?? engine} summary={finishedRun.run?.summary} scenario={store.scenario} cells={store.cells} area={finishedRun.run === null ? null : highlight.area} />
+          <RunCharts series={store.series} version={chartVersion} parts={chartParts} live running={running} servers={store.totalTargets} engine={finishedRun.run?.summary.engine ?? engine} summary={finishedRun.run?.summary} scenario={store.scenario} cells={store.cells} area={finishedRun.run === null ? null : highlight.area} />
         </div>
       )}
     </div>

@@ -35,6 +35,27 @@ describe('LiveRunStore', () => {
     expect(store.seriesVersion).toBe(charts + 1);
   });
 
+  it('a window, a sample, a phase mark: each moves only its own part of the series, so a chart redraws on its own data', () => {
+    const store = new LiveRunStore();
+    store.adopt(1);
+    const parts = () => ({ ...store.seriesParts });
+    let before = parts();
+    store.window(createWindow());
+    expect(parts()).toEqual({ ...before, windows: before.windows + 1, targets: before.targets + 1 }); // first window: a new server run
+    before = parts();
+    store.window(createWindow({ tMs: 500 }));
+    expect(parts()).toEqual({ ...before, windows: before.windows + 1 }); // the server charts' samples stay
+    before = parts();
+    store.sample({ runId: 1, targetId: 10, tMs: 1000, cpuPercent: 12, rssBytes: 40e6, processes: 1, busy: null, queue: null });
+    expect(parts()).toEqual({ ...before, samples: before.samples + 1 }); // the window charts stay
+    before = parts();
+    store.phaseChanged({ runId: 1, targetId: 10, phaseIndex: 1, name: 'spike', state: 'started', tMs: 1200 });
+    expect(parts()).toEqual({ ...before, targets: before.targets + 1 }); // every chart draws the phase marks
+    before = parts();
+    store.progressed({ runId: 1, elapsedMs: 1300, remainingMs: 500, requests: 3, fraction: 0.7 });
+    expect(parts()).toEqual(before);
+  });
+
   it('shows the progress exactly as the engine computed it (the renderer does not recompute it)', () => {
     const store = new LiveRunStore();
     store.adopt(1);

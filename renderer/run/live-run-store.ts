@@ -2,7 +2,7 @@ import type { EventPayload } from '../../contract/api';
 import { cellName, cellTitle } from '../../contract/cells';
 import type { CellInfo, RunStatus } from '../../contract/results';
 import { Scenario } from '../../contract/scenario';
-import { appendCapped, emptyTarget, phaseMarkFromEvent, type RunSeries, type TargetSeries } from '../charts/run-data';
+import { appendCapped, emptyTarget, phaseMarkFromEvent, type RunSeries, type SeriesVersions, type TargetSeries } from '../charts/run-data';
 
 // The live state of the run being watched, mutated in place by engine events (many per second) and
 // read by React once per animation frame through `version` (see useLiveRun). Events of other runs
@@ -34,12 +34,21 @@ export class LiveRunStore {
   version = 0;
   /** Bumped only when what the charts draw changes (not by progress): charts redraw on this one. */
   seriesVersion = 0;
+  /**
+   * Which part of the series changed, counted apart: a server chart redraws on a sample (once a
+   * second), not on every 250 ms window (docs/performance.md, issue 42's live-view row).
+   */
+  readonly seriesParts: SeriesVersions = { targets: 0, windows: 0, samples: 0 };
   /** Called after every change (the hook batches these into animation frames). */
   onChange: (() => void) | null = null;
 
-  private touch(series = true): void {
+  /** `part`: what of the series changed ('targets': the server runs, their names or phases), or null for none. */
+  private touch(part: keyof SeriesVersions | null = 'targets'): void {
     this.version++;
-    if (series) this.seriesVersion++;
+    if (part !== null) {
+      this.seriesVersion++;
+      this.seriesParts[part]++;
+    }
     this.onChange?.();
   }
 
@@ -86,6 +95,7 @@ export class LiveRunStore {
       t = emptyTarget(targetId, label ?? `server ${this.series.targets.length + 1}`);
       this.series.targets.push(t);
       this.series.targets.sort((a, b) => a.targetId - b.targetId);
+      this.seriesParts.targets++; // a new server run: every chart draws it (the caller signals the change)
     }
     return t;
   }
@@ -125,25 +135,25 @@ export class LiveRunStore {
     const t = this.target(p.targetId);
     t.thinning *= appendCapped(t.windows, p);
     if (t.state === 'pending') t.state = 'running';
-    this.touch();
+    this.touch('windows');
   }
 
   sample(p: EventPayload<'run:sample'>): void {
     if (!this.mine(p.runId)) return;
     appendCapped(this.target(p.targetId).samples, p);
-    this.touch();
+    this.touch('samples');
   }
 
   progressed(p: EventPayload<'run:progress'>): void {
     if (!this.mine(p.runId)) return;
     this.progress = { elapsedMs: p.elapsedMs, remainingMs: p.remainingMs, requests: p.requests, fraction: p.fraction };
-    this.touch(false);
+    this.touch(null);
   }
 
   ended(p: EventPayload<'run:finished'>): void {
     if (!this.mine(p.runId)) return;
     this.finished = { status: p.status, reason: p.reason };
     this.phase = 'finished';
-    this.touch(false);
+    this.touch(null);
   }
 }

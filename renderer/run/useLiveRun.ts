@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { LoadscopeApi } from '../../contract/api';
+import type { SeriesVersions } from '../charts/run-data';
 import { LiveRunStore } from './live-run-store';
 
 /**
@@ -16,6 +17,8 @@ export interface LiveRun {
   version: number;
   /** the series' version the charts last drew: changes at most once per CHART_REDRAW_MS */
   chartVersion: number;
+  /** its parts' versions at that moment: a chart redraws only when a part it draws moved */
+  chartParts: SeriesVersions;
 }
 
 /**
@@ -27,7 +30,7 @@ export interface LiveRun {
 export function useLiveRun(api: LoadscopeApi): LiveRun {
   const store = useMemo(() => new LiveRunStore(), []);
   const [version, setVersion] = useState(0);
-  const [chartVersion, setChartVersion] = useState(0);
+  const [chart, setChart] = useState<{ version: number; parts: SeriesVersions }>(() => ({ version: 0, parts: { ...store.seriesParts } }));
 
   useEffect(() => {
     let frame = 0;
@@ -51,7 +54,7 @@ export function useLiveRun(api: LoadscopeApi): LiveRun {
       }
       drawnAt = performance.now();
       drawn = store.seriesVersion;
-      setChartVersion(drawn);
+      setChart({ version: drawn, parts: { ...store.seriesParts } });
     };
     store.onChange = schedule;
     const subs = [
@@ -71,5 +74,5 @@ export function useLiveRun(api: LoadscopeApi): LiveRun {
     };
   }, [api, store]);
 
-  return { store, version, chartVersion };
+  return { store, version, chartVersion: chart.version, chartParts: chart.parts };
 }
