@@ -23,6 +23,15 @@ const doc = {
   ],
 };
 
+interface Drawn {
+  text: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+const overlap = (a: Drawn, b: Drawn) => a.x < b.x + b.width - 1 && b.x < a.x + a.width - 1 && a.y < b.y + b.height - 1 && b.y < a.y + a.height - 1;
+
 let wb: StoredWorkbench | undefined;
 let runId = 0;
 
@@ -37,7 +46,7 @@ afterAll(() => wb?.close());
 const page = (): Page => wb!.page();
 
 describe('the phase table fits its panel whatever the figures', () => {
-  it('times of thousands of ms at 1440 and 1024 px: nothing behind a scroller, the type smaller only where it had to be', async () => {
+  it('times of thousands of ms at 1440 and 1024 px: nothing behind a scroller, the type smaller only where it had to be; the mean bars\' axis labels not overprinted', async () => {
     await page().setViewportSize({ width: 1440, height: 900 });
     await page().evaluate(`window.location.hash = '#/history/${runId}'`);
     const box = page().locator(`[data-testid="run-results"][data-run-id="${runId}"] [data-testid="phase-table-wrap"]`);
@@ -58,6 +67,13 @@ describe('the phase table fits its panel whatever the figures', () => {
     expect(narrow.scroll, `at 1024 px the content fits (scroll width ${narrow.scroll}, box ${narrow.client})`).toBeLessThanOrEqual(narrow.client + 1);
     expect(narrow.fit, 'at 1024 px the type shrank to fit').toBeLessThan(1);
     expect(narrow.fit).toBeGreaterThanOrEqual(0.8);
+    // the mean bars beside it, laid in rows: their value axis's labels (thousands) drawn without one over another
+    const bars = page().locator(`[data-testid="run-results"][data-run-id="${runId}"] [data-testid="mean-bar-chart"]`);
+    await bars.scrollIntoViewIfNeeded();
+    let texts: Drawn[] = [];
+    for (let i = 0; i < 100 && !texts.some((t) => t.text === '1,000' || t.text === '1,200'); i++) texts = JSON.parse((await bars.getAttribute('data-texts')) ?? '[]') as Drawn[];
+    const over = texts.flatMap((a, i) => texts.slice(i + 1).filter((b) => overlap(a, b)).map((b) => `${a.text} / ${b.text}`));
+    expect(over, 'no two texts of the mean bars over one another at 1024 px').toEqual([]);
     // back to 1440: the type is as styled again
     await page().setViewportSize({ width: 1440, height: 900 });
     let back = await fits();

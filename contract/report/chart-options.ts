@@ -69,6 +69,8 @@ export function valueAxis(p: Palette, name: string, opts: { log?: boolean; posit
     position: opts.position,
     min: opts.min,
     ...style,
+    // a value axis laid across a narrow panel (the mean bars' rows at 1024 px) would print "1,000" over "1,200"
+    axisLabel: { ...style.axisLabel, hideOverlap: true },
     splitLine: opts.position === 'right' ? { show: false } : style.splitLine,
   };
 }
