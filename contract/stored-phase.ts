@@ -1,0 +1,56 @@
+import type { PhaseBase } from './phase.js';
+import type { Executor } from './scenario.js';
+
+// A stored run's phase read back for its plan (contract/phase.ts's facts: expectedRequests,
+// plannedMs, isOpenLoop, phaseRamp), without the scenario schema: `show` and the diagnosis read a
+// stored plan at every call, and building the whole schema (templates, streams, flows) for one
+// phase was most of `show`'s start-up beyond the store (issue 42). The stored scenario was parsed
+// when it ran, so its defaults are filled in; this checks only that the fields those facts read are
+// there with the schema's types. Anything else (a kind not built in, a field missing or of another
+// type) is null: the plan is not known, as a phase the schema refused was.
+
+/** Whole numbers at least `min`, as the schema's `.int().min()`. */
+const int = (min: number) => (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= min;
+const positive = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v) && v > 0;
+const atLeastZero = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+
+type FieldCheck = (v: unknown) => boolean;
+
+/** Every phase's fields that the facts read (scenario.ts's phaseCommon, defaults filled when it ran). */
+const COMMON: Record<string, FieldCheck> = { clients: int(1), timeoutMs: int(1), maxDurationMs: int(1) };
+
+/** Per built-in kind: the fields its facts read, each required unless listed in `optional`, and a rule across them (the schema's refine). */
+interface KindFields {
+  required: Record<string, FieldCheck>;
+  optional?: Record<string, FieldCheck>;
+  across?: (p: Record<string, unknown>) => boolean;
+}
+
+const PLAN_FIELDS: { readonly [K in Executor]: KindFields } = {
+  burst: { required: { count: int(1) } },
+  sequential: { required: { count: int(1) } },
+  closed: { required: { users: int(1), thinkMs: atLeastZero }, optional: { count: int(1), durationMs: int(1) }, across: (p) => p['count'] !== undefined || p['durationMs'] !== undefined },
+  rate: { required: { rate: positive, durationMs: int(1), maxInFlight: int(1) }, optional: { rampTo: atLeastZero } },
+  'ramping-users': { required: { startUsers: int(0), stages: (v) => Array.isArray(v) && v.length > 0 && v.every(isStage), thinkMs: atLeastZero } },
+};
+
+function isStage(v: unknown): boolean {
+  if (typeof v !== 'object' || v === null) return false;
+  const s = v as Record<string, unknown>;
+  return int(1)(s['durationMs']) && int(0)(s['target']);
+}
+
+const isExecutor = (v: unknown): v is Executor => typeof v === 'string' && Object.hasOwn(PLAN_FIELDS, v);
+
+/** The stored phase as contract/phase.ts's facts read it, or null when its plan cannot be read. */
+export function storedPhasePlan(raw: unknown): PhaseBase | null {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return null;
+  const p = raw as Record<string, unknown>;
+  if (!isExecutor(p['executor'])) return null;
+  const fields = PLAN_FIELDS[p['executor']];
+  for (const [name, ok] of Object.entries({ ...COMMON, ...fields.required })) if (!ok(p[name])) return null;
+  for (const [name, ok] of Object.entries(fields.optional ?? {})) if (p[name] !== undefined && !ok(p[name])) return null;
+  if (fields.across !== undefined && !fields.across(p)) return null;
+  if (p['name'] !== undefined && typeof p['name'] !== 'string') return null;
+  return p as unknown as PhaseBase;
+}
