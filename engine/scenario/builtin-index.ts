@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { distPath } from '../paths.js';
 import { builtinDir, builtinScenarioNames, readBuiltinScenarioText } from './builtin.js';
 import type { BuiltinScenarioItem } from './builtin-list.js';
@@ -13,7 +13,7 @@ import type { BuiltinScenarioItem } from './builtin-list.js';
 /** Where the build writes the index (dist/, beside the code that reads it). */
 export const BUILTIN_INDEX_FILE = 'engine/scenario/builtin-index.json';
 
-/** At most this many bytes of index are read (the built-ins are ~200 KB): a bigger file is not ours. */
+/** At most this many bytes of index are read (the package's is ~50 KB). */
 const MAX_INDEX_BYTES = 16 * 1024 * 1024;
 
 export interface BuiltinIndex {
@@ -21,11 +21,13 @@ export interface BuiltinIndex {
 }
 
 /** The index the build wrote, or an empty one when there is none or it cannot be read as one. */
-function readIndex(): BuiltinIndex {
+function readIndex(file: string | null): BuiltinIndex {
+  if (file === null) return {};
   try {
-    const text = readFileSync(distPath(BUILTIN_INDEX_FILE), 'utf8');
-    if (text.length > MAX_INDEX_BYTES) return {};
-    const value: unknown = JSON.parse(text);
+    // sized before it is read: a file that is not a regular one, or far bigger than ours, is not ours
+    const stat = statSync(file, { throwIfNoEntry: false });
+    if (stat === undefined || !stat.isFile() || stat.size > MAX_INDEX_BYTES) return {};
+    const value: unknown = JSON.parse(readFileSync(file, 'utf8'));
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as BuiltinIndex) : {};
   } catch {
     return {};
@@ -35,9 +37,12 @@ function readIndex(): BuiltinIndex {
 const isEntry = (e: unknown, text: string): e is { text: string; item: BuiltinScenarioItem } =>
   typeof e === 'object' && e !== null && (e as { text?: unknown }).text === text && typeof (e as { item?: unknown }).item === 'object' && (e as { item?: unknown }).item !== null;
 
-/** Every built-in's listing entry, as listBuiltinScenarios gives it, parsing only those the index does not hold. */
-export async function listBuiltinsIndexed(dir = builtinDir()): Promise<BuiltinScenarioItem[]> {
-  const index = dir === builtinDir() ? readIndex() : {};
+/**
+ * Every built-in's listing entry, as listBuiltinScenarios gives it, parsing only those the index
+ * does not hold; the build's index is read for the package's own built-ins only.
+ */
+export async function listBuiltinsIndexed(dir = builtinDir(), indexFile: string | null = dir === builtinDir() ? distPath(BUILTIN_INDEX_FILE) : null): Promise<BuiltinScenarioItem[]> {
+  const index = readIndex(indexFile);
   const items: BuiltinScenarioItem[] = [];
   let full: typeof import('./builtin-list.js') | undefined;
   for (const name of builtinScenarioNames(dir)) {
