@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { rootPath } from '../engine/paths.js';
 import { expectedRequests, isOpenLoop, phaseRamp, plannedMs, type PhaseBase } from './phase.js';
 import { Phase, Scenario } from './scenario.js';
 import { storedPhasePlan } from './stored-phase.js';
@@ -13,9 +13,10 @@ import { storedPhasePlan } from './stored-phase.js';
 
 /** Every phase of the built-in and example scenarios, as stored with a run (parsed: defaults filled). */
 function shippedPhases(): Phase[] {
-  const files = ['scenarios', 'scenarios/examples'].flatMap((dir) =>
-    readdirSync(rootPath(dir)).filter((f) => f.endsWith('.json') && f !== 'scenario.schema.json').map((f) => join(rootPath(dir), f)),
-  );
+  const files = ['../scenarios/', '../scenarios/examples/'].flatMap((dir) => {
+    const path = fileURLToPath(new URL(dir, import.meta.url));
+    return readdirSync(path).filter((f) => f.endsWith('.json') && f !== 'scenario.schema.json').map((f) => join(path, f));
+  });
   return files.flatMap((file) => {
     const parsed = Scenario.safeParse(JSON.parse(readFileSync(file, 'utf8')));
     return parsed.success ? parsed.data.phases : [];

@@ -2,7 +2,7 @@ import type { EChartsOption } from 'echarts';
 import { engineGlossaryLines, missingReasons, needsServerTimingHint, phaseFigures, SERVER_TIMING_HINT } from '../engine-figures.js';
 import { errorTotal } from '../figures.js';
 import { endpointAsPhase, shownEndpoints } from '../endpoints.js';
-import { ERROR_KINDS, type ConnectionFigures, type ErrorKind, type ErrorReason, type LatencyStats, type PhaseResult, type LiveWindow, type MachineInfo, type ReportTableResult, type RunSummary, type ServerSample } from '../results.js';
+import { ERROR_KINDS, type ConnectionFigures, type ErrorKind, type ErrorReason, type PhaseResult, type LiveWindow, type MachineInfo, type ReportTableResult, type RunSummary, type ServerSample } from '../results.js';
 import { inFlightOption, latencyOption, meanBarsOption, percentileOption, serverOption, throughputOption, withTitle, type LatencyMetric, type MeanBar, type PercentileCurve } from './chart-options.js';
 import { runCapacity, type ServerCapacity } from '../capacity/run-capacity.js';
 import { modeOf, OFFERED_LOAD } from '../capacity/search.js';
