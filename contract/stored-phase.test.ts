@@ -34,6 +34,17 @@ describe('a stored phase read for its plan', () => {
     for (const p of phases) expect(plan(storedPhasePlan(JSON.parse(JSON.stringify(p)))!)).toEqual(plan(p));
   });
 
+  it('each kind as written, its defaulted fields left out (a stored run of a test, an old file): the same plan as the schema fills in', () => {
+    const inputs = [
+      { executor: 'burst', count: 5, requests },
+      { executor: 'closed', users: 2, count: 50, requests },
+      { executor: 'rate', rate: 100, rampTo: 500, durationMs: 2000, requests },
+      { executor: 'ramping-users', stages: [{ durationMs: 1000, target: 4 }], requests },
+      { executor: 'sequential', count: 7, clients: undefined, requests },
+    ];
+    for (const input of inputs) expect(plan(storedPhasePlan(input)!), input.executor).toEqual(plan(Phase.parse(input)));
+  });
+
   it('each kind written by the schema, ramps and optional fields included: the same plan', () => {
     const inputs = [
       { executor: 'burst', count: 5, requests },
@@ -64,7 +75,6 @@ describe('a stored phase read for its plan', () => {
     'a count of Infinity': { ...closed, count: Number.POSITIVE_INFINITY },
     'a fractional count': { ...closed, count: 2.5 },
     'zero clients': { ...closed, clients: 0 },
-    'clients missing': { ...closed, clients: undefined },
     'a closed phase with neither count nor durationMs': { ...closed, count: undefined },
     'a negative rate': { ...rate, rate: -1 },
     'a rate ramp to a string': { ...rate, rampTo: 'up' },
