@@ -1,39 +1,18 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { expectedRequests, isOpenLoop, phaseRamp, plannedMs, type PhaseBase } from './phase.js';
-import { Phase, Scenario } from './scenario.js';
+import { Phase } from './scenario.js';
 import { storedPhasePlan } from './stored-phase.js';
 
 // A stored run's scenario is data from disk (older versions, k6 imports, a file edited by hand): the
 // phase read back for its plan without the scenario schema (`show`'s diagnosis) gives the same plan
-// as the schema for every phase the package ships, and for any other value either a plan whose
-// fields the facts can read or null (plan not known), never a throw or a NaN planned count.
-
-/** Every phase of the built-in and example scenarios, as stored with a run (parsed: defaults filled). */
-function shippedPhases(): Phase[] {
-  const files = ['../scenarios/', '../scenarios/examples/'].flatMap((dir) => {
-    const path = fileURLToPath(new URL(dir, import.meta.url));
-    return readdirSync(path).filter((f) => f.endsWith('.json') && f !== 'scenario.schema.json').map((f) => join(path, f));
-  });
-  return files.flatMap((file) => {
-    const parsed = Scenario.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-    return parsed.success ? parsed.data.phases : [];
-  });
-}
+// as the schema for each kind (engine/scenario/shipped-phase-plans.test.ts: for every phase the
+// package ships), and for any other value either a plan whose fields the facts can read or null
+// (plan not known), never a throw or a NaN planned count.
 
 const plan = (p: PhaseBase) => ({ expected: expectedRequests(p), ms: plannedMs(p), open: isOpenLoop(p), ramp: phaseRamp(p) });
 const requests = [{ path: '/' }];
 
 describe('a stored phase read for its plan', () => {
-  it('every shipped phase, as stored: the same plan as the scenario schema gives', () => {
-    const phases = shippedPhases();
-    // each executor kind is among them, so each kind's fields are tried
-    expect(new Set(phases.map((p) => p.executor)).size).toBeGreaterThanOrEqual(4);
-    for (const p of phases) expect(plan(storedPhasePlan(JSON.parse(JSON.stringify(p)))!)).toEqual(plan(p));
-  });
-
   it('each kind as written, its defaulted fields left out (a stored run of a test, an old file): the same plan as the schema fills in', () => {
     const inputs = [
       { executor: 'burst', count: 5, requests },
