@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../db/store.js';
-import { newRun, requestBatch, tempDir } from '../db/test-support/factories.js';
+import { histograms, newRun, phaseResult, requestBatch, tempDir } from '../db/test-support/factories.js';
 import { rootPath } from '../engine/paths.js';
 import { verbs, verbsFor } from './commands/index.js';
 
@@ -34,6 +34,8 @@ afterAll(() => tmp.remove());
 function run(args: string[]): { modules: string[]; icu: string[]; status: number | null; stdout: string; stderr: string } {
   const log = join(tmp.dir, `modules-${args[0]}.txt`);
   const icuLog = join(tmp.dir, `icu-${args[0]}.txt`);
+  // each run's own modules: the hook appends, and a verb runs in more than one test
+  writeFileSync(log, '');
   writeFileSync(icuLog, '');
   const hooks = `import { appendFileSync } from 'node:fs'; export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }`;
   // CommonJS files a module requires (createRequire) pass no ESM hook: Module._load logs them alike
@@ -85,6 +87,45 @@ describe('verbs that send no load', () => {
     expect(modules.filter((m) => HEAVY.test(m))).toEqual([]);
     // the other verbs' modules are not parsed either
     expect(modules.filter((m) => /\/dist\/cli\/commands\/(?!index)/.test(m) && !m.endsWith(`/${args[0]}.js`))).toEqual([]);
+  });
+});
+
+/** A run whose scenario planned 1,000 requests of which 100 were made: its diagnosis reads the stored plan. */
+function storePlannedRun(dbPath: string): void {
+  const store = openStore(dbPath);
+  const phase = { executor: 'closed', users: 2, count: 1000, thinkMs: 0, clients: 1, keepAlive: true, timeoutMs: 60_000, maxDurationMs: 600_000, requests: [{ method: 'GET', path: '/', weight: 1 }] };
+  const runId = store.createRun(newRun({ scenario: { servers: [{ architecture: 'single' }], phases: [phase] } }));
+  store.addCells(runId, [{ index: 0, label: 'cell', params: {} }]);
+  const targetId = store.createTarget({ runId, cellIndex: 0, serverIndex: 0, label: 'single', architecture: 'single', status: 'running', startedAt: new Date(0).toISOString() });
+  store.savePhase(targetId, phaseResult(0, { count: 100 }), histograms());
+  store.updateTarget(targetId, { status: 'completed', durationMs: 1000 });
+  store.finishRun(runId, 'completed', null);
+  store.close();
+}
+
+// What only a scenario's full parse needs (the whole scenario schema, the modules that parse, prepare
+// and plan with it) and the report's charts: `show` reads a stored plan and `scenarios` lists the
+// built-ins without them (issue 42: they were most of these verbs' start-up beyond the store). zod
+// itself still loads: the store parses what it reads (a stored run's summary) with the contract's
+// schemas, and `show` cannot print a run it has not read.
+const FULL_PARSE = /\/dist\/(contract\/scenario\.js|contract\/report\/run-report\.js|engine\/scenario\/(?!builtin\.js|builtin-index\.js|limits\.js))/;
+
+describe('show and scenarios without the scenario schema', () => {
+  it('show of a run that made fewer requests than planned: the plan is read (the finding is printed) without the scenario schema or the charts', () => {
+    const dbPath = join(tmp.dir, 'planned.db');
+    storePlannedRun(dbPath);
+    const { modules, status, stdout, stderr } = run(['show', '1', '--db', dbPath]);
+    expect(status, stderr).toBe(0);
+    expect(stdout).toContain('the load was not as planned: 100 of the 1000 planned requests were made');
+    expect(modules.filter((m) => FULL_PARSE.test(m))).toEqual([]);
+  });
+
+  it('scenarios with an empty library: the built-ins listed from the build index, no scenario parsed', () => {
+    const { modules, status, stdout, stderr } = run(['scenarios', '--db', join(tmp.dir, 'no-library.db')]);
+    expect(status, stderr).toBe(0);
+    expect(stdout).toContain('seed-000-image ');
+    expect(modules.some((m) => m.endsWith('/dist/engine/scenario/builtin-index.js'))).toBe(true);
+    expect(modules.filter((m) => FULL_PARSE.test(m))).toEqual([]);
   });
 });
 

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { CapacitySearch } from './capacity-search.js';
+import { PHASE_DEFAULTS } from './phase-defaults.js';
 import { CLIENT_PROTOCOLS } from './protocol.js';
 import { architectureOptions, type Architecture } from './servers.js';
 import { Threshold } from './thresholds.js';
@@ -120,11 +122,11 @@ const uniqueTemplateNames = (templates: readonly RequestTemplate[], ctx: z.Refin
 const phaseCommon = {
   name: z.string().min(1).optional().describe('shown in reports; defaults to "phase N"'),
   at: ms('start, in ms from the server run start; absent: when the previous phase ends').optional(),
-  clients: z.number().int().min(1).max(64).default(1).describe('independent client groups running this phase at once'),
+  clients: z.number().int().min(1).max(64).default(PHASE_DEFAULTS.clients).describe('independent client groups running this phase at once'),
   requests: z.array(RequestTemplate).min(1).max(SCENARIO_LIMITS.templates).superRefine(uniqueTemplateNames).describe('request templates, picked by weight'),
   keepAlive: z.boolean().default(true).describe('false: a new connection per request (ApacheBench without -k)'),
-  timeoutMs: z.number().int().min(1).max(3_600_000).default(60_000).describe('per-request timeout'),
-  maxDurationMs: z.number().int().min(1).max(24 * 3_600_000).default(600_000).describe('hard stop for the phase'),
+  timeoutMs: z.number().int().min(1).max(3_600_000).default(PHASE_DEFAULTS.timeoutMs).describe('per-request timeout'),
+  maxDurationMs: z.number().int().min(1).max(24 * 3_600_000).default(PHASE_DEFAULTS.maxDurationMs).describe('hard stop for the phase'),
   data: z.string().min(1).optional().describe("name of one of the scenario's data files; its rows feed {{data.<column>}}"),
   traceparent: z
     .boolean()
@@ -145,7 +147,7 @@ export const ClosedPhase = z
     users: z.number().int().min(1).max(10_000).describe('virtual users, each with one request in flight'),
     count: z.number().int().min(1).max(100_000_000).optional().describe('requests in all (across users)'),
     durationMs: z.number().int().min(1).optional().describe('or: keep going this long'),
-    thinkMs: ms('pause of a user between its requests').default(0),
+    thinkMs: ms('pause of a user between its requests').default(PHASE_DEFAULTS.thinkMs),
     flow,
     preconnect: z
       .boolean()
@@ -164,7 +166,7 @@ export const RatePhase = z.strictObject({
   rampTo: z.number().min(0).max(1_000_000).optional().describe('end rate of a linear ramp over the phase'),
   durationMs: z.number().int().min(1).describe('how long arrivals are generated'),
   arrivals: z.enum(['uniform', 'poisson']).default('uniform'),
-  maxInFlight: z.number().int().min(1).max(100_000).default(1000).describe('connections cap; later arrivals queue at the client (and that queueing counts)'),
+  maxInFlight: z.number().int().min(1).max(100_000).default(PHASE_DEFAULTS.maxInFlight).describe('connections cap; later arrivals queue at the client (and that queueing counts)'),
   seed: z.number().int().optional().describe('seed for poisson arrivals'),
 });
 
@@ -178,7 +180,7 @@ export const SequentialPhase = z.strictObject({
 export const RampingUsersPhase = z.strictObject({
   ...phaseCommon,
   executor: z.literal('ramping-users'),
-  startUsers: z.number().int().min(0).max(10_000).default(0).describe('users at the phase start'),
+  startUsers: z.number().int().min(0).max(10_000).default(PHASE_DEFAULTS.startUsers).describe('users at the phase start'),
   stages: z
     .array(
       z.strictObject({
@@ -188,7 +190,7 @@ export const RampingUsersPhase = z.strictObject({
     )
     .min(1)
     .describe('linear ramps of the number of users, one after another'),
-  thinkMs: ms('pause of a user between its requests').default(0),
+  thinkMs: ms('pause of a user between its requests').default(PHASE_DEFAULTS.thinkMs),
   flow,
 });
 export type RampingUsersPhase = z.output<typeof RampingUsersPhase>;
@@ -293,30 +295,8 @@ export const ReportTable = z.strictObject({
 });
 export type ReportTable = z.output<typeof ReportTable>;
 
-/**
- * A capacity search (issue 17): phases[0], a rate phase, is the step; its rate is the first rate
- * offered and its durationMs each step's length. The rate doubles (factor) while every limit holds,
- * then bisects between the highest rate that held and the lowest that broke (contract/capacity/).
- */
-export const CapacitySearch = z.strictObject({
-  maxRate: z.number().min(0.1).max(1_000_000).default(20_000).describe('rate mode (phases[0] a rate phase): never offer more than this (req/s)'),
-  maxUsers: z.number().int().min(1).max(10_000).default(1000).describe('users mode (phases[0] a closed phase): never run more users than this'),
-  factor: z.number().min(1.1).max(10).default(2).describe('load multiplier while every limit holds'),
-  tolerance: z.number().min(0.01).max(1).default(0.1).describe('stop when (lowest broken - highest held) / highest held is at most this'),
-  maxSteps: z.number().int().min(1).max(50).default(12).describe('at most this many steps per server'),
-  maxDurationMs: z.number().int().min(1000).max(86_400_000).default(600_000).describe("no step starts whose arrivals would end after this, per server (its last answers get at most the phase's timeoutMs more)"),
-  latency: z
-    .strictObject({
-      sample: z.enum(['total', 'wait', 'processing']).default('total'),
-      stat: z.enum(['p50', 'p90', 'p99']).default('p99'),
-      maxMs: z.number().positive().describe('the step breaks when this percentile is above it'),
-    })
-    .describe('the latency bound'),
-  maxErrorRate: z.number().min(0).max(1).default(0.01).describe('errors / requests above this breaks a step'),
-  minAchievedRatio: z.number().min(0).max(1).default(0.95).describe('rate mode: achieved / offered rate below this breaks a step; users mode: throughput below this share of the best held with fewer users breaks it'),
-  maxLagMs: z.number().positive().default(5).describe("the generator's schedule lag p90 (users mode: p50) above this stops the search: the generator was the limit"),
-});
-export type CapacitySearch = z.output<typeof CapacitySearch>;
+// a capacity search's block: its own module, so a stored run's search is read without this schema
+export { CapacitySearch };
 
 /** A data file whose rows feed {{data.<column>}} placeholders (contract/variables.ts); read at the run's start. */
 export const DataFile = z.strictObject({

@@ -13,7 +13,7 @@ import type { RecordSession } from './record/record-session.js';
 // Only the store is opened eagerly: the orchestrator (driver, supervisor, undici), the scenario
 // library (zod schemas), the exporters (ECharts, canvas) and k6 support are imported on first use,
 // so verbs that send no load start fast (docs/architecture.md, "Lazy loading").
-const LIBRARY_CALLS = ['scenarios:list', 'scenarios:get', 'library:save', 'library:import', 'library:rename', 'library:delete', 'library:versions', 'runs:scenario', 'library:upload-data', 'library:bundle'] as const;
+const LIBRARY_CALLS = ['scenarios:get', 'library:save', 'library:import', 'library:rename', 'library:delete', 'library:versions', 'runs:scenario', 'library:upload-data', 'library:bundle'] as const;
 
 /** The engine as every host sees it: the contract's handlers, its events, and an orderly close. */
 export interface Engine {
@@ -73,6 +73,8 @@ export function createEngine(options: { dbPath?: string; nativeBinding?: string;
 
   const handlers: EngineHandlers = {
     ...lazyCalls(LIBRARY_CALLS, async () => (await import('./library/library-calls.js')).libraryHandlers(store)),
+    // apart: listing needs no scenario schema while the library is empty (engine/library/scenario-list.ts)
+    ...lazyCalls(['scenarios:list'], async () => (await import('./library/scenario-list.js')).scenarioListHandlers(store)),
     'scenarios:validate': async ({ text, quick, files }) => (await import('./run/prepare-run.js')).validateWithKept(store, text, quick, files),
     // A name is a built-in or a library scenario (engine/library/lookup.ts), never a host path.
     'runs:start': async ({ scenario, quick, set, allowRemote, allowCommands, allowFiles, engine, instances }) =>

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunSummary } from '../contract/results.js';
 import { createEngine, type Engine } from '../engine/engine.js';
-import { listBuiltinScenarios } from '../engine/scenario/builtin.js';
+import { listBuiltinScenarios } from '../engine/scenario/builtin-list.js';
 import { QUICK_MARKER } from './reproduction-doc.js';
 import { reproduce, type ReproduceResult } from './reproduce.js';
 import { SEED_SCENARIO_NAMES } from './seeds.js';

@@ -38,4 +38,6 @@ if (existsSync(join(root, 'electron', 'main.ts'))) {
 }
 if (existsSync(join(root, 'dist', 'engine', 'scenario', 'write-json-schema.js'))) {
   step('scenario schema', process.execPath, [join(root, 'dist', 'engine', 'scenario', 'write-json-schema.js')]);
+  // the built-ins' listing entries, so `loadscope scenarios` need not parse each (engine/scenario/builtin-index.ts)
+  step('built-in scenarios index', process.execPath, [join(root, 'dist', 'engine', 'scenario', 'write-builtin-index.js')]);
 }

@@ -5,10 +5,6 @@ import { resolve } from 'node:path';
 import type { ScenarioListItem } from '../../contract/api.js';
 import { LoadscopeError } from '../../contract/errors.js';
 import type { Engine } from '../../engine/engine.js';
-import { BUNDLE_MAX_CHARS } from '../../contract/kept-files.js';
-import { looksLikeBundle, writeBundle } from '../../engine/library/bundle.js';
-import { dataFilesBeside } from '../../engine/library/files-beside.js';
-import { resolveScenarioFile } from '../../engine/scenario/load.js';
 import { MAX_SCENARIO_BYTES } from '../../engine/scenario/limits.js';
 import { dbOption, withEngine } from '../options.js';
 
@@ -77,6 +73,7 @@ async function readScenarioFile(path: string, limit = MAX_SCENARIO_BYTES): Promi
  * that keeps some, as a bundle (engine/library/bundle.ts); anything else as its own text.
  */
 async function exportText(ref: string, db: string | undefined): Promise<string> {
+  const [{ resolveScenarioFile }, { dataFilesBeside }, { writeBundle }] = await Promise.all([import('../../engine/scenario/load.js'), import('../../engine/library/files-beside.js'), import('../../engine/library/bundle.js')]);
   const path = resolveScenarioFile(ref);
   if (path !== undefined) {
     const text = await readScenarioFile(path);
@@ -98,7 +95,8 @@ const dbOf = (scenarios: Command): { db?: string } => {
 
 /**
  * `loadscope scenarios`: the built-in scenarios and your library, and the library's verbs. One that
- * does not validate is listed as INVALID with its problems (and exit code 1), not hidden.
+ * does not validate is listed as INVALID with its problems (and exit code 1), not hidden. The
+ * subcommands import what they read files with on their call: the listing builds no scenario schema.
  */
 export function registerScenarios(program: Command): void {
   const scenarios = program
@@ -117,6 +115,7 @@ export function registerScenarios(program: Command): void {
     .action(async (file: string) => {
       const opts = dbOf(scenarios);
       const path = resolve(file);
+      const [{ BUNDLE_MAX_CHARS }, { looksLikeBundle }, { dataFilesBeside }] = await Promise.all([import('../../contract/kept-files.js'), import('../../engine/library/bundle.js'), import('../../engine/library/files-beside.js')]);
       const text = await readScenarioFile(path, BUNDLE_MAX_CHARS);
       // a scenario file's relative data files travel with it (a bundle holds its own)
       const files = looksLikeBundle(text) ? [] : dataFilesBeside(path, text).map((f) => ({ name: f.name, base64: f.content.toString('base64') }));

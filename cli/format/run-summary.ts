@@ -6,7 +6,7 @@ import { protocolWorthNoting } from '../../contract/protocol.js';
 import { clampPercentiles } from '../../contract/measurement.js';
 import { phaseEndpoints, type EndpointResult, type ErrorCounts, type PhaseResult, type RunEngine, type RunSummary } from '../../contract/results.js';
 import { generatorTailNote } from '../../contract/generator-lag.js';
-import { stats5 } from '../../contract/report/run-report.js';
+import { stats5 } from '../../contract/report/stats5.js';
 import { shortReason } from '../../contract/report/short-reason.js';
 import { fmtDuration, fmtMs, fmtNum, textTable } from './table.js';
 import { terminalSafeInline } from './terminal-safe.js';

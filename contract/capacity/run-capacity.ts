@@ -1,5 +1,5 @@
 import type { LiveWindow, RunSummary, ServerSample } from '../results.js';
-import { CapacitySearch } from '../scenario.js';
+import { CapacitySearch } from '../capacity-search.js';
 import { capacityModeOf, stepInputsOf, targetCapacity, type TargetCapacity } from './steps.js';
 
 // A stored run of a capacity scenario, read back per server: what the CLI, the workbench and reports

@@ -1,9 +1,8 @@
 import type { EChartsOption } from 'echarts';
 import { engineGlossaryLines, missingReasons, needsServerTimingHint, phaseFigures, SERVER_TIMING_HINT } from '../engine-figures.js';
-import { clampPercentiles } from '../measurement.js';
 import { errorTotal } from '../figures.js';
 import { endpointAsPhase, shownEndpoints } from '../endpoints.js';
-import { ERROR_KINDS, type ConnectionFigures, type ErrorKind, type ErrorReason, type LatencyStats, type PhaseResult, type LiveWindow, type MachineInfo, type ReportTableResult, type RunSummary, type ServerSample } from '../results.js';
+import { ERROR_KINDS, type ConnectionFigures, type ErrorKind, type ErrorReason, type PhaseResult, type LiveWindow, type MachineInfo, type ReportTableResult, type RunSummary, type ServerSample } from '../results.js';
 import { inFlightOption, latencyOption, meanBarsOption, percentileOption, serverOption, throughputOption, withTitle, type LatencyMetric, type MeanBar, type PercentileCurve } from './chart-options.js';
 import { runCapacity, type ServerCapacity } from '../capacity/run-capacity.js';
 import { modeOf, OFFERED_LOAD } from '../capacity/search.js';
@@ -13,6 +12,7 @@ import { timeExtentSec, type SeriesGroup } from './series.js';
 import type { Trend } from '../trends.js';
 import type { RunVerdict } from '../run-verdict.js';
 import { readingCharts } from './reading-charts.js';
+import { stats5, type Stats5 } from './stats5.js';
 import { notSampledNote, unsampledServers } from '../server-samples.js';
 import { diagnosisList, type Diagnosis, type Finding } from '../diagnosis.js';
 import { checkRows, type CheckRow } from './check-table.js';
@@ -20,15 +20,6 @@ import { streamRows, type StreamRow } from './stream-table.js';
 
 // The one report of a run: the figures and charts every export shows (HTML, PNG, CSV summary) and
 // the CLI prints, computed once from what the store holds. Pure: no Node, no DOM.
-
-/** The headline figures of one latency: the same five `show --json` prints. */
-export interface Stats5 {
-  mean: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
-}
 
 export const STAT_KEYS = ['mean', 'p50', 'p90', 'p99', 'max'] as const;
 export const LATENCIES = [
@@ -42,10 +33,6 @@ export const LATENCIES = [
 ] as const;
 export type LatencyKey = (typeof LATENCIES)[number]['key'];
 
-export function stats5(stats: LatencyStats | null): Stats5 | null {
-  const s = clampPercentiles(stats);
-  return s ? { mean: s.mean, p50: s.p50, p90: s.p90, p99: s.p99, max: s.max } : null;
-}
 
 /** One phase of one server run: a row of every summary table. */
 export interface PhaseRow {

@@ -1,7 +1,7 @@
 import type { Finding } from '../../contract/diagnosis.js';
-import { expectedRequests, isOpenLoop, plannedMs } from '../../contract/phase.js';
+import { expectedRequests, isOpenLoop, plannedMs, type PhaseBase } from '../../contract/phase.js';
 import type { RunSummary } from '../../contract/results.js';
-import { Phase } from '../../contract/scenario.js';
+import { storedPhasePlan } from '../../contract/stored-phase.js';
 import { phaseCases, type DiagnosisRule } from './stored-run.js';
 
 // The load that ran was not the load planned: fewer requests than the phase asks for (arrivals not
@@ -12,12 +12,14 @@ import { phaseCases, type DiagnosisRule } from './stored-run.js';
 /** Achieved over planned at or below which the load was not as planned: a tenth off is more than a phase's rounding and its last requests' drain. */
 export const AS_PLANNED = 0.9;
 
-/** The stored scenario's phase at `index`, when the run's cells all ran it alike (a matrix over phases: unknown). */
-export function plannedPhase(run: RunSummary, index: number): Phase | null {
+/**
+ * The stored scenario's phase at `index`, when the run's cells all ran it alike (a matrix over
+ * phases: unknown), read without the scenario schema (contract/stored-phase.ts).
+ */
+export function plannedPhase(run: RunSummary, index: number): PhaseBase | null {
   if (run.cells.some((c) => Object.keys(c.params).some((k) => k.startsWith('phases')))) return null;
-  const raw = (run.scenario as { phases?: unknown[] } | null)?.phases?.[index];
-  const parsed = Phase.safeParse(raw);
-  return parsed.success ? parsed.data : null;
+  const phases = (run.scenario as { phases?: unknown } | null)?.phases;
+  return Array.isArray(phases) ? storedPhasePlan(phases[index]) : null;
 }
 
 export const loadNotAsPlanned: DiagnosisRule = {

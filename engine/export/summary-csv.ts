@@ -1,5 +1,6 @@
 import { ERROR_KINDS, phaseEndpoints, type StreamFigures } from '../../contract/results.js';
-import { LATENCIES, STAT_KEYS, stats5, type PhaseRow } from '../../contract/report/run-report.js';
+import { LATENCIES, STAT_KEYS, type PhaseRow } from '../../contract/report/run-report.js';
+import { stats5 } from '../../contract/report/stats5.js';
 import { STREAM_SAMPLES } from '../../contract/stream-names.js';
 import type { PhasePair } from '../../contract/report/compare-report.js';
 import type { RunSummary } from '../../contract/results.js';

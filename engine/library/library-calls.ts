@@ -5,12 +5,11 @@ import { writeBundle } from './bundle.js';
 import { checkedName } from './checked-scenario.js';
 import { importScenario } from './import-scenario.js';
 import { checkKeptRefs, keptDataOf, keptFileInfo, uploadKeptFile } from './kept-data.js';
-import { listAllScenarios, lookupScenario } from './lookup.js';
+import { lookupScenario } from './lookup.js';
 import { runScenarioSource } from './run-source.js';
 
 type LibraryHandlers = Pick<
   EngineHandlers,
-  | 'scenarios:list'
   | 'scenarios:get'
   | 'library:save'
   | 'library:import'
@@ -30,7 +29,6 @@ function withName(text: string, name: string): string {
 
 export function libraryHandlers(store: Store): LibraryHandlers {
   return {
-    'scenarios:list': async () => listAllScenarios(store),
     'scenarios:get': async ({ name }) => {
       const found = lookupScenario(store, name);
       if (found.source === 'builtin') return found;

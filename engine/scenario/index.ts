@@ -6,11 +6,10 @@ export {
   builtinDir,
   builtinScenarioNames,
   builtinScenarioPath,
-  listBuiltinScenarios,
   readBuiltinScenarioText,
   SCHEMA_FILE_NAME,
-  type BuiltinScenarioItem,
 } from './builtin.js';
+export { listBuiltinScenarios, type BuiltinScenarioItem } from './builtin-list.js';
 export { loadScenario, resolveScenarioFile, resolveScenarioRef, type LoadedScenario, type LoadOptions } from './load.js';
 export { describeQuickProfile, prepareScenario, prepareScenarioText, validateScenarioText, type PreparedScenario } from './prepare.js';
 export { quickApplies, quickProfileOf } from './quick-profile.js';
