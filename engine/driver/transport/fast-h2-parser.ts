@@ -94,9 +94,11 @@ export class FrameParser {
         this.fragments.push(Buffer.from(payload));
         if ((flags & FLAG.END_HEADERS) === 0) return;
         const block = Buffer.concat(this.fragments);
+        // the block is its HEADERS frame's stream's
+        const owner = this.blockStream;
         this.fragments = [];
         this.blockStream = 0;
-        return this.sink.onHeaders(stream, block, this.blockEnd);
+        return this.sink.onHeaders(owner, block, this.blockEnd);
       }
       default:
         return this.sink.onFrame(type, flags, stream, payload);

@@ -309,27 +309,31 @@ export class FastH2Session implements H2Session, FrameSink {
     d.breach = null;
     d.regular = false;
     d.contentLength = -1;
-    this.decoder.decode(block, (name, value) => {
-      if (d.breach !== null) return;
-      d.bytes += name.length + value.length + 32;
-      if (++d.pairs > MAX_HEADER_PAIRS) return void (d.breach = `over ${MAX_HEADER_PAIRS} header fields`);
-      if (d.bytes > MAX_HEADER_LIST) return void (d.breach = `a header list over the ${MAX_HEADER_LIST} bytes advertised`);
-      if (BAD_VALUE.test(value)) return void (d.breach = `field ${name} with a NUL, CR or LF in its value`);
-      if (name.charCodeAt(0) === 0x3a) {
-        if (name !== ':status' || d.regular || d.status !== 0 || !/^\d{3}$/.test(value)) return void (d.breach = `pseudo-field ${name} out of place`);
-        d.status = Number(value);
-        return;
-      }
-      d.regular = true;
-      if (!FIELD_NAME.test(name) || CONNECTION_FIELDS.has(name)) return void (d.breach = `field name ${JSON.stringify(name)} not allowed in HTTP/2`);
-      if (name === 'server-timing') d.timing = d.timing === null ? value : `${d.timing}, ${value}`;
-      else if (name === 'content-length') {
-        if (!/^\d{1,15}$/.test(value) || (d.contentLength >= 0 && Number(value) !== d.contentLength)) return void (d.breach = 'an unusable content-length');
-        d.contentLength = Number(value);
-      }
-    });
+    this.decoder.decode(block, this.onField);
     return d;
   }
+
+  /** One decoded field into this.decoded (bound once: a response allocates no closure). */
+  private readonly onField = (name: string, value: string): void => {
+    const d = this.decoded;
+    if (d.breach !== null) return;
+    d.bytes += name.length + value.length + 32;
+    if (++d.pairs > MAX_HEADER_PAIRS) return void (d.breach = `over ${MAX_HEADER_PAIRS} header fields`);
+    if (d.bytes > MAX_HEADER_LIST) return void (d.breach = `a header list over the ${MAX_HEADER_LIST} bytes advertised`);
+    if (BAD_VALUE.test(value)) return void (d.breach = `field ${name} with a NUL, CR or LF in its value`);
+    if (name.charCodeAt(0) === 0x3a) {
+      if (name !== ':status' || d.regular || d.status !== 0 || !/^\d{3}$/.test(value)) return void (d.breach = `pseudo-field ${name} out of place`);
+      d.status = Number(value);
+      return;
+    }
+    d.regular = true;
+    if (!FIELD_NAME.test(name) || CONNECTION_FIELDS.has(name)) return void (d.breach = `field name ${JSON.stringify(name)} not allowed in HTTP/2`);
+    if (name === 'server-timing') d.timing = d.timing === null ? value : `${d.timing}, ${value}`;
+    else if (name === 'content-length') {
+      if (!/^\d{1,15}$/.test(value) || (d.contentLength >= 0 && Number(value) !== d.contentLength)) return void (d.breach = 'an unusable content-length');
+      d.contentLength = Number(value);
+    }
+  };
 
   onFrame(type: number, flags: number, stream: number, payload: Buffer): void {
     if (this.closedWith !== null) return;
