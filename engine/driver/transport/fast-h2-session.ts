@@ -174,7 +174,8 @@ export class FastH2Session implements H2Session, FrameSink {
   /** Writes to the socket; a server that leaves over MAX_OUTBOUND of ours unread loses the connection. */
   private write(bytes: Buffer): void {
     const socket = this.socket;
-    if (socket === null || socket.destroyed) return;
+    // after our GOAWAY and FIN (goodbye) nothing more goes: a write after end would be an error of ours
+    if (socket === null || socket.destroyed || socket.writableEnded) return;
     socket.write(bytes);
     if (socket.writableLength > MAX_OUTBOUND) this.end(new H2ConnectionError(H2_CODE.ENHANCE_YOUR_CALM, `over ${MAX_OUTBOUND} bytes of ours left unread by the server`));
   }
@@ -482,7 +483,7 @@ export class FastH2Session implements H2Session, FrameSink {
   /** Ends an idle connection politely: GOAWAY NO_ERROR, then FIN. */
   private goodbye(): void {
     const socket = this.socket;
-    if (socket === null || socket.destroyed) return;
+    if (socket === null || socket.destroyed || socket.writableEnded) return;
     socket.end(goaway(0, H2_CODE.NO_ERROR));
     // a server that never closes its half: the socket goes anyway
     setTimeout(() => socket.destroy(), this.timeoutMs).unref();
