@@ -2,7 +2,7 @@ import { createServer as createH2cServer, type Http2Server, type ServerHttp2Sess
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runDriver } from '../driver.js';
-import { closed } from '../test-support/phases.js';
+import { closed, req } from '../test-support/phases.js';
 import { H2_WINDOW } from './node-h2-session.js';
 
 // The h2 transport (node-h2.ts), on either of its clients (frame by frame, fast-h2-session.ts, and
@@ -96,6 +96,26 @@ for (const [client, flag] of TRANSPORTS) {
       const result = await runDriver({ baseUrl: url, protocol: 'h2c', phases: [closed(1, { count: 1 })] }, quiet);
       expect(result.phases[0]!.result.ok).toBe(1);
       expect(seen).toEqual([{ stream: H2_WINDOW, connection: H2_WINDOW }]);
+    });
+
+    it('a template with placeholders in its path, a header and its body: each request goes as built (its header block encoded per request)', async () => {
+      const got: string[] = [];
+      h2c = createH2cServer();
+      h2c.on('stream', (stream, headers) => {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () => {
+          got.push(`${String(headers[':method'])} ${String(headers[':path'])} ${String(headers['x-n'])} ${Buffer.concat(chunks).toString()}`);
+          stream.respond({ ':status': 200 });
+          stream.end();
+        });
+      });
+      await new Promise<void>((resolve) => h2c!.listen(0, '127.0.0.1', resolve));
+      const template = req('/items/{{counter}}', { method: 'POST', headers: { 'x-n': 'n{{counter}}' }, body: 'body {{counter}}' });
+      const result = await runDriver({ baseUrl: `http://127.0.0.1:${(h2c.address() as AddressInfo).port}`, protocol: 'h2c', phases: [{ ...closed(1, { count: 3 }), requests: [template] }] }, quiet);
+      expect(result.phases[0]!.result.ok).toBe(3);
+      // {{counter}} counts per request (the same value wherever it stands in one request)
+      expect(got).toEqual([1, 2, 3].map((n) => `POST /items/${n} n${n} body ${n}`));
     });
   });
 }
