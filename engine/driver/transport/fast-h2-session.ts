@@ -35,7 +35,7 @@ const MAX_HEADER_LIST = 64 * 1024;
 const MAX_HEADER_PAIRS = 256;
 /** PING / SETTINGS / empty DATA frames in a row with no response progress: past it, a flood (nghttp2 ends such a session too) */
 const MAX_IDLE_CONTROL = 10_000;
-/** our writes queued on a socket the server does not read (acks to a flood): past it, the connection ends */
+/** our writes queued on a socket the server does not read, as it asks for more acks: past it, a flood */
 const MAX_OUTBOUND = 4 * 1024 * 1024;
 const LAST_STREAM_ID = 2 ** 31 - 1;
 /** connection-specific fields, forbidden in HTTP/2 (RFC 9113 8.2.2) */
@@ -171,13 +171,21 @@ export class FastH2Session implements H2Session, FrameSink {
     socket.uncork();
   }
 
-  /** Writes to the socket; a server that leaves over MAX_OUTBOUND of ours unread loses the connection. */
   private write(bytes: Buffer): void {
     const socket = this.socket;
     // after our GOAWAY and FIN (goodbye) nothing more goes: a write after end would be an error of ours
     if (socket === null || socket.destroyed || socket.writableEnded) return;
     socket.write(bytes);
-    if (socket.writableLength > MAX_OUTBOUND) this.end(new H2ConnectionError(H2_CODE.ENHANCE_YOUR_CALM, `over ${MAX_OUTBOUND} bytes of ours left unread by the server`));
+  }
+
+  /**
+   * Writes an acknowledgement the server asked for (PING, SETTINGS): one that leaves over
+   * MAX_OUTBOUND of ours unread while it asks for more is flooding. (Request bodies are bounded by
+   * the server's own windows and the request size, so only what the server makes us send is held here.)
+   */
+  private ack(bytes: Buffer): void {
+    if ((this.socket?.writableLength ?? 0) > MAX_OUTBOUND) throw new H2ConnectionError(H2_CODE.ENHANCE_YOUR_CALM, `over ${MAX_OUTBOUND} bytes of ours left unread by the server while it asks for more`);
+    this.write(bytes);
   }
 
   /** a control frame that moved no response on: a flood past the bound ends the connection */
@@ -348,7 +356,7 @@ export class FastH2Session implements H2Session, FrameSink {
         if (payload.length !== 8) throw new H2ConnectionError(H2_CODE.FRAME_SIZE_ERROR, 'PING not of 8 bytes');
         if (flags & FLAG.ACK) return;
         this.control();
-        return this.write(pingAck(payload));
+        return this.ack(pingAck(payload));
       case FRAME.RST_STREAM: {
         if (stream === 0) throw new H2ConnectionError(H2_CODE.PROTOCOL_ERROR, 'RST_STREAM on stream 0');
         if (payload.length !== 4) throw new H2ConnectionError(H2_CODE.FRAME_SIZE_ERROR, 'RST_STREAM not of 4 bytes');
@@ -395,7 +403,7 @@ export class FastH2Session implements H2Session, FrameSink {
         this.peerMaxFrame = value;
       }
     }
-    this.write(SETTINGS_ACK);
+    this.ack(SETTINGS_ACK);
     this.unblock();
     if (!this.ready) {
       clearTimeout(this.connectTimer!);
