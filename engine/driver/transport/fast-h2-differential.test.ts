@@ -74,6 +74,7 @@ interface Ask {
   method: string;
   path: string;
   body: string | null;
+  headers?: Record<string, string>;
 }
 
 type Client = 'fast' | 'node';
@@ -90,7 +91,7 @@ async function via(client: Client, baseUrl: string, asks: readonly Ask[]): Promi
   const out: Outcome[] = [];
   try {
     for (const ask of asks) {
-      const request: H2Request = { headers: { ':method': ask.method, ':path': ask.path, ':scheme': 'http', ':authority': new URL(baseUrl).host }, body: ask.body === null ? null : Buffer.from(ask.body) };
+      const request: H2Request = { headers: { ':method': ask.method, ':path': ask.path, ':scheme': 'http', ':authority': new URL(baseUrl).host, ...ask.headers }, body: ask.body === null ? null : Buffer.from(ask.body) };
       out.push(await new Promise<Outcome>((resolve) => session.dispatch(request, recorder(resolve))));
     }
   } finally {
@@ -157,6 +158,8 @@ describe('the frame-by-frame h2 client beside node:http2: a node:http2 server', 
     get('/big'),
     { method: 'HEAD', path: '/ok', body: null },
     { method: 'POST', path: '/echo', body: 'payload' },
+    // a header block past the server's 16 KiB frames: HEADERS and CONTINUATION frames
+    { method: 'GET', path: '/ok', body: null, headers: { 'x-big': 'b'.repeat(40_000) } },
     // past the server's 64 KiB initial windows: the body goes as its WINDOW_UPDATEs open them
     { method: 'POST', path: '/echo', body: 'x'.repeat(300_000) },
     get('/reset-before'),
@@ -164,7 +167,7 @@ describe('the frame-by-frame h2 client beside node:http2: a node:http2 server', 
     get('/reset-during'),
   ];
   for (const ask of asks) {
-    it(`${ask.method} ${ask.path}${ask.body !== null ? ` (${ask.body.length} bytes)` : ''}: the same status, Server-Timing, body and error kind`, async () => {
+    it(`${ask.method} ${ask.path}${ask.body !== null ? ` (${ask.body.length} bytes)` : ''}${ask.headers ? ' with a 40 KB header' : ''}: the same status, Server-Timing, body and error kind`, async () => {
       let url: string | null = null;
       const { fast, node } = await both(async () => (url ??= await listen()), [ask]);
       expect(fast).toEqual(node);
@@ -235,6 +238,7 @@ const HOSTILE: [string, (stream: number) => Buffer[], string, string?][] = [
   ['RST_STREAM (REFUSED_STREAM) before any answer', (s) => [frame(FRAME.RST_STREAM, 0, s, Buffer.from([0, 0, 0, 7]))], 'reset'],
   ['GOAWAY (NO_ERROR) whose last stream is before this one', () => [frame(FRAME.GOAWAY, 0, 0, Buffer.from([0, 0, 0, 0, 0, 0, 0, 0]))], 'reset'],
   ['GOAWAY (NO_ERROR) after this stream, then its answer', (s) => [frame(FRAME.GOAWAY, 0, 0, Buffer.from([0, 0, 0, s, 0, 0, 0, 0])), frame(FRAME.HEADERS, FLAG.END_HEADERS | FLAG.END_STREAM, s, OK_HEAD)], 'ok'],
+  ['300 header fields, past the 256 a response may carry', (s) => [frame(FRAME.HEADERS, FLAG.END_HEADERS | FLAG.END_STREAM, s, literalHeaders([[':status', '200'], ...Array.from({ length: 300 }, (_, i) => [`x-${i}`, 'v'] as const)]))], 'protocol'],
   ['a header list past the 64 KiB advertised, from one table entry', (s) => [frame(FRAME.HEADERS, FLAG.END_HEADERS | FLAG.END_STREAM, s, HPACK_BOMB)], 'protocol', 'ok'],
   ['a frame on a stream the client never opened', (s) => [frame(FRAME.HEADERS, FLAG.END_HEADERS | FLAG.END_STREAM, s + 2, OK_HEAD)], 'protocol'],
 ];
