@@ -2,7 +2,8 @@ import type { Socket } from 'node:net';
 import type { ConnectRecorder } from './connect-timing.js';
 import type { RequestHandler } from './connection.js';
 import { dataBytes, DEFAULT_MAX_FRAME, DEFAULT_WINDOW, FLAG, FRAME, goaway, H2_CODE, headersBytes, MAX_WINDOW, pingAck, prefaceBytes, rstStream, SETTING, SETTINGS_ACK, windowUpdate } from './fast-h2-frames.js';
-import { encodeFields, HpackDecoder, HpackError } from './fast-h2-hpack.js';
+import { blockOf, MAX_HEADER_LIST, ResponseHead } from './fast-h2-fields.js';
+import { HpackError } from './fast-h2-hpack.js';
 import { FrameParser, H2ConnectionError, type FrameSink } from './fast-h2-parser.js';
 import { h1EndpointOf } from './h1-endpoint.js';
 import { H2_WINDOW, type H2Request, type H2Session, type SessionOwner, type Waiting } from './node-h2-session.js';
@@ -30,18 +31,11 @@ export interface FastH2Request extends H2Request {
   readonly block?: Buffer;
 }
 
-/** what we advertise and hold the server to: a response's decoded header list */
-const MAX_HEADER_LIST = 64 * 1024;
-const MAX_HEADER_PAIRS = 256;
 /** PING / SETTINGS / empty DATA frames in a row with no response progress: past it, a flood (nghttp2 ends such a session too) */
 const MAX_IDLE_CONTROL = 10_000;
 /** our writes queued on a socket the server does not read, as it asks for more acks: past it, a flood */
 const MAX_OUTBOUND = 4 * 1024 * 1024;
 const LAST_STREAM_ID = 2 ** 31 - 1;
-/** connection-specific fields, forbidden in HTTP/2 (RFC 9113 8.2.2) */
-const CONNECTION_FIELDS = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
-const FIELD_NAME = /^[a-z0-9!#$%&'*+\-.^_`|~]+$/;
-const BAD_VALUE = /[\0\r\n]/;
 const CODE_NAMES: Record<number, string> = { 0: 'NO_ERROR', 1: 'PROTOCOL_ERROR', 2: 'INTERNAL_ERROR', 3: 'FLOW_CONTROL_ERROR', 4: 'SETTINGS_TIMEOUT', 5: 'STREAM_CLOSED', 6: 'FRAME_SIZE_ERROR', 7: 'REFUSED_STREAM', 8: 'CANCEL', 9: 'COMPRESSION_ERROR', 10: 'CONNECT_ERROR', 11: 'ENHANCE_YOUR_CALM', 12: 'INADEQUATE_SECURITY', 13: 'HTTP_1_1_REQUIRED' };
 /** a peer's reset for breaking the protocol (node-h2-session.ts's PROTOCOL_RESET): counted as protocol, else as a reset */
 const PROTOCOL_CODES = new Set<number>([H2_CODE.PROTOCOL_ERROR, H2_CODE.FLOW_CONTROL_ERROR, H2_CODE.FRAME_SIZE_ERROR, H2_CODE.COMPRESSION_ERROR, H2_CODE.ENHANCE_YOUR_CALM]);
@@ -78,22 +72,10 @@ class Call {
   constructor(private readonly session: FastH2Session) {}
 }
 
-/** What the client reads of one header block: :status, Server-Timing (joined as node:http2 joins a repeated field), its size, its breach */
-interface Decoded {
-  status: number;
-  timing: string | null;
-  pairs: number;
-  bytes: number;
-  /** why the block is refused on its stream (null: it is not) */
-  breach: string | null;
-  regular: boolean;
-  contentLength: number;
-}
-
 export class FastH2Session implements H2Session, FrameSink {
   private socket: Socket | null = null;
   private readonly parser = new FrameParser(this);
-  private readonly decoder = new HpackDecoder();
+  private readonly head = new ResponseHead();
   private readonly waiting: Waiting[] = [];
   private readonly idle: Call[] = [];
   private readonly active = new Map<number, Call>();
@@ -112,8 +94,6 @@ export class FastH2Session implements H2Session, FrameSink {
   private connSendWindow = DEFAULT_WINDOW;
   private connUnacked = 0;
   private idleControl = 0;
-  /** one decoded block's fields, reused */
-  private readonly decoded: Decoded = { status: 0, timing: null, pairs: 0, bytes: 0, breach: null, regular: false, contentLength: -1 };
 
   constructor(
     private readonly target: Target,
@@ -221,7 +201,7 @@ export class FastH2Session implements H2Session, FrameSink {
     call.offset = 0;
     this.active.set(id, call);
     handler.onConnect(call.reset);
-    const block = request.block ?? encodeFields(fieldsOf(request));
+    const block = request.block ?? blockOf(request);
     this.write(headersBytes(id, block, request.body === null, this.peerMaxFrame));
     if (request.body !== null) this.sendBody(call);
     // stream ids are spent: the next request goes on a new connection
@@ -281,7 +261,7 @@ export class FastH2Session implements H2Session, FrameSink {
   onHeaders(stream: number, block: Buffer, end: boolean): void {
     if (this.closedWith !== null) return;
     // every block goes through the decoder, even a reset stream's: the table is the connection's
-    const d = this.decode(block);
+    const d = this.head.read(block);
     const call = this.callOf(stream);
     if (call === null) return;
     if (d.breach !== null) return this.streamError(call, d.breach);
@@ -307,42 +287,6 @@ export class FastH2Session implements H2Session, FrameSink {
       this.finish(call, null);
     }
   }
-
-  /** Decodes a block into this.decoded: status, Server-Timing, and why it breaks the rules (RFC 9113 8.2, 8.3). */
-  private decode(block: Buffer): Decoded {
-    const d = this.decoded;
-    d.status = 0;
-    d.timing = null;
-    d.pairs = 0;
-    d.bytes = 0;
-    d.breach = null;
-    d.regular = false;
-    d.contentLength = -1;
-    this.decoder.decode(block, this.onField);
-    return d;
-  }
-
-  /** One decoded field into this.decoded (bound once: a response allocates no closure). */
-  private readonly onField = (name: string, value: string): void => {
-    const d = this.decoded;
-    if (d.breach !== null) return;
-    d.bytes += name.length + value.length + 32;
-    if (++d.pairs > MAX_HEADER_PAIRS) return void (d.breach = `over ${MAX_HEADER_PAIRS} header fields`);
-    if (d.bytes > MAX_HEADER_LIST) return void (d.breach = `a header list over the ${MAX_HEADER_LIST} bytes advertised`);
-    if (BAD_VALUE.test(value)) return void (d.breach = `field ${name} with a NUL, CR or LF in its value`);
-    if (name.charCodeAt(0) === 0x3a) {
-      if (name !== ':status' || d.regular || d.status !== 0 || !/^\d{3}$/.test(value)) return void (d.breach = `pseudo-field ${name} out of place`);
-      d.status = Number(value);
-      return;
-    }
-    d.regular = true;
-    if (!FIELD_NAME.test(name) || CONNECTION_FIELDS.has(name)) return void (d.breach = `field name ${JSON.stringify(name)} not allowed in HTTP/2`);
-    if (name === 'server-timing') d.timing = d.timing === null ? value : `${d.timing}, ${value}`;
-    else if (name === 'content-length') {
-      if (!/^\d{1,15}$/.test(value) || (d.contentLength >= 0 && Number(value) !== d.contentLength)) return void (d.breach = 'an unusable content-length');
-      d.contentLength = Number(value);
-    }
-  };
 
   onFrame(type: number, flags: number, stream: number, payload: Buffer): void {
     if (this.closedWith !== null) return;
@@ -531,22 +475,6 @@ export class FastH2Session implements H2Session, FrameSink {
     this.end(err ?? codeError('UND_ERR_DESTROYED', 'the connection was destroyed'), true);
   }
 }
-
-/** A headers object's fields for HPACK, pseudo-fields first (as node:http2 orders them). */
-function* fieldsOf(request: H2Request): Generator<readonly [string, string]> {
-  const names = Object.keys(request.headers);
-  for (const pseudo of [true, false]) {
-    for (const name of names) {
-      if ((name.charCodeAt(0) === 0x3a) !== pseudo) continue;
-      const v = request.headers[name];
-      if (v === undefined) continue;
-      if (Array.isArray(v)) for (const one of v) yield [name, String(one)];
-      else yield [name, String(v)];
-    }
-  }
-}
-
-export const blockOf = (request: H2Request): Buffer => encodeFields(fieldsOf(request));
 
 const NO_PAIRS: Buffer[] = [];
 const SERVER_TIMING = Buffer.from('server-timing', 'latin1');

@@ -1,6 +1,7 @@
 import type { Phase } from '../../../contract/scenario.js';
 import type { RequestInputs } from '../requests/request-compile.js';
-import { blockOf, FastH2Session, type FastH2Request } from './fast-h2-session.js';
+import { blockOf } from './fast-h2-fields.js';
+import { FastH2Session, type FastH2Request } from './fast-h2-session.js';
 import type { H2Request, H2Session } from './node-h2-session.js';
 import { NodeH2Transport } from './node-h2.js';
 import type { Target } from './target.js';
