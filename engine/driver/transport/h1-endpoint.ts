@@ -7,7 +7,7 @@ import type { Target } from './target.js';
 // Where the fast path's sockets go and how one is opened (issue 42): plain TCP to an http:// target,
 // or TLS to an https:// one with the target's options (tls.ts: ca, servername, insecure, client
 // cert), offering only http/1.1 by ALPN (a server that will speak only h2 refuses the handshake, as
-// it does undici's h1 client). The address connected to goes through the target's guarded lookup
+// it does undici's h1 client); the fast h2 path's sockets (fast-h2-session.ts) offer only h2. The address connected to goes through the target's guarded lookup
 // either way. A TLS connection is ready at 'secureConnect': until then its request waits, under the
 // connection's connect timeout, so the handshake is connect time, as undici's connector counts it.
 //
@@ -22,7 +22,7 @@ export interface H1Endpoint {
 }
 
 /** The endpoint of a target's fast-path connections; `times` hears each TLS connection's connect and handshake. */
-export function h1EndpointOf(target: Pick<Target, 'baseUrl' | 'lookup' | 'tls'>, times: ConnectRecorder | null): H1Endpoint {
+export function h1EndpointOf(target: Pick<Target, 'baseUrl' | 'lookup' | 'tls'>, times: ConnectRecorder | null, alpn: readonly string[] = ['http/1.1']): H1Endpoint {
   const url = new URL(target.baseUrl);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const lookup = target.lookup;
@@ -34,7 +34,7 @@ export function h1EndpointOf(target: Pick<Target, 'baseUrl' | 'lookup' | 'tls'>,
     host,
     port: Number(url.port || 443),
     lookup,
-    ALPNProtocols: ['http/1.1'],
+    ALPNProtocols: [...alpn],
     // as undici's connector: an IP address is sent as no SNI name (node then checks the certificate against the IP)
     ...(isIP(host) === 0 && { servername: host }),
     ...target.tls,

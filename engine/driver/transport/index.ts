@@ -5,6 +5,7 @@ import type { Target } from './target.js';
 import type { Transport, TransportContext, WarmConnection } from './transport.js';
 import { UndiciTransport } from './undici-h1.js';
 import { NodeH2Transport } from './node-h2.js';
+import { FastH2Transport, fastH2Suits } from './fast-h2.js';
 import { withTraceparent } from './traceparent.js';
 import { phaseStreams, type StreamProtocol } from '../../../contract/stream-names.js';
 import { StreamTransport, type StreamOpenerFactory } from './stream.js';
@@ -28,7 +29,8 @@ export { StreamError, STREAM_ERROR_CODES, type StreamOpener, type StreamOpenerFa
 
 /**
  * How a client group's requests go: a phase with a stream template through the stream transport
- * (its other templates on the HTTP transport below), h2 / h2c on node:http2 sessions, else the fast
+ * (its other templates on the HTTP transport below), h2 / h2c frame by frame (fast-h2.ts) when no
+ * flow step reads a response header and no template has a field node:http2 refuses, else on node:http2 sessions, else the fast
  * path when the phase suits it (http or https), else undici: keepAlive false, a framing header or an
  * unusual path or value in a template (fastPathSuits), a flow step reading a response header.
  */
@@ -63,10 +65,14 @@ function notBuilt(protocol: StreamProtocol): StreamOpenerFactory {
   });
 }
 
+/** the fast h2 path's switch: LOADSCOPE_FAST_H2=0 sends every h2 / h2c phase through node:http2 */
+const FAST_H2 = process.env.LOADSCOPE_FAST_H2 !== '0';
+
 function httpTransportFor(target: Target, phase: Phase, ctx: TransportContext): Transport {
   // a tracing phase's templates carry the header as compiled; each transport writes the request's seq into it
   const p = ctx.tracePrefix === undefined ? phase : withTraceparent(phase, ctx.tracePrefix);
-  if (target.protocol !== 'h1') return new NodeH2Transport(target, p, ctx);
+  // h2 / h2c frame by frame when the phase suits it (fast-h2.ts), else on node:http2
+  if (target.protocol !== 'h1') return FAST_H2 && fastH2Suits(p, ctx) ? new FastH2Transport(target, p, ctx) : new NodeH2Transport(target, p, ctx);
   if (!ctx.readsHeaders && fastPathSuits(p, target.baseUrl)) return new FastH1Transport(target, p, ctx);
   return new UndiciTransport(target, p, ctx);
 }

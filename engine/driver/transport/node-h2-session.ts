@@ -39,12 +39,18 @@ const codeError = (code: string, message: string): Error => Object.assign(new Er
 /** what requests on a session that ended fail with: a reset, as undici's 'other side closed' */
 const SESSION_CLOSED = (): Error => codeError('UND_ERR_SOCKET', 'the HTTP/2 session ended');
 
+/** An h2 connection as its transport (node-h2.ts) holds it: on node:http2 (here) or frame by frame (fast-h2-session.ts). */
+export interface H2Session extends Connection<H2Request> {
+  /** A request still waiting for a stream (its deadline passed): taken out, never sent. True when it was here. */
+  unqueue(handler: RequestHandler): boolean;
+}
+
 /** What ends a session's life for its transport. */
 export interface SessionOwner {
   /** the session takes no more requests (GOAWAY, error, close): `waiting` are requests never sent, to send elsewhere */
-  retired(session: NodeH2Session, waiting: readonly Waiting[]): void;
+  retired(session: H2Session, waiting: readonly Waiting[]): void;
   /** the session is gone (after retired, or a GOAWAY's last stream ended) */
-  ended(session: NodeH2Session): void;
+  ended(session: H2Session): void;
 }
 
 export interface Waiting {
@@ -116,7 +122,7 @@ function streamError(err: Error): Error {
 
 const swallow = (): void => undefined;
 
-export class NodeH2Session implements Connection<H2Request> {
+export class NodeH2Session implements H2Session {
   private session: ClientHttp2Session | null = null;
   private readonly waiting: Waiting[] = [];
   private readonly idle: Call[] = [];

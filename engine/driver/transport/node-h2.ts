@@ -4,7 +4,7 @@ import { traceparentOf } from '../../../contract/trace-context.js';
 import { compileRequests, type CompiledRequest } from '../requests/compiled-request.js';
 import type { RequestInputs } from '../requests/request-compile.js';
 import type { Connection, RequestHandler } from './connection.js';
-import { NodeH2Session, type H2Request, type SessionOwner, type Waiting } from './node-h2-session.js';
+import { NodeH2Session, type H2Request, type H2Session, type SessionOwner, type Waiting } from './node-h2-session.js';
 import type { Target } from './target.js';
 import { SlotConnections, type Reset, type TransportContext } from './transport.js';
 
@@ -20,21 +20,22 @@ import { SlotConnections, type Reset, type TransportContext } from './transport.
 const NO_RESET: Reset = () => undefined;
 
 export class NodeH2Transport extends SlotConnections<H2Request> implements SessionOwner {
-  private readonly wires: H2Request[];
+  /** each template's request as compiled (a request sent as is is one of these) */
+  protected readonly wires: H2Request[];
   /** the handler each slot sent its last request with: a deadline finds its waiting request by it */
   private readonly handlers: (RequestHandler | undefined)[] = [];
-  private readonly sessions: (NodeH2Session | undefined)[] = [];
+  private readonly sessions: (H2Session | undefined)[] = [];
   /** sessions that took a GOAWAY and still finish their streams: a stop drops them too */
-  private readonly retiring = new Set<NodeH2Session>();
+  private readonly retiring = new Set<H2Session>();
   private readonly tracePrefix: string | null;
   /** what every request's :authority and :scheme say */
   private readonly authority: string;
   private readonly scheme: string;
 
   constructor(
-    private readonly target: Target,
-    private readonly phase: Phase,
-    private readonly ctx: TransportContext,
+    protected readonly target: Target,
+    protected readonly phase: Phase,
+    protected readonly ctx: TransportContext,
   ) {
     super(compileRequests(phase, ctx.columns, null), target.streams);
     this.tracePrefix = ctx.tracePrefix ?? null;
@@ -59,9 +60,14 @@ export class NodeH2Transport extends SlotConnections<H2Request> implements Sessi
   }
 
   protected open(k: number): Connection<H2Request> {
-    const session = new NodeH2Session(this.target, this.phase.timeoutMs, this.target.streams, this.ctx.readsHeaders, this, this.ctx.connections);
+    const session = this.newSession();
     this.sessions[k] = session;
     return session;
+  }
+
+  /** a new session towards the target (the fast path's transport makes its own: fast-h2.ts) */
+  protected newSession(): H2Session {
+    return new NodeH2Session(this.target, this.phase.timeoutMs, this.target.streams, this.ctx.readsHeaders, this, this.ctx.connections);
   }
 
   protected wire(template: number, inputs: RequestInputs | null, _slot: number, seq: number): H2Request | null {
@@ -80,7 +86,7 @@ export class NodeH2Transport extends SlotConnections<H2Request> implements Sessi
   }
 
   /** A session took no more requests: its slots get a new one on their next request; its waiting requests go there now. */
-  retired(session: NodeH2Session, waiting: readonly Waiting[]): void {
+  retired(session: H2Session, waiting: readonly Waiting[]): void {
     const k = this.sessions.indexOf(session);
     if (k < 0) return;
     this.sessions[k] = undefined;
@@ -92,7 +98,7 @@ export class NodeH2Transport extends SlotConnections<H2Request> implements Sessi
     for (const w of waiting) next.dispatch(w.request, w.handler);
   }
 
-  ended(session: NodeH2Session): void {
+  ended(session: H2Session): void {
     this.retiring.delete(session);
   }
 
