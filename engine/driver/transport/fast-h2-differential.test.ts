@@ -167,7 +167,8 @@ describe('the frame-by-frame h2 client beside node:http2: a node:http2 server', 
     get('/reset-during'),
   ];
   for (const ask of asks) {
-    it(`${ask.method} ${ask.path}${ask.body !== null ? ` (${ask.body.length} bytes)` : ''}${ask.headers ? ' with a 40 KB header' : ''}: the same status, Server-Timing, body and error kind`, async () => {
+    const asked = `${ask.method} ${ask.path}` + (ask.body !== null ? ` (${ask.body.length} bytes)` : '') + (ask.headers ? ' with a 40 KB header' : '');
+    it(`${asked}: the same status, Server-Timing, body and error kind`, async () => {
       let url: string | null = null;
       const { fast, node } = await both(async () => (url ??= await listen()), [ask]);
       expect(fast).toEqual(node);
