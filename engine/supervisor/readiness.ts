@@ -74,6 +74,9 @@ export function pollH2c(url: string, allowRemote = false): Check<void> {
     const again = (err?: Error & { code?: string }): void => {
       s.destroy();
       if (err?.code === 'LS_ERR_NOT_LOOPBACK') fail(err);
+      // something answered, but not in HTTP/2 (an HTTP/1.1 server replies to the preface with a 400):
+      // asking again until the deadline would only end in "nothing answered"
+      else if (err?.code === 'ERR_HTTP2_ERROR') fail(new LoadscopeError('LS_ERR_SERVER_START', `${origin} answered, but not in HTTP/2 with prior knowledge (protocol 'h2c'): it may speak HTTP/1.1 only (drop protocol) or h2 over TLS only (an https:// url with protocol 'h2')`));
       else retry();
     };
     s.on('error', again);

@@ -219,6 +219,14 @@ describe('external servers', () => {
     expect((await fetch(host.url)).status).toBe(200);
   });
 
+  it('h2c asked of a running server that speaks HTTP/1.1 only: fails at once, saying it answered but not in HTTP/2, not "nothing answered" after the deadline', async () => {
+    const host = await track(startScriptServer(TREE_SERVER, [], { label: 'host' }));
+    await expect(startServer({ architecture: 'external', url: host.url, protocol: 'h2c', optional: false, readiness: { timeoutMs: 60_000 } })).rejects.toMatchObject({
+      code: 'LS_ERR_SERVER_START',
+      message: expect.stringMatching(/answered, but not in HTTP\/2 with prior knowledge/),
+    });
+  });
+
   it('fails when nothing answers at the url of an external server without a command', async () => {
     const port = await freePort();
     await expect(startServer({ architecture: 'external', url: `http://127.0.0.1:${port}`, optional: false, readiness: { timeoutMs: 500 } })).rejects.toMatchObject({
