@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { overprinted, textsOf, type Drawn } from './test-support/drawn-texts.js';
 import { openStoredRuns, reviewShot, type StoredWorkbench } from './test-support/stored-runs.js';
 
 // The per-phase table fits its panel at 1024 px whatever the figures: a run whose times are thousands
@@ -22,15 +23,6 @@ const doc = {
     { name: 'steady', executor: 'closed', users: 3, count: 6, timeoutMs: 20_000, requests: [slow(1_150), slow(1_250)] },
   ],
 };
-
-interface Drawn {
-  text: string;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-const overlap = (a: Drawn, b: Drawn) => a.x < b.x + b.width - 1 && b.x < a.x + a.width - 1 && a.y < b.y + b.height - 1 && b.y < a.y + a.height - 1;
 
 let wb: StoredWorkbench | undefined;
 let runId = 0;
@@ -71,9 +63,8 @@ describe('the phase table fits its panel whatever the figures', () => {
     const bars = page().locator(`[data-testid="run-results"][data-run-id="${runId}"] [data-testid="mean-bar-chart"]`);
     await bars.scrollIntoViewIfNeeded();
     let texts: Drawn[] = [];
-    for (let i = 0; i < 100 && !texts.some((t) => t.text === '1,000' || t.text === '1,200'); i++) texts = JSON.parse((await bars.getAttribute('data-texts')) ?? '[]') as Drawn[];
-    const over = texts.flatMap((a, i) => texts.slice(i + 1).filter((b) => overlap(a, b)).map((b) => `${a.text} / ${b.text}`));
-    expect(over, 'no two texts of the mean bars over one another at 1024 px').toEqual([]);
+    for (let i = 0; i < 100 && !texts.some((t) => t.text === '1,000' || t.text === '1,200'); i++) texts = await textsOf(bars);
+    expect(overprinted(texts), 'no two texts of the mean bars over one another at 1024 px').toEqual([]);
     // back to 1440: the type is as styled again
     await page().setViewportSize({ width: 1440, height: 900 });
     let back = await fits();

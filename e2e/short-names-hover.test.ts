@@ -1,6 +1,7 @@
 import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { typeIntoCodeEditor } from './test-support/code-editor.js';
+import { overprinted, textsOf } from './test-support/drawn-texts.js';
 import { until } from './test-support/poll.js';
 import { openScenario, shots as reviewShots } from './test-support/run-view.js';
 import { useWorkbench } from './test-support/workbench.js';
@@ -29,15 +30,6 @@ const CELLS = ['cores 1 · 10 req', 'cores 1 · 20 req', 'cores 2 · 10 req', 'c
 const PATHS = ['servers[*].cores=1, phases[0].count=10', 'servers[*].cores=1, phases[0].count=20', 'servers[*].cores=2, phases[0].count=10', 'servers[*].cores=2, phases[0].count=20'];
 const TITLES = PATHS.flatMap((p) => [`thread-per-request: ${p}`, `thread-pool: ${p}`]);
 
-interface Drawn {
-  text: string;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-const textsOf = async (chart: Locator): Promise<Drawn[]> => JSON.parse((await chart.getAttribute('data-texts')) ?? '[]') as Drawn[];
-const overlap = (a: Drawn, b: Drawn) => a.x < b.x + b.width - 1 && b.x < a.x + a.width - 1 && a.y < b.y + b.height - 1 && b.y < a.y + a.height - 1;
 /** ECharts' tooltip is a div in the chart's box (the canvas has no text): what it says now. */
 const tooltipOf = (chart: Locator) => chart.evaluate((el) => Array.from(el.querySelectorAll('div')).filter((d) => d.style.zIndex !== '' && d.style.display !== 'none' && d.style.visibility !== 'hidden' && d.style.opacity !== '0').map((d) => d.innerText.trim()).join('\n'));
 
@@ -76,8 +68,7 @@ describe('short names with the full one on hover, in Chromium', () => {
       for (const cell of CELLS) expect(words.filter((w) => w === cell), `"${cell}" drawn whole twice (two servers) at ${width} px`).toHaveLength(2);
       expect(words.filter((w) => w === 'thread-per-request'), `server names at ${width} px`).toHaveLength(4);
       expect(words.filter((w) => w.endsWith('...')), `nothing cut at ${width} px`).toEqual([]);
-      const over = texts.flatMap((a, i) => texts.slice(i + 1).filter((b) => overlap(a, b)).map((b) => `${a.text} / ${b.text}`));
-      expect(over, `no two texts over one another at ${width} px`).toEqual([]);
+      expect(overprinted(texts), `no two texts over one another at ${width} px`).toEqual([]);
     }
 
     // hovering the second server run's row: its name in full, its cell as key=value (at both widths)
