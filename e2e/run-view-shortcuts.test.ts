@@ -1,3 +1,4 @@
+import type { FileChooser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { until } from './test-support/poll.js';
 import { shots } from './test-support/run-view.js';
@@ -32,9 +33,15 @@ describe('keyboard shortcuts in the browser host, in Chromium', () => {
 
   it('Ctrl+O opens a scenario file, Ctrl+Enter starts it, Ctrl+. cancels it, Ctrl+E exports it', async () => {
     await byTestId('run-view').click({ position: { x: 5, y: 5 } });
-    const chooser = page().waitForEvent('filechooser', { timeout: 10_000 });
-    await page().keyboard.press('Control+o');
-    await (await chooser).setFiles({ name: 'keys-long.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(LONG)) });
+    // under load the first key press can land before the page has the focus: pressed again until the chooser opens
+    let chooser: FileChooser | null = null;
+    for (let attempt = 0; attempt < 3 && chooser === null; attempt++) {
+      const opened = page().waitForEvent('filechooser', { timeout: 15_000 }).catch(() => null);
+      await page().keyboard.press('Control+o');
+      chooser = await opened;
+    }
+    expect(chooser, 'Ctrl+O opened a file chooser').not.toBeNull();
+    await chooser!.setFiles({ name: 'keys-long.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(LONG)) });
     await until(() => byTestId('scenario-select').inputValue(), (v) => v === 'file', 'the picker to show the opened file');
 
     await page().keyboard.press('Control+Enter');

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 // are exactly these. Over HTTP/1.1 (keep-alive or not) or h2c.
 
 /** how long a slow request is held: far above a fast answer even on a machine with busy loops */
-export const SLOW_MS = 300;
+export const SLOW_MS = 800;
 /** requests recorded at most (a bound: a runaway client cannot grow the test's memory) */
 const MAX_SEEN = 10_000;
 
