@@ -1,5 +1,4 @@
-import { constants, createServer, type Http2Server, type ServerHttp2Stream } from 'node:http2';
-import type { AddressInfo } from 'node:net';
+import { constants, type Http2Server, type ServerHttp2Stream } from 'node:http2';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ERROR_KINDS } from '../../../contract/error-kinds.js';
 import { classifyError } from '../measure/errors.js';
@@ -8,7 +7,7 @@ import { FastH2Session } from './fast-h2-session.js';
 import { NodeH2Session, type H2Request, type H2Session } from './node-h2-session.js';
 import { targetOf } from './target.js';
 import { DEADLINE_ERROR } from './transport.js';
-import { ackSettings, FLAG, frame, FRAME, literalHeaders, serverSettings, startRawH2, type Behaviour, type RawH2Peer } from './test-support/h2-peers.js';
+import { ackSettings, FLAG, frame, FRAME, literalHeaders, routeServer, serverSettings, startRawH2, type Behaviour, type RawH2Peer } from './test-support/h2-peers.js';
 
 // The frame-by-frame h2 client (fast-h2-session.ts) answers as node:http2's client (node-h2-session.ts)
 // does, both fed the same servers and requests: a node:http2 server (statuses, bodies, Server-Timing
@@ -131,15 +130,9 @@ const ROUTES: Record<string, (stream: ServerHttp2Stream, body: string) => void> 
 };
 
 async function listen(): Promise<string> {
-  server = createServer();
-  server.on('stream', (stream, headers) => {
-    const chunks: Buffer[] = [];
-    stream.on('data', (c: Buffer) => chunks.push(c));
-    stream.on('end', () => ROUTES[headers[':path'] as string]!(stream, Buffer.concat(chunks).toString()));
-    stream.on('error', () => undefined);
-  });
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const started = await routeServer(ROUTES);
+  server = started.server;
+  return started.url;
 }
 
 async function both(baseUrl: () => Promise<string>, asks: readonly Ask[]): Promise<{ fast: Outcome[]; node: Outcome[] }> {

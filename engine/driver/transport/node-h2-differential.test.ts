@@ -1,11 +1,11 @@
-import { constants, createServer, type Http2Server } from 'node:http2';
-import type { AddressInfo } from 'node:net';
+import { constants, type Http2Server } from 'node:http2';
 import { Client } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ERROR_KINDS } from '../../../contract/error-kinds.js';
 import { classifyError } from '../measure/errors.js';
 import type { RequestHandler } from './connection.js';
 import { NodeH2Session, type H2Request } from './node-h2-session.js';
+import { routeServer } from './test-support/h2-peers.js';
 import { targetOf } from './target.js';
 
 // The h2 transport on node:http2 sessions (node-h2-session.ts) answers as undici's h2 client did
@@ -82,15 +82,9 @@ const ROUTES: Record<string, (stream: import('node:http2').ServerHttp2Stream, bo
 };
 
 async function listen(): Promise<string> {
-  server = createServer();
-  server.on('stream', (stream, headers) => {
-    const chunks: Buffer[] = [];
-    stream.on('data', (c: Buffer) => chunks.push(c));
-    stream.on('end', () => ROUTES[headers[':path'] as string]!(stream, Buffer.concat(chunks).toString()));
-    stream.on('error', () => undefined);
-  });
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const started = await routeServer(ROUTES);
+  server = started.server;
+  return started.url;
 }
 
 interface Ask {

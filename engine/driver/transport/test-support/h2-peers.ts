@@ -1,3 +1,4 @@
+import { createServer as createH2Server, type Http2Server, type ServerHttp2Stream } from 'node:http2';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 
 // Hostile HTTP/2 peers on 127.0.0.1, written frame by frame over node:net (node:http2's server would
@@ -157,4 +158,20 @@ export function flood(c: PeerConnection, next: () => Buffer, cap: number): void 
     }
   };
   loop();
+}
+
+/** What a route server answers on a path: the stream, and the request's whole body as text. */
+export type H2Route = (stream: ServerHttp2Stream, body: string) => void;
+
+/** A plain node:http2 server on 127.0.0.1 answering each path by its route once the request's body has ended. */
+export async function routeServer(routes: Readonly<Record<string, H2Route>>): Promise<{ server: Http2Server; url: string }> {
+  const server = createH2Server();
+  server.on('stream', (stream, headers) => {
+    const chunks: Buffer[] = [];
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    stream.on('end', () => routes[headers[':path'] as string]!(stream, Buffer.concat(chunks).toString()));
+    stream.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
