@@ -3,6 +3,7 @@ import type { Phase } from '../../../contract/scenario.js';
 import type { SseStream } from '../../../contract/stream-sse.js';
 import type { MessageHandler } from './connection.js';
 import { EventReader } from './sse-events.js';
+import { SilenceTimer } from './silence-timer.js';
 import { StreamError, STREAM_ERROR_CODES, type StreamOpener, type StreamRequest, type StreamSession } from './stream.js';
 import { undici } from './packages.js';
 import type { Target } from './target.js';
@@ -54,7 +55,7 @@ function withAccept(headers: Record<string, string>): Record<string, string> {
 class SseStreamHandler implements StreamSession {
   private ended = false;
   private events = 0;
-  private idle: NodeJS.Timeout | null = null;
+  private idle: SilenceTimer | null = null;
   private hold: NodeJS.Timeout | null = null;
   /** the response is an event stream (a 2xx or 3xx head): its body is read as events */
   private reading = false;
@@ -72,7 +73,7 @@ class SseStreamHandler implements StreamSession {
     if (this.ended) return abort();
     this.slot.onConnect();
     // the first event's limit counts from the send, as the stream's duration does
-    if (this.idle === null) this.idle = setTimeout(this.onIdle, this.spec.eventTimeoutMs);
+    if (this.idle === null) this.idle = new SilenceTimer(this.spec.eventTimeoutMs, this.onIdle);
     if (this.hold === null && this.spec.durationMs !== undefined) this.hold = setTimeout(this.onHeld, this.spec.durationMs);
   }
 
@@ -123,7 +124,7 @@ class SseStreamHandler implements StreamSession {
   private readonly onEvent = (bytes: number): void => {
     this.events++;
     this.slot.onMessage(bytes, Number.NaN);
-    this.idle?.refresh();
+    this.idle?.touch();
     if (this.events === this.spec.events) this.finishClean();
   };
 
@@ -152,7 +153,7 @@ class SseStreamHandler implements StreamSession {
 
   private end(): void {
     this.ended = true;
-    if (this.idle !== null) clearTimeout(this.idle);
+    this.idle?.stop();
     if (this.hold !== null) clearTimeout(this.hold);
   }
 }

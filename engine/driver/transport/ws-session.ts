@@ -3,6 +3,7 @@ import type { ConnectionOptions } from 'node:tls';
 import type WebSocket from 'ws';
 import { jsonAt, parseJsonPath, type JsonKey } from '../../../contract/extract.js';
 import { ws as wsPackage } from './packages.js';
+import { SilenceTimer } from './silence-timer.js';
 import { STREAM_ERROR_CODES } from './stream.js';
 
 // One WebSocket session of one virtual user: the upgrade, then a script of steps (send, wait for a
@@ -131,7 +132,7 @@ export function runWsSession(spec: WsSessionSpec, observer: WsObserver, signal?:
     let stepAt = -1;
     let waiting: { match: CompiledMatch | null; since: number; pong: boolean } | null = null;
     let holding = false;
-    let gapTimer: NodeJS.Timeout | undefined;
+    let gapTimer: SilenceTimer | undefined;
     let keepAlive: NodeJS.Timeout | undefined;
     let pongDue: NodeJS.Timeout | undefined;
     let received = 0;
@@ -149,7 +150,7 @@ export function runWsSession(spec: WsSessionSpec, observer: WsObserver, signal?:
       if (ended) return;
       ended = true;
       clearTimeout(timer);
-      clearTimeout(gapTimer);
+      gapTimer?.stop();
       clearInterval(keepAlive);
       clearTimeout(pongDue);
       signal?.removeEventListener('abort', onAbort);
@@ -195,7 +196,10 @@ export function runWsSession(spec: WsSessionSpec, observer: WsObserver, signal?:
       if (left <= 0) return end(null);
       clearTimeout(timer);
       timer = setTimeout(() => end(null), left);
-      if (spec.gapLimitMs !== undefined) armGap();
+      if (spec.gapLimitMs !== undefined) {
+        const limit = spec.gapLimitMs;
+        gapTimer = new SilenceTimer(limit, () => end(wsError(WS_CODES.wait, `no message within ${limit} ms (gapLimitMs)`)));
+      }
       if (spec.pingEveryMs !== undefined) keepAlive = setInterval(holdPing, spec.pingEveryMs);
     };
     // one keep-alive ping at a time: the next waits for the last's pong
@@ -203,11 +207,6 @@ export function runWsSession(spec: WsSessionSpec, observer: WsObserver, signal?:
       if (pongDue !== undefined) return;
       ws.ping();
       pongDue = setTimeout(() => end(wsError(WS_CODES.wait, `no pong within ${spec.replyTimeoutMs} ms of a keep-alive ping`)), spec.replyTimeoutMs);
-    };
-    const armGap = (): void => {
-      clearTimeout(gapTimer);
-      const limit = spec.gapLimitMs!;
-      gapTimer = setTimeout(() => end(wsError(WS_CODES.wait, `no message within ${limit} ms (gapLimitMs)`)), limit);
     };
 
     let openedAt = Number.NaN;
@@ -222,10 +221,11 @@ export function runWsSession(spec: WsSessionSpec, observer: WsObserver, signal?:
       const now = performance.now();
       const bytes = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : data.byteLength;
       if (++received > spec.maxMessages) return end(wsError(WS_CODES.flood, `more than ${spec.maxMessages} messages in one session (maxMessages)`));
-      if (holding && spec.gapLimitMs !== undefined) armGap();
       // binary messages are counted; only text is matched
       const matched = waiting?.match != null && !isBinary && matches(waiting.match, data.toString());
       observer.onMessage(bytes, matched ? now - waiting!.since : Number.NaN);
+      // after the slot timed the message: the gap the limit ends is never shorter than the limit
+      gapTimer?.touch();
       if (!matched) return;
       waiting = null;
       next();
