@@ -47,6 +47,14 @@ describe('chart options: screen and export agree', () => {
     expect(METRIC_COLORS.wait).toBe('#f0a03e');
   });
 
+  it('mean bar values are labelled as the tables write them: thousands separated, 3 significant figures', () => {
+    const option = meanBarsOption([{ label: 'x', wait: 1234.5, processing: 87.65, total: 12_345.6 }], LIGHT) as Opt;
+    const values = Object.fromEntries((option.series as { name: string; data: { value: number; label: { formatter: string } }[] }[]).map((s) => [s.name, s.data[0]]));
+    expect(values.wait).toEqual({ value: 1230, label: { formatter: '1,230' } });
+    expect(values.processing).toEqual({ value: 87.7, label: { formatter: '87.7' } });
+    expect(values.total).toEqual({ value: 12_300, label: { formatter: '12,300' } });
+  });
+
   it('mean bars in rows: a row per server run, its name on its own lines, not slanted, with room for its longest line', () => {
     const bars = ['thread-per-request\ncores 1 · 10 req', 'thread-pool\ncores 1 · 10 req'].map((label) => ({ label, wait: 1, processing: 2, total: 3 }));
     const rows = meanBarsOption(bars, DARK, 'rows') as { xAxis: { type?: string }; yAxis: { type?: string; inverse?: boolean; data?: string[]; axisLabel: { rotate?: number; width?: number } } };

@@ -1,5 +1,6 @@
 import type { BarSeriesOption, EChartsOption, LineSeriesOption } from 'echarts';
 import { fitNames, NAME_SEP } from '../name-fit.js';
+import { enUsNumber } from '../number-text.js';
 import { estimatedIn } from './export-layout.js';
 import { ERROR_COLOR, FONT_FAMILY, METRIC_COLORS, type Palette } from './palette.js';
 import { errorsPerSecond, seconds, type SeriesGroup } from './series.js';
@@ -304,13 +305,21 @@ export const meanRowsHeight = (bars: number): number => 44 + 44 + bars * MEAN_RO
 
 type MeanMetric = keyof typeof METRIC_COLORS;
 
-/** One metric's bars (its mean to 3 significant figures, none where unknown); `look` is what columns and rows draw differently. */
+/**
+ * One metric's bars (its mean to 3 significant figures, none where unknown), each value's label the
+ * text every table shows (1,230 not 1230: a formatter string per bar, as the option holds no
+ * functions); `look` is what columns and rows draw differently.
+ */
 function meanSeries(bars: readonly MeanBar[], key: MeanMetric, look: { borderRadius: number[]; barMaxWidth: number; barGap?: string; label: BarSeriesOption['label'] }): BarSeriesOption {
   const { borderRadius, label, ...bar } = look;
   return {
     type: 'bar',
     name: key,
-    data: bars.map((b) => (b[key] === null ? null : Number(b[key].toPrecision(3)))),
+    data: bars.map((b) => {
+      if (b[key] === null) return null;
+      const value = Number(b[key].toPrecision(3));
+      return { value, label: { formatter: enUsNumber(value) } };
+    }),
     itemStyle: { color: METRIC_COLORS[key], borderRadius },
     ...bar,
     label,
