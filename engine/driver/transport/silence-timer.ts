@@ -1,10 +1,9 @@
-// A stream's idle limit: fires once no message came for limitMs, measured on performance.now(),
-// the clock the slot measures gaps on (clock.ts). setTimeout alone cannot promise that: libuv counts
-// from its loop time, cached in whole ms at the start of the loop's turn, so a timer armed late in a
-// turn fires up to a turn early, and a session ended "after 300 ms of silence" would store an open
-// gap of 299.7 ms (a CI failure of ws-stall.test.ts at 87467c7). Here a timer that fires early
-// sleeps again for what is left; touch() only stores the time, so a busy stream arms no timer per
-// message.
+// A stream's idle limit: fires once no message came for limitMs, on performance.now(), the clock the
+// slot measures gaps on (clock.ts). setTimeout alone cannot promise that: libuv counts timers in whole
+// ms of its loop time, so now and then one fires a fraction of a ms before its delay, and a session
+// ended for a silence of its limit would store an open gap just under that limit, a figure that
+// contradicts its own error (ws-stall.test.ts failed so in CI). Here a timer that fires early sleeps
+// again for what is left; touch() only stores the time, so a busy stream arms no timer per message.
 
 export class SilenceTimer {
   private lastAt: number;
