@@ -1,13 +1,15 @@
 import type { ServerCapacity } from '../../contract/capacity/run-capacity.js';
 import { bracketText, sustainableText } from '../../contract/capacity/search.js';
 import { uslTrusted } from '../../contract/capacity/usl.js';
+import { enUsNumber } from '../../contract/number-text.js';
 import type { PhaseRow } from '../../contract/report/run-report.js';
 import { STREAM_COLUMNS, type StreamColumn, type StreamRow } from '../../contract/report/stream-table.js';
 
 // The short tables of the one-page PNG (the HTML report has the full ones): per phase, a run's
 // streams (issue 41), and a capacity search's per-server figures, as the HTML's capacity table gives them.
 
-const f = (v: number | null | undefined, digits = 2): string => (v === null || v === undefined || !Number.isFinite(v) ? '-' : v.toFixed(digits));
+// thousands separated, as the screen's and the HTML's tables and the mean bars write them
+const f = (v: number | null | undefined, digits = 2): string => (v === null || v === undefined || !Number.isFinite(v) ? '-' : enUsNumber(v, digits, digits));
 const sig = (v: number | null | undefined): string => (v === null || v === undefined ? '-' : Number.isFinite(v) ? Number(v.toPrecision(3)).toLocaleString('en-US') : '∞');
 
 export interface Column {
