@@ -35,7 +35,7 @@ export function InstancePanel({ run }: { run: RunSummary }) {
               </thead>
               <tbody>
                 {all.map((i) => (
-                  <tr key={i.instance} data-testid="instance-row" data-instance={i.instance} data-requests={i.requests}>
+                  <tr key={i.instance} data-testid="instance-row" data-instance={i.instance} data-requests={i.requests} data-dropped={i.dropped}>
                     <td className="left">{i.instance}</td>
                     <td className="num">{count(i.requests)}</td>
                     <td className={`num ${i.errors > 0 ? 'bad' : ''}`}>{count(i.errors)}</td>
