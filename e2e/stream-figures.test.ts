@@ -78,8 +78,30 @@ describe('stream figures in the workbench (issue 41)', () => {
   it('Trends: rtt.p99 chosen, the run without streams has no point and a dash, the echo endpoint a line over the two WebSocket runs', async () => {
     await page().evaluate(`window.location.hash = '#/trends/${NAME}'`);
     await page().getByTestId('trends-view').waitFor();
+    const panel = page().getByTestId('trend-panel');
+    await until(() => panel.innerText(), (t) => t.startsWith('total p99 (ms)'), 'the total.p99 trend first');
+    // the rtt.p99 trend is held on its way: meanwhile the total.p99 figures still shown keep their own
+    // heading and columns (a click must not title them "round trip p99"), the panel marked busy
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let heldSeen!: () => void;
+    const asked = new Promise<void>((r) => (heldSeen = r));
+    await page().route('**/api/runs:trend', async (route) => {
+      if (/"rtt\.p99"/.test(route.request().postData() ?? '')) {
+        heldSeen();
+        await held;
+      }
+      await route.continue();
+    });
     await page().getByRole('radiogroup', { name: 'stream trend metric' }).getByRole('radio', { name: 'rtt.p99' }).click();
-    await until(() => page().getByTestId('trend-panel').innerText(), (t) => t.startsWith('round trip p99 (ms)'), 'the rtt.p99 trend');
+    await asked;
+    expect(await panel.getAttribute('aria-busy')).toBe('true');
+    expect(await panel.innerText()).toMatch(/^total p99 \(ms\)/);
+    expect(await page().getByTestId('trend-table').locator('thead th.num').allInnerTexts()).toContain('one · load · sleep');
+    release();
+    await until(() => panel.innerText(), (t) => t.startsWith('round trip p99 (ms)'), 'the rtt.p99 trend');
+    await page().unroute('**/api/runs:trend');
+    expect(await panel.getAttribute('aria-busy')).toBeNull();
     const rows = page().getByTestId('trend-row');
     await until(() => rows.count(), (n) => n === 3, 'a column per run');
     const table = page().getByTestId('trend-table');

@@ -57,7 +57,11 @@ export function TrendsView({ scenarioName, back, openRun }: { scenarioName: stri
     };
   }, [api, scenarioName, metric, last]);
   const option = useMemo<EChartsOption | null>(() => (trend === null ? null : screenOption(trend)), [trend]);
-  const title = `${TREND_METRIC_LABELS[metric]} of ${scenarioName}`;
+  // the heading names the figures drawn (the trend's own metric), not the choice still loading: a
+  // click on rtt.p99 must not title the total.p99 figures still shown "round trip p99"
+  const shown = trend?.metric ?? metric;
+  const loading = trend === null || trend.metric !== metric;
+  const title = `${TREND_METRIC_LABELS[shown]} of ${scenarioName}`;
 
   return (
     <div className="view trends-view" data-testid="trends-view">
@@ -66,7 +70,7 @@ export function TrendsView({ scenarioName, back, openRun }: { scenarioName: stri
           ← History
         </button>
         <h1 data-testid="trend-title">Trend of {scenarioName}</h1>
-        <span className="muted">{trend === null ? 'loading…' : trend.profile === null ? 'no completed run' : `${trend.profile} runs, last ${trend.columns.length}`}</span>
+        <span className="muted">{loading ? 'loading…' : trend.profile === null ? 'no completed run' : `${trend.profile} runs, last ${trend.columns.length}`}</span>
       </div>
       <ErrorBox message={error} />
       {trend !== null && trend.columns.length === 0 && <Empty>No completed run of this scenario is stored.</Empty>}
@@ -74,7 +78,8 @@ export function TrendsView({ scenarioName, back, openRun }: { scenarioName: stri
         <>
           <Panel
             testId="trend-panel"
-            title={<>{TREND_METRIC_LABELS[metric]} <span className="muted">a group: its mean and the 95 % interval between its runs · band or dashed line: the pinned baseline · red line: a run that failed a threshold or its verdict · red triangle: a run that did not complete</span></>}
+            busy={loading}
+            title={<>{TREND_METRIC_LABELS[shown]} <span className="muted">a group: its mean and the 95 % interval between its runs · band or dashed line: the pinned baseline · red line: a run that failed a threshold or its verdict · red triangle: a run that did not complete</span></>}
             actions={
               <>
                 {/* two groups, so the choices wrap as a whole at 1024 px: a request's figures, then what arrived on streams (issue 41) */}

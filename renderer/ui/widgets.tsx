@@ -21,9 +21,10 @@ export function ErrorBox({ message, onDismiss }: { message: string | null; onDis
   );
 }
 
-export function Panel({ title, actions, children, className, testId }: { title?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string; testId?: string }) {
+/** A titled box; `busy`: what it shows is about to be replaced (aria-busy), its figures still those of its title. */
+export function Panel({ title, actions, children, className, testId, busy }: { title?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string; testId?: string; busy?: boolean }) {
   return (
-    <section className={`panel ${className ?? ''}`} data-testid={testId}>
+    <section className={`panel ${className ?? ''}`} data-testid={testId} aria-busy={busy === true ? true : undefined}>
       {(title !== undefined || actions !== undefined) && (
         <header className="panel-head">
           <h3>{title}</h3>
