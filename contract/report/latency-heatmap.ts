@@ -72,9 +72,13 @@ export function latencyHeatmap(windows: readonly LiveWindow[]): LatencyHeatmap {
   return { times, buckets, cells, maxCount, requests, windowsWithout };
 }
 
-const ms = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v >= 1 ? v.toFixed(2) : v.toFixed(3));
+/** a bucket's edge in ms, thousands separated as every table writes them (3,277, not 3277) */
+const ms = (v: number) => {
+  const digits = v >= 100 ? 0 : v >= 10 ? 1 : v >= 1 ? 2 : 3;
+  return enUsNumber(v, digits, digits);
+};
 
-/** A bucket's range as its row is labelled ("1.19-1.41"), in ms. */
+/** A bucket's range as its row is labelled ("1.13-1.35", "3,277-3,897"), in ms. */
 export function bucketLabel(k: number): string {
   return `${ms(latencyBucketLowMs(k))}-${ms(latencyBucketHighMs(k))}`;
 }
