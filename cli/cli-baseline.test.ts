@@ -27,7 +27,7 @@ const SLOWER = ['--set', 'phases[0].requests[0].path=/sleep?ms=600'];
 interface JsonRule {
   rule: string;
   verdict: 'pass' | 'fail';
-  checks: { server: string; phase: string; baseline: number; now: number; change: number; interval: { low: number; high: number } | null; verdict: string }[];
+  checks: { server: string; phase: string; baseline: number; now: number; change: number; interval: { low: number; high: number } | null; verdict: string; why: string }[];
 }
 interface RunJson {
   runId: number;
@@ -99,14 +99,21 @@ describe('baselines and regression rules through the CLI', () => {
     const slow = runJson(['--baseline', ...RULES, ...SLOWER, '--markdown', md, '--junit', junit], REGRESSION_FAILED_EXIT_CODE);
     expect(slow.regression!.failed).toBe(true);
     for (const rule of slow.regression!.rules) {
-      expect(rule.verdict, rule.rule).toBe('fail');
       const [c] = rule.checks;
-      expect(c).toMatchObject({ server: 'single', phase: 'steady', verdict: 'fail' });
-      // both values, the change and its interval, all there
+      expect(c).toMatchObject({ server: 'single', phase: 'steady' });
+      // both values and the change, all there
       expect(c!.baseline).toBeGreaterThan(0);
       expect(c!.now).toBeGreaterThan(0);
-      expect(c!.interval).not.toBeNull();
     }
+    const [p50Rule, throughputRule] = slow.regression!.rules as [JsonRule, JsonRule];
+    // a request takes at least its 600 ms sleep: total.p50 fails on any machine, with its interval
+    expect(p50Rule.verdict, JSON.stringify(p50Rule)).toBe('fail');
+    expect(p50Rule.checks[0]!.interval).not.toBeNull();
+    // throughput fails on a quiet machine; under four busy loops a baseline that stalled can leave an
+    // interval too wide to tell the drop from the noise. Then the rule passes, but only saying so
+    // (not judged, or within the noise), never as a change within the margin
+    if (throughputRule.verdict !== 'fail') expect(throughputRule.checks[0]!.why, JSON.stringify(throughputRule)).toMatch(/within the noise|not judged: passes with a warning/);
+    const failed = slow.regression!.rules.filter((r) => r.verdict === 'fail').length;
     const p50 = slow.regression!.rules[0]!.checks[0]!;
     expect(p50.now).toBeGreaterThanOrEqual(600);
     expect(p50.interval!.low).toBeGreaterThan(0.5);
@@ -114,12 +121,12 @@ describe('baselines and regression rules through the CLI', () => {
     // the files CI posts
     const summary = readFileSync(md, 'utf8');
     expect(summary).toMatch(/^### ❌ Loadscope: ci-gate\n/);
-    expect(summary).toContain(`Run #${slow.runId} against the baseline (baseline: run ${base}, now: run ${slow.runId}): 2 of 2 regression rules failed.`);
+    expect(summary).toContain(`Run #${slow.runId} against the baseline (baseline: run ${base}, now: run ${slow.runId}): ${failed} of 2 regression rules failed.`);
     expect(summary).toMatch(/\| total&#46;p50 &gt; \\\+100% \| single \/ steady \| [\d.]+ ms \| [\d.]+ ms \| \+[\d.,]+ % \| .+ \| ❌ \*\*fail\*\* \|/);
     const xml = readFileSync(junit, 'utf8');
     expect(await junitSchemaErrors(xml)).toEqual([]);
     expect(xml.match(/<testcase /g)).toHaveLength(2);
-    expect(xml.match(/<failure /g)).toHaveLength(2);
+    expect(xml.match(/<failure /g)).toHaveLength(failed);
 
     // compare A B --fail-on: the same verdicts from stored runs (exit 98 / 0)
     const worse = cli(['compare', String(base), String(slow.runId), ...RULES, '--json']);
