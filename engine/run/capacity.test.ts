@@ -64,8 +64,14 @@ describe('capacity search', () => {
     for (const s of steps.filter((s) => s.offered > 1000 / 19 / 0.95)) expect(s.verdict.held, `${s.offered} req/s held`).toBe(false);
     // 20, 40, 80: a limit is found by the third step at the latest (80 req/s cannot hold), then the
     // search narrows the bracket or the generator ends it; either way it completes
-    expect(result.interval[1]).not.toBeNull();
-    expect(result.interval[1]!).toBeLessThanOrEqual(80);
+    if (result.limitedBy === 'generator') {
+      // under load the generator may fall behind first (a fresh clone under four busy loops did): no
+      // server bound then, and the result says whose limit it was
+      expect(result.detail, JSON.stringify({ steps: steps.map((s) => [s.offered, s.throughput, s.verdict]), result })).toMatch(/the load generator could not keep its schedule/);
+    } else {
+      expect(result.interval[1], JSON.stringify({ steps: steps.map((s) => [s.offered, s.throughput, s.verdict]), result })).not.toBeNull();
+      expect(result.interval[1]!).toBeLessThanOrEqual(80);
+    }
     if (result.sustainable !== null) expect(result.sustainable).toBeLessThanOrEqual(1000 / 19 / 0.95);
     expect(capacity.ended).toBe('complete');
     // each step is a phase named by its rate, one after another on the server run's timeline
